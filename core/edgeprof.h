@@ -1,0 +1,65 @@
+/* Edge profiling with edge counters (Ball & Larus 1994, sections 3.2 and 5).
+
+   Counters go on the chords of a maximum spanning tree of the CFG (closed by its
+   EXIT -> ENTRY edge) under a weighting; every other edge count is recovered
+   afterwards by flow propagation.  The graph given to these functions must already
+   contain the EXIT -> ENTRY edge (flag PP_EDGE_EXIT_ENTRY) and the fake edges that
+   model early leaves and re-entries, so that flow is conserved at every node for
+   every execution.  */
+
+#ifndef PATHPROF_CORE_EDGEPROF_H
+#define PATHPROF_CORE_EDGEPROF_H
+
+#include "graph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum pp_weighting
+{
+  PP_WEIGHTS_HEURISTIC = 0,	/* Ball-Larus structural heuristic (section 5) */
+  PP_WEIGHTS_GCC = 1,		/* GCC's static estimate, supplied by the plugin */
+  PP_WEIGHTS_UNIFORM = 2,	/* every edge weighs 1 */
+};
+
+/* Fills w[0..nedges-1] with the Ball-Larus structural weighting: DFS back edges,
+   natural loops, LOOP_MULTIPLIER 10, loop-exit edges share the loop's weight, each
+   predicate's branches equally likely.  EXIT -> ENTRY weighs 1.  Pinned edges get
+   their structural weight too (they are pinned to the tree regardless).
+   Returns 0, or -1 on allocation failure.  */
+int pp_weights_heuristic (const pp_graph *g, double *w);
+void pp_weights_uniform (const pp_graph *g, double *w);
+
+/* Maximum spanning tree over the undirected view of g.  Pinned edges
+   (PP_EDGE_PINNED) are added first; among the rest, heavier edges first, ties broken
+   by lower edge index so the result is deterministic.  Sets on_tree[e].  Returns the
+   number of pinned edges that could not be put on the tree because they close a
+   cycle of pinned edges (they then need a probe they cannot have: the caller must
+   restructure the graph or report the edges as inexact), or -1 on allocation
+   failure.  Disconnected graphs give a spanning forest.  */
+int pp_max_spanning_tree (const pp_graph *g, const double *w, bool *on_tree);
+
+/* The edge-counter plan: counter_of_edge[e] is the counter index of edge e, or -1
+   when e is on the tree (its count is derived).  Counters are numbered 0..n-1 in edge
+   order.  Returns n (= |E| - |V| + 1 on a connected graph with no pinned chords), or
+   -1 on allocation failure.  *pinned_chords receives the spanning-tree result above
+   (pinned edges that had to be chords; they get no counter and stay unknown).  */
+int pp_plan_edge_counters (const pp_graph *g, const double *w,
+			   int32_t *counter_of_edge, int *pinned_chords);
+
+/* Recovers every edge count from the chord counters (figure 6 of the paper, done
+   iteratively so deep graphs cannot overflow the stack).  counts[e] receives the
+   count of edge e.  Returns 0 when every edge was determined and flow is conserved
+   at every node; 1 when the counters are inconsistent with the graph (a derived count
+   would be negative or overflow 64 bits: a stale or corrupted profile); 2 when some
+   edges are undetermined (pinned chords); -1 on allocation failure.  known[e], if
+   non-NULL, says which edges were determined.  */
+int pp_propagate_counts (const pp_graph *g, const int32_t *counter_of_edge,
+			 const uint64_t *counters, uint64_t *counts, bool *known);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

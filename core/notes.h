@@ -1,0 +1,111 @@
+/* Notes: what the plugin records about each compiled unit so that the tool can
+   interpret the raw values of a profile without the object files.  The plugin builds
+   a pp_unit_notes, serialises it with pp_notes_encode and embeds the bytes in the
+   object; libprof copies them verbatim into the profile; the tool decodes them.
+
+   Encoding (all integers little-endian; str = u32 length + bytes, no NUL):
+     u32 magic PP_NOTES_MAGIC, u32 version PP_NOTES_VERSION
+     u32 mode (enum pp_mode), u32 weighting (enum pp_weighting)
+     str unit name (absolute path of the main source file)
+     u32 nfiles, str files[nfiles]            -- file table for source lines
+     u32 nfunctions, then per function:
+       str asm_name, str name, u32 decl_file, u32 decl_line
+       u64 cfg_checksum
+       u32 value_offset, u32 nvalues          -- this function's slice of the unit's values
+       u32 nblocks                            -- node 0 is ENTRY, node 1 is EXIT
+       per block: u32 flags, u32 nlines, nlines x (u32 file, u32 line)
+       u32 nedges
+       per edge: u32 src, u32 dst, u32 flags (enum pp_edge_flag), i32 value (-1: derived)
+   The edges are exactly the core graph the plan was computed on, including the
+   EXIT -> ENTRY edge and the fake edges.  */
+
+#ifndef PATHPROF_CORE_NOTES_H
+#define PATHPROF_CORE_NOTES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "fnv.h"
+#include "graph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PP_NOTES_MAGIC 0x544e5050u	/* "PPNT" */
+#define PP_NOTES_VERSION 1u
+
+enum pp_mode
+{
+  PP_MODE_EDGE_COUNTS = 1,
+  PP_MODE_BLOCK_COVER = 2,
+  PP_MODE_EDGE_COVER = 3,
+  PP_MODE_BLOCK_COVER_EDGE_PROBES = 4,
+  PP_MODE_BLOCK_COUNTS = 5,
+  PP_MODE_PATHS = 6,
+};
+
+/* Block flags.  */
+enum pp_block_flag
+{
+  PP_BLOCK_LANDING_PAD = 1u << 0,	/* entered only through exceptions */
+};
+
+typedef struct pp_line_ref
+{
+  uint32_t file, line;
+} pp_line_ref;
+
+typedef struct pp_block_notes
+{
+  uint32_t flags;
+  uint32_t nlines;
+  pp_line_ref *lines;		/* in statement order, consecutive duplicates removed */
+} pp_block_notes;
+
+typedef struct pp_edge_notes
+{
+  uint32_t src, dst, flags;
+  int32_t value;		/* index into the function's values, or -1 */
+} pp_edge_notes;
+
+typedef struct pp_function_notes
+{
+  char *asm_name, *name;
+  uint32_t decl_file, decl_line;
+  uint64_t cfg_checksum;
+  uint32_t value_offset, nvalues;
+  uint32_t nblocks;
+  pp_block_notes *blocks;
+  uint32_t nedges;
+  pp_edge_notes *edges;
+} pp_function_notes;
+
+typedef struct pp_unit_notes
+{
+  uint32_t mode, weighting;
+  char *unit_name;
+  uint32_t nfiles;
+  char **files;
+  uint32_t nfunctions;
+  pp_function_notes *functions;
+} pp_unit_notes;
+
+/* Serialises notes into a malloc'd buffer.  Returns 0 or -1 (allocation).  */
+int pp_notes_encode (const pp_unit_notes *n, unsigned char **buf, size_t *len);
+/* Parses a buffer; every length and index is bounds-checked.  Returns 0, or -1 with
+   a message in err (e.g. "notes truncated in function 'f'").  */
+int pp_notes_decode (const unsigned char *buf, size_t len, pp_unit_notes *n,
+		     char *err, size_t errlen);
+void pp_notes_free (pp_unit_notes *n);
+
+/* Builds the core graph of a function (nodes = blocks, edges in notes order, so edge
+   index e of the graph is edges[e] of the notes).  Returns 0 or -1.  */
+int pp_notes_function_graph (const pp_function_notes *f, pp_graph *g);
+
+const char *pp_mode_name (uint32_t mode);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,87 @@
+/* Profile files: what libprof writes at exit and the tool reads.
+
+   A profile holds one record per compiled unit: the unit's notes (verbatim, as the
+   plugin embedded them) and its run-time values.  Encoding (little-endian):
+     8 bytes "PATHPROF", u32 PP_PROFILE_VERSION, u32 nunits
+     per unit:
+       str name (u32 length + bytes), u64 checksum (pp_fnv1a64 of the notes), u64 runs
+       u32 notes_len, notes bytes
+       u32 value_kind (enum pp_value_kind), u32 nvalues, values
+         (PP_VALUES_U64: 8 bytes each; PP_VALUES_U8: 1 byte each)
+     u64 trailer: pp_fnv1a64 of every byte before it
+   A unit is identified by (name, checksum).  Merging adds u64 values (saturating at
+   UINT64_MAX) and ORs u8 values; runs add up.  */
+
+#ifndef PATHPROF_CORE_PROFILE_H
+#define PATHPROF_CORE_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PP_PROFILE_MAGIC "PATHPROF"
+#define PP_PROFILE_VERSION 1u
+
+enum pp_value_kind
+{
+  PP_VALUES_U64 = 1,		/* counters: summed when merged */
+  PP_VALUES_U8 = 2,		/* coverage bytes: or-ed when merged */
+};
+
+typedef struct pp_unit_data
+{
+  char *name;
+  uint64_t checksum, runs;
+  uint32_t notes_len;
+  unsigned char *notes;
+  uint32_t value_kind, nvalues;
+  void *values;			/* uint64_t[nvalues] or uint8_t[nvalues] */
+} pp_unit_data;
+
+typedef struct pp_profile
+{
+  uint32_t nunits, cap;
+  pp_unit_data *units;
+} pp_profile;
+
+/* Error reporting: functions that can fail write a one-line reason into err (never
+   NULL, errlen > 0) such as "truncated at byte 812" or "not a pathprof profile";
+   callers prefix the file name.  */
+
+/* Reads a whole profile from an open descriptor (from its current offset).
+   Returns 0, or -1 with err set.  An empty file (0 bytes) reads as an empty profile. */
+int pp_profile_read_fd (int fd, pp_profile *p, char *err, size_t errlen);
+/* Reads a file by name; a missing file is an error (errno ENOENT is kept in *sys_errno
+   when sys_errno is non-NULL, so callers can treat it as empty).  */
+int pp_profile_read_file (const char *path, pp_profile *p, int *sys_errno,
+			  char *err, size_t errlen);
+/* Encodes a profile into a malloc'd buffer.  Returns 0 or -1.  */
+int pp_profile_encode (const pp_profile *p, unsigned char **buf, size_t *len);
+/* Writes the whole buffer to fd, retrying short writes and EINTR.  Returns 0 or -1
+   with errno set.  */
+int pp_write_all (int fd, const void *buf, size_t len);
+
+/* Merges unit u into p: adds to the unit with the same name and checksum, or appends
+   a copy.  Returns 0; 1 when p has a unit with u's name but none with u's checksum
+   (stale: compiled from different sources), with err naming both checksums; -1 on
+   allocation failure or kind/size mismatch (err set).  p is unchanged unless 0 is
+   returned.  */
+int pp_profile_merge_unit (pp_profile *p, const pp_unit_data *u, char *err,
+			   size_t errlen);
+/* Finds a unit by name and checksum, or NULL.  */
+pp_unit_data *pp_profile_find (const pp_profile *p, const char *name,
+			       uint64_t checksum);
+void pp_profile_free (pp_profile *p);
+
+/* Saturating addition used for all u64 merges.  */
+static inline uint64_t pp_sat_add (uint64_t a, uint64_t b)
+{ return a + b < a ? UINT64_MAX : a + b; }
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,37 @@
+/* The contract between the plugin and libprof: the plugin emits one
+   struct __pathprof_unit per instrumented translation unit and a constructor that
+   passes it to __pathprof_register_unit, plus a destructor that passes it to
+   __pathprof_unit_exit.  The plugin builds this record type field by field in GCC
+   trees (plugin/emit.cc), so any change here must be made there too and
+   PATHPROF_ABI_VERSION bumped; libprof refuses units of another version.  */
+
+#ifndef PATHPROF_ABI_H
+#define PATHPROF_ABI_H
+
+#include <stdint.h>
+
+#define PATHPROF_ABI_VERSION 1u
+
+struct __pathprof_unit
+{
+  uint32_t abi_version;		/* PATHPROF_ABI_VERSION */
+  uint32_t value_kind;		/* enum pp_value_kind (core/profile.h) */
+  uint64_t checksum;		/* pp_fnv1a64 (notes, notes_len, PP_FNV_SEED) */
+  const char *name;		/* absolute path of the main source file */
+  const unsigned char *notes;	/* core/notes.h encoding */
+  uint32_t notes_len;
+  uint32_t nvalues;
+  void *values;			/* uint64_t[nvalues] or uint8_t[nvalues] */
+  struct __pathprof_unit *next;	/* owned by libprof; 0 in the object file */
+};
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+void __pathprof_register_unit (struct __pathprof_unit *unit);
+void __pathprof_unit_exit (struct __pathprof_unit *unit);
+#ifdef __cplusplus
+}
+#endif
+
+#endif

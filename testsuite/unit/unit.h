@@ -1,0 +1,47 @@
+/* Minimal harness for pathprof's C unit tests.  Each check prints one line,
+   "PASS: name" or "FAIL: name: why", which pathprof.unit/unit.exp turns into DejaGnu
+   results; the program exits non-zero if anything failed.  */
+
+#ifndef PATHPROF_UNIT_H
+#define PATHPROF_UNIT_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static int unit_failures;
+
+static inline void
+unit_result (int ok, const char *name, const char *fmt, ...)
+{
+  if (ok)
+    printf ("PASS: %s\n", name);
+  else
+    {
+      va_list ap;
+      unit_failures++;
+      printf ("FAIL: %s: ", name);
+      va_start (ap, fmt);
+      vprintf (fmt, ap);
+      va_end (ap);
+      putchar ('\n');
+    }
+  fflush (stdout);
+}
+
+static inline int
+unit_exit_status (void)
+{
+  return unit_failures != 0;
+}
+
+/* Deterministic 64-bit PRNG (splitmix64) so failures reproduce from the seed.  */
+static inline unsigned long long
+unit_rand (unsigned long long *state)
+{
+  unsigned long long z = (*state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+#endif
