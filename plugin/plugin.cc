@@ -678,12 +678,13 @@ emit_unit_record (const unsigned char *notes, size_t notes_len, uint64_t checksu
   tree fntype = build_function_type_list (void_type_node, ptr_type_node, NULL_TREE);
   tree reg = build_fn_decl ("__pathprof_register_unit", fntype);
   tree done = build_fn_decl ("__pathprof_unit_exit", fntype);
-  tree addr = build_fold_addr_expr (unit_var);
   /* Register before user constructors run; write the profile after user
      destructors and atexit handlers (smaller destructor priorities run later).  */
-  cgraph_build_static_cdtor ('I', build_call_expr (reg, 1, addr),
+  cgraph_build_static_cdtor ('I',
+			     build_call_expr (reg, 1, build_fold_addr_expr (unit_var)),
 			     MAX_RESERVED_INIT_PRIORITY + 1);
-  cgraph_build_static_cdtor ('D', build_call_expr (done, 1, addr),
+  cgraph_build_static_cdtor ('D',
+			     build_call_expr (done, 1, build_fold_addr_expr (unit_var)),
 			     MAX_RESERVED_INIT_PRIORITY + 1);
 }
 
