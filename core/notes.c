@@ -1,1 +1,479 @@
-/* placeholder: being written */
+/* Notes: encoding and bounds-checked decoding (layout in notes.h).  */
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "notes.h"
+
+static const char *const mode_names[] = {
+  [PP_MODE_EDGE_COUNTS] = "edge-counts",
+  [PP_MODE_BLOCK_COVER] = "block-cover",
+  [PP_MODE_EDGE_COVER] = "edge-cover",
+  [PP_MODE_BLOCK_COVER_EDGE_PROBES] = "block-cover-edge-probes",
+  [PP_MODE_BLOCK_COUNTS] = "block-counts",
+  [PP_MODE_PATHS] = "paths",
+};
+
+static bool
+mode_known (uint32_t mode)
+{
+  return mode < sizeof mode_names / sizeof mode_names[0] && mode_names[mode];
+}
+
+const char *
+pp_mode_name (uint32_t mode)
+{
+  return mode_known (mode) ? mode_names[mode] : "unknown";
+}
+
+/* ------------------------------------------------------------------------- */
+/* Encoding.  */
+
+/* A growing output buffer.  A failure sticks: callers check once, at the end.  */
+typedef struct writer
+{
+  unsigned char *buf;
+  size_t len, cap;
+  bool failed;
+} writer;
+
+static void
+put_bytes (writer *w, const void *data, size_t n)
+{
+  if (w->failed)
+    return;
+  if (n > w->cap - w->len)
+    {
+      size_t cap = w->cap ? w->cap : 256;
+      while (cap - w->len < n)
+	{
+	  if (cap > SIZE_MAX / 2)
+	    {
+	      w->failed = true;
+	      return;
+	    }
+	  cap *= 2;
+	}
+      unsigned char *buf = realloc (w->buf, cap);
+      if (!buf)
+	{
+	  w->failed = true;
+	  return;
+	}
+      w->buf = buf;
+      w->cap = cap;
+    }
+  if (n)
+    memcpy (w->buf + w->len, data, n);
+  w->len += n;
+}
+
+static void
+put_u32 (writer *w, uint32_t v)
+{
+  unsigned char b[4] = { v, v >> 8, v >> 16, v >> 24 };
+  put_bytes (w, b, sizeof b);
+}
+
+static void
+put_u64 (writer *w, uint64_t v)
+{
+  put_u32 (w, (uint32_t) v);
+  put_u32 (w, (uint32_t) (v >> 32));
+}
+
+/* A NULL string is encoded as the empty string.  */
+static void
+put_str (writer *w, const char *s)
+{
+  size_t n = s ? strlen (s) : 0;
+  if (n > UINT32_MAX)
+    {
+      w->failed = true;
+      return;
+    }
+  put_u32 (w, (uint32_t) n);
+  put_bytes (w, s, n);
+}
+
+int
+pp_notes_encode (const pp_unit_notes *n, unsigned char **buf, size_t *len)
+{
+  writer w = { 0 };
+  put_u32 (&w, PP_NOTES_MAGIC);
+  put_u32 (&w, PP_NOTES_VERSION);
+  put_u32 (&w, n->mode);
+  put_u32 (&w, n->weighting);
+  put_str (&w, n->unit_name);
+  put_u32 (&w, n->nfiles);
+  for (uint32_t i = 0; i < n->nfiles; i++)
+    put_str (&w, n->files[i]);
+  put_u32 (&w, n->nfunctions);
+  for (uint32_t i = 0; i < n->nfunctions; i++)
+    {
+      const pp_function_notes *f = &n->functions[i];
+      put_str (&w, f->asm_name);
+      put_str (&w, f->name);
+      put_u32 (&w, f->decl_file);
+      put_u32 (&w, f->decl_line);
+      put_u64 (&w, f->cfg_checksum);
+      put_u32 (&w, f->value_offset);
+      put_u32 (&w, f->nvalues);
+      put_u32 (&w, f->nblocks);
+      for (uint32_t b = 0; b < f->nblocks; b++)
+	{
+	  const pp_block_notes *bn = &f->blocks[b];
+	  put_u32 (&w, bn->flags);
+	  put_u32 (&w, bn->nlines);
+	  for (uint32_t l = 0; l < bn->nlines; l++)
+	    {
+	      put_u32 (&w, bn->lines[l].file);
+	      put_u32 (&w, bn->lines[l].line);
+	    }
+	}
+      put_u32 (&w, f->nedges);
+      for (uint32_t e = 0; e < f->nedges; e++)
+	{
+	  const pp_edge_notes *en = &f->edges[e];
+	  put_u32 (&w, en->src);
+	  put_u32 (&w, en->dst);
+	  put_u32 (&w, en->flags);
+	  put_u32 (&w, (uint32_t) en->value);
+	}
+    }
+  if (w.failed)
+    {
+      free (w.buf);
+      return -1;
+    }
+  *buf = w.buf;
+  *len = w.len;
+  return 0;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Decoding.  */
+
+/* Smallest encodings, used to refuse counts the remaining bytes cannot hold
+   before anything is allocated for them.  */
+enum
+{
+  MIN_STR_BYTES = 4,
+  MIN_LINE_BYTES = 8,
+  MIN_BLOCK_BYTES = 8,
+  MIN_EDGE_BYTES = 16,
+  MIN_FUNCTION_BYTES = 2 * MIN_STR_BYTES + 4 + 4 + 8 + 4 + 4 + 4 + 4,
+};
+
+typedef struct reader
+{
+  const unsigned char *buf;
+  size_t len, pos;
+  char *err;
+  size_t errlen;
+  char where[192];		/* what is being read, for messages */
+} reader;
+
+static void
+set_where (reader *r, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (r->where, sizeof r->where, fmt, ap);
+  va_end (ap);
+}
+
+static int
+fail (reader *r, const char *fmt, ...)
+{
+  char what[256];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (what, sizeof what, fmt, ap);
+  va_end (ap);
+  snprintf (r->err, r->errlen, "notes %s (%s)", what, r->where);
+  return -1;
+}
+
+static int
+need (reader *r, size_t n)
+{
+  if (r->len - r->pos < n)
+    return fail (r, "truncated at byte %zu: %zu more bytes needed at byte %zu",
+		 r->len, n, r->pos);
+  return 0;
+}
+
+static int
+get_u32 (reader *r, uint32_t *v)
+{
+  if (need (r, 4))
+    return -1;
+  const unsigned char *p = r->buf + r->pos;
+  *v = p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24;
+  r->pos += 4;
+  return 0;
+}
+
+static int
+get_u64 (reader *r, uint64_t *v)
+{
+  uint32_t lo, hi;
+  if (get_u32 (r, &lo) || get_u32 (r, &hi))
+    return -1;
+  *v = (uint64_t) hi << 32 | lo;
+  return 0;
+}
+
+/* Reads a count of items that take at least min_bytes each.  */
+static int
+get_count (reader *r, uint32_t *n, size_t min_bytes, const char *items)
+{
+  size_t at = r->pos;
+  if (get_u32 (r, n))
+    return -1;
+  if (*n > (r->len - r->pos) / min_bytes)
+    return fail (r, "truncated or corrupted at byte %zu: %u %s cannot fit in the "
+		 "remaining %zu bytes", at, *n, items, r->len - r->pos);
+  return 0;
+}
+
+static int
+get_str (reader *r, char **s)
+{
+  uint32_t n;
+  size_t at = r->pos;
+  if (get_u32 (r, &n) || need (r, n))
+    return -1;
+  if (memchr (r->buf + r->pos, 0, n))
+    return fail (r, "corrupted at byte %zu: string contains a NUL byte", at);
+  *s = malloc ((size_t) n + 1);
+  if (!*s)
+    return fail (r, "out of memory");
+  memcpy (*s, r->buf + r->pos, n);
+  (*s)[n] = 0;
+  r->pos += n;
+  return 0;
+}
+
+static int
+get_index (reader *r, uint32_t *v, uint32_t limit, const char *what)
+{
+  size_t at = r->pos;
+  if (get_u32 (r, v))
+    return -1;
+  if (*v >= limit)
+    return fail (r, "corrupted at byte %zu: %s %u out of range (%u)", at, what, *v,
+		 limit);
+  return 0;
+}
+
+static int
+decode_block (reader *r, pp_block_notes *b, uint32_t nfiles)
+{
+  if (get_u32 (r, &b->flags)
+      || get_count (r, &b->nlines, MIN_LINE_BYTES, "lines"))
+    return -1;
+  b->lines = calloc (b->nlines ? b->nlines : 1, sizeof *b->lines);
+  if (!b->lines)
+    return fail (r, "out of memory");
+  for (uint32_t l = 0; l < b->nlines; l++)
+    if (get_index (r, &b->lines[l].file, nfiles, "file index")
+	|| get_u32 (r, &b->lines[l].line))
+      return -1;
+  return 0;
+}
+
+static int
+decode_edge (reader *r, pp_edge_notes *e, const pp_function_notes *f)
+{
+  uint32_t value;
+  size_t at;
+  if (get_index (r, &e->src, f->nblocks, "edge source")
+      || get_index (r, &e->dst, f->nblocks, "edge destination")
+      || get_u32 (r, &e->flags))
+    return -1;
+  at = r->pos;
+  if (get_u32 (r, &value))
+    return -1;
+  if (value != UINT32_MAX && value >= f->nvalues)
+    return fail (r, "corrupted at byte %zu: value index %u out of range (%u)",
+		 at, value, f->nvalues);
+  e->value = value == UINT32_MAX ? -1 : (int32_t) value;
+  return 0;
+}
+
+static int
+decode_function (reader *r, pp_function_notes *f, uint32_t index, uint32_t nfiles)
+{
+  size_t at;
+  set_where (r, "function %u", index);
+  if (get_str (r, &f->asm_name) || get_str (r, &f->name))
+    return -1;
+  set_where (r, "function '%s'", f->name);
+  if (get_index (r, &f->decl_file, nfiles, "file index")
+      || get_u32 (r, &f->decl_line) || get_u64 (r, &f->cfg_checksum)
+      || get_u32 (r, &f->value_offset))
+    return -1;
+  at = r->pos;
+  if (get_u32 (r, &f->nvalues))
+    return -1;
+  if (f->nvalues > UINT32_MAX - f->value_offset)
+    return fail (r, "corrupted at byte %zu: values %u + %u overflow", at,
+		 f->value_offset, f->nvalues);
+
+  at = r->pos;
+  if (get_count (r, &f->nblocks, MIN_BLOCK_BYTES, "blocks"))
+    return -1;
+  if (f->nblocks < 2)
+    return fail (r, "corrupted at byte %zu: %u blocks, ENTRY and EXIT missing",
+		 at, f->nblocks);
+  f->blocks = calloc (f->nblocks, sizeof *f->blocks);
+  if (!f->blocks)
+    return fail (r, "out of memory");
+  for (uint32_t b = 0; b < f->nblocks; b++)
+    {
+      set_where (r, "function '%s', block %u", f->name, b);
+      if (decode_block (r, &f->blocks[b], nfiles))
+	return -1;
+    }
+
+  set_where (r, "function '%s'", f->name);
+  if (get_count (r, &f->nedges, MIN_EDGE_BYTES, "edges"))
+    return -1;
+  f->edges = calloc (f->nedges ? f->nedges : 1, sizeof *f->edges);
+  if (!f->edges)
+    return fail (r, "out of memory");
+  for (uint32_t e = 0; e < f->nedges; e++)
+    {
+      set_where (r, "function '%s', edge %u", f->name, e);
+      if (decode_edge (r, &f->edges[e], f))
+	return -1;
+    }
+  return 0;
+}
+
+static int
+decode_unit (reader *r, pp_unit_notes *n)
+{
+  uint32_t magic, version;
+  set_where (r, "header");
+  if (get_u32 (r, &magic))
+    return -1;
+  if (magic != PP_NOTES_MAGIC)
+    return fail (r, "have a bad magic number: not pathprof notes");
+  if (get_u32 (r, &version))
+    return -1;
+  if (version != PP_NOTES_VERSION)
+    return fail (r, "version %u is not supported (expected %u)", version,
+		 PP_NOTES_VERSION);
+  if (get_u32 (r, &n->mode))
+    return -1;
+  if (!mode_known (n->mode))
+    return fail (r, "corrupted at byte %zu: unknown mode %u", r->pos - 4, n->mode);
+  if (get_u32 (r, &n->weighting) || get_str (r, &n->unit_name))
+    return -1;
+
+  set_where (r, "file table");
+  if (get_count (r, &n->nfiles, MIN_STR_BYTES, "files"))
+    return -1;
+  n->files = calloc (n->nfiles ? n->nfiles : 1, sizeof *n->files);
+  if (!n->files)
+    return fail (r, "out of memory");
+  for (uint32_t i = 0; i < n->nfiles; i++)
+    if (get_str (r, &n->files[i]))
+      return -1;
+
+  set_where (r, "function table");
+  if (get_count (r, &n->nfunctions, MIN_FUNCTION_BYTES, "functions"))
+    return -1;
+  n->functions = calloc (n->nfunctions ? n->nfunctions : 1, sizeof *n->functions);
+  if (!n->functions)
+    return fail (r, "out of memory");
+  for (uint32_t i = 0; i < n->nfunctions; i++)
+    if (decode_function (r, &n->functions[i], i, n->nfiles))
+      return -1;
+
+  set_where (r, "end");
+  if (r->pos != r->len)
+    return fail (r, "corrupted: %zu unexpected bytes after byte %zu",
+		 r->len - r->pos, r->pos);
+  return 0;
+}
+
+int
+pp_notes_decode (const unsigned char *buf, size_t len, pp_unit_notes *n,
+		 char *err, size_t errlen)
+{
+  reader r = { .buf = buf, .len = len, .err = err, .errlen = errlen };
+  memset (n, 0, sizeof *n);
+  if (decode_unit (&r, n) == 0)
+    return 0;
+  pp_notes_free (n);
+  return -1;
+}
+
+/* Frees everything, including a partly decoded unit: arrays are zero-filled when
+   allocated, and a count read before its array was allocated is ignored because
+   the array pointer is still NULL.  */
+void
+pp_notes_free (pp_unit_notes *n)
+{
+  if (n->files)
+    for (uint32_t i = 0; i < n->nfiles; i++)
+      free (n->files[i]);
+  if (n->functions)
+    for (uint32_t i = 0; i < n->nfunctions; i++)
+      {
+	pp_function_notes *f = &n->functions[i];
+	free (f->asm_name);
+	free (f->name);
+	if (f->blocks)
+	  for (uint32_t b = 0; b < f->nblocks; b++)
+	    free (f->blocks[b].lines);
+	free (f->blocks);
+	free (f->edges);
+      }
+  free (n->unit_name);
+  free (n->files);
+  free (n->functions);
+  memset (n, 0, sizeof *n);
+}
+
+int
+pp_notes_check_values (const pp_unit_notes *n, uint32_t nvalues, char *err,
+		       size_t errlen)
+{
+  for (uint32_t i = 0; i < n->nfunctions; i++)
+    {
+      const pp_function_notes *f = &n->functions[i];
+      if (f->value_offset > nvalues || f->nvalues > nvalues - f->value_offset)
+	{
+	  snprintf (err, errlen, "function '%s' needs %llu values but the unit "
+		    "has only %u", f->name ? f->name : "?",
+		    (unsigned long long) f->value_offset + f->nvalues, nvalues);
+	  return -1;
+	}
+    }
+  return 0;
+}
+
+int
+pp_notes_function_graph (const pp_function_notes *f, pp_graph *g)
+{
+  if (f->nblocks < 2 || pp_graph_init (g, f->nblocks, 0, 1) != 0)
+    return -1;
+  for (uint32_t e = 0; e < f->nedges; e++)
+    if (pp_graph_add_edge (g, f->edges[e].src, f->edges[e].dst, f->edges[e].flags)
+	== UINT32_MAX)
+      goto fail;
+  if (pp_graph_finish (g) != 0)
+    goto fail;
+  return 0;
+fail:
+  pp_graph_free (g);
+  return -1;
+}

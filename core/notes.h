@@ -92,16 +92,27 @@ typedef struct pp_unit_notes
 
 /* Serialises notes into a malloc'd buffer.  Returns 0 or -1 (allocation).  */
 int pp_notes_encode (const pp_unit_notes *n, unsigned char **buf, size_t *len);
-/* Parses a buffer; every length and index is bounds-checked.  Returns 0, or -1 with
-   a message in err (e.g. "notes truncated in function 'f'").  */
+/* Parses a buffer; every length and index is bounds-checked: counts against the
+   bytes left (before allocating), file indices < nfiles, edge ends < nblocks,
+   nblocks >= 2, value indices < the function's nvalues (or -1), a known mode, no
+   trailing bytes.  Returns 0, or -1 with n zeroed and a message in err naming the
+   byte offset and the place, e.g. "notes truncated at byte 120: 4 more bytes
+   needed at byte 118 (function 'f', edge 3)".  */
 int pp_notes_decode (const unsigned char *buf, size_t len, pp_unit_notes *n,
 		     char *err, size_t errlen);
+/* Frees what pp_notes_decode allocated (also safe on a zeroed pp_unit_notes).  */
 void pp_notes_free (pp_unit_notes *n);
+/* Checks that every function's slice of values (value_offset, nvalues) lies within
+   a unit of nvalues values, as a profile record must before its values are indexed
+   through the notes.  Returns 0, or -1 with a message in err.  */
+int pp_notes_check_values (const pp_unit_notes *n, uint32_t nvalues, char *err,
+			   size_t errlen);
 
 /* Builds the core graph of a function (nodes = blocks, edges in notes order, so edge
    index e of the graph is edges[e] of the notes).  Returns 0 or -1.  */
 int pp_notes_function_graph (const pp_function_notes *f, pp_graph *g);
 
+/* The mode's option spelling ("edge-counts", ...), or "unknown".  */
 const char *pp_mode_name (uint32_t mode);
 
 #ifdef __cplusplus

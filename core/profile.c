@@ -1,1 +1,656 @@
-/* placeholder: being written */
+/* Profile files: encoding, bounds-checked decoding and merging (layout in
+   profile.h).  Compiled into libprof as well as libppcore, so it uses only libc.  */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fnv.h"
+#include "profile.h"
+
+enum
+{
+  MAGIC_BYTES = 8,
+  HEADER_BYTES = MAGIC_BYTES + 4 + 4,
+  TRAILER_BYTES = 8,
+  /* name length, checksum, runs, notes_len, value_kind, nvalues */
+  MIN_UNIT_BYTES = 4 + 8 + 8 + 4 + 4 + 4,
+};
+
+static size_t
+value_size (uint32_t kind)
+{
+  switch (kind)
+    {
+    case PP_VALUES_U64:
+      return 8;
+    case PP_VALUES_U8:
+      return 1;
+    default:
+      return 0;
+    }
+}
+
+static const char *
+kind_name (uint32_t kind)
+{
+  return kind == PP_VALUES_U64 ? "u64" : kind == PP_VALUES_U8 ? "u8" : "unknown";
+}
+
+static void
+set_err (char *err, size_t errlen, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (err, errlen, fmt, ap);
+  va_end (ap);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Plain file I/O.  */
+
+int
+pp_write_all (int fd, const void *buf, size_t len)
+{
+  const unsigned char *p = buf;
+  while (len > 0)
+    {
+      ssize_t n = write (fd, p, len);
+      if (n < 0 && errno == EINTR)
+	continue;
+      if (n < 0)
+	return -1;
+      if (n == 0)
+	{
+	  errno = EIO;
+	  return -1;
+	}
+      p += n;
+      len -= (size_t) n;
+    }
+  return 0;
+}
+
+int
+pp_read_all (int fd, unsigned char **buf, size_t *len)
+{
+  struct stat st;
+  size_t cap = 4096, n = 0;
+  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > 0
+      && (unsigned long long) st.st_size < SIZE_MAX - 1)
+    cap = (size_t) st.st_size + 1;	/* +1: EOF is seen without growing */
+  unsigned char *b = malloc (cap);
+  if (!b)
+    return -1;
+  for (;;)
+    {
+      if (n == cap)
+	{
+	  unsigned char *bigger = cap > SIZE_MAX / 2 ? NULL : realloc (b, cap * 2);
+	  if (!bigger)
+	    {
+	      free (b);
+	      errno = ENOMEM;
+	      return -1;
+	    }
+	  b = bigger;
+	  cap *= 2;
+	}
+      ssize_t got = read (fd, b + n, cap - n);
+      if (got < 0 && errno == EINTR)
+	continue;
+      if (got < 0)
+	{
+	  int saved = errno;
+	  free (b);
+	  errno = saved;
+	  return -1;
+	}
+      if (got == 0)
+	break;
+      n += (size_t) got;
+    }
+  *buf = b;
+  *len = n;
+  return 0;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Decoding.  */
+
+typedef struct reader
+{
+  const unsigned char *buf;
+  size_t len, pos;
+  char *err;
+  size_t errlen;
+} reader;
+
+static int
+need (reader *r, size_t n, const char *what)
+{
+  if (r->len - r->pos < n)
+    {
+      set_err (r->err, r->errlen, "truncated at byte %zu (%s at byte %zu)",
+	       r->len, what, r->pos);
+      return -1;
+    }
+  return 0;
+}
+
+static uint32_t
+take_u32 (reader *r)
+{
+  const unsigned char *p = r->buf + r->pos;
+  r->pos += 4;
+  return p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24;
+}
+
+static uint64_t
+take_u64 (reader *r)
+{
+  uint64_t lo = take_u32 (r);
+  return (uint64_t) take_u32 (r) << 32 | lo;
+}
+
+static int
+get_u32 (reader *r, uint32_t *v, const char *what)
+{
+  if (need (r, 4, what))
+    return -1;
+  *v = take_u32 (r);
+  return 0;
+}
+
+static int
+get_u64 (reader *r, uint64_t *v, const char *what)
+{
+  if (need (r, 8, what))
+    return -1;
+  *v = take_u64 (r);
+  return 0;
+}
+
+static void *
+copy_bytes (const void *src, size_t n)
+{
+  void *p = malloc (n ? n : 1);
+  if (p && n)
+    memcpy (p, src, n);
+  return p;
+}
+
+static char *
+copy_string (const void *src, size_t n)
+{
+  char *s = malloc (n + 1);
+  if (s)
+    {
+      memcpy (s, src, n);
+      s[n] = 0;
+    }
+  return s;
+}
+
+static bool
+same_unit (const pp_unit_data *a, const char *name, uint64_t checksum)
+{
+  return a->checksum == checksum && strcmp (a->name, name) == 0;
+}
+
+/* Reads one unit record.  With u NULL it only checks the structure, allocating
+   nothing; otherwise it also fills u and checks the record's contents.  */
+static int
+read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
+{
+  size_t start = r->pos, at;
+  uint32_t name_len, notes_len, kind, nvalues;
+  uint64_t checksum, runs;
+  const unsigned char *name, *notes, *values;
+
+  if (get_u32 (r, &name_len, "unit name") || need (r, name_len, "unit name"))
+    return -1;
+  name = r->buf + r->pos;
+  r->pos += name_len;
+  if (get_u64 (r, &checksum, "unit checksum") || get_u64 (r, &runs, "unit runs")
+      || get_u32 (r, &notes_len, "unit notes") || need (r, notes_len, "unit notes"))
+    return -1;
+  notes = r->buf + r->pos;
+  r->pos += notes_len;
+  at = r->pos;
+  if (get_u32 (r, &kind, "unit values"))
+    return -1;
+  size_t size = value_size (kind);
+  if (size == 0)
+    {
+      set_err (r->err, r->errlen, "corrupted at byte %zu: unknown value kind %u",
+	       at, kind);
+      return -1;
+    }
+  if (get_u32 (r, &nvalues, "unit values"))
+    return -1;
+  if (nvalues > (r->len - r->pos) / size)
+    {
+      set_err (r->err, r->errlen, "truncated at byte %zu (%u unit values at byte "
+	       "%zu)", r->len, nvalues, r->pos);
+      return -1;
+    }
+  values = r->buf + r->pos;
+  r->pos += (size_t) nvalues * size;
+  if (!u)
+    return 0;
+
+  if (memchr (name, 0, name_len))
+    {
+      set_err (r->err, r->errlen, "corrupted at byte %zu: unit name contains a "
+	       "NUL byte", start);
+      return -1;
+    }
+  u->name = copy_string (name, name_len);
+  if (!u->name)
+    goto oom;
+  if (pp_fnv1a64 (notes, notes_len, PP_FNV_SEED) != checksum)
+    {
+      set_err (r->err, r->errlen, "corrupted at byte %zu: the notes of unit '%s' "
+	       "do not match its checksum", start, u->name);
+      return -1;
+    }
+  if (pp_profile_find (p, u->name, checksum))
+    {
+      set_err (r->err, r->errlen, "corrupted at byte %zu: unit '%s' (checksum "
+	       "%016llx) appears twice", start, u->name,
+	       (unsigned long long) checksum);
+      return -1;
+    }
+  u->checksum = checksum;
+  u->runs = runs;
+  u->notes_len = notes_len;
+  u->notes = copy_bytes (notes, notes_len);
+  u->value_kind = kind;
+  u->nvalues = nvalues;
+  u->values = malloc (nvalues ? (size_t) nvalues * size : 1);
+  if (!u->notes || !u->values)
+    goto oom;
+  if (kind == PP_VALUES_U8)
+    memcpy (u->values, values, nvalues);
+  else
+    {
+      reader vr = { .buf = values, .len = (size_t) nvalues * 8 };
+      uint64_t *v = u->values;
+      for (uint32_t i = 0; i < nvalues; i++)
+	v[i] = take_u64 (&vr);
+    }
+  return 0;
+oom:
+  set_err (r->err, r->errlen, "out of memory");
+  return -1;
+}
+
+/* Reads the unit records.  With p NULL it only checks the structure.  */
+static int
+read_units (reader *r, uint32_t nunits, pp_profile *p)
+{
+  for (uint32_t i = 0; i < nunits; i++)
+    {
+      if (p)
+	{
+	  if (read_unit (r, &p->units[i], p))
+	    return -1;
+	  p->nunits = i + 1;
+	}
+      else if (read_unit (r, NULL, NULL))
+	return -1;
+    }
+  return 0;
+}
+
+int
+pp_profile_decode (const unsigned char *buf, size_t len, pp_profile *p, char *err,
+		   size_t errlen)
+{
+  reader r = { .buf = buf, .len = len, .err = err, .errlen = errlen };
+  uint32_t version, nunits;
+
+  memset (p, 0, sizeof *p);
+  if (len == 0)
+    return 0;
+  if (memcmp (buf, PP_PROFILE_MAGIC, len < MAGIC_BYTES ? len : MAGIC_BYTES) != 0)
+    {
+      set_err (err, errlen, "not a pathprof profile (bad magic)");
+      return -1;
+    }
+  if (need (&r, MAGIC_BYTES, "header"))
+    return -1;
+  r.pos = MAGIC_BYTES;
+  if (get_u32 (&r, &version, "header"))
+    return -1;
+  if (version != PP_PROFILE_VERSION)
+    {
+      set_err (err, errlen, "unsupported format version %u (this build reads "
+	       "version %u)", version, PP_PROFILE_VERSION);
+      return -1;
+    }
+  if (get_u32 (&r, &nunits, "header"))
+    return -1;
+  if (nunits > (len - r.pos) / MIN_UNIT_BYTES)
+    {
+      set_err (err, errlen, "truncated at byte %zu (the header announces %u units)",
+	       len, nunits);
+      return -1;
+    }
+
+  /* Structure and checksum first: a damaged file is reported as truncated or
+     corrupted as a whole, and nothing is allocated for garbage.  */
+  if (read_units (&r, nunits, NULL) || need (&r, TRAILER_BYTES, "trailer"))
+    return -1;
+  if (r.len - r.pos > TRAILER_BYTES)
+    {
+      set_err (err, errlen, "corrupted: %zu unexpected bytes after byte %zu",
+	       r.len - r.pos - TRAILER_BYTES, r.pos + TRAILER_BYTES);
+      return -1;
+    }
+  size_t body = r.pos;
+  if (take_u64 (&r) != pp_fnv1a64 (buf, body, PP_FNV_SEED))
+    {
+      set_err (err, errlen, "bad trailer checksum: file is corrupted");
+      return -1;
+    }
+
+  r.pos = HEADER_BYTES;
+  p->units = calloc (nunits ? nunits : 1, sizeof *p->units);
+  if (!p->units)
+    {
+      set_err (err, errlen, "out of memory");
+      return -1;
+    }
+  p->cap = nunits;
+  if (read_units (&r, nunits, p))
+    {
+      /* The failed unit may be partly filled: count it so that it is freed.  */
+      if (p->nunits < nunits)
+	p->nunits++;
+      pp_profile_free (p);
+      return -1;
+    }
+  return 0;
+}
+
+int
+pp_profile_read_fd (int fd, pp_profile *p, char *err, size_t errlen)
+{
+  unsigned char *buf;
+  size_t len;
+  memset (p, 0, sizeof *p);
+  if (pp_read_all (fd, &buf, &len))
+    {
+      set_err (err, errlen, "read error: %s", strerror (errno));
+      return -1;
+    }
+  int ret = pp_profile_decode (buf, len, p, err, errlen);
+  free (buf);
+  return ret;
+}
+
+int
+pp_profile_read_file (const char *path, pp_profile *p, int *sys_errno, char *err,
+		      size_t errlen)
+{
+  memset (p, 0, sizeof *p);
+  if (sys_errno)
+    *sys_errno = 0;
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    {
+      if (sys_errno)
+	*sys_errno = errno;
+      set_err (err, errlen, "%s", strerror (errno));
+      return -1;
+    }
+  int ret = pp_profile_read_fd (fd, p, err, errlen);
+  close (fd);
+  return ret;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Encoding.  */
+
+static unsigned char *
+put_u32 (unsigned char *o, uint32_t v)
+{
+  o[0] = v;
+  o[1] = v >> 8;
+  o[2] = v >> 16;
+  o[3] = v >> 24;
+  return o + 4;
+}
+
+static unsigned char *
+put_u64 (unsigned char *o, uint64_t v)
+{
+  return put_u32 (put_u32 (o, (uint32_t) v), (uint32_t) (v >> 32));
+}
+
+static unsigned char *
+put_bytes (unsigned char *o, const void *src, size_t n)
+{
+  if (n)
+    memcpy (o, src, n);
+  return o + n;
+}
+
+/* Adds n to *total; false on overflow.  */
+static bool
+add_size (size_t *total, size_t n)
+{
+  if (n > SIZE_MAX - *total)
+    return false;
+  *total += n;
+  return true;
+}
+
+int
+pp_profile_encode (const pp_profile *p, unsigned char **buf, size_t *len)
+{
+  size_t total = HEADER_BYTES + TRAILER_BYTES;
+  for (uint32_t i = 0; i < p->nunits; i++)
+    {
+      const pp_unit_data *u = &p->units[i];
+      size_t name_len = strlen (u->name), size = value_size (u->value_kind);
+      if (name_len > UINT32_MAX || size == 0
+	  || !add_size (&total, MIN_UNIT_BYTES) || !add_size (&total, name_len)
+	  || !add_size (&total, u->notes_len)
+	  || (u->nvalues && size > SIZE_MAX / u->nvalues)
+	  || !add_size (&total, size * u->nvalues))
+	{
+	  errno = EINVAL;
+	  return -1;
+	}
+    }
+  unsigned char *b = malloc (total), *o = b;
+  if (!b)
+    return -1;
+  o = put_bytes (o, PP_PROFILE_MAGIC, MAGIC_BYTES);
+  o = put_u32 (o, PP_PROFILE_VERSION);
+  o = put_u32 (o, p->nunits);
+  for (uint32_t i = 0; i < p->nunits; i++)
+    {
+      const pp_unit_data *u = &p->units[i];
+      size_t name_len = strlen (u->name);
+      o = put_u32 (o, (uint32_t) name_len);
+      o = put_bytes (o, u->name, name_len);
+      o = put_u64 (o, u->checksum);
+      o = put_u64 (o, u->runs);
+      o = put_u32 (o, u->notes_len);
+      o = put_bytes (o, u->notes, u->notes_len);
+      o = put_u32 (o, u->value_kind);
+      o = put_u32 (o, u->nvalues);
+      if (u->value_kind == PP_VALUES_U8)
+	o = put_bytes (o, u->values, u->nvalues);
+      else
+	for (uint32_t v = 0; v < u->nvalues; v++)
+	  o = put_u64 (o, ((const uint64_t *) u->values)[v]);
+    }
+  o = put_u64 (o, pp_fnv1a64 (b, (size_t) (o - b), PP_FNV_SEED));
+  *buf = b;
+  *len = total;
+  return 0;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Merging.  */
+
+pp_unit_data *
+pp_profile_find (const pp_profile *p, const char *name, uint64_t checksum)
+{
+  for (uint32_t i = 0; i < p->nunits; i++)
+    if (same_unit (&p->units[i], name, checksum))
+      return &p->units[i];
+  return NULL;
+}
+
+/* Same name and checksum must mean the same notes and values layout.  */
+static int
+check_same_layout (const pp_unit_data *d, const pp_unit_data *u, char *err,
+		   size_t errlen)
+{
+  if (d->value_kind != u->value_kind || d->nvalues != u->nvalues
+      || d->notes_len != u->notes_len
+      || (u->notes_len && memcmp (d->notes, u->notes, u->notes_len) != 0))
+    {
+      set_err (err, errlen, "unit '%s' (checksum %016llx) has %u %s values in "
+	       "the profile but %u %s values in the new data", u->name,
+	       (unsigned long long) u->checksum, d->nvalues,
+	       kind_name (d->value_kind), u->nvalues, kind_name (u->value_kind));
+      return -1;
+    }
+  return 0;
+}
+
+static int
+check_kind (const pp_unit_data *u, char *err, size_t errlen)
+{
+  if (value_size (u->value_kind) == 0)
+    {
+      set_err (err, errlen, "unit '%s' has unknown value kind %u", u->name,
+	       u->value_kind);
+      return -1;
+    }
+  return 0;
+}
+
+int
+pp_profile_check_unit (const pp_profile *p, const pp_unit_data *u, char *err,
+		       size_t errlen)
+{
+  const pp_unit_data *same = pp_profile_find (p, u->name, u->checksum);
+  if (check_kind (u, err, errlen))
+    return -1;
+  if (same)
+    return check_same_layout (same, u, err, errlen);
+  for (uint32_t i = 0; i < p->nunits; i++)
+    if (strcmp (p->units[i].name, u->name) == 0)
+      {
+	set_err (err, errlen, "unit '%s' is stale: the profile has checksum "
+		 "%016llx, the new data %016llx (compiled from different sources)",
+		 u->name, (unsigned long long) p->units[i].checksum,
+		 (unsigned long long) u->checksum);
+	return 1;
+      }
+  return 0;
+}
+
+static void
+add_values (pp_unit_data *d, const pp_unit_data *u)
+{
+  d->runs = pp_sat_add (d->runs, u->runs);
+  if (u->value_kind == PP_VALUES_U8)
+    {
+      uint8_t *dv = d->values;
+      const uint8_t *uv = u->values;
+      for (uint32_t i = 0; i < u->nvalues; i++)
+	dv[i] |= uv[i];
+    }
+  else
+    {
+      uint64_t *dv = d->values;
+      const uint64_t *uv = u->values;
+      for (uint32_t i = 0; i < u->nvalues; i++)
+	dv[i] = pp_sat_add (dv[i], uv[i]);
+    }
+}
+
+static int
+append_copy (pp_profile *p, const pp_unit_data *u, char *err, size_t errlen)
+{
+  if (p->nunits == p->cap)
+    {
+      uint32_t cap = p->cap ? p->cap * 2 : 8;
+      pp_unit_data *units = cap > p->cap ? realloc (p->units, cap * sizeof *units)
+					 : NULL;
+      if (!units)
+	{
+	  set_err (err, errlen, "out of memory");
+	  return -1;
+	}
+      p->units = units;
+      p->cap = cap;
+    }
+  pp_unit_data c = *u;
+  size_t size = value_size (u->value_kind) * u->nvalues;
+  c.name = copy_string (u->name, strlen (u->name));
+  c.notes = copy_bytes (u->notes, u->notes_len);
+  c.values = copy_bytes (u->values, size);
+  if (!c.name || !c.notes || !c.values)
+    {
+      free (c.name);
+      free (c.notes);
+      free (c.values);
+      set_err (err, errlen, "out of memory");
+      return -1;
+    }
+  p->units[p->nunits++] = c;
+  return 0;
+}
+
+int
+pp_profile_add_unit (pp_profile *p, const pp_unit_data *u, char *err,
+		     size_t errlen)
+{
+  pp_unit_data *d = pp_profile_find (p, u->name, u->checksum);
+  if (check_kind (u, err, errlen) || (d && check_same_layout (d, u, err, errlen)))
+    return -1;
+  if (!d)
+    return append_copy (p, u, err, errlen);
+  add_values (d, u);
+  return 0;
+}
+
+int
+pp_profile_merge_unit (pp_profile *p, const pp_unit_data *u, char *err,
+		       size_t errlen)
+{
+  int ret = pp_profile_check_unit (p, u, err, errlen);
+  if (ret != 0)
+    return ret;
+  return pp_profile_add_unit (p, u, err, errlen);
+}
+
+void
+pp_profile_free (pp_profile *p)
+{
+  if (p->units)
+    for (uint32_t i = 0; i < p->nunits; i++)
+      {
+	free (p->units[i].name);
+	free (p->units[i].notes);
+	free (p->units[i].values);
+      }
+  free (p->units);
+  memset (p, 0, sizeof *p);
+}

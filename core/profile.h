@@ -51,6 +51,14 @@ typedef struct pp_profile
    NULL, errlen > 0) such as "truncated at byte 812" or "not a pathprof profile";
    callers prefix the file name.  */
 
+/* Parses a profile held in memory.  The structure and the trailer checksum are
+   verified before anything is allocated, then each unit's notes are checked against
+   its checksum and (name, checksum) pairs must be unique.  Returns 0, or -1 with err
+   set ("truncated at byte 812 (...)", "not a pathprof profile (bad magic)",
+   "unsupported format version 7 (...)", "bad trailer checksum: file is corrupted",
+   "corrupted at byte 40: ...").  0 bytes decode as an empty profile.  */
+int pp_profile_decode (const unsigned char *buf, size_t len, pp_profile *p,
+		       char *err, size_t errlen);
 /* Reads a whole profile from an open descriptor (from its current offset).
    Returns 0, or -1 with err set.  An empty file (0 bytes) reads as an empty profile. */
 int pp_profile_read_fd (int fd, pp_profile *p, char *err, size_t errlen);
@@ -63,6 +71,9 @@ int pp_profile_encode (const pp_profile *p, unsigned char **buf, size_t *len);
 /* Writes the whole buffer to fd, retrying short writes and EINTR.  Returns 0 or -1
    with errno set.  */
 int pp_write_all (int fd, const void *buf, size_t len);
+/* Reads fd to its end into a malloc'd buffer, retrying EINTR.  Returns 0, or -1 with
+   errno set.  */
+int pp_read_all (int fd, unsigned char **buf, size_t *len);
 
 /* Merges unit u into p: adds to the unit with the same name and checksum, or appends
    a copy.  Returns 0; 1 when p has a unit with u's name but none with u's checksum
@@ -71,6 +82,16 @@ int pp_write_all (int fd, const void *buf, size_t len);
    returned.  */
 int pp_profile_merge_unit (pp_profile *p, const pp_unit_data *u, char *err,
 			   size_t errlen);
+/* The two halves of pp_profile_merge_unit, for callers that merge a set of units
+   which may legitimately share a name (one source compiled twice into a program):
+   check every unit against the profile first, then add them all.
+   pp_profile_check_unit returns what pp_profile_merge_unit would, without changing
+   p; pp_profile_add_unit merges without the stale check (-1 on allocation failure
+   or kind/size mismatch, p unchanged).  */
+int pp_profile_check_unit (const pp_profile *p, const pp_unit_data *u, char *err,
+			   size_t errlen);
+int pp_profile_add_unit (pp_profile *p, const pp_unit_data *u, char *err,
+			 size_t errlen);
 /* Finds a unit by name and checksum, or NULL.  */
 pp_unit_data *pp_profile_find (const pp_profile *p, const char *name,
 			       uint64_t checksum);

@@ -28,8 +28,18 @@ struct __pathprof_unit
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* From each unit's constructor.  Units of another abi_version are refused (one
+   message on stderr) and never profiled.  */
 void __pathprof_register_unit (struct __pathprof_unit *unit);
+/* From each unit's destructor, after user destructors: the first call of a process
+   dumps every registered unit; later calls dump again only if the unit's values are
+   not all zero (code ran since).  Then the unit is forgotten, as its memory may go
+   away (dlclose).  */
 void __pathprof_unit_exit (struct __pathprof_unit *unit);
+/* Same as pathprof_dump; the plugin calls it before calls that end the process or
+   replace its image without running exit handlers (abort, _exit, exec...).  Not
+   async-signal-safe.  */
+void __pathprof_flush (void);
 #ifdef __cplusplus
 }
 #endif

@@ -1,1 +1,640 @@
-/* placeholder: being written */
+/* libprof: the runtime linked into instrumented programs.
+
+   Each instrumented unit registers its struct __pathprof_unit from a constructor.
+   A dump merges the values of every registered unit into the profile file under
+   an exclusive lock, through a temporary file renamed over the original, so that
+   concurrent processes never lose a count and a failed write never damages the
+   existing file.  The values written are then subtracted from the live counters,
+   so each count reaches the file exactly once.  */
+
+#define _GNU_SOURCE 1
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fnv.h"
+#include "pathprof-abi.h"
+#include "pathprof.h"
+#include "profile.h"
+
+#define PP_EXPORT __attribute__ ((visibility ("default")))
+
+#define DEFAULT_PROFILE_FILE "pathprof.data"
+
+/* Everything below is protected by units_lock.  */
+static pthread_mutex_t units_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Registered units, newest first.  */
+static struct __pathprof_unit *units;
+static uint32_t nunits;
+/* The first uncounted_units units of the list have not had this process's run
+   counted in a profile file yet (units are pushed at the head, and a successful
+   dump counts them all).  */
+static uint32_t uncounted_units;
+static bool atfork_installed;
+
+/* Dumps made by __pathprof_unit_exit: the first one writes everything; after that
+   only code that ran since makes another.  */
+static bool exit_dumped;
+static char last_exit_message[1024];
+
+/* ------------------------------------------------------------------------- */
+/* Messages.  */
+
+/* Writes "pathprof: ...\n" with a single write(), so that the lines of concurrent
+   processes do not interleave.  An exit dump does not repeat the message of the
+   previous exit dump: the following units' exits would hit the same problem.  */
+static void
+report (bool at_exit, const char *fmt, ...)
+{
+  char buf[1024];
+  va_list ap;
+  int n = snprintf (buf, sizeof buf, "pathprof: ");
+  va_start (ap, fmt);
+  vsnprintf (buf + n, sizeof buf - (size_t) n - 1, fmt, ap);
+  va_end (ap);
+  strcat (buf, "\n");
+  if (at_exit)
+    {
+      if (strcmp (buf, last_exit_message) == 0)
+	return;
+      strcpy (last_exit_message, buf);
+    }
+  if (write (STDERR_FILENO, buf, strlen (buf)) < 0)
+    return;			/* nowhere left to report to */
+}
+
+/* ------------------------------------------------------------------------- */
+/* Units.  */
+
+static size_t
+value_bytes (const struct __pathprof_unit *u)
+{
+  return (size_t) u->nvalues * (u->value_kind == PP_VALUES_U8 ? 1 : 8);
+}
+
+static void
+zero_counters (struct __pathprof_unit *u)
+{
+  if (u->value_kind == PP_VALUES_U64)
+    memset (u->values, 0, value_bytes (u));
+}
+
+static bool
+unit_has_counts (const struct __pathprof_unit *u)
+{
+  if (u->value_kind == PP_VALUES_U8)
+    {
+      const uint8_t *v = u->values;
+      for (uint32_t i = 0; i < u->nvalues; i++)
+	if (__atomic_load_n (&v[i], __ATOMIC_RELAXED))
+	  return true;
+    }
+  else
+    {
+      const uint64_t *v = u->values;
+      for (uint32_t i = 0; i < u->nvalues; i++)
+	if (__atomic_load_n (&v[i], __ATOMIC_RELAXED))
+	  return true;
+    }
+  return false;
+}
+
+static void
+lock_before_fork (void)
+{
+  pthread_mutex_lock (&units_lock);
+}
+
+static void
+unlock_after_fork_in_parent (void)
+{
+  pthread_mutex_unlock (&units_lock);
+}
+
+/* The child's profile must hold only what the child runs: the parent dumps what
+   was counted before the fork.  Coverage bytes can stay, since or-merging them
+   again changes nothing.  */
+static void
+reset_after_fork_in_child (void)
+{
+  for (struct __pathprof_unit *u = units; u; u = u->next)
+    zero_counters (u);
+  uncounted_units = nunits;
+  exit_dumped = false;
+  last_exit_message[0] = 0;
+  pthread_mutex_unlock (&units_lock);
+}
+
+/* Checks a unit before its fields are trusted.  Returns a reason or NULL.  */
+static const char *
+unit_problem (const struct __pathprof_unit *u)
+{
+  if (!u->name)
+    return "it has no name";
+  if (u->value_kind != PP_VALUES_U64 && u->value_kind != PP_VALUES_U8)
+    return "its value kind is unknown";
+  if (u->nvalues && !u->values)
+    return "it has no value array";
+  if (u->notes_len && !u->notes)
+    return "it has no notes";
+  if (pp_fnv1a64 (u->notes, u->notes_len, PP_FNV_SEED) != u->checksum)
+    return "its notes do not match its checksum";
+  return NULL;
+}
+
+PP_EXPORT void
+__pathprof_register_unit (struct __pathprof_unit *u)
+{
+  static bool abi_reported;
+  int saved_errno = errno;
+  pthread_mutex_lock (&units_lock);
+  /* Only abi_version is read from a unit of another ABI: its layout may differ.  */
+  if (u->abi_version != PATHPROF_ABI_VERSION)
+    {
+      if (!abi_reported)
+	report (false, "a unit was instrumented for runtime ABI version %u but "
+		"this libprof implements version %u; such units are not profiled "
+		"(rebuild them with the plugin that matches this libprof)",
+		u->abi_version, PATHPROF_ABI_VERSION);
+      abi_reported = true;
+      goto out;
+    }
+  const char *problem = unit_problem (u);
+  if (problem)
+    {
+      report (false, "unit '%s' is not profiled: %s", u->name ? u->name : "?",
+	      problem);
+      goto out;
+    }
+  for (struct __pathprof_unit *r = units; r; r = r->next)
+    if (r == u)
+      goto out;
+  if (!atfork_installed)
+    atfork_installed = pthread_atfork (lock_before_fork,
+				       unlock_after_fork_in_parent,
+				       reset_after_fork_in_child) == 0;
+  u->next = units;
+  units = u;
+  nunits++;
+  uncounted_units++;
+out:
+  pthread_mutex_unlock (&units_lock);
+  errno = saved_errno;
+}
+
+/* ------------------------------------------------------------------------- */
+/* The profile file.  */
+
+/* PATHPROF_FILE with %p replaced by the pid and %% by %.  */
+static char *
+profile_path (void)
+{
+  const char *pattern = getenv ("PATHPROF_FILE");
+  if (!pattern || !*pattern)
+    pattern = DEFAULT_PROFILE_FILE;
+  char pid[24];
+  int pid_len = snprintf (pid, sizeof pid, "%ld", (long) getpid ());
+  char *path = malloc (strlen (pattern) * (size_t) pid_len + 1), *o = path;
+  if (!path)
+    return NULL;
+  for (const char *s = pattern; *s; s++)
+    if (s[0] == '%' && s[1] == 'p')
+      {
+	memcpy (o, pid, (size_t) pid_len);
+	o += pid_len;
+	s++;
+      }
+    else if (s[0] == '%' && s[1] == '%')
+      *o++ = *s++;
+    else
+      *o++ = *s;
+  *o = 0;
+  return path;
+}
+
+static char *
+path_with_pid_suffix (const char *path, const char *infix)
+{
+  size_t size = strlen (path) + strlen (infix) + 24;
+  char *s = malloc (size);
+  if (s)
+    snprintf (s, size, "%s%s%ld", path, infix, (long) getpid ());
+  return s;
+}
+
+/* Waits for an exclusive lock on the whole file.  Open-file-description locks
+   belong to the descriptor, so two copies of libprof in one process (one static in
+   the program, one in a shared library) also exclude each other; kernels without
+   them get classic process locks.  */
+static int
+lock_file (int fd)
+{
+  struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+#ifdef F_OFD_SETLKW
+  for (;;)
+    {
+      if (fcntl (fd, F_OFD_SETLKW, &fl) == 0)
+	return 0;
+      if (errno != EINTR)
+	break;
+    }
+  if (errno != EINVAL)
+    return -1;
+#endif
+  for (;;)
+    {
+      if (fcntl (fd, F_SETLKW, &fl) == 0)
+	return 0;
+      if (errno != EINTR)
+	return -1;
+    }
+}
+
+/* Whether path still names the file st describes.  Returns 1 if so, 0 if it was
+   replaced or removed, -1 on error.  */
+static int
+still_named (const char *path, const struct stat *st)
+{
+  struct stat now;
+  if (stat (path, &now) != 0)
+    return errno == ENOENT ? 0 : -1;
+  return now.st_dev == st->st_dev && now.st_ino == st->st_ino;
+}
+
+/* Opens and locks path, creating it if needed, and makes sure the locked file is
+   still the one the path names: another process may have renamed a new file over
+   it (or removed it) while we waited.  Returns the descriptor, or -1 with errno set
+   and *failed naming the step that failed.  */
+static int
+open_locked (const char *path, struct stat *st, bool *created, const char **failed)
+{
+  for (;;)
+    {
+      *created = false;
+      *failed = "cannot open it";
+      int fd = open (path, O_RDWR | O_CLOEXEC);
+      if (fd < 0 && errno == ENOENT)
+	{
+	  fd = open (path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	  if (fd < 0 && errno == EEXIST)
+	    continue;
+	  *created = fd >= 0;
+	}
+      if (fd < 0)
+	return -1;
+      int named = -1;
+      *failed = "cannot lock it";
+      if (lock_file (fd) == 0)
+	{
+	  *failed = "cannot stat it";
+	  if (fstat (fd, st) == 0)
+	    named = still_named (path, st);
+	}
+      if (named == 1)
+	return fd;
+      int saved = errno;
+      close (fd);
+      if (named < 0)
+	{
+	  errno = saved;
+	  return -1;
+	}
+    }
+}
+
+typedef enum
+{
+  MERGE_WRITTEN,
+  MERGE_REFUSED,		/* the file is not ours to change */
+  MERGE_FAILED,			/* an I/O or memory error */
+} merge_result;
+
+static void
+set_why (char *why, size_t size, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (why, size, fmt, ap);
+  va_end (ap);
+}
+
+/* Merges the file's profile with mine in memory.  The file is refused if it is not
+   a valid profile, or if any of mine is stale or incompatible with it.  All units
+   are checked before any is added, because units of one program may share a name
+   (one source compiled twice) and must not be taken as stale among themselves.  */
+static merge_result
+merge_in_memory (const unsigned char *old, size_t old_len, const pp_unit_data *mine,
+		 uint32_t nmine, pp_profile *merged, char *why, size_t whylen)
+{
+  if (pp_profile_decode (old, old_len, merged, why, whylen))
+    return MERGE_REFUSED;
+  for (uint32_t i = 0; i < nmine; i++)
+    if (pp_profile_check_unit (merged, &mine[i], why, whylen))
+      return MERGE_REFUSED;
+  for (uint32_t i = 0; i < nmine; i++)
+    if (pp_profile_add_unit (merged, &mine[i], why, whylen))
+      return MERGE_FAILED;
+  return MERGE_WRITTEN;
+}
+
+/* Writes buf to a temporary file next to path and renames it over path.  */
+static merge_result
+replace_file (const char *path, const struct stat *old, bool created,
+	      const unsigned char *buf, size_t len, char *why, size_t whylen)
+{
+  char *tmp = path_with_pid_suffix (path, ".tmp.");
+  if (!tmp)
+    {
+      set_why (why, whylen, "out of memory");
+      return MERGE_FAILED;
+    }
+  /* The name holds our pid and the file is locked: an existing temporary file was
+     left by a dead process whose pid we now have.  */
+  int fd = open (tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd < 0 && errno == EEXIST && unlink (tmp) == 0)
+    fd = open (tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd < 0)
+    {
+      set_why (why, whylen, "cannot create '%s': %s", tmp, strerror (errno));
+      free (tmp);
+      return MERGE_FAILED;
+    }
+  /* Keeping the old file's permissions is a courtesy, not a requirement.  */
+  if (!created)
+    (void) fchmod (fd, old->st_mode & 07777);
+  const char *failed = "cannot write";
+  bool ok = pp_write_all (fd, buf, len) == 0;
+  int saved = errno;
+  if (close (fd) != 0 && ok)
+    {
+      ok = false;
+      saved = errno;
+    }
+  if (ok)
+    {
+      failed = "cannot rename";
+      ok = rename (tmp, path) == 0;
+      saved = errno;
+    }
+  if (!ok)
+    {
+      unlink (tmp);
+      set_why (why, whylen, "%s '%s': %s", failed, tmp, strerror (saved));
+    }
+  free (tmp);
+  return ok ? MERGE_WRITTEN : MERGE_FAILED;
+}
+
+/* Merges mine into the profile file at path, holding its lock throughout.  On
+   failure why says what went wrong, for a message about path.  */
+static merge_result
+merge_into_file (const char *path, const pp_unit_data *mine, uint32_t nmine,
+		 char *why, size_t whylen)
+{
+  struct stat st;
+  bool created;
+  const char *failed;
+  int fd = open_locked (path, &st, &created, &failed);
+  if (fd < 0)
+    {
+      set_why (why, whylen, "%s: %s", failed, strerror (errno));
+      return MERGE_FAILED;
+    }
+
+  merge_result result;
+  unsigned char *old = NULL, *buf = NULL;
+  size_t old_len, len;
+  pp_profile merged = { 0 };
+  if (pp_read_all (fd, &old, &old_len) != 0)
+    {
+      set_why (why, whylen, "cannot read it: %s", strerror (errno));
+      result = MERGE_FAILED;
+    }
+  else
+    result = merge_in_memory (old, old_len, mine, nmine, &merged, why, whylen);
+  if (result == MERGE_WRITTEN)
+    {
+      if (pp_profile_encode (&merged, &buf, &len) != 0)
+	{
+	  set_why (why, whylen, "out of memory");
+	  result = MERGE_FAILED;
+	}
+      else
+	result = replace_file (path, &st, created, buf, len, why, whylen);
+    }
+  /* Leave no empty file behind when nothing could be written into it; whoever
+     waits for its lock finds it gone and starts over.  */
+  if (result == MERGE_FAILED && created)
+    unlink (path);
+  free (buf);
+  free (old);
+  pp_profile_free (&merged);
+  close (fd);
+  return result;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Dumping.  */
+
+/* Copies the live values: what is written is exactly what is later subtracted.
+   Returns 1 if there is something to write (a value or a run to count), 0 if not,
+   -1 when out of memory.  */
+static int
+take_snapshot (pp_unit_data *snap)
+{
+  bool anything = uncounted_units > 0;
+  uint32_t i = 0;
+  for (struct __pathprof_unit *u = units; u; u = u->next, i++)
+    {
+      pp_unit_data *s = &snap[i];
+      s->name = (char *) u->name;
+      s->checksum = u->checksum;
+      s->runs = i < uncounted_units;
+      s->notes_len = u->notes_len;
+      s->notes = (unsigned char *) u->notes;
+      s->value_kind = u->value_kind;
+      s->nvalues = u->nvalues;
+      s->values = malloc (value_bytes (u) ? value_bytes (u) : 1);
+      if (!s->values)
+	return -1;
+      if (u->value_kind == PP_VALUES_U8)
+	{
+	  const uint8_t *v = u->values;
+	  uint8_t *c = s->values;
+	  for (uint32_t k = 0; k < u->nvalues; k++)
+	    anything |= (c[k] = __atomic_load_n (&v[k], __ATOMIC_RELAXED)) != 0;
+	}
+      else
+	{
+	  const uint64_t *v = u->values;
+	  uint64_t *c = s->values;
+	  for (uint32_t k = 0; k < u->nvalues; k++)
+	    anything |= (c[k] = __atomic_load_n (&v[k], __ATOMIC_RELAXED)) != 0;
+	}
+    }
+  return anything;
+}
+
+/* Removes what was written from the live values.  Counters are decremented
+   atomically so that increments made meanwhile by other threads stay.  Coverage
+   bytes that were written are cleared (one set meanwhile only records again what
+   the file already has), so that a later exit dump sees only code run since.  */
+static void
+subtract_snapshot (const pp_unit_data *snap)
+{
+  uint32_t i = 0;
+  for (struct __pathprof_unit *u = units; u; u = u->next, i++)
+    {
+      const pp_unit_data *s = &snap[i];
+      if (u->value_kind == PP_VALUES_U8)
+	{
+	  uint8_t *v = u->values;
+	  const uint8_t *c = s->values;
+	  for (uint32_t k = 0; k < u->nvalues; k++)
+	    if (c[k])
+	      __atomic_store_n (&v[k], 0, __ATOMIC_RELAXED);
+	}
+      else
+	{
+	  uint64_t *v = u->values;
+	  const uint64_t *c = s->values;
+	  for (uint32_t k = 0; k < u->nvalues; k++)
+	    if (c[k])
+	      __atomic_fetch_sub (&v[k], c[k], __ATOMIC_RELAXED);
+	}
+    }
+}
+
+static void
+free_snapshot (pp_unit_data *snap)
+{
+  for (uint32_t i = 0; i < nunits; i++)
+    free (snap[i].values);
+  free (snap);
+}
+
+/* Merges every registered unit into the profile file, or into <file>.<pid> when the
+   file is not ours to change.  Returns 0, or -1 with the counts kept.  */
+static int
+dump_locked (bool at_exit)
+{
+  if (nunits == 0)
+    return 0;
+  const char *lost = at_exit ? "this run's profile is lost"
+			     : "the counts are kept for the next dump";
+  char why[512], why_fallback[512];
+  char *path = profile_path (), *fallback = NULL;
+  pp_unit_data *snap = calloc (nunits, sizeof *snap);
+  int ret = -1, snapped = path && snap ? take_snapshot (snap) : -1;
+  if (snapped < 0)
+    {
+      report (at_exit, "cannot write the profile: out of memory; %s", lost);
+      goto out;
+    }
+  if (snapped == 0)
+    {
+      ret = 0;			/* nothing ran since the last dump */
+      goto out;
+    }
+  switch (merge_into_file (path, snap, nunits, why, sizeof why))
+    {
+    case MERGE_WRITTEN:
+      ret = 0;
+      break;
+    case MERGE_FAILED:
+      report (at_exit, "cannot update '%s': %s; it is unchanged and %s", path, why,
+	      lost);
+      break;
+    case MERGE_REFUSED:
+      fallback = path_with_pid_suffix (path, ".");
+      if (!fallback)
+	set_why (why_fallback, sizeof why_fallback, "out of memory");
+      else if (merge_into_file (fallback, snap, nunits, why_fallback,
+				sizeof why_fallback) == MERGE_WRITTEN)
+	{
+	  report (at_exit, "'%s': %s; it is left unchanged and this run's profile "
+		  "was written to '%s' instead", path, why, fallback);
+	  ret = 0;
+	  break;
+	}
+      report (at_exit, "'%s': %s; it is left unchanged, and this run's profile "
+	      "could not be written to '%s' either (%s); %s", path, why,
+	      fallback ? fallback : "<file>.<pid>", why_fallback, lost);
+      break;
+    }
+  if (ret == 0)
+    {
+      subtract_snapshot (snap);
+      uncounted_units = 0;
+    }
+out:
+  if (snap)
+    free_snapshot (snap);
+  free (fallback);
+  free (path);
+  return ret;
+}
+
+PP_EXPORT int
+pathprof_dump (void)
+{
+  int saved_errno = errno;
+  pthread_mutex_lock (&units_lock);
+  int ret = dump_locked (false);
+  pthread_mutex_unlock (&units_lock);
+  errno = saved_errno;
+  return ret;
+}
+
+PP_EXPORT void
+__pathprof_flush (void)
+{
+  pathprof_dump ();
+}
+
+PP_EXPORT void
+pathprof_reset (void)
+{
+  pthread_mutex_lock (&units_lock);
+  for (struct __pathprof_unit *u = units; u; u = u->next)
+    memset (u->values, 0, value_bytes (u));
+  pthread_mutex_unlock (&units_lock);
+}
+
+PP_EXPORT void
+__pathprof_unit_exit (struct __pathprof_unit *u)
+{
+  int saved_errno = errno;
+  pthread_mutex_lock (&units_lock);
+  struct __pathprof_unit **link = &units;
+  uint32_t position = 0;
+  while (*link && *link != u)
+    {
+      link = &(*link)->next;
+      position++;
+    }
+  if (*link)
+    {
+      if (!exit_dumped || unit_has_counts (u))
+	{
+	  exit_dumped = true;
+	  dump_locked (true);
+	}
+      /* The unit's memory goes away with its object (exit or dlclose).  */
+      *link = u->next;
+      u->next = NULL;
+      nunits--;
+      if (position < uncounted_units)
+	uncounted_units--;
+    }
+  pthread_mutex_unlock (&units_lock);
+  errno = saved_errno;
+}

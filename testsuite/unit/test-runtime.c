@@ -1,1 +1,881 @@
-int main(void){return 0;}
+/* Unit tests of libprof, without the compiler plugin: units are built by hand
+   (notes from pp_notes_encode, counters in static arrays) and registered the way
+   the plugin's constructors register them.  Each scenario runs in a child process,
+   so that it starts as a fresh process would: runs are counted once per process.  */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fnv.h"
+#include "notes.h"
+#include "pathprof-abi.h"
+#include "pathprof.h"
+#include "profile.h"
+#include "unit.h"
+
+#define NA 6
+#define NB 5
+#define NC 3
+static uint64_t counters_a[NA];
+static uint8_t coverage_b[NB];
+static uint64_t counters_c[NC];
+static struct __pathprof_unit unit_a, unit_b, unit_c;
+
+static char scratch[1024];
+
+/* ------------------------------------------------------------------------- */
+/* Units.  */
+
+/* Notes of one function ENTRY -> EXIT whose single edge has value 0.  */
+static void
+make_unit (struct __pathprof_unit *u, const char *name, uint32_t kind,
+	   void *values, uint32_t nvalues)
+{
+  pp_block_notes blocks[2] = { { 0 } };
+  pp_edge_notes edge = { 0, 1, 0, 0 };
+  char *files[1] = { (char *) name };
+  pp_function_notes f = {
+    .asm_name = "f", .name = "f", .decl_line = 1, .nvalues = nvalues,
+    .nblocks = 2, .blocks = blocks, .nedges = 1, .edges = &edge };
+  pp_unit_notes n = {
+    .mode = kind == PP_VALUES_U8 ? PP_MODE_BLOCK_COVER : PP_MODE_EDGE_COUNTS,
+    .unit_name = (char *) name, .nfiles = 1, .files = files, .nfunctions = 1,
+    .functions = &f };
+  unsigned char *notes;
+  size_t len;
+  if (pp_notes_encode (&n, &notes, &len))
+    abort ();
+  *u = (struct __pathprof_unit) {
+    .abi_version = PATHPROF_ABI_VERSION, .value_kind = kind,
+    .checksum = pp_fnv1a64 (notes, len, PP_FNV_SEED), .name = name,
+    .notes = notes, .notes_len = (uint32_t) len, .nvalues = nvalues,
+    .values = values };
+}
+
+static void
+set_values (uint64_t a0, uint64_t c0)
+{
+  for (int i = 0; i < NA; i++)
+    counters_a[i] = a0 + (uint64_t) i;
+  for (int i = 0; i < NB; i++)
+    coverage_b[i] = i % 2 == 0;
+  for (int i = 0; i < NC; i++)
+    counters_c[i] = c0 + (uint64_t) i;
+}
+
+/* The plugin's destructors call __pathprof_unit_exit; this stands for them in
+   the processes that test the exit paths.  */
+static bool dump_at_exit;
+
+__attribute__ ((destructor)) static void
+exit_units (void)
+{
+  if (!dump_at_exit)
+    return;
+  __pathprof_unit_exit (&unit_a);
+  counters_c[1] += 5;		/* code run by a later destructor */
+  __pathprof_unit_exit (&unit_b);
+  __pathprof_unit_exit (&unit_c);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Files and processes.  */
+
+static char *
+scratch_path (const char *name)
+{
+  static char paths[8][1400];
+  static int next;
+  char *p = paths[next++ % 8];
+  snprintf (p, sizeof paths[0], "%s/%s", scratch, name);
+  return p;
+}
+
+static char *
+use_profile (const char *name)
+{
+  char *path = scratch_path (name);
+  setenv ("PATHPROF_FILE", path, 1);
+  return path;
+}
+
+static unsigned char *
+read_bytes (const char *path, size_t *len)
+{
+  unsigned char *buf = NULL;
+  int fd = open (path, O_RDONLY);
+  *len = 0;
+  if (fd >= 0)
+    {
+      if (pp_read_all (fd, &buf, len))
+	buf = NULL;
+      close (fd);
+    }
+  return buf;
+}
+
+static bool
+write_bytes (const char *path, const void *buf, size_t len)
+{
+  int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  bool ok = fd >= 0 && pp_write_all (fd, buf, len) == 0;
+  if (fd >= 0)
+    close (fd);
+  return ok;
+}
+
+static bool
+exists (const char *path)
+{
+  return access (path, F_OK) == 0;
+}
+
+/* Reads a profile; on failure it says why and returns false.  */
+static bool
+read_profile (const char *path, pp_profile *p)
+{
+  char err[256];
+  if (pp_profile_read_file (path, p, NULL, err, sizeof err) == 0)
+    return true;
+  printf ("note: %s: %s\n", path, err);
+  return false;
+}
+
+static const pp_unit_data *
+find (const pp_profile *p, const struct __pathprof_unit *u)
+{
+  return pp_profile_find (p, u->name, u->checksum);
+}
+
+static uint64_t
+u64_value (const pp_profile *p, const struct __pathprof_unit *u, uint32_t i)
+{
+  const pp_unit_data *d = find (p, u);
+  return d ? ((const uint64_t *) d->values)[i] : UINT64_MAX;
+}
+
+static uint64_t
+runs_of (const pp_profile *p, const struct __pathprof_unit *u)
+{
+  const pp_unit_data *d = find (p, u);
+  return d ? d->runs : UINT64_MAX;
+}
+
+/* stderr goes to a pipe while captured: a file would be subject to the file size
+   limit of the write-failure test.  */
+static int saved_stderr = -1, stderr_pipe = -1;
+
+static void
+capture_stderr (void)
+{
+  int fds[2];
+  if (pipe (fds))
+    abort ();
+  saved_stderr = dup (STDERR_FILENO);
+  dup2 (fds[1], STDERR_FILENO);
+  close (fds[1]);
+  stderr_pipe = fds[0];
+}
+
+/* Restores stderr and returns what was written to it (malloc'd, NUL-terminated).  */
+static char *
+captured_stderr (void)
+{
+  size_t len;
+  dup2 (saved_stderr, STDERR_FILENO);
+  close (saved_stderr);
+  unsigned char *buf = NULL;
+  if (pp_read_all (stderr_pipe, &buf, &len))
+    len = 0;
+  close (stderr_pipe);
+  char *text = malloc (len + 1);
+  if (len)
+    memcpy (text, buf, len);
+  text[len] = 0;
+  free (buf);
+  return text;
+}
+
+/* True if text is exactly one "pathprof: " line mentioning every given string.  */
+static bool
+one_message (const char *text, const char *a, const char *b, const char *c)
+{
+  const char *nl = strchr (text, '\n');
+  bool ok = strncmp (text, "pathprof: ", 10) == 0 && nl && nl[1] == 0
+	    && strstr (text, a) && (!b || strstr (text, b))
+	    && (!c || strstr (text, c));
+  if (!ok)
+    printf ("note: unexpected stderr: '%s'\n", text);
+  return ok;
+}
+
+/* Runs a scenario in a child process, which prints its own PASS/FAIL lines.  */
+static void
+in_child (const char *name, void (*scenario) (void))
+{
+  fflush (stdout);
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      unit_failures = 0;
+      scenario ();
+      fflush (stdout);
+      _exit (unit_exit_status ());
+    }
+  int status = 0;
+  if (pid < 0 || waitpid (pid, &status, 0) != pid)
+    unit_result (0, name, "fork or wait failed");
+  else if (WIFSIGNALED (status))
+    unit_result (0, name, "killed by signal %d", WTERMSIG (status));
+  else if (WEXITSTATUS (status) != 0)
+    unit_failures++;
+}
+
+/* Forks a process that runs body and exits with its status via _exit.  */
+static pid_t
+spawn (int (*body) (void *), void *arg)
+{
+  fflush (stdout);
+  pid_t pid = fork ();
+  if (pid == 0)
+    _exit (body (arg));
+  return pid;
+}
+
+static bool
+wait_ok (pid_t pid)
+{
+  int status;
+  return pid > 0 && waitpid (pid, &status, 0) == pid && WIFEXITED (status)
+	 && WEXITSTATUS (status) == 0;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Scenarios.  */
+
+static void
+scenario_dump_exact (void)
+{
+  const char *path = use_profile ("exact.data");
+  pp_profile p;
+  set_values (1, UINT64_MAX - 10);
+  capture_stderr ();
+  int ret = pathprof_dump ();
+  char *err = captured_stderr ();
+  bool ok = ret == 0 && !*err && read_profile (path, &p);
+  if (ok)
+    {
+      for (int i = 0; i < NA; i++)
+	ok &= u64_value (&p, &unit_a, i) == 1 + (uint64_t) i;
+      for (int i = 0; i < NC; i++)
+	ok &= u64_value (&p, &unit_c, i) == UINT64_MAX - 10 + (uint64_t) i;
+      const pp_unit_data *b = find (&p, &unit_b);
+      ok &= b && b->value_kind == PP_VALUES_U8 && b->nvalues == NB;
+      for (int i = 0; ok && i < NB; i++)
+	ok &= ((uint8_t *) b->values)[i] == (i % 2 == 0);
+      ok &= runs_of (&p, &unit_a) == 1 && runs_of (&p, &unit_b) == 1
+	    && runs_of (&p, &unit_c) == 1 && p.nunits == 3;
+      pp_profile_free (&p);
+    }
+  unit_result (ok, "runtime: dump then read back gives exact values, silently",
+	       "stderr '%s'", err);
+  free (err);
+
+  ok = counters_a[0] == 0 && counters_c[2] == 0 && coverage_b[0] == 0;
+  counters_a[0] = 10;
+  coverage_b[1] = 1;
+  counters_c[2] = 9;		/* saturates in the file */
+  ok &= pathprof_dump () == 0 && read_profile (path, &p);
+  if (ok)
+    {
+      const uint8_t *b = find (&p, &unit_b)->values;
+      ok = u64_value (&p, &unit_a, 0) == 11 && u64_value (&p, &unit_a, 5) == 6
+	   && u64_value (&p, &unit_c, 2) == UINT64_MAX
+	   && b[0] == 1 && b[1] == 1 && b[2] == 1 && b[3] == 0
+	   && runs_of (&p, &unit_a) == 1;
+      pp_profile_free (&p);
+    }
+  unit_result (ok, "runtime: a dump resets, the next adds only new counts "
+	       "(runs once per process)", "wrong totals");
+}
+
+static int
+concurrent_dumper (void *arg)
+{
+  (void) arg;
+  for (int round = 0; round < 50; round++)
+    {
+      for (int i = 0; i < NA; i++)
+	counters_a[i] += (uint64_t) i + 1;
+      coverage_b[round % NB] = 1;
+      counters_c[0]++;
+      if (pathprof_dump () != 0)
+	return 1;
+    }
+  return 0;
+}
+
+static void
+scenario_concurrent (void)
+{
+  const char *path = use_profile ("concurrent.data");
+  pid_t pids[8];
+  bool ok = true;
+  set_values (1000, 1000);	/* the children must not see these */
+  for (int i = 0; i < 8; i++)
+    pids[i] = spawn (concurrent_dumper, NULL);
+  for (int i = 0; i < 8; i++)
+    ok &= wait_ok (pids[i]);
+  pp_profile p;
+  ok = ok && read_profile (path, &p);
+  if (ok)
+    {
+      for (int i = 0; i < NA; i++)
+	ok &= u64_value (&p, &unit_a, i) == 8 * 50 * ((uint64_t) i + 1);
+      ok &= u64_value (&p, &unit_c, 0) == 400 && u64_value (&p, &unit_c, 1) == 0
+	    && runs_of (&p, &unit_a) == 8 && runs_of (&p, &unit_b) == 8;
+      const uint8_t *b = find (&p, &unit_b)->values;
+      for (int i = 0; i < NB; i++)
+	ok &= b[i] == 1;
+      if (!ok)
+	printf ("note: a[0]=%llu c[0]=%llu runs=%llu\n",
+		(unsigned long long) u64_value (&p, &unit_a, 0),
+		(unsigned long long) u64_value (&p, &unit_c, 0),
+		(unsigned long long) runs_of (&p, &unit_a));
+      pp_profile_free (&p);
+    }
+  unit_result (ok, "runtime: 8 processes x 50 dumps into one file lose nothing",
+	       "wrong totals");
+}
+
+static int
+forked_child (void *arg)
+{
+  (void) arg;
+  for (int i = 0; i < NA; i++)
+    if (counters_a[i] != 0)
+      return 1;
+  if (coverage_b[0] != 1)	/* coverage bytes are inherited */
+    return 2;
+  for (int i = 0; i < NA; i++)
+    counters_a[i] += 3;
+  return pathprof_dump () == 0 ? 0 : 3;
+}
+
+static void
+scenario_fork (void)
+{
+  const char *path = use_profile ("fork.data");
+  set_values (10, 0);
+  bool ok = wait_ok (spawn (forked_child, NULL)) && pathprof_dump () == 0;
+  pp_profile p;
+  ok = ok && read_profile (path, &p);
+  if (ok)
+    {
+      for (int i = 0; i < NA; i++)
+	ok &= u64_value (&p, &unit_a, i) == 13 + (uint64_t) i;
+      ok &= runs_of (&p, &unit_a) == 2;
+      pp_profile_free (&p);
+    }
+  unit_result (ok, "runtime: a forked child starts from zero counters",
+	       "parent + child totals wrong");
+}
+
+static void
+scenario_pid_expansion (void)
+{
+  char name[64];
+  setenv ("PATHPROF_FILE", scratch_path ("pid-%p-%%.data"), 1);
+  snprintf (name, sizeof name, "pid-%ld-%%.data", (long) getpid ());
+  set_values (1, 1);
+  pp_profile p;
+  bool ok = pathprof_dump () == 0 && read_profile (scratch_path (name), &p);
+  if (ok)
+    {
+      ok = u64_value (&p, &unit_a, 0) == 1;
+      pp_profile_free (&p);
+    }
+  unit_result (ok, "runtime: %p expands to the pid, %% to %", "no %s", name);
+}
+
+/* Writes a profile holding a unit named like unit_a but of another build.  */
+static void
+write_stale_profile (const char *path)
+{
+  static const unsigned char other_notes[] = "other build";
+  uint64_t values[NA] = { 42 };
+  pp_unit_data u = {
+    .name = (char *) unit_a.name, .runs = 3, .notes_len = sizeof other_notes,
+    .notes = (unsigned char *) other_notes, .value_kind = PP_VALUES_U64,
+    .nvalues = NA, .values = values };
+  u.checksum = pp_fnv1a64 (other_notes, sizeof other_notes, PP_FNV_SEED);
+  pp_profile p = { .nunits = 1, .cap = 1, .units = &u };
+  unsigned char *buf;
+  size_t len;
+  if (pp_profile_encode (&p, &buf, &len) || !write_bytes (path, buf, len))
+    abort ();
+  free (buf);
+}
+
+/* Dumps into a file that must be refused: it must stay byte for byte, the
+   profile must go to <file>.<pid>, and one message must say so.  */
+static void
+check_refused (const char *path, const char *test, const char *reason)
+{
+  size_t before_len, after_len;
+  unsigned char *before = read_bytes (path, &before_len), *after;
+  char fallback[1500];
+  snprintf (fallback, sizeof fallback, "%s.%ld", path, (long) getpid ());
+  set_values (5, 6);
+  capture_stderr ();
+  int ret = pathprof_dump ();
+  char *err = captured_stderr ();
+  after = read_bytes (path, &after_len);
+  bool ok = ret == 0 && before && after && before_len == after_len
+	    && memcmp (before, after, before_len) == 0
+	    && one_message (err, path, fallback, reason);
+  pp_profile p;
+  ok = ok && read_profile (fallback, &p);
+  if (ok)
+    {
+      ok = u64_value (&p, &unit_a, 1) == 6 && runs_of (&p, &unit_a) == 1;
+      pp_profile_free (&p);
+    }
+  /* Later dumps of this process go the same way and add up in <file>.<pid>.  */
+  counters_a[1] = 1;
+  capture_stderr ();
+  ret = pathprof_dump ();
+  free (captured_stderr ());
+  ok = ok && ret == 0 && read_profile (fallback, &p);
+  if (ok)
+    {
+      ok = u64_value (&p, &unit_a, 1) == 7 && runs_of (&p, &unit_a) == 1;
+      pp_profile_free (&p);
+    }
+  unit_result (ok, test, "file changed, wrong fallback or message");
+  free (before);
+  free (after);
+  free (err);
+}
+
+static void
+scenario_stale (void)
+{
+  const char *path = use_profile ("stale.data");
+  write_stale_profile (path);
+  check_refused (path, "runtime: stale unit: file kept, profile in <file>.<pid>",
+		 "stale");
+}
+
+/* A valid profile of these units (values from set_values (1, 1), one run), built
+   without dumping so that this process's run is still to be counted.  */
+static unsigned char *
+valid_profile (size_t *len)
+{
+  struct __pathprof_unit *all[] = { &unit_a, &unit_b, &unit_c };
+  pp_profile p = { 0 };
+  unsigned char *buf;
+  char err[256];
+  set_values (1, 1);
+  for (int i = 0; i < 3; i++)
+    {
+      const struct __pathprof_unit *u = all[i];
+      pp_unit_data d = {
+	.name = (char *) u->name, .checksum = u->checksum, .runs = 1,
+	.notes_len = u->notes_len, .notes = (unsigned char *) u->notes,
+	.value_kind = u->value_kind, .nvalues = u->nvalues, .values = u->values };
+      if (pp_profile_add_unit (&p, &d, err, sizeof err))
+	abort ();
+    }
+  if (pp_profile_encode (&p, &buf, len))
+    abort ();
+  pp_profile_free (&p);
+  return buf;
+}
+
+static void
+scenario_truncated (void)
+{
+  size_t len;
+  unsigned char *buf = valid_profile (&len);
+  const char *path = use_profile ("truncated.data");
+  write_bytes (path, buf, len - 9);
+  check_refused (path, "runtime: truncated file: kept, profile in <file>.<pid>",
+		 "truncated at byte");
+  free (buf);
+}
+
+static void
+scenario_flipped (void)
+{
+  size_t len;
+  unsigned char *buf = valid_profile (&len);
+  const char *path = use_profile ("flipped.data");
+  buf[len - 12] ^= 0x40;
+  write_bytes (path, buf, len);
+  check_refused (path, "runtime: flipped byte: kept, profile in <file>.<pid>",
+		 "bad trailer checksum");
+  free (buf);
+}
+
+static void
+scenario_foreign (void)
+{
+  const char *path = use_profile ("foreign.data");
+  write_bytes (path, "#!/bin/sh\necho hello\n", 21);
+  check_refused (path, "runtime: foreign file: kept, profile in <file>.<pid>",
+		 "bad magic");
+}
+
+/* No file named like a temporary one may be left in the scratch directory.  */
+static bool
+no_temporary_files (void)
+{
+  DIR *d = opendir (scratch);
+  bool clean = true;
+  for (struct dirent *e; d && (e = readdir (d));)
+    if (strstr (e->d_name, ".tmp."))
+      {
+	printf ("note: left behind: %s\n", e->d_name);
+	clean = false;
+      }
+  if (d)
+    closedir (d);
+  return clean;
+}
+
+static void
+scenario_write_failure (void)
+{
+  size_t before_len, after_len;
+  unsigned char *before = valid_profile (&before_len), *after;
+  const char *path = use_profile ("full.data"), *fresh;
+  write_bytes (path, before, before_len);
+  set_values (100, 200);
+
+  struct rlimit old, small;
+  getrlimit (RLIMIT_FSIZE, &old);
+  small = old;
+  small.rlim_cur = 64;
+  signal (SIGXFSZ, SIG_IGN);
+  setrlimit (RLIMIT_FSIZE, &small);
+  capture_stderr ();
+  int ret = pathprof_dump ();
+  char *err = captured_stderr ();
+  fresh = use_profile ("fresh.data");
+  capture_stderr ();
+  int fresh_ret = pathprof_dump ();
+  char *fresh_err = captured_stderr ();
+  setrlimit (RLIMIT_FSIZE, &old);
+
+  after = read_bytes (path, &after_len);
+  bool ok = ret == -1 && after_len == before_len
+	    && memcmp (before, after, before_len) == 0
+	    && one_message (err, path, strerror (EFBIG), NULL)
+	    && fresh_ret == -1 && !exists (fresh)
+	    && one_message (fresh_err, fresh, strerror (EFBIG), NULL)
+	    && no_temporary_files ()
+	    && counters_a[0] == 100 && counters_c[2] == 202 && coverage_b[0] == 1;
+  unit_result (ok, "runtime: write failure: file intact, message, -1, counts "
+	       "kept", "ret %d", ret);
+
+  /* The counts kept are written by the next dump that succeeds.  */
+  use_profile ("full.data");
+  pp_profile p;
+  ok = pathprof_dump () == 0 && read_profile (path, &p);
+  if (ok)
+    {
+      ok = u64_value (&p, &unit_a, 0) == 101 && u64_value (&p, &unit_c, 2) == 205
+	   && runs_of (&p, &unit_a) == 2;
+      pp_profile_free (&p);
+    }
+  unit_result (ok, "runtime: counts kept after a failure are dumped later",
+	       "wrong totals");
+  free (before);
+  free (after);
+  free (err);
+  free (fresh_err);
+}
+
+static void
+scenario_read_only_directory (void)
+{
+  char dir[1100];
+  snprintf (dir, sizeof dir, "%s/ro", scratch);
+  mkdir (dir, 0755);
+  /* Root ignores directory modes: run this child as nobody.  */
+  if (geteuid () == 0
+      && (chmod (scratch, 0711) || chown (dir, 65534, 65534) || setgid (65534)
+	  || setuid (65534)))
+    {
+      printf ("note: read-only directory test skipped: cannot drop root\n");
+      return;
+    }
+  char path[1200];
+  snprintf (path, sizeof path, "%s/ro.data", dir);
+  setenv ("PATHPROF_FILE", path, 1);
+  set_values (1, 1);
+  bool ok = pathprof_dump () == 0 && chmod (dir, 0555) == 0;
+  size_t before_len, after_len;
+  unsigned char *before = read_bytes (path, &before_len), *after;
+  set_values (2, 2);
+  capture_stderr ();
+  int ret = pathprof_dump ();
+  char *err = captured_stderr ();
+  chmod (dir, 0755);
+  after = read_bytes (path, &after_len);
+  ok = ok && ret == -1 && before_len == after_len
+       && memcmp (before, after, before_len) == 0
+       && one_message (err, path, strerror (EACCES), NULL) && counters_a[0] == 2;
+  unit_result (ok, "runtime: read-only directory: file intact, message, -1",
+	       "ret %d", ret);
+  unlink (path);
+  free (before);
+  free (after);
+  free (err);
+}
+
+static int
+exiting_child (void *arg)
+{
+  (void) arg;
+  set_values (7, 70);
+  dump_at_exit = true;
+  exit (0);
+}
+
+static void
+check_exit_profile (const char *path, const char *test)
+{
+  pp_profile p;
+  bool ok = read_profile (path, &p);
+  if (ok)
+    {
+      const uint8_t *b = find (&p, &unit_b)->values;
+      ok = u64_value (&p, &unit_a, 0) == 7 && u64_value (&p, &unit_a, 5) == 12
+	   && u64_value (&p, &unit_c, 0) == 70
+	   && u64_value (&p, &unit_c, 1) == 71 + 5 && b[0] == 1 && b[1] == 0
+	   && runs_of (&p, &unit_a) == 1 && runs_of (&p, &unit_c) == 1;
+      pp_profile_free (&p);
+    }
+  unit_result (ok, test, "wrong or missing profile");
+}
+
+static void
+scenario_exit (void)
+{
+  const char *path = use_profile ("exit.data");
+  bool ok = wait_ok (spawn (exiting_child, NULL));
+  if (!ok)
+    unit_result (0, "runtime: exit() dumps through the unit exits", "child failed");
+  else
+    check_exit_profile (path, "runtime: exit() dumps through the unit exits "
+			"(again for code run by later destructors)");
+}
+
+static void
+scenario_return_from_main (void)
+{
+  const char *path = use_profile ("return.data");
+  fflush (stdout);
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      execl ("/proc/self/exe", "test-runtime", "--return-from-main", path,
+	     (char *) NULL);
+      _exit (127);
+    }
+  if (!wait_ok (pid))
+    unit_result (0, "runtime: return from main dumps", "child failed");
+  else
+    check_exit_profile (path, "runtime: return from main dumps through the unit "
+			"exits");
+}
+
+/* A unit that goes away (dlclose) is dumped and then no longer written.  */
+static void
+scenario_unit_exit_unregisters (void)
+{
+  const char *path = use_profile ("dlclose.data");
+  static uint64_t counters_d[2];
+  static struct __pathprof_unit unit_d;
+  make_unit (&unit_d, "/test/plugin-d.c", PP_VALUES_U64, counters_d, 2);
+  __pathprof_register_unit (&unit_d);
+  set_values (1, 1);
+  counters_d[0] = 4;
+  __pathprof_unit_exit (&unit_d);
+  counters_d[0] = 100;
+  counters_a[0] = 1;
+  pp_profile p;
+  bool ok = pathprof_dump () == 0 && read_profile (path, &p);
+  if (ok)
+    {
+      ok = u64_value (&p, &unit_d, 0) == 4 && runs_of (&p, &unit_d) == 1
+	   && u64_value (&p, &unit_a, 0) == 2;
+      pp_profile_free (&p);
+    }
+  unit_result (ok, "runtime: unit exit dumps everything, then forgets the unit",
+	       "wrong totals");
+}
+
+static void
+scenario_bad_units (void)
+{
+  static uint64_t values[2];
+  static struct __pathprof_unit future, wrong_sum, future2;
+  make_unit (&future, "/test/future.c", PP_VALUES_U64, values, 2);
+  future.abi_version = PATHPROF_ABI_VERSION + 1;
+  future2 = future;
+  make_unit (&wrong_sum, "/test/wrong-sum.c", PP_VALUES_U64, values, 2);
+  wrong_sum.checksum ^= 1;
+  capture_stderr ();
+  __pathprof_register_unit (&future);
+  __pathprof_register_unit (&future2);
+  char *abi_err = captured_stderr ();
+  capture_stderr ();
+  __pathprof_register_unit (&wrong_sum);
+  char *sum_err = captured_stderr ();
+
+  const char *path = use_profile ("bad-units.data");
+  values[0] = 1;
+  set_values (1, 1);
+  pp_profile p;
+  bool ok = one_message (abi_err, "ABI version", NULL, NULL)
+	    && one_message (sum_err, "/test/wrong-sum.c", "checksum", NULL)
+	    && pathprof_dump () == 0 && read_profile (path, &p);
+  if (ok)
+    {
+      ok = p.nunits == 3;
+      pp_profile_free (&p);
+    }
+  unit_result (ok, "runtime: units of another ABI or with a bad checksum are "
+	       "refused, once, with a message", "wrong");
+  free (abi_err);
+  free (sum_err);
+}
+
+static void *
+incrementer (void *arg)
+{
+  (void) arg;
+  for (int i = 0; i < 2000000; i++)
+    __atomic_fetch_add (&counters_a[0], 1, __ATOMIC_RELAXED);
+  return NULL;
+}
+
+static void
+scenario_threads (void)
+{
+  const char *path = use_profile ("threads.data");
+  pthread_t t;
+  pathprof_reset ();
+  bool ok = pthread_create (&t, NULL, incrementer, NULL) == 0;
+  for (int i = 0; ok && i < 100; i++)
+    ok &= pathprof_dump () == 0;
+  if (ok)
+    pthread_join (t, NULL);
+  ok = ok && pathprof_dump () == 0;
+  pp_profile p;
+  ok = ok && read_profile (path, &p);
+  if (ok)
+    {
+      ok = u64_value (&p, &unit_a, 0) == 2000000 && counters_a[0] == 0;
+      pp_profile_free (&p);
+    }
+  unit_result (ok, "runtime: increments during dumps are counted exactly once",
+	       "wrong total");
+}
+
+static void
+scenario_reset (void)
+{
+  const char *path = use_profile ("reset.data");
+  set_values (3, 3);
+  pathprof_reset ();
+  bool ok = counters_a[2] == 0 && coverage_b[0] == 0 && counters_c[0] == 0;
+  counters_a[2] = 1;
+  pp_profile p;
+  ok = ok && pathprof_dump () == 0 && read_profile (path, &p);
+  if (ok)
+    {
+      ok = u64_value (&p, &unit_a, 2) == 1 && u64_value (&p, &unit_a, 0) == 0;
+      pp_profile_free (&p);
+    }
+  unit_result (ok, "runtime: reset discards counters and coverage", "not reset");
+}
+
+/* ------------------------------------------------------------------------- */
+
+static void
+register_units (void)
+{
+  make_unit (&unit_a, "/test/unit-a.c", PP_VALUES_U64, counters_a, NA);
+  make_unit (&unit_b, "/test/unit-b.c", PP_VALUES_U8, coverage_b, NB);
+  make_unit (&unit_c, "/test/unit-c.c", PP_VALUES_U64, counters_c, NC);
+  __pathprof_register_unit (&unit_a);
+  __pathprof_register_unit (&unit_b);
+  __pathprof_register_unit (&unit_c);
+}
+
+static void
+remove_scratch (void)
+{
+  DIR *d = opendir (scratch);
+  for (struct dirent *e; d && (e = readdir (d));)
+    if (strcmp (e->d_name, ".") && strcmp (e->d_name, "..")
+	&& unlink (scratch_path (e->d_name)) != 0)
+      rmdir (scratch_path (e->d_name));
+  if (d)
+    closedir (d);
+  rmdir (scratch);
+}
+
+int
+main (int argc, char **argv)
+{
+  register_units ();
+  if (argc == 3 && strcmp (argv[1], "--return-from-main") == 0)
+    {
+      setenv ("PATHPROF_FILE", argv[2], 1);
+      set_values (7, 70);
+      dump_at_exit = true;
+      return 0;
+    }
+
+  const char *tmp = getenv ("TMPDIR");
+  snprintf (scratch, sizeof scratch, "%s/pathprof-runtime-XXXXXX",
+	    tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp (scratch))
+    {
+      unit_result (0, "runtime: scratch directory", "%s", strerror (errno));
+      return 1;
+    }
+  in_child ("runtime: exact values", scenario_dump_exact);
+  in_child ("runtime: concurrent processes", scenario_concurrent);
+  in_child ("runtime: fork", scenario_fork);
+  in_child ("runtime: %p expansion", scenario_pid_expansion);
+  in_child ("runtime: stale unit", scenario_stale);
+  in_child ("runtime: truncated file", scenario_truncated);
+  in_child ("runtime: flipped byte", scenario_flipped);
+  in_child ("runtime: foreign file", scenario_foreign);
+  in_child ("runtime: write failure", scenario_write_failure);
+  in_child ("runtime: read-only directory", scenario_read_only_directory);
+  in_child ("runtime: exit", scenario_exit);
+  in_child ("runtime: return from main", scenario_return_from_main);
+  in_child ("runtime: unit exit", scenario_unit_exit_unregisters);
+  in_child ("runtime: bad units", scenario_bad_units);
+  in_child ("runtime: threads", scenario_threads);
+  in_child ("runtime: reset", scenario_reset);
+  remove_scratch ();
+  return unit_exit_status ();
+}
