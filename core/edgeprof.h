@@ -25,15 +25,21 @@ enum pp_weighting
 
 /* Fills w[0..nedges-1] with the Ball-Larus structural weighting: DFS back edges,
    natural loops, LOOP_MULTIPLIER 10, loop-exit edges share the loop's weight, each
-   predicate's branches equally likely.  EXIT -> ENTRY weighs 1.  Pinned edges get
-   their structural weight too (they are pinned to the tree regardless).
-   Returns 0, or -1 on allocation failure.  */
+   predicate's branches equally likely.  EXIT -> ENTRY (recognised by its flag, not
+   followed by the DFS, never a back edge) weighs 1.  Pinned edges get their
+   structural weight too (they are pinned to the tree regardless).  Any graph is
+   accepted: edges out of blocks unreachable from ENTRY weigh 0, irreducible loops
+   use their natural loops as defined (Kirchhoff's law then holds only roughly), and
+   weights are clamped at 1e300 so deep nesting stays finite.  Time is linear plus
+   the total size of all natural loops.  Returns 0, or -1 on allocation failure.  */
 int pp_weights_heuristic (const pp_graph *g, double *w);
 void pp_weights_uniform (const pp_graph *g, double *w);
 
-/* Maximum spanning tree over the undirected view of g.  Pinned edges
-   (PP_EDGE_PINNED) are added first; among the rest, heavier edges first, ties broken
-   by lower edge index so the result is deterministic.  Sets on_tree[e].  Returns the
+/* Maximum spanning tree over the undirected view of g (Kruskal).  Pinned edges
+   (PP_EDGE_PINNED) are added first, EXIT -> ENTRY before the other pinned ones so it
+   is never the pinned edge left off; within each group heavier edges first, ties
+   broken by lower edge index so the result is deterministic.  A NaN weight counts
+   as the lightest.  Self loops are never on the tree.  Sets on_tree[e].  Returns the
    number of pinned edges that could not be put on the tree because they close a
    cycle of pinned edges (they then need a probe they cannot have: the caller must
    restructure the graph or report the edges as inexact), or -1 on allocation
@@ -49,14 +55,31 @@ int pp_plan_edge_counters (const pp_graph *g, const double *w,
 			   int32_t *counter_of_edge, int *pinned_chords);
 
 /* Recovers every edge count from the chord counters (figure 6 of the paper, done
-   iteratively so deep graphs cannot overflow the stack).  counts[e] receives the
-   count of edge e.  Returns 0 when every edge was determined and flow is conserved
-   at every node; 1 when the counters are inconsistent with the graph (a derived count
-   would be negative or overflow 64 bits: a stale or corrupted profile); 2 when some
-   edges are undetermined (pinned chords); -1 on allocation failure.  known[e], if
-   non-NULL, says which edges were determined.  */
+   iteratively so deep graphs cannot overflow the stack).  Edges with
+   counter_of_edge[e] >= 0 take counters[counter_of_edge[e]]; the others are derived
+   from flow conservation, whatever their number: an unmeasured edge is determined
+   exactly when it lies on no (undirected) cycle of unmeasured edges, and every such
+   edge is determined.  counts[e] receives the count of edge e (0 when unknown).
+   Returns 0 when every edge was determined and flow is conserved at every node; 1
+   when the counters are inconsistent with the graph (a derived count would be
+   negative or overflow 64 bits, or a node whose edges are all known does not
+   balance: a stale or corrupted profile); 2 when some edges are undetermined
+   (pinned chords, and the unmeasured edges on cycles with them; unmeasured self
+   loops); -1 on allocation failure.  known[e], if non-NULL, says which edges were
+   determined.  */
 int pp_propagate_counts (const pp_graph *g, const int32_t *counter_of_edge,
 			 const uint64_t *counters, uint64_t *counts, bool *known);
+
+/* The same, following DESIGN.md's rule for fake edges: the derived count of a
+   PP_EDGE_FAKE edge may be negative (a leave taken -1 times is a return through a
+   frame entered before a fork or a counter reset).  Such a count is stored in two's
+   complement: (int64_t) counts[e] is its value, and uint64_t sums over a node's
+   edges still come out right.  A fake edge's count must fit int64_t (else 1); other
+   edges still may not go negative.  Measured edges are read as before.  */
+int pp_propagate_counts_signed_fakes (const pp_graph *g,
+				      const int32_t *counter_of_edge,
+				      const uint64_t *counters, uint64_t *counts,
+				      bool *known);
 
 #ifdef __cplusplus
 }

@@ -51,7 +51,8 @@ typedef struct pp_graph
 
 /* All functions return 0 on success and -1 on allocation failure.  */
 int pp_graph_init (pp_graph *g, uint32_t nnodes, uint32_t entry, uint32_t exit);
-/* Appends an edge; returns its index, or UINT32_MAX on allocation failure.  */
+/* Appends an edge; returns its index, or UINT32_MAX on allocation failure or when
+   src or dst is not a node of g.  */
 uint32_t pp_graph_add_edge (pp_graph *g, uint32_t src, uint32_t dst, uint32_t flags);
 /* Builds the adjacency lists.  Call again after adding more edges.  */
 int pp_graph_finish (pp_graph *g);

@@ -1,1 +1,302 @@
-/* placeholder: being written */
+/* Edge weightings for the maximum spanning tree: the Ball-Larus structural
+   heuristic (Ball & Larus 1994, section 5) and the uniform weighting.  */
+
+#include <stdlib.h>
+
+#include "edgeprof.h"
+
+/* Each loop is assumed to iterate this many times per entry.  */
+#define LOOP_MULTIPLIER 10.0
+/* Deeply nested loops multiply weights by 10 per level; clamping keeps every weight
+   finite (and sums of a few of them too) so that comparisons stay meaningful.  */
+#define WEIGHT_CAP 1e300
+
+enum dfs_state { UNVISITED = 0, ON_STACK, DONE };
+
+static double
+capped (double x)
+{
+  return x > WEIGHT_CAP ? WEIGHT_CAP : x;
+}
+
+static bool
+is_closing_edge (const pp_graph *g, uint32_t e)
+{
+  return (g->edges[e].flags & PP_EDGE_EXIT_ENTRY) != 0;
+}
+
+/* Everything the heuristic derives from the graph before weighting it.  */
+struct structure
+{
+  uint8_t *state;		/* DONE once reached from ENTRY */
+  bool *is_back;		/* DFS back edge */
+  bool *is_loop_exit;		/* in loop-exits(y) for some loop-entry y */
+  uint32_t *rpo;		/* reached nodes in reverse DFS postorder */
+  uint32_t nreached;
+  /* loop-exits(y) is loop_exits[exits_begin[y] .. exits_end[y]-1]; empty ranges for
+     nodes that are not loop entries.  */
+  size_t *exits_begin, *exits_end;
+  uint32_t *loop_exits;
+  size_t nloop_exits, loop_exits_cap;
+};
+
+/* Iterative DFS from ENTRY (graphs can be deep).  The closing EXIT -> ENTRY edge is
+   not followed: the paper fixes its weight and does not treat it as a back edge.  */
+static int
+find_back_edges (const pp_graph *g, struct structure *s)
+{
+  uint32_t *stack = malloc ((size_t) g->nnodes * sizeof *stack);
+  uint32_t *cursor = malloc ((size_t) g->nnodes * sizeof *cursor);
+  if (!stack || !cursor)
+    {
+      free (stack);
+      free (cursor);
+      return -1;
+    }
+  uint32_t depth = 0, npost = 0;
+  stack[depth++] = g->entry;
+  s->state[g->entry] = ON_STACK;
+  cursor[g->entry] = g->succ_start[g->entry];
+  while (depth)
+    {
+      uint32_t v = stack[depth - 1];
+      if (cursor[v] == g->succ_start[v + 1])
+	{
+	  s->state[v] = DONE;
+	  s->rpo[npost++] = v;
+	  depth--;
+	  continue;
+	}
+      uint32_t e = g->succ_edges[cursor[v]++];
+      if (is_closing_edge (g, e))
+	continue;
+      uint32_t t = g->edges[e].dst;
+      if (s->state[t] == UNVISITED)
+	{
+	  s->state[t] = ON_STACK;
+	  cursor[t] = g->succ_start[t];
+	  stack[depth++] = t;
+	}
+      else if (s->state[t] == ON_STACK)
+	s->is_back[e] = true;
+    }
+  /* rpo holds the postorder; reverse it.  */
+  for (uint32_t i = 0, j = npost; i + 1 < j; i++, j--)
+    {
+      uint32_t tmp = s->rpo[i];
+      s->rpo[i] = s->rpo[j - 1];
+      s->rpo[j - 1] = tmp;
+    }
+  s->nreached = npost;
+  free (stack);
+  free (cursor);
+  return 0;
+}
+
+static int
+append_loop_exit (struct structure *s, uint32_t e)
+{
+  if (s->nloop_exits == s->loop_exits_cap)
+    {
+      size_t cap = s->loop_exits_cap ? 2 * s->loop_exits_cap : 64;
+      uint32_t *grown = realloc (s->loop_exits, cap * sizeof *grown);
+      if (!grown)
+	return -1;
+      s->loop_exits = grown;
+      s->loop_exits_cap = cap;
+    }
+  s->loop_exits[s->nloop_exits++] = e;
+  return 0;
+}
+
+/* nat-loop(y) = {y} + every node with a directed path to the source of a back edge
+   into y that avoids y, found by walking predecessors backwards from those sources.
+   Only nodes reached from ENTRY take part: unreachable code is not in any loop.  The
+   cost is the total size of all loops, O(|V| * nesting depth).  */
+static int
+find_loop_exits (const pp_graph *g, struct structure *s)
+{
+  uint32_t *in_loop_of = calloc (g->nnodes, sizeof *in_loop_of);
+  uint32_t *members = malloc ((size_t) g->nnodes * sizeof *members);
+  if (!in_loop_of || !members)
+    {
+      free (in_loop_of);
+      free (members);
+      return -1;
+    }
+  int status = 0;
+  for (uint32_t i = 0; i < s->nreached && status == 0; i++)
+    {
+      uint32_t y = s->rpo[i];
+      /* Loops are stamped with 1 + the header's rpo position, so no reset needed.  */
+      uint32_t stamp = i + 1;
+      uint32_t nmembers = 0;
+      for (uint32_t k = g->pred_start[y]; k < g->pred_start[y + 1]; k++)
+	{
+	  uint32_t e = g->pred_edges[k];
+	  if (!s->is_back[e])
+	    continue;
+	  if (nmembers == 0)
+	    {
+	      in_loop_of[y] = stamp;
+	      members[nmembers++] = y;
+	    }
+	  uint32_t x = g->edges[e].src;
+	  if (in_loop_of[x] != stamp)
+	    {
+	      in_loop_of[x] = stamp;
+	      members[nmembers++] = x;
+	    }
+	}
+      if (nmembers == 0)
+	continue;		/* y is not a loop entry */
+      /* members[0] is y, whose predecessors must not be walked.  */
+      for (uint32_t m = 1; m < nmembers; m++)
+	{
+	  uint32_t w = members[m];
+	  for (uint32_t k = g->pred_start[w]; k < g->pred_start[w + 1]; k++)
+	    {
+	      uint32_t e = g->pred_edges[k];
+	      uint32_t p = g->edges[e].src;
+	      if (is_closing_edge (g, e) || s->state[p] != DONE
+		  || in_loop_of[p] == stamp)
+		continue;
+	      in_loop_of[p] = stamp;
+	      members[nmembers++] = p;
+	    }
+	}
+      s->exits_begin[y] = s->nloop_exits;
+      for (uint32_t m = 0; m < nmembers && status == 0; m++)
+	{
+	  uint32_t a = members[m];
+	  for (uint32_t k = g->succ_start[a]; k < g->succ_start[a + 1]; k++)
+	    {
+	      uint32_t e = g->succ_edges[k];
+	      if (is_closing_edge (g, e) || in_loop_of[g->edges[e].dst] == stamp)
+		continue;
+	      s->is_loop_exit[e] = true;
+	      if (append_loop_exit (s, e) != 0)
+		{
+		  status = -1;
+		  break;
+		}
+	    }
+	}
+      s->exits_end[y] = s->nloop_exits;
+    }
+  free (in_loop_of);
+  free (members);
+  return status;
+}
+
+/* The three rules of section 5, applied in one topological traversal of the
+   backedge-free graph (reverse postorder).  An edge keeps the weight of the first
+   rule that assigns it.  In irreducible regions a loop-exit edge can leave a node
+   visited before its loop entry; it then counts as 0 until the entry assigns it, and
+   the flow law does not hold exactly there (nor does it when an edge leaves several
+   loops at once): the heuristic only has to rank edges.  */
+static void
+apply_rules (const pp_graph *g, const struct structure *s, double *w,
+	     bool *exit_assigned)
+{
+  for (uint32_t i = 0; i < s->nreached; i++)
+    {
+      uint32_t v = s->rpo[i];
+      /* Rule 1.  ENTRY's only non-back incoming edge is EXIT -> ENTRY, of weight 1:
+	 every incoming edge from a reached node is a back edge to the DFS root.  */
+      double vertex_weight = 0;
+      if (v == g->entry)
+	vertex_weight = 1;
+      else
+	for (uint32_t k = g->pred_start[v]; k < g->pred_start[v + 1]; k++)
+	  {
+	    uint32_t e = g->pred_edges[k];
+	    if (!s->is_back[e] && !is_closing_edge (g, e))
+	      vertex_weight = capped (vertex_weight + w[e]);
+	  }
+
+      /* Rule 2.  */
+      size_t nexits = s->exits_end[v] - s->exits_begin[v];
+      for (size_t k = s->exits_begin[v]; k < s->exits_end[v]; k++)
+	{
+	  uint32_t e = s->loop_exits[k];
+	  if (!exit_assigned[e])
+	    {
+	      w[e] = vertex_weight / nexits;
+	      exit_assigned[e] = true;
+	    }
+	}
+
+      /* Rule 3.  A loop entry runs LOOP_MULTIPLIER times per entry.  */
+      bool is_loop_entry = false;
+      for (uint32_t k = g->pred_start[v]; k < g->pred_start[v + 1]; k++)
+	if (s->is_back[g->pred_edges[k]])
+	  is_loop_entry = true;
+      double budget = is_loop_entry ? capped (vertex_weight * LOOP_MULTIPLIER)
+				    : vertex_weight;
+      double exit_weight = 0;
+      uint32_t nother = 0;
+      for (uint32_t k = g->succ_start[v]; k < g->succ_start[v + 1]; k++)
+	{
+	  uint32_t e = g->succ_edges[k];
+	  if (is_closing_edge (g, e))
+	    continue;
+	  if (s->is_loop_exit[e])
+	    exit_weight = capped (exit_weight + w[e]);
+	  else
+	    nother++;
+	}
+      if (nother == 0)
+	continue;
+      double share = budget > exit_weight ? (budget - exit_weight) / nother : 0;
+      for (uint32_t k = g->succ_start[v]; k < g->succ_start[v + 1]; k++)
+	{
+	  uint32_t e = g->succ_edges[k];
+	  if (!is_closing_edge (g, e) && !s->is_loop_exit[e])
+	    w[e] = share;
+	}
+    }
+}
+
+int
+pp_weights_heuristic (const pp_graph *g, double *w)
+{
+  for (uint32_t e = 0; e < g->nedges; e++)
+    w[e] = is_closing_edge (g, e) ? 1 : 0;
+  if (g->entry >= g->nnodes)
+    return 0;
+
+  struct structure s = { 0 };
+  size_t n = g->nnodes, m = g->nedges ? g->nedges : 1;
+  s.state = calloc (n, sizeof *s.state);
+  s.is_back = calloc (m, sizeof *s.is_back);
+  s.is_loop_exit = calloc (m, sizeof *s.is_loop_exit);
+  s.rpo = malloc (n * sizeof *s.rpo);
+  s.exits_begin = calloc (n, sizeof *s.exits_begin);
+  s.exits_end = calloc (n, sizeof *s.exits_end);
+  bool *exit_assigned = calloc (m, sizeof *exit_assigned);
+  int status = -1;
+  if (s.state && s.is_back && s.is_loop_exit && s.rpo && s.exits_begin
+      && s.exits_end && exit_assigned
+      && find_back_edges (g, &s) == 0 && find_loop_exits (g, &s) == 0)
+    {
+      apply_rules (g, &s, w, exit_assigned);
+      status = 0;
+    }
+  free (s.state);
+  free (s.is_back);
+  free (s.is_loop_exit);
+  free (s.rpo);
+  free (s.exits_begin);
+  free (s.exits_end);
+  free (s.loop_exits);
+  free (exit_assigned);
+  return status;
+}
+
+void
+pp_weights_uniform (const pp_graph *g, double *w)
+{
+  for (uint32_t e = 0; e < g->nedges; e++)
+    w[e] = 1;
+}
