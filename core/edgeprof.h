@@ -26,8 +26,10 @@ enum pp_weighting
 /* Fills w[0..nedges-1] with the Ball-Larus structural weighting: DFS back edges,
    natural loops, LOOP_MULTIPLIER 10, loop-exit edges share the loop's weight, each
    predicate's branches equally likely.  EXIT -> ENTRY (recognised by its flag, not
-   followed by the DFS, never a back edge) weighs 1.  Pinned edges get their
-   structural weight too (they are pinned to the tree regardless).  Any graph is
+   followed by the DFS, never a back edge) weighs 1.  Fake edges (calls that might
+   not return, re-entries) are outside the paper's model and assumed rare: they
+   weigh 0 wherever a real edge can take the share, so code after a call does not
+   look colder than code before it.  Any graph is
    accepted: edges out of blocks unreachable from ENTRY weigh 0, irreducible loops
    use their natural loops as defined (Kirchhoff's law then holds only roughly), and
    weights are clamped at 1e300 so deep nesting stays finite.  Time is linear plus

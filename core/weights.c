@@ -189,6 +189,12 @@ find_loop_exits (const pp_graph *g, struct structure *s)
   return status;
 }
 
+static bool
+is_fake (const pp_graph *g, uint32_t e)
+{
+  return (g->edges[e].flags & PP_EDGE_FAKE) != 0;
+}
+
 /* The three rules of section 5, applied in one topological traversal of the
    backedge-free graph (reverse postorder).  An edge keeps the weight of the first
    rule that assigns it.  In irreducible regions a loop-exit edge can leave a node
@@ -215,14 +221,23 @@ apply_rules (const pp_graph *g, const struct structure *s, double *w,
 	      vertex_weight = capped (vertex_weight + w[e]);
 	  }
 
-      /* Rule 2.  */
-      size_t nexits = s->exits_end[v] - s->exits_begin[v];
+      /* Rule 2.  Fake leaves (calls that might not return) are not in the
+	 paper's model: they are rare, so they share only when nothing else can.  */
+      size_t nexits = 0, nreal_exits = 0;
+      for (size_t k = s->exits_begin[v]; k < s->exits_end[v]; k++)
+	{
+	  nexits++;
+	  nreal_exits += !is_fake (g, s->loop_exits[k]);
+	}
       for (size_t k = s->exits_begin[v]; k < s->exits_end[v]; k++)
 	{
 	  uint32_t e = s->loop_exits[k];
 	  if (!exit_assigned[e])
 	    {
-	      w[e] = vertex_weight / nexits;
+	      if (nreal_exits == 0)
+		w[e] = vertex_weight / nexits;
+	      else
+		w[e] = is_fake (g, e) ? 0 : vertex_weight / nreal_exits;
 	      exit_assigned[e] = true;
 	    }
 	}
@@ -235,7 +250,7 @@ apply_rules (const pp_graph *g, const struct structure *s, double *w,
       double budget = is_loop_entry ? capped (vertex_weight * LOOP_MULTIPLIER)
 				    : vertex_weight;
       double exit_weight = 0;
-      uint32_t nother = 0;
+      uint32_t nother = 0, nreal_other = 0;
       for (uint32_t k = g->succ_start[v]; k < g->succ_start[v + 1]; k++)
 	{
 	  uint32_t e = g->succ_edges[k];
@@ -244,16 +259,20 @@ apply_rules (const pp_graph *g, const struct structure *s, double *w,
 	  if (s->is_loop_exit[e])
 	    exit_weight = capped (exit_weight + w[e]);
 	  else
-	    nother++;
+	    {
+	      nother++;
+	      nreal_other += !is_fake (g, e);
+	    }
 	}
       if (nother == 0)
 	continue;
-      double share = budget > exit_weight ? (budget - exit_weight) / nother : 0;
+      uint32_t nsharing = nreal_other ? nreal_other : nother;
+      double share = budget > exit_weight ? (budget - exit_weight) / nsharing : 0;
       for (uint32_t k = g->succ_start[v]; k < g->succ_start[v + 1]; k++)
 	{
 	  uint32_t e = g->succ_edges[k];
 	  if (!is_closing_edge (g, e) && !s->is_loop_exit[e])
-	    w[e] = share;
+	    w[e] = nreal_other && is_fake (g, e) ? 0 : share;
 	}
     }
 }
