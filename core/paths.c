@@ -1,0 +1,690 @@
+/* Ball-Larus path numbering: edge roles, the DAG, exact path counts (GMP), region
+   cuts, decoding and encoding.  The probe placement is in paths-place.c.  */
+
+#include <gmp.h>
+#include <string.h>
+
+#include "paths.h"
+#include "paths-internal.h"
+
+static bool
+is_fake (const pp_graph *g, uint32_t e)
+{
+  return (g->edges[e].flags & PP_EDGE_FAKE) != 0;
+}
+
+static bool
+is_cut (uint8_t role)
+{
+  return role == PP_PATH_ROLE_BACK || role == PP_PATH_ROLE_CUT;
+}
+
+static bool
+follows_conventions (const pp_graph *g)
+{
+  if (g->entry >= g->nnodes || g->exit >= g->nnodes || g->entry == g->exit
+      || !g->succ_start || !g->pred_start)
+    return false;
+  for (uint32_t e = 0; e < g->nedges; e++)
+    {
+      const pp_edge *x = &g->edges[e];
+      if (x->flags & PP_EDGE_EXIT_ENTRY)
+	{
+	  if (x->src != g->exit || x->dst != g->entry)
+	    return false;
+	  continue;
+	}
+      if ((x->flags & PP_EDGE_ABNORMAL) || x->dst == g->entry || x->src == g->exit)
+	return false;
+      /* A fake edge is a leave (-> EXIT) or a re-entry (ENTRY ->), never both.  */
+      if ((x->flags & PP_EDGE_FAKE) && (x->src == g->entry) == (x->dst == g->exit))
+	return false;
+    }
+  return true;
+}
+
+/* Roles that follow from the flags and the caller's path ends; every other edge is
+   a DAG candidate until the DFS looks for backedges.  */
+static void
+assign_fixed_roles (struct pp_paths_build *b, const bool *path_end)
+{
+  const pp_graph *g = b->g;
+  pp_paths *p = b->p;
+  for (uint32_t e = 0; e < g->nedges; e++)
+    if (is_fake (g, e) && g->edges[e].src == g->entry)
+      b->reentry[g->edges[e].dst] = true;
+  for (uint32_t e = 0; e < g->nedges; e++)
+    {
+      uint32_t src = g->edges[e].src, dst = g->edges[e].dst;
+      uint8_t role = PP_PATH_ROLE_DAG;
+      if (g->edges[e].flags & PP_EDGE_EXIT_ENTRY)
+	role = PP_PATH_ROLE_CLOSING;
+      else if (is_fake (g, e) && dst == g->exit)
+	/* Only a leave that is the block's only way out can be counted before the
+	   leaving statement.  */
+	role = pp_graph_out_degree (g, src) == 1 ? PP_PATH_ROLE_DAG : PP_PATH_ROLE_LOST;
+      else if (b->reentry[dst])
+	/* The register is unknown after a re-entry, so every arrival at a
+	   re-entry target starts a path there and the initialisation can be
+	   pushed below it.  */
+	role = src == g->entry ? PP_PATH_ROLE_START : PP_PATH_ROLE_CUT;
+      else if (path_end && path_end[e] && src != g->entry && dst != g->exit)
+	{
+	  role = PP_PATH_ROLE_CUT;
+	  p->path_end[e] = true;
+	}
+      p->role[e] = role;
+    }
+}
+
+enum dfs_state { UNVISITED = 0, ON_STACK, DONE };
+
+/* Iterative DFS from ENTRY turning retreating edges into backedges (so irreducible
+   loops are broken too).  It walks cuts like any other edge, so that the backedges
+   do not depend on which edges are cut: the tool, rebuilding from the recorded
+   path ends (region cuts included), finds the same ones.  reach[v]: v is
+   reachable in the DAG.  */
+static int
+find_backedges (struct pp_paths_build *b, bool *reach)
+{
+  const pp_graph *g = b->g;
+  pp_paths *p = b->p;
+  uint8_t *state = pp_paths_alloc (g->nnodes, sizeof *state);
+  uint32_t *stack = pp_paths_alloc (g->nnodes, sizeof *stack);
+  uint32_t *cursor = pp_paths_alloc (g->nnodes, sizeof *cursor);
+  if (!state || !stack || !cursor)
+    {
+      free (state);
+      free (stack);
+      free (cursor);
+      return PP_PATHS_ENOMEM;
+    }
+  uint32_t depth = 0;
+  state[g->entry] = ON_STACK;
+  cursor[g->entry] = g->succ_start[g->entry];
+  stack[depth++] = g->entry;
+  while (depth)
+    {
+      uint32_t v = stack[depth - 1];
+      if (cursor[v] == g->succ_start[v + 1])
+	{
+	  state[v] = DONE;
+	  depth--;
+	  continue;
+	}
+      uint32_t e = g->succ_edges[cursor[v]++];
+      uint32_t t = g->edges[e].dst;
+      uint8_t role = p->role[e];
+      if (role != PP_PATH_ROLE_DAG && role != PP_PATH_ROLE_START
+	  && role != PP_PATH_ROLE_CUT)
+	continue;
+      if (state[t] == UNVISITED)
+	{
+	  state[t] = ON_STACK;
+	  cursor[t] = g->succ_start[t];
+	  stack[depth++] = t;
+	}
+      else if (state[t] == ON_STACK && role == PP_PATH_ROLE_DAG)
+	p->role[e] = PP_PATH_ROLE_BACK;
+    }
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    reach[v] = state[v] != UNVISITED;
+  free (state);
+  free (stack);
+  free (cursor);
+  return PP_PATHS_OK;
+}
+
+/* Keeps only what lies on some ENTRY -> EXIT path of the DAG: sets useful[] and
+   head[], and makes every other edge DEAD.  */
+static int
+find_useful (struct pp_paths_build *b, bool *reach)
+{
+  const pp_graph *g = b->g;
+  pp_paths *p = b->p;
+  bool *coreach = pp_paths_alloc (g->nnodes, sizeof *coreach);
+  uint32_t *queue = pp_paths_alloc (g->nnodes, sizeof *queue);
+  if (!coreach || !queue)
+    {
+      free (coreach);
+      free (queue);
+      return PP_PATHS_ENOMEM;
+    }
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    b->head[v] = b->reentry[v];
+  for (uint32_t e = 0; e < g->nedges; e++)
+    if (is_cut (p->role[e]))
+      {
+	if (reach[g->edges[e].src])
+	  {
+	    b->head[g->edges[e].dst] = true;
+	    reach[g->exit] = true;	/* through the cut's end edge */
+	  }
+	else
+	  p->role[e] = PP_PATH_ROLE_DEAD;
+      }
+
+  /* Backwards from EXIT: DAG edges, the end edges of cuts, start edges.  */
+  uint32_t head = 0, tail = 0;
+  coreach[g->exit] = true;
+  queue[tail++] = g->exit;
+  while (head < tail)
+    {
+      uint32_t v = queue[head++];
+      for (uint32_t k = g->pred_start[v]; k < g->pred_start[v + 1]; k++)
+	{
+	  uint32_t e = g->pred_edges[k], s = g->edges[e].src;
+	  if (p->role[e] == PP_PATH_ROLE_DAG && reach[s] && !coreach[s])
+	    {
+	      coreach[s] = true;
+	      queue[tail++] = s;
+	    }
+	}
+      if (v == g->exit)
+	for (uint32_t e = 0; e < g->nedges; e++)
+	  {
+	    uint32_t s = g->edges[e].src;
+	    if (is_cut (p->role[e]) && !coreach[s])
+	      {
+		coreach[s] = true;
+		queue[tail++] = s;
+	      }
+	  }
+      if (b->head[v] && !coreach[g->entry])
+	{
+	  coreach[g->entry] = true;
+	  queue[tail++] = g->entry;
+	}
+    }
+
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    {
+      b->useful[v] = reach[v] && coreach[v];
+      b->head[v] = b->head[v] && b->useful[v];
+    }
+  for (uint32_t e = 0; e < g->nedges; e++)
+    {
+      uint32_t s = g->edges[e].src, t = g->edges[e].dst;
+      if ((p->role[e] == PP_PATH_ROLE_DAG && !(b->useful[s] && b->useful[t]))
+	  || (p->role[e] == PP_PATH_ROLE_START && !b->useful[t]))
+	p->role[e] = PP_PATH_ROLE_DEAD;
+    }
+  free (coreach);
+  free (queue);
+  return PP_PATHS_OK;
+}
+
+static void
+free_dag (pp_paths *p)
+{
+  pp_graph_free (&p->dag);
+  free (p->dag_kind);
+  free (p->dag_origin);
+  free (p->dag_val);
+  p->dag_kind = NULL;
+  p->dag_origin = NULL;
+  p->dag_val = NULL;
+}
+
+/* The DAG from the roles: DAG edges and cut end edges in original edge order, then
+   one start edge per head in node order (after ENTRY's own edges, so paths from
+   the function entry get the low numbers).  */
+static int
+build_dag (struct pp_paths_build *b)
+{
+  const pp_graph *g = b->g;
+  pp_paths *p = b->p;
+  free_dag (p);
+  uint32_t m = 0;
+  for (uint32_t e = 0; e < g->nedges; e++)
+    m += p->role[e] == PP_PATH_ROLE_DAG || is_cut (p->role[e]);
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    m += b->head[v];
+  p->dag_kind = pp_paths_alloc (m, sizeof *p->dag_kind);
+  p->dag_origin = pp_paths_alloc (m, sizeof *p->dag_origin);
+  p->dag_val = pp_paths_alloc (m, sizeof *p->dag_val);
+  if (!p->dag_kind || !p->dag_origin || !p->dag_val
+      || pp_graph_init (&p->dag, g->nnodes, g->entry, g->exit) != 0)
+    return PP_PATHS_ENOMEM;
+
+  for (uint32_t e = 0; e < g->nedges; e++)
+    {
+      p->dag_of_edge[e] = PP_PATH_NONE;
+      uint8_t kind;
+      uint32_t dst;
+      if (p->role[e] == PP_PATH_ROLE_DAG)
+	kind = PP_DAG_EDGE, dst = g->edges[e].dst;
+      else if (is_cut (p->role[e]))
+	kind = PP_DAG_END, dst = g->exit;
+      else
+	continue;
+      uint32_t d = pp_graph_add_edge (&p->dag, g->edges[e].src, dst, 0);
+      if (d == UINT32_MAX)
+	return PP_PATHS_ENOMEM;
+      p->dag_kind[d] = kind;
+      p->dag_origin[d] = e;
+      p->dag_of_edge[e] = d;
+    }
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    {
+      p->start_of_node[v] = PP_PATH_NONE;
+      if (!b->head[v])
+	continue;
+      uint32_t d = pp_graph_add_edge (&p->dag, g->entry, v, 0);
+      if (d == UINT32_MAX)
+	return PP_PATHS_ENOMEM;
+      p->dag_kind[d] = PP_DAG_START;
+      p->dag_origin[d] = v;
+      p->start_of_node[v] = d;
+    }
+  for (uint32_t e = 0; e < g->nedges; e++)
+    if (p->role[e] == PP_PATH_ROLE_START)
+      p->dag_of_edge[e] = p->start_of_node[g->edges[e].dst];
+  return pp_graph_finish (&p->dag) == 0 ? PP_PATHS_OK : PP_PATHS_ENOMEM;
+}
+
+/* Kahn's algorithm from ENTRY.  Region cuts only replace edges by edges from ENTRY
+   and into EXIT, so the order stays valid after them.  */
+static int
+order_topologically (struct pp_paths_build *b)
+{
+  const pp_graph *d = &b->p->dag;
+  uint32_t *indegree = pp_paths_alloc (d->nnodes, sizeof *indegree);
+  if (!indegree)
+    return PP_PATHS_ENOMEM;
+  for (uint32_t v = 0; v < d->nnodes; v++)
+    indegree[v] = pp_graph_in_degree (d, v);
+  b->ntopo = 0;
+  if (b->useful[d->entry])
+    b->topo[b->ntopo++] = d->entry;
+  for (uint32_t i = 0; i < b->ntopo; i++)
+    {
+      uint32_t v = b->topo[i];
+      for (uint32_t k = d->succ_start[v]; k < d->succ_start[v + 1]; k++)
+	{
+	  uint32_t t = d->edges[d->succ_edges[k]].dst;
+	  if (--indegree[t] == 0)
+	    b->topo[b->ntopo++] = t;
+	}
+    }
+  free (indegree);
+  return PP_PATHS_OK;
+}
+
+static uint64_t
+saturated_u64 (const mpz_t x)
+{
+  uint64_t v = 0;
+  if (mpz_sizeinbase (x, 2) > 64)
+    return UINT64_MAX;
+  mpz_export (&v, NULL, -1, sizeof v, 0, 0, x);
+  return v;
+}
+
+/* Ball and Larus's numPaths (paths from a node to EXIT), exactly, in reverse
+   topological order, and the value of each DAG edge: the number of paths through
+   the earlier successors of its source.  A node's count is freed once its last
+   predecessor has read it, so chains with astronomically many paths stay cheap.
+   *total receives numPaths(ENTRY); the values are meaningful when it is at most
+   limit (every count is then at most the total).  */
+static int
+count_paths (struct pp_paths_build *b, mpz_t total)
+{
+  pp_paths *p = b->p;
+  const pp_graph *d = &p->dag;
+  mpz_t *npaths = pp_paths_alloc (d->nnodes, sizeof *npaths);
+  uint32_t *readers = pp_paths_alloc (d->nnodes, sizeof *readers);
+  if (!npaths || !readers)
+    {
+      free (npaths);
+      free (readers);
+      return PP_PATHS_ENOMEM;
+    }
+  for (uint32_t v = 0; v < d->nnodes; v++)
+    readers[v] = pp_graph_in_degree (d, v);
+  mpz_set_ui (total, 0);
+  for (uint32_t i = b->ntopo; i-- > 0;)
+    {
+      uint32_t v = b->topo[i];
+      mpz_init_set_ui (npaths[v], v == d->exit);
+      for (uint32_t k = d->succ_start[v]; k < d->succ_start[v + 1]; k++)
+	{
+	  uint32_t e = d->succ_edges[k], t = d->edges[e].dst;
+	  p->dag_val[e] = saturated_u64 (npaths[v]);
+	  mpz_add (npaths[v], npaths[v], npaths[t]);
+	  if (--readers[t] == 0)
+	    mpz_clear (npaths[t]);
+	}
+    }
+  if (b->ntopo)
+    {
+      mpz_swap (total, npaths[d->entry]);
+      mpz_clear (npaths[d->entry]);
+    }
+  free (npaths);
+  free (readers);
+  return PP_PATHS_OK;
+}
+
+static uint64_t
+saturating_add (uint64_t a, uint64_t b)
+{
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* The number of paths (saturated) when every node whose count of paths from
+   ENTRY exceeds threshold has its cuttable in-edges (not from ENTRY, not
+   into EXIT) cut: the paths reaching it then end on the cuts and it starts afresh.
+   Counting forwards decides each node from final counts of its predecessors only.
+   Sets cut_here[].  */
+static uint64_t
+paths_after_cuts (const struct pp_paths_build *b, uint64_t threshold,
+		  uint64_t *prefix, bool *cut_here)
+{
+  const pp_paths *p = b->p;
+  const pp_graph *d = &p->dag;
+  uint64_t ended = 0;
+  for (uint32_t i = 0; i < b->ntopo; i++)
+    {
+      uint32_t v = b->topo[i];
+      cut_here[v] = false;
+      if (v == d->entry)
+	{
+	  prefix[v] = 1;
+	  continue;
+	}
+      uint64_t cuttable = 0, fixed = 0;
+      for (uint32_t k = d->pred_start[v]; k < d->pred_start[v + 1]; k++)
+	{
+	  uint32_t e = d->pred_edges[k], s = d->edges[e].src;
+	  if (v != d->exit && s != d->entry && p->dag_kind[e] == PP_DAG_EDGE)
+	    cuttable = saturating_add (cuttable, prefix[s]);
+	  else
+	    fixed = saturating_add (fixed, prefix[s]);
+	}
+      if (cuttable && saturating_add (cuttable, fixed) > threshold)
+	{
+	  cut_here[v] = true;
+	  ended = saturating_add (ended, cuttable);
+	  prefix[v] = saturating_add (fixed, p->start_of_node[v] == PP_PATH_NONE);
+	}
+      else
+	prefix[v] = saturating_add (cuttable, fixed);
+    }
+  return saturating_add (prefix[d->exit], ended);
+}
+
+/* Cuts the function into regions of at most limit paths in all: the largest
+   threshold (halving from limit) whose cuts fit.  */
+static int
+cut_regions (struct pp_paths_build *b, uint64_t limit)
+{
+  pp_paths *p = b->p;
+  const pp_graph *d = &p->dag;
+  uint64_t *prefix = pp_paths_alloc (d->nnodes, sizeof *prefix);
+  bool *cut_here = pp_paths_alloc (d->nnodes, sizeof *cut_here);
+  if (!prefix || !cut_here)
+    {
+      free (prefix);
+      free (cut_here);
+      return PP_PATHS_ENOMEM;
+    }
+  uint64_t threshold = limit;
+  while (paths_after_cuts (b, threshold, prefix, cut_here) > limit && threshold > 1)
+    threshold /= 2;
+  for (uint32_t i = 0; i < b->ntopo; i++)
+    {
+      uint32_t v = b->topo[i];
+      if (!cut_here[v])
+	continue;
+      for (uint32_t k = d->pred_start[v]; k < d->pred_start[v + 1]; k++)
+	{
+	  uint32_t e = d->pred_edges[k];
+	  if (d->edges[e].src == d->entry || p->dag_kind[e] != PP_DAG_EDGE)
+	    continue;
+	  p->role[p->dag_origin[e]] = PP_PATH_ROLE_CUT;
+	  p->path_end[p->dag_origin[e]] = true;
+	  p->nregion_cuts++;
+	}
+      b->head[v] = true;
+    }
+  free (prefix);
+  free (cut_here);
+  return build_dag (b);
+}
+
+static char *
+decimal (const mpz_t x)
+{
+  char *s = malloc (mpz_sizeinbase (x, 10) + 2);
+  if (s)
+    mpz_get_str (s, 10, x);
+  return s;
+}
+
+/* Roles, DAG, numbering; with may_cut, region cuts until at most limit paths.  */
+static int
+number_paths (struct pp_paths_build *b, const bool *path_end, uint64_t limit,
+	      bool may_cut)
+{
+  pp_paths *p = b->p;
+  bool *reach = pp_paths_alloc (b->g->nnodes, sizeof *reach);
+  if (!reach)
+    return PP_PATHS_ENOMEM;
+  assign_fixed_roles (b, path_end);
+  int status = find_backedges (b, reach);
+  if (status == PP_PATHS_OK)
+    status = find_useful (b, reach);
+  free (reach);
+  if (status == PP_PATHS_OK)
+    status = build_dag (b);
+  if (status == PP_PATHS_OK)
+    status = order_topologically (b);
+  if (status != PP_PATHS_OK)
+    return status;
+
+  mpz_t total, max;
+  mpz_init (total);
+  mpz_init (max);
+  mpz_import (max, 1, -1, sizeof limit, 0, 0, &limit);
+  status = count_paths (b, total);
+  if (status == PP_PATHS_OK)
+    {
+      p->npaths_uncut = decimal (total);
+      if (!p->npaths_uncut)
+	status = PP_PATHS_ENOMEM;
+    }
+  if (status == PP_PATHS_OK && may_cut && mpz_cmp (total, max) > 0)
+    {
+      status = cut_regions (b, limit);
+      if (status == PP_PATHS_OK)
+	status = count_paths (b, total);
+    }
+  if (status == PP_PATHS_OK && mpz_cmp (total, max) > 0)
+    status = PP_PATHS_ERANGE;
+  p->npaths = saturated_u64 (total);
+  p->max_path_edges = b->ntopo ? b->ntopo : 1;
+  mpz_clear (total);
+  mpz_clear (max);
+  return status;
+}
+
+static pp_paths *
+new_paths (const pp_graph *g)
+{
+  pp_paths *p = calloc (1, sizeof *p);
+  if (!p)
+    return NULL;
+  p->nedges = g->nedges;
+  p->role = pp_paths_alloc (g->nedges, sizeof *p->role);
+  p->path_end = pp_paths_alloc (g->nedges, sizeof *p->path_end);
+  p->dag_of_edge = pp_paths_alloc (g->nedges, sizeof *p->dag_of_edge);
+  p->start_of_node = pp_paths_alloc (g->nnodes, sizeof *p->start_of_node);
+  if (!p->role || !p->path_end || !p->dag_of_edge || !p->start_of_node)
+    {
+      pp_paths_free (p);
+      return NULL;
+    }
+  return p;
+}
+
+static int
+build (const pp_graph *g, const bool *path_end, uint64_t limit, bool plan,
+       const double *weights, pp_paths **out)
+{
+  *out = NULL;
+  if (!follows_conventions (g))
+    return PP_PATHS_EGRAPH;
+  struct pp_paths_build b = {
+    .g = g,
+    .p = new_paths (g),
+    .reentry = pp_paths_alloc (g->nnodes, sizeof *b.reentry),
+    .useful = pp_paths_alloc (g->nnodes, sizeof *b.useful),
+    .head = pp_paths_alloc (g->nnodes, sizeof *b.head),
+    .topo = pp_paths_alloc (g->nnodes, sizeof *b.topo),
+  };
+  int status = PP_PATHS_ENOMEM;
+  if (b.p && b.reentry && b.useful && b.head && b.topo)
+    status = number_paths (&b, path_end, limit, plan);
+  if (status == PP_PATHS_OK && plan)
+    status = pp_paths_place (&b, weights);
+  free (b.reentry);
+  free (b.useful);
+  free (b.head);
+  free (b.topo);
+  if (status != PP_PATHS_OK)
+    pp_paths_free (b.p);
+  else
+    *out = b.p;
+  return status;
+}
+
+int
+pp_paths_plan (const pp_graph *g, const pp_paths_options *opt, pp_paths **out)
+{
+  static const pp_paths_options defaults;
+  if (!opt)
+    opt = &defaults;
+  uint64_t limit = opt->max_paths;
+  if (limit == 0 || limit > PP_PATHS_MAX)
+    limit = PP_PATHS_MAX;
+  return build (g, opt->path_end, limit, true, opt->weights, out);
+}
+
+int
+pp_paths_number (const pp_graph *g, const bool *path_end, pp_paths **out)
+{
+  return build (g, path_end, PP_PATHS_MAX, false, NULL, out);
+}
+
+void
+pp_paths_free (pp_paths *p)
+{
+  if (!p)
+    return;
+  free_dag (p);
+  free (p->role);
+  free (p->path_end);
+  free (p->action);
+  free (p->npaths_uncut);
+  free (p->dag_of_edge);
+  free (p->start_of_node);
+  free (p->dag_on_tree);
+  free (p->dag_inc);
+  free (p);
+}
+
+int
+pp_paths_decode (const pp_paths *p, uint64_t number, pp_path *path)
+{
+  if (number >= p->npaths)
+    return PP_PATHS_ERANGE;
+  const pp_graph *d = &p->dag;
+  uint32_t v = d->entry, n = 0;
+  path->start_node = d->entry;
+  path->end_edge = PP_PATH_NONE;
+  while (v != d->exit)
+    {
+      /* Values increase along a successor list and the first is 0: find the
+	 last one not above number.  */
+      uint32_t lo = d->succ_start[v], hi = d->succ_start[v + 1];
+      while (hi - lo > 1)
+	{
+	  uint32_t mid = lo + (hi - lo) / 2;
+	  if (p->dag_val[d->succ_edges[mid]] <= number)
+	    lo = mid;
+	  else
+	    hi = mid;
+	}
+      uint32_t e = d->succ_edges[lo];
+      number -= p->dag_val[e];
+      if (p->dag_kind[e] == PP_DAG_START)
+	path->start_node = p->dag_origin[e];
+      else if (p->dag_kind[e] == PP_DAG_END)
+	path->end_edge = p->dag_origin[e];
+      else
+	path->edges[n++] = p->dag_origin[e];
+      v = d->edges[e].dst;
+    }
+  path->nedges = n;
+  return PP_PATHS_OK;
+}
+
+int
+pp_paths_encode (const pp_paths *p, const pp_path *path, uint64_t *number)
+{
+  const pp_graph *d = &p->dag;
+  uint32_t v = d->entry;
+  uint64_t sum = 0;
+  if (path->start_node != d->entry)
+    {
+      if (path->start_node >= d->nnodes
+	  || p->start_of_node[path->start_node] == PP_PATH_NONE)
+	return PP_PATHS_EINVAL;
+      sum = p->dag_val[p->start_of_node[path->start_node]];
+      v = path->start_node;
+    }
+  for (uint32_t i = 0; i < path->nedges; i++)
+    {
+      uint32_t e = path->edges[i];
+      if (e >= p->nedges || p->role[e] != PP_PATH_ROLE_DAG
+	  || d->edges[p->dag_of_edge[e]].src != v)
+	return PP_PATHS_EINVAL;
+      sum += p->dag_val[p->dag_of_edge[e]];
+      v = d->edges[p->dag_of_edge[e]].dst;
+    }
+  if (path->end_edge == PP_PATH_NONE)
+    {
+      if (v != d->exit)
+	return PP_PATHS_EINVAL;
+    }
+  else
+    {
+      uint32_t e = path->end_edge;
+      if (e >= p->nedges || !is_cut (p->role[e]) || d->edges[p->dag_of_edge[e]].src != v)
+	return PP_PATHS_EINVAL;
+      sum += p->dag_val[p->dag_of_edge[e]];
+    }
+  *number = sum;
+  return PP_PATHS_OK;
+}
+
+const char *
+pp_paths_strerror (int status)
+{
+  switch (status)
+    {
+    case PP_PATHS_OK:
+      return "success";
+    case PP_PATHS_ENOMEM:
+      return "out of memory";
+    case PP_PATHS_EGRAPH:
+      return "the graph does not follow the ENTRY/EXIT and fake-edge conventions";
+    case PP_PATHS_ERANGE:
+      return "too many paths";
+    case PP_PATHS_EINVAL:
+      return "not a path of this function";
+    default:
+      return "unknown status";
+    }
+}
