@@ -1,1 +1,134 @@
-int main(void){return 0;}
+/* pathprof: reads the profiles written by programs built with the pathprof plugin
+   and reports them.  This file holds the command table and what every command
+   shares; each command lives in its own file (show.c, lcov.c, merge.c).  */
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "commands.h"
+
+static const struct command
+{
+  const char *name;
+  const char *arguments;
+  const char *summary;
+  int (*run) (int argc, char **argv);
+} commands[] = {
+  { "show", "FILE [--function NAME] [--source-dir DIR]",
+    "print the counts of every function, block and edge, then the source\n"
+    "annotated with line counts as gcov does",
+    show_command },
+  { "lcov", "FILE", "print an lcov tracefile (for genhtml) on stdout",
+    lcov_command },
+  { "merge", "OUT IN...", "add up the profiles IN... into OUT (replaced)",
+    merge_command },
+};
+
+#define NCOMMANDS (sizeof commands / sizeof *commands)
+
+static void
+print_usage (FILE *out)
+{
+  fprintf (out, "Usage: pathprof COMMAND ARGS...\n"
+	   "       pathprof --help | --version\n\nCommands:\n");
+  for (size_t i = 0; i < NCOMMANDS; i++)
+    {
+      fprintf (out, "  %s %s\n", commands[i].name, commands[i].arguments);
+      const char *s = commands[i].summary;
+      while (*s)
+	{
+	  size_t n = strcspn (s, "\n");
+	  fprintf (out, "      %.*s\n", (int) n, s);
+	  s += n + (s[n] == '\n');
+	}
+    }
+  fprintf (out, "\nEvery command also accepts --help.\n");
+}
+
+void
+tool_error (const char *file, const char *fmt, ...)
+{
+  va_list ap;
+  fflush (stdout);
+  fputs ("pathprof: ", stderr);
+  if (file)
+    fprintf (stderr, "%s: ", file);
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fputc ('\n', stderr);
+}
+
+void
+tool_note_unknown_edges (const char *file, const report *r)
+{
+  for (uint32_t u = 0; u < r->nunits; u++)
+    for (uint32_t i = 0; i < r->units[u].notes.nfunctions; i++)
+      {
+	const report_function *f = &r->units[u].functions[i];
+	if (f->unknown_edges)
+	  tool_error (file, "note: unit '%s': function '%s': %" PRIu32 " edge "
+		      "count%s cannot be recovered (abnormal control flow); "
+		      "counted as 0", r->units[u].data->name, f->notes->name,
+		      f->unknown_edges, f->unknown_edges == 1 ? "" : "s");
+      }
+}
+
+int
+tool_usage_error (const char *fmt, ...)
+{
+  va_list ap;
+  fputs ("pathprof: ", stderr);
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fputs ("\n\n", stderr);
+  print_usage (stderr);
+  return EXIT_FAILURE;
+}
+
+int
+tool_option_error (const char *command, int c, char **argv)
+{
+  const char *option = argv[optind - 1];
+  if (c == ':')
+    return tool_usage_error ("%s: option '%s' needs an argument", command,
+			     option);
+  return tool_usage_error ("%s: unknown option '%s'", command, option);
+}
+
+int
+tool_help (void)
+{
+  print_usage (stdout);
+  return fflush (stdout) ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc < 2)
+    return tool_usage_error ("no command given");
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
+    return tool_help ();
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("pathprof (pathprof) %s\n", PATHPROF_VERSION);
+      return fflush (stdout) ? EXIT_FAILURE : EXIT_SUCCESS;
+    }
+  for (size_t i = 0; i < NCOMMANDS; i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      {
+	int status = commands[i].run (argc - 1, argv + 1);
+	if (fflush (stdout) || ferror (stdout))
+	  {
+	    tool_error (NULL, "error writing the output");
+	    return EXIT_FAILURE;
+	  }
+	return status;
+      }
+  return tool_usage_error ("unknown command '%s'", argv[1]);
+}

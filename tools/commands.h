@@ -1,0 +1,29 @@
+/* The commands of the pathprof tool and what they share.  A command is a function
+   taking its own argument vector (argv[0] is the command's name) and returning the
+   exit status; pathprof.c dispatches to it from its table of commands.  */
+
+#ifndef PATHPROF_TOOLS_COMMANDS_H
+#define PATHPROF_TOOLS_COMMANDS_H
+
+#include "report.h"
+
+int show_command (int argc, char **argv);
+int lcov_command (int argc, char **argv);
+int merge_command (int argc, char **argv);
+
+/* Prints "pathprof: FILE: reason" on stderr (without "FILE: " when file is NULL).  */
+void tool_error (const char *file, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+/* Notes on stderr each function of r whose edge counts are not all known.  */
+void tool_note_unknown_edges (const char *file, const report *r);
+/* Prints "pathprof: reason" and the usage on stderr; returns the exit status for
+   a usage error.  */
+int tool_usage_error (const char *fmt, ...)
+  __attribute__ ((format (printf, 1, 2)));
+/* Reports a failure of getopt_long (which returned c, '?' or ':', with opterr 0
+   and optstring starting with ':') as a usage error.  */
+int tool_option_error (const char *command, int c, char **argv);
+/* Prints the usage on stdout; returns the exit status for --help.  */
+int tool_help (void);
+
+#endif

@@ -1,0 +1,251 @@
+/* pathprof show: every function's counts (calls, blocks, edges), then the sources
+   annotated with line counts in gcov's format.  */
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "commands.h"
+#include "report.h"
+
+static void
+print_node (const pp_graph *g, uint32_t v)
+{
+  if (v == g->entry)
+    fputs ("ENTRY", stdout);
+  else if (v == g->exit)
+    fputs ("EXIT", stdout);
+  else
+    printf ("%" PRIu32, v);
+}
+
+/* Lines of the function's own file are shown bare, others with their file.  */
+static void
+print_block_lines (const pp_unit_notes *notes, const pp_function_notes *fn,
+		   const pp_block_notes *b)
+{
+  if (b->nlines == 0)
+    {
+      fputs (", no lines", stdout);
+      return;
+    }
+  fputs (", lines", stdout);
+  for (uint32_t i = 0; i < b->nlines; i++)
+    {
+      fputs (i ? ", " : " ", stdout);
+      if (b->lines[i].file != fn->decl_file)
+	printf ("%s:", notes->files[b->lines[i].file]);
+      printf ("%" PRIu32, b->lines[i].line);
+    }
+}
+
+static const struct
+{
+  uint32_t flag;
+  const char *name;
+} edge_flag_names[] = {
+  { PP_EDGE_FAKE, "fake" },
+  { PP_EDGE_ABNORMAL, "abnormal" },
+  { PP_EDGE_EH, "eh" },
+  { PP_EDGE_EXIT_ENTRY, "exit-entry" },
+  { PP_EDGE_FALLTHRU, "fallthru" },
+  { PP_EDGE_TRUE, "true" },
+  { PP_EDGE_FALSE, "false" },
+};
+
+static const char *const edge_source_names[] = {
+  [REPORT_EDGE_MEASURED] = "measured",
+  [REPORT_EDGE_DERIVED] = "derived",
+  [REPORT_EDGE_UNKNOWN] = "unknown",
+};
+
+static void
+print_function (const report_unit *ru, const report_function *f)
+{
+  const pp_function_notes *fn = f->notes;
+  const pp_graph *g = &f->graph;
+  printf ("function %s", fn->name);
+  if (strcmp (fn->asm_name, fn->name) != 0)
+    printf (" (%s)", fn->asm_name);
+  printf (" at %s:%" PRIu32 ": called %" PRIu64 " time%s\n",
+	  ru->notes.files[fn->decl_file], fn->decl_line, f->calls,
+	  f->calls == 1 ? "" : "s");
+  for (uint32_t v = 0; v < fn->nblocks; v++)
+    {
+      fputs ("  block ", stdout);
+      print_node (g, v);
+      printf (": count %" PRIu64, f->block_counts[v]);
+      if (v != g->entry && v != g->exit)
+	print_block_lines (&ru->notes, fn, &fn->blocks[v]);
+      if (fn->blocks[v].flags & PP_BLOCK_LANDING_PAD)
+	fputs (", landing pad", stdout);
+      putchar ('\n');
+    }
+  for (uint32_t e = 0; e < fn->nedges; e++)
+    {
+      fputs ("  edge ", stdout);
+      print_node (g, fn->edges[e].src);
+      fputs (" -> ", stdout);
+      print_node (g, fn->edges[e].dst);
+      printf (": count %" PRIu64 ", %s", f->edge_counts[e],
+	      edge_source_names[f->edge_source[e]]);
+      for (size_t i = 0; i < sizeof edge_flag_names / sizeof *edge_flag_names;
+	   i++)
+	if (fn->edges[e].flags & edge_flag_names[i].flag)
+	  printf (", %s", edge_flag_names[i].name);
+      putchar ('\n');
+    }
+}
+
+/* gcov's prefix of an annotated line: the count, "-" for a line without code,
+   "#####" for one never run ("=====" when only exception paths reach it), and a
+   "*" after the count of a line with a block that never ran.  */
+static void
+print_line_prefix (const line_count *l, uint32_t lineno)
+{
+  char count[32];
+  if (!l || !l->exists)
+    strcpy (count, "-");
+  else if (l->count)
+    snprintf (count, sizeof count, "%" PRIu64 "%s", l->count,
+	      l->has_unexecuted_block ? "*" : "");
+  else
+    strcpy (count, l->unexceptional ? "#####" : "=====");
+  printf ("%9s:%5" PRIu32 ":", count, lineno);
+}
+
+static FILE *
+open_source (const char *path, const char *source_dir, char **opened)
+{
+  if (!source_dir)
+    {
+      *opened = strdup (path);
+      return *opened ? fopen (path, "r") : NULL;
+    }
+  const char *base = strrchr (path, '/');
+  base = base ? base + 1 : path;
+  size_t len = strlen (source_dir) + 1 + strlen (base) + 1;
+  if (!(*opened = malloc (len)))
+    return NULL;
+  snprintf (*opened, len, "%s/%s", source_dir, base);
+  return fopen (*opened, "r");
+}
+
+/* Prints one source annotated with its line counts.  A source that cannot be read
+   gets its counts without text.  Returns 0, or -1 on allocation failure.  */
+static int
+print_source (const line_source *s, const char *source_dir)
+{
+  uint32_t last = 0;
+  for (uint32_t i = 1; i < s->nlines; i++)
+    if (s->lines[i].exists)
+      last = i;
+  if (last == 0)
+    return 0;
+
+  char *opened = NULL;
+  FILE *in = open_source (s->path, source_dir, &opened);
+  if (!opened)
+    return -1;
+  if (!in)
+    tool_error (opened, "note: cannot read the source (%s); showing the counts "
+		"only", strerror (errno));
+  printf ("\n%9s:%5u:Source:%s\n", "-", 0u, s->path);
+
+  char *text = NULL;
+  size_t cap = 0;
+  uint32_t lineno = 1;
+  for (;; lineno++)
+    {
+      ssize_t len = in ? getline (&text, &cap, in) : -1;
+      if (len < 0 && lineno > last)
+	break;
+      print_line_prefix (lineno < s->nlines ? &s->lines[lineno] : NULL, lineno);
+      if (len > 0 && text[len - 1] == '\n')
+	text[--len] = '\0';
+      if (len >= 0)
+	fputs (text, stdout);
+      putchar ('\n');
+    }
+  free (text);
+  if (in)
+    fclose (in);
+  free (opened);
+  return 0;
+}
+
+int
+show_command (int argc, char **argv)
+{
+  static const struct option options[] = {
+    { "function", required_argument, NULL, 'f' },
+    { "source-dir", required_argument, NULL, 's' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+  };
+  const char *function_name = NULL, *source_dir = NULL;
+  int c;
+  opterr = 0;
+  while ((c = getopt_long (argc, argv, ":", options, NULL)) != -1)
+    switch (c)
+      {
+      case 'f':
+	function_name = optarg;
+	break;
+      case 's':
+	source_dir = optarg;
+	break;
+      case 'h':
+	return tool_help ();
+      default:
+	return tool_option_error (argv[0], c, argv);
+      }
+  if (argc - optind != 1)
+    return tool_usage_error ("show: expected one profile file");
+  const char *path = argv[optind];
+
+  char err[512];
+  report r;
+  if (report_load (&r, path, err, sizeof err))
+    {
+      tool_error (path, "%s", err);
+      return EXIT_FAILURE;
+    }
+  tool_note_unknown_edges (path, &r);
+
+  bool found = false;
+  for (uint32_t u = 0; u < r.nunits; u++)
+    {
+      const report_unit *ru = &r.units[u];
+      bool unit_shown = false;
+      for (uint32_t i = 0; i < ru->notes.nfunctions; i++)
+	{
+	  if (!report_function_selected (&ru->functions[i], function_name))
+	    continue;
+	  if (!unit_shown)
+	    printf ("%sunit %s: mode %s, runs %" PRIu64 "\n", found ? "\n" : "",
+		    ru->data->name, pp_mode_name (ru->notes.mode),
+		    ru->data->runs);
+	  unit_shown = found = true;
+	  print_function (ru, &ru->functions[i]);
+	}
+    }
+  if (function_name && !found)
+    {
+      tool_error (path, "no function named '%s'", function_name);
+      report_free (&r);
+      return EXIT_FAILURE;
+    }
+
+  report_lines lines;
+  int status = report_lines_compute (&lines, &r, function_name);
+  for (uint32_t s = 0; s < lines.lc.nsources && status == 0; s++)
+    status = print_source (&lines.lc.sources[s], source_dir);
+  if (status)
+    tool_error (path, "out of memory");
+  report_lines_free (&lines);
+  report_free (&r);
+  return status ? EXIT_FAILURE : EXIT_SUCCESS;
+}
