@@ -1,0 +1,890 @@
+/* Minimum coverage instrumentation: the paper's OPTIMAL-INSTRUMENTATION (section 4),
+   its subdivision reduction for edges (section 5), LOCAL-INSTRUMENTATION (section 7),
+   and the inference function Psi.  See coverage.h for the execution model.
+
+   Everything runs on an "execution model" graph built from the caller's CFG: the
+   closing EXIT -> ENTRY edges dropped, edges out of blocks ENTRY cannot reach dropped,
+   a stop edge to EXIT added from every block that cannot reach EXIT (so every node
+   left lies on an ENTRY -> EXIT path, as the paper assumes), and, in the edge modes,
+   each pinned edge between two blocks cut into a leave and a re-entry.
+
+   The paper's analysis (section 3) of a graph K with source s and sink t:
+     v is in A(u)  iff  u does not dominate v,   v is in B(u)  iff  u does not
+     post-dominate v;  "open" neighbours of u are those in A(u) and B(u);
+     u is ambiguous when it has an open predecessor and an open successor;
+     u is forward inferable when it has no open successor and some successor it
+     dominates, and then has a forward inference edge to each successor it dominates;
+     backward inferable and backward edges likewise with predecessors it
+     post-dominates.
+   Each strongly connected component of the union of inference edges is a chain
+   v1 .. vk (forward edges along it, backward edges against it, lemma 7); it is
+   "closed" when v1 is not backward inferable and vk is not forward inferable (an
+   ambiguous node is a closed chain of one).  Every valid probe set must probe inside
+   every closed chain that holds something to infer (lemmas 2 and the proof of
+   theorem 1: two sets of executions differ exactly on the chain), and one probe per
+   such chain is enough (theorem 1): the optimum.
+
+   The constraints that ENTRY, EXIT and pinned edges carry no probe and need not be
+   inferred keep that optimum.  Nodes that need not be inferred may stay unknown as
+   long as no inference of a target goes through them:
+     blocks: K is the model graph.  ENTRY has no predecessor and EXIT no successor,
+       so neither is ambiguous, and the only closed chain without a block is ENTRY,
+       EXIT joined by a direct edge.  Nothing depends on it: a node inferred from
+       ENTRY post-dominates ENTRY, so lies on every execution, which the direct edge
+       rules out; likewise for EXIT.  Every other closed chain gets one block.
+     edges: K is the model graph with a node subdividing each probe-able edge and
+       pinned edges kept plain, blocks being "hubs" (the paper's section 5, without
+       pinned edges).  Only hubs may stay unknown, and no edge node depends on an
+       unknown one.  An edge node x = (a, b) inferred forward from b dominates b, so
+       b's other predecessors lie after x and b, none is open, and b is inferred
+       backward from x: x and b share a component; backward likewise.  Outside its
+       component a hub is inferred only from edge nodes: its other neighbours are
+       hubs joined by pinned edges, which after the cut only leave ENTRY or enter
+       EXIT, and a node inferred from ENTRY is one ENTRY is inferred from (ENTRY
+       infers forward from all its successors, EXIT backward from all its
+       predecessors), so they share a component.  So closed chains of hubs alone
+       and ambiguous hubs are never needed; every other closed chain gets one edge
+       node.  (Without the cut, a hub can be inferred from an ambiguous hub joined to
+       it by an abnormal edge; the oracle tests find such graphs.)
+     blocks by edges: the paper's 2-approximation, its choices restricted to
+       probe-able edges; a closed chain whose every choice has a pinned edge is
+       uninferable (the two executions of its lower-bound argument differ only on
+       the chain and on pinned edges).
+
+   Inference (Psi) does not replay the plan's inference order: x is covered iff some
+   hit probe is dominated or post-dominated by x in K.  Each such probe implies x; and
+   if the probe set is valid and an execution passes x, it passes a probe that x
+   dominates or post-dominates, since otherwise it could be combined with the
+   executions avoiding x into a set of executions differing from them only in x.  */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "coverage.h"
+#include "dominators.h"
+
+#define NONE UINT32_MAX
+
+static inline bool
+pinned (const pp_edge *e)
+{
+  return (e->flags & PP_EDGE_PINNED) != 0;
+}
+
+int
+pp_coverage_check_graph (const pp_graph *g)
+{
+  if (g->entry >= g->nnodes || g->exit >= g->nnodes || g->entry == g->exit
+      || !g->succ_start || !g->pred_start || g->succ_start[g->nnodes] != g->nedges)
+    return PP_COVERAGE_BAD_GRAPH;
+  for (uint32_t e = 0; e < g->nedges; e++)
+    if (!(g->edges[e].flags & PP_EDGE_EXIT_ENTRY)
+	&& (g->edges[e].dst == g->entry || g->edges[e].src == g->exit))
+      return PP_COVERAGE_BAD_GRAPH;
+  return 0;
+}
+
+/* ------------------------------------------------------------------------- */
+/* The execution model.  */
+
+struct model
+{
+  pp_graph g;
+  uint32_t *orig;		/* model edge -> caller's edge; NONE for stop edges */
+  uint32_t *model_of;		/* caller's edge -> its (first) model edge, or NONE */
+};
+
+static void
+model_free (struct model *m)
+{
+  pp_graph_free (&m->g);
+  free (m->orig);
+  free (m->model_of);
+}
+
+/* Marks in SEEN the nodes reachable from FROM, forwards or backwards, ignoring the
+   closing edges.  */
+static void
+mark_reachable (const pp_graph *g, uint32_t from, bool backward, bool *seen,
+		uint32_t *stack)
+{
+  uint32_t depth = 0;
+  seen[from] = true;
+  stack[depth++] = from;
+  while (depth > 0)
+    {
+      uint32_t v = stack[--depth];
+      uint32_t begin = backward ? g->pred_start[v] : g->succ_start[v];
+      uint32_t end = backward ? g->pred_start[v + 1] : g->succ_start[v + 1];
+      for (uint32_t i = begin; i < end; i++)
+	{
+	  uint32_t edge = backward ? g->pred_edges[i] : g->succ_edges[i];
+	  const pp_edge *e = &g->edges[edge];
+	  uint32_t w = backward ? e->src : e->dst;
+	  if (!(e->flags & PP_EDGE_EXIT_ENTRY) && !seen[w])
+	    {
+	      seen[w] = true;
+	      stack[depth++] = w;
+	    }
+	}
+    }
+}
+
+static bool
+model_add (struct model *m, uint32_t src, uint32_t dst, uint32_t flags,
+	   uint32_t orig)
+{
+  uint32_t j = pp_graph_add_edge (&m->g, src, dst, flags);
+  if (j == NONE)
+    return false;
+  m->orig[j] = orig;
+  if (orig != NONE && m->model_of[orig] == NONE)
+    m->model_of[orig] = j;
+  return true;
+}
+
+/* Builds the execution model of g; CUT_PINNED cuts pinned edges between two blocks
+   into a leave and a re-entry.  */
+static int
+build_model (const pp_graph *g, bool cut_pinned, struct model *m)
+{
+  int status = pp_coverage_check_graph (g);
+  if (status != 0)
+    return status;
+  memset (m, 0, sizeof *m);
+  size_t n = g->nnodes;
+  bool *reached = calloc (n, sizeof *reached);
+  bool *reaches_exit = calloc (n, sizeof *reaches_exit);
+  uint32_t *stack = malloc (n * sizeof *stack);
+  /* Each edge gives at most two model edges, each node at most one stop edge.  */
+  m->orig = malloc ((2 * (size_t) g->nedges + n) * sizeof *m->orig);
+  m->model_of = malloc ((g->nedges ? g->nedges : 1) * sizeof *m->model_of);
+  status = PP_COVERAGE_NOMEM;
+  if (!reached || !reaches_exit || !stack || !m->orig || !m->model_of
+      || pp_graph_init (&m->g, g->nnodes, g->entry, g->exit) != 0)
+    goto out;
+  for (uint32_t e = 0; e < g->nedges; e++)
+    m->model_of[e] = NONE;
+  mark_reachable (g, g->entry, false, reached, stack);
+  mark_reachable (g, g->exit, true, reaches_exit, stack);
+
+  for (uint32_t e = 0; e < g->nedges; e++)
+    {
+      const pp_edge *edge = &g->edges[e];
+      if ((edge->flags & PP_EDGE_EXIT_ENTRY) || !reached[edge->src])
+	continue;
+      if (cut_pinned && pinned (edge) && edge->src != g->entry
+	  && edge->dst != g->exit)
+	{
+	  if (!model_add (m, edge->src, g->exit, edge->flags, e)
+	      || !model_add (m, g->entry, edge->dst, edge->flags, e))
+	    goto out;
+	}
+      else if (!model_add (m, edge->src, edge->dst, edge->flags, e))
+	goto out;
+    }
+  for (uint32_t v = 0; v < n; v++)
+    if (reached[v] && !reaches_exit[v]
+	&& !model_add (m, v, g->exit, PP_EDGE_FAKE, NONE))
+      goto out;
+  if (pp_graph_finish (&m->g) != 0)
+    goto out;
+  status = 0;
+
+out:
+  free (reached);
+  free (reaches_exit);
+  free (stack);
+  if (status != 0)
+    model_free (m);
+  return status;
+}
+
+/* ------------------------------------------------------------------------- */
+/* The edge modes' graph: blocks as hubs, a node per probe-able model edge.  */
+
+struct hub_graph
+{
+  pp_graph g;
+  uint32_t *node_of;		/* model edge -> its node, NONE if pinned */
+  uint32_t *edge_of;		/* node -> model edge, NONE for hubs */
+};
+
+static void
+hub_graph_free (struct hub_graph *h)
+{
+  pp_graph_free (&h->g);
+  free (h->node_of);
+  free (h->edge_of);
+}
+
+static int
+build_hub_graph (const struct model *m, struct hub_graph *h)
+{
+  const pp_graph *mg = &m->g;
+  memset (h, 0, sizeof *h);
+  uint32_t nodes = mg->nnodes;
+  for (uint32_t j = 0; j < mg->nedges; j++)
+    if (!pinned (&mg->edges[j]))
+      nodes++;
+  h->node_of = malloc ((mg->nedges ? mg->nedges : 1) * sizeof *h->node_of);
+  h->edge_of = malloc ((size_t) nodes * sizeof *h->edge_of);
+  if (!h->node_of || !h->edge_of
+      || pp_graph_init (&h->g, nodes, mg->entry, mg->exit) != 0)
+    goto fail;
+  for (uint32_t v = 0; v < mg->nnodes; v++)
+    h->edge_of[v] = NONE;
+  uint32_t next = mg->nnodes;
+  for (uint32_t j = 0; j < mg->nedges; j++)
+    {
+      const pp_edge *e = &mg->edges[j];
+      if (pinned (e))
+	{
+	  h->node_of[j] = NONE;
+	  if (pp_graph_add_edge (&h->g, e->src, e->dst, e->flags) == NONE)
+	    goto fail;
+	  continue;
+	}
+      h->node_of[j] = next;
+      h->edge_of[next] = j;
+      if (pp_graph_add_edge (&h->g, e->src, next, 0) == NONE
+	  || pp_graph_add_edge (&h->g, next, e->dst, 0) == NONE)
+	goto fail;
+      next++;
+    }
+  if (pp_graph_finish (&h->g) == 0)
+    return 0;
+fail:
+  hub_graph_free (h);
+  return PP_COVERAGE_NOMEM;
+}
+
+/* ------------------------------------------------------------------------- */
+/* The paper's analysis of a graph K (sections 3 and 4).  */
+
+enum
+{
+  OPEN_PRED = 1,		/* a predecessor in A(u) and B(u) */
+  OPEN_SUCC = 2,		/* a successor in A(u) and B(u) */
+  FORWARD = 4,			/* forward inferable */
+  BACKWARD = 8,			/* backward inferable */
+};
+
+struct analysis
+{
+  pp_domtree dom, pdom;
+  uint8_t *kind;
+  /* Strongly connected components of the inference graph, each in chain order
+     v1 .. vk: nodes comp_nodes[comp_start[c] .. comp_start[c+1]-1].  */
+  uint32_t ncomps;
+  uint32_t *comp_start, *comp_nodes;
+};
+
+static void
+analysis_free (struct analysis *a)
+{
+  pp_domtree_free (&a->dom);
+  pp_domtree_free (&a->pdom);
+  free (a->kind);
+  free (a->comp_start);
+  free (a->comp_nodes);
+  memset (a, 0, sizeof *a);
+}
+
+static inline bool
+open_to (const struct analysis *a, uint32_t u, uint32_t v)
+{
+  return !pp_dominates (&a->dom, u, v) && !pp_dominates (&a->pdom, u, v);
+}
+
+static inline bool
+is_reached (const struct analysis *a, uint32_t u)
+{
+  return a->dom.pre[u] != PP_DOM_NONE;
+}
+
+static void
+classify (const pp_graph *k, struct analysis *a)
+{
+  for (uint32_t u = 0; u < k->nnodes; u++)
+    {
+      if (!is_reached (a, u))
+	continue;
+      bool dominated_succ = false, postdominated_pred = false;
+      uint8_t kind = 0;
+      for (uint32_t i = k->succ_start[u]; i < k->succ_start[u + 1]; i++)
+	{
+	  uint32_t y = k->edges[k->succ_edges[i]].dst;
+	  if (y == u)
+	    continue;
+	  if (pp_dominates (&a->dom, u, y))
+	    dominated_succ = true;
+	  else if (open_to (a, u, y))
+	    kind |= OPEN_SUCC;
+	}
+      for (uint32_t i = k->pred_start[u]; i < k->pred_start[u + 1]; i++)
+	{
+	  uint32_t x = k->edges[k->pred_edges[i]].src;
+	  if (x == u)
+	    continue;
+	  if (pp_dominates (&a->pdom, u, x))
+	    postdominated_pred = true;
+	  else if (open_to (a, u, x))
+	    kind |= OPEN_PRED;
+	}
+      if (dominated_succ && !(kind & OPEN_SUCC))
+	kind |= FORWARD;
+      if (postdominated_pred && !(kind & OPEN_PRED))
+	kind |= BACKWARD;
+      a->kind[u] = kind;
+    }
+}
+
+/* The inference edges of u, in a fixed order: forward ones to the successors u
+   dominates, then backward ones to the predecessors u post-dominates.  */
+static uint32_t
+inference_edges (const pp_graph *k, const struct analysis *a, uint32_t u,
+		 uint32_t *out)
+{
+  uint32_t count = 0;
+  if (a->kind[u] & FORWARD)
+    for (uint32_t i = k->succ_start[u]; i < k->succ_start[u + 1]; i++)
+      {
+	uint32_t y = k->edges[k->succ_edges[i]].dst;
+	if (y != u && pp_dominates (&a->dom, u, y))
+	  {
+	    if (out)
+	      out[count] = y;
+	    count++;
+	  }
+      }
+  if (a->kind[u] & BACKWARD)
+    for (uint32_t i = k->pred_start[u]; i < k->pred_start[u + 1]; i++)
+      {
+	uint32_t x = k->edges[k->pred_edges[i]].src;
+	if (x != u && pp_dominates (&a->pdom, u, x))
+	  {
+	    if (out)
+	      out[count] = x;
+	    count++;
+	  }
+      }
+  return count;
+}
+
+/* Tarjan's strongly connected components of the inference graph (given as
+   adjacency arrays), iteratively; comp[u] receives the component of every reached
+   node.  Returns the number of components.  */
+static uint32_t
+strong_components (const struct analysis *a, uint32_t n, const uint32_t *adj_start,
+		   const uint32_t *adj, uint32_t *comp, uint32_t *work)
+{
+  uint32_t *index = work, *low = work + n, *stack = work + 2 * n;
+  uint32_t *call_node = work + 3 * n, *call_pos = work + 4 * n;
+  uint32_t next_index = 0, ncomps = 0, depth = 0;
+  for (uint32_t u = 0; u < n; u++)
+    {
+      index[u] = NONE;
+      comp[u] = NONE;
+    }
+  for (uint32_t root = 0; root < n; root++)
+    {
+      if (!is_reached (a, root) || index[root] != NONE)
+	continue;
+      uint32_t calls = 0;
+      index[root] = low[root] = next_index++;
+      stack[depth++] = root;
+      call_node[calls] = root;
+      call_pos[calls++] = adj_start[root];
+      while (calls > 0)
+	{
+	  uint32_t u = call_node[calls - 1];
+	  if (call_pos[calls - 1] < adj_start[u + 1])
+	    {
+	      uint32_t w = adj[call_pos[calls - 1]++];
+	      if (index[w] == NONE)
+		{
+		  index[w] = low[w] = next_index++;
+		  stack[depth++] = w;
+		  call_node[calls] = w;
+		  call_pos[calls++] = adj_start[w];
+		}
+	      else if (comp[w] == NONE && index[w] < low[u])
+		low[u] = index[w];
+	      continue;
+	    }
+	  calls--;
+	  if (low[u] == index[u])
+	    {
+	      uint32_t w;
+	      do
+		{
+		  w = stack[--depth];
+		  comp[w] = ncomps;
+		}
+	      while (w != u);
+	      ncomps++;
+	    }
+	  if (calls > 0 && low[u] < low[call_node[calls - 1]])
+	    low[call_node[calls - 1]] = low[u];
+	}
+    }
+  return ncomps;
+}
+
+/* Lists each component's nodes in chain order: from the node with no forward edge
+   from inside its component, along forward edges (lemma 7).  Nodes are first listed
+   in any order so that the list stays a list of the component's nodes whatever the
+   graph.  */
+static void
+order_chains (const pp_graph *k, struct analysis *a, const uint32_t *comp,
+	      uint32_t *next, bool *has_prev)
+{
+  uint32_t n = k->nnodes;
+  memset (a->comp_start, 0, ((size_t) a->ncomps + 1) * sizeof *a->comp_start);
+  for (uint32_t u = 0; u < n; u++)
+    {
+      next[u] = NONE;
+      has_prev[u] = false;
+      if (comp[u] != NONE)
+	a->comp_start[comp[u] + 1]++;
+    }
+  for (uint32_t c = 0; c < a->ncomps; c++)
+    a->comp_start[c + 1] += a->comp_start[c];
+  for (uint32_t u = 0; u < n; u++)
+    if (comp[u] != NONE)
+      a->comp_nodes[a->comp_start[comp[u]]++] = u;
+  memmove (a->comp_start + 1, a->comp_start,
+	   (size_t) a->ncomps * sizeof *a->comp_start);
+  a->comp_start[0] = 0;
+
+  for (uint32_t u = 0; u < n; u++)
+    {
+      if (comp[u] == NONE || !(a->kind[u] & FORWARD))
+	continue;
+      for (uint32_t i = k->succ_start[u];
+	   i < k->succ_start[u + 1] && next[u] == NONE; i++)
+	{
+	  uint32_t y = k->edges[k->succ_edges[i]].dst;
+	  if (y != u && comp[y] == comp[u] && pp_dominates (&a->dom, u, y))
+	    {
+	      next[u] = y;
+	      has_prev[y] = true;
+	    }
+	}
+    }
+  for (uint32_t c = 0; c < a->ncomps; c++)
+    {
+      uint32_t begin = a->comp_start[c], end = a->comp_start[c + 1];
+      uint32_t v = NONE;
+      for (uint32_t i = begin; i < end && v == NONE; i++)
+	if (!has_prev[a->comp_nodes[i]])
+	  v = a->comp_nodes[i];
+      for (uint32_t i = begin; i < end && v != NONE; i++, v = next[v])
+	a->comp_nodes[i] = v;
+    }
+}
+
+static int
+analyse (const pp_graph *k, struct analysis *a)
+{
+  uint32_t n = k->nnodes;
+  memset (a, 0, sizeof *a);
+  if (pp_dominators (k, k->entry, false, 0, &a->dom) != 0
+      || pp_dominators (k, k->exit, true, 0, &a->pdom) != 0)
+    {
+      analysis_free (a);
+      return PP_COVERAGE_NOMEM;
+    }
+  a->kind = calloc (n ? n : 1, sizeof *a->kind);
+  uint32_t *adj_start = malloc (((size_t) n + 1) * sizeof *adj_start);
+  uint32_t *work = malloc ((6 * (size_t) n + 1) * sizeof *work);
+  /* Each edge of K gives at most two inference edges: a forward one from its
+     source and a backward one from its destination.  */
+  uint32_t *adj = malloc ((2 * (size_t) k->nedges + 1) * sizeof *adj);
+  bool *has_prev = malloc ((n ? n : 1) * sizeof *has_prev);
+  if (!a->kind || !adj_start || !work || !adj || !has_prev)
+    goto fail;
+  classify (k, a);
+
+  adj_start[0] = 0;
+  for (uint32_t u = 0; u < n; u++)
+    adj_start[u + 1] = adj_start[u]
+		       + (is_reached (a, u) ? inference_edges (k, a, u, NULL) : 0);
+  for (uint32_t u = 0; u < n; u++)
+    if (is_reached (a, u))
+      inference_edges (k, a, u, adj + adj_start[u]);
+
+  uint32_t *comp = work + 5 * n;
+  a->ncomps = strong_components (a, n, adj_start, adj, comp, work);
+  a->comp_start = malloc (((size_t) a->ncomps + 1) * sizeof *a->comp_start);
+  a->comp_nodes = malloc ((n ? n : 1) * sizeof *a->comp_nodes);
+  if (!a->comp_start || !a->comp_nodes)
+    goto fail;
+  order_chains (k, a, comp, work, has_prev);
+  free (adj_start);
+  free (work);
+  free (adj);
+  free (has_prev);
+  return 0;
+
+fail:
+  free (adj_start);
+  free (work);
+  free (adj);
+  free (has_prev);
+  analysis_free (a);
+  return PP_COVERAGE_NOMEM;
+}
+
+static inline bool
+closed_chain (const struct analysis *a, uint32_t c)
+{
+  uint32_t first = a->comp_nodes[a->comp_start[c]];
+  uint32_t last = a->comp_nodes[a->comp_start[c + 1] - 1];
+  return !(a->kind[first] & BACKWARD) && !(a->kind[last] & FORWARD);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Plans.  */
+
+/* Turns a mark per id into an ascending list.  */
+static int
+collect (const bool *mark, uint32_t n, uint32_t *count, uint32_t **list)
+{
+  uint32_t c = 0;
+  for (uint32_t i = 0; i < n; i++)
+    c += mark[i];
+  *count = c;
+  *list = malloc ((c ? c : 1) * sizeof **list);
+  if (!*list)
+    return PP_COVERAGE_NOMEM;
+  c = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (mark[i])
+      (*list)[c++] = i;
+  return 0;
+}
+
+static inline bool
+is_block (const pp_graph *g, uint32_t v)
+{
+  return v != g->entry && v != g->exit;
+}
+
+/* Section 4: one block in every closed chain that holds a block.  */
+static int
+plan_blocks (const pp_graph *g, bool *probe)
+{
+  struct model m;
+  struct analysis a;
+  int status = build_model (g, false, &m);
+  if (status != 0)
+    return status;
+  status = analyse (&m.g, &a);
+  if (status == 0)
+    {
+      for (uint32_t c = 0; c < a.ncomps; c++)
+	if (closed_chain (&a, c))
+	  for (uint32_t i = a.comp_start[c]; i < a.comp_start[c + 1]; i++)
+	    if (is_block (g, a.comp_nodes[i]))
+	      {
+		probe[a.comp_nodes[i]] = true;
+		break;
+	      }
+      analysis_free (&a);
+    }
+  model_free (&m);
+  return status;
+}
+
+/* Section 5: the same on the subdivided graph, one edge node per closed chain that
+   holds one (blocks and pinned edges are never inferred, so chains of hubs alone
+   need nothing).  */
+static int
+plan_edges (const pp_graph *g, bool *probe)
+{
+  struct model m;
+  struct hub_graph h;
+  struct analysis a;
+  int status = build_model (g, true, &m);
+  if (status != 0)
+    return status;
+  status = build_hub_graph (&m, &h);
+  if (status == 0)
+    {
+      status = analyse (&h.g, &a);
+      if (status == 0)
+	{
+	  for (uint32_t c = 0; c < a.ncomps; c++)
+	    if (closed_chain (&a, c))
+	      for (uint32_t i = a.comp_start[c]; i < a.comp_start[c + 1]; i++)
+		{
+		  uint32_t j = h.edge_of[a.comp_nodes[i]];
+		  if (j != NONE)
+		    {
+		      probe[m.orig[j]] = true;
+		      break;
+		    }
+		}
+	  analysis_free (&a);
+	}
+      hub_graph_free (&h);
+    }
+  model_free (&m);
+  return status;
+}
+
+/* One of section 7's ways of seeing into a closed chain: a set of model edges, all of
+   which get probes.  */
+enum choice_kind { ENTERING, LEAVING, LINK };
+
+/* Counts the model edges of choice KIND for the chain node(s) at position I (for
+   LINK, the edges from chain[i] to chain[i+1]), marking them in PROBE when MARK.
+   Returns NONE when one of them is pinned.  */
+static uint32_t
+choice_edges (const struct model *m, const struct analysis *a, const uint32_t *chain,
+	      uint32_t len, enum choice_kind kind, uint32_t i, bool mark, bool *probe)
+{
+  const pp_graph *k = &m->g;
+  uint32_t u = kind == LEAVING ? chain[len - 1] : chain[i];
+  bool preds = kind == ENTERING;
+  uint32_t begin = preds ? k->pred_start[u] : k->succ_start[u];
+  uint32_t end = preds ? k->pred_start[u + 1] : k->succ_start[u + 1];
+  uint32_t count = 0;
+  for (uint32_t p = begin; p < end; p++)
+    {
+      uint32_t j = preds ? k->pred_edges[p] : k->succ_edges[p];
+      const pp_edge *e = &k->edges[j];
+      uint32_t other = preds ? e->src : e->dst;
+      bool chosen = kind == LINK ? other == chain[i + 1]
+		    : other != u && open_to (a, u, other);
+      if (!chosen)
+	continue;
+      if (pinned (e))
+	return NONE;
+      if (mark)
+	probe[m->orig[j]] = true;
+      count++;
+    }
+  return count ? count : NONE;
+}
+
+/* Section 7: for each closed chain that holds a block, the cheapest of: every edge
+   entering v1 from an open predecessor, every edge leaving vk to an open successor,
+   or every edge of one link v_i -> v_i+1.  Any valid probe set contains one of these
+   sets entirely (the lower-bound executions of theorem 1 can take any edge of each),
+   and they all lie next to the chain: hence the factor 2.  Blocks of a chain with no
+   choice free of pinned edges are marked in INEXACT.  */
+static int
+plan_blocks_by_edges (const pp_graph *g, bool *probe, bool *inexact)
+{
+  struct model m;
+  struct analysis a;
+  int status = build_model (g, true, &m);
+  if (status != 0)
+    return status;
+  status = analyse (&m.g, &a);
+  if (status == 0)
+    {
+      for (uint32_t c = 0; c < a.ncomps; c++)
+	{
+	  const uint32_t *chain = a.comp_nodes + a.comp_start[c];
+	  uint32_t len = a.comp_start[c + 1] - a.comp_start[c];
+	  bool holds_block = false;
+	  for (uint32_t i = 0; i < len; i++)
+	    holds_block |= is_block (g, chain[i]);
+	  if (!holds_block || !closed_chain (&a, c))
+	    continue;
+	  enum choice_kind best_kind = ENTERING;
+	  uint32_t best_at = 0;
+	  uint32_t best_cost = choice_edges (&m, &a, chain, len, ENTERING, 0, false,
+					     NULL);
+	  uint32_t cost = choice_edges (&m, &a, chain, len, LEAVING, 0, false, NULL);
+	  if (cost < best_cost)
+	    {
+	      best_cost = cost;
+	      best_kind = LEAVING;
+	    }
+	  for (uint32_t at = 0; at + 1 < len; at++)
+	    {
+	      cost = choice_edges (&m, &a, chain, len, LINK, at, false, NULL);
+	      if (cost < best_cost)
+		{
+		  best_cost = cost;
+		  best_kind = LINK;
+		  best_at = at;
+		}
+	    }
+	  if (best_cost != NONE)
+	    choice_edges (&m, &a, chain, len, best_kind, best_at, true, probe);
+	  else
+	    for (uint32_t i = 0; i < len; i++)
+	      if (is_block (g, chain[i]))
+		inexact[chain[i]] = true;
+	}
+      analysis_free (&a);
+    }
+  model_free (&m);
+  return status;
+}
+
+int
+pp_coverage_plan_compute (const pp_graph *g, enum pp_coverage_mode mode,
+			  pp_coverage_plan *plan)
+{
+  memset (plan, 0, sizeof *plan);
+  plan->mode = mode;
+  if (mode > PP_COVER_BLOCKS_BY_EDGES)
+    return PP_COVERAGE_BAD_MODE;
+  int status = pp_coverage_check_graph (g);
+  if (status != 0)
+    return status;
+  uint32_t nids = mode == PP_COVER_BLOCKS ? g->nnodes : g->nedges;
+  bool *probe = calloc (nids ? nids : 1, sizeof *probe);
+  bool *inexact = calloc (g->nnodes ? g->nnodes : 1, sizeof *inexact);
+  if (!probe || !inexact)
+    status = PP_COVERAGE_NOMEM;
+  else if (mode == PP_COVER_BLOCKS)
+    status = plan_blocks (g, probe);
+  else if (mode == PP_COVER_EDGES)
+    status = plan_edges (g, probe);
+  else
+    status = plan_blocks_by_edges (g, probe, inexact);
+  if (status == 0)
+    status = collect (probe, nids, &plan->nprobes, &plan->probes);
+  if (status == 0)
+    status = collect (inexact, g->nnodes, &plan->ninexact, &plan->inexact);
+  free (probe);
+  free (inexact);
+  if (status != 0)
+    {
+      pp_coverage_plan_free (plan);
+      plan->mode = mode;
+    }
+  return status;
+}
+
+void
+pp_coverage_plan_free (pp_coverage_plan *plan)
+{
+  free (plan->probes);
+  free (plan->inexact);
+  memset (plan, 0, sizeof *plan);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Psi.  */
+
+/* Marks v and its ancestors in T, stopping at the first one already marked: each
+   node is marked once over all calls.  */
+static void
+mark_ancestors (const pp_domtree *t, uint32_t v, bool *mark)
+{
+  while (v != PP_DOM_NONE && !mark[v])
+    {
+      mark[v] = true;
+      v = t->idom[v];
+    }
+}
+
+static int
+check_probes (const pp_graph *g, enum pp_coverage_mode mode, const uint32_t *probes,
+	      uint32_t nprobes)
+{
+  for (uint32_t i = 0; i < nprobes; i++)
+    {
+      uint32_t p = probes[i];
+      bool ok = mode == PP_COVER_BLOCKS ? p < g->nnodes && is_block (g, p)
+		: p < g->nedges && !pinned (&g->edges[p]);
+      if (!ok)
+	return PP_COVERAGE_BAD_PROBE;
+    }
+  return 0;
+}
+
+int
+pp_coverage_infer (const pp_graph *g, enum pp_coverage_mode mode,
+		   const uint32_t *probes, uint32_t nprobes, const bool *hit,
+		   bool *covered)
+{
+  if (mode > PP_COVER_BLOCKS_BY_EDGES)
+    return PP_COVERAGE_BAD_MODE;
+  int status = pp_coverage_check_graph (g);
+  if (status == 0)
+    status = check_probes (g, mode, probes, nprobes);
+  if (status != 0)
+    return status;
+
+  struct model m;
+  struct hub_graph h;
+  pp_domtree dom, pdom;
+  bool edges = mode == PP_COVER_EDGES;
+  status = build_model (g, mode != PP_COVER_BLOCKS, &m);
+  if (status != 0)
+    return status;
+  if (edges && (status = build_hub_graph (&m, &h)) != 0)
+    {
+      model_free (&m);
+      return status;
+    }
+  const pp_graph *k = edges ? &h.g : &m.g;
+  bool *under_dom = calloc (k->nnodes, sizeof *under_dom);
+  bool *under_pdom = calloc (k->nnodes, sizeof *under_pdom);
+  memset (&dom, 0, sizeof dom);
+  memset (&pdom, 0, sizeof pdom);
+  status = PP_COVERAGE_NOMEM;
+  if (!under_dom || !under_pdom
+      || pp_dominators (k, k->entry, false, 0, &dom) != 0
+      || pp_dominators (k, k->exit, true, 0, &pdom) != 0)
+    goto out;
+
+  for (uint32_t i = 0; i < nprobes; i++)
+    {
+      if (!hit[i])
+	continue;
+      if (mode == PP_COVER_BLOCKS)
+	{
+	  mark_ancestors (&dom, probes[i], under_dom);
+	  mark_ancestors (&pdom, probes[i], under_pdom);
+	  continue;
+	}
+      uint32_t j = m.model_of[probes[i]];
+      if (j == NONE)
+	continue;		/* leaves a block ENTRY does not reach */
+      if (edges)
+	{
+	  mark_ancestors (&dom, h.node_of[j], under_dom);
+	  mark_ancestors (&pdom, h.node_of[j], under_pdom);
+	}
+      else
+	{
+	  /* An edge lies under x iff its source is dominated by x or its
+	     destination post-dominated by x.  */
+	  mark_ancestors (&dom, m.g.edges[j].src, under_dom);
+	  mark_ancestors (&pdom, m.g.edges[j].dst, under_pdom);
+	}
+    }
+
+  if (edges)
+    for (uint32_t e = 0; e < g->nedges; e++)
+      {
+	uint32_t j = m.model_of[e];
+	uint32_t x = j == NONE ? NONE : h.node_of[j];
+	covered[e] = x != NONE && (under_dom[x] || under_pdom[x]);
+      }
+  else
+    for (uint32_t v = 0; v < g->nnodes; v++)
+      covered[v] = is_block (g, v) && (under_dom[v] || under_pdom[v]);
+  status = 0;
+
+out:
+  pp_domtree_free (&dom);
+  pp_domtree_free (&pdom);
+  free (under_dom);
+  free (under_pdom);
+  if (edges)
+    hub_graph_free (&h);
+  model_free (&m);
+  return status;
+}
