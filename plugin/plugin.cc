@@ -39,6 +39,8 @@
 #include "hash-set.h"
 #include "hash-map.h"
 #include "calls.h"
+#include "opts.h"
+#include "toplev.h"
 
 #include "core/edgeprof.h"
 #include "core/notes.h"
@@ -318,9 +320,11 @@ has_exit_edge (basic_block bb)
 static void
 normalise_cfg (void)
 {
-  split_goto_edges ();
   flow_call_edges_add (NULL);
   add_noreturn_fake_exit_edges ();
+  /* After the fake edges, as gcov: a call block's goto edge then gets its own
+     block too, and the block numbering matches gcov's.  */
+  split_goto_edges ();
 
   auto_sbitmap leaves (last_basic_block_for_fn (cfun));
   auto_sbitmap reenters (last_basic_block_for_fn (cfun));
@@ -715,11 +719,26 @@ want_function (cgraph_node *node)
   return true;
 }
 
+/* Atomic counter updates when asked with -fprofile-update=atomic or
+   prefer-atomic, and by default for programs built with -pthread (which reaches
+   cc1 as -D_REENTRANT), as gcov does; -fprofile-update=single turns them off.  */
+static bool
+want_atomic_updates (void)
+{
+  if (global_options_set.x_flag_profile_update)
+    return flag_profile_update != PROFILE_UPDATE_SINGLE;
+  for (unsigned i = 0; i < save_decoded_options_count; i++)
+    if (save_decoded_options[i].opt_index == OPT_D
+	&& save_decoded_options[i].arg
+	&& strcmp (save_decoded_options[i].arg, "_REENTRANT") == 0)
+      return true;
+  return false;
+}
+
 static unsigned int
 instrument_unit (void)
 {
-  atomic_updates = flag_profile_update == PROFILE_UPDATE_ATOMIC
-		   || flag_profile_update == PROFILE_UPDATE_PREFER_ATOMIC;
+  atomic_updates = want_atomic_updates ();
   counter_type = long_long_unsigned_type_node;
   flush_decl = build_fn_decl ("__pathprof_flush",
 			      build_function_type_list (void_type_node, NULL_TREE));
@@ -851,6 +870,10 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
     }
   if (!parse_options (info))
     return 1;
+  /* As with gcov (-fprofile-arcs), no early partial inlining: it would split
+     functions into *.part clones before they are instrumented, and line counts
+     would no longer be comparable with gcov's.  */
+  flag_partial_inlining = 0;
 
   static struct plugin_info plugin_info = {
     PATHPROF_VERSION,

@@ -104,6 +104,15 @@ uint64_t
 line_counts_node_count (const pp_graph *g, const uint64_t *edge_counts,
 			uint32_t v)
 {
+  /* EXIT's incoming fake leaves may be negative (a call that returned more
+     often than it was made, after fork); its one outgoing edge is the count.  */
+  if (v == g->exit)
+    {
+      uint64_t sum = 0;
+      for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
+	sum = pp_sat_add (sum, edge_counts[g->succ_edges[i]]);
+      return sum;
+    }
   uint64_t sum = 0;
   for (uint32_t i = g->pred_start[v]; i < g->pred_start[v + 1]; i++)
     sum = pp_sat_add (sum, edge_counts[g->pred_edges[i]]);

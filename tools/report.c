@@ -56,7 +56,7 @@ read_edge_counts (report_function *f, const pp_unit_data *u, char *err,
     counter_of_edge[e] = fn->edges[e].value;
   const uint64_t *counters
     = fn->nvalues ? (const uint64_t *) u->values + fn->value_offset : NULL;
-  int rc = pp_propagate_counts (&f->graph, counter_of_edge, counters,
+  int rc = pp_propagate_counts_signed_fakes (&f->graph, counter_of_edge, counters,
 				f->edge_counts, known);
   if (rc == 0 || rc == 2)
     for (uint32_t e = 0; e < fn->nedges; e++)

@@ -89,8 +89,14 @@ print_function (const report_unit *ru, const report_function *f)
       print_node (g, fn->edges[e].src);
       fputs (" -> ", stdout);
       print_node (g, fn->edges[e].dst);
-      printf (": count %" PRIu64 ", %s", f->edge_counts[e],
-	      edge_source_names[f->edge_source[e]]);
+      /* A fake leave is negative when calls returned more often than they
+	 were made (a forked child).  */
+      if (fn->edges[e].flags & PP_EDGE_FAKE)
+	printf (": count %" PRId64 ", %s", (int64_t) f->edge_counts[e],
+		edge_source_names[f->edge_source[e]]);
+      else
+	printf (": count %" PRIu64 ", %s", f->edge_counts[e],
+		edge_source_names[f->edge_source[e]]);
       for (size_t i = 0; i < sizeof edge_flag_names / sizeof *edge_flag_names;
 	   i++)
 	if (fn->edges[e].flags & edge_flag_names[i].flag)
