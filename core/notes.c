@@ -127,6 +127,7 @@ pp_notes_encode (const pp_unit_notes *n, unsigned char **buf, size_t *len)
 	{
 	  const pp_block_notes *bn = &f->blocks[b];
 	  put_u32 (&w, bn->flags);
+	  put_u32 (&w, (uint32_t) bn->value);
 	  put_u32 (&w, bn->nlines);
 	  for (uint32_t l = 0; l < bn->nlines; l++)
 	    {
@@ -163,7 +164,7 @@ enum
 {
   MIN_STR_BYTES = 4,
   MIN_LINE_BYTES = 8,
-  MIN_BLOCK_BYTES = 8,
+  MIN_BLOCK_BYTES = 12,
   MIN_EDGE_BYTES = 16,
   MIN_FUNCTION_BYTES = 2 * MIN_STR_BYTES + 4 + 4 + 8 + 4 + 4 + 4 + 4,
 };
@@ -271,10 +272,25 @@ get_index (reader *r, uint32_t *v, uint32_t limit, const char *what)
   return 0;
 }
 
+/* A value index: -1 (encoded as UINT32_MAX) or below the function's nvalues.  */
 static int
-decode_block (reader *r, pp_block_notes *b, uint32_t nfiles)
+get_value_index (reader *r, int32_t *value, uint32_t nvalues)
 {
-  if (get_u32 (r, &b->flags)
+  uint32_t v;
+  size_t at = r->pos;
+  if (get_u32 (r, &v))
+    return -1;
+  if (v != UINT32_MAX && v >= nvalues)
+    return fail (r, "corrupted at byte %zu: value index %u out of range (%u)",
+		 at, v, nvalues);
+  *value = v == UINT32_MAX ? -1 : (int32_t) v;
+  return 0;
+}
+
+static int
+decode_block (reader *r, pp_block_notes *b, uint32_t nfiles, uint32_t nvalues)
+{
+  if (get_u32 (r, &b->flags) || get_value_index (r, &b->value, nvalues)
       || get_count (r, &b->nlines, MIN_LINE_BYTES, "lines"))
     return -1;
   b->lines = calloc (b->nlines ? b->nlines : 1, sizeof *b->lines);
@@ -290,20 +306,11 @@ decode_block (reader *r, pp_block_notes *b, uint32_t nfiles)
 static int
 decode_edge (reader *r, pp_edge_notes *e, const pp_function_notes *f)
 {
-  uint32_t value;
-  size_t at;
   if (get_index (r, &e->src, f->nblocks, "edge source")
       || get_index (r, &e->dst, f->nblocks, "edge destination")
       || get_u32 (r, &e->flags))
     return -1;
-  at = r->pos;
-  if (get_u32 (r, &value))
-    return -1;
-  if (value != UINT32_MAX && value >= f->nvalues)
-    return fail (r, "corrupted at byte %zu: value index %u out of range (%u)",
-		 at, value, f->nvalues);
-  e->value = value == UINT32_MAX ? -1 : (int32_t) value;
-  return 0;
+  return get_value_index (r, &e->value, f->nvalues);
 }
 
 static int
@@ -337,7 +344,7 @@ decode_function (reader *r, pp_function_notes *f, uint32_t index, uint32_t nfile
   for (uint32_t b = 0; b < f->nblocks; b++)
     {
       set_where (r, "function '%s', block %u", f->name, b);
-      if (decode_block (r, &f->blocks[b], nfiles))
+      if (decode_block (r, &f->blocks[b], nfiles, f->nvalues))
 	return -1;
     }
 

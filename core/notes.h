@@ -13,7 +13,8 @@
        u64 cfg_checksum
        u32 value_offset, u32 nvalues          -- this function's slice of the unit's values
        u32 nblocks                            -- node 0 is ENTRY, node 1 is EXIT
-       per block: u32 flags, u32 nlines, nlines x (u32 file, u32 line)
+       per block: u32 flags, i32 value (-1: none), u32 nlines,
+                  nlines x (u32 file, u32 line)
        u32 nedges
        per edge: u32 src, u32 dst, u32 flags (enum pp_edge_flag), i32 value (-1: derived)
    The edges are exactly the core graph the plan was computed on, including the
@@ -58,6 +59,7 @@ typedef struct pp_line_ref
 typedef struct pp_block_notes
 {
   uint32_t flags;
+  int32_t value;		/* block probe: index into the function's values, or -1 */
   uint32_t nlines;
   pp_line_ref *lines;		/* in statement order, consecutive duplicates removed */
 } pp_block_notes;

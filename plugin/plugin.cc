@@ -42,6 +42,7 @@
 #include "opts.h"
 #include "toplev.h"
 
+#include "core/coverage.h"
 #include "core/edgeprof.h"
 #include "core/notes.h"
 #include "core/profile.h"
@@ -62,8 +63,32 @@ struct option_value
 
 static const option_value mode_values[] = {
   {"edge-counts", PP_MODE_EDGE_COUNTS},
+  {"block-cover", PP_MODE_BLOCK_COVER},
+  {"edge-cover", PP_MODE_EDGE_COVER},
+  {"block-cover-edge-probes", PP_MODE_BLOCK_COVER_EDGE_PROBES},
   {NULL, 0}
 };
+
+static bool
+coverage_mode_p (int mode)
+{
+  return mode == PP_MODE_BLOCK_COVER || mode == PP_MODE_EDGE_COVER
+	 || mode == PP_MODE_BLOCK_COVER_EDGE_PROBES;
+}
+
+static enum pp_coverage_mode
+core_coverage_mode (int mode)
+{
+  switch (mode)
+    {
+    case PP_MODE_BLOCK_COVER:
+      return PP_COVER_BLOCKS;
+    case PP_MODE_EDGE_COVER:
+      return PP_COVER_EDGES;
+    default:
+      return PP_COVER_BLOCKS_BY_EDGES;
+    }
+}
 
 static const option_value weight_values[] = {
   {"gcc", PP_WEIGHTS_GCC},
@@ -352,7 +377,8 @@ struct function_plan
 {
   cgraph_node *node;
   auto_vec<edge> gcc_edge;	/* indexed like the notes' edges */
-  auto_vec<int32_t> value;	/* counter index per edge, -1 if derived */
+  auto_vec<int32_t> value;	/* value index per edge, -1 if none */
+  auto_vec<int32_t> block_value;	/* value index per block (block probes) */
   uint32_t value_offset;
   uint32_t nvalues;
 };
@@ -379,6 +405,64 @@ gcc_estimates_available (void)
 {
   return profile_status_for_fn (cfun) != PROFILE_ABSENT
 	 && ENTRY_BLOCK_PTR_FOR_FN (cfun)->count.initialized_p ();
+}
+
+/* Edge counters on the chords of a maximum spanning tree.  GCC_WEIGHT is GCC's
+   static estimate per edge, or NULL when it has none (at -O0).  */
+static void
+plan_edge_counters (const pp_graph &g, function_plan &plan,
+		    const double *gcc_weight, int *weighting_used)
+{
+  auto_vec<double> w;
+  w.safe_grow_cleared (g.nedges);
+  int weighting = option_weights;
+  if (weighting == PP_WEIGHTS_GCC && !gcc_weight)
+    weighting = PP_WEIGHTS_HEURISTIC;
+  if (weighting == PP_WEIGHTS_GCC)
+    for (unsigned i = 0; i < g.nedges; i++)
+      w[i] = gcc_weight[i];
+  else if (weighting == PP_WEIGHTS_UNIFORM)
+    pp_weights_uniform (&g, w.address ());
+  else if (pp_weights_heuristic (&g, w.address ()) != 0)
+    fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
+  *weighting_used = weighting;
+
+  int pinned_chords = 0;
+  int n = pp_plan_edge_counters (&g, w.address (), plan.value.address (),
+				 &pinned_chords);
+  if (n < 0)
+    fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
+  if (pinned_chords > 0)
+    warning_at (DECL_SOURCE_LOCATION (current_function_decl), 0,
+		"pathprof: %qD: %d edge(s) of abnormal control flow cannot be "
+		"counted exactly", current_function_decl, pinned_chords);
+  plan.nvalues = n;
+}
+
+/* One-byte coverage probes on the fewest blocks or edges from which the
+   coverage of every block or edge can be inferred.  */
+static void
+plan_coverage (const pp_graph &g, function_plan &plan)
+{
+  pp_coverage_plan cov;
+  int rc = pp_coverage_plan_compute (&g, core_coverage_mode (option_mode), &cov);
+  if (rc == PP_COVERAGE_NOMEM)
+    fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
+  if (rc != 0)
+    internal_error ("pathprof: %qD: coverage planning failed (%d)",
+		    current_function_decl, rc);
+  for (uint32_t i = 0; i < cov.nprobes; i++)
+    if (option_mode == PP_MODE_BLOCK_COVER)
+      plan.block_value[cov.probes[i]] = i;
+    else
+      plan.value[cov.probes[i]] = i;
+  if (cov.ninexact > 0)
+    warning_at (DECL_SOURCE_LOCATION (current_function_decl), 0,
+		"pathprof: %qD: the coverage of %u block(s) entered and left only "
+		"through abnormal control flow cannot be inferred from edge probes",
+		current_function_decl, cov.ninexact);
+  plan.nvalues = cov.nprobes;
+  pp_coverage_plan_free (&cov);
 }
 
 /* Builds the core graph of cfun (already normalised, fake edges still in the
@@ -442,32 +526,17 @@ plan_function (function_plan &plan, pp_function_notes &fn, file_table &files,
   if (pp_graph_finish (&g) != 0)
     fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
 
-  /* Weights and counter plan.  */
-  auto_vec<double> w;
-  w.safe_grow_cleared (g.nedges);
-  int weighting = option_weights;
-  if (weighting == PP_WEIGHTS_GCC && !have_estimates)
-    weighting = PP_WEIGHTS_HEURISTIC;	/* -O0: GCC has not estimated anything */
-  if (weighting == PP_WEIGHTS_GCC)
-    for (unsigned i = 0; i < g.nedges; i++)
-      w[i] = gcc_weight[i];
-  else if (weighting == PP_WEIGHTS_UNIFORM)
-    pp_weights_uniform (&g, w.address ());
-  else if (pp_weights_heuristic (&g, w.address ()) != 0)
-    fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
-  *weighting_used = weighting;
-
-  plan.value.safe_grow_cleared (g.nedges);
-  int pinned_chords = 0;
-  int n = pp_plan_edge_counters (&g, w.address (), plan.value.address (),
-				 &pinned_chords);
-  if (n < 0)
-    fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
-  if (pinned_chords > 0)
-    warning_at (DECL_SOURCE_LOCATION (current_function_decl), 0,
-		"pathprof: %qD: %d edge(s) of abnormal control flow cannot be "
-		"counted exactly", current_function_decl, pinned_chords);
-  plan.nvalues = n;
+  plan.value.safe_grow (g.nedges);
+  plan.block_value.safe_grow (nblocks);
+  for (unsigned i = 0; i < g.nedges; i++)
+    plan.value[i] = -1;
+  for (unsigned i = 0; i < nblocks; i++)
+    plan.block_value[i] = -1;
+  if (coverage_mode_p (option_mode))
+    plan_coverage (g, plan);
+  else
+    plan_edge_counters (g, plan, have_estimates ? gcc_weight.address () : NULL,
+			weighting_used);
 
   /* Notes.  */
   tree decl = current_function_decl;
@@ -488,13 +557,17 @@ plan_function (function_plan &plan, pp_function_notes &fn, file_table &files,
 	record_block_lines (bb, files, seen, lines);
       pp_block_notes &b = fn.blocks[bb->index];
       b.flags = bb_has_eh_pred (bb) ? PP_BLOCK_LANDING_PAD : 0;
+      b.value = plan.block_value[bb->index];
       b.nlines = lines.length ();
       b.lines = XNEWVEC (pp_line_ref, MAX (1u, b.nlines));
       if (b.nlines)
 	memcpy (b.lines, lines.address (), b.nlines * sizeof (pp_line_ref));
     }
-  fn.blocks[0].lines = XNEWVEC (pp_line_ref, 1);
-  fn.blocks[1].lines = XNEWVEC (pp_line_ref, 1);
+  for (unsigned i = 0; i < 2; i++)	/* ENTRY and EXIT */
+    {
+      fn.blocks[i].value = -1;
+      fn.blocks[i].lines = XNEWVEC (pp_line_ref, 1);
+    }
   fn.nedges = g.nedges;
   fn.edges = XNEWVEC (pp_edge_notes, g.nedges);
   uint64_t sum = pp_fnv1a64 (&nblocks, sizeof nblocks, PP_FNV_SEED);
@@ -507,8 +580,11 @@ plan_function (function_plan &plan, pp_function_notes &fn, file_table &files,
       sum = pp_fnv1a64 (&fn.edges[i], sizeof fn.edges[i], sum);
     }
   for (unsigned i = 0; i < nblocks; i++)
-    sum = pp_fnv1a64 (fn.blocks[i].lines,
-		      fn.blocks[i].nlines * sizeof (pp_line_ref), sum);
+    {
+      sum = pp_fnv1a64 (&fn.blocks[i].value, sizeof fn.blocks[i].value, sum);
+      sum = pp_fnv1a64 (fn.blocks[i].lines,
+			fn.blocks[i].nlines * sizeof (pp_line_ref), sum);
+    }
   fn.cfg_checksum = sum;
   pp_graph_free (&g);
 }
@@ -517,14 +593,53 @@ plan_function (function_plan &plan, pp_function_notes &fn, file_table &files,
 /* Probes.  */
 
 static tree counter_type;	/* uint64_t */
-static tree counters_var;	/* the unit's counter array */
+static tree value_type;		/* counter_type, or unsigned char for coverage */
+static tree counters_var;	/* the unit's value array */
 static bool atomic_updates;
 
 static tree
 counter_ref (uint32_t index)
 {
-  return build4 (ARRAY_REF, counter_type, counters_var,
+  return build4 (ARRAY_REF, value_type, counters_var,
 		 build_int_cst (integer_type_node, index), NULL_TREE, NULL_TREE);
+}
+
+/* A coverage probe: one store of 1 into a byte, no load, no atomic: racing
+   stores of the same value are harmless.  */
+static gassign *
+build_probe (uint32_t index)
+{
+  return gimple_build_assign (counter_ref (index), build_int_cst (value_type, 1));
+}
+
+/* Block probes go first in the block, after its labels, or right after a
+   leading setjmp-like call (nothing may precede it); when that call also ends the
+   block, on the block's one normal outgoing edge.  */
+static void
+insert_block_probe (basic_block bb, uint32_t index)
+{
+  gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb (bb);
+  if (!gsi_end_p (gsi) && is_gimple_call (gsi_stmt (gsi))
+      && (gimple_call_flags (gsi_stmt (gsi)) & ECF_RETURNS_TWICE))
+    {
+      gimple *call = gsi_stmt (gsi);
+      if (!stmt_ends_bb_p (call))
+	{
+	  gsi_insert_after (&gsi, build_probe (index), GSI_NEW_STMT);
+	  return;
+	}
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+	if (!(e->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE)))
+	  {
+	    gsi_insert_on_edge (e, build_probe (index));
+	    return;
+	  }
+      internal_error ("pathprof: block %d has no edge for its probe", bb->index);
+    }
+  gsi = gsi_after_labels (bb);
+  gsi_insert_before (&gsi, build_probe (index), GSI_SAME_STMT);
 }
 
 /* counter += 1 on edge e: a relaxed atomic add when the program is built for
@@ -595,13 +710,23 @@ insert_flushes (void)
 static void
 instrument_function (function_plan &plan)
 {
+  bool coverage = coverage_mode_p (option_mode);
   for (unsigned i = 0; i < plan.gcc_edge.length (); i++)
     if (plan.value[i] >= 0)
       {
 	edge e = plan.gcc_edge[i];
 	gcc_assert (e && !(e->flags & (EDGE_ABNORMAL | EDGE_FAKE)));
-	insert_increment (e, plan.value_offset + plan.value[i]);
+	uint32_t index = plan.value_offset + plan.value[i];
+	if (coverage)
+	  gsi_insert_on_edge (e, build_probe (index));
+	else
+	  insert_increment (e, index);
       }
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    if ((unsigned) bb->index < plan.block_value.length ()
+	&& plan.block_value[bb->index] >= 0)
+      insert_block_probe (bb, plan.value_offset + plan.block_value[bb->index]);
   insert_flushes ();
   gsi_commit_edge_inserts ();
 }
@@ -660,7 +785,9 @@ emit_unit_record (const unsigned char *notes, size_t notes_len, uint64_t checksu
 
   vec<constructor_elt, va_gc> *elts = NULL;
   CONSTRUCTOR_APPEND_ELT (elts, f_abi, build_int_cst (u32, PATHPROF_ABI_VERSION));
-  CONSTRUCTOR_APPEND_ELT (elts, f_kind, build_int_cst (u32, PP_VALUES_U64));
+  CONSTRUCTOR_APPEND_ELT (elts, f_kind,
+			  build_int_cst (u32, coverage_mode_p (option_mode)
+					 ? PP_VALUES_U8 : PP_VALUES_U64));
   CONSTRUCTOR_APPEND_ELT (elts, f_sum, build_int_cstu (u64, checksum));
   CONSTRUCTOR_APPEND_ELT (elts, f_name,
 			  fold_convert (const_ptr_type_node,
@@ -740,6 +867,8 @@ instrument_unit (void)
 {
   atomic_updates = want_atomic_updates ();
   counter_type = long_long_unsigned_type_node;
+  value_type = coverage_mode_p (option_mode) ? unsigned_char_type_node
+					       : counter_type;
   flush_decl = build_fn_decl ("__pathprof_flush",
 			      build_function_type_list (void_type_node, NULL_TREE));
 
@@ -774,7 +903,7 @@ instrument_unit (void)
   if (plans.is_empty ())
     return 0;
 
-  tree array_type = build_array_type_nelts (counter_type, MAX (total, 1u));
+  tree array_type = build_array_type_nelts (value_type, MAX (total, 1u));
   counters_var = static_var ("__pathprof_counters", array_type, NULL_TREE, false);
   varpool_node::finalize_decl (counters_var);
 
@@ -878,7 +1007,8 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   static struct plugin_info plugin_info = {
     PATHPROF_VERSION,
     "pathprof: minimal coverage probes and optimal edge/path profiles.\n"
-    "  -fplugin-arg-pathprof-mode=edge-counts\n"
+    "  -fplugin-arg-pathprof-mode=edge-counts|block-cover|edge-cover|"
+    "block-cover-edge-probes\n"
     "  -fplugin-arg-pathprof-weights=gcc|heuristic|uniform\n"
   };
   register_callback (plugin_name, PLUGIN_INFO, NULL, &plugin_info);

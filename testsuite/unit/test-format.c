@@ -71,6 +71,7 @@ random_notes (pp_unit_notes *n)
 	{
 	  pp_block_notes *bn = &f->blocks[b];
 	  bn->flags = rnd (2) ? PP_BLOCK_LANDING_PAD : 0;
+	  bn->value = f->nvalues && rnd (2) ? (int32_t) rnd (f->nvalues) : -1;
 	  bn->nlines = rnd (4);
 	  bn->lines = calloc (bn->nlines + 1, sizeof *bn->lines);
 	  for (uint32_t l = 0; l < bn->nlines; l++)
@@ -106,6 +107,7 @@ notes_equal (const pp_unit_notes *a, const pp_unit_notes *b)
 	return false;
       for (uint32_t k = 0; k < f->nblocks; k++)
 	if (f->blocks[k].flags != g->blocks[k].flags
+	    || f->blocks[k].value != g->blocks[k].value
 	    || f->blocks[k].nlines != g->blocks[k].nlines
 	    || memcmp (f->blocks[k].lines, g->blocks[k].lines,
 		       f->blocks[k].nlines * sizeof (pp_line_ref)))
@@ -243,7 +245,8 @@ encode_one_function (uint32_t src, int32_t value, uint32_t decl_file,
 		     unsigned char **buf, size_t *len)
 {
   pp_line_ref line = { 0, 7 };
-  pp_block_notes blocks[3] = { { 0, 0, NULL }, { 0, 0, NULL }, { 0, 1, &line } };
+  pp_block_notes blocks[3] = { { 0, -1, 0, NULL }, { 0, -1, 0, NULL },
+			       { 0, -1, 1, &line } };
   pp_edge_notes edges[2] = { { src, 2, 0, value }, { 2, 1, 0, -1 } };
   pp_function_notes f = {
     .asm_name = "main", .name = "main", .decl_file = decl_file, .decl_line = 3,

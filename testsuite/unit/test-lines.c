@@ -21,8 +21,8 @@ struct test_function
   pp_block_notes *blocks;
 };
 
-#define BLOCK(refs) { 0, sizeof (refs) / sizeof *(refs), (refs) }
-#define NO_BLOCK { 0, 0, NULL }
+#define BLOCK(refs) { 0, -1, sizeof (refs) / sizeof *(refs), (refs) }
+#define NO_BLOCK { 0, -1, 0, NULL }
 
 static int
 build (struct test_function *f, const struct test_edge *edges, uint32_t nedges,
