@@ -27,6 +27,8 @@ enum pp_edge_flag
   PP_EDGE_FALLTHRU = 1u << 4,	/* informational, for reports */
   PP_EDGE_TRUE = 1u << 5,	/* condition true (informational) */
   PP_EDGE_FALSE = 1u << 6,	/* condition false (informational) */
+  PP_EDGE_PATH_END = 1u << 7,	/* a cut chosen by the plugin or a region cut:
+				   paths end and restart here (paths mode) */
 };
 
 /* Edges that must never be chosen for a probe.  */
