@@ -39,11 +39,13 @@
 #include "hash-set.h"
 #include "hash-map.h"
 #include "calls.h"
+#include "gimplify.h"
 #include "opts.h"
 #include "toplev.h"
 
 #include "core/coverage.h"
 #include "core/edgeprof.h"
+#include "core/paths.h"
 #include "core/notes.h"
 #include "core/profile.h"
 #include "libprof/pathprof-abi.h"
@@ -66,6 +68,7 @@ static const option_value mode_values[] = {
   {"block-cover", PP_MODE_BLOCK_COVER},
   {"edge-cover", PP_MODE_EDGE_COVER},
   {"block-cover-edge-probes", PP_MODE_BLOCK_COVER_EDGE_PROBES},
+  {"paths", PP_MODE_PATHS},
   {NULL, 0}
 };
 
@@ -99,6 +102,32 @@ static const option_value weight_values[] = {
 
 static int option_mode = PP_MODE_EDGE_COUNTS;
 static int option_weights = PP_WEIGHTS_GCC;
+/* Functions with at most this many paths count them in an array; larger ones
+   in a hash table in libprof.  */
+static uint64_t option_path_array_max = 4096;
+#define MAX_PATH_ARRAY (1u << 24)	/* 128 MiB of counters for one function */
+
+static bool
+parse_count (const char *key, const char *value, uint64_t *out)
+{
+  char *end;
+  errno = 0;
+  unsigned long long v = value ? strtoull (value, &end, 10) : 0;
+  if (!value || !*value || *end || errno || value[0] == '-')
+    {
+      error ("pathprof: invalid value %qs for %<-fplugin-arg-pathprof-%s%>; "
+	     "expected a non-negative integer", value ? value : "", key);
+      return false;
+    }
+  if (v > MAX_PATH_ARRAY)
+    {
+      error ("pathprof: %<-fplugin-arg-pathprof-%s=%s%> is too large; at most %u",
+	     key, value, MAX_PATH_ARRAY);
+      return false;
+    }
+  *out = v;
+  return true;
+}
 
 static bool
 parse_choice (const char *key, const char *value, const option_value *choices,
@@ -134,10 +163,12 @@ parse_options (struct plugin_name_args *info)
 	ok &= parse_choice ("mode", arg.value, mode_values, &option_mode);
       else if (strcmp (arg.key, "weights") == 0)
 	ok &= parse_choice ("weights", arg.value, weight_values, &option_weights);
+      else if (strcmp (arg.key, "path-array-max") == 0)
+	ok &= parse_count ("path-array-max", arg.value, &option_path_array_max);
       else
 	{
 	  error ("pathprof: unknown option %<-fplugin-arg-pathprof-%s%>; "
-		 "valid options are: mode, weights", arg.key);
+		 "valid options are: mode, weights, path-array-max", arg.key);
 	  ok = false;
 	}
     }
@@ -381,6 +412,10 @@ struct function_plan
   auto_vec<int32_t> block_value;	/* value index per block (block probes) */
   uint32_t value_offset;
   uint32_t nvalues;
+  auto_vec<uint32_t> edge_src;	/* source block per edge */
+  pp_paths *paths = NULL;	/* paths mode */
+  int32_t path_table = -1;	/* index in the unit's path tables, if hashed */
+  ~function_plan () { pp_paths_free (paths); }
 };
 
 static uint32_t
@@ -409,11 +444,13 @@ gcc_estimates_available (void)
 
 /* Edge counters on the chords of a maximum spanning tree.  GCC_WEIGHT is GCC's
    static estimate per edge, or NULL when it has none (at -O0).  */
+/* The spanning-tree weighting chosen by -fplugin-arg-pathprof-weights.
+   GCC_WEIGHT is GCC's static estimate per edge, or NULL when it has none (-O0):
+   then the structural heuristic stands in.  */
 static void
-plan_edge_counters (const pp_graph &g, function_plan &plan,
-		    const double *gcc_weight, int *weighting_used)
+compute_weights (const pp_graph &g, const double *gcc_weight, auto_vec<double> &w,
+		 int *weighting_used)
 {
-  auto_vec<double> w;
   w.safe_grow_cleared (g.nedges);
   int weighting = option_weights;
   if (weighting == PP_WEIGHTS_GCC && !gcc_weight)
@@ -426,6 +463,37 @@ plan_edge_counters (const pp_graph &g, function_plan &plan,
   else if (pp_weights_heuristic (&g, w.address ()) != 0)
     fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
   *weighting_used = weighting;
+}
+
+/* Ball-Larus path numbering with increments on the chords of a maximum spanning
+   tree of the DAG.  */
+static void
+plan_paths (pp_graph &g, function_plan &plan, const double *gcc_weight,
+	    int *weighting_used)
+{
+  auto_vec<double> w;
+  compute_weights (g, gcc_weight, w, weighting_used);
+  pp_paths_options opt = {};
+  opt.weights = w.address ();
+  int rc = pp_paths_plan (&g, &opt, &plan.paths);
+  if (rc == PP_PATHS_ENOMEM)
+    fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
+  if (rc != PP_PATHS_OK)
+    internal_error ("pathprof: %qD: path numbering failed: %s",
+		    current_function_decl, pp_paths_strerror (rc));
+  for (unsigned i = 0; i < g.nedges; i++)
+    if (plan.paths->path_end[i])
+      g.edges[i].flags |= PP_EDGE_PATH_END;
+  plan.nvalues = plan.paths->npaths <= option_path_array_max
+		 ? (uint32_t) plan.paths->npaths : 0;
+}
+
+static void
+plan_edge_counters (const pp_graph &g, function_plan &plan,
+		    const double *gcc_weight, int *weighting_used)
+{
+  auto_vec<double> w;
+  compute_weights (g, gcc_weight, w, weighting_used);
 
   int pinned_chords = 0;
   int n = pp_plan_edge_counters (&g, w.address (), plan.value.address (),
@@ -490,6 +558,7 @@ plan_function (function_plan &plan, pp_function_notes &fn, file_table &files,
     if (pp_graph_add_edge (&g, src, dst, flags) == UINT32_MAX)
       fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
     plan.gcc_edge.safe_push (flags & PP_EDGE_FAKE ? NULL : e);
+    plan.edge_src.safe_push (src);
     double w = 0;
     if (e && have_estimates && e->count ().initialized_p ())
       w = e->count ().to_gcov_type ();
@@ -534,6 +603,9 @@ plan_function (function_plan &plan, pp_function_notes &fn, file_table &files,
     plan.block_value[i] = -1;
   if (coverage_mode_p (option_mode))
     plan_coverage (g, plan);
+  else if (option_mode == PP_MODE_PATHS)
+    plan_paths (g, plan, have_estimates ? gcc_weight.address () : NULL,
+		weighting_used);
   else
     plan_edge_counters (g, plan, have_estimates ? gcc_weight.address () : NULL,
 			weighting_used);
@@ -707,9 +779,135 @@ insert_flushes (void)
 	  }
 }
 
+/* Paths mode: the path register of the activation and the unit's hash-table
+   descriptors (one per function whose paths are hashed).  */
+static tree path_tables_var;
+static tree count_path_decl;
+
+static tree
+load_register (tree reg, gimple_seq *seq)
+{
+  tree value = make_temp_ssa_name (counter_type, NULL, "PP_path");
+  gimple_seq_add_stmt (seq, gimple_build_assign (value, reg));
+  return value;
+}
+
+/* count[path]++ for the path number PATH (an SSA name or a constant).  */
+static void
+emit_path_count (const function_plan &plan, tree path, gimple_seq *seq)
+{
+  if (plan.path_table >= 0)
+    {
+      tree table = build4 (ARRAY_REF, TREE_TYPE (TREE_TYPE (path_tables_var)),
+			   path_tables_var,
+			   build_int_cst (integer_type_node, plan.path_table),
+			   NULL_TREE, NULL_TREE);
+      gimple_seq_add_stmt (seq, gimple_build_call (count_path_decl, 2,
+						    build_fold_addr_expr (table),
+						    path));
+      return;
+    }
+  tree index = make_temp_ssa_name (counter_type, NULL, "PP_index");
+  gimple_seq_add_stmt (seq, gimple_build_assign (index, PLUS_EXPR, path,
+						 build_int_cstu (counter_type,
+								 plan.value_offset)));
+  tree ref = build4 (ARRAY_REF, counter_type, counters_var, index, NULL_TREE,
+		     NULL_TREE);
+  tree one = build_int_cst (counter_type, 1);
+  if (atomic_updates)
+    {
+      /* A variable address must be computed into a register first.  */
+      tree addr = make_temp_ssa_name (build_pointer_type (counter_type), NULL,
+				      "PP_counter_addr");
+      gimple_seq_add_stmt (seq, gimple_build_assign (addr,
+						     build_fold_addr_expr (ref)));
+      tree f = builtin_decl_explicit (BUILT_IN_ATOMIC_FETCH_ADD_8);
+      gimple_seq_add_stmt (seq, gimple_build_call (f, 3, addr, one,
+						    build_int_cst (integer_type_node,
+								   MEMMODEL_RELAXED)));
+      return;
+    }
+  tree old_value = make_temp_ssa_name (counter_type, NULL, "PP_counter");
+  gimple_seq_add_stmt (seq, gimple_build_assign (old_value, ref));
+  tree new_value = make_temp_ssa_name (counter_type, NULL, "PP_counter");
+  gimple_seq_add_stmt (seq, gimple_build_assign (new_value, PLUS_EXPR, old_value,
+						 one));
+  gimple_seq_add_stmt (seq, gimple_build_assign (unshare_expr (ref), new_value));
+}
+
+/* The code of one path action (core/paths.h): count first, then the register.  */
+static gimple_seq
+build_path_action (const function_plan &plan, const pp_path_action &a, tree reg)
+{
+  gimple_seq seq = NULL;
+  tree value = NULL_TREE;
+  if (a.count == PP_PATH_COUNT_REG
+      || (a.reg == PP_PATH_REG_ADD))
+    value = load_register (reg, &seq);
+  if (a.count == PP_PATH_COUNT_REG)
+    {
+      tree path = make_temp_ssa_name (counter_type, NULL, "PP_path");
+      gimple_seq_add_stmt (&seq, gimple_build_assign (path, PLUS_EXPR, value,
+						      build_int_cstu (counter_type,
+								      a.count_offset)));
+      emit_path_count (plan, path, &seq);
+    }
+  else if (a.count == PP_PATH_COUNT_CONST)
+    emit_path_count (plan, build_int_cstu (counter_type, a.count_offset), &seq);
+  if (a.reg == PP_PATH_REG_ADD)
+    {
+      tree sum = make_temp_ssa_name (counter_type, NULL, "PP_path");
+      gimple_seq_add_stmt (&seq, gimple_build_assign (sum, PLUS_EXPR, value,
+						      build_int_cstu (counter_type,
+								      a.reg_value)));
+      gimple_seq_add_stmt (&seq, gimple_build_assign (reg, sum));
+    }
+  else if (a.reg == PP_PATH_REG_SET)
+    gimple_seq_add_stmt (&seq, gimple_build_assign (reg,
+						    build_int_cstu (counter_type,
+								    a.reg_value)));
+  return seq;
+}
+
+static void
+instrument_paths (function_plan &plan)
+{
+  /* The path register lives in memory of the activation (so each thread and
+     each recursive call has its own); later passes promote it to a register.  */
+  tree reg = create_tmp_var (counter_type, "PP_path_register");
+  DECL_NOT_GIMPLE_REG_P (reg) = 1;
+  const pp_paths *p = plan.paths;
+  for (unsigned i = 0; i < p->nedges; i++)
+    {
+      const pp_path_action &a = p->action[i];
+      if (a.count == PP_PATH_COUNT_NONE && a.reg == PP_PATH_REG_NONE)
+	continue;
+      gimple_seq seq = build_path_action (plan, a, reg);
+      edge e = plan.gcc_edge[i];
+      if (a.at_source_end || !e)
+	{
+	  gcc_assert (a.at_source_end);
+	  basic_block src = e ? e->src
+			      : BASIC_BLOCK_FOR_FN (cfun, plan.edge_src[i]);
+	  gimple_stmt_iterator gsi = gsi_last_nondebug_bb (src);
+	  gcc_assert (!gsi_end_p (gsi));
+	  gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+	}
+      else
+	gsi_insert_seq_on_edge (e, seq);
+    }
+}
+
 static void
 instrument_function (function_plan &plan)
 {
+  if (plan.paths)
+    {
+      instrument_paths (plan);
+      insert_flushes ();
+      gsi_commit_edge_inserts ();
+      return;
+    }
   bool coverage = coverage_mode_p (option_mode);
   for (unsigned i = 0; i < plan.gcc_edge.length (); i++)
     if (plan.value[i] >= 0)
@@ -774,6 +972,9 @@ emit_unit_record (const unsigned char *notes, size_t notes_len, uint64_t checksu
   tree f_notes_len = build_field (u32, "notes_len", &fields);
   tree f_nvalues = build_field (u32, "nvalues", &fields);
   tree f_values = build_field (ptr_type_node, "values", &fields);
+  tree f_ntables = build_field (u32, "ntables", &fields);
+  build_field (u32, "reserved", &fields);
+  tree f_tables = build_field (ptr_type_node, "tables", &fields);
   tree f_next = build_field (ptr_type_node, "next", &fields);
   finish_builtin_struct (record, "__pathprof_unit", fields, NULL_TREE);
 
@@ -801,6 +1002,15 @@ emit_unit_record (const unsigned char *notes, size_t notes_len, uint64_t checksu
   CONSTRUCTOR_APPEND_ELT (elts, f_values,
 			  fold_convert (ptr_type_node,
 					build_fold_addr_expr (counters_var)));
+  unsigned ntables = 0;
+  tree tables = null_pointer_node;
+  if (path_tables_var)
+    {
+      ntables = tree_to_uhwi (array_type_nelts (TREE_TYPE (path_tables_var))) + 1;
+      tables = fold_convert (ptr_type_node, build_fold_addr_expr (path_tables_var));
+    }
+  CONSTRUCTOR_APPEND_ELT (elts, f_ntables, build_int_cst (u32, ntables));
+  CONSTRUCTOR_APPEND_ELT (elts, f_tables, tables);
   CONSTRUCTOR_APPEND_ELT (elts, f_next, null_pointer_node);
   tree unit_var = static_var ("__pathprof_unit", record,
 			      build_constructor (record, elts), false);
@@ -817,6 +1027,54 @@ emit_unit_record (const unsigned char *notes, size_t notes_len, uint64_t checksu
   cgraph_build_static_cdtor ('D',
 			     build_call_expr (done, 1, build_fold_addr_expr (unit_var)),
 			     MAX_RESERVED_INIT_PRIORITY + 1);
+}
+
+/* struct __pathprof_path_table, as in libprof/pathprof-abi.h.  */
+static tree
+path_table_type (tree *f_function, tree *f_npaths)
+{
+  tree record = make_node (RECORD_TYPE);
+  tree fields = NULL_TREE;
+  *f_function = build_field (unsigned_type_node, "function", &fields);
+  build_field (unsigned_type_node, "reserved", &fields);
+  *f_npaths = build_field (counter_type, "npaths", &fields);
+  build_field (ptr_type_node, "table", &fields);
+  finish_builtin_struct (record, "__pathprof_path_table", fields, NULL_TREE);
+  return record;
+}
+
+/* One hash-table descriptor per function with more paths than fit an array.  */
+static void
+create_path_tables (auto_delete_vec<function_plan> &plans)
+{
+  path_tables_var = NULL_TREE;
+  count_path_decl = build_fn_decl ("__pathprof_count_path",
+				   build_function_type_list (void_type_node,
+							     ptr_type_node,
+							     counter_type,
+							     NULL_TREE));
+  tree f_function, f_npaths;
+  tree type = path_table_type (&f_function, &f_npaths);
+  vec<constructor_elt, va_gc> *tables = NULL;
+  unsigned ntables = 0;
+  for (unsigned i = 0; i < plans.length (); i++)
+    if (plans[i]->paths && plans[i]->nvalues == 0)
+      {
+	plans[i]->path_table = ntables++;
+	vec<constructor_elt, va_gc> *fields = NULL;
+	CONSTRUCTOR_APPEND_ELT (fields, f_function,
+				build_int_cst (unsigned_type_node, i));
+	CONSTRUCTOR_APPEND_ELT (fields, f_npaths,
+				build_int_cstu (counter_type,
+						plans[i]->paths->npaths));
+	CONSTRUCTOR_APPEND_ELT (tables, NULL_TREE, build_constructor (type, fields));
+      }
+  if (ntables == 0)
+    return;
+  tree array = build_array_type_nelts (type, ntables);
+  path_tables_var = static_var ("__pathprof_path_tables", array,
+				build_constructor (array, tables), false);
+  varpool_node::finalize_decl (path_tables_var);
 }
 
 static char *
@@ -906,6 +1164,8 @@ instrument_unit (void)
   tree array_type = build_array_type_nelts (value_type, MAX (total, 1u));
   counters_var = static_var ("__pathprof_counters", array_type, NULL_TREE, false);
   varpool_node::finalize_decl (counters_var);
+  if (option_mode == PP_MODE_PATHS)
+    create_path_tables (plans);
 
   for (function_plan *plan : plans)
     {
@@ -1008,7 +1268,8 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
     PATHPROF_VERSION,
     "pathprof: minimal coverage probes and optimal edge/path profiles.\n"
     "  -fplugin-arg-pathprof-mode=edge-counts|block-cover|edge-cover|"
-    "block-cover-edge-probes\n"
+    "block-cover-edge-probes|paths\n"
+    "  -fplugin-arg-pathprof-path-array-max=N (default 4096)\n"
     "  -fplugin-arg-pathprof-weights=gcc|heuristic|uniform\n"
   };
   register_callback (plugin_name, PLUGIN_INFO, NULL, &plugin_info);
