@@ -1,6 +1,7 @@
 /* pathprof lcov: an lcov tracefile (the format of geninfo, read by genhtml) with
    gcov's line counts, function call counts and branch counts, aggregated per source
-   file over every unit and function of the profile.  */
+   file over every unit and function of the profile.  Units of a coverage mode give
+   1 or 0 (covered or not) for counts, and branches only in edge-cover.  */
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -14,15 +15,18 @@ struct lcov_function
 {
   uint32_t source, line;
   const char *name;
-  uint64_t calls;
+  uint64_t calls;		/* when !counted: not 0 iff called */
+  bool counted;
 };
 
 /* Branch `branch' of block `block', whose branches gcov shows on `line'.  */
 struct lcov_branch
 {
   uint32_t source, line, block, branch;
-  uint64_t taken;
-  bool executed;		/* the block ran (lcov shows "-" otherwise) */
+  uint64_t taken;		/* when !counted: not 0 iff taken */
+  bool executed;		/* the block ran and the branch is known (lcov
+				   shows "-" otherwise) */
+  bool counted;
 };
 
 struct lcov_data
@@ -48,8 +52,9 @@ grow (void *array, size_t *cap, size_t need, size_t elt)
 /* Appends the branches of block v of f: its non-fake successors in gcov's order
    (by destination), when it has at least two.  */
 static int
-add_block_branches (struct lcov_data *d, const report_function *f,
-		    const uint32_t *source_of_file, uint32_t v)
+add_block_branches (struct lcov_data *d, const report_unit *ru,
+		    const report_function *f, const uint32_t *source_of_file,
+		    uint32_t v)
 {
   const pp_graph *g = &f->graph;
   pp_line_ref anchor;
@@ -79,9 +84,14 @@ add_block_branches (struct lcov_data *d, const report_function *f,
 	  return -1;
 	}
       d->branches = p;
+      uint32_t e = succ[b];
       d->branches[d->nbranches++] = (struct lcov_branch)
 	{ source_of_file[anchor.file], anchor.line, v, b,
-	  f->edge_counts[succ[b]], f->block_counts[v] != 0 };
+	  ru->counts ? f->edge_counts[e]
+	  : f->edge_coverage[e] == REPORT_COVERED,
+	  f->block_coverage[v] == REPORT_COVERED
+	  && (ru->counts || f->edge_coverage[e] != REPORT_NOT_DETERMINED),
+	  ru->counts };
     }
   free (succ);
   return 0;
@@ -93,7 +103,8 @@ collect (struct lcov_data *d, const report *r, const report_lines *rl)
   for (uint32_t u = 0; u < r->nunits; u++)
     for (uint32_t i = 0; i < r->units[u].notes.nfunctions; i++)
       {
-	const report_function *f = &r->units[u].functions[i];
+	const report_unit *ru = &r->units[u];
+	const report_function *f = &ru->functions[i];
 	const uint32_t *source_of_file = rl->source_of_file[u];
 	struct lcov_function *p = grow (d->functions, &d->functions_cap,
 					d->nfunctions + 1, sizeof *p);
@@ -102,10 +113,10 @@ collect (struct lcov_data *d, const report *r, const report_lines *rl)
 	d->functions = p;
 	d->functions[d->nfunctions++] = (struct lcov_function)
 	  { source_of_file[f->notes->decl_file], f->notes->decl_line,
-	    f->notes->name, f->calls };
-	for (uint32_t v = 0; v < f->graph.nnodes; v++)
+	    f->notes->name, ru->counts ? f->calls : f->called, ru->counts };
+	for (uint32_t v = 0; v < f->graph.nnodes && ru->edges_determined; v++)
 	  if (v != f->graph.entry && v != f->graph.exit
-	      && add_block_branches (d, f, source_of_file, v))
+	      && add_block_branches (d, ru, f, source_of_file, v))
 	    return -1;
       }
   return 0;
@@ -136,14 +147,18 @@ compare_branches (const void *a, const void *b)
 }
 
 /* Merges adjacent equal entries (the same function or branch seen in several
-   units) by adding their counts; returns the new length.  */
+   units) by adding their counts, which are counts only if they all were; returns
+   the new length.  */
 static size_t
 merge_functions (struct lcov_function *f, size_t n)
 {
   size_t out = 0;
   for (size_t i = 0; i < n; i++)
     if (out && compare_functions (&f[out - 1], &f[i]) == 0)
-      f[out - 1].calls = pp_sat_add (f[out - 1].calls, f[i].calls);
+      {
+	f[out - 1].calls = pp_sat_add (f[out - 1].calls, f[i].calls);
+	f[out - 1].counted &= f[i].counted;
+      }
     else
       f[out++] = f[i];
   return out;
@@ -158,6 +173,7 @@ merge_branches (struct lcov_branch *b, size_t n)
       {
 	b[out - 1].taken = pp_sat_add (b[out - 1].taken, b[i].taken);
 	b[out - 1].executed |= b[i].executed;
+	b[out - 1].counted &= b[i].counted;
       }
     else
       b[out++] = b[i];
@@ -177,9 +193,10 @@ print_record (const line_source *src, uint32_t s, const struct lcov_data *d,
 	    d->functions[*fi].name);
   for (size_t i = first; i < *fi; i++)
     {
-      printf ("FNDA:%" PRIu64 ",%s\n", d->functions[i].calls,
-	      d->functions[i].name);
-      hit += d->functions[i].calls != 0;
+      const struct lcov_function *f = &d->functions[i];
+      printf ("FNDA:%" PRIu64 ",%s\n", f->counted ? f->calls : f->calls != 0,
+	      f->name);
+      hit += f->calls != 0;
     }
   printf ("FNF:%zu\nFNH:%zu\n", *fi - first, hit);
 
@@ -191,7 +208,7 @@ print_record (const line_source *src, uint32_t s, const struct lcov_data *d,
       printf ("BRDA:%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",", b->line, b->block,
 	      b->branch);
       if (b->executed)
-	printf ("%" PRIu64 "\n", b->taken);
+	printf ("%" PRIu64 "\n", b->counted ? b->taken : b->taken != 0);
       else
 	puts ("-");
       hit += b->taken != 0;
@@ -201,12 +218,15 @@ print_record (const line_source *src, uint32_t s, const struct lcov_data *d,
   size_t found = 0;
   hit = 0;
   for (uint32_t line = 1; line < src->nlines; line++)
-    if (src->lines[line].exists)
-      {
-	printf ("DA:%" PRIu32 ",%" PRIu64 "\n", line, src->lines[line].count);
-	found++;
-	hit += src->lines[line].count != 0;
-      }
+    {
+      const line_count *l = &src->lines[line];
+      if (!l->exists)
+	continue;
+      printf ("DA:%" PRIu32 ",%" PRIu64 "\n", line,
+	      l->uncounted ? l->covered : l->count);
+      found++;
+      hit += l->uncounted ? l->covered : l->count != 0;
+    }
   printf ("LF:%zu\nLH:%zu\nend_of_record\n", found, hit);
 }
 

@@ -9,7 +9,8 @@
 struct line_function
 {
   const pp_graph *g;
-  const uint64_t *edge_counts;
+  const uint64_t *edge_counts;	/* NULL in a coverage function */
+  const bool *ran;		/* per node, in a coverage function */
   const pp_block_notes *blocks;
   const uint32_t *source_of_file;
 };
@@ -144,11 +145,10 @@ line_counts_block_anchor (const pp_block_notes *block, pp_line_ref *anchor)
   return true;
 }
 
-int
-line_counts_add_function (line_counts *lc, const pp_graph *g,
-			  const uint64_t *edge_counts,
-			  const pp_block_notes *blocks,
-			  const uint32_t *source_of_file)
+static int
+add_function (line_counts *lc, const pp_graph *g, const uint64_t *edge_counts,
+	      const bool *ran, const pp_block_notes *blocks,
+	      const uint32_t *source_of_file)
 {
   size_t cap = lc->functions_cap;
   if (reserve ((void **) &lc->functions, &cap, lc->nfunctions + 1,
@@ -174,9 +174,34 @@ line_counts_add_function (line_counts *lc, const pp_graph *g,
 	}
     }
   lc->functions[fn] = (struct line_function)
-    { g, edge_counts, blocks, source_of_file };
+    { g, edge_counts, ran, blocks, source_of_file };
   lc->nfunctions++;
   return 0;
+}
+
+int
+line_counts_add_function (line_counts *lc, const pp_graph *g,
+			  const uint64_t *edge_counts,
+			  const pp_block_notes *blocks,
+			  const uint32_t *source_of_file)
+{
+  return add_function (lc, g, edge_counts, NULL, blocks, source_of_file);
+}
+
+int
+line_counts_add_covered_function (line_counts *lc, const pp_graph *g,
+				  const bool *ran, const pp_block_notes *blocks,
+				  const uint32_t *source_of_file)
+{
+  return add_function (lc, g, NULL, ran, blocks, source_of_file);
+}
+
+static bool
+block_ran (const struct line_function *f, uint32_t v)
+{
+  if (f->ran)
+    return f->ran[v];
+  return line_counts_node_count (f->g, f->edge_counts, v) != 0;
 }
 
 /* gcov's exception edges: non-fake, non-fallthru successors of a block (not ENTRY)
@@ -270,7 +295,9 @@ add_block_sums (line_counts *lc)
 	}
       for (uint32_t v = 0; v < g->nnodes; v++)
 	{
-	  uint64_t count = line_counts_node_count (g, f->edge_counts, v);
+	  bool ran = block_ran (f, v);
+	  uint64_t count
+	    = f->edge_counts ? line_counts_node_count (g, f->edge_counts, v) : 0;
 	  for (uint32_t i = 0; i < f->blocks[v].nlines; i++)
 	    {
 	      pp_line_ref r = f->blocks[v].lines[i];
@@ -282,12 +309,16 @@ add_block_sums (line_counts *lc)
 		  return -1;
 		}
 	      l->exists = true;
+	      l->uncounted |= !f->edge_counts;
 	      if (!anchored (lc, f->source_of_file[r.file], r.line))
-		l->count = pp_sat_add (l->count, count);
+		{
+		  l->count = pp_sat_add (l->count, count);
+		  l->covered |= ran;
+		}
 	      if (!exceptional[v])
 		{
 		  l->unexceptional = true;
-		  if (count == 0)
+		  if (!ran)
 		    l->has_unexecuted_block = true;
 		}
 	    }
@@ -530,8 +561,8 @@ init_circuits (struct circuits *c, const pp_graph *g)
   return 0;
 }
 
-/* Adds up the anchored counts of the lines anchored in function fn, whose anchors
-   are anchors[0..n-1], sorted by line.  */
+/* Adds up the anchored counts and coverage of the lines anchored in function fn,
+   whose anchors are anchors[0..n-1], sorted by line.  */
 static int
 add_function_anchored_counts (line_counts *lc, uint32_t fn,
 			      const struct line_anchor *anchors, size_t n)
@@ -551,8 +582,11 @@ add_function_anchored_counts (line_counts *lc, uint32_t fn,
 	if (nset == 0 || set[nset - 1] != anchors[i].block)
 	  set[nset++] = anchors[i].block;
       line_count *l = &lc->sources[source].lines[line];
-      l->count = pp_sat_add (l->count,
-			     anchored_count (&c, f->edge_counts, set, nset));
+      for (uint32_t k = 0; k < nset && !l->covered; k++)
+	l->covered = block_ran (f, set[k]);
+      if (f->edge_counts)
+	l->count = pp_sat_add (l->count,
+			       anchored_count (&c, f->edge_counts, set, nset));
     }
   int status = c.failed ? -1 : 0;
   free_circuits (&c, f->g->nnodes);

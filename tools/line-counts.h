@@ -23,6 +23,12 @@
      block of the unit ignores the blocks where it is not an anchor.  Units then
      add up, as lcov adds up the per-file results of gcov.
 
+   Functions of the coverage modes come with whether each block ran instead of
+   edge counts.  Every line gets whether it was covered, attributed as above: a line
+   anchoring blocks is covered iff one of the blocks it anchors ran, any other line
+   iff one of the blocks mentioning it ran; so a counted line is covered iff its
+   count is not 0.
+
    A line "exists" when some block mentions it.  Blocks only reachable through
    exception edges are "exceptional" (gcov prints "=====" rather than "#####" for a
    line that has only such blocks and never ran); gcov infers exception edges as the
@@ -43,6 +49,9 @@ typedef struct line_count
   bool exists;			/* some block has code on the line */
   bool unexceptional;		/* ... and one of them is not exceptional */
   bool has_unexecuted_block;	/* an unexceptional block on the line never ran */
+  bool covered;			/* a block the line is attributed to ran */
+  bool uncounted;		/* a coverage function has code on the line: count
+				   holds only what counted functions add */
 } line_count;
 
 typedef struct line_source
@@ -83,6 +92,13 @@ int line_counts_add_function (line_counts *lc, const pp_graph *g,
 			      const uint64_t *edge_counts,
 			      const pp_block_notes *blocks,
 			      const uint32_t *source_of_file);
+
+/* The same for a function of a coverage mode: RAN[v] says whether node v ran.
+   Its lines get coverage and no count.  RAN is referenced like the arrays above.  */
+int line_counts_add_covered_function (line_counts *lc, const pp_graph *g,
+				      const bool *ran,
+				      const pp_block_notes *blocks,
+				      const uint32_t *source_of_file);
 
 /* Counts the lines of the functions added since the previous commit (one unit) and
    adds them to the sources' lines.  Returns 0, or -1 on allocation failure.  */

@@ -1,6 +1,7 @@
 /* pathprof: reads the profiles written by programs built with the pathprof plugin
    and reports them.  This file holds the command table and what every command
-   shares; each command lives in its own file (show.c, lcov.c, merge.c).  */
+   shares; each command lives in its own file (show.c, lcov.c, json.c, stats.c,
+   merge.c).  */
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -18,11 +19,16 @@ static const struct command
   int (*run) (int argc, char **argv);
 } commands[] = {
   { "show", "FILE [--function NAME] [--source-dir DIR]",
-    "print the counts of every function, block and edge, then the source\n"
-    "annotated with line counts as gcov does",
+    "print the counts or coverage of every function, block and edge, then\n"
+    "the source annotated with line counts or coverage as gcov does",
     show_command },
   { "lcov", "FILE", "print an lcov tracefile (for genhtml) on stdout",
     lcov_command },
+  { "json", "FILE", "print the profile as a JSON document on stdout",
+    json_command },
+  { "stats", "FILE", "print the blocks, edges and probes or counters of every\n"
+    "function and unit, and the probes per block and per edge",
+    stats_command },
   { "merge", "OUT IN...", "add up the profiles IN... into OUT (replaced)",
     merge_command },
 };

@@ -1,5 +1,5 @@
 /* The report layer: reading a profile and turning each unit's values into
-   per-function counts.  */
+   per-function facts.  */
 
 #include "report.h"
 
@@ -7,23 +7,57 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "coverage.h"
 #include "edgeprof.h"
 
-/* A mode reader fills f->edge_counts, f->edge_source and f->unknown_edges from the
-   unit's values; f->graph is built.  Returns 0, or -1 with a reason in err.  */
+const struct report_edge_flag_name report_edge_flag_names[] = {
+  { PP_EDGE_FAKE, "fake" },
+  { PP_EDGE_ABNORMAL, "abnormal" },
+  { PP_EDGE_EH, "eh" },
+  { PP_EDGE_EXIT_ENTRY, "exit-entry" },
+  { PP_EDGE_FALLTHRU, "fallthru" },
+  { PP_EDGE_TRUE, "true" },
+  { PP_EDGE_FALSE, "false" },
+  { PP_EDGE_PATH_END, "path-end" },
+};
+const size_t report_nedge_flag_names
+  = sizeof report_edge_flag_names / sizeof *report_edge_flag_names;
+
+const char *const report_edge_source_names[] = {
+  [REPORT_EDGE_MEASURED] = "measured",
+  [REPORT_EDGE_DERIVED] = "derived",
+  [REPORT_EDGE_UNKNOWN] = "unknown",
+};
+
+/* A mode reader fills, from the unit's values, f->edge_counts, f->edge_source and
+   f->unknown_edges (counting modes) or f->block_coverage, f->edge_coverage and
+   f->block_inexact (coverage modes); f->graph is built and the arrays are zeroed.
+   Returns 0, or -1 with a reason in err.  */
 typedef int (*mode_reader_fn) (report_function *f, const pp_unit_data *u,
 			       char *err, size_t errlen);
 
 static int read_edge_counts (report_function *f, const pp_unit_data *u,
 			     char *err, size_t errlen);
+static int read_block_cover (report_function *f, const pp_unit_data *u,
+			     char *err, size_t errlen);
+static int read_edge_cover (report_function *f, const pp_unit_data *u,
+			    char *err, size_t errlen);
+static int read_block_cover_edge_probes (report_function *f,
+					 const pp_unit_data *u, char *err,
+					 size_t errlen);
 
 static const struct mode_reader
 {
   uint32_t mode;
   uint32_t value_kind;
+  bool counts, edges_determined;
   mode_reader_fn read;
 } mode_readers[] = {
-  { PP_MODE_EDGE_COUNTS, PP_VALUES_U64, read_edge_counts },
+  { PP_MODE_EDGE_COUNTS, PP_VALUES_U64, true, true, read_edge_counts },
+  { PP_MODE_BLOCK_COVER, PP_VALUES_U8, false, false, read_block_cover },
+  { PP_MODE_EDGE_COVER, PP_VALUES_U8, false, true, read_edge_cover },
+  { PP_MODE_BLOCK_COVER_EDGE_PROBES, PP_VALUES_U8, false, false,
+    read_block_cover_edge_probes },
 };
 
 static const struct mode_reader *
@@ -89,6 +123,174 @@ read_edge_counts (report_function *f, const pp_unit_data *u, char *err,
     }
 }
 
+static uint8_t
+coverage_of (bool covered)
+{
+  return covered ? REPORT_COVERED : REPORT_NOT_COVERED;
+}
+
+/* Fills probes[0..nvalues-1] with the block (block_probes) or edge ids that the
+   notes give the values 0..nvalues-1 of the function.  Returns 0, or -1 with a
+   reason in err when a value has no probe or several.  */
+static int
+collect_probes (const pp_function_notes *fn, bool block_probes,
+		uint32_t *probes, bool *seen, char *err, size_t errlen)
+{
+  uint32_t nids = block_probes ? fn->nblocks : fn->nedges;
+  memset (seen, 0, fn->nvalues * sizeof *seen);
+  for (uint32_t id = 0; id < nids; id++)
+    {
+      int32_t value = block_probes ? fn->blocks[id].value : fn->edges[id].value;
+      if (value < 0)
+	continue;
+      if (seen[value])
+	{
+	  snprintf (err, errlen, "value %" PRId32 " has two probes "
+		    "(corrupted profile)", value);
+	  return -1;
+	}
+      seen[value] = true;
+      probes[value] = id;
+    }
+  for (uint32_t i = 0; i < fn->nvalues; i++)
+    if (!seen[i])
+      {
+	snprintf (err, errlen, "value %" PRIu32 " has no probe "
+		  "(corrupted profile)", i);
+	return -1;
+      }
+  return 0;
+}
+
+static int
+coverage_error (int rc, char *err, size_t errlen)
+{
+  if (rc == PP_COVERAGE_NOMEM)
+    snprintf (err, errlen, "out of memory");
+  else
+    snprintf (err, errlen, "the probes do not fit the control-flow graph "
+	      "(stale or corrupted profile)");
+  return -1;
+}
+
+/* Marks the blocks whose coverage no set of edge probes determines.  */
+static int
+find_inexact_blocks (report_function *f, char *err, size_t errlen)
+{
+  pp_coverage_plan plan;
+  int rc = pp_coverage_plan_compute (&f->graph, PP_COVER_BLOCKS_BY_EDGES, &plan);
+  if (rc)
+    return coverage_error (rc, err, errlen);
+  for (uint32_t i = 0; i < plan.ninexact; i++)
+    f->block_inexact[plan.inexact[i]] = true;
+  pp_coverage_plan_free (&plan);
+  return 0;
+}
+
+/* One-byte probes, 1 when reached: block probes (block-cover) or edge probes (the
+   other coverage modes).  Every block's coverage is inferred; in edge-cover every
+   probe-able edge's too, and the blocks' from the same edge probes.  */
+static int
+read_coverage (report_function *f, const pp_unit_data *u, uint32_t mode,
+	       char *err, size_t errlen)
+{
+  const pp_function_notes *fn = f->notes;
+  const pp_graph *g = &f->graph;
+  bool block_probes = mode == PP_MODE_BLOCK_COVER;
+  size_t nvalues = fn->nvalues ? fn->nvalues : 1;
+  size_t nids = fn->nblocks > fn->nedges ? fn->nblocks : fn->nedges;
+  uint32_t *probes = malloc (nvalues * sizeof *probes);
+  bool *hit = malloc (nvalues * sizeof *hit);
+  bool *covered = malloc ((nids ? nids : 1) * sizeof *covered);
+  int status = -1;
+  if (!probes || !hit || !covered)
+    {
+      snprintf (err, errlen, "out of memory");
+      goto out;
+    }
+  if (collect_probes (fn, block_probes, probes, hit, err, errlen))
+    goto out;
+  const uint8_t *values = (const uint8_t *) u->values + fn->value_offset;
+  for (uint32_t i = 0; i < fn->nvalues; i++)
+    hit[i] = values[i] != 0;
+
+  if (mode == PP_MODE_EDGE_COVER)
+    {
+      int rc = pp_coverage_infer (g, PP_COVER_EDGES, probes, fn->nvalues, hit,
+				  covered);
+      if (rc)
+	{
+	  coverage_error (rc, err, errlen);
+	  goto out;
+	}
+      for (uint32_t e = 0; e < fn->nedges; e++)
+	f->edge_coverage[e] = g->edges[e].flags & PP_EDGE_PINNED
+			      ? REPORT_NOT_DETERMINED : coverage_of (covered[e]);
+    }
+  /* Edge probes that tell every probe-able edge's coverage tell every block's
+     that any edge probes can tell.  */
+  int rc = pp_coverage_infer (g, block_probes ? PP_COVER_BLOCKS
+			      : PP_COVER_BLOCKS_BY_EDGES,
+			      probes, fn->nvalues, hit, covered);
+  if (rc)
+    {
+      coverage_error (rc, err, errlen);
+      goto out;
+    }
+  for (uint32_t v = 0; v < fn->nblocks; v++)
+    if (v != g->entry && v != g->exit)
+      f->block_coverage[v] = coverage_of (covered[v]);
+  status = block_probes ? 0 : find_inexact_blocks (f, err, errlen);
+
+out:
+  free (probes);
+  free (hit);
+  free (covered);
+  return status;
+}
+
+static int
+read_block_cover (report_function *f, const pp_unit_data *u, char *err,
+		  size_t errlen)
+{
+  return read_coverage (f, u, PP_MODE_BLOCK_COVER, err, errlen);
+}
+
+static int
+read_edge_cover (report_function *f, const pp_unit_data *u, char *err,
+		 size_t errlen)
+{
+  return read_coverage (f, u, PP_MODE_EDGE_COVER, err, errlen);
+}
+
+static int
+read_block_cover_edge_probes (report_function *f, const pp_unit_data *u,
+			      char *err, size_t errlen)
+{
+  return read_coverage (f, u, PP_MODE_BLOCK_COVER_EDGE_PROBES, err, errlen);
+}
+
+/* The coverage that counts imply.  A fake leave's count is negative when calls
+   returned more often than they were made (a forked child).  */
+static void
+coverage_from_counts (report_function *f)
+{
+  const pp_graph *g = &f->graph;
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    if (v != g->entry && v != g->exit)
+      f->block_coverage[v] = coverage_of (f->block_counts[v] != 0);
+  for (uint32_t e = 0; e < g->nedges; e++)
+    {
+      uint64_t count = f->edge_counts[e];
+      if (f->edge_source[e] == REPORT_EDGE_UNKNOWN)
+	f->edge_coverage[e] = REPORT_NOT_DETERMINED;
+      else if (g->edges[e].flags & PP_EDGE_FAKE)
+	f->edge_coverage[e] = coverage_of ((int64_t) count > 0);
+      else
+	f->edge_coverage[e] = coverage_of (count != 0);
+    }
+}
+
 int
 report_decode_unit (const pp_unit_data *u, pp_unit_notes *notes, char *err,
 		    size_t errlen)
@@ -120,10 +322,18 @@ load_function (report_function *f, const pp_function_notes *fn,
     }
   f->notes = fn;
   size_t nedges = fn->nedges ? fn->nedges : 1;
-  f->edge_counts = calloc (nedges, sizeof *f->edge_counts);
-  f->edge_source = calloc (nedges, sizeof *f->edge_source);
-  f->block_counts = calloc (fn->nblocks, sizeof *f->block_counts);
-  if (!f->edge_counts || !f->edge_source || !f->block_counts)
+  f->block_coverage = calloc (fn->nblocks, sizeof *f->block_coverage);
+  f->edge_coverage = calloc (nedges, sizeof *f->edge_coverage);
+  f->block_inexact = calloc (fn->nblocks, sizeof *f->block_inexact);
+  if (reader->counts)
+    {
+      f->edge_counts = calloc (nedges, sizeof *f->edge_counts);
+      f->edge_source = calloc (nedges, sizeof *f->edge_source);
+      f->block_counts = calloc (fn->nblocks, sizeof *f->block_counts);
+    }
+  if (!f->block_coverage || !f->edge_coverage || !f->block_inexact
+      || (reader->counts
+	  && (!f->edge_counts || !f->edge_source || !f->block_counts)))
     {
       snprintf (err, errlen, "out of memory");
       return -1;
@@ -131,15 +341,27 @@ load_function (report_function *f, const pp_function_notes *fn,
   if (reader->read (f, u, err, errlen))
     return -1;
 
-  for (uint32_t v = 0; v < fn->nblocks; v++)
-    f->block_counts[v] = line_counts_node_count (&f->graph, f->edge_counts, v);
   const pp_graph *g = &f->graph;
+  if (reader->counts)
+    {
+      for (uint32_t v = 0; v < fn->nblocks; v++)
+	f->block_counts[v] = line_counts_node_count (g, f->edge_counts, v);
+      for (uint32_t i = g->succ_start[g->entry];
+	   i < g->succ_start[g->entry + 1]; i++)
+	{
+	  uint32_t e = g->succ_edges[i];
+	  if (!(g->edges[e].flags & PP_EDGE_FAKE))
+	    f->calls = pp_sat_add (f->calls, f->edge_counts[e]);
+	}
+      coverage_from_counts (f);
+    }
   for (uint32_t i = g->succ_start[g->entry]; i < g->succ_start[g->entry + 1];
        i++)
     {
-      uint32_t e = g->succ_edges[i];
-      if (!(g->edges[e].flags & PP_EDGE_FAKE))
-	f->calls = pp_sat_add (f->calls, f->edge_counts[e]);
+      const pp_edge *e = &g->edges[g->succ_edges[i]];
+      if (!(e->flags & PP_EDGE_FAKE)
+	  && f->block_coverage[e->dst] == REPORT_COVERED)
+	f->called = true;
     }
   return 0;
 }
@@ -166,6 +388,8 @@ load_unit (report_unit *ru, const pp_unit_data *u, char *err, size_t errlen)
 		pp_mode_name (ru->notes.mode), u->value_kind);
       return -1;
     }
+  ru->counts = reader->counts;
+  ru->edges_determined = reader->edges_determined;
   ru->functions = calloc (ru->notes.nfunctions ? ru->notes.nfunctions : 1,
 			  sizeof *ru->functions);
   if (!ru->functions)
@@ -226,6 +450,9 @@ report_free (report *r)
 	    free (f->edge_counts);
 	    free (f->edge_source);
 	    free (f->block_counts);
+	    free (f->block_coverage);
+	    free (f->edge_coverage);
+	    free (f->block_inexact);
 	  }
       free (ru->functions);
       pp_notes_free (&ru->notes);
@@ -287,6 +514,45 @@ canonical_path (const char *path)
   return out;
 }
 
+/* Adds the lines of the selected functions of ru, whose files are sources map[].  */
+static int
+add_unit_lines (report_lines *rl, const report_unit *ru, const uint32_t *map,
+		const char *function_name)
+{
+  uint32_t n = ru->notes.nfunctions;
+  /* Which blocks ran, per function of a coverage unit, until the commit.  */
+  bool **ran = calloc (n ? n : 1, sizeof *ran);
+  int status = ran ? 0 : -1;
+  for (uint32_t i = 0; i < n && status == 0; i++)
+    {
+      const report_function *f = &ru->functions[i];
+      if (!report_function_selected (f, function_name))
+	continue;
+      if (ru->counts)
+	{
+	  status = line_counts_add_function (&rl->lc, &f->graph, f->edge_counts,
+					     f->notes->blocks, map);
+	  continue;
+	}
+      ran[i] = malloc (f->graph.nnodes * sizeof **ran);
+      if (!ran[i])
+	{
+	  status = -1;
+	  break;
+	}
+      for (uint32_t v = 0; v < f->graph.nnodes; v++)
+	ran[i][v] = f->block_coverage[v] == REPORT_COVERED;
+      status = line_counts_add_covered_function (&rl->lc, &f->graph, ran[i],
+						 f->notes->blocks, map);
+    }
+  if (status == 0)
+    status = line_counts_commit (&rl->lc);
+  for (uint32_t i = 0; ran && i < n; i++)
+    free (ran[i]);
+  free (ran);
+  return status;
+}
+
 int
 report_lines_compute (report_lines *rl, const report *r,
 		      const char *function_name)
@@ -314,15 +580,7 @@ report_lines_compute (report_lines *rl, const report *r,
 	  if (rc)
 	    return -1;
 	}
-      for (uint32_t i = 0; i < ru->notes.nfunctions; i++)
-	{
-	  const report_function *f = &ru->functions[i];
-	  if (report_function_selected (f, function_name)
-	      && line_counts_add_function (&rl->lc, &f->graph, f->edge_counts,
-					   f->notes->blocks, map))
-	    return -1;
-	}
-      if (line_counts_commit (&rl->lc))
+      if (add_unit_lines (rl, ru, map, function_name))
 	return -1;
     }
   return 0;

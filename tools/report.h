@@ -1,8 +1,13 @@
 /* The report layer: a profile read and interpreted, ready for the commands.
 
-   Each unit's raw values are turned into per-function counts in one place, by the
+   Each unit's raw values are turned into per-function facts in one place, by the
    reader of the unit's mode (report.c, mode_readers); the commands only see the
-   result.  A mode without a reader is refused with a message naming the unit.  */
+   result.  A mode without a reader is refused with a message naming the unit.
+
+   Units of a counting mode (edge-counts) get counts, and their coverage follows
+   (a block or an edge is covered iff its count is not 0).  Units of a coverage mode
+   get only coverage, inferred from their probes: every block's, and in edge-cover
+   every edge's that can carry a probe.  */
 
 #ifndef PATHPROF_TOOLS_REPORT_H
 #define PATHPROF_TOOLS_REPORT_H
@@ -24,21 +29,44 @@ enum report_edge_source
 				   plugin could not count exactly): counts as 0 */
 };
 
+/* What the values say about whether a block or an edge ran.  */
+enum report_coverage
+{
+  REPORT_NOT_DETERMINED,	/* the mode does not tell: ENTRY and EXIT and the
+				   edges in the block coverage modes, edges that
+				   cannot carry a probe in edge-cover */
+  REPORT_NOT_COVERED,
+  REPORT_COVERED,
+};
+
 typedef struct report_function
 {
   const pp_function_notes *notes;
   pp_graph graph;		/* nodes and edges numbered as in the notes */
+  /* Counting units only (all 0 otherwise).  */
   uint64_t *edge_counts;	/* per edge */
   uint8_t *edge_source;		/* per edge: enum report_edge_source */
   uint32_t unknown_edges;	/* edges whose source is REPORT_EDGE_UNKNOWN */
   uint64_t *block_counts;	/* per node: the sum of its incoming edge counts */
   uint64_t calls;		/* the sum of the non-fake edges leaving ENTRY */
+  /* Every unit.  */
+  uint8_t *block_coverage;	/* per node: enum report_coverage */
+  uint8_t *edge_coverage;	/* per edge: enum report_coverage */
+  /* Per node: no set of edge probes can determine whether the block ran (a block
+     entered and left only through abnormal control flow), so in the modes with
+     edge probes it is covered only when it surely ran and may have run when not
+     covered.  */
+  bool *block_inexact;
+  bool called;			/* the block after ENTRY ran */
 } report_function;
 
 typedef struct report_unit
 {
   const pp_unit_data *data;
   pp_unit_notes notes;
+  bool counts;			/* the mode counts: edge_counts etc. are set */
+  bool edges_determined;	/* the mode tells the coverage of every edge that
+				   can carry a probe (edge-counts, edge-cover) */
   report_function *functions;	/* notes.nfunctions */
 } report_unit;
 
@@ -48,6 +76,16 @@ typedef struct report
   uint32_t nunits;
   report_unit *units;
 } report;
+
+/* The names the commands give the edge flags, in flag order, and the sources of
+   edge counts.  */
+extern const struct report_edge_flag_name
+{
+  uint32_t flag;
+  const char *name;
+} report_edge_flag_names[];
+extern const size_t report_nedge_flag_names;
+extern const char *const report_edge_source_names[];
 
 /* Reads and interprets a profile.  Returns 0, or -1 with a reason in err (naming
    the unit and function when the fault is theirs).  */
@@ -64,8 +102,9 @@ int report_decode_unit (const pp_unit_data *u, pp_unit_notes *notes, char *err,
    name or its assembler name.  */
 bool report_function_selected (const report_function *f, const char *name);
 
-/* The line counts of the selected functions of every unit, with gcov's semantics,
-   and where each unit's files are among their sources.  */
+/* The line counts (of counting units) and line coverage (of every unit) of the
+   selected functions of every unit, with gcov's semantics, and where each unit's
+   files are among their sources.  */
 typedef struct report_lines
 {
   line_counts lc;

@@ -1,5 +1,5 @@
-/* pathprof show: every function's counts (calls, blocks, edges), then the sources
-   annotated with line counts in gcov's format.  */
+/* pathprof show: every function's counts or coverage (calls, blocks, edges), then
+   the sources annotated with line counts or coverage in gcov's format.  */
 
 #include <errno.h>
 #include <getopt.h>
@@ -41,25 +41,23 @@ print_block_lines (const pp_unit_notes *notes, const pp_function_notes *fn,
     }
 }
 
-static const struct
-{
-  uint32_t flag;
-  const char *name;
-} edge_flag_names[] = {
-  { PP_EDGE_FAKE, "fake" },
-  { PP_EDGE_ABNORMAL, "abnormal" },
-  { PP_EDGE_EH, "eh" },
-  { PP_EDGE_EXIT_ENTRY, "exit-entry" },
-  { PP_EDGE_FALLTHRU, "fallthru" },
-  { PP_EDGE_TRUE, "true" },
-  { PP_EDGE_FALSE, "false" },
+static const char *const coverage_names[] = {
+  [REPORT_NOT_DETERMINED] = "not inferred",
+  [REPORT_NOT_COVERED] = "not covered",
+  [REPORT_COVERED] = "covered",
 };
 
-static const char *const edge_source_names[] = {
-  [REPORT_EDGE_MEASURED] = "measured",
-  [REPORT_EDGE_DERIVED] = "derived",
-  [REPORT_EDGE_UNKNOWN] = "unknown",
-};
+static void
+print_edge_flags (uint32_t flags, bool first)
+{
+  for (size_t i = 0; i < report_nedge_flag_names; i++)
+    if (flags & report_edge_flag_names[i].flag)
+      {
+	printf ("%s%s", first ? ": " : ", ",
+		report_edge_flag_names[i].name);
+	first = false;
+      }
+}
 
 static void
 print_function (const report_unit *ru, const report_function *f)
@@ -69,20 +67,29 @@ print_function (const report_unit *ru, const report_function *f)
   printf ("function %s", fn->name);
   if (strcmp (fn->asm_name, fn->name) != 0)
     printf (" (%s)", fn->asm_name);
-  printf (" at %s:%" PRIu32 ": called %" PRIu64 " time%s\n",
-	  ru->notes.files[fn->decl_file], fn->decl_line, f->calls,
-	  f->calls == 1 ? "" : "s");
+  printf (" at %s:%" PRIu32 ": ", ru->notes.files[fn->decl_file], fn->decl_line);
+  if (ru->counts)
+    printf ("called %" PRIu64 " time%s\n", f->calls, f->calls == 1 ? "" : "s");
+  else
+    puts (f->called ? "called" : "not called");
   for (uint32_t v = 0; v < fn->nblocks; v++)
     {
       fputs ("  block ", stdout);
       print_node (g, v);
-      printf (": count %" PRIu64, f->block_counts[v]);
+      if (ru->counts)
+	printf (": count %" PRIu64, f->block_counts[v]);
+      else if (v != g->entry && v != g->exit)
+	printf (": %s%s", coverage_names[f->block_coverage[v]],
+		f->block_inexact[v] ? " (inexact)" : "");
       if (v != g->entry && v != g->exit)
 	print_block_lines (&ru->notes, fn, &fn->blocks[v]);
       if (fn->blocks[v].flags & PP_BLOCK_LANDING_PAD)
 	fputs (", landing pad", stdout);
       putchar ('\n');
     }
+  if (!ru->edges_determined)
+    printf ("  edges: coverage not determined by mode %s\n",
+	    pp_mode_name (ru->notes.mode));
   for (uint32_t e = 0; e < fn->nedges; e++)
     {
       fputs ("  edge ", stdout);
@@ -91,30 +98,32 @@ print_function (const report_unit *ru, const report_function *f)
       print_node (g, fn->edges[e].dst);
       /* A fake leave is negative when calls returned more often than they
 	 were made (a forked child).  */
-      if (fn->edges[e].flags & PP_EDGE_FAKE)
+      if (ru->counts && fn->edges[e].flags & PP_EDGE_FAKE)
 	printf (": count %" PRId64 ", %s", (int64_t) f->edge_counts[e],
-		edge_source_names[f->edge_source[e]]);
-      else
+		report_edge_source_names[f->edge_source[e]]);
+      else if (ru->counts)
 	printf (": count %" PRIu64 ", %s", f->edge_counts[e],
-		edge_source_names[f->edge_source[e]]);
-      for (size_t i = 0; i < sizeof edge_flag_names / sizeof *edge_flag_names;
-	   i++)
-	if (fn->edges[e].flags & edge_flag_names[i].flag)
-	  printf (", %s", edge_flag_names[i].name);
+		report_edge_source_names[f->edge_source[e]]);
+      else if (ru->edges_determined)
+	printf (": %s", coverage_names[f->edge_coverage[e]]);
+      print_edge_flags (fn->edges[e].flags, !ru->edges_determined);
       putchar ('\n');
     }
 }
 
 /* gcov's prefix of an annotated line: the count, "-" for a line without code,
    "#####" for one never run ("=====" when only exception paths reach it), and a
-   "*" after the count of a line with a block that never ran.  */
+   "*" after the count of a line with a block that never ran.  A line of a coverage
+   mode shows "covered" rather than a count.  */
 static void
 print_line_prefix (const line_count *l, uint32_t lineno)
 {
   char count[32];
   if (!l || !l->exists)
     strcpy (count, "-");
-  else if (l->count)
+  else if (l->uncounted && l->covered)
+    strcpy (count, "covered");
+  else if (l->count && !l->uncounted)
     snprintf (count, sizeof count, "%" PRIu64 "%s", l->count,
 	      l->has_unexecuted_block ? "*" : "");
   else

@@ -1,0 +1,227 @@
+/* pathprof json: the whole interpreted profile as one JSON document, for programs.
+   The format is stable: documented in pathprof(1), versioned by "version", and
+   only ever extended by new members within a version.  */
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "commands.h"
+#include "report.h"
+
+#define JSON_FORMAT_VERSION 1
+
+/* A JSON string.  Bytes from 0x80 up are copied: names and paths are UTF-8 on the
+   systems GCC runs on.  */
+static void
+print_string (const char *s)
+{
+  putchar ('"');
+  for (; *s; s++)
+    {
+      unsigned char ch = (unsigned char) *s;
+      if (ch == '"' || ch == '\\')
+	printf ("\\%c", ch);
+      else if (ch < 0x20)
+	printf ("\\u%04x", ch);
+      else
+	putchar (ch);
+    }
+  putchar ('"');
+}
+
+static const char *
+boolean (bool b)
+{
+  return b ? "true" : "false";
+}
+
+static void
+print_coverage (uint8_t coverage)
+{
+  if (coverage != REPORT_NOT_DETERMINED)
+    printf (", \"covered\": %s", boolean (coverage == REPORT_COVERED));
+}
+
+static void
+print_block (const report_unit *ru, const report_function *f, uint32_t v)
+{
+  const pp_block_notes *b = &f->notes->blocks[v];
+  printf ("{\"id\": %" PRIu32 ", \"lines\": [", v);
+  for (uint32_t i = 0; i < b->nlines; i++)
+    printf ("%s[%" PRIu32 ", %" PRIu32 "]", i ? ", " : "", b->lines[i].file,
+	    b->lines[i].line);
+  putchar (']');
+  print_coverage (f->block_coverage[v]);
+  if (f->block_inexact[v])
+    fputs (", \"inexact\": true", stdout);
+  if (ru->counts)
+    printf (", \"count\": %" PRIu64, f->block_counts[v]);
+  if (b->flags & PP_BLOCK_LANDING_PAD)
+    fputs (", \"landing_pad\": true", stdout);
+  putchar ('}');
+}
+
+static void
+print_edge (const report_unit *ru, const report_function *f, uint32_t e)
+{
+  const pp_edge_notes *edge = &f->notes->edges[e];
+  printf ("{\"src\": %" PRIu32 ", \"dst\": %" PRIu32 ", \"flags\": [",
+	  edge->src, edge->dst);
+  bool first = true;
+  for (size_t i = 0; i < report_nedge_flag_names; i++)
+    if (edge->flags & report_edge_flag_names[i].flag)
+      {
+	printf ("%s\"%s\"", first ? "" : ", ", report_edge_flag_names[i].name);
+	first = false;
+      }
+  putchar (']');
+  print_coverage (f->edge_coverage[e]);
+  if (ru->counts)
+    {
+      /* A fake leave is negative when calls returned more often than they
+	 were made (a forked child).  */
+      if (edge->flags & PP_EDGE_FAKE)
+	printf (", \"count\": %" PRId64, (int64_t) f->edge_counts[e]);
+      else
+	printf (", \"count\": %" PRIu64, f->edge_counts[e]);
+      printf (", \"source\": \"%s\"",
+	      report_edge_source_names[f->edge_source[e]]);
+    }
+  putchar ('}');
+}
+
+static void
+print_function (const report_unit *ru, const report_function *f)
+{
+  const pp_function_notes *fn = f->notes;
+  fputs ("        {\"name\": ", stdout);
+  print_string (fn->name);
+  fputs (", \"asm_name\": ", stdout);
+  print_string (fn->asm_name);
+  printf (", \"file\": %" PRIu32 ", \"line\": %" PRIu32 ", \"values\": %"
+	  PRIu32 ", \"called\": %s", fn->decl_file, fn->decl_line, fn->nvalues,
+	  boolean (f->called));
+  if (ru->counts)
+    printf (", \"calls\": %" PRIu64, f->calls);
+  fputs (",\n         \"blocks\": [", stdout);
+  for (uint32_t v = 0; v < fn->nblocks; v++)
+    {
+      fputs (v ? ",\n           " : "\n           ", stdout);
+      print_block (ru, f, v);
+    }
+  fputs ("],\n         \"edges\": [", stdout);
+  for (uint32_t e = 0; e < fn->nedges; e++)
+    {
+      fputs (e ? ",\n           " : "\n           ", stdout);
+      print_edge (ru, f, e);
+    }
+  fputs ("]}", stdout);
+}
+
+static void
+print_unit (const report_unit *ru)
+{
+  fputs ("    {\"name\": ", stdout);
+  print_string (ru->data->name);
+  printf (", \"mode\": \"%s\", \"runs\": %" PRIu64 ", \"checksum\": \"%016"
+	  PRIx64 "\",\n     \"files\": [", pp_mode_name (ru->notes.mode),
+	  ru->data->runs, ru->data->checksum);
+  for (uint32_t i = 0; i < ru->notes.nfiles; i++)
+    {
+      fputs (i ? ", " : "", stdout);
+      print_string (ru->notes.files[i]);
+    }
+  fputs ("],\n     \"functions\": [", stdout);
+  for (uint32_t i = 0; i < ru->notes.nfunctions; i++)
+    {
+      fputs (i ? ",\n" : "\n", stdout);
+      print_function (ru, &ru->functions[i]);
+    }
+  fputs ("]}", stdout);
+}
+
+static void
+print_source (const line_source *s)
+{
+  fputs ("    {\"path\": ", stdout);
+  print_string (s->path);
+  fputs (", \"lines\": [", stdout);
+  bool first = true;
+  for (uint32_t line = 1; line < s->nlines; line++)
+    {
+      const line_count *l = &s->lines[line];
+      if (!l->exists)
+	continue;
+      printf ("%s{\"line\": %" PRIu32 ", \"covered\": %s",
+	      first ? "\n      " : ",\n      ", line, boolean (l->covered));
+      if (!l->uncounted)
+	printf (", \"count\": %" PRIu64, l->count);
+      putchar ('}');
+      first = false;
+    }
+  fputs ("]}", stdout);
+}
+
+int
+json_command (int argc, char **argv)
+{
+  static const struct option options[] = {
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+  };
+  int c;
+  opterr = 0;
+  while ((c = getopt_long (argc, argv, ":", options, NULL)) != -1)
+    {
+      if (c == 'h')
+	return tool_help ();
+      return tool_option_error (argv[0], c, argv);
+    }
+  if (argc - optind != 1)
+    return tool_usage_error ("json: expected one profile file");
+  const char *path = argv[optind];
+
+  char err[512];
+  report r;
+  if (report_load (&r, path, err, sizeof err))
+    {
+      tool_error (path, "%s", err);
+      return EXIT_FAILURE;
+    }
+  tool_note_unknown_edges (path, &r);
+  report_lines lines;
+  if (report_lines_compute (&lines, &r, NULL))
+    {
+      tool_error (path, "out of memory");
+      report_lines_free (&lines);
+      report_free (&r);
+      return EXIT_FAILURE;
+    }
+  printf ("{\"format\": \"pathprof\", \"version\": %d,\n \"units\": [",
+	  JSON_FORMAT_VERSION);
+  for (uint32_t u = 0; u < r.nunits; u++)
+    {
+      fputs (u ? ",\n" : "\n", stdout);
+      print_unit (&r.units[u]);
+    }
+  fputs ("],\n \"sources\": [", stdout);
+  bool first = true;
+  for (uint32_t s = 0; s < lines.lc.nsources; s++)
+    {
+      const line_source *src = &lines.lc.sources[s];
+      bool has_lines = false;
+      for (uint32_t l = 1; l < src->nlines && !has_lines; l++)
+	has_lines = src->lines[l].exists;
+      if (!has_lines)
+	continue;
+      fputs (first ? "\n" : ",\n", stdout);
+      print_source (src);
+      first = false;
+    }
+  fputs ("]}\n", stdout);
+  report_lines_free (&lines);
+  report_free (&r);
+  return EXIT_SUCCESS;
+}
