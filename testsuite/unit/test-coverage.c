@@ -49,38 +49,6 @@
    cover.  */
 #define UNIONS 16
 
-/* ------------------------------------------------------------------------- */
-/* One line of output per property, with the first failure's details.  */
-
-struct property
-{
-  const char *name;
-  unsigned long checked, failures;
-  char why[768];
-};
-
-static void
-check (struct property *p, int ok, const char *fmt, ...)
-{
-  p->checked++;
-  if (ok || p->failures++)
-    return;
-  va_list ap;
-  va_start (ap, fmt);
-  vsnprintf (p->why, sizeof p->why, fmt, ap);
-  va_end (ap);
-}
-
-static void
-report (const struct property *p)
-{
-  if (p->checked == 0)
-    unit_result (0, p->name, "no graph exercised this property");
-  else
-    unit_result (p->failures == 0, p->name, "%s (%lu of %lu checks failed)",
-		 p->why, p->failures, p->checked);
-}
-
 static struct property
   prop_dom_naive = { .name = "dominators: idom and dominance equal naive data flow, both directions" },
   prop_dom_large = { .name = "dominators: 100k-node chains and random graphs, no recursion" },

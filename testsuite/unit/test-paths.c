@@ -36,38 +36,6 @@
 #define NDIAMONDS 70
 #define LARGE_NODES 100000
 
-/* ------------------------------------------------------------------------- */
-/* One line of output per property, with the first failure's details.  */
-
-struct property
-{
-  const char *name;
-  unsigned long checked, failures;
-  char why[512];
-};
-
-static void
-check (struct property *p, int ok, const char *fmt, ...)
-{
-  p->checked++;
-  if (ok || p->failures++)
-    return;
-  va_list ap;
-  va_start (ap, fmt);
-  vsnprintf (p->why, sizeof p->why, fmt, ap);
-  va_end (ap);
-}
-
-static void
-report (const struct property *p)
-{
-  if (p->checked == 0)
-    unit_result (0, p->name, "no graph exercised this property");
-  else
-    unit_result (p->failures == 0, p->name, "%s (%lu of %lu checks failed)",
-		 p->why, p->failures, p->checked);
-}
-
 static struct property
   prop_roles = { .name = "paths: roles follow the flags, cuts break every cycle, path ends kept" },
   prop_dense = { .name = "paths: numbers of all enumerated paths are exactly 0..numPaths-1" },

@@ -34,6 +34,37 @@ unit_exit_status (void)
   return unit_failures != 0;
 }
 
+/* A property checked over many generated cases: one PASS/FAIL line in the end,
+   with the first failure's details.  */
+struct property
+{
+  const char *name;
+  unsigned long checked, failures;
+  char why[768];
+};
+
+static inline void
+check (struct property *p, int ok, const char *fmt, ...)
+{
+  p->checked++;
+  if (ok || p->failures++)
+    return;
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (p->why, sizeof p->why, fmt, ap);
+  va_end (ap);
+}
+
+static inline void
+report (const struct property *p)
+{
+  if (p->checked == 0)
+    unit_result (0, p->name, "no case exercised this property");
+  else
+    unit_result (p->failures == 0, p->name, "%s (%lu of %lu checks failed)",
+		 p->why, p->failures, p->checked);
+}
+
 /* Deterministic 64-bit PRNG (splitmix64) so failures reproduce from the seed.  */
 static inline unsigned long long
 unit_rand (unsigned long long *state)
