@@ -19,8 +19,9 @@ enum
   MAGIC_BYTES = 8,
   HEADER_BYTES = MAGIC_BYTES + 4 + 4,
   TRAILER_BYTES = 8,
-  /* name length, checksum, runs, notes_len, value_kind, nvalues */
-  MIN_UNIT_BYTES = 4 + 8 + 8 + 4 + 4 + 4,
+  /* name length, checksum, runs, notes_len, value_kind, nvalues, nsparse */
+  MIN_UNIT_BYTES = 4 + 8 + 8 + 4 + 4 + 4 + 4,
+  SPARSE_BYTES = 4 + 8 + 8,	/* function, path, count */
 };
 
 static size_t
@@ -198,6 +199,17 @@ copy_string (const void *src, size_t n)
   return s;
 }
 
+/* The index of the first sparse count not strictly after its predecessor, or n
+   when they are in order.  */
+static uint32_t
+sparse_disorder (const pp_sparse_count *sparse, uint32_t n)
+{
+  for (uint32_t i = 1; i < n; i++)
+    if (!pp_sparse_before (&sparse[i - 1], &sparse[i]))
+      return i;
+  return n;
+}
+
 static bool
 same_unit (const pp_unit_data *a, const char *name, uint64_t checksum)
 {
@@ -210,9 +222,9 @@ static int
 read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
 {
   size_t start = r->pos, at;
-  uint32_t name_len, notes_len, kind, nvalues;
+  uint32_t name_len, notes_len, kind, nvalues, nsparse;
   uint64_t checksum, runs;
-  const unsigned char *name, *notes, *values;
+  const unsigned char *name, *notes, *values, *sparse;
 
   if (get_u32 (r, &name_len, "unit name") || need (r, name_len, "unit name"))
     return -1;
@@ -243,6 +255,16 @@ read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
     }
   values = r->buf + r->pos;
   r->pos += (size_t) nvalues * size;
+  if (get_u32 (r, &nsparse, "unit path counts"))
+    return -1;
+  if (nsparse > (r->len - r->pos) / SPARSE_BYTES)
+    {
+      set_err (r->err, r->errlen, "truncated at byte %zu (%u path counts at byte "
+	       "%zu)", r->len, nsparse, r->pos);
+      return -1;
+    }
+  sparse = r->buf + r->pos;
+  r->pos += (size_t) nsparse * SPARSE_BYTES;
   if (!u)
     return 0;
 
@@ -275,7 +297,9 @@ read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
   u->value_kind = kind;
   u->nvalues = nvalues;
   u->values = malloc (nvalues ? (size_t) nvalues * size : 1);
-  if (!u->notes || !u->values)
+  u->nsparse = nsparse;
+  u->sparse = malloc (nsparse ? (size_t) nsparse * sizeof *u->sparse : 1);
+  if (!u->notes || !u->values || !u->sparse)
     goto oom;
   if (kind == PP_VALUES_U8)
     memcpy (u->values, values, nvalues);
@@ -285,6 +309,22 @@ read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
       uint64_t *v = u->values;
       for (uint32_t i = 0; i < nvalues; i++)
 	v[i] = take_u64 (&vr);
+    }
+  reader sr = { .buf = sparse, .len = (size_t) nsparse * SPARSE_BYTES };
+  for (uint32_t i = 0; i < nsparse; i++)
+    {
+      u->sparse[i].function = take_u32 (&sr);
+      u->sparse[i].path = take_u64 (&sr);
+      u->sparse[i].count = take_u64 (&sr);
+    }
+  uint32_t bad = sparse_disorder (u->sparse, nsparse);
+  if (bad < nsparse)
+    {
+      set_err (r->err, r->errlen, "corrupted at byte %zu: the path counts of unit "
+	       "'%s' are out of order or repeated (function %u, path %llu)",
+	       (size_t) (sparse - r->buf) + (size_t) bad * SPARSE_BYTES, u->name,
+	       u->sparse[bad].function, (unsigned long long) u->sparse[bad].path);
+      return -1;
     }
   return 0;
 oom:
@@ -466,7 +506,10 @@ pp_profile_encode (const pp_profile *p, unsigned char **buf, size_t *len)
 	  || !add_size (&total, MIN_UNIT_BYTES) || !add_size (&total, name_len)
 	  || !add_size (&total, u->notes_len)
 	  || (u->nvalues && size > SIZE_MAX / u->nvalues)
-	  || !add_size (&total, size * u->nvalues))
+	  || !add_size (&total, size * u->nvalues)
+	  || (u->nsparse && SPARSE_BYTES > SIZE_MAX / u->nsparse)
+	  || !add_size (&total, (size_t) u->nsparse * SPARSE_BYTES)
+	  || sparse_disorder (u->sparse, u->nsparse) < u->nsparse)
 	{
 	  errno = EINVAL;
 	  return -1;
@@ -495,6 +538,13 @@ pp_profile_encode (const pp_profile *p, unsigned char **buf, size_t *len)
       else
 	for (uint32_t v = 0; v < u->nvalues; v++)
 	  o = put_u64 (o, ((const uint64_t *) u->values)[v]);
+      o = put_u32 (o, u->nsparse);
+      for (uint32_t i = 0; i < u->nsparse; i++)
+	{
+	  o = put_u32 (o, u->sparse[i].function);
+	  o = put_u64 (o, u->sparse[i].path);
+	  o = put_u64 (o, u->sparse[i].count);
+	}
     }
   o = put_u64 (o, pp_fnv1a64 (b, (size_t) (o - b), PP_FNV_SEED));
   *buf = b;
@@ -532,13 +582,20 @@ check_same_layout (const pp_unit_data *d, const pp_unit_data *u, char *err,
   return 0;
 }
 
+/* What merging needs of u whatever the profile holds.  */
 static int
-check_kind (const pp_unit_data *u, char *err, size_t errlen)
+check_unit_data (const pp_unit_data *u, char *err, size_t errlen)
 {
   if (value_size (u->value_kind) == 0)
     {
       set_err (err, errlen, "unit '%s' has unknown value kind %u", u->name,
 	       u->value_kind);
+      return -1;
+    }
+  if (sparse_disorder (u->sparse, u->nsparse) < u->nsparse)
+    {
+      set_err (err, errlen, "unit '%s' has path counts out of order or repeated",
+	       u->name);
       return -1;
     }
   return 0;
@@ -549,7 +606,7 @@ pp_profile_check_unit (const pp_profile *p, const pp_unit_data *u, char *err,
 		       size_t errlen)
 {
   const pp_unit_data *same = pp_profile_find (p, u->name, u->checksum);
-  if (check_kind (u, err, errlen))
+  if (check_unit_data (u, err, errlen))
     return -1;
   if (same)
     return check_same_layout (same, u, err, errlen);
@@ -565,9 +622,42 @@ pp_profile_check_unit (const pp_profile *p, const pp_unit_data *u, char *err,
   return 0;
 }
 
-static void
-add_values (pp_unit_data *d, const pp_unit_data *u)
+/* The union of two ordered lists of sparse counts, equal keys added, into a
+   malloc'd array.  Returns NULL when out of memory.  */
+static pp_sparse_count *
+merge_sparse (const pp_sparse_count *a, uint32_t na, const pp_sparse_count *b,
+	      uint32_t nb, uint32_t *n)
 {
+  uint64_t most = (uint64_t) na + nb;
+  pp_sparse_count *m = most <= UINT32_MAX
+		       ? malloc (most ? (size_t) most * sizeof *m : 1) : NULL;
+  uint32_t i = 0, j = 0, k = 0;
+  if (!m)
+    return NULL;
+  while (i < na || j < nb)
+    if (j == nb || (i < na && pp_sparse_before (&a[i], &b[j])))
+      m[k++] = a[i++];
+    else if (i == na || pp_sparse_before (&b[j], &a[i]))
+      m[k++] = b[j++];
+    else
+      {
+	m[k] = a[i++];
+	m[k].count = pp_sat_add (m[k].count, b[j++].count);
+	k++;
+      }
+  *n = k;
+  return m;
+}
+
+/* Adds u's values to d's; sparse, d's merged sparse counts (nsparse of them),
+   replaces d's.  */
+static void
+add_values (pp_unit_data *d, const pp_unit_data *u, pp_sparse_count *sparse,
+	    uint32_t nsparse)
+{
+  free (d->sparse);
+  d->sparse = sparse;
+  d->nsparse = nsparse;
   d->runs = pp_sat_add (d->runs, u->runs);
   if (u->value_kind == PP_VALUES_U8)
     {
@@ -606,11 +696,13 @@ append_copy (pp_profile *p, const pp_unit_data *u, char *err, size_t errlen)
   c.name = copy_string (u->name, strlen (u->name));
   c.notes = copy_bytes (u->notes, u->notes_len);
   c.values = copy_bytes (u->values, size);
-  if (!c.name || !c.notes || !c.values)
+  c.sparse = copy_bytes (u->sparse, (size_t) u->nsparse * sizeof *u->sparse);
+  if (!c.name || !c.notes || !c.values || !c.sparse)
     {
       free (c.name);
       free (c.notes);
       free (c.values);
+      free (c.sparse);
       set_err (err, errlen, "out of memory");
       return -1;
     }
@@ -623,11 +715,20 @@ pp_profile_add_unit (pp_profile *p, const pp_unit_data *u, char *err,
 		     size_t errlen)
 {
   pp_unit_data *d = pp_profile_find (p, u->name, u->checksum);
-  if (check_kind (u, err, errlen) || (d && check_same_layout (d, u, err, errlen)))
+  if (check_unit_data (u, err, errlen)
+      || (d && check_same_layout (d, u, err, errlen)))
     return -1;
   if (!d)
     return append_copy (p, u, err, errlen);
-  add_values (d, u);
+  uint32_t nsparse;
+  pp_sparse_count *sparse = merge_sparse (d->sparse, d->nsparse, u->sparse,
+					  u->nsparse, &nsparse);
+  if (!sparse)
+    {
+      set_err (err, errlen, "out of memory");
+      return -1;
+    }
+  add_values (d, u, sparse, nsparse);
   return 0;
 }
 
@@ -650,6 +751,7 @@ pp_profile_free (pp_profile *p)
 	free (p->units[i].name);
 	free (p->units[i].notes);
 	free (p->units[i].values);
+	free (p->units[i].sparse);
       }
   free (p->units);
   memset (p, 0, sizeof *p);

@@ -8,9 +8,13 @@
        u32 notes_len, notes bytes
        u32 value_kind (enum pp_value_kind), u32 nvalues, values
          (PP_VALUES_U64: 8 bytes each; PP_VALUES_U8: 1 byte each)
+       u32 nsparse, nsparse x (u32 function, u64 path, u64 count)
+         -- the path counts of the functions whose paths libprof counted in a
+            hash table (paths mode), sorted by (function, path), no key twice
      u64 trailer: pp_fnv1a64 of every byte before it
-   A unit is identified by (name, checksum).  Merging adds u64 values (saturating at
-   UINT64_MAX) and ORs u8 values; runs add up.  */
+   A unit is identified by (name, checksum).  Merging adds u64 values and the
+   counts of equal sparse keys (saturating at UINT64_MAX) and ORs u8 values; runs
+   add up.  */
 
 #ifndef PATHPROF_CORE_PROFILE_H
 #define PATHPROF_CORE_PROFILE_H
@@ -23,13 +27,20 @@ extern "C" {
 #endif
 
 #define PP_PROFILE_MAGIC "PATHPROF"
-#define PP_PROFILE_VERSION 1u
+#define PP_PROFILE_VERSION 2u
 
 enum pp_value_kind
 {
   PP_VALUES_U64 = 1,		/* counters: summed when merged */
   PP_VALUES_U8 = 2,		/* coverage bytes: or-ed when merged */
 };
+
+/* One path count of a function counted in a hash table.  */
+typedef struct pp_sparse_count
+{
+  uint32_t function;		/* index in the unit's notes */
+  uint64_t path, count;
+} pp_sparse_count;
 
 typedef struct pp_unit_data
 {
@@ -39,6 +50,8 @@ typedef struct pp_unit_data
   unsigned char *notes;
   uint32_t value_kind, nvalues;
   void *values;			/* uint64_t[nvalues] or uint8_t[nvalues] */
+  uint32_t nsparse;
+  pp_sparse_count *sparse;	/* sorted by (function, path), no key twice */
 } pp_unit_data;
 
 typedef struct pp_profile
@@ -56,7 +69,8 @@ typedef struct pp_profile
    its checksum and (name, checksum) pairs must be unique.  Returns 0, or -1 with err
    set ("truncated at byte 812 (...)", "not a pathprof profile (bad magic)",
    "unsupported format version 7 (...)", "bad trailer checksum: file is corrupted",
-   "corrupted at byte 40: ...").  0 bytes decode as an empty profile.  */
+   "corrupted at byte 40: ...", also for sparse counts out of order).  0 bytes
+   decode as an empty profile.  */
 int pp_profile_decode (const unsigned char *buf, size_t len, pp_profile *p,
 		       char *err, size_t errlen);
 /* Reads a whole profile from an open descriptor (from its current offset).
@@ -66,7 +80,8 @@ int pp_profile_read_fd (int fd, pp_profile *p, char *err, size_t errlen);
    when sys_errno is non-NULL, so callers can treat it as empty).  */
 int pp_profile_read_file (const char *path, pp_profile *p, int *sys_errno,
 			  char *err, size_t errlen);
-/* Encodes a profile into a malloc'd buffer.  Returns 0 or -1.  */
+/* Encodes a profile into a malloc'd buffer.  Returns 0, or -1 (errno EINVAL for a
+   unit of unknown kind or with sparse counts out of order).  */
 int pp_profile_encode (const pp_profile *p, unsigned char **buf, size_t *len);
 /* Writes the whole buffer to fd, retrying short writes and EINTR.  Returns 0 or -1
    with errno set.  */
@@ -79,7 +94,7 @@ int pp_read_all (int fd, unsigned char **buf, size_t *len);
    a copy.  Returns 0; 1 when p has a unit with u's name but none with u's checksum
    (stale: compiled from different sources), with err naming both checksums; -1 on
    allocation failure or kind/size mismatch (err set).  p is unchanged unless 0 is
-   returned.  */
+   returned.  u's sparse counts must be in order (else -1).  */
 int pp_profile_merge_unit (pp_profile *p, const pp_unit_data *u, char *err,
 			   size_t errlen);
 /* The two halves of pp_profile_merge_unit, for callers that merge a set of units
@@ -96,6 +111,13 @@ int pp_profile_add_unit (pp_profile *p, const pp_unit_data *u, char *err,
 pp_unit_data *pp_profile_find (const pp_profile *p, const char *name,
 			       uint64_t checksum);
 void pp_profile_free (pp_profile *p);
+
+/* Whether sparse count a comes strictly before b in the (function, path) order
+   of a unit's sparse counts.  */
+static inline int pp_sparse_before (const pp_sparse_count *a,
+				    const pp_sparse_count *b)
+{ return a->function < b->function
+	 || (a->function == b->function && a->path < b->path); }
 
 /* Saturating addition used for all u64 merges.  */
 static inline uint64_t pp_sat_add (uint64_t a, uint64_t b)

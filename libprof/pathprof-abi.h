@@ -1,16 +1,28 @@
 /* The contract between the plugin and libprof: the plugin emits one
    struct __pathprof_unit per instrumented translation unit and a constructor that
    passes it to __pathprof_register_unit, plus a destructor that passes it to
-   __pathprof_unit_exit.  The plugin builds this record type field by field in GCC
-   trees (plugin/emit.cc), so any change here must be made there too and
-   PATHPROF_ABI_VERSION bumped; libprof refuses units of another version.  */
+   __pathprof_unit_exit.  The plugin builds these record types field by field in
+   GCC trees (plugin/plugin.cc: emit_unit_record, path_table_type), so any change
+   here must be made there too and PATHPROF_ABI_VERSION bumped; libprof refuses
+   units of another version.  */
 
 #ifndef PATHPROF_ABI_H
 #define PATHPROF_ABI_H
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 1u
+#define PATHPROF_ABI_VERSION 2u
+
+/* The paths of one function with more paths than fit a counter array (paths
+   mode): counted by __pathprof_count_path in a hash table that libprof
+   allocates on first use.  */
+struct __pathprof_path_table
+{
+  uint32_t function;		/* index in the unit's notes */
+  uint32_t reserved;
+  uint64_t npaths;		/* path numbers are 0 .. npaths-1 */
+  void *table;			/* libprof's; 0 in the object file */
+};
 
 struct __pathprof_unit
 {
@@ -22,6 +34,9 @@ struct __pathprof_unit
   uint32_t notes_len;
   uint32_t nvalues;
   void *values;			/* uint64_t[nvalues] or uint8_t[nvalues] */
+  uint32_t ntables;
+  uint32_t reserved;
+  struct __pathprof_path_table *tables;	/* ntables */
   struct __pathprof_unit *next;	/* owned by libprof; 0 in the object file */
 };
 
@@ -36,6 +51,9 @@ void __pathprof_register_unit (struct __pathprof_unit *unit);
    not all zero (code ran since).  Then the unit is forgotten, as its memory may go
    away (dlclose).  */
 void __pathprof_unit_exit (struct __pathprof_unit *unit);
+/* Counts one execution of path number path of t's function, exactly even when
+   threads count concurrently.  A path >= t->npaths is ignored.  */
+void __pathprof_count_path (struct __pathprof_path_table *t, uint64_t path);
 /* Same as pathprof_dump; the plugin calls it before calls that end the process or
    replace its image without running exit handlers (abort, _exit, exec...).  Not
    async-signal-safe.  */

@@ -4,8 +4,9 @@
    A dump merges the values of every registered unit into the profile file under
    an exclusive lock, through a temporary file renamed over the original, so that
    concurrent processes never lose a count and a failed write never damages the
-   existing file.  The values written are then subtracted from the live counters,
-   so each count reaches the file exactly once.  */
+   existing file.  The values written are then subtracted from the live counters
+   (and from the path tables, path-tables.c), so each count reaches the file
+   exactly once.  */
 
 #define _GNU_SOURCE 1
 
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "fnv.h"
+#include "path-tables.h"
 #include "pathprof-abi.h"
 #include "pathprof.h"
 #include "profile.h"
@@ -85,6 +87,7 @@ zero_counters (struct __pathprof_unit *u)
 {
   if (u->value_kind == PP_VALUES_U64)
     memset (u->values, 0, value_bytes (u));
+  pp_tables_zero (u);
 }
 
 static bool
@@ -104,18 +107,20 @@ unit_has_counts (const struct __pathprof_unit *u)
 	if (__atomic_load_n (&v[i], __ATOMIC_RELAXED))
 	  return true;
     }
-  return false;
+  return pp_tables_have_counts (u);
 }
 
 static void
 lock_before_fork (void)
 {
   pthread_mutex_lock (&units_lock);
+  pp_tables_lock ();
 }
 
 static void
 unlock_after_fork_in_parent (void)
 {
+  pp_tables_unlock ();
   pthread_mutex_unlock (&units_lock);
 }
 
@@ -125,6 +130,7 @@ unlock_after_fork_in_parent (void)
 static void
 reset_after_fork_in_child (void)
 {
+  pp_tables_unlock ();		/* the child is the only thread now */
   for (struct __pathprof_unit *u = units; u; u = u->next)
     zero_counters (u);
   uncounted_units = nunits;
@@ -143,6 +149,8 @@ unit_problem (const struct __pathprof_unit *u)
     return "its value kind is unknown";
   if (u->nvalues && !u->values)
     return "it has no value array";
+  if (u->ntables && !u->tables)
+    return "it has no path table array";
   if (u->notes_len && !u->notes)
     return "it has no notes";
   if (pp_fnv1a64 (u->notes, u->notes_len, PP_FNV_SEED) != u->checksum)
@@ -444,11 +452,11 @@ merge_into_file (const char *path, const pp_unit_data *mine, uint32_t nmine,
 /* ------------------------------------------------------------------------- */
 /* Dumping.  */
 
-/* Copies the live values: what is written is exactly what is later subtracted.
-   Returns 1 if there is something to write (a value or a run to count), 0 if not,
-   -1 when out of memory.  */
+/* Copies the live values and path counts: what is written is exactly what is
+   later subtracted.  Returns 1 if there is something to write (a count or a run to
+   count), 0 if not, -1 when out of memory.  */
 static int
-take_snapshot (pp_unit_data *snap)
+take_snapshot (pp_unit_data *snap, pp_tables_taken *taken)
 {
   bool anything = uncounted_units > 0;
   uint32_t i = 0;
@@ -479,6 +487,10 @@ take_snapshot (pp_unit_data *snap)
 	  for (uint32_t k = 0; k < u->nvalues; k++)
 	    anything |= (c[k] = __atomic_load_n (&v[k], __ATOMIC_RELAXED)) != 0;
 	}
+      int paths = pp_tables_snapshot (u, s, &taken[i]);
+      if (paths < 0)
+	return -1;
+      anything |= paths;
     }
   return anything;
 }
@@ -488,12 +500,13 @@ take_snapshot (pp_unit_data *snap)
    bytes that were written are cleared (one set meanwhile only records again what
    the file already has), so that a later exit dump sees only code run since.  */
 static void
-subtract_snapshot (const pp_unit_data *snap)
+subtract_snapshot (const pp_unit_data *snap, const pp_tables_taken *taken)
 {
   uint32_t i = 0;
   for (struct __pathprof_unit *u = units; u; u = u->next, i++)
     {
       const pp_unit_data *s = &snap[i];
+      pp_tables_subtract (&taken[i]);
       if (u->value_kind == PP_VALUES_U8)
 	{
 	  uint8_t *v = u->values;
@@ -514,11 +527,17 @@ subtract_snapshot (const pp_unit_data *snap)
 }
 
 static void
-free_snapshot (pp_unit_data *snap)
+free_snapshot (pp_unit_data *snap, pp_tables_taken *taken)
 {
-  for (uint32_t i = 0; i < nunits; i++)
-    free (snap[i].values);
+  for (uint32_t i = 0; snap && i < nunits; i++)
+    {
+      free (snap[i].values);
+      free (snap[i].sparse);
+    }
+  for (uint32_t i = 0; taken && i < nunits; i++)
+    pp_tables_taken_free (&taken[i]);
   free (snap);
+  free (taken);
 }
 
 /* Merges every registered unit into the profile file, or into <file>.<pid> when the
@@ -533,7 +552,8 @@ dump_locked (bool at_exit)
   char why[512], why_fallback[512];
   char *path = profile_path (), *fallback = NULL;
   pp_unit_data *snap = calloc (nunits, sizeof *snap);
-  int ret = -1, snapped = path && snap ? take_snapshot (snap) : -1;
+  pp_tables_taken *taken = calloc (nunits, sizeof *taken);
+  int ret = -1, snapped = path && snap && taken ? take_snapshot (snap, taken) : -1;
   if (snapped < 0)
     {
       report (at_exit, "cannot write the profile: out of memory; %s", lost);
@@ -572,12 +592,11 @@ dump_locked (bool at_exit)
     }
   if (ret == 0)
     {
-      subtract_snapshot (snap);
+      subtract_snapshot (snap, taken);
       uncounted_units = 0;
     }
 out:
-  if (snap)
-    free_snapshot (snap);
+  free_snapshot (snap, taken);
   free (fallback);
   free (path);
   return ret;
@@ -605,7 +624,10 @@ pathprof_reset (void)
 {
   pthread_mutex_lock (&units_lock);
   for (struct __pathprof_unit *u = units; u; u = u->next)
-    memset (u->values, 0, value_bytes (u));
+    {
+      memset (u->values, 0, value_bytes (u));
+      pp_tables_zero (u);
+    }
   pthread_mutex_unlock (&units_lock);
 }
 

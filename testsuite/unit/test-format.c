@@ -1,6 +1,6 @@
 /* Unit tests of the notes and profile file formats (core/notes.c, core/profile.c):
    round trips of random content, rejection of every truncation and of random
-   corruption without crashing, and the merge rules.  */
+   corruption without crashing, and the merge rules (sparse path counts too).  */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -370,6 +370,26 @@ test_notes_graph_and_modes (void)
 /* ------------------------------------------------------------------------- */
 /* Profiles.  */
 
+/* Gives u up to max_n sparse counts in order, of functions below 4 and paths
+   below path_range (or near 2^63), some counts near UINT64_MAX.  */
+static void
+random_sparse (pp_unit_data *u, uint32_t max_n, uint32_t path_range)
+{
+  uint32_t n = rnd (max_n + 1);
+  u->sparse = calloc (n + 1, sizeof *u->sparse);
+  u->nsparse = 0;
+  for (uint32_t function = 0; function < 4; function++)
+    for (uint64_t path = 0; path < path_range && u->nsparse < n; path++)
+      if (rnd (path_range * 4) < max_n)
+	u->sparse[u->nsparse++] = (pp_sparse_count) {
+	  function, rnd (8) ? path : ((uint64_t) 1 << 62) + path,
+	  rnd (4) ? 1 + rnd (1000) : UINT64_MAX - rnd (1000) };
+  /* The paths near 2^63 may have broken the order: keep the ordered prefix.  */
+  for (uint32_t i = 1; i < u->nsparse; i++)
+    if (!pp_sparse_before (&u->sparse[i - 1], &u->sparse[i]))
+      u->nsparse = i;
+}
+
 static void
 fill_unit (pp_unit_data *u, const char *name, uint32_t kind, uint32_t nvalues)
 {
@@ -397,6 +417,7 @@ fill_unit (pp_unit_data *u, const char *name, uint32_t kind, uint32_t nvalues)
 	v[i] = rnd (4) ? rnd (1000) : UINT64_MAX - rnd (1000);
       u->values = v;
     }
+  random_sparse (u, 8, 1000);
 }
 
 static void
@@ -405,6 +426,7 @@ free_unit (pp_unit_data *u)
   free (u->name);
   free (u->notes);
   free (u->values);
+  free (u->sparse);
 }
 
 static void
@@ -472,8 +494,14 @@ test_profile_round_trip (void)
 		  || u->runs != v->runs || u->notes_len != v->notes_len
 		  || memcmp (u->notes, v->notes, u->notes_len)
 		  || u->value_kind != v->value_kind || u->nvalues != v->nvalues
-		  || memcmp (u->values, v->values, u->nvalues * size))
+		  || memcmp (u->values, v->values, u->nvalues * size)
+		  || u->nsparse != v->nsparse)
 		why = "decoded unit differs";
+	      for (uint32_t k = 0; k < u->nsparse && !*why; k++)
+		if (u->sparse[k].function != v->sparse[k].function
+		    || u->sparse[k].path != v->sparse[k].path
+		    || u->sparse[k].count != v->sparse[k].count)
+		  why = "decoded sparse counts differ";
 	    }
 	  if (!*why && !profiles_equal (&p, &d))
 	    why = "re-encoding differs";
@@ -541,7 +569,7 @@ test_profile_garbage (void)
 	buf[i] = (unsigned char) unit_rand (&seed);
       if (len >= 16 && rnd (4))
 	{
-	  memcpy (buf, "PATHPROF\1\0\0\0", 12);
+	  memcpy (buf, "PATHPROF\2\0\0\0", 12);
 	  if (rnd (2))
 	    memset (buf + 13, 0, 3);
 	}
@@ -604,7 +632,7 @@ test_profile_errors (void)
   ok &= profile_fails_with (buf, 5, "truncated at byte 5");
   buf[8] = 7;
   ok &= profile_fails_with (buf, len, "unsupported format version 7");
-  buf[8] = 1;
+  buf[8] = PP_PROFILE_VERSION;
   buf[len - 20] ^= 0x10;
   ok &= profile_fails_with (buf, len, "bad trailer checksum: file is corrupted");
   buf[len - 20] ^= 0x10;
@@ -638,6 +666,58 @@ test_profile_errors (void)
   pp_profile_free (&p);
   free_unit (&u);
   unit_result (ok, "profile: clear errors for each kind of damage", "see notes");
+}
+
+static void
+test_profile_sparse_errors (void)
+{
+  pp_unit_data u;
+  pp_sparse_count sorted[3] = { { 0, 7, 1 }, { 0, 9, 2 }, { 2, 1, 3 } };
+  pp_profile p = { .nunits = 1, .cap = 1, .units = &u };
+  size_t len;
+  char err[256], expect[128];
+  fill_unit (&u, "/src/s.c", PP_VALUES_U64, 2);
+  free (u.sparse);
+  u.sparse = sorted;
+  u.nsparse = 3;
+  unsigned char *buf = encode (&p, &len);
+  size_t first = len - 8 - 3 * 20;
+  bool ok = buf != NULL;
+  ok = ok && profile_fails_with (buf, len - 30, "3 path counts at byte");
+
+  /* Entry 1 repeats entry 0's key.  */
+  unsigned char *bad = malloc (len);
+  memcpy (bad, buf, len);
+  memcpy (bad + first + 20, bad + first, 12);
+  reseal (bad, len);
+  snprintf (expect, sizeof expect, "corrupted at byte %zu: the path counts of "
+	    "unit '/src/s.c' are out of order or repeated (function 0, path 7)",
+	    first + 20);
+  ok = ok && profile_fails_with (bad, len, expect);
+  /* Entry 2 goes back to function 0.  */
+  memcpy (bad, buf, len);
+  bad[first + 40] = 0;
+  reseal (bad, len);
+  snprintf (expect, sizeof expect, "corrupted at byte %zu", first + 40);
+  ok = ok && profile_fails_with (bad, len, expect)
+       && profile_fails_with (bad, len, "(function 0, path 1)");
+  free (bad);
+  free (buf);
+
+  /* Nothing writes or merges counts out of order.  */
+  sorted[2].function = 0;
+  pp_profile m = { 0 };
+  unsigned char *out = NULL;
+  errno = 0;
+  ok = ok && pp_profile_encode (&p, &out, &len) == -1 && errno == EINVAL
+       && pp_profile_merge_unit (&m, &u, err, sizeof err) == -1
+       && strstr (err, "out of order") && m.nunits == 0;
+  free (out);
+  u.sparse = NULL;
+  u.nsparse = 0;
+  free_unit (&u);
+  unit_result (ok, "profile: path counts out of order or repeated are corruption",
+	       "see notes");
 }
 
 static void
@@ -768,6 +848,79 @@ test_merge (void)
   pp_profile_free (&p);
 }
 
+/* The expected merge of sparse counts: a and b together, sorted by insertion,
+   equal keys added with saturation.  Returns how many.  */
+static uint32_t
+brute_force_merge (const pp_unit_data *a, const pp_unit_data *b,
+		   pp_sparse_count *out)
+{
+  uint32_t n = 0;
+  const pp_unit_data *both[2] = { a, b };
+  for (int w = 0; w < 2; w++)
+    for (uint32_t i = 0; i < both[w]->nsparse; i++)
+      {
+	pp_sparse_count c = both[w]->sparse[i];
+	uint32_t k = 0;
+	while (k < n && pp_sparse_before (&out[k], &c))
+	  k++;
+	if (k < n && !pp_sparse_before (&c, &out[k]))
+	  out[k].count = pp_sat_add (out[k].count, c.count);
+	else
+	  {
+	    memmove (&out[k + 1], &out[k], (n - k) * sizeof *out);
+	    out[k] = c;
+	    n++;
+	  }
+      }
+  return n;
+}
+
+static void
+test_merge_sparse (void)
+{
+  const char *why = "";
+  for (int iter = 0; iter < 300 && !*why; iter++)
+    {
+      pp_unit_data a, b;
+      pp_profile p = { 0 };
+      char err[256];
+      fill_unit (&a, "/src/m.c", PP_VALUES_U64, 1);
+      b = a;
+      free (a.sparse);
+      random_sparse (&a, 10, 12);
+      random_sparse (&b, 10, 12);
+      pp_sparse_count expect[20];
+      uint32_t n = brute_force_merge (&a, &b, expect);
+      if (pp_profile_merge_unit (&p, &a, err, sizeof err)
+	  || pp_profile_merge_unit (&p, &b, err, sizeof err))
+	why = "merge failed";
+      else if (p.units[0].nsparse != n)
+	why = "wrong number of merged counts";
+      for (uint32_t i = 0; i < n && !*why; i++)
+	if (pp_sparse_before (&p.units[0].sparse[i], &expect[i])
+	    || pp_sparse_before (&expect[i], &p.units[0].sparse[i])
+	    || p.units[0].sparse[i].count != expect[i].count)
+	  why = "merged counts differ from the brute-force sums";
+      pp_profile d;
+      size_t len;
+      unsigned char *buf = *why ? NULL : encode (&p, &len);
+      if (!*why && (!buf || pp_profile_decode (buf, len, &d, err, sizeof err)))
+	why = "the merged profile does not read back";
+      else if (!*why)
+	{
+	  if (!profiles_equal (&p, &d))
+	    why = "the merged profile reads back differently";
+	  pp_profile_free (&d);
+	}
+      free (buf);
+      free (b.sparse);
+      free_unit (&a);
+      pp_profile_free (&p);
+    }
+  unit_result (!*why, "merge: sparse path counts of equal keys add and saturate, "
+	       "in order", "%s", why);
+}
+
 int
 main (void)
 {
@@ -780,7 +933,9 @@ main (void)
   test_profile_truncations_and_flips ();
   test_profile_garbage ();
   test_profile_errors ();
+  test_profile_sparse_errors ();
   test_profile_read_fd ();
   test_merge ();
+  test_merge_sparse ();
   return unit_exit_status ();
 }

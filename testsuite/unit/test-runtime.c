@@ -1,6 +1,6 @@
 /* Unit tests of libprof, without the compiler plugin: units are built by hand
-   (notes from pp_notes_encode, counters in static arrays) and registered the way
-   the plugin's constructors register them.  Each scenario runs in a child process,
+   (notes from pp_notes_encode, counters in static arrays, path tables) and
+   registered the way the plugin's constructors register them.  Each scenario runs in a child process,
    so that it starts as a fresh process would: runs are counted once per process.  */
 
 #include <dirent.h>
@@ -521,7 +521,7 @@ scenario_flipped (void)
   size_t len;
   unsigned char *buf = valid_profile (&len);
   const char *path = use_profile ("flipped.data");
-  buf[len - 12] ^= 0x40;
+  buf[len - 16] ^= 0x40;	/* in unit c's last counter */
   write_bytes (path, buf, len);
   check_refused (path, "runtime: flipped byte: kept, profile in <file>.<pid>",
 		 "bad trailer checksum");
@@ -815,6 +815,253 @@ scenario_reset (void)
 }
 
 /* ------------------------------------------------------------------------- */
+/* Path tables (paths mode): functions whose path counts live in libprof's hash
+   tables, unit_p's functions 0 (2^40 paths) and 1 (1000 paths).  */
+
+static uint64_t counters_p[2];
+static struct __pathprof_path_table tables_p[2];
+static struct __pathprof_unit unit_p;
+
+static void
+register_paths_unit (void)
+{
+  make_unit (&unit_p, "/test/unit-p.c", PP_VALUES_U64, counters_p, 2);
+  tables_p[0] = (struct __pathprof_path_table) { .function = 0,
+						 .npaths = (uint64_t) 1 << 40 };
+  tables_p[1] = (struct __pathprof_path_table) { .function = 1, .npaths = 1000 };
+  unit_p.ntables = 2;
+  unit_p.tables = tables_p;
+  __pathprof_register_unit (&unit_p);
+}
+
+/* The count of (function, path) in unit_p of a profile: 0 when absent,
+   UINT64_MAX without the unit.  */
+static uint64_t
+path_count (const pp_profile *p, uint32_t function, uint64_t path)
+{
+  const pp_unit_data *d = find (p, &unit_p);
+  if (!d)
+    return UINT64_MAX;
+  pp_sparse_count key = { function, path, 0 };
+  uint32_t lo = 0, hi = d->nsparse;
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (pp_sparse_before (&d->sparse[mid], &key))
+	lo = mid + 1;
+      else
+	hi = mid;
+    }
+  return lo < d->nsparse && !pp_sparse_before (&key, &d->sparse[lo])
+	 ? d->sparse[lo].count : 0;
+}
+
+static uint32_t
+nsparse_of (const pp_profile *p)
+{
+  const pp_unit_data *d = find (p, &unit_p);
+  return d ? d->nsparse : UINT32_MAX;
+}
+
+static void
+scenario_paths_exact (void)
+{
+  const char *path = use_profile ("paths.data");
+  register_paths_unit ();
+  set_values (1, 1);
+  counters_p[1] = 3;
+  for (int i = 0; i < 5; i++)
+    __pathprof_count_path (&tables_p[0], ((uint64_t) 1 << 40) - 1);
+  __pathprof_count_path (&tables_p[0], 7);
+  __pathprof_count_path (&tables_p[1], 999);
+  __pathprof_count_path (&tables_p[1], 7);
+  __pathprof_count_path (&tables_p[1], 1000);	/* not a path: ignored */
+  __pathprof_count_path (&tables_p[0], (uint64_t) 1 << 40);
+  __pathprof_count_path (&tables_p[0], UINT64_MAX);
+  errno = 1234;
+  __pathprof_count_path (&tables_p[1], 3);
+  bool ok = errno == 1234;
+  pp_profile p;
+  ok = ok && pathprof_dump () == 0 && read_profile (path, &p);
+  if (ok)
+    {
+      ok = nsparse_of (&p) == 5
+	   && path_count (&p, 0, ((uint64_t) 1 << 40) - 1) == 5
+	   && path_count (&p, 0, 7) == 1 && path_count (&p, 1, 7) == 1
+	   && path_count (&p, 1, 999) == 1 && path_count (&p, 1, 3) == 1
+	   && u64_value (&p, &unit_p, 1) == 3 && runs_of (&p, &unit_p) == 1;
+      pp_profile_free (&p);
+    }
+  unit_result (ok, "runtime: path tables are dumped exactly, paths out of range "
+	       "ignored, errno kept", "wrong sparse counts");
+
+  __pathprof_count_path (&tables_p[1], 7);
+  ok = pathprof_dump () == 0 && read_profile (path, &p);
+  if (ok)
+    {
+      ok = nsparse_of (&p) == 5 && path_count (&p, 1, 7) == 2
+	   && path_count (&p, 0, 7) == 1;
+      pp_profile_free (&p);
+    }
+  /* A dump with nothing new writes nothing.  */
+  struct stat before, after;
+  ok = ok && stat (path, &before) == 0 && pathprof_dump () == 0
+       && stat (path, &after) == 0 && before.st_ino == after.st_ino;
+  unit_result (ok, "runtime: a dump subtracts what it wrote from the path tables",
+	       "wrong totals after a second dump");
+}
+
+/* Distinct paths of table 0 spread over its range.  */
+static uint64_t
+spread_path (uint64_t i)
+{
+  return (i * 0x9e3779b97f4a7c15ull) >> 24;
+}
+
+static void
+scenario_paths_growth (void)
+{
+  const char *path = use_profile ("growth.data");
+  register_paths_unit ();
+  enum { EARLY = 1000, ALL = 200000 };
+  /* Path i counts i % 7 + 1 times, the first ones dumped before the table grows
+     further.  */
+  for (uint64_t i = 0; i < EARLY; i++)
+    for (uint64_t k = 0; k <= i % 7; k++)
+      __pathprof_count_path (&tables_p[0], spread_path (i));
+  bool ok = pathprof_dump () == 0;
+  for (uint64_t i = 0; i < ALL; i++)
+    for (uint64_t k = 0; k <= i % 7; k++)
+      __pathprof_count_path (&tables_p[0], spread_path (i));
+  pp_profile p;
+  ok = ok && pathprof_dump () == 0 && read_profile (path, &p);
+  uint64_t wrong = 0;
+  if (ok)
+    {
+      for (uint64_t i = 0; i < ALL; i++)
+	wrong += path_count (&p, 0, spread_path (i)) != (i % 7 + 1) * (1 + (i < EARLY));
+      ok = nsparse_of (&p) == ALL && wrong == 0;
+      pp_profile_free (&p);
+    }
+  unit_result (ok, "runtime: a path table grows to 200000 paths without losing a "
+	       "count", "%llu paths wrong", (unsigned long long) wrong);
+}
+
+enum { COUNTING_THREADS = 8, THREAD_PATHS = 1 << 15, THREAD_ROUNDS = 3 };
+
+/* Every thread counts every path THREAD_ROUNDS times, each in its own order (an
+   odd multiplier permutes 0 .. THREAD_PATHS-1), so that threads claim the same
+   new paths and grow the table concurrently.  */
+static void *
+path_counter (void *arg)
+{
+  uint64_t t = (uintptr_t) arg;
+  for (uint64_t r = 0; r < THREAD_ROUNDS; r++)
+    for (uint64_t i = 0; i < THREAD_PATHS; i++)
+      __pathprof_count_path (&tables_p[0],
+			     spread_path ((i * (2 * t + 1)) % THREAD_PATHS));
+  return NULL;
+}
+
+static void
+scenario_paths_threads (void)
+{
+  const char *path = use_profile ("paths-threads.data");
+  register_paths_unit ();
+  pthread_t threads[COUNTING_THREADS];
+  bool ok = true;
+  int started = 0;
+  for (; ok && started < COUNTING_THREADS; started++)
+    ok = pthread_create (&threads[started], NULL, path_counter,
+			 (void *) (uintptr_t) started) == 0;
+  int dumps = 0;
+  for (; ok && dumps < 30; dumps++)
+    {
+      ok = pathprof_dump () == 0;
+      usleep (2000);
+    }
+  for (int i = 0; i < started; i++)
+    pthread_join (threads[i], NULL);
+  ok = ok && pathprof_dump () == 0;
+  pp_profile p;
+  ok = ok && read_profile (path, &p);
+  uint64_t wrong = 0;
+  if (ok)
+    {
+      for (uint64_t i = 0; i < THREAD_PATHS; i++)
+	wrong += path_count (&p, 0, spread_path (i))
+		 != COUNTING_THREADS * THREAD_ROUNDS;
+      ok = nsparse_of (&p) == THREAD_PATHS && wrong == 0;
+      pp_profile_free (&p);
+    }
+  unit_result (ok, "runtime: 8 threads counting paths while the table grows and "
+	       "30 dumps run: exact totals", "%llu paths wrong",
+	       (unsigned long long) wrong);
+}
+
+static int
+paths_forked_child (void *arg)
+{
+  (void) arg;
+  __pathprof_count_path (&tables_p[1], 2);
+  return pathprof_dump () == 0 ? 0 : 1;
+}
+
+static void
+scenario_paths_fork_and_reset (void)
+{
+  const char *path = use_profile ("paths-fork.data");
+  register_paths_unit ();
+  __pathprof_count_path (&tables_p[1], 1);
+  __pathprof_count_path (&tables_p[1], 2);
+  bool ok = wait_ok (spawn (paths_forked_child, NULL)) && pathprof_dump () == 0;
+  pp_profile p;
+  ok = ok && read_profile (path, &p);
+  if (ok)
+    {
+      ok = path_count (&p, 1, 1) == 1 && path_count (&p, 1, 2) == 2
+	   && runs_of (&p, &unit_p) == 2;
+      pp_profile_free (&p);
+    }
+  unit_result (ok, "runtime: a forked child starts with empty path tables",
+	       "parent + child totals wrong");
+
+  __pathprof_count_path (&tables_p[1], 5);
+  pathprof_reset ();
+  __pathprof_count_path (&tables_p[1], 6);
+  ok = pathprof_dump () == 0 && read_profile (path, &p);
+  if (ok)
+    {
+      ok = path_count (&p, 1, 5) == 0 && path_count (&p, 1, 6) == 1;
+      pp_profile_free (&p);
+    }
+  unit_result (ok, "runtime: reset discards path counts", "not reset");
+}
+
+/* After the first exit dump, a unit exit dumps again only for new counts: path
+   counts are counts.  */
+static void
+scenario_paths_exit (void)
+{
+  const char *path = use_profile ("paths-exit.data");
+  register_paths_unit ();
+  set_values (1, 1);
+  __pathprof_count_path (&tables_p[0], 4);
+  __pathprof_unit_exit (&unit_a);
+  __pathprof_count_path (&tables_p[0], 4);
+  __pathprof_unit_exit (&unit_p);
+  pp_profile p;
+  bool ok = read_profile (path, &p);
+  if (ok)
+    {
+      ok = path_count (&p, 0, 4) == 2 && runs_of (&p, &unit_p) == 1;
+      pp_profile_free (&p);
+    }
+  unit_result (ok, "runtime: a unit exit dumps path counts made since the last "
+	       "dump", "the second count is missing");
+}
+
+/* ------------------------------------------------------------------------- */
 
 static void
 register_units (void)
@@ -876,6 +1123,12 @@ main (int argc, char **argv)
   in_child ("runtime: bad units", scenario_bad_units);
   in_child ("runtime: threads", scenario_threads);
   in_child ("runtime: reset", scenario_reset);
+  in_child ("runtime: path tables", scenario_paths_exact);
+  in_child ("runtime: path table growth", scenario_paths_growth);
+  in_child ("runtime: path tables and threads", scenario_paths_threads);
+  in_child ("runtime: path tables, fork and reset",
+	    scenario_paths_fork_and_reset);
+  in_child ("runtime: path tables at exit", scenario_paths_exit);
   remove_scratch ();
   return unit_exit_status ();
 }

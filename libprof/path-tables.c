@@ -1,0 +1,344 @@
+/* Path counts in hash tables, for the functions with too many paths for a counter
+   array (paths mode): __pathprof_count_path runs at every path end of such a
+   function, from any thread.
+
+   Design.  Each function's table is open addressing with linear probing over
+   slots (key, count), key = path + 1 so that 0 marks an empty slot, capacity a
+   power of two, Fibonacci hashing.  Counting is lock-free: find the key or claim
+   an empty slot for it with a compare-and-swap, then add 1 with a relaxed atomic
+   add.  Keys are never removed, so a slot once found stays the key's.
+
+   Growth.  When a claim would fill the table beyond half, the table is replaced
+   under tables_lock by one twice as large, published first and then filled by
+   moving each old slot's count with an atomic exchange to 0.  A thread that read
+   the old table before the switch may still add to an old slot afterwards; old
+   tables are therefore kept, chained behind the new one, and a key's count is the
+   sum of its slots over the chain (modulo 2^64).  No count is ever lost or
+   counted twice: every addition lands in some slot, and moving a count is one
+   atomic exchange followed by an addition elsewhere, both under the lock.
+
+   Dumps.  A snapshot reads every slot of the chain under tables_lock, so that no
+   count moves while it is read, and records the value read per slot; once the
+   profile is written, each slot loses exactly that value (an atomic subtraction,
+   which needs no lock: a count moved meanwhile leaves the old slot negative and
+   the key's sum right).  This is the counters' dump-and-subtract, per slot.  */
+
+#define _GNU_SOURCE 1
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "path-tables.h"
+
+#define PP_EXPORT __attribute__ ((visibility ("default")))
+
+enum
+{
+  INITIAL_SLOTS_LOG2 = 6,
+};
+
+struct slot
+{
+  uint64_t key;			/* path + 1; 0: empty */
+  uint64_t count;		/* modulo 2^64: may be "negative" after a dump
+				   subtracted a count that moved */
+};
+
+struct hash_table
+{
+  /* The table this one replaced: threads may still add to it, dumps read it.  */
+  struct hash_table *older;
+  uint64_t mask;		/* capacity - 1 */
+  unsigned shift;		/* 64 - log2 (capacity) */
+  uint64_t used;		/* slots claimed */
+  struct slot slots[];
+};
+
+/* Serialises growth with snapshots, resets and fork.  */
+static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct hash_table *
+newest (const struct __pathprof_path_table *t)
+{
+  return __atomic_load_n ((struct hash_table *const *) &t->table,
+			  __ATOMIC_ACQUIRE);
+}
+
+static uint64_t
+home_slot (const struct hash_table *h, uint64_t key)
+{
+  return (key * 0x9e3779b97f4a7c15ull) >> h->shift;
+}
+
+/* The count of key in h, claiming a slot for it if needed.  NULL when key is not
+   there and claiming would fill h beyond half (with respect_limit) or h is full.  */
+static uint64_t *
+find_or_claim (struct hash_table *h, uint64_t key, bool respect_limit)
+{
+  uint64_t i = home_slot (h, key);
+  for (uint64_t probes = 0; probes <= h->mask; probes++, i = (i + 1) & h->mask)
+    {
+      struct slot *s = &h->slots[i];
+      uint64_t k = __atomic_load_n (&s->key, __ATOMIC_ACQUIRE);
+      if (k == key)
+	return &s->count;
+      if (k != 0)
+	continue;
+      if (respect_limit
+	  && __atomic_load_n (&h->used, __ATOMIC_RELAXED) >= (h->mask + 1) / 2)
+	return NULL;
+      if (__atomic_compare_exchange_n (&s->key, &k, key, false, __ATOMIC_ACQ_REL,
+				       __ATOMIC_ACQUIRE))
+	{
+	  __atomic_fetch_add (&h->used, 1, __ATOMIC_RELAXED);
+	  return &s->count;
+	}
+      if (k == key)
+	return &s->count;
+    }
+  return NULL;
+}
+
+static struct hash_table *
+new_table (unsigned log2)
+{
+  if (log2 >= 58)
+    return NULL;
+  uint64_t capacity = (uint64_t) 1 << log2;
+  struct hash_table *h = calloc (1, sizeof *h + capacity * sizeof (struct slot));
+  if (h)
+    {
+      h->mask = capacity - 1;
+      h->shift = 64 - log2;
+    }
+  return h;
+}
+
+/* Moves old's counts into its successor h.  A key h has no room for (only if
+   very many threads claimed at once) keeps its count in old, where it still
+   counts.  */
+static void
+move_counts (struct hash_table *old, struct hash_table *h)
+{
+  for (uint64_t i = 0; i <= old->mask; i++)
+    {
+      struct slot *s = &old->slots[i];
+      uint64_t key = __atomic_load_n (&s->key, __ATOMIC_ACQUIRE);
+      if (key == 0)
+	continue;
+      uint64_t *to = find_or_claim (h, key, false);
+      uint64_t c = to ? __atomic_exchange_n (&s->count, 0, __ATOMIC_RELAXED) : 0;
+      if (c)
+	__atomic_fetch_add (to, c, __ATOMIC_RELAXED);
+    }
+}
+
+static void
+report_lost_counts (void)
+{
+  static bool reported;
+  static const char msg[] = "pathprof: out of memory: path counts are lost\n";
+  if (!__atomic_exchange_n (&reported, true, __ATOMIC_RELAXED)
+      && write (STDERR_FILENO, msg, sizeof msg - 1) < 0)
+    return;			/* nowhere left to report to */
+}
+
+/* Replaces seen, t's newest table, by one twice as large (or creates the first).
+   Returns false when out of memory.  */
+static bool
+grow (struct __pathprof_path_table *t, struct hash_table *seen)
+{
+  int saved_errno = errno;
+  bool ok = true;
+  pthread_mutex_lock (&tables_lock);
+  if (newest (t) == seen)
+    {
+      unsigned log2 = seen ? 64 - seen->shift + 1 : INITIAL_SLOTS_LOG2;
+      struct hash_table *h = new_table (log2);
+      if (h)
+	{
+	  h->older = seen;
+	  __atomic_store_n ((struct hash_table **) &t->table, h, __ATOMIC_RELEASE);
+	  if (seen)
+	    move_counts (seen, h);
+	}
+      else
+	ok = false;
+    }
+  pthread_mutex_unlock (&tables_lock);
+  errno = saved_errno;
+  return ok;
+}
+
+PP_EXPORT void
+__pathprof_count_path (struct __pathprof_path_table *t, uint64_t path)
+{
+  if (path >= t->npaths)
+    return;
+  for (;;)
+    {
+      struct hash_table *h = newest (t);
+      uint64_t *count = h ? find_or_claim (h, path + 1, true) : NULL;
+      if (count)
+	{
+	  __atomic_fetch_add (count, 1, __ATOMIC_RELAXED);
+	  return;
+	}
+      if (!grow (t, h))
+	{
+	  report_lost_counts ();
+	  return;
+	}
+    }
+}
+
+/* ------------------------------------------------------------------------- */
+/* What runtime.c does with the tables.  */
+
+void
+pp_tables_lock (void)
+{
+  pthread_mutex_lock (&tables_lock);
+}
+
+void
+pp_tables_unlock (void)
+{
+  pthread_mutex_unlock (&tables_lock);
+}
+
+static int
+compare_sparse (const void *a, const void *b)
+{
+  const pp_sparse_count *x = a, *y = b;
+  return pp_sparse_before (x, y) ? -1 : pp_sparse_before (y, x);
+}
+
+/* Sorts the counts read from the slots and adds up those of one key (they may
+   sit in several tables of a chain).  Returns how many keys have a count.  */
+static uint32_t
+combine (pp_sparse_count *sparse, size_t n)
+{
+  if (n == 0)
+    return 0;
+  qsort (sparse, n, sizeof *sparse, compare_sparse);
+  size_t out = 0;
+  for (size_t i = 0; i < n;)
+    {
+      pp_sparse_count c = sparse[i++];
+      for (; i < n && !pp_sparse_before (&c, &sparse[i]); i++)
+	c.count += sparse[i].count;
+      if (c.count)
+	sparse[out++] = c;
+    }
+  return (uint32_t) out;
+}
+
+/* Appends a count read from slot to the snapshot's arrays.  Returns false when
+   out of memory.  */
+static bool
+take (pp_sparse_count **sparse, pp_taken_count **counts, size_t *n, size_t *cap,
+      pp_sparse_count c, uint64_t *slot)
+{
+  if (*n == *cap)
+    {
+      size_t bigger = *cap ? *cap * 2 : 64;
+      pp_sparse_count *s = realloc (*sparse, bigger * sizeof **sparse);
+      if (s)
+	*sparse = s;
+      pp_taken_count *t = realloc (*counts, bigger * sizeof **counts);
+      if (t)
+	*counts = t;
+      if (!s || !t)
+	return false;
+      *cap = bigger;
+    }
+  (*sparse)[*n] = c;
+  (*counts)[(*n)++] = (pp_taken_count) { slot, c.count };
+  return true;
+}
+
+int
+pp_tables_snapshot (const struct __pathprof_unit *u, pp_unit_data *snap,
+		    pp_tables_taken *taken)
+{
+  pp_sparse_count *sparse = NULL;
+  pp_taken_count *counts = NULL;
+  size_t n = 0, cap = 0;
+  bool ok = true;
+  /* One pass, under the lock: every slot is read once while no count moves, so
+     the counts read of a key add up to what it counted.  */
+  pthread_mutex_lock (&tables_lock);
+  for (uint32_t i = 0; i < u->ntables && ok; i++)
+    for (struct hash_table *h = newest (&u->tables[i]); h && ok; h = h->older)
+      for (uint64_t s = 0; s <= h->mask && ok; s++)
+	{
+	  struct slot *slot = &h->slots[s];
+	  uint64_t key = __atomic_load_n (&slot->key, __ATOMIC_ACQUIRE);
+	  uint64_t value = __atomic_load_n (&slot->count, __ATOMIC_RELAXED);
+	  if (key != 0 && value != 0)
+	    ok = take (&sparse, &counts, &n, &cap,
+		       (pp_sparse_count) { u->tables[i].function, key - 1, value },
+		       &slot->count);
+	}
+  pthread_mutex_unlock (&tables_lock);
+  snap->nsparse = 0;
+  snap->sparse = NULL;
+  taken->n = 0;
+  taken->counts = NULL;
+  if (!ok)
+    {
+      free (sparse);
+      free (counts);
+      return -1;
+    }
+  taken->counts = counts;
+  taken->n = n;
+  snap->nsparse = combine (sparse, n);
+  snap->sparse = sparse;
+  return snap->nsparse != 0;
+}
+
+void
+pp_tables_subtract (const pp_tables_taken *taken)
+{
+  for (size_t i = 0; i < taken->n; i++)
+    __atomic_fetch_sub (taken->counts[i].slot, taken->counts[i].value,
+			__ATOMIC_RELAXED);
+}
+
+void
+pp_tables_taken_free (pp_tables_taken *taken)
+{
+  free (taken->counts);
+  taken->counts = NULL;
+  taken->n = 0;
+}
+
+/* Slots may hold counts whose sum is 0 (a count moved after a dump took it), so
+   the counts are added up as for a dump.  Out of memory counts as having counts,
+   so that a dump is tried.  */
+bool
+pp_tables_have_counts (const struct __pathprof_unit *u)
+{
+  pp_unit_data snap;
+  pp_tables_taken taken;
+  int rc = pp_tables_snapshot (u, &snap, &taken);
+  free (snap.sparse);
+  pp_tables_taken_free (&taken);
+  return rc != 0;
+}
+
+void
+pp_tables_zero (const struct __pathprof_unit *u)
+{
+  pthread_mutex_lock (&tables_lock);
+  for (uint32_t i = 0; i < u->ntables; i++)
+    for (struct hash_table *h = newest (&u->tables[i]); h; h = h->older)
+      for (uint64_t s = 0; s <= h->mask; s++)
+	__atomic_store_n (&h->slots[s].count, 0, __ATOMIC_RELAXED);
+  pthread_mutex_unlock (&tables_lock);
+}
