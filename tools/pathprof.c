@@ -1,7 +1,7 @@
 /* pathprof: reads the profiles written by programs built with the pathprof plugin
    and reports them.  This file holds the command table and what every command
    shares; each command lives in its own file (show.c, lcov.c, json.c, stats.c,
-   merge.c).  */
+   paths.c, merge.c).  */
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -29,6 +29,10 @@ static const struct command
   { "stats", "FILE", "print the blocks, edges and probes or counters of every\n"
     "function and unit, and the probes per block and per edge",
     stats_command },
+  { "paths", "FILE [--function NAME] [--top N]",
+    "print the executed paths of every function of the paths mode, hottest\n"
+    "first, with their blocks and source lines",
+    paths_command },
   { "merge", "OUT IN...", "add up the profiles IN... into OUT (replaced)",
     merge_command },
 };

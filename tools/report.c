@@ -9,6 +9,7 @@
 #include <string.h>
 #include "coverage.h"
 #include "edgeprof.h"
+#include "path-counts.h"
 
 const struct report_edge_flag_name report_edge_flag_names[] = {
   { PP_EDGE_FAKE, "fake" },
@@ -58,6 +59,7 @@ static const struct mode_reader
   { PP_MODE_EDGE_COVER, PP_VALUES_U8, false, true, read_edge_cover },
   { PP_MODE_BLOCK_COVER_EDGE_PROBES, PP_VALUES_U8, false, false,
     read_block_cover_edge_probes },
+  { PP_MODE_PATHS, PP_VALUES_U64, true, true, report_read_paths },
 };
 
 static const struct mode_reader *
@@ -397,6 +399,8 @@ load_unit (report_unit *ru, const pp_unit_data *u, char *err, size_t errlen)
       snprintf (err, errlen, "out of memory");
       return -1;
     }
+  for (uint32_t i = 0; i < ru->notes.nfunctions; i++)
+    ru->functions[i].index = i;
   for (uint32_t i = 0; i < ru->notes.nfunctions; i++)
     if (load_function (&ru->functions[i], &ru->notes.functions[i], u, reader,
 		       why, sizeof why))

@@ -42,6 +42,7 @@ enum report_coverage
 typedef struct report_function
 {
   const pp_function_notes *notes;
+  uint32_t index;		/* of notes in the unit's notes */
   pp_graph graph;		/* nodes and edges numbered as in the notes */
   /* Counting units only (all 0 otherwise).  */
   uint64_t *edge_counts;	/* per edge */

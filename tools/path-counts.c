@@ -1,0 +1,215 @@
+/* Paths mode: path counts and the edge counts they imply (path-counts.h).  */
+
+#include "path-counts.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int
+out_of_memory (char *err, size_t errlen)
+{
+  snprintf (err, errlen, "out of memory");
+  return -1;
+}
+
+static int
+number_paths (function_paths *fp, const report_function *f, char *err,
+	      size_t errlen)
+{
+  const pp_function_notes *fn = f->notes;
+  bool *path_end = malloc (fn->nedges ? fn->nedges : 1);
+  if (!path_end)
+    return out_of_memory (err, errlen);
+  for (uint32_t e = 0; e < fn->nedges; e++)
+    path_end[e] = (fn->edges[e].flags & PP_EDGE_PATH_END) != 0;
+  int rc = pp_paths_number (&f->graph, path_end, &fp->numbering);
+  free (path_end);
+  if (rc == PP_PATHS_ENOMEM)
+    return out_of_memory (err, errlen);
+  if (rc != PP_PATHS_OK)
+    {
+      snprintf (err, errlen, "the paths cannot be numbered: %s (corrupted "
+		"profile)", pp_paths_strerror (rc));
+      return -1;
+    }
+  return 0;
+}
+
+/* The first of u's sparse counts of function index (or u->nsparse).  */
+static uint32_t
+first_sparse (const pp_unit_data *u, uint32_t index)
+{
+  uint32_t lo = 0, hi = u->nsparse;
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (u->sparse[mid].function < index)
+	lo = mid + 1;
+      else
+	hi = mid;
+    }
+  return lo;
+}
+
+int
+function_paths_load (function_paths *fp, const report_function *f,
+		     const pp_unit_data *u, char *err, size_t errlen)
+{
+  const pp_function_notes *fn = f->notes;
+  memset (fp, 0, sizeof *fp);
+  if (number_paths (fp, f, err, errlen))
+    return -1;
+  uint64_t npaths = fp->numbering->npaths;
+  uint32_t first = first_sparse (u, f->index), end = first;
+  while (end < u->nsparse && u->sparse[end].function == f->index)
+    end++;
+  if (fn->nvalues && fn->nvalues != npaths)
+    {
+      snprintf (err, errlen, "%" PRIu32 " path counters for %" PRIu64 " paths "
+		"(corrupted profile)", fn->nvalues, npaths);
+      return -1;
+    }
+  if (fn->nvalues && end > first)
+    {
+      snprintf (err, errlen, "path counts both in counters and in a table "
+		"(corrupted profile)");
+      return -1;
+    }
+  size_t most = fn->nvalues ? fn->nvalues : end - first;
+  fp->executed = malloc ((most ? most : 1) * sizeof *fp->executed);
+  if (!fp->executed)
+    return out_of_memory (err, errlen);
+  const uint64_t *values = (const uint64_t *) u->values + fn->value_offset;
+  for (uint32_t k = 0; k < fn->nvalues; k++)
+    if (values[k])
+      fp->executed[fp->nexecuted++] = (path_count) { k, values[k] };
+  for (uint32_t i = first; i < end; i++)
+    {
+      if (u->sparse[i].path >= npaths)
+	{
+	  snprintf (err, errlen, "a count of path %" PRIu64 " but the function "
+		    "has %" PRIu64 " paths (corrupted profile)",
+		    u->sparse[i].path, npaths);
+	  return -1;
+	}
+      if (u->sparse[i].count)
+	fp->executed[fp->nexecuted++]
+	  = (path_count) { u->sparse[i].path, u->sparse[i].count };
+    }
+  return 0;
+}
+
+void
+function_paths_free (function_paths *fp)
+{
+  pp_paths_free (fp->numbering);
+  free (fp->executed);
+  memset (fp, 0, sizeof *fp);
+}
+
+/* Counts each executed path on its edges and on the cut it ends on; starts[h]
+   gets the paths that started at head h.  */
+static int
+count_path_edges (report_function *f, const function_paths *fp, uint64_t *starts,
+		  char *err, size_t errlen)
+{
+  const pp_paths *p = fp->numbering;
+  uint64_t *counts = f->edge_counts;
+  uint32_t *edges = malloc (p->max_path_edges * sizeof *edges);
+  if (!edges)
+    return out_of_memory (err, errlen);
+  for (uint32_t i = 0; i < fp->nexecuted; i++)
+    {
+      uint64_t c = fp->executed[i].count;
+      pp_path path = { .edges = edges };
+      if (pp_paths_decode (p, fp->executed[i].path, &path) != PP_PATHS_OK)
+	abort ();		/* function_paths_load checked the range */
+      for (uint32_t k = 0; k < path.nedges; k++)
+	counts[path.edges[k]] = pp_sat_add (counts[path.edges[k]], c);
+      if (path.end_edge != PP_PATH_NONE)
+	counts[path.end_edge] = pp_sat_add (counts[path.end_edge], c);
+      if (path.start_node != f->graph.entry)
+	starts[path.start_node] = pp_sat_add (starts[path.start_node], c);
+    }
+  free (edges);
+  return 0;
+}
+
+/* The edges ENTRY -> h that start paths at a re-entry target h (the function's
+   entry or a fake re-entry): together they started the paths that began at h
+   minus those that came through a cut.  One such edge gets the difference (a
+   fake re-entry may be negative: a path after the cut was lost); several, only
+   when it is 0.  */
+static void
+count_starts (report_function *f, const pp_paths *p, const uint64_t *starts)
+{
+  const pp_graph *g = &f->graph;
+  for (uint32_t h = 0; h < g->nnodes; h++)
+    {
+      uint32_t nstart = 0, start = PP_PATH_NONE;
+      uint64_t through_cuts = 0;
+      for (uint32_t i = g->pred_start[h]; i < g->pred_start[h + 1]; i++)
+	{
+	  uint32_t e = g->pred_edges[i];
+	  if (p->role[e] == PP_PATH_ROLE_START)
+	    {
+	      nstart++;
+	      start = e;
+	    }
+	  else if (p->role[e] == PP_PATH_ROLE_BACK
+		   || p->role[e] == PP_PATH_ROLE_CUT)
+	    through_cuts = pp_sat_add (through_cuts, f->edge_counts[e]);
+	}
+      if (nstart == 0)
+	continue;
+      int64_t rest = (int64_t) (starts[h] - through_cuts);
+      bool fake = (g->edges[start].flags & PP_EDGE_FAKE) != 0;
+      if (rest == 0 || (nstart == 1 && (rest > 0 || fake)))
+	{
+	  if (nstart == 1)
+	    f->edge_counts[start] = (uint64_t) rest;
+	  continue;
+	}
+      for (uint32_t i = g->pred_start[h]; i < g->pred_start[h + 1]; i++)
+	{
+	  uint32_t e = g->pred_edges[i];
+	  if (p->role[e] == PP_PATH_ROLE_START)
+	    {
+	      f->edge_source[e] = REPORT_EDGE_UNKNOWN;
+	      f->unknown_edges++;
+	    }
+	}
+    }
+}
+
+int
+report_read_paths (report_function *f, const pp_unit_data *u, char *err,
+		   size_t errlen)
+{
+  function_paths fp = { 0 };
+  const pp_graph *g = &f->graph;
+  uint64_t *starts = calloc (g->nnodes, sizeof *starts);
+  int status = starts ? function_paths_load (&fp, f, u, err, errlen)
+		      : out_of_memory (err, errlen);
+  if (status == 0)
+    status = count_path_edges (f, &fp, starts, err, errlen);
+  if (status == 0)
+    {
+      for (uint32_t e = 0; e < g->nedges; e++)
+	f->edge_source[e] = REPORT_EDGE_DERIVED;
+      count_starts (f, fp.numbering, starts);
+      uint64_t returns = 0;
+      for (uint32_t i = g->pred_start[g->exit]; i < g->pred_start[g->exit + 1];
+	   i++)
+	returns = pp_sat_add (returns, f->edge_counts[g->pred_edges[i]]);
+      for (uint32_t e = 0; e < g->nedges; e++)
+	if (fp.numbering->role[e] == PP_PATH_ROLE_CLOSING)
+	  f->edge_counts[e] = returns;
+    }
+  function_paths_free (&fp);
+  free (starts);
+  return status;
+}

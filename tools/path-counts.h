@@ -1,0 +1,44 @@
+/* Paths mode: the path counts of a function, read from the unit's counters (a
+   function with at most -fplugin-arg-pathprof-path-array-max paths: its nvalues
+   is its number of paths, value k counts path k) or from the unit's sparse counts
+   (a larger function, counted in a libprof hash table: its nvalues is 0), with the
+   Ball-Larus numbering rebuilt from the notes (the edges flagged PP_EDGE_PATH_END
+   are the plan's cuts), and every edge count derived from them.  */
+
+#ifndef PATHPROF_TOOLS_PATH_COUNTS_H
+#define PATHPROF_TOOLS_PATH_COUNTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "paths.h"
+#include "profile.h"
+#include "report.h"
+
+typedef struct path_count
+{
+  uint64_t path, count;
+} path_count;
+
+typedef struct function_paths
+{
+  pp_paths *numbering;
+  uint32_t nexecuted;
+  path_count *executed;		/* the paths with a count, by path number */
+} function_paths;
+
+/* Reads the path counts of f, the function of index f->index in unit u.
+   Returns 0, or -1 with a reason in err (a numbering that does not fit the counts
+   means a stale or corrupted profile).  */
+int function_paths_load (function_paths *fp, const report_function *f,
+			 const pp_unit_data *u, char *err, size_t errlen);
+void function_paths_free (function_paths *fp);
+
+/* The mode reader of the paths mode (report.c): every edge count from the
+   decoded paths.  A path counts each of its edges, and the cut it ends on; a
+   start at a re-entry target counts the edge from ENTRY that got there when only
+   one could have.  A path that left through a call that did not return (exit or
+   longjmp from a callee) was never counted, so neither are its edges.  */
+int report_read_paths (report_function *f, const pp_unit_data *u, char *err,
+		       size_t errlen);
+
+#endif

@@ -1,0 +1,288 @@
+/* pathprof paths: per function of the paths mode, how many paths it has and ran,
+   then each executed path, hottest first, decoded to its blocks and source
+   lines.  */
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "commands.h"
+#include "path-counts.h"
+
+static int
+hottest_first (const void *a, const void *b)
+{
+  const path_count *x = a, *y = b;
+  if (x->count != y->count)
+    return x->count < y->count ? 1 : -1;
+  return (x->path > y->path) - (x->path < y->path);
+}
+
+static bool
+has_pred (const pp_graph *g, const pp_paths *p, uint32_t v, uint8_t role,
+	  uint32_t flags)
+{
+  for (uint32_t i = g->pred_start[v]; i < g->pred_start[v + 1]; i++)
+    {
+      uint32_t e = g->pred_edges[i];
+      if (p->role[e] == role && (g->edges[e].flags & flags) == flags)
+	return true;
+    }
+  return false;
+}
+
+static void
+print_how (const report_function *f, const pp_paths *p, const pp_path *path)
+{
+  const pp_graph *g = &f->graph;
+  uint32_t h = path->start_node;
+  if (h != g->entry)
+    {
+      if (has_pred (g, p, h, PP_PATH_ROLE_BACK, 0))
+	printf (", starts at loop head %" PRIu32, h);
+      else if (has_pred (g, p, h, PP_PATH_ROLE_START, PP_EDGE_FAKE))
+	printf (", starts at re-entry point %" PRIu32, h);
+      else
+	printf (", starts after a cut at %" PRIu32, h);
+    }
+  if (path->end_edge != PP_PATH_NONE)
+    printf (", ends at %s %" PRIu32 " -> %" PRIu32,
+	    p->role[path->end_edge] == PP_PATH_ROLE_BACK ? "backedge" : "cut",
+	    g->edges[path->end_edge].src, g->edges[path->end_edge].dst);
+  else if (path->nedges
+	   && g->edges[path->edges[path->nedges - 1]].flags & PP_EDGE_FAKE)
+    fputs (", leaves early", stdout);
+}
+
+/* The blocks in order, without ENTRY and EXIT.  */
+static void
+print_blocks (const pp_graph *g, const pp_path *path)
+{
+  const char *sep = " ";
+  fputs ("    blocks", stdout);
+  if (path->start_node != g->entry)
+    {
+      printf ("%s%" PRIu32, sep, path->start_node);
+      sep = " -> ";
+    }
+  for (uint32_t i = 0; i < path->nedges; i++)
+    {
+      uint32_t v = g->edges[path->edges[i]].dst;
+      if (v == g->exit)
+	continue;
+      printf ("%s%" PRIu32, sep, v);
+      sep = " -> ";
+    }
+  putchar ('\n');
+}
+
+static bool
+same_line (const pp_line_ref *a, const pp_line_ref *b)
+{
+  return a->file == b->file && a->line == b->line;
+}
+
+/* The source lines of the path's blocks, each once, in the order first run;
+   lines of another file than the function's are shown with their file.  */
+static int
+print_lines (const report_unit *ru, const report_function *f,
+	     const pp_path *path)
+{
+  const pp_function_notes *fn = f->notes;
+  const pp_graph *g = &f->graph;
+  size_t n = 0, cap = 0;
+  pp_line_ref *seen = NULL;
+  for (uint32_t i = 0; i <= path->nedges; i++)
+    {
+      uint32_t v = i == 0 ? path->start_node : g->edges[path->edges[i - 1]].dst;
+      if (v == g->entry || v == g->exit)
+	continue;
+      const pp_block_notes *b = &fn->blocks[v];
+      for (uint32_t l = 0; l < b->nlines; l++)
+	{
+	  size_t k = 0;
+	  while (k < n && !same_line (&seen[k], &b->lines[l]))
+	    k++;
+	  if (k < n)
+	    continue;
+	  if (n == cap)
+	    {
+	      cap = cap ? 2 * cap : 16;
+	      pp_line_ref *bigger = realloc (seen, cap * sizeof *seen);
+	      if (!bigger)
+		{
+		  free (seen);
+		  return -1;
+		}
+	      seen = bigger;
+	    }
+	  seen[n++] = b->lines[l];
+	}
+    }
+  fputs (n ? "    lines" : "    no lines", stdout);
+  for (size_t k = 0; k < n; k++)
+    {
+      fputs (k ? ", " : " ", stdout);
+      if (seen[k].file != fn->decl_file)
+	printf ("%s:", ru->notes.files[seen[k].file]);
+      printf ("%" PRIu32, seen[k].line);
+    }
+  putchar ('\n');
+  free (seen);
+  return 0;
+}
+
+/* "N paths" and, when the plan cut the function, how many it had without.  */
+static int
+print_potential (const report_function *f, const pp_paths *p)
+{
+  printf ("%" PRIu64 " path%s", p->npaths, p->npaths == 1 ? "" : "s");
+  bool cut = false;
+  for (uint32_t e = 0; e < f->notes->nedges; e++)
+    cut |= (f->notes->edges[e].flags & PP_EDGE_PATH_END) != 0;
+  if (!cut)
+    return 0;
+  pp_paths *uncut;
+  int rc = pp_paths_number (&f->graph, NULL, &uncut);
+  if (rc == PP_PATHS_ENOMEM)
+    return -1;
+  if (rc == PP_PATHS_OK)
+    printf (" (%s without its cuts)", uncut->npaths_uncut);
+  else
+    printf (" (more than %" PRIu64 " without its cuts)", PP_PATHS_MAX);
+  pp_paths_free (uncut);
+  return 0;
+}
+
+static int
+print_function (const report_unit *ru, const report_function *f, uint64_t top,
+		char *err, size_t errlen)
+{
+  const pp_function_notes *fn = f->notes;
+  function_paths fp;
+  if (function_paths_load (&fp, f, ru->data, err, errlen))
+    {
+      function_paths_free (&fp);
+      return -1;
+    }
+  const pp_paths *p = fp.numbering;
+  printf ("function %s", fn->name);
+  if (strcmp (fn->asm_name, fn->name) != 0)
+    printf (" (%s)", fn->asm_name);
+  printf (" at %s:%" PRIu32 ": ", ru->notes.files[fn->decl_file], fn->decl_line);
+  int status = print_potential (f, p);
+  printf (", %" PRIu32 " executed", fp.nexecuted);
+  if (p->npaths)
+    printf (", %.1f%% path coverage",
+	    100.0 * (double) fp.nexecuted / (double) p->npaths);
+  putchar ('\n');
+
+  qsort (fp.executed, fp.nexecuted, sizeof *fp.executed, hottest_first);
+  uint32_t *edges = malloc (p->max_path_edges * sizeof *edges);
+  if (!edges)
+    status = -1;
+  for (uint32_t i = 0; i < fp.nexecuted && i < top && status == 0; i++)
+    {
+      pp_path path = { .edges = edges };
+      pp_paths_decode (p, fp.executed[i].path, &path);
+      printf ("  path %" PRIu64 ": count %" PRIu64, fp.executed[i].path,
+	      fp.executed[i].count);
+      print_how (f, p, &path);
+      putchar ('\n');
+      print_blocks (&f->graph, &path);
+      status = print_lines (ru, f, &path);
+    }
+  if (status)
+    snprintf (err, errlen, "out of memory");
+  free (edges);
+  function_paths_free (&fp);
+  return status;
+}
+
+int
+paths_command (int argc, char **argv)
+{
+  static const struct option options[] = {
+    { "function", required_argument, NULL, 'f' },
+    { "top", required_argument, NULL, 't' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+  };
+  const char *function_name = NULL;
+  uint64_t top = UINT64_MAX;
+  char *end;
+  int c;
+  opterr = 0;
+  while ((c = getopt_long (argc, argv, ":", options, NULL)) != -1)
+    switch (c)
+      {
+      case 'f':
+	function_name = optarg;
+	break;
+      case 't':
+	errno = 0;
+	top = strtoull (optarg, &end, 10);
+	if (!*optarg || *end || errno || optarg[0] == '-')
+	  return tool_usage_error ("paths: --top expects a number of paths, "
+				   "not '%s'", optarg);
+	break;
+      case 'h':
+	return tool_help ();
+      default:
+	return tool_option_error (argv[0], c, argv);
+      }
+  if (argc - optind != 1)
+    return tool_usage_error ("paths: expected one profile file");
+  const char *path = argv[optind];
+
+  char err[512];
+  report r;
+  if (report_load (&r, path, err, sizeof err))
+    {
+      tool_error (path, "%s", err);
+      return EXIT_FAILURE;
+    }
+  bool any_unit = false, found = false;
+  int status = 0;
+  for (uint32_t u = 0; u < r.nunits && status == 0; u++)
+    {
+      const report_unit *ru = &r.units[u];
+      if (ru->notes.mode != PP_MODE_PATHS)
+	continue;
+      any_unit = true;
+      bool unit_shown = false;
+      for (uint32_t i = 0; i < ru->notes.nfunctions && status == 0; i++)
+	{
+	  const report_function *f = &ru->functions[i];
+	  if (!report_function_selected (f, function_name))
+	    continue;
+	  if (!unit_shown)
+	    printf ("%sunit %s: mode %s, runs %" PRIu64 "\n", found ? "\n" : "",
+		    ru->data->name, pp_mode_name (ru->notes.mode),
+		    ru->data->runs);
+	  unit_shown = found = true;
+	  if (print_function (ru, f, top, err, sizeof err))
+	    {
+	      tool_error (path, "unit '%s': function '%s': %s", ru->data->name,
+			  f->notes->name, err);
+	      status = -1;
+	    }
+	}
+    }
+  if (status == 0 && !any_unit)
+    {
+      tool_error (path, "no unit was built in the paths mode "
+		  "(-fplugin-arg-pathprof-mode=paths)");
+      status = -1;
+    }
+  else if (status == 0 && function_name && !found)
+    {
+      tool_error (path, "no function named '%s' in the paths mode",
+		  function_name);
+      status = -1;
+    }
+  report_free (&r);
+  return status ? EXIT_FAILURE : EXIT_SUCCESS;
+}
