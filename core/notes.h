@@ -25,7 +25,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "fnv.h"
+#include "hash.h"
 #include "graph.h"
 
 #ifdef __cplusplus

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fnv.h"
+#include "hash.h"
 #include "profile.h"
 
 enum
@@ -277,7 +277,7 @@ read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
   u->name = copy_string (name, name_len);
   if (!u->name)
     goto oom;
-  if (pp_fnv1a64 (notes, notes_len, PP_FNV_SEED) != checksum)
+  if (pp_hash64 (notes, notes_len, PP_HASH_SEED) != checksum)
     {
       set_err (r->err, r->errlen, "corrupted at byte %zu: the notes of unit '%s' "
 	       "do not match its checksum", start, u->name);
@@ -396,7 +396,7 @@ pp_profile_decode (const unsigned char *buf, size_t len, pp_profile *p, char *er
       return -1;
     }
   size_t body = r.pos;
-  if (take_u64 (&r) != pp_fnv1a64 (buf, body, PP_FNV_SEED))
+  if (take_u64 (&r) != pp_hash64 (buf, body, PP_HASH_SEED))
     {
       set_err (err, errlen, "bad trailer checksum: file is corrupted");
       return -1;
@@ -546,7 +546,7 @@ pp_profile_encode (const pp_profile *p, unsigned char **buf, size_t *len)
 	  o = put_u64 (o, u->sparse[i].count);
 	}
     }
-  o = put_u64 (o, pp_fnv1a64 (b, (size_t) (o - b), PP_FNV_SEED));
+  o = put_u64 (o, pp_hash64 (b, (size_t) (o - b), PP_HASH_SEED));
   *buf = b;
   *len = total;
   return 0;

@@ -4,14 +4,14 @@
    plugin embedded them) and its run-time values.  Encoding (little-endian):
      8 bytes "PATHPROF", u32 PP_PROFILE_VERSION, u32 nunits
      per unit:
-       str name (u32 length + bytes), u64 checksum (pp_fnv1a64 of the notes), u64 runs
+       str name (u32 length + bytes), u64 checksum (pp_hash64 of the notes), u64 runs
        u32 notes_len, notes bytes
        u32 value_kind (enum pp_value_kind), u32 nvalues, values
          (PP_VALUES_U64: 8 bytes each; PP_VALUES_U8: 1 byte each)
        u32 nsparse, nsparse x (u32 function, u64 path, u64 count)
          -- the path counts of the functions whose paths libprof counted in a
             hash table (paths mode), sorted by (function, path), no key twice
-     u64 trailer: pp_fnv1a64 of every byte before it
+     u64 trailer: pp_hash64 of every byte before it
    A unit is identified by (name, checksum).  Merging adds u64 values and the
    counts of equal sparse keys (saturating at UINT64_MAX) and ORs u8 values; runs
    add up.  */

@@ -28,7 +28,7 @@ struct __pathprof_unit
 {
   uint32_t abi_version;		/* PATHPROF_ABI_VERSION */
   uint32_t value_kind;		/* enum pp_value_kind (core/profile.h) */
-  uint64_t checksum;		/* pp_fnv1a64 (notes, notes_len, PP_FNV_SEED) */
+  uint64_t checksum;		/* pp_hash64 (notes, notes_len, PP_HASH_SEED) */
   const char *name;		/* absolute path of the main source file */
   const unsigned char *notes;	/* core/notes.h encoding */
   uint32_t notes_len;

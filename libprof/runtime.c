@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fnv.h"
+#include "hash.h"
 #include "path-tables.h"
 #include "pathprof-abi.h"
 #include "pathprof.h"
@@ -153,7 +153,7 @@ unit_problem (const struct __pathprof_unit *u)
     return "it has no path table array";
   if (u->notes_len && !u->notes)
     return "it has no notes";
-  if (pp_fnv1a64 (u->notes, u->notes_len, PP_FNV_SEED) != u->checksum)
+  if (pp_hash64 (u->notes, u->notes_len, PP_HASH_SEED) != u->checksum)
     return "its notes do not match its checksum";
   return NULL;
 }

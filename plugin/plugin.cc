@@ -642,19 +642,19 @@ plan_function (function_plan &plan, pp_function_notes &fn, file_table &files,
     }
   fn.nedges = g.nedges;
   fn.edges = XNEWVEC (pp_edge_notes, g.nedges);
-  uint64_t sum = pp_fnv1a64 (&nblocks, sizeof nblocks, PP_FNV_SEED);
+  uint64_t sum = pp_hash64 (&nblocks, sizeof nblocks, PP_HASH_SEED);
   for (unsigned i = 0; i < g.nedges; i++)
     {
       fn.edges[i].src = g.edges[i].src;
       fn.edges[i].dst = g.edges[i].dst;
       fn.edges[i].flags = g.edges[i].flags;
       fn.edges[i].value = plan.value[i];
-      sum = pp_fnv1a64 (&fn.edges[i], sizeof fn.edges[i], sum);
+      sum = pp_hash64 (&fn.edges[i], sizeof fn.edges[i], sum);
     }
   for (unsigned i = 0; i < nblocks; i++)
     {
-      sum = pp_fnv1a64 (&fn.blocks[i].value, sizeof fn.blocks[i].value, sum);
-      sum = pp_fnv1a64 (fn.blocks[i].lines,
+      sum = pp_hash64 (&fn.blocks[i].value, sizeof fn.blocks[i].value, sum);
+      sum = pp_hash64 (fn.blocks[i].lines,
 			fn.blocks[i].nlines * sizeof (pp_line_ref), sum);
     }
   fn.cfg_checksum = sum;
@@ -1209,7 +1209,7 @@ instrument_unit (void)
   size_t len;
   if (pp_notes_encode (&notes, &buf, &len) != 0)
     fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
-  emit_unit_record (buf, len, pp_fnv1a64 (buf, len, PP_FNV_SEED),
+  emit_unit_record (buf, len, pp_hash64 (buf, len, PP_HASH_SEED),
 		    notes.unit_name, total);
   free (buf);
   for (pp_function_notes &fn : fns)

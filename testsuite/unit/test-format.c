@@ -399,7 +399,7 @@ fill_unit (pp_unit_data *u, const char *name, uint32_t kind, uint32_t nvalues)
   u->notes = malloc (u->notes_len + 1);
   for (uint32_t i = 0; i < u->notes_len; i++)
     u->notes[i] = (unsigned char) unit_rand (&seed);
-  u->checksum = pp_fnv1a64 (u->notes, u->notes_len, PP_FNV_SEED);
+  u->checksum = pp_hash64 (u->notes, u->notes_len, PP_HASH_SEED);
   u->runs = rnd (3) ? rnd (100) : UINT64_MAX - rnd (3);
   u->value_kind = kind;
   u->nvalues = nvalues;
@@ -589,7 +589,7 @@ test_profile_garbage (void)
 static void
 reseal (unsigned char *buf, size_t len)
 {
-  uint64_t h = pp_fnv1a64 (buf, len - 8, PP_FNV_SEED);
+  uint64_t h = pp_hash64 (buf, len - 8, PP_HASH_SEED);
   for (int i = 0; i < 8; i++)
     buf[len - 8 + i] = (unsigned char) (h >> (8 * i));
 }

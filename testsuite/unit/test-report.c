@@ -164,7 +164,7 @@ write_profile (const char *path, const pp_unit_notes *notes, uint32_t value_kind
   if (pp_notes_encode (notes, &nbuf, &nlen))
     return -1;
   pp_unit_data u = { .name = (char *) "/src/t.c",
-		     .checksum = pp_fnv1a64 (nbuf, nlen, PP_FNV_SEED), .runs = 1,
+		     .checksum = pp_hash64 (nbuf, nlen, PP_HASH_SEED), .runs = 1,
 		     .notes_len = (uint32_t) nlen, .notes = nbuf,
 		     .value_kind = value_kind, .nvalues = nvalues,
 		     .values = values };

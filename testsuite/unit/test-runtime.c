@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fnv.h"
+#include "hash.h"
 #include "notes.h"
 #include "pathprof-abi.h"
 #include "pathprof.h"
@@ -57,7 +57,7 @@ make_unit (struct __pathprof_unit *u, const char *name, uint32_t kind,
     abort ();
   *u = (struct __pathprof_unit) {
     .abi_version = PATHPROF_ABI_VERSION, .value_kind = kind,
-    .checksum = pp_fnv1a64 (notes, len, PP_FNV_SEED), .name = name,
+    .checksum = pp_hash64 (notes, len, PP_HASH_SEED), .name = name,
     .notes = notes, .notes_len = (uint32_t) len, .nvalues = nvalues,
     .values = values };
 }
@@ -418,7 +418,7 @@ write_stale_profile (const char *path)
     .name = (char *) unit_a.name, .runs = 3, .notes_len = sizeof other_notes,
     .notes = (unsigned char *) other_notes, .value_kind = PP_VALUES_U64,
     .nvalues = NA, .values = values };
-  u.checksum = pp_fnv1a64 (other_notes, sizeof other_notes, PP_FNV_SEED);
+  u.checksum = pp_hash64 (other_notes, sizeof other_notes, PP_HASH_SEED);
   pp_profile p = { .nunits = 1, .cap = 1, .units = &u };
   unsigned char *buf;
   size_t len;
