@@ -49,7 +49,7 @@
    cover.  */
 #define UNIONS 16
 
-static struct property
+static struct unit_property
   prop_dom_naive = { .name = "dominators: idom and dominance equal naive data flow, both directions" },
   prop_dom_large = { .name = "dominators: 100k-node chains and random graphs, no recursion" },
   prop_bad_input = { .name = "coverage: malformed graphs, modes and probes are refused" },
@@ -503,7 +503,7 @@ check_graph (const struct tgraph *t, enum pp_coverage_mode mode, const struct ct
   pp_coverage_plan plan;
   if (tg_build (t, &g) != 0 || pp_coverage_plan_compute (&g, mode, &plan) != 0)
     {
-      check (&prop_plan_shape, 0, "seed %llu %s: plan failed: %s", c->seed,
+      unit_check (&prop_plan_shape, 0, "seed %llu %s: plan failed: %s", c->seed,
 	     mode_names[mode], c->desc);
       pp_graph_free (&g);
       return;
@@ -545,7 +545,7 @@ check_graph (const struct tgraph *t, enum pp_coverage_mode mode, const struct ct
 	   && again.nprobes == plan.nprobes
 	   && !memcmp (again.probes, plan.probes, plan.nprobes * sizeof *plan.probes);
   pp_coverage_plan_free (&again);
-  check (&prop_plan_shape, shape, "seed %llu %s: bad probe list: %s", c->seed,
+  unit_check (&prop_plan_shape, shape, "seed %llu %s: bad probe list: %s", c->seed,
 	 mode_names[mode], c->desc);
   if (!shape)
     goto out;
@@ -572,7 +572,7 @@ check_graph (const struct tgraph *t, enum pp_coverage_mode mode, const struct ct
 	  bad_item = x;
     }
   bool valid = bad_item == NONE && undeterminable == inexact;
-  check (&prop_valid[mode], valid, "seed %llu %s: %s; probes 0x%llx inexact 0x%llx, "
+  unit_check (&prop_valid[mode], valid, "seed %llu %s: %s; probes 0x%llx inexact 0x%llx, "
 	 "undeterminable 0x%llx, first undetermined item %d (items: nodes, then "
 	 "edges from bit %u)", c->seed, mode_names[mode], c->desc,
 	 (unsigned long long) chosen, (unsigned long long) inexact,
@@ -584,7 +584,7 @@ check_graph (const struct tgraph *t, enum pp_coverage_mode mode, const struct ct
   int size = (int) plan.nprobes;
   int below = mode == PP_COVER_BLOCKS_BY_EDGES ? (size + 1) / 2 - 1 : size - 1;
   bool minimal = below < 0 || !hittable (cons, ncons, 0, below);
-  check (&prop_minimal[mode], minimal, "seed %llu %s: %s: %d probes, but %d suffice",
+  unit_check (&prop_minimal[mode], minimal, "seed %llu %s: %s: %d probes, but %d suffice",
 	 c->seed, mode_names[mode], c->desc, size, below);
   free (cons);
 
@@ -604,7 +604,7 @@ check_graph (const struct tgraph *t, enum pp_coverage_mode mode, const struct ct
   bool exact = psi_exact_on (&g, t, mode, &plan, chosen, sets, nsets, targets,
 			     inexact, why, sizeof why);
   free (sets);
-  check (&prop_exact[mode], exact, "seed %llu %s: %s: %s", c->seed, mode_names[mode],
+  unit_check (&prop_exact[mode], exact, "seed %llu %s: %s: %s", c->seed, mode_names[mode],
 	 c->desc, why);
 
   /* The uncut model: real executions may run through pinned edges between blocks.  */
@@ -618,7 +618,7 @@ check_graph (const struct tgraph *t, enum pp_coverage_mode mode, const struct ct
 	{
 	  bool ok = psi_exact_on (&g, t, mode, &plan, chosen, truth.covers,
 				  truth.ncovers, targets, inexact, why, sizeof why);
-	  check (&prop_true_model, ok, "seed %llu %s: %s: %s", c->seed,
+	  unit_check (&prop_true_model, ok, "seed %llu %s: %s: %s", c->seed,
 		 mode_names[mode], c->desc, why);
 	}
       oracle_free (&truth);
@@ -998,7 +998,7 @@ exit_distances (const pp_graph *g)
 /* Plans G in every mode and checks Psi on NRUNS runs of 1-3 random executions.  */
 static void
 check_sampled (const pp_graph *g, unsigned long long seed, int nruns,
-	       struct property *p)
+	       struct unit_property *p)
 {
   uint32_t *dist = exit_distances (g);
   bool *node_cov = malloc (g->nnodes * sizeof *node_cov);
@@ -1012,7 +1012,7 @@ check_sampled (const pp_graph *g, unsigned long long seed, int nruns,
       pp_coverage_plan plan;
       if (pp_coverage_plan_compute (g, (enum pp_coverage_mode) mode, &plan) != 0)
 	{
-	  check (p, 0, "seed %llu %s: plan failed", seed, mode_names[mode]);
+	  unit_check (p, 0, "seed %llu %s: plan failed", seed, mode_names[mode]);
 	  continue;
 	}
       bool *hit = malloc ((plan.nprobes ? plan.nprobes : 1) * sizeof *hit);
@@ -1033,7 +1033,7 @@ check_sampled (const pp_graph *g, unsigned long long seed, int nruns,
 	  if (pp_coverage_infer (g, (enum pp_coverage_mode) mode, plan.probes,
 				 plan.nprobes, hit, covered) != 0)
 	    {
-	      check (p, 0, "seed %llu %s: infer failed", seed, mode_names[mode]);
+	      unit_check (p, 0, "seed %llu %s: infer failed", seed, mode_names[mode]);
 	      ok = false;
 	      break;
 	    }
@@ -1042,7 +1042,7 @@ check_sampled (const pp_graph *g, unsigned long long seed, int nruns,
 	      for (uint32_t e = 0; e < g->nedges && ok; e++)
 		if (!(g->edges[e].flags & PP_EDGE_PINNED) && covered[e] != edge_cov[e])
 		  {
-		    check (p, 0, "seed %llu edges run %d: edge %u: Psi %d, truth %d",
+		    unit_check (p, 0, "seed %llu edges run %d: edge %u: Psi %d, truth %d",
 			   seed, run, e, covered[e], edge_cov[e]);
 		    ok = false;
 		  }
@@ -1051,12 +1051,12 @@ check_sampled (const pp_graph *g, unsigned long long seed, int nruns,
 	    for (uint32_t v = 2; v < g->nnodes && ok; v++)
 	      if (inexact[v] ? covered[v] && !node_cov[v] : covered[v] != node_cov[v])
 		{
-		  check (p, 0, "seed %llu %s run %d: block %u: Psi %d, truth %d", seed,
+		  unit_check (p, 0, "seed %llu %s run %d: block %u: Psi %d, truth %d", seed,
 			 mode_names[mode], run, v, covered[v], node_cov[v]);
 		  ok = false;
 		}
 	  if (ok)
-	    check (p, 1, "");
+	    unit_check (p, 1, "");
 	}
       free (hit);
       pp_coverage_plan_free (&plan);
@@ -1077,7 +1077,7 @@ test_random_sampled (void)
       pp_graph g;
       uint32_t blocks = 1 + rnd (&s, MAX_SAMPLED_NODES - 2);
       if (random_large (&s, blocks, &g) != 0)
-	check (&prop_sampled, 0, "seed %llu: graph construction failed", seed);
+	unit_check (&prop_sampled, 0, "seed %llu: graph construction failed", seed);
       else
 	check_sampled (&g, seed, 4, &prop_sampled);
       pp_graph_free (&g);
@@ -1222,7 +1222,7 @@ test_dominators (void)
       uint32_t root = rnd (&s, n);
       bool ok = dominators_match (&g, root, false, skip, why, sizeof why)
 		&& dominators_match (&g, root, true, skip, why, sizeof why);
-      check (&prop_dom_naive, ok, "seed %llu (%u nodes, %u edges, root %u): %s", seed,
+      unit_check (&prop_dom_naive, ok, "seed %llu (%u nodes, %u edges, root %u): %s", seed,
 	     n, m, root, why);
       pp_graph_free (&g);
     }
@@ -1279,7 +1279,7 @@ test_paper_examples (void)
   pp_graph g;
   paper_graph (&g, 1, false, false);
   uint32_t size = plan_size (&g, PP_COVER_BLOCKS);
-  check (&prop_paper_examples, size == 2, "example 1: %u probes", size);
+  unit_check (&prop_paper_examples, size == 2, "example 1: %u probes", size);
   pp_graph_free (&g);
 
   /* Example 2 with the edges its profiles {}, {v1, v3}, {v1, v2, v3} imply: v1 -> v2,
@@ -1293,17 +1293,17 @@ test_paper_examples (void)
   pp_graph_add_edge (&g, EXIT, ENTRY, PP_EDGE_EXIT_ENTRY);
   pp_graph_finish (&g);
   size = plan_size (&g, PP_COVER_BLOCKS);
-  check (&prop_paper_examples, size == 2, "example 2: %u probes", size);
+  unit_check (&prop_paper_examples, size == 2, "example 2: %u probes", size);
   pp_graph_free (&g);
 
   paper_graph (&g, 50, true, true);
   size = plan_size (&g, PP_COVER_BLOCKS);
-  check (&prop_paper_examples, size == 1, "example 3: %u probes", size);
+  unit_check (&prop_paper_examples, size == 1, "example 3: %u probes", size);
   pp_graph_free (&g);
 
   paper_graph (&g, 50, false, false);
   size = plan_size (&g, PP_COVER_BLOCKS);
-  check (&prop_paper_examples, size == 100, "example 4, k = 50: %u probes", size);
+  unit_check (&prop_paper_examples, size == 100, "example 4, k = 50: %u probes", size);
   pp_graph_free (&g);
 }
 
@@ -1320,7 +1320,7 @@ test_bad_input (void)
   pp_graph_add_edge (&g, 2, ENTRY, 0);
   pp_graph_add_edge (&g, 2, EXIT, 0);
   pp_graph_finish (&g);
-  check (&prop_bad_input, pp_coverage_plan_compute (&g, PP_COVER_BLOCKS, &plan)
+  unit_check (&prop_bad_input, pp_coverage_plan_compute (&g, PP_COVER_BLOCKS, &plan)
 	 == PP_COVERAGE_BAD_GRAPH && plan.nprobes == 0, "edge into ENTRY accepted");
   pp_graph_free (&g);
 
@@ -1329,13 +1329,13 @@ test_bad_input (void)
   pp_graph_add_edge (&g, 2, EXIT, 0);
   pp_graph_add_edge (&g, EXIT, 2, 0);
   pp_graph_finish (&g);
-  check (&prop_bad_input, pp_coverage_check_graph (&g) == PP_COVERAGE_BAD_GRAPH,
+  unit_check (&prop_bad_input, pp_coverage_check_graph (&g) == PP_COVERAGE_BAD_GRAPH,
 	 "edge out of EXIT accepted");
   pp_graph_free (&g);
 
   pp_graph_init (&g, 3, ENTRY, ENTRY);
   pp_graph_finish (&g);
-  check (&prop_bad_input, pp_coverage_check_graph (&g) == PP_COVERAGE_BAD_GRAPH,
+  unit_check (&prop_bad_input, pp_coverage_check_graph (&g) == PP_COVERAGE_BAD_GRAPH,
 	 "ENTRY == EXIT accepted");
   pp_graph_free (&g);
 
@@ -1345,23 +1345,23 @@ test_bad_input (void)
   pp_graph_add_edge (&g, 2, EXIT, PP_EDGE_FAKE);
   pp_graph_add_edge (&g, EXIT, ENTRY, PP_EDGE_EXIT_ENTRY);
   pp_graph_finish (&g);
-  check (&prop_bad_input, pp_coverage_plan_compute (&g, (enum pp_coverage_mode) 7,
+  unit_check (&prop_bad_input, pp_coverage_plan_compute (&g, (enum pp_coverage_mode) 7,
 						    &plan) == PP_COVERAGE_BAD_MODE,
 	 "mode 7 accepted");
   probe = ENTRY;
-  check (&prop_bad_input, pp_coverage_infer (&g, PP_COVER_BLOCKS, &probe, 1, hit,
+  unit_check (&prop_bad_input, pp_coverage_infer (&g, PP_COVER_BLOCKS, &probe, 1, hit,
 					     covered) == PP_COVERAGE_BAD_PROBE,
 	 "probe on ENTRY accepted");
   probe = 3;
-  check (&prop_bad_input, pp_coverage_infer (&g, PP_COVER_BLOCKS, &probe, 1, hit,
+  unit_check (&prop_bad_input, pp_coverage_infer (&g, PP_COVER_BLOCKS, &probe, 1, hit,
 					     covered) == PP_COVERAGE_BAD_PROBE,
 	 "probe on a missing block accepted");
   probe = 2;
-  check (&prop_bad_input, pp_coverage_infer (&g, PP_COVER_EDGES, &probe, 1, hit,
+  unit_check (&prop_bad_input, pp_coverage_infer (&g, PP_COVER_EDGES, &probe, 1, hit,
 					     covered) == PP_COVERAGE_BAD_PROBE,
 	 "probe on a fake edge accepted");
   probe = 1;
-  check (&prop_bad_input, pp_coverage_infer (&g, PP_COVER_EDGES, &probe, 1, hit,
+  unit_check (&prop_bad_input, pp_coverage_infer (&g, PP_COVER_EDGES, &probe, 1, hit,
 					     covered) == 0 && covered[1] && covered[0],
 	 "probe on a real edge refused or not inferred");
   pp_graph_free (&g);
@@ -1404,16 +1404,16 @@ test_large (void)
   ok = ok && dom.idom[LARGE_NODES - 1] == LARGE_NODES - 2
        && pdom.idom[2] == 3 && pp_dominates (&dom, 2, EXIT)
        && pp_dominates (&pdom, EXIT, ENTRY) && !pp_dominates (&dom, 5, 4);
-  check (&prop_dom_large, ok, "wrong dominators on a 100k chain");
+  unit_check (&prop_dom_large, ok, "wrong dominators on a 100k chain");
   pp_domtree_free (&dom);
   pp_domtree_free (&pdom);
   uint32_t size = plan_size (&g, PP_COVER_BLOCKS);
-  check (&prop_large, size == 1, "100k chain: %u block probes", size);
+  unit_check (&prop_large, size == 1, "100k chain: %u block probes", size);
   pp_graph_free (&g);
 
   large_chain (&g, LARGE_NODES);
   ok = pp_dominators (&g, ENTRY, false, PP_EDGE_EXIT_ENTRY, &dom) == 0;
-  check (&prop_dom_large, ok, "dominators failed on the 100k chain with fakes");
+  unit_check (&prop_dom_large, ok, "dominators failed on the 100k chain with fakes");
   pp_domtree_free (&dom);
   check_sampled (&g, BASE_SEED, 3, &prop_large);
   pp_graph_free (&g);
@@ -1421,7 +1421,7 @@ test_large (void)
   unsigned long long s = BASE_SEED * 7;
   ok = random_large (&s, LARGE_NODES, &g) == 0
        && pp_dominators (&g, EXIT, true, PP_EDGE_EXIT_ENTRY, &pdom) == 0;
-  check (&prop_dom_large, ok, "post-dominators failed on a random 100k graph");
+  unit_check (&prop_dom_large, ok, "post-dominators failed on a random 100k graph");
   pp_domtree_free (&pdom);
   check_sampled (&g, BASE_SEED * 7, 3, &prop_large);
   pp_graph_free (&g);
@@ -1439,20 +1439,20 @@ main (void)
   test_random_sampled ();
   test_large ();
 
-  report (&prop_dom_naive);
-  report (&prop_dom_large);
-  report (&prop_bad_input);
-  report (&prop_paper_examples);
-  report (&prop_plan_shape);
+  unit_report (&prop_dom_naive);
+  unit_report (&prop_dom_large);
+  unit_report (&prop_bad_input);
+  unit_report (&prop_paper_examples);
+  unit_report (&prop_plan_shape);
   for (int mode = 0; mode < 3; mode++)
     {
-      report (&prop_valid[mode]);
-      report (&prop_minimal[mode]);
-      report (&prop_exact[mode]);
+      unit_report (&prop_valid[mode]);
+      unit_report (&prop_minimal[mode]);
+      unit_report (&prop_exact[mode]);
     }
-  report (&prop_true_model);
-  report (&prop_sampled);
-  report (&prop_large);
+  unit_report (&prop_true_model);
+  unit_report (&prop_sampled);
+  unit_report (&prop_large);
   printf ("# exhaustive: %lu graphs of up to 5 nodes (block mode), %lu of up to 5 "
 	  "nodes with at most 9 edges on 3 blocks (edge modes), %lu 4-node graphs with "
 	  "parallel/fake edges and dead ends, %lu 6-node graphs with at most 8 edges "

@@ -30,7 +30,7 @@
 #define DEEP_NESTING 400
 #define LARGE_NODES 100000
 
-static struct property
+static struct unit_property
   prop_adjacency = { .name = "graph: successor and predecessor lists in edge order" },
   prop_graph_api = { .name = "graph: bad edges refused, finish can be repeated" },
   prop_exact_heuristic = { .name = "edgeprof: propagated counts equal the oracle, heuristic weights" },
@@ -592,7 +592,7 @@ typedef int propagate_fn (const pp_graph *, const int32_t *, const uint64_t *,
 			  uint64_t *, bool *);
 
 static void
-check_exact (struct property *p, const pp_graph *g, const double *w,
+check_exact (struct unit_property *p, const pp_graph *g, const double *w,
 	     const uint64_t *oracle, propagate_fn *propagate, const char *what)
 {
   int32_t *counter_of_edge = xcalloc (g->nedges, sizeof *counter_of_edge);
@@ -604,7 +604,7 @@ check_exact (struct property *p, const pp_graph *g, const double *w,
   int ncounters = pp_plan_edge_counters (g, w, counter_of_edge, &pinned_chords);
   if (ncounters < 0)
     {
-      check (p, 0, "%s: planning failed", what);
+      unit_check (p, 0, "%s: planning failed", what);
       goto out;
     }
   for (uint32_t e = 0; e < g->nedges; e++)
@@ -615,7 +615,7 @@ check_exact (struct property *p, const pp_graph *g, const double *w,
   int status = propagate (g, counter_of_edge, counters, counts, known);
   if (pinned_chords > 0)
     {
-      check (&prop_pinned_cycles, status == 2,
+      unit_check (&prop_pinned_cycles, status == 2,
 	     "%s: %d pinned chords but propagation returned %d", what,
 	     pinned_chords, status);
       struct search search;
@@ -633,23 +633,23 @@ check_exact (struct property *p, const pp_graph *g, const double *w,
 	    break;
 	}
       search_free (&search);
-      check (&prop_determined, e == g->nedges, "%s: edge %u %s, but it is %s", what,
+      unit_check (&prop_determined, e == g->nedges, "%s: edge %u %s, but it is %s", what,
 	     e, determined ? "left unknown" : "determined",
 	     determined ? "on no cycle of unmeasured edges"
 	     : "on a cycle of unmeasured edges");
     }
   else
-    check (p, status == 0, "%s: propagation returned %d", what, status);
+    unit_check (p, status == 0, "%s: propagation returned %d", what, status);
   for (uint32_t e = 0; e < g->nedges; e++)
     if (known[e] || pinned_chords == 0)
       if (!known[e] || counts[e] != oracle[e])
 	{
-	  check (p, 0, "%s: edge %u (%u->%u) got %llu%s, executed %llu times", what,
+	  unit_check (p, 0, "%s: edge %u (%u->%u) got %llu%s, executed %llu times", what,
 		 e, g->edges[e].src, g->edges[e].dst, (unsigned long long) counts[e],
 		 known[e] ? "" : " (unknown)", (unsigned long long) oracle[e]);
 	  goto out;
 	}
-  check (p, 1, "");
+  unit_check (p, 1, "");
 out:
   free (counter_of_edge);
   free (counters);
@@ -694,7 +694,7 @@ check_partial_plan (const pp_graph *g, const double *w, const uint64_t *oracle,
       undetermined |= !determined;
       if (known[e] != determined || (known[e] && counts[e] != oracle[e]))
 	{
-	  check (&prop_determined, 0,
+	  unit_check (&prop_determined, 0,
 		 "%s, partial plan: edge %u (%u->%u) %s %llu, executed %llu, %s", what,
 		 e, edge->src, edge->dst, known[e] ? "determined as" : "unknown,",
 		 (unsigned long long) counts[e], (unsigned long long) oracle[e],
@@ -703,7 +703,7 @@ check_partial_plan (const pp_graph *g, const double *w, const uint64_t *oracle,
 	  goto out;
 	}
     }
-  check (&prop_determined, status == (undetermined ? 2 : 0),
+  unit_check (&prop_determined, status == (undetermined ? 2 : 0),
 	 "%s, partial plan: propagation returned %d", what, status);
 out:
   search_free (&search);
@@ -729,7 +729,7 @@ check_adjacency (const pp_graph *g, const char *what)
 	ok = g->edges[g->pred_edges[k]].dst == v
 	     && (k == g->pred_start[v] || g->pred_edges[k - 1] < g->pred_edges[k]);
     }
-  check (&prop_adjacency, ok, "%s: lists out of order or misplaced", what);
+  unit_check (&prop_adjacency, ok, "%s: lists out of order or misplaced", what);
 }
 
 /* Tree shape, pinned edges, determinism, the cycle property and the counter plan,
@@ -746,7 +746,7 @@ check_tree (const pp_graph *g, const double *w, uint32_t ncomponents,
 
   int stuck = pp_max_spanning_tree (g, w, on_tree);
   pp_max_spanning_tree (g, w, again);
-  check (&prop_deterministic, memcmp (on_tree, again, g->nedges * sizeof *on_tree) == 0,
+  unit_check (&prop_deterministic, memcmp (on_tree, again, g->nedges * sizeof *on_tree) == 0,
 	 "%s: two runs gave different trees", what);
 
   uint32_t ntree = 0;
@@ -754,19 +754,19 @@ check_tree (const pp_graph *g, const double *w, uint32_t ncomponents,
     ntree += on_tree[e];
   struct rooted_tree t;
   root_tree (g, on_tree, &t);
-  check (&prop_tree_shape, ntree == g->nnodes - ncomponents
+  unit_check (&prop_tree_shape, ntree == g->nnodes - ncomponents
 	 && t.ncomponents == ncomponents,
 	 "%s: %u tree edges, %u tree components, graph has %u components", what,
 	 ntree, t.ncomponents, ncomponents);
 
-  check (&prop_pinned, stuck == (int) expected_pinned_chords,
+  unit_check (&prop_pinned, stuck == (int) expected_pinned_chords,
 	 "%s: %d pinned chords reported, %u expected", what, stuck,
 	 expected_pinned_chords);
   if (expected_pinned_chords == 0)
     for (uint32_t e = 0; e < g->nedges; e++)
       if (is_pinned (g, e) && !on_tree[e])
 	{
-	  check (&prop_pinned, 0, "%s: pinned edge %u (%u->%u) is a chord", what, e,
+	  unit_check (&prop_pinned, 0, "%s: pinned edge %u (%u->%u) is a chord", what, e,
 		 g->edges[e].src, g->edges[e].dst);
 	  break;
 	}
@@ -783,13 +783,13 @@ check_tree (const pp_graph *g, const double *w, uint32_t ncomponents,
 	if (!is_pinned (g, cycle[i]) && w[cycle[i]] < w[c])
 	  {
 	    maximal = false;
-	    check (&prop_cycle_property, 0,
+	    unit_check (&prop_cycle_property, 0,
 		   "%s: chord %u (weight %g) outweighs tree edge %u (weight %g)",
 		   what, c, w[c], cycle[i], w[cycle[i]]);
 	  }
     }
   if (maximal)
-    check (&prop_cycle_property, 1, "");
+    unit_check (&prop_cycle_property, 1, "");
 
   int pinned_chords = -1;
   int ncounters = pp_plan_edge_counters (g, w, counter_of_edge, &pinned_chords);
@@ -802,7 +802,7 @@ check_tree (const pp_graph *g, const double *w, uint32_t ncomponents,
       bool measured = !on_tree[e] && !is_pinned (g, e);
       plan_ok = measured ? counter_of_edge[e] == next++ : counter_of_edge[e] == -1;
     }
-  check (&prop_counter_count, plan_ok && next == ncounters,
+  unit_check (&prop_counter_count, plan_ok && next == ncounters,
 	 "%s: %d counters and %d pinned chords for %u edges, %u nodes, %u components",
 	 what, ncounters, pinned_chords, g->nedges, g->nnodes, ncomponents);
 
@@ -849,7 +849,7 @@ check_inconsistent (const pp_graph *g, const double *w, const uint64_t *oracle,
       uint64_t saved = counters[counter_of_edge[c]];
       counters[counter_of_edge[c]] += oracle[cycle[i]] + 1;
       int status = pp_propagate_counts (g, counter_of_edge, counters, counts, NULL);
-      check (&prop_inconsistent, status == 1,
+      unit_check (&prop_inconsistent, status == 1,
 	     "%s: chord %u raised by %llu past tree edge %u: propagation returned %d",
 	     what, c, (unsigned long long) oracle[cycle[i]] + 1, cycle[i], status);
       counters[counter_of_edge[c]] = saved;
@@ -864,14 +864,14 @@ check_inconsistent (const pp_graph *g, const double *w, const uint64_t *oracle,
       counters[e] = oracle[e];
     }
   int status = pp_propagate_counts (g, counter_of_edge, counters, counts, NULL);
-  check (&prop_unbalanced, status == 0, "%s: exact full counts returned %d", what,
+  unit_check (&prop_unbalanced, status == 0, "%s: exact full counts returned %d", what,
 	 status);
   uint32_t e = rnd_below (rng, g->nedges);
   if (g->edges[e].src != g->edges[e].dst)
     {
       counters[e]++;
       status = pp_propagate_counts (g, counter_of_edge, counters, counts, NULL);
-      check (&prop_unbalanced, status == 1,
+      unit_check (&prop_unbalanced, status == 1,
 	     "%s: edge %u off by one returned %d", what, e, status);
     }
 
@@ -910,7 +910,7 @@ check_negative_leaves (const pp_graph *g, const double *w, const uint64_t *oracl
   if (pinned_chords == 0)
     {
       int status = pp_propagate_counts (g, counter_of_edge, counters, counts, NULL);
-      check (&prop_signed_fakes, status == (negative ? 1 : 0),
+      unit_check (&prop_signed_fakes, status == (negative ? 1 : 0),
 	     "%s: pp_propagate_counts returned %d with%s negative leaves", what,
 	     status, negative ? "" : "out");
     }
@@ -934,13 +934,13 @@ check_heuristic_finite (const pp_graph *g, const double *w, const char *what)
 	ok = ok && w[e] == 0;
       if (!ok)
 	{
-	  check (&prop_heuristic_finite, 0, "%s: edge %u (%u->%u) weighs %g", what, e,
+	  unit_check (&prop_heuristic_finite, 0, "%s: edge %u (%u->%u) weighs %g", what, e,
 		 edge->src, edge->dst, w[e]);
 	  free (reached);
 	  return;
 	}
     }
-  check (&prop_heuristic_finite, 1, "");
+  unit_check (&prop_heuristic_finite, 1, "");
   free (reached);
 }
 
@@ -986,7 +986,7 @@ test_random_graphs (void)
       with_pinned_cycles += expected_pinned_chords > 0;
 
       if (pp_weights_heuristic (&g, w) != 0)
-	check (&prop_heuristic_finite, 0, "%s: out of memory", what);
+	unit_check (&prop_heuristic_finite, 0, "%s: out of memory", what);
       check_heuristic_finite (&g, w, what);
       check_tree (&g, w, ncomponents, expected_pinned_chords, what);
       check_exact (&prop_exact_heuristic, &g, w, oracle, pp_propagate_counts, what);
@@ -1093,7 +1093,7 @@ test_small_graphs (void)
 	      best = weight;
 	    }
 	}
-      check (&prop_brute_force, got == best,
+      unit_check (&prop_brute_force, got == best,
 	     "small graph seed %#llx, %u nodes, %u edges: tree weighs %g, best %g",
 	     seed, n, m, got, best);
       pp_graph_free (&g);
@@ -1255,10 +1255,10 @@ check_structured_weights (const pp_graph *g, const struct structured *s,
   while (e < g->nedges && close_to (w[e], s->ev.v[e].expected))
     e++;
   if (e < g->nedges)
-    check (&prop_heuristic_structure, 0, "%s: edge %u (%u->%u) weighs %g, not %g",
+    unit_check (&prop_heuristic_structure, 0, "%s: edge %u (%u->%u) weighs %g, not %g",
 	   what, e, g->edges[e].src, g->edges[e].dst, w[e], s->ev.v[e].expected);
   else
-    check (&prop_heuristic_structure, 1, "");
+    unit_check (&prop_heuristic_structure, 1, "");
 
   for (uint32_t v = 0; v < g->nnodes; v++)
     {
@@ -1272,10 +1272,10 @@ check_structured_weights (const pp_graph *g, const struct structured *s,
 	}
       for (uint32_t k = g->succ_start[v]; k < g->succ_start[v + 1]; k++)
 	out += w[g->succ_edges[k]];
-      check (&prop_kirchhoff, close_to (in, out),
+      unit_check (&prop_kirchhoff, close_to (in, out),
 	     "%s: node %u takes in %g, gives out %g", what, v, in, out);
       if (s->is_loop_entry[v])
-	check (&prop_loop_multiplier, close_to (in, 10 * entering),
+	unit_check (&prop_loop_multiplier, close_to (in, 10 * entering),
 	       "%s: loop entry %u weighs %g, entered with %g", what, v, in, entering);
     }
 }
@@ -1301,12 +1301,12 @@ check_deeper_chords (const pp_graph *g, const struct structured *s, const double
 	if (!is_pinned (g, cycle[i])
 	    && s->ev.v[cycle[i]].if_depth > s->ev.v[c].if_depth)
 	  {
-	    check (&prop_deeper_chords, 0,
+	    unit_check (&prop_deeper_chords, 0,
 		   "%s: chord %u at if-depth %d, tree edge %u at depth %d", what, c,
 		   s->ev.v[c].if_depth, cycle[i], s->ev.v[cycle[i]].if_depth);
 	    goto out;
 	  }
-      check (&prop_deeper_chords, 1, "");
+      unit_check (&prop_deeper_chords, 1, "");
     }
 out:
   free_tree (&t);
@@ -1384,13 +1384,13 @@ test_deep_nesting (void)
   bool finite = true;
   for (uint32_t e = 0; e < g.nedges; e++)
     finite = finite && isfinite (w[e]) && w[e] >= 0;
-  check (&prop_deep_nesting, finite && w[g.nedges - 2] > 1e200,
+  unit_check (&prop_deep_nesting, finite && w[g.nedges - 2] > 1e200,
 	 "weights not finite, or the innermost self loop weighs only %g",
 	 w[g.nedges - 2]);
   random_executions (&g, &rng, 3, 8, false, oracle);
-  struct property exact = { .name = "deep" };
+  struct unit_property exact = { .name = "deep" };
   check_exact (&exact, &g, w, oracle, pp_propagate_counts, "400 nested loops");
-  check (&prop_deep_nesting, exact.failures == 0, "%s", exact.why);
+  unit_check (&prop_deep_nesting, exact.failures == 0, "%s", exact.why);
   free (w);
   free (oracle);
   pp_graph_free (&g);
@@ -1468,15 +1468,15 @@ test_overflow (void)
   bool known[4];
   pp_weights_uniform (&g, w);
   int ncounters = pp_plan_edge_counters (&g, w, counter_of_edge, NULL);
-  check (&prop_overflow, ncounters == 2 && counter_of_edge[1] == 0
+  unit_check (&prop_overflow, ncounters == 2 && counter_of_edge[1] == 0
 	 && counter_of_edge[2] == 1,
 	 "expected the two parallel edges to be measured, got %d counters", ncounters);
   uint64_t counters[2] = { UINT64_MAX, UINT64_MAX };
   int status = pp_propagate_counts (&g, counter_of_edge, counters, counts, known);
-  check (&prop_overflow, status == 1, "propagation returned %d", status);
+  unit_check (&prop_overflow, status == 1, "propagation returned %d", status);
   counters[1] = 0;
   status = pp_propagate_counts (&g, counter_of_edge, counters, counts, known);
-  check (&prop_overflow, status == 0 && counts[0] == UINT64_MAX
+  unit_check (&prop_overflow, status == 0 && counts[0] == UINT64_MAX
 	 && counts[3] == UINT64_MAX,
 	 "the largest representable counts returned %d, counts %llu and %llu",
 	 status, (unsigned long long) counts[0], (unsigned long long) counts[3]);
@@ -1518,7 +1518,7 @@ test_worked_example (void)
 	   && pp_graph_out_degree (&g, S) == 2 && pp_graph_in_degree (&g, S) == 3
 	   && g.pred_edges[g.pred_start[S]] == q_s
 	   && g.pred_edges[g.pred_start[S] + 2] == t_s;
-  check (&prop_graph_api, api_ok, "edge refusal, degrees or list order wrong");
+  unit_check (&prop_graph_api, api_ok, "edge refusal, degrees or list order wrong");
   check_adjacency (&g, "worked example");
 
   double w[9];
@@ -1531,7 +1531,7 @@ test_worked_example (void)
 		    && s_exit == 7 && closing == 8;
   for (uint32_t e = 0; e < 9; e++)
     weights_ok = weights_ok && w[e] == expected[e];
-  check (&prop_worked_weights, weights_ok,
+  unit_check (&prop_worked_weights, weights_ok,
 	 "got %g %g %g %g %g %g %g %g %g", w[0], w[1], w[2], w[3], w[4], w[5], w[6],
 	 w[7], w[8]);
 
@@ -1539,7 +1539,7 @@ test_worked_example (void)
   int pinned_chords = -1;
   int ncounters = pp_plan_edge_counters (&g, w, counter_of_edge, &pinned_chords);
   const int32_t heuristic_plan[9] = { -1, -1, -1, 0, 1, -1, 2, -1, -1 };
-  check (&prop_worked_chords, ncounters == 3 && pinned_chords == 0
+  unit_check (&prop_worked_chords, ncounters == 3 && pinned_chords == 0
 	 && memcmp (counter_of_edge, heuristic_plan, sizeof heuristic_plan) == 0,
 	 "heuristic: %d counters, chords should be Q->S, R->S, T->S", ncounters);
 
@@ -1548,7 +1548,7 @@ test_worked_example (void)
   uint64_t counts[9];
   const uint64_t expected_counts[9] = { 1, 1, 0, 1, 0, 3, 3, 1, 1 };
   int status = pp_propagate_counts (&g, counter_of_edge, counters, counts, NULL);
-  check (&prop_worked_counts, status == 0
+  unit_check (&prop_worked_counts, status == 0
 	 && memcmp (counts, expected_counts, sizeof counts) == 0,
 	 "status %d, counts %llu %llu %llu %llu %llu %llu %llu %llu %llu", status,
 	 (unsigned long long) counts[0], (unsigned long long) counts[1],
@@ -1560,7 +1560,7 @@ test_worked_example (void)
   pp_weights_uniform (&g, w);
   ncounters = pp_plan_edge_counters (&g, w, counter_of_edge, &pinned_chords);
   const int32_t uniform_plan[9] = { -1, -1, -1, -1, 0, -1, 1, 2, -1 };
-  check (&prop_worked_chords, ncounters == 3
+  unit_check (&prop_worked_chords, ncounters == 3
 	 && memcmp (counter_of_edge, uniform_plan, sizeof uniform_plan) == 0,
 	 "uniform: %d counters, chords should be R->S, T->S, S->EXIT", ncounters);
   pp_graph_free (&g);
@@ -1602,9 +1602,9 @@ test_irregular_example (void)
   while (e < NEDGES && w[e] == expected[e])
     e++;
   if (e < NEDGES)
-    check (&prop_irregular_weights, 0, "e%u weighs %g, not %g", e, w[e], expected[e]);
+    unit_check (&prop_irregular_weights, 0, "e%u weighs %g, not %g", e, w[e], expected[e]);
   else
-    check (&prop_irregular_weights, 1, "");
+    unit_check (&prop_irregular_weights, 1, "");
   pp_graph_free (&g);
 }
 
@@ -1620,7 +1620,7 @@ main (void)
   test_deep_nesting ();
   test_large_graphs ();
 
-  const struct property *all[] = {
+  const struct unit_property *all[] = {
     &prop_adjacency, &prop_graph_api, &prop_exact_heuristic, &prop_exact_uniform,
     &prop_exact_random, &prop_counter_count, &prop_tree_shape, &prop_pinned,
     &prop_pinned_cycles, &prop_determined, &prop_deterministic, &prop_brute_force,
@@ -1632,6 +1632,6 @@ main (void)
     &prop_irregular_weights, &prop_large,
   };
   for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-    report (all[i]);
+    unit_report (all[i]);
   return unit_exit_status ();
 }

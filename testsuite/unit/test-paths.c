@@ -36,7 +36,7 @@
 #define NDIAMONDS 70
 #define LARGE_NODES 100000
 
-static struct property
+static struct unit_property
   prop_roles = { .name = "paths: roles follow the flags, cuts break every cycle, path ends kept" },
   prop_dense = { .name = "paths: numbers of all enumerated paths are exactly 0..numPaths-1" },
   prop_count = { .name = "paths: numPaths equals the oracle's path count" },
@@ -542,7 +542,7 @@ check_roles (const struct gen *x, const pp_paths *p, const struct oracle *o,
 	     unsigned long long seed)
 {
   const pp_graph *g = &x->g;
-  check (&prop_roles, o->acyclic, "seed %#llx: a cycle survives the cuts", seed);
+  unit_check (&prop_roles, o->acyclic, "seed %#llx: a cycle survives the cuts", seed);
   for (uint32_t e = 0; e < g->nedges; e++)
     {
       uint32_t flags = g->edges[e].flags, src = g->edges[e].src;
@@ -566,7 +566,7 @@ check_roles (const struct gen *x, const pp_paths *p, const struct oracle *o,
 	     || (role == PP_PATH_ROLE_CUT && p->path_end[e]);
       if (p->path_end[e])
 	ok = ok && (role == PP_PATH_ROLE_CUT || role == PP_PATH_ROLE_DEAD);
-      check (&prop_roles, ok, "seed %#llx: edge %u (%u->%u flags %#x) has role %u",
+      unit_check (&prop_roles, ok, "seed %#llx: edge %u (%u->%u flags %#x) has role %u",
 	     seed, e, src, g->edges[e].dst, flags, role);
       if (!ok)
 	break;
@@ -697,7 +697,7 @@ path_found (struct enumeration *en)
   int status = pp_paths_encode (p, &en->path, &number);
   bool in_range = status == PP_PATHS_OK && number < p->npaths
 		  && number < ENUMERATION_CAP;
-  check (&prop_dense, in_range && !en->number_seen[number],
+  unit_check (&prop_dense, in_range && !en->number_seen[number],
 	 "seed %#llx: path from %u (%u edges) encodes to %llu (status %d, npaths %llu%s)",
 	 en->seed, en->path.start_node, en->path.nedges, (unsigned long long) number,
 	 status, (unsigned long long) p->npaths,
@@ -715,11 +715,11 @@ path_found (struct enumeration *en)
 	      && en->decoded.nedges == en->path.nedges
 	      && !memcmp (en->decoded.edges, en->path.edges,
 			  en->path.nedges * sizeof *en->path.edges);
-  check (&prop_decode, same, "seed %#llx: decode (%llu) differs from the path",
+  unit_check (&prop_decode, same, "seed %#llx: decode (%llu) differs from the path",
 	 en->seed, (unsigned long long) number);
 
   if (p->action)
-    check (&prop_simulate, simulate_path (en->o->g, p, &en->path, number, &en->rng),
+    unit_check (&prop_simulate, simulate_path (en->o->g, p, &en->path, number, &en->rng),
 	   "seed %#llx: path %llu from node %u (%u edges, end %u) miscounted",
 	   en->seed, (unsigned long long) number, en->path.start_node, en->path.nedges,
 	   en->path.end_edge);
@@ -783,7 +783,7 @@ enumerate_and_check (const struct oracle *o, const pp_paths *p,
   unsigned long result = en.overflow ? ULONG_MAX : en.npaths;
   if (!en.overflow)
     {
-      check (&prop_dense, en.failed || en.npaths == p->npaths,
+      unit_check (&prop_dense, en.failed || en.npaths == p->npaths,
 	     "seed %#llx: %lu paths enumerated, npaths %llu", seed, en.npaths,
 	     (unsigned long long) p->npaths);
       bool dead_ok = true;
@@ -801,7 +801,7 @@ enumerate_and_check (const struct oracle *o, const pp_paths *p,
 	      && (role != PP_PATH_ROLE_DEAD) != expected)
 	    dead_ok = false, bad = e;
 	}
-      check (&prop_dead, dead_ok, "seed %#llx: edge %u role %u, used by a path: %d",
+      unit_check (&prop_dead, dead_ok, "seed %#llx: edge %u role %u, used by a path: %d",
 	     seed, bad, p->role[bad], en.edge_used[bad]);
     }
   free (en.number_seen);
@@ -862,7 +862,7 @@ check_executions (const pp_graph *g, const pp_paths *p, unsigned long long seed,
 	  apply_count (a, &s);
 	  if (s.ncounts != before)
 	    {
-	      check (&prop_executions, alive,
+	      unit_check (&prop_executions, alive,
 		     "seed %#llx walk %u step %lu: edge %u (role %u) counted a path "
 		     "that cannot complete", seed, w, step, pick, role);
 	      counts++;
@@ -887,7 +887,7 @@ check_executions (const pp_graph *g, const pp_paths *p, unsigned long long seed,
 	    seg.start_node = t;	/* a function entry into a re-entry target */
 	  else
 	    {
-	      check (&prop_executions, counts == 0,
+	      unit_check (&prop_executions, counts == 0,
 		     "seed %#llx walk %u step %lu: an abandoned path was counted", seed,
 		     w, step);
 	      alive = false;	/* a lost leave or a dead edge */
@@ -896,7 +896,7 @@ check_executions (const pp_graph *g, const pp_paths *p, unsigned long long seed,
 	    {
 	      uint64_t expected = UINT64_MAX;
 	      int status = pp_paths_encode (p, &seg, &expected);
-	      check (&prop_executions, status == PP_PATHS_OK && counts == 1
+	      unit_check (&prop_executions, status == PP_PATHS_OK && counts == 1
 		     && index == expected,
 		     "seed %#llx walk %u step %lu: segment ending on edge %u counted "
 		     "%u times, at %llu, expected %llu (status %d)", seed, w, step, pick,
@@ -979,10 +979,10 @@ check_placement (const pp_graph *g, const pp_paths *p, bool has_reentry,
     nodes += in_dag[v];
   if (d->nedges)
     {
-      check (&prop_tree, acyclic && zero_on_tree && tree == nodes - 1,
+      unit_check (&prop_tree, acyclic && zero_on_tree && tree == nodes - 1,
 	     "seed %#llx: tree of %u edges over %u nodes, acyclic %d, zero on tree %d",
 	     seed, tree, nodes, acyclic, zero_on_tree);
-      check (&prop_chords, chords == d->nedges - nodes + 1
+      unit_check (&prop_chords, chords == d->nedges - nodes + 1
 	     && nonzero == chords - zero_chords,
 	     "seed %#llx: %u chords (|E| %u |V| %u), %u non-zero, %u zero chords",
 	     seed, chords, d->nedges, nodes, nonzero, zero_chords);
@@ -1016,15 +1016,15 @@ check_placement (const pp_graph *g, const pp_paths *p, bool has_reentry,
       else
 	fake_ok = fake_ok && !a->at_source_end;
     }
-  check (&prop_fake_actions, fake_ok, "seed %#llx: an action on a fake edge", seed);
-  check (&prop_naive, placed_inner <= naive_inner,
+  unit_check (&prop_fake_actions, fake_ok, "seed %#llx: an action on a fake edge", seed);
+  unit_check (&prop_naive, placed_inner <= naive_inner,
 	 "seed %#llx: %u incremented inner edges, naive %u", seed, placed_inner,
 	 naive_inner);
   /* Nothing can run at a re-entry, so pushing the initialisation below a
      re-entry target is forced and may cost more than the naive (impossible)
      placement there.  */
   if (!has_reentry)
-    check (&prop_naive, placed <= naive, "seed %#llx: %u instrumented edges, naive %u",
+    unit_check (&prop_naive, placed <= naive, "seed %#llx: %u instrumented edges, naive %u",
 	   seed, placed, naive);
   free (parent);
   free (in_dag);
@@ -1043,7 +1043,7 @@ check_rebuild (const pp_graph *g, const pp_paths *p, unsigned long long seed)
 	      && !memcmp (q->dag_val, p->dag_val, p->dag.nedges * sizeof *q->dag_val)
 	      && !memcmp (q->dag_origin, p->dag_origin,
 			  p->dag.nedges * sizeof *q->dag_origin);
-  check (&prop_rebuild, same, "seed %#llx: rebuild status %d differs", seed, status);
+  unit_check (&prop_rebuild, same, "seed %#llx: rebuild status %d differs", seed, status);
   if (status == PP_PATHS_OK)
     pp_paths_free (q);
 }
@@ -1065,7 +1065,7 @@ check_invalid_codes (const pp_graph *g, const pp_paths *p, unsigned long long se
   ok = ok && pp_paths_encode (p, &path, &n) == PP_PATHS_EINVAL;
   path.start_node = g->exit;
   ok = ok && pp_paths_encode (p, &path, &n) == PP_PATHS_EINVAL;
-  check (&prop_encode_invalid, ok, "seed %#llx: a non-path accepted", seed);
+  unit_check (&prop_encode_invalid, ok, "seed %#llx: a non-path accepted", seed);
 }
 
 static double *
@@ -1101,7 +1101,7 @@ check_graph (struct gen *x, const pp_paths_options *opt, unsigned long long seed
   const pp_graph *g = &x->g;
   pp_paths *p;
   int status = pp_paths_plan (g, opt, &p);
-  check (&prop_count, status == PP_PATHS_OK, "seed %#llx: plan failed: %s", seed,
+  unit_check (&prop_count, status == PP_PATHS_OK, "seed %#llx: plan failed: %s", seed,
 	 pp_paths_strerror (status));
   if (status != PP_PATHS_OK)
     return;
@@ -1110,7 +1110,7 @@ check_graph (struct gen *x, const pp_paths_options *opt, unsigned long long seed
   oracle_init (&o, g, cut);
   check_roles (x, p, &o, seed);
   u128 expected = oracle_count (&o);
-  check (&prop_count, expected == p->npaths, "seed %#llx: npaths %llu, oracle %llu",
+  unit_check (&prop_count, expected == p->npaths, "seed %#llx: npaths %llu, oracle %llu",
 	 seed, (unsigned long long) p->npaths, (unsigned long long) expected);
   if (enumerate && o.acyclic)
     enumerate_and_check (&o, p, seed);
@@ -1194,7 +1194,7 @@ test_small_limits (void)
 	  struct oracle o;
 	  oracle_init (&o, &x.g, cut);
 	  u128 least = oracle_count (&o);
-	  check (&prop_regions_range, least > opt.max_paths,
+	  unit_check (&prop_regions_range, least > opt.max_paths,
 		 "seed %#llx: ERANGE for limit %llu, but cutting everything gives %llu",
 		 seed, (unsigned long long) opt.max_paths, (unsigned long long) least);
 	  oracle_free (&o);
@@ -1202,27 +1202,27 @@ test_small_limits (void)
 	  gen_free (&x);
 	  continue;
 	}
-      check (&prop_regions_small, status == PP_PATHS_OK,
+      unit_check (&prop_regions_small, status == PP_PATHS_OK,
 	     "seed %#llx: plan failed: %s", seed, pp_paths_strerror (status));
       if (status != PP_PATHS_OK)
 	{
 	  gen_free (&x);
 	  continue;
 	}
-      check (&prop_regions_small, p->npaths <= opt.max_paths,
+      unit_check (&prop_regions_small, p->npaths <= opt.max_paths,
 	     "seed %#llx: %llu paths over the limit %llu", seed,
 	     (unsigned long long) p->npaths, (unsigned long long) opt.max_paths);
       uint32_t marked = 0;
       for (uint32_t e = 0; e < x.g.nedges; e++)
 	marked += p->path_end[e] && !x.path_end[e];
-      check (&prop_regions_small, marked == p->nregion_cuts,
+      unit_check (&prop_regions_small, marked == p->nregion_cuts,
 	     "seed %#llx: %u new path ends recorded, %u region cuts", seed, marked,
 	     p->nregion_cuts);
       bool *cut = library_cuts (&x.g, p);
       struct oracle o;
       oracle_init (&o, &x.g, cut);
       unsigned long n = o.acyclic ? enumerate_and_check (&o, p, seed) : 0;
-      check (&prop_regions_small, n == p->npaths,
+      unit_check (&prop_regions_small, n == p->npaths,
 	     "seed %#llx: %lu paths enumerated, npaths %llu", seed, n,
 	     (unsigned long long) p->npaths);
       check_rebuild (&x.g, p, seed);
@@ -1232,8 +1232,8 @@ test_small_limits (void)
       pp_paths_free (p);
       gen_free (&x);
     }
-  report (&prop_regions_small);
-  report (&prop_regions_range);
+  unit_report (&prop_regions_small);
+  unit_report (&prop_regions_range);
 }
 
 static void
@@ -1244,24 +1244,24 @@ test_diamonds (void)
   diamond_chain (&x, NDIAMONDS);
   pp_paths *p;
   int status = pp_paths_plan (&x.g, NULL, &p);
-  check (&prop_diamonds, status == PP_PATHS_OK, "plan failed: %s",
+  unit_check (&prop_diamonds, status == PP_PATHS_OK, "plan failed: %s",
 	 pp_paths_strerror (status));
   if (status == PP_PATHS_OK)
     {
-      check (&prop_diamonds, strcmp (p->npaths_uncut, "1180591620717411303424") == 0,
+      unit_check (&prop_diamonds, strcmp (p->npaths_uncut, "1180591620717411303424") == 0,
 	     "uncut count %s, expected 2^70", p->npaths_uncut);
-      check (&prop_diamonds, p->nregion_cuts > 0 && p->npaths <= PP_PATHS_MAX,
+      unit_check (&prop_diamonds, p->nregion_cuts > 0 && p->npaths <= PP_PATHS_MAX,
 	     "%u region cuts, %llu paths", p->nregion_cuts,
 	     (unsigned long long) p->npaths);
       bool *cut = library_cuts (&x.g, p);
       struct oracle o;
       oracle_init (&o, &x.g, cut);
-      check (&prop_diamonds, oracle_count (&o) == p->npaths,
+      unit_check (&prop_diamonds, oracle_count (&o) == p->npaths,
 	     "npaths %llu differs from the oracle", (unsigned long long) p->npaths);
       /* Each region is counted exactly along random executions.  */
       unsigned long before = prop_executions.failures;
       check_executions (&x.g, p, BASE_SEED, 200, 10 * NDIAMONDS);
-      check (&prop_diamonds, prop_executions.failures == before,
+      unit_check (&prop_diamonds, prop_executions.failures == before,
 	     "executions miscounted: %s", prop_executions.why);
       check_placement (&x.g, p, false, BASE_SEED);
       check_rebuild (&x.g, p, BASE_SEED);
@@ -1270,7 +1270,7 @@ test_diamonds (void)
       uint64_t n = UINT64_MAX;
       bool ok = path.edges && pp_paths_decode (p, p->npaths - 1, &path) == PP_PATHS_OK
 		&& pp_paths_encode (p, &path, &n) == PP_PATHS_OK && n == p->npaths - 1;
-      check (&prop_diamonds, ok, "the last path does not round-trip");
+      unit_check (&prop_diamonds, ok, "the last path does not round-trip");
       free (path.edges);
       oracle_free (&o);
       free (cut);
@@ -1284,18 +1284,18 @@ test_diamonds (void)
   diamond_chain (&x, 10);
   pp_paths_options opt = { .max_paths = 1024 };
   status = pp_paths_plan (&x.g, &opt, &p);
-  check (&prop_diamonds, status == PP_PATHS_OK && p->nregion_cuts == 0
+  unit_check (&prop_diamonds, status == PP_PATHS_OK && p->nregion_cuts == 0
 	 && p->npaths == 1024, "10 diamonds within 1024: status %d", status);
   if (status == PP_PATHS_OK)
     pp_paths_free (p);
   opt.max_paths = 1023;
   status = pp_paths_plan (&x.g, &opt, &p);
-  check (&prop_diamonds, status == PP_PATHS_OK && p->nregion_cuts > 0
+  unit_check (&prop_diamonds, status == PP_PATHS_OK && p->nregion_cuts > 0
 	 && p->npaths <= 1023, "10 diamonds within 1023: status %d", status);
   if (status == PP_PATHS_OK)
     pp_paths_free (p);
   gen_free (&x);
-  report (&prop_diamonds);
+  unit_report (&prop_diamonds);
 }
 
 static void
@@ -1310,18 +1310,18 @@ test_large (void)
   pp_paths_options opt = { .weights = w };
   pp_paths *p;
   int status = pp_paths_plan (&x.g, &opt, &p);
-  check (&prop_large, status == PP_PATHS_OK, "plan failed: %s",
+  unit_check (&prop_large, status == PP_PATHS_OK, "plan failed: %s",
 	 pp_paths_strerror (status));
   if (status == PP_PATHS_OK)
     {
       bool *cut = library_cuts (&x.g, p);
       struct oracle o;
       oracle_init (&o, &x.g, cut);
-      check (&prop_large, oracle_count (&o) == p->npaths,
+      unit_check (&prop_large, oracle_count (&o) == p->npaths,
 	     "npaths %llu differs from the oracle", (unsigned long long) p->npaths);
       unsigned long before = prop_executions.failures;
       check_executions (&x.g, p, BASE_SEED, 10, 4 * LARGE_NODES);
-      check (&prop_large, prop_executions.failures == before,
+      unit_check (&prop_large, prop_executions.failures == before,
 	     "executions miscounted: %s", prop_executions.why);
       check_placement (&x.g, p, false, BASE_SEED);
       check_rebuild (&x.g, p, BASE_SEED);
@@ -1331,7 +1331,7 @@ test_large (void)
     }
   free (w);
   gen_free (&x);
-  report (&prop_large);
+  unit_report (&prop_large);
 }
 
 /* Small graphs whose paths and probes are known by hand.  */
@@ -1340,7 +1340,7 @@ plan_hand (struct gen *x, const char *what)
 {
   pp_paths *p;
   int status = pp_paths_plan (&x->g, NULL, &p);
-  check (&prop_hand, status == PP_PATHS_OK, "%s: %s", what,
+  unit_check (&prop_hand, status == PP_PATHS_OK, "%s: %s", what,
 	 pp_paths_strerror (status));
   return status == PP_PATHS_OK ? p : NULL;
 }
@@ -1369,9 +1369,9 @@ test_hand (void)
 		     || p->action[e].count == PP_PATH_COUNT_REG;
 	  const_counts += p->action[e].count == PP_PATH_COUNT_CONST;
 	}
-      check (&prop_hand, p->npaths == 2, "if/else: %llu paths",
+      unit_check (&prop_hand, p->npaths == 2, "if/else: %llu paths",
 	     (unsigned long long) p->npaths);
-      check (&prop_pushdown, reg_ops == 0 && const_counts == 2,
+      unit_check (&prop_pushdown, reg_ops == 0 && const_counts == 2,
 	     "if/else: %u register operations, %u constant counts", reg_ops,
 	     const_counts);
       pp_paths_free (p);
@@ -1387,7 +1387,7 @@ test_hand (void)
   gen_finish (&x);
   if ((p = plan_hand (&x, "loop")))
     {
-      check (&prop_hand, p->npaths == 4 && p->role[back] == PP_PATH_ROLE_BACK
+      unit_check (&prop_hand, p->npaths == 4 && p->role[back] == PP_PATH_ROLE_BACK
 	     && p->action[back].count != PP_PATH_COUNT_NONE,
 	     "loop: %llu paths, backedge role %u", (unsigned long long) p->npaths,
 	     p->role[back]);
@@ -1403,7 +1403,7 @@ test_hand (void)
   gen_finish (&x);
   if ((p = plan_hand (&x, "self loop")))
     {
-      check (&prop_hand, p->npaths == 4 && p->role[self] == PP_PATH_ROLE_BACK,
+      unit_check (&prop_hand, p->npaths == 4 && p->role[self] == PP_PATH_ROLE_BACK,
 	     "self loop: %llu paths", (unsigned long long) p->npaths);
       pp_paths_free (p);
     }
@@ -1428,7 +1428,7 @@ test_hand (void)
       bool counted = (p->action[noreturn].at_source_end
 		      && p->action[noreturn].count != PP_PATH_COUNT_NONE)
 		     || p->action[to_noreturn].count != PP_PATH_COUNT_NONE;
-      check (&prop_hand, p->npaths == 2 && p->role[noreturn] == PP_PATH_ROLE_DAG
+      unit_check (&prop_hand, p->npaths == 2 && p->role[noreturn] == PP_PATH_ROLE_DAG
 	     && counted && p->role[may_leave] == PP_PATH_ROLE_LOST,
 	     "noreturn: %llu paths, roles %u %u", (unsigned long long) p->npaths,
 	     p->role[noreturn], p->role[may_leave]);
@@ -1446,7 +1446,7 @@ test_hand (void)
   gen_finish (&x);
   if ((p = plan_hand (&x, "setjmp")))
     {
-      check (&prop_hand, p->npaths == 2 && p->role[into] == PP_PATH_ROLE_CUT
+      unit_check (&prop_hand, p->npaths == 2 && p->role[into] == PP_PATH_ROLE_CUT
 	     && p->role[reentry] == PP_PATH_ROLE_START
 	     && p->action[into].reg == PP_PATH_REG_NONE
 	     && p->action[reentry].count == PP_PATH_COUNT_NONE
@@ -1467,17 +1467,17 @@ test_hand (void)
   pp_paths_options opt = { .path_end = x.path_end };
   if (pp_paths_plan (&x.g, &opt, &p) == PP_PATHS_OK)
     {
-      check (&prop_hand, p->npaths == 2 && p->role[end] == PP_PATH_ROLE_CUT
+      unit_check (&prop_hand, p->npaths == 2 && p->role[end] == PP_PATH_ROLE_CUT
 	     && p->path_end[end] && p->nregion_cuts == 0,
 	     "path end: %llu paths", (unsigned long long) p->npaths);
       pp_paths_free (p);
     }
   else
-    check (&prop_hand, 0, "path end: plan failed");
+    unit_check (&prop_hand, 0, "path end: plan failed");
   gen_free (&x);
 
-  report (&prop_hand);
-  report (&prop_pushdown);
+  unit_report (&prop_hand);
+  unit_report (&prop_pushdown);
 }
 
 static void
@@ -1506,20 +1506,20 @@ test_bad_graphs (void)
       gen_finish (&x);
       pp_paths *p = NULL;
       int status = pp_paths_plan (&x.g, NULL, &p);
-      check (&prop_bad_graphs, status == PP_PATHS_EGRAPH && p == NULL,
+      unit_check (&prop_bad_graphs, status == PP_PATHS_EGRAPH && p == NULL,
 	     "%s: status %d", bad[i].what, status);
       status = pp_paths_number (&x.g, NULL, &p);
-      check (&prop_bad_graphs, status == PP_PATHS_EGRAPH && p == NULL,
+      unit_check (&prop_bad_graphs, status == PP_PATHS_EGRAPH && p == NULL,
 	     "%s: pp_paths_number status %d", bad[i].what, status);
       gen_free (&x);
     }
   pp_graph unfinished;
   pp_graph_init (&unfinished, 2, ENTRY, EXIT);
   pp_paths *p = NULL;
-  check (&prop_bad_graphs, pp_paths_plan (&unfinished, NULL, &p) == PP_PATHS_EGRAPH,
+  unit_check (&prop_bad_graphs, pp_paths_plan (&unfinished, NULL, &p) == PP_PATHS_EGRAPH,
 	 "unfinished graph accepted");
   pp_graph_free (&unfinished);
-  report (&prop_bad_graphs);
+  unit_report (&prop_bad_graphs);
 }
 
 int
@@ -1531,18 +1531,18 @@ main (void)
   test_small_limits ();
   test_diamonds ();
   test_large ();
-  report (&prop_roles);
-  report (&prop_dense);
-  report (&prop_count);
-  report (&prop_decode);
-  report (&prop_encode_invalid);
-  report (&prop_dead);
-  report (&prop_simulate);
-  report (&prop_executions);
-  report (&prop_fake_actions);
-  report (&prop_tree);
-  report (&prop_chords);
-  report (&prop_naive);
-  report (&prop_rebuild);
+  unit_report (&prop_roles);
+  unit_report (&prop_dense);
+  unit_report (&prop_count);
+  unit_report (&prop_decode);
+  unit_report (&prop_encode_invalid);
+  unit_report (&prop_dead);
+  unit_report (&prop_simulate);
+  unit_report (&prop_executions);
+  unit_report (&prop_fake_actions);
+  unit_report (&prop_tree);
+  unit_report (&prop_chords);
+  unit_report (&prop_naive);
+  unit_report (&prop_rebuild);
   return unit_exit_status ();
 }

@@ -36,7 +36,7 @@ unit_exit_status (void)
 
 /* A property checked over many generated cases: one PASS/FAIL line in the end,
    with the first failure's details.  */
-struct property
+struct unit_property
 {
   const char *name;
   unsigned long checked, failures;
@@ -44,7 +44,7 @@ struct property
 };
 
 static inline void
-check (struct property *p, int ok, const char *fmt, ...)
+unit_check (struct unit_property *p, int ok, const char *fmt, ...)
 {
   p->checked++;
   if (ok || p->failures++)
@@ -56,7 +56,7 @@ check (struct property *p, int ok, const char *fmt, ...)
 }
 
 static inline void
-report (const struct property *p)
+unit_report (const struct unit_property *p)
 {
   if (p->checked == 0)
     unit_result (0, p->name, "no case exercised this property");
