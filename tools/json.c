@@ -167,21 +167,10 @@ print_source (const line_source *s)
 int
 json_command (int argc, char **argv)
 {
-  static const struct option options[] = {
-    { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 },
-  };
-  int c;
-  opterr = 0;
-  while ((c = getopt_long (argc, argv, ":", options, NULL)) != -1)
-    {
-      if (c == 'h')
-	return tool_help ();
-      return tool_option_error (argv[0], c, argv);
-    }
-  if (argc - optind != 1)
-    return tool_usage_error ("json: expected one profile file");
-  const char *path = argv[optind];
+  const char *path;
+  int parsed = tool_single_file_arguments (argc, argv, &path);
+  if (parsed >= 0)
+    return parsed;
 
   char err[512];
   report r;

@@ -111,6 +111,27 @@ tool_option_error (const char *command, int c, char **argv)
 }
 
 int
+tool_single_file_arguments (int argc, char **argv, const char **path)
+{
+  static const struct option options[] = {
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+  };
+  int c;
+  opterr = 0;
+  while ((c = getopt_long (argc, argv, ":", options, NULL)) != -1)
+    {
+      if (c == 'h')
+	return tool_help ();
+      return tool_option_error (argv[0], c, argv);
+    }
+  if (argc - optind != 1)
+    return tool_usage_error ("%s: expected one profile file", argv[0]);
+  *path = argv[optind];
+  return -1;
+}
+
+int
 tool_help (void)
 {
   print_usage (stdout);
