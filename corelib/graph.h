@@ -1,4 +1,4 @@
-/* Plain control-flow graphs: the one data structure every algorithm in core/ works on.
+/* Plain control-flow graphs: the one data structure every algorithm in corelib/ works on.
 
    A graph has nodes 0..nnodes-1 and edges 0..nedges-1 (parallel edges and self loops
    allowed).  ENTRY and EXIT are ordinary node numbers stored in the graph.  Edges are

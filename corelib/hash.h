@@ -2,7 +2,7 @@
    catch corruption and mismatched builds, not resist attacks, so it mixes eight
    bytes per step: a run of an instrumented program hashes all its notes when it
    writes its profile, and byte-at-a-time hashing made that the largest fixed cost
-   of a short run.  Header-only so that libprof needs nothing else of core/.  */
+   of a short run.  Header-only so that libprof needs nothing else of corelib/.  */
 
 #ifndef PATHPROF_CORE_HASH_H
 #define PATHPROF_CORE_HASH_H

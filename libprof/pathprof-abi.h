@@ -27,10 +27,10 @@ struct __pathprof_path_table
 struct __pathprof_unit
 {
   uint32_t abi_version;		/* PATHPROF_ABI_VERSION */
-  uint32_t value_kind;		/* enum pp_value_kind (core/profile.h) */
+  uint32_t value_kind;		/* enum pp_value_kind (corelib/profile.h) */
   uint64_t checksum;		/* pp_hash64 (notes, notes_len, PP_HASH_SEED) */
   const char *name;		/* absolute path of the main source file */
-  const unsigned char *notes;	/* core/notes.h encoding */
+  const unsigned char *notes;	/* corelib/notes.h encoding */
   uint32_t notes_len;
   uint32_t nvalues;
   void *values;			/* uint64_t[nvalues] or uint8_t[nvalues] */

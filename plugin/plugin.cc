@@ -1,4 +1,4 @@
-/* pathprof GCC plugin: translates GIMPLE CFGs into core graphs, asks core/ for an
+/* pathprof GCC plugin: translates GIMPLE CFGs into core graphs, asks corelib/ for an
    instrumentation plan, and turns the plan back into GIMPLE probes plus the notes
    and registration records that libprof and the pathprof tool read.
 
@@ -9,7 +9,7 @@
    pass sees the whole unit at once, so every counter array is sized before any
    probe refers to it.  See DESIGN.md and GCC-PLUGIN-NOTES.md.
 
-   This is the only C++ in pathprof; every algorithm lives in core/ (pure C).  */
+   This is the only C++ in pathprof; every algorithm lives in corelib/ (pure C).  */
 
 #include "gcc-plugin.h"
 #include "plugin-version.h"
@@ -43,11 +43,11 @@
 #include "opts.h"
 #include "toplev.h"
 
-#include "core/coverage.h"
-#include "core/edgeprof.h"
-#include "core/paths.h"
-#include "core/notes.h"
-#include "core/profile.h"
+#include "corelib/coverage.h"
+#include "corelib/edgeprof.h"
+#include "corelib/paths.h"
+#include "corelib/notes.h"
+#include "corelib/profile.h"
 #include "libprof/pathprof-abi.h"
 
 int plugin_is_GPL_compatible;
@@ -835,7 +835,7 @@ emit_path_count (const function_plan &plan, tree path, gimple_seq *seq)
   gimple_seq_add_stmt (seq, gimple_build_assign (unshare_expr (ref), new_value));
 }
 
-/* The code of one path action (core/paths.h): count first, then the register.  */
+/* The code of one path action (corelib/paths.h): count first, then the register.  */
 static gimple_seq
 build_path_action (const function_plan &plan, const pp_path_action &a, tree reg)
 {

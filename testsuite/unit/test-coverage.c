@@ -1,4 +1,4 @@
-/* Oracle tests for core/ dominators and minimum coverage instrumentation.
+/* Oracle tests for corelib/ dominators and minimum coverage instrumentation.
 
    The oracle knows nothing of dominators or inference graphs.  It enumerates, by
    brute force over (node, covered set) states, every distinct set of blocks and

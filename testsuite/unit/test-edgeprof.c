@@ -1,4 +1,4 @@
-/* Oracle tests for core/ edge profiling (Ball & Larus 1994, sections 3.2 and 5).
+/* Oracle tests for corelib/ edge profiling (Ball & Larus 1994, sections 3.2 and 5).
 
    The oracle is execution itself: random walks over random CFGs count every edge,
    the chord counters are set from those counts, and propagation must give back

@@ -1,4 +1,4 @@
-/* Oracle tests for core/paths (Ball & Larus 1996 path profiling).
+/* Oracle tests for corelib/paths (Ball & Larus 1996 path profiling).
 
    The oracle rebuilds the path structure from the flags and the cuts the library
    reports (checking those are a valid choice: every cycle cut, the caller's path

@@ -1,5 +1,5 @@
 /* Unit tests of the coverage modes' readers (tools/report.c): random CFGs in the
-   plugin's model get the plan core/coverage computes, random executions set the
+   plugin's model get the plan corelib/coverage computes, random executions set the
    probes' bytes, and the profile, written to a file and loaded by report_load, must
    give back what the executions covered: every block, every probe-able edge in
    edge-cover, every line, and whether the function was called.  */
