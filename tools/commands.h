@@ -31,5 +31,8 @@ int tool_help (void);
 /* Parses the arguments of a command that takes only --help and one profile
    file.  Returns -1 with *path set, or the exit status to return at once.  */
 int tool_single_file_arguments (int argc, char **argv, const char **path);
+/* Loads and interprets profile PATH into R, printing the error on failure (returns
+   -1) and a note for functions with unknown edge counts when NOTE_UNKNOWN.  */
+int tool_load_report (report *r, const char *path, bool note_unknown);
 
 #endif

@@ -238,14 +238,9 @@ lcov_command (int argc, char **argv)
   if (parsed >= 0)
     return parsed;
 
-  char err[512];
   report r;
-  if (report_load (&r, path, err, sizeof err))
-    {
-      tool_error (path, "%s", err);
-      return EXIT_FAILURE;
-    }
-  tool_note_unknown_edges (path, &r);
+  if (tool_load_report (&r, path, true))
+    return EXIT_FAILURE;
   report_lines lines;
   struct lcov_data d = { 0 };
   int status = report_lines_compute (&lines, &r, NULL);

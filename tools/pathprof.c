@@ -111,6 +111,20 @@ tool_option_error (const char *command, int c, char **argv)
 }
 
 int
+tool_load_report (report *r, const char *path, bool note_unknown)
+{
+  char err[512];
+  if (report_load (r, path, err, sizeof err))
+    {
+      tool_error (path, "%s", err);
+      return -1;
+    }
+  if (note_unknown)
+    tool_note_unknown_edges (path, r);
+  return 0;
+}
+
+int
 tool_single_file_arguments (int argc, char **argv, const char **path)
 {
   static const struct option options[] = {

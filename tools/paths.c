@@ -239,11 +239,8 @@ paths_command (int argc, char **argv)
 
   char err[512];
   report r;
-  if (report_load (&r, path, err, sizeof err))
-    {
-      tool_error (path, "%s", err);
-      return EXIT_FAILURE;
-    }
+  if (tool_load_report (&r, path, false))
+    return EXIT_FAILURE;
   bool any_unit = false, found = false;
   int status = 0;
   for (uint32_t u = 0; u < r.nunits && status == 0; u++)

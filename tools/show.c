@@ -221,14 +221,9 @@ show_command (int argc, char **argv)
     return tool_usage_error ("show: expected one profile file");
   const char *path = argv[optind];
 
-  char err[512];
   report r;
-  if (report_load (&r, path, err, sizeof err))
-    {
-      tool_error (path, "%s", err);
-      return EXIT_FAILURE;
-    }
-  tool_note_unknown_edges (path, &r);
+  if (tool_load_report (&r, path, true))
+    return EXIT_FAILURE;
 
   bool found = false;
   for (uint32_t u = 0; u < r.nunits; u++)
