@@ -29,6 +29,10 @@ enum pp_edge_flag
   PP_EDGE_FALSE = 1u << 6,	/* condition false (informational) */
   PP_EDGE_PATH_END = 1u << 7,	/* a cut chosen by the plugin or a region cut:
 				   paths end and restart here (paths mode) */
+  /* Paths mode, informational: what the probe on the edge does (corelib/paths.h,
+     pp_path_action), so that the tool can count the work the probes did.  */
+  PP_EDGE_PATH_COUNT = 1u << 8,	/* counts a path */
+  PP_EDGE_PATH_REG = 1u << 9,	/* adds to or sets the path register */
 };
 
 /* Edges that must never be chosen for a probe.  */

@@ -122,6 +122,8 @@ static inline int pp_sparse_before (const pp_sparse_count *a,
 /* Saturating addition used for all u64 merges.  */
 static inline uint64_t pp_sat_add (uint64_t a, uint64_t b)
 { return a + b < a ? UINT64_MAX : a + b; }
+static inline uint64_t pp_sat_mul (uint64_t a, uint64_t b)
+{ return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
 
 #ifdef __cplusplus
 }

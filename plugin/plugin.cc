@@ -482,8 +482,15 @@ plan_paths (pp_graph &g, function_plan &plan, const double *gcc_weight,
     internal_error ("pathprof: %qD: path numbering failed: %s",
 		    current_function_decl, pp_paths_strerror (rc));
   for (unsigned i = 0; i < g.nedges; i++)
-    if (plan.paths->path_end[i])
-      g.edges[i].flags |= PP_EDGE_PATH_END;
+    {
+      const pp_path_action &a = plan.paths->action[i];
+      if (plan.paths->path_end[i])
+	g.edges[i].flags |= PP_EDGE_PATH_END;
+      if (a.count != PP_PATH_COUNT_NONE)
+	g.edges[i].flags |= PP_EDGE_PATH_COUNT;
+      if (a.reg != PP_PATH_REG_NONE)
+	g.edges[i].flags |= PP_EDGE_PATH_REG;
+    }
   plan.nvalues = plan.paths->npaths <= option_path_array_max
 		 ? (uint32_t) plan.paths->npaths : 0;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "path-counts.h"
 #include "report.h"
 
 #define JSON_FORMAT_VERSION 1
@@ -92,8 +93,53 @@ print_edge (const report_unit *ru, const report_function *f, uint32_t e)
   putchar ('}');
 }
 
-static void
-print_function (const report_unit *ru, const report_function *f)
+/* Paths mode: the function's number of paths and each executed path, by
+   number: its count, the block it starts at and its edges in order (the cut it
+   ends on last, when it ends on one).  */
+static int
+print_paths (const report_unit *ru, const report_function *f, char *err,
+	     size_t errlen)
+{
+  function_paths fp;
+  if (function_paths_load (&fp, f, ru->data, err, errlen))
+    {
+      function_paths_free (&fp);
+      return -1;
+    }
+  const pp_paths *p = fp.numbering;
+  uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
+  if (!edges)
+    {
+      function_paths_free (&fp);
+      snprintf (err, errlen, "out of memory");
+      return -1;
+    }
+  printf (",\n         \"paths\": %" PRIu64 ", \"executed_paths\": [", p->npaths);
+  for (uint32_t i = 0; i < fp.nexecuted; i++)
+    {
+      pp_path path = { .edges = edges };
+      if (pp_paths_decode (p, fp.executed[i].path, &path) != PP_PATHS_OK)
+	abort ();		/* function_paths_load checked the range */
+      bool cut = path.end_edge != PP_PATH_NONE;
+      if (cut)
+	edges[path.nedges++] = path.end_edge;
+      printf ("%s{\"number\": %" PRIu64 ", \"count\": %" PRIu64 ", \"start\": %"
+	      PRIu32 ", \"ends_on_cut\": %s, \"edges\": [",
+	      i ? ",\n           " : "\n           ", fp.executed[i].path,
+	      fp.executed[i].count, path.start_node, boolean (cut));
+      for (uint32_t k = 0; k < path.nedges; k++)
+	printf ("%s%" PRIu32, k ? ", " : "", edges[k]);
+      fputs ("]}", stdout);
+    }
+  putchar (']');
+  free (edges);
+  function_paths_free (&fp);
+  return 0;
+}
+
+static int
+print_function (const report_unit *ru, const report_function *f, char *err,
+		size_t errlen)
 {
   const pp_function_notes *fn = f->notes;
   fputs ("        {\"name\": ", stdout);
@@ -117,11 +163,16 @@ print_function (const report_unit *ru, const report_function *f)
       fputs (e ? ",\n           " : "\n           ", stdout);
       print_edge (ru, f, e);
     }
-  fputs ("]}", stdout);
+  putchar (']');
+  if (ru->notes.mode == PP_MODE_PATHS && print_paths (ru, f, err, errlen))
+    return -1;
+  putchar ('}');
+  return 0;
 }
 
-static void
-print_unit (const report_unit *ru)
+/* Returns 0, or -1 after printing why (the profile is FILE).  */
+static int
+print_unit (const report_unit *ru, const char *file)
 {
   fputs ("    {\"name\": ", stdout);
   print_string (ru->data->name);
@@ -137,9 +188,17 @@ print_unit (const report_unit *ru)
   for (uint32_t i = 0; i < ru->notes.nfunctions; i++)
     {
       fputs (i ? ",\n" : "\n", stdout);
-      print_function (ru, &ru->functions[i]);
+      char err[512];
+      if (print_function (ru, &ru->functions[i], err, sizeof err))
+	{
+	  putchar ('\n');
+	  tool_error (file, "unit %s, function %s: %s", ru->data->name,
+		      ru->functions[i].notes->name, err);
+	  return -1;
+	}
     }
   fputs ("]}", stdout);
+  return 0;
 }
 
 static void
@@ -188,7 +247,12 @@ json_command (int argc, char **argv)
   for (uint32_t u = 0; u < r.nunits; u++)
     {
       fputs (u ? ",\n" : "\n", stdout);
-      print_unit (&r.units[u]);
+      if (print_unit (&r.units[u], path))
+	{
+	  report_lines_free (&lines);
+	  report_free (&r);
+	  return EXIT_FAILURE;
+	}
     }
   fputs ("],\n \"sources\": [", stdout);
   bool first = true;

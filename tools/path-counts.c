@@ -138,6 +138,50 @@ count_path_edges (report_function *f, const function_paths *fp, uint64_t *starts
   return 0;
 }
 
+int
+function_path_work (const report_function *f, const pp_unit_data *u,
+		    path_probe_work *w, char *err, size_t errlen)
+{
+  function_paths fp;
+  if (function_paths_load (&fp, f, u, err, errlen))
+    {
+      function_paths_free (&fp);
+      return -1;
+    }
+  const pp_paths *p = fp.numbering;
+  const pp_edge_notes *notes = f->notes->edges;
+  uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
+  if (!edges)
+    {
+      function_paths_free (&fp);
+      return out_of_memory (err, errlen);
+    }
+  for (uint32_t i = 0; i < fp.nexecuted; i++)
+    {
+      uint64_t c = fp.executed[i].count;
+      pp_path path = { .edges = edges };
+      if (pp_paths_decode (p, fp.executed[i].path, &path) != PP_PATHS_OK)
+	abort ();		/* function_paths_load checked the range */
+      uint64_t counts = 0, updates = 0, simple = 1;
+      if (path.end_edge != PP_PATH_NONE)
+	edges[path.nedges++] = path.end_edge;
+      for (uint32_t k = 0; k < path.nedges; k++)
+	{
+	  uint32_t e = edges[k], d = p->dag_of_edge[e];
+	  counts += (notes[e].flags & PP_EDGE_PATH_COUNT) != 0;
+	  updates += (notes[e].flags & PP_EDGE_PATH_REG) != 0;
+	  simple += p->role[e] == PP_PATH_ROLE_DAG && p->dag_val[d] != 0;
+	}
+      w->paths = pp_sat_add (w->paths, c);
+      w->counts = pp_sat_add (w->counts, pp_sat_mul (counts, c));
+      w->updates = pp_sat_add (w->updates, pp_sat_mul (updates, c));
+      w->simple_updates = pp_sat_add (w->simple_updates, pp_sat_mul (simple, c));
+    }
+  free (edges);
+  function_paths_free (&fp);
+  return 0;
+}
+
 /* The edges ENTRY -> h that start paths at a re-entry target h (the function's
    entry or a fake re-entry): together they started the paths that began at h
    minus those that came through a cut.  One such edge gets the difference (a

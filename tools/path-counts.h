@@ -33,6 +33,24 @@ int function_paths_load (function_paths *fp, const report_function *f,
 			 const pp_unit_data *u, char *err, size_t errlen);
 void function_paths_free (function_paths *fp);
 
+/* The work the probes of a paths-mode function did in the recorded runs: the
+   decoded paths, each with the probe kinds the notes record on its edges
+   (PP_EDGE_PATH_COUNT, PP_EDGE_PATH_REG), beside what Ball and Larus' simple
+   placement would have done on the same paths: set the register at every path
+   start (r = 0 at the entry, r = Val at a loop head) and add Val(e) on every
+   edge whose Ball-Larus value is not 0.  Both count a path once.  */
+typedef struct path_probe_work
+{
+  uint64_t paths;		/* paths recorded (the sum of the path counts) */
+  uint64_t counts;		/* path counts the probes made: equals paths */
+  uint64_t updates;		/* path-register updates the probes made */
+  uint64_t simple_updates;	/* those of the simple placement */
+} path_probe_work;
+
+/* Adds f's work to *w.  Returns 0, or -1 with a reason in err.  */
+int function_path_work (const report_function *f, const pp_unit_data *u,
+			path_probe_work *w, char *err, size_t errlen);
+
 /* The mode reader of the paths mode (report.c): every edge count from the
    decoded paths.  A path counts each of its edges, and the cut it ends on; a
    start at a re-entry target counts the edge from ENTRY that got there when only

@@ -20,6 +20,8 @@ const struct report_edge_flag_name report_edge_flag_names[] = {
   { PP_EDGE_TRUE, "true" },
   { PP_EDGE_FALSE, "false" },
   { PP_EDGE_PATH_END, "path-end" },
+  { PP_EDGE_PATH_COUNT, "path-count" },
+  { PP_EDGE_PATH_REG, "path-reg" },
 };
 const size_t report_nedge_flag_names
   = sizeof report_edge_flag_names / sizeof *report_edge_flag_names;

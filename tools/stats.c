@@ -1,6 +1,8 @@
 /* pathprof stats: how much instrumentation each function, unit and the whole
    profile carries: blocks, edges, probes or counters, and probes per block and per
-   edge.  Only the notes are read, so every mode has statistics.  */
+   edge.  In the paths mode also each function's number of paths, and per unit the
+   work its probes did in the recorded runs next to what Ball and Larus' simple
+   placement would have done (path-counts.h, path_probe_work).  */
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -8,11 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
-#include "report.h"
+#include "path-counts.h"
 
 struct totals
 {
   uint64_t blocks, edges, values;
+  uint64_t probes;		/* paths mode: edges with a probe */
+  uint64_t paths;		/* paths mode: potential paths (saturating) */
+  uint64_t in_arrays, in_tables;	/* paths mode: functions counting their
+					   paths in a counter array, a hash table */
+  path_probe_work work;		/* paths mode */
 };
 
 /* Blocks without ENTRY and EXIT, edges without the fake and closing ones: what
@@ -20,10 +27,16 @@ struct totals
 static struct totals
 function_totals (const pp_function_notes *fn)
 {
-  struct totals t = { fn->nblocks >= 2 ? fn->nblocks - 2 : 0, 0, fn->nvalues };
+  struct totals t = { .blocks = fn->nblocks >= 2 ? fn->nblocks - 2 : 0,
+		      .values = fn->nvalues };
   for (uint32_t e = 0; e < fn->nedges; e++)
-    if (!(fn->edges[e].flags & (PP_EDGE_FAKE | PP_EDGE_EXIT_ENTRY)))
-      t.edges++;
+    {
+      uint32_t flags = fn->edges[e].flags;
+      if (!(flags & (PP_EDGE_FAKE | PP_EDGE_EXIT_ENTRY)))
+	t.edges++;
+      if (flags & (PP_EDGE_PATH_COUNT | PP_EDGE_PATH_REG))
+	t.probes++;
+    }
   return t;
 }
 
@@ -33,20 +46,32 @@ add_totals (struct totals *sum, const struct totals *t)
   sum->blocks += t->blocks;
   sum->edges += t->edges;
   sum->values += t->values;
+  sum->probes += t->probes;
+  sum->paths = pp_sat_add (sum->paths, t->paths);
+  sum->in_arrays += t->in_arrays;
+  sum->in_tables += t->in_tables;
+  sum->work.paths = pp_sat_add (sum->work.paths, t->work.paths);
+  sum->work.counts = pp_sat_add (sum->work.counts, t->work.counts);
+  sum->work.updates = pp_sat_add (sum->work.updates, t->work.updates);
+  sum->work.simple_updates = pp_sat_add (sum->work.simple_updates,
+					 t->work.simple_updates);
 }
 
-/* What a mode's values are called.  */
-static const char *
-values_name (uint32_t mode)
+enum table_kind
 {
-  return mode == PP_MODE_EDGE_COUNTS ? "counters" : "probes";
-}
+  TABLE_VALUES,			/* one column of counters, probes or values */
+  TABLE_PATHS,			/* probes, counters and paths */
+};
 
 static void
-print_header (const char *values)
+print_header (enum table_kind kind, const char *values)
 {
-  printf ("%10s %10s %10s %10s %10s  %s\n", "blocks", "edges", values,
-	  "per block", "per edge", "function");
+  if (kind == TABLE_PATHS)
+    printf ("%10s %10s %10s %10s %10s %10s %20s  %s\n", "blocks", "edges",
+	    "probes", "per block", "per edge", "counters", "paths", "function");
+  else
+    printf ("%10s %10s %10s %10s %10s  %s\n", "blocks", "edges", values,
+	    "per block", "per edge", "function");
 }
 
 static void
@@ -59,13 +84,62 @@ print_percent (uint64_t part, uint64_t whole)
 }
 
 static void
-print_row (const struct totals *t, const char *what)
+print_row (enum table_kind kind, const struct totals *t, const char *what)
 {
-  printf ("%10" PRIu64 " %10" PRIu64 " %10" PRIu64, t->blocks, t->edges,
-	  t->values);
-  print_percent (t->values, t->blocks);
-  print_percent (t->values, t->edges);
+  uint64_t probes = kind == TABLE_PATHS ? t->probes : t->values;
+  printf ("%10" PRIu64 " %10" PRIu64 " %10" PRIu64, t->blocks, t->edges, probes);
+  print_percent (probes, t->blocks);
+  print_percent (probes, t->edges);
+  if (kind == TABLE_PATHS)
+    printf (" %10" PRIu64 " %20" PRIu64, t->values, t->paths);
   printf ("  %s\n", what);
+}
+
+static void
+print_per_path (uint64_t n, uint64_t paths)
+{
+  if (paths)
+    printf (" (%.2f per path)", (double) n / (double) paths);
+}
+
+/* The path tables and the dynamic work of a paths-mode unit or total.  */
+static void
+print_work (const char *indent, const struct totals *t)
+{
+  const path_probe_work *w = &t->work;
+  printf ("%sfunctions: %" PRIu64 " count their paths in counter arrays, %"
+	  PRIu64 " in hash tables\n", indent, t->in_arrays, t->in_tables);
+  printf ("%sran %" PRIu64 " path%s: %" PRIu64 " path counts and %" PRIu64
+	  " register updates", indent, w->paths, w->paths == 1 ? "" : "s",
+	  w->counts, w->updates);
+  print_per_path (w->updates, w->paths);
+  printf ("; the simple placement: %" PRIu64 " register updates",
+	  w->simple_updates);
+  print_per_path (w->simple_updates, w->paths);
+  putchar ('\n');
+}
+
+/* The statistics of one function: from its notes, and for the paths mode from
+   its numbering and recorded paths.  */
+static int
+function_stats (const report_unit *ru, const report_function *f,
+		struct totals *t, char *err, size_t errlen)
+{
+  *t = function_totals (f->notes);
+  if (ru->notes.mode != PP_MODE_PATHS)
+    return 0;
+  function_paths fp;
+  int rc = function_paths_load (&fp, f, ru->data, err, errlen);
+  if (rc == 0)
+    {
+      t->paths = fp.numbering->npaths;
+      t->in_arrays = f->notes->nvalues != 0;
+      t->in_tables = f->notes->nvalues == 0;
+    }
+  function_paths_free (&fp);
+  if (rc == 0)
+    rc = function_path_work (f, ru->data, &t->work, err, errlen);
+  return rc;
 }
 
 int
@@ -76,56 +150,66 @@ stats_command (int argc, char **argv)
   if (parsed >= 0)
     return parsed;
 
-  char err[512];
-  pp_profile p;
-  if (pp_profile_read_file (path, &p, NULL, err, sizeof err))
-    {
-      tool_error (path, "%s", err);
-      return EXIT_FAILURE;
-    }
-  struct totals total = { 0, 0, 0 };
+  report r;
+  if (tool_load_report (&r, path, false))
+    return EXIT_FAILURE;
+  struct totals total = { 0 };
   uint32_t first_mode = 0;
   bool one_mode = true;
   int status = EXIT_SUCCESS;
-  for (uint32_t u = 0; u < p.nunits && status == EXIT_SUCCESS; u++)
+  for (uint32_t u = 0; u < r.nunits && status == EXIT_SUCCESS; u++)
     {
-      pp_unit_notes notes;
-      if (report_decode_unit (&p.units[u], &notes, err, sizeof err))
-	{
-	  tool_error (path, "%s", err);
-	  status = EXIT_FAILURE;
-	  break;
-	}
+      const report_unit *ru = &r.units[u];
+      uint32_t mode = ru->notes.mode;
+      enum table_kind kind = mode == PP_MODE_PATHS ? TABLE_PATHS : TABLE_VALUES;
       if (u == 0)
-	first_mode = notes.mode;
-      one_mode &= notes.mode == first_mode;
-      printf ("%sunit %s: mode %s\n", u ? "\n" : "", p.units[u].name,
-	      pp_mode_name (notes.mode));
-      print_header (values_name (notes.mode));
-      struct totals unit = { 0, 0, 0 };
-      for (uint32_t i = 0; i < notes.nfunctions; i++)
+	first_mode = mode;
+      one_mode &= mode == first_mode;
+      printf ("%sunit %s: mode %s\n", u ? "\n" : "", ru->data->name,
+	      pp_mode_name (mode));
+      print_header (kind, mode == PP_MODE_EDGE_COUNTS ? "counters" : "probes");
+      struct totals unit = { 0 };
+      for (uint32_t i = 0; i < ru->notes.nfunctions; i++)
 	{
-	  struct totals t = function_totals (&notes.functions[i]);
-	  print_row (&t, notes.functions[i].name);
+	  const report_function *f = &ru->functions[i];
+	  char err[512];
+	  struct totals t;
+	  if (function_stats (ru, f, &t, err, sizeof err))
+	    {
+	      tool_error (path, "unit %s, function %s: %s", ru->data->name,
+			  f->notes->name, err);
+	      status = EXIT_FAILURE;
+	      break;
+	    }
+	  print_row (kind, &t, f->notes->name);
 	  add_totals (&unit, &t);
 	}
-      print_row (&unit, "(unit)");
+      if (status != EXIT_SUCCESS)
+	break;
+      print_row (kind, &unit, "(unit)");
+      if (kind == TABLE_PATHS)
+	print_work ("  ", &unit);
       add_totals (&total, &unit);
-      pp_notes_free (&notes);
     }
   if (status == EXIT_SUCCESS)
     {
-      printf ("%stotal: %" PRIu32 " unit%s, ", p.nunits ? "\n" : "", p.nunits,
-	      p.nunits == 1 ? "" : "s");
-      if (p.nunits == 0)
+      printf ("%stotal: %" PRIu32 " unit%s, ", r.nunits ? "\n" : "", r.nunits,
+	      r.nunits == 1 ? "" : "s");
+      if (r.nunits == 0)
 	puts ("no mode");
       else if (one_mode)
 	printf ("mode %s\n", pp_mode_name (first_mode));
       else
 	puts ("several modes");
-      print_header (p.nunits && one_mode ? values_name (first_mode) : "values");
-      print_row (&total, "(total)");
+      bool paths = r.nunits && one_mode && first_mode == PP_MODE_PATHS;
+      enum table_kind kind = paths ? TABLE_PATHS : TABLE_VALUES;
+      print_header (kind, !r.nunits || !one_mode ? "values"
+			  : first_mode == PP_MODE_EDGE_COUNTS ? "counters"
+			  : "probes");
+      print_row (kind, &total, "(total)");
+      if (paths)
+	print_work ("  ", &total);
     }
-  pp_profile_free (&p);
+  report_free (&r);
   return status;
 }

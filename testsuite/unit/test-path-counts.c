@@ -4,7 +4,9 @@
    instrumented code does, in a counter array or as sparse counts; the profile,
    written to a file and loaded by report_load, must give back every edge count the
    executions made.  Then the cases the paths cannot tell apart, and profiles whose
-   counts do not fit the numbering.  */
+   counts do not fit the numbering.  The work the probes did (function_path_work)
+   must be what the executions counted edge by edge, with the probe kinds of a
+   placement for random weights in the notes.  */
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 #include "unit.h"
 #include "hash.h"
 #include "paths.h"
+#include "../../tools/path-counts.h"
 #include "../../tools/report.h"
 
 #define MAX_NODES 12
@@ -23,6 +26,8 @@
 
 static struct unit_property prop_edges = { .name = "path counts: every edge count from the "
 				      "paths of random executions" };
+static struct unit_property prop_work = { .name = "path counts: probe work of random "
+				      "executions, placed and simple" };
 static struct unit_property prop_both = { .name = "path counts: counter arrays and sparse "
 				     "counts both read" };
 
@@ -31,8 +36,10 @@ struct function_case
   pp_graph g;
   bool path_end[MAX_EDGES];
   pp_paths *p;
+  pp_paths *plan;		/* the same numbering, with a placement */
   uint64_t *path_counts;	/* npaths */
   uint64_t expected[MAX_EDGES];	/* per edge, from the executions */
+  path_probe_work work;		/* the executions' probe work, edge by edge */
   uint32_t dist[MAX_NODES];	/* steps to EXIT over the edges walks take */
 };
 
@@ -137,6 +144,8 @@ complete (struct function_case *c, struct segment *s, uint32_t end_edge)
   if (pp_paths_encode (c->p, &s->path, &number) != PP_PATHS_OK)
     return false;
   c->path_counts[number]++;
+  c->work.paths++;
+  c->work.simple_updates++;	/* r = 0 or r = Val(start) at its start */
   for (uint32_t i = 0; i < s->path.nedges; i++)
     c->expected[s->path.edges[i]]++;
   if (end_edge != PP_PATH_NONE)
@@ -161,6 +170,11 @@ execute (struct function_case *c, unsigned long long *rng)
     {
       uint32_t t = g->edges[e].dst;
       uint8_t role = p->role[e];
+      const pp_path_action *a = &c->plan->action[e];
+      c->work.counts += a->count != PP_PATH_COUNT_NONE;
+      c->work.updates += a->reg != PP_PATH_REG_NONE;
+      c->work.simple_updates += role == PP_PATH_ROLE_DAG
+				&& p->dag_val[p->dag_of_edge[e]] != 0;
       if (role == PP_PATH_ROLE_BACK || role == PP_PATH_ROLE_CUT)
 	{
 	  if (!complete (c, &s, e))
@@ -222,8 +236,14 @@ notes_of (const struct function_case *c, pp_function_notes *fn, uint32_t index,
   for (uint32_t v = 0; v < c->g.nnodes; v++)
     fn->blocks[v].value = -1;
   for (uint32_t e = 0; e < c->g.nedges; e++)
-    fn->edges[e] = (pp_edge_notes) { c->g.edges[e].src, c->g.edges[e].dst,
-				     c->g.edges[e].flags, -1 };
+    {
+      const pp_path_action *a = c->plan ? &c->plan->action[e] : NULL;
+      uint32_t probe = !a ? 0
+		       : (a->count != PP_PATH_COUNT_NONE ? PP_EDGE_PATH_COUNT : 0)
+			 | (a->reg != PP_PATH_REG_NONE ? PP_EDGE_PATH_REG : 0);
+      fn->edges[e] = (pp_edge_notes) { c->g.edges[e].src, c->g.edges[e].dst,
+				       c->g.edges[e].flags | probe, -1 };
+    }
 }
 
 /* Writes a one-unit profile of the functions' notes and path counts to path.  */
@@ -280,6 +300,7 @@ static void
 free_case (struct function_case *c)
 {
   pp_paths_free (c->p);
+  pp_paths_free (c->plan);
   free (c->path_counts);
   pp_graph_free (&c->g);
 }
@@ -298,6 +319,15 @@ numbered_function (struct function_case *c, unsigned long long *rng)
 	break;
       free_case (c);
     }
+  /* The plugin's plan of the same function: weights at random (0 to 99, so
+     some tie), no region cuts at this size, so the same numbering.  */
+  double weights[MAX_EDGES];
+  for (uint32_t e = 0; e < c->g.nedges; e++)
+    weights[e] = (double) (unit_rand (rng) % 100);
+  pp_paths_options opt = { .weights = weights, .path_end = c->path_end };
+  if (pp_paths_plan (&c->g, &opt, &c->plan) != PP_PATHS_OK
+      || c->plan->npaths != c->p->npaths)
+    abort ();
   c->path_counts = calloc (c->p->npaths + 1, sizeof *c->path_counts);
   if (!c->path_counts)
     abort ();
@@ -345,6 +375,25 @@ test_random_executions (const char *path)
 	      unit_check (&prop_edges, f->unknown_edges == 0,
 		     "iteration %d function %u: %u unknown edges", iter, i,
 		     f->unknown_edges);
+	      path_probe_work w = { 0 }, *x = &cases[i].work;
+	      if (function_path_work (f, r.units[0].data, &w, err, sizeof err))
+		unit_check (&prop_work, false, "iteration %d function %u: %s",
+			    iter, i, err);
+	      else
+		unit_check (&prop_work, w.paths == x->paths
+			    && w.counts == x->counts && w.counts == x->paths
+			    && w.updates == x->updates
+			    && w.simple_updates == x->simple_updates,
+			    "iteration %d function %u: paths %llu/%llu, counts "
+			    "%llu/%llu, updates %llu/%llu, simple %llu/%llu",
+			    iter, i, (unsigned long long) w.paths,
+			    (unsigned long long) x->paths,
+			    (unsigned long long) w.counts,
+			    (unsigned long long) x->counts,
+			    (unsigned long long) w.updates,
+			    (unsigned long long) x->updates,
+			    (unsigned long long) w.simple_updates,
+			    (unsigned long long) x->simple_updates);
 	    }
 	  report_free (&r);
 	}
@@ -352,6 +401,7 @@ test_random_executions (const char *path)
 	free_case (&cases[i]);
     }
   unit_report (&prop_edges);
+  unit_report (&prop_work);
   unit_check (&prop_both, seen_array && seen_sparse, "arrays %d, sparse %d",
 	 seen_array, seen_sparse);
   unit_report (&prop_both);
