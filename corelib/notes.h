@@ -18,7 +18,16 @@
        u32 nedges
        per edge: u32 src, u32 dst, u32 flags (enum pp_edge_flag), i32 value (-1: derived)
    The edges are exactly the core graph the plan was computed on, including the
-   EXIT -> ENTRY edge and the fake edges.  */
+   EXIT -> ENTRY edge and the fake edges.
+
+   What the values are, per mode: edge-counts, one u64 counter per measured edge
+   (edge value); the coverage modes, one byte per probe (block or edge value).
+   paths: no block or edge values; a function's nvalues is its number of paths
+   when it counts them in an array (value k counts path k) and 0 when libprof
+   counts them in a hash table (the profile's sparse counts).  The numbering is
+   rebuilt from the graph: the edges flagged PP_EDGE_PATH_END are the plan's
+   cuts; PP_EDGE_PATH_COUNT and PP_EDGE_PATH_REG say what each edge's probe
+   does, for statistics only.  */
 
 #ifndef PATHPROF_CORE_NOTES_H
 #define PATHPROF_CORE_NOTES_H
