@@ -248,9 +248,12 @@ lcov_command (int argc, char **argv)
     status = collect (&d, &r, &lines);
   if (status == 0)
     {
-      qsort (d.functions, d.nfunctions, sizeof *d.functions, compare_functions);
+      /* qsort wants a valid base even for 0 elements.  */
+      if (d.nfunctions)
+	qsort (d.functions, d.nfunctions, sizeof *d.functions, compare_functions);
       d.nfunctions = merge_functions (d.functions, d.nfunctions);
-      qsort (d.branches, d.nbranches, sizeof *d.branches, compare_branches);
+      if (d.nbranches)
+	qsort (d.branches, d.nbranches, sizeof *d.branches, compare_branches);
       d.nbranches = merge_branches (d.branches, d.nbranches);
       puts ("TN:");
       size_t fi = 0, bi = 0;

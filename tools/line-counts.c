@@ -273,7 +273,8 @@ static bool
 anchored (const line_counts *lc, uint32_t source, uint32_t line)
 {
   struct line_anchor key = { source, line, 0, 0 };
-  return bsearch (&key, lc->anchors, lc->nanchors, sizeof key,
+  return lc->nanchors != 0	/* bsearch wants a valid base even for 0 */
+	 && bsearch (&key, lc->anchors, lc->nanchors, sizeof key,
 		  compare_anchor_lines) != NULL;
 }
 
@@ -598,7 +599,8 @@ add_function_anchored_counts (line_counts *lc, uint32_t fn,
 static int
 add_anchored_counts (line_counts *lc)
 {
-  qsort (lc->anchors, lc->nanchors, sizeof *lc->anchors, compare_anchors);
+  if (lc->nanchors)		/* qsort wants a valid base even for 0 */
+    qsort (lc->anchors, lc->nanchors, sizeof *lc->anchors, compare_anchors);
   for (size_t i = 0; i < lc->nanchors;)
     {
       size_t first = i;
@@ -614,7 +616,8 @@ add_anchored_counts (line_counts *lc)
 int
 line_counts_commit (line_counts *lc)
 {
-  qsort (lc->anchors, lc->nanchors, sizeof *lc->anchors, compare_anchor_lines);
+  if (lc->nanchors)
+    qsort (lc->anchors, lc->nanchors, sizeof *lc->anchors, compare_anchor_lines);
   int status = add_block_sums (lc);
   if (status == 0)
     status = add_anchored_counts (lc);
