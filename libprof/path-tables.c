@@ -173,11 +173,11 @@ grow (struct __pathprof_path_table *t, struct hash_table *seen)
   return ok;
 }
 
-PP_EXPORT void
-__pathprof_count_path (struct __pathprof_path_table *t, uint64_t path)
+/* Everything but the common case: probing past the home slot, claiming a slot,
+   growing.  Kept out of line so that the fast path needs no stack frame.  */
+static __attribute__ ((noinline)) void
+count_path_slowly (struct __pathprof_path_table *t, uint64_t path)
 {
-  if (path >= t->npaths)
-    return;
   for (;;)
     {
       struct hash_table *h = newest (t);
@@ -193,6 +193,27 @@ __pathprof_count_path (struct __pathprof_path_table *t, uint64_t path)
 	  return;
 	}
     }
+}
+
+PP_EXPORT void
+__pathprof_count_path (struct __pathprof_path_table *t, uint64_t path)
+{
+  if (path >= t->npaths)	/* also keeps key = path + 1 from wrapping to 0 */
+    return;
+  /* The common case, about a dozen instructions: the key already sits in its
+     home slot of the newest table.  */
+  struct hash_table *h = newest (t);
+  if (__builtin_expect (h != NULL, 1))
+    {
+      struct slot *s = &h->slots[home_slot (h, path + 1)];
+      if (__builtin_expect (__atomic_load_n (&s->key, __ATOMIC_ACQUIRE)
+			    == path + 1, 1))
+	{
+	  __atomic_fetch_add (&s->count, 1, __ATOMIC_RELAXED);
+	  return;
+	}
+    }
+  count_path_slowly (t, path);
 }
 
 /* ------------------------------------------------------------------------- */
