@@ -17,6 +17,13 @@
    counted twice: every addition lands in some slot, and moving a count is one
    atomic exchange followed by an addition elsewhere, both under the lock.
 
+   Keeping hot keys home.  __pathprof_count_path's fast path only looks at a
+   key's home slot; a key that another claimed first must go the slow way.  So
+   a table that moves counts into a new one inserts the hottest keys first, and
+   a table whose slow path has found keys away from home more often than its
+   capacity (doubled at each such rebuild of the chain, which bounds the work)
+   is rebuilt at the same size the same way, by the growth code.
+
    Dumps.  A snapshot reads every slot of the chain under tables_lock, so that no
    count moves while it is read, and records the value read per slot; once the
    profile is written, each slot loses exactly that value (an atomic subtraction,
@@ -54,6 +61,9 @@ struct hash_table
   uint64_t mask;		/* capacity - 1 */
   unsigned shift;		/* 64 - log2 (capacity) */
   uint64_t used;		/* slots claimed */
+  uint64_t displaced;		/* keys the slow path found away from home */
+  uint64_t rebuild_at;		/* the value of displaced that rebuilds */
+  unsigned rebuilds;		/* same-size rebuilds in the chain so far */
   struct slot slots[];
 };
 
@@ -74,15 +84,19 @@ home_slot (const struct hash_table *h, uint64_t key)
 }
 
 /* The count of key in h, claiming a slot for it if needed.  NULL when key is not
-   there and claiming would fill h beyond half (with respect_limit) or h is full.  */
+   there and claiming would fill h beyond half (with respect_limit) or h is full.
+   *away is set when key was found away from its home slot.  */
 static uint64_t *
-find_or_claim (struct hash_table *h, uint64_t key, bool respect_limit)
+find_or_claim (struct hash_table *h, uint64_t key, bool respect_limit,
+	       bool *away)
 {
   uint64_t i = home_slot (h, key);
+  *away = false;
   for (uint64_t probes = 0; probes <= h->mask; probes++, i = (i + 1) & h->mask)
     {
       struct slot *s = &h->slots[i];
       uint64_t k = __atomic_load_n (&s->key, __ATOMIC_ACQUIRE);
+      *away = probes != 0;
       if (k == key)
 	return &s->count;
       if (k != 0)
@@ -94,6 +108,7 @@ find_or_claim (struct hash_table *h, uint64_t key, bool respect_limit)
 				       __ATOMIC_ACQUIRE))
 	{
 	  __atomic_fetch_add (&h->used, 1, __ATOMIC_RELAXED);
+	  *away = false;	/* a new key: nothing to learn from it */
 	  return &s->count;
 	}
       if (k == key)
@@ -103,7 +118,7 @@ find_or_claim (struct hash_table *h, uint64_t key, bool respect_limit)
 }
 
 static struct hash_table *
-new_table (unsigned log2)
+new_table (unsigned log2, unsigned rebuilds)
 {
   if (log2 >= 58)
     return NULL;
@@ -113,27 +128,65 @@ new_table (unsigned log2)
     {
       h->mask = capacity - 1;
       h->shift = 64 - log2;
+      h->rebuilds = rebuilds;
+      h->rebuild_at = rebuilds < 58 - log2 ? capacity << rebuilds : UINT64_MAX;
     }
   return h;
 }
 
-/* Moves old's counts into its successor h.  A key h has no room for (only if
+/* Moves the count of old slot s into h.  A key h has no room for (only if
    very many threads claimed at once) keeps its count in old, where it still
    counts.  */
 static void
+move_slot (struct slot *s, struct hash_table *h)
+{
+  uint64_t key = __atomic_load_n (&s->key, __ATOMIC_ACQUIRE);
+  if (key == 0)
+    return;
+  bool away;
+  uint64_t *to = find_or_claim (h, key, false, &away);
+  uint64_t c = to ? __atomic_exchange_n (&s->count, 0, __ATOMIC_RELAXED) : 0;
+  if (c)
+    __atomic_fetch_add (to, c, __ATOMIC_RELAXED);
+}
+
+struct heat
+{
+  struct slot *slot;
+  int64_t count;		/* read once: a "negative" one (after a dump) is cold */
+};
+
+static int
+hotter_first (const void *a, const void *b)
+{
+  int64_t x = ((const struct heat *) a)->count;
+  int64_t y = ((const struct heat *) b)->count;
+  return (x < y) - (x > y);
+}
+
+/* Moves old's counts into its successor h, the hottest keys first so that they
+   get their home slots (in slot order when there is no memory to sort).  */
+static void
 move_counts (struct hash_table *old, struct hash_table *h)
 {
-  for (uint64_t i = 0; i <= old->mask; i++)
+  struct heat *order = malloc ((old->mask + 1) * sizeof *order);
+  if (!order)
     {
-      struct slot *s = &old->slots[i];
-      uint64_t key = __atomic_load_n (&s->key, __ATOMIC_ACQUIRE);
-      if (key == 0)
-	continue;
-      uint64_t *to = find_or_claim (h, key, false);
-      uint64_t c = to ? __atomic_exchange_n (&s->count, 0, __ATOMIC_RELAXED) : 0;
-      if (c)
-	__atomic_fetch_add (to, c, __ATOMIC_RELAXED);
+      for (uint64_t i = 0; i <= old->mask; i++)
+	move_slot (&old->slots[i], h);
+      return;
     }
+  size_t n = 0;
+  for (uint64_t i = 0; i <= old->mask; i++)
+    if (__atomic_load_n (&old->slots[i].key, __ATOMIC_ACQUIRE))
+      order[n++] = (struct heat) {
+	&old->slots[i],
+	(int64_t) __atomic_load_n (&old->slots[i].count, __ATOMIC_RELAXED) };
+  if (n)
+    qsort (order, n, sizeof *order, hotter_first);
+  for (size_t i = 0; i < n; i++)
+    move_slot (order[i].slot, h);
+  free (order);
 }
 
 static void
@@ -146,18 +199,19 @@ report_lost_counts (void)
     return;			/* nowhere left to report to */
 }
 
-/* Replaces seen, t's newest table, by one twice as large (or creates the first).
-   Returns false when out of memory.  */
+/* Replaces seen, t's newest table, by one twice as large (or creates the first),
+   or with rebuild by one as large.  Returns false when out of memory.  */
 static bool
-grow (struct __pathprof_path_table *t, struct hash_table *seen)
+grow (struct __pathprof_path_table *t, struct hash_table *seen, bool rebuild)
 {
   int saved_errno = errno;
   bool ok = true;
   pthread_mutex_lock (&tables_lock);
   if (newest (t) == seen)
     {
-      unsigned log2 = seen ? 64 - seen->shift + 1 : INITIAL_SLOTS_LOG2;
-      struct hash_table *h = new_table (log2);
+      unsigned log2 = !seen ? INITIAL_SLOTS_LOG2 : 64 - seen->shift + !rebuild;
+      struct hash_table *h = new_table (log2, !seen ? 0
+						: seen->rebuilds + rebuild);
       if (h)
 	{
 	  h->older = seen;
@@ -181,13 +235,19 @@ count_path_slowly (struct __pathprof_path_table *t, uint64_t path)
   for (;;)
     {
       struct hash_table *h = newest (t);
-      uint64_t *count = h ? find_or_claim (h, path + 1, true) : NULL;
+      bool away = false;
+      uint64_t *count = h ? find_or_claim (h, path + 1, true, &away) : NULL;
       if (count)
 	{
 	  __atomic_fetch_add (count, 1, __ATOMIC_RELAXED);
+	  /* One thread sees the threshold; a rebuild that fails for want of
+	     memory changes nothing.  */
+	  if (away && __atomic_add_fetch (&h->displaced, 1, __ATOMIC_RELAXED)
+		      == h->rebuild_at)
+	    grow (t, h, true);
 	  return;
 	}
-      if (!grow (t, h))
+      if (!grow (t, h, false))
 	{
 	  report_lost_counts ();
 	  return;

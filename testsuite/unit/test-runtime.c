@@ -949,6 +949,74 @@ scenario_paths_growth (void)
 
 enum { COUNTING_THREADS = 8, THREAD_PATHS = 1 << 15, THREAD_ROUNDS = 3 };
 
+/* Keys that all want one home slot of the first table (64 slots): libprof's
+   fast path finds only the one that got there first, so a table whose keys sit
+   away from home is rebuilt, hottest first, and a rebuild must lose nothing.
+   COLLIDING keys: one cold, the others hot, counted by REBUILD_THREADS
+   threads in different orders while dumps run.  */
+enum { COLLIDING = 8, REBUILD_THREADS = 4, REBUILD_ROUNDS = 20000 };
+static uint64_t colliding[COLLIDING];
+
+static void
+find_colliding_paths (void)
+{
+  uint64_t want = ((uint64_t) 1 * 0x9e3779b97f4a7c15ull) >> 58;	/* path 0 */
+  int n = 0;
+  for (uint64_t path = 0; n < COLLIDING; path++)
+    if (((path + 1) * 0x9e3779b97f4a7c15ull) >> 58 == want)
+      colliding[n++] = path;
+}
+
+static void *
+colliding_counter (void *arg)
+{
+  uint64_t t = (uintptr_t) arg;
+  /* Thread t takes the hot keys in steps of t + 1 (prime to COLLIDING - 1).  */
+  for (uint64_t r = 0; r < REBUILD_ROUNDS; r++)
+    for (uint64_t i = 0; i < COLLIDING - 1; i++)
+      __pathprof_count_path (&tables_p[0],
+			     colliding[1 + (i * (t + 1)) % (COLLIDING - 1)]);
+  return NULL;
+}
+
+static void
+scenario_paths_rebuild (void)
+{
+  const char *path = use_profile ("rebuild.data");
+  register_paths_unit ();
+  find_colliding_paths ();
+  __pathprof_count_path (&tables_p[0], colliding[0]);	/* cold, but home */
+  pthread_t threads[REBUILD_THREADS];
+  bool ok = true;
+  int started = 0;
+  for (; ok && started < REBUILD_THREADS; started++)
+    ok = pthread_create (&threads[started], NULL, colliding_counter,
+			 (void *) (uintptr_t) started) == 0;
+  for (int dumps = 0; ok && dumps < 10; dumps++)
+    {
+      ok = pathprof_dump () == 0;
+      usleep (1000);
+    }
+  for (int i = 0; i < started; i++)
+    pthread_join (threads[i], NULL);
+  ok = ok && pathprof_dump () == 0;
+  pp_profile p;
+  ok = ok && read_profile (path, &p);
+  uint64_t wrong = 0;
+  if (ok)
+    {
+      wrong += path_count (&p, 0, colliding[0]) != 1;
+      for (int i = 1; i < COLLIDING; i++)
+	wrong += path_count (&p, 0, colliding[i])
+		 != (uint64_t) REBUILD_THREADS * REBUILD_ROUNDS;
+      ok = nsparse_of (&p) == COLLIDING && wrong == 0;
+      pp_profile_free (&p);
+    }
+  unit_result (ok, "runtime: colliding paths counted by 4 threads while the "
+	       "table is rebuilt hottest first and dumps run: exact totals",
+	       "%llu paths wrong", (unsigned long long) wrong);
+}
+
 /* Every thread counts every path THREAD_ROUNDS times, each in its own order (an
    odd multiplier permutes 0 .. THREAD_PATHS-1), so that threads claim the same
    new paths and grow the table concurrently.  */
@@ -1126,6 +1194,7 @@ main (int argc, char **argv)
   in_child ("runtime: path tables", scenario_paths_exact);
   in_child ("runtime: path table growth", scenario_paths_growth);
   in_child ("runtime: path tables and threads", scenario_paths_threads);
+  in_child ("runtime: path table rebuilds", scenario_paths_rebuild);
   in_child ("runtime: path tables, fork and reset",
 	    scenario_paths_fork_and_reset);
   in_child ("runtime: path tables at exit", scenario_paths_exit);
