@@ -947,6 +947,29 @@ scenario_paths_growth (void)
 	       "count", "%llu paths wrong", (unsigned long long) wrong);
 }
 
+/* Runs nthreads threads of counter (each gets its index as argument) while
+   ndumps dumps run pause_us apart, joins them and dumps once more.  Returns
+   whether every thread started and every dump succeeded.  */
+static bool
+count_while_dumping (void *(*counter) (void *), int nthreads, int ndumps,
+		     useconds_t pause_us)
+{
+  pthread_t threads[16];
+  bool ok = nthreads <= 16;
+  int started = 0;
+  for (; ok && started < nthreads; started++)
+    ok = pthread_create (&threads[started], NULL, counter,
+			 (void *) (uintptr_t) started) == 0;
+  for (int dumps = 0; ok && dumps < ndumps; dumps++)
+    {
+      ok = pathprof_dump () == 0;
+      usleep (pause_us);
+    }
+  for (int i = 0; i < started; i++)
+    pthread_join (threads[i], NULL);
+  return ok && pathprof_dump () == 0;
+}
+
 enum { COUNTING_THREADS = 8, THREAD_PATHS = 1 << 15, THREAD_ROUNDS = 3 };
 
 /* Keys that all want one home slot of the first table (64 slots): libprof's
@@ -986,20 +1009,7 @@ scenario_paths_rebuild (void)
   register_paths_unit ();
   find_colliding_paths ();
   __pathprof_count_path (&tables_p[0], colliding[0]);	/* cold, but home */
-  pthread_t threads[REBUILD_THREADS];
-  bool ok = true;
-  int started = 0;
-  for (; ok && started < REBUILD_THREADS; started++)
-    ok = pthread_create (&threads[started], NULL, colliding_counter,
-			 (void *) (uintptr_t) started) == 0;
-  for (int dumps = 0; ok && dumps < 10; dumps++)
-    {
-      ok = pathprof_dump () == 0;
-      usleep (1000);
-    }
-  for (int i = 0; i < started; i++)
-    pthread_join (threads[i], NULL);
-  ok = ok && pathprof_dump () == 0;
+  bool ok = count_while_dumping (colliding_counter, REBUILD_THREADS, 10, 1000);
   pp_profile p;
   ok = ok && read_profile (path, &p);
   uint64_t wrong = 0;
@@ -1036,21 +1046,7 @@ scenario_paths_threads (void)
 {
   const char *path = use_profile ("paths-threads.data");
   register_paths_unit ();
-  pthread_t threads[COUNTING_THREADS];
-  bool ok = true;
-  int started = 0;
-  for (; ok && started < COUNTING_THREADS; started++)
-    ok = pthread_create (&threads[started], NULL, path_counter,
-			 (void *) (uintptr_t) started) == 0;
-  int dumps = 0;
-  for (; ok && dumps < 30; dumps++)
-    {
-      ok = pathprof_dump () == 0;
-      usleep (2000);
-    }
-  for (int i = 0; i < started; i++)
-    pthread_join (threads[i], NULL);
-  ok = ok && pathprof_dump () == 0;
+  bool ok = count_while_dumping (path_counter, COUNTING_THREADS, 30, 2000);
   pp_profile p;
   ok = ok && read_profile (path, &p);
   uint64_t wrong = 0;
