@@ -396,6 +396,13 @@ normalise_cfg (void)
       to_split.safe_push (bb);
   for (basic_block b : to_split)
     split_block_after_labels (b);
+  /* A function whose first block is a re-entry target (setjmp first thing)
+     gets an empty block in front of it: otherwise the entry edge and the fake
+     re-entry both go ENTRY -> that block, and a paths profile could not tell
+     how many paths started there by a call and how many by a longjmp.  */
+  edge entry = single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun));
+  if (bitmap_bit_p (reenters, entry->dest->index))
+    split_edge (entry);
   compact_blocks ();
 }
 
