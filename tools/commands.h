@@ -28,6 +28,9 @@ int tool_usage_error (const char *fmt, ...)
 int tool_option_error (const char *command, int c, char **argv);
 /* Prints the usage on stdout; returns the exit status for --help.  */
 int tool_help (void);
+/* Parses the options of a command whose only option is --help.  Returns -1 with
+   optind at the first operand, or the exit status to return at once.  */
+int tool_help_only_options (int argc, char **argv);
 /* Parses the arguments of a command that takes only --help and one profile
    file.  Returns -1 with *path set, or the exit status to return at once.  */
 int tool_single_file_arguments (int argc, char **argv, const char **path);

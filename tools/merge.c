@@ -90,18 +90,9 @@ replace_file (const char *path, const unsigned char *buf, size_t len)
 int
 merge_command (int argc, char **argv)
 {
-  static const struct option options[] = {
-    { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 },
-  };
-  int c;
-  opterr = 0;
-  while ((c = getopt_long (argc, argv, ":", options, NULL)) != -1)
-    {
-      if (c == 'h')
-	return tool_help ();
-      return tool_option_error (argv[0], c, argv);
-    }
+  int parsed = tool_help_only_options (argc, argv);
+  if (parsed >= 0)
+    return parsed;
   if (argc - optind < 2)
     return tool_usage_error ("merge: expected an output file and at least "
 			     "one input");

@@ -139,28 +139,19 @@ count_path_edges (report_function *f, const function_paths *fp, uint64_t *starts
 }
 
 int
-function_path_work (const report_function *f, const pp_unit_data *u,
+function_path_work (const report_function *f, const function_paths *fp,
 		    path_probe_work *w, char *err, size_t errlen)
 {
-  function_paths fp;
-  if (function_paths_load (&fp, f, u, err, errlen))
-    {
-      function_paths_free (&fp);
-      return -1;
-    }
-  const pp_paths *p = fp.numbering;
+  const pp_paths *p = fp->numbering;
   const pp_edge_notes *notes = f->notes->edges;
   uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
   if (!edges)
+    return out_of_memory (err, errlen);
+  for (uint32_t i = 0; i < fp->nexecuted; i++)
     {
-      function_paths_free (&fp);
-      return out_of_memory (err, errlen);
-    }
-  for (uint32_t i = 0; i < fp.nexecuted; i++)
-    {
-      uint64_t c = fp.executed[i].count;
+      uint64_t c = fp->executed[i].count;
       pp_path path = { .edges = edges };
-      if (pp_paths_decode (p, fp.executed[i].path, &path) != PP_PATHS_OK)
+      if (pp_paths_decode (p, fp->executed[i].path, &path) != PP_PATHS_OK)
 	abort ();		/* function_paths_load checked the range */
       uint64_t counts = 0, updates = 0, simple = 1;
       if (path.end_edge != PP_PATH_NONE)
@@ -178,7 +169,6 @@ function_path_work (const report_function *f, const pp_unit_data *u,
       w->simple_updates = pp_sat_add (w->simple_updates, pp_sat_mul (simple, c));
     }
   free (edges);
-  function_paths_free (&fp);
   return 0;
 }
 

@@ -47,8 +47,9 @@ typedef struct path_probe_work
   uint64_t simple_updates;	/* those of the simple placement */
 } path_probe_work;
 
-/* Adds f's work to *w.  Returns 0, or -1 with a reason in err.  */
-int function_path_work (const report_function *f, const pp_unit_data *u,
+/* Adds the work of f, whose paths fp holds (function_paths_load), to *w.
+   Returns 0, or -1 (out of memory) with a reason in err.  */
+int function_path_work (const report_function *f, const function_paths *fp,
 			path_probe_work *w, char *err, size_t errlen);
 
 /* The mode reader of the paths mode (report.c): every edge count from the

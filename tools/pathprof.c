@@ -125,7 +125,7 @@ tool_load_report (report *r, const char *path, bool note_unknown)
 }
 
 int
-tool_single_file_arguments (int argc, char **argv, const char **path)
+tool_help_only_options (int argc, char **argv)
 {
   static const struct option options[] = {
     { "help", no_argument, NULL, 'h' },
@@ -139,6 +139,15 @@ tool_single_file_arguments (int argc, char **argv, const char **path)
 	return tool_help ();
       return tool_option_error (argv[0], c, argv);
     }
+  return -1;
+}
+
+int
+tool_single_file_arguments (int argc, char **argv, const char **path)
+{
+  int parsed = tool_help_only_options (argc, argv);
+  if (parsed >= 0)
+    return parsed;
   if (argc - optind != 1)
     return tool_usage_error ("%s: expected one profile file", argv[0]);
   *path = argv[optind];

@@ -135,10 +135,9 @@ function_stats (const report_unit *ru, const report_function *f,
       t->paths = fp.numbering->npaths;
       t->in_arrays = f->notes->nvalues != 0;
       t->in_tables = f->notes->nvalues == 0;
+      rc = function_path_work (f, &fp, &t->work, err, errlen);
     }
   function_paths_free (&fp);
-  if (rc == 0)
-    rc = function_path_work (f, ru->data, &t->work, err, errlen);
   return rc;
 }
 

@@ -246,6 +246,25 @@ notes_of (const struct function_case *c, pp_function_notes *fn, uint32_t index,
     }
 }
 
+/* Writes a profile of one unit with the given notes and values to path.  */
+static void
+write_unit (const char *path, const pp_unit_notes *notes, pp_unit_data *u)
+{
+  size_t len;
+  unsigned char *buf;
+  if (pp_notes_encode (notes, &u->notes, &len))
+    abort ();
+  u->notes_len = (uint32_t) len;
+  u->checksum = pp_hash64 (u->notes, len, PP_HASH_SEED);
+  pp_profile p = { .nunits = 1, .cap = 1, .units = u };
+  FILE *f = fopen (path, "wb");
+  if (pp_profile_encode (&p, &buf, &len) || !f || fwrite (buf, 1, len, f) != len)
+    abort ();
+  fclose (f);
+  free (buf);
+  free (u->notes);
+}
+
 /* Writes a one-unit profile of the functions' notes and path counts to path.  */
 static void
 write_profile (const char *path, struct function_case *cases, uint32_t n)
@@ -274,19 +293,7 @@ write_profile (const char *path, struct function_case *cases, uint32_t n)
   pp_unit_data u = { .name = "/src/paths.c", .runs = 1,
 		     .value_kind = PP_VALUES_U64, .nvalues = nvalues,
 		     .values = values, .nsparse = nsparse, .sparse = sparse };
-  size_t len;
-  if (pp_notes_encode (&notes, &u.notes, &len))
-    abort ();
-  u.notes_len = (uint32_t) len;
-  u.checksum = pp_hash64 (u.notes, len, PP_HASH_SEED);
-  pp_profile p = { .nunits = 1, .cap = 1, .units = &u };
-  unsigned char *buf;
-  FILE *f = fopen (path, "wb");
-  if (pp_profile_encode (&p, &buf, &len) || !f || fwrite (buf, 1, len, f) != len)
-    abort ();
-  fclose (f);
-  free (buf);
-  free (u.notes);
+  write_unit (path, &notes, &u);
   free (values);
   free (sparse);
   for (uint32_t i = 0; i < n; i++)
@@ -376,7 +383,13 @@ test_random_executions (const char *path)
 		     "iteration %d function %u: %u unknown edges", iter, i,
 		     f->unknown_edges);
 	      path_probe_work w = { 0 }, *x = &cases[i].work;
-	      if (function_path_work (f, r.units[0].data, &w, err, sizeof err))
+	      function_paths fp;
+	      int rc = function_paths_load (&fp, f, r.units[0].data, err,
+					    sizeof err);
+	      if (rc == 0)
+		rc = function_path_work (f, &fp, &w, err, sizeof err);
+	      function_paths_free (&fp);
+	      if (rc)
 		unit_check (&prop_work, false, "iteration %d function %u: %s",
 			    iter, i, err);
 	      else
@@ -536,19 +549,7 @@ write_single (const char *path, int nvalues, bool sparse)
       pp_unit_data u = { .name = "/src/paths.c", .runs = 1,
 			 .value_kind = PP_VALUES_U64, .nvalues = (uint32_t) nvalues,
 			 .values = values };
-      size_t len;
-      unsigned char *buf;
-      if (pp_notes_encode (&notes, &u.notes, &len))
-	abort ();
-      u.notes_len = (uint32_t) len;
-      u.checksum = pp_hash64 (u.notes, len, PP_HASH_SEED);
-      pp_profile p = { .nunits = 1, .cap = 1, .units = &u };
-      FILE *f = fopen (path, "wb");
-      if (pp_profile_encode (&p, &buf, &len) || !f || fwrite (buf, 1, len, f) != len)
-	abort ();
-      fclose (f);
-      free (buf);
-      free (u.notes);
+      write_unit (path, &notes, &u);
       free (fn.blocks);
       free (fn.edges);
     }
