@@ -33,7 +33,15 @@ enum pp_edge_flag
      pp_path_action), so that the tool can count the work the probes did.  */
   PP_EDGE_PATH_COUNT = 1u << 8,	/* counts a path */
   PP_EDGE_PATH_REG = 1u << 9,	/* adds to or sets the path register */
+  PP_EDGE_PATH_CONST = 1u << 10,	/* with PATH_COUNT: counts a constant path */
+  PP_EDGE_PATH_SET = 1u << 11,	/* with PATH_REG: sets rather than adds */
 };
+
+/* The flags that describe the control flow itself (the others describe probes):
+   what a function's CFG checksum covers.  */
+#define PP_EDGE_CFG_FLAGS (PP_EDGE_FAKE | PP_EDGE_ABNORMAL | PP_EDGE_EH \
+			   | PP_EDGE_EXIT_ENTRY | PP_EDGE_FALLTHRU | PP_EDGE_TRUE \
+			   | PP_EDGE_FALSE)
 
 /* Edges that must never be chosen for a probe.  */
 #define PP_EDGE_PINNED (PP_EDGE_FAKE | PP_EDGE_ABNORMAL | PP_EDGE_EXIT_ENTRY)

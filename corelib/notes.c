@@ -1,5 +1,6 @@
 /* Notes: encoding and bounds-checked decoding (layout in notes.h).  */
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -7,26 +8,32 @@
 #include <string.h>
 
 #include "notes.h"
-
-static const char *const mode_names[] = {
-  [PP_MODE_EDGE_COUNTS] = "edge-counts",
-  [PP_MODE_BLOCK_COVER] = "block-cover",
-  [PP_MODE_EDGE_COVER] = "edge-cover",
-  [PP_MODE_BLOCK_COVER_EDGE_PROBES] = "block-cover-edge-probes",
-  [PP_MODE_BLOCK_COUNTS] = "block-counts",
-  [PP_MODE_PATHS] = "paths",
-};
+#include "modes.h"
 
 static bool
 mode_known (uint32_t mode)
 {
-  return mode < sizeof mode_names / sizeof mode_names[0] && mode_names[mode];
+  return pp_mode_lookup (mode) != NULL;
 }
 
-const char *
-pp_mode_name (uint32_t mode)
+uint64_t
+pp_notes_cfg_checksum (const pp_function_notes *f)
 {
-  return mode_known (mode) ? mode_names[mode] : "unknown";
+  uint64_t sum = pp_hash64 (&f->nblocks, sizeof f->nblocks, PP_HASH_SEED);
+  for (uint32_t b = 0; b < f->nblocks; b++)
+    {
+      const pp_block_notes *bn = &f->blocks[b];
+      sum = pp_hash64 (&bn->flags, sizeof bn->flags, sum);
+      sum = pp_hash64 (&bn->nlines, sizeof bn->nlines, sum);
+      sum = pp_hash64 (bn->lines, bn->nlines * sizeof *bn->lines, sum);
+    }
+  for (uint32_t e = 0; e < f->nedges; e++)
+    {
+      uint32_t edge[3] = { f->edges[e].src, f->edges[e].dst,
+			   f->edges[e].flags & PP_EDGE_CFG_FLAGS };
+      sum = pp_hash64 (edge, sizeof edge, sum);
+    }
+  return sum;
 }
 
 /* ------------------------------------------------------------------------- */
@@ -119,7 +126,7 @@ pp_notes_encode (const pp_unit_notes *n, unsigned char **buf, size_t *len)
       put_str (&w, f->name);
       put_u32 (&w, f->decl_file);
       put_u32 (&w, f->decl_line);
-      put_u64 (&w, f->cfg_checksum);
+      put_u64 (&w, pp_notes_cfg_checksum (f));
       put_u32 (&w, f->value_offset);
       put_u32 (&w, f->nvalues);
       put_u32 (&w, f->nblocks);
@@ -360,6 +367,12 @@ decode_function (reader *r, pp_function_notes *f, uint32_t index, uint32_t nfile
       if (decode_edge (r, &f->edges[e], f))
 	return -1;
     }
+  set_where (r, "function '%s'", f->name);
+  uint64_t sum = pp_notes_cfg_checksum (f);
+  if (sum != f->cfg_checksum)
+    return fail (r, "corrupted: the CFG checksum recorded for function '%s' "
+		 "(%016" PRIx64 ") differs from its graph's (%016" PRIx64 ")",
+		 f->name, f->cfg_checksum, sum);
   return 0;
 }
 

@@ -10,7 +10,8 @@
      u32 nfiles, str files[nfiles]            -- file table for source lines
      u32 nfunctions, then per function:
        str asm_name, str name, u32 decl_file, u32 decl_line
-       u64 cfg_checksum
+       u64 cfg_checksum                       -- pp_notes_cfg_checksum: the CFG
+                                                 alone, not the probes
        u32 value_offset, u32 nvalues          -- this function's slice of the unit's values
        u32 nblocks                            -- node 0 is ENTRY, node 1 is EXIT
        per block: u32 flags, i32 value (-1: none), u32 nlines,
@@ -42,7 +43,7 @@ extern "C" {
 #endif
 
 #define PP_NOTES_MAGIC 0x544e5050u	/* "PPNT" */
-#define PP_NOTES_VERSION 1u
+#define PP_NOTES_VERSION 2u	/* 2: cfg_checksum covers the CFG only */
 
 enum pp_mode
 {
@@ -105,8 +106,8 @@ typedef struct pp_unit_notes
 int pp_notes_encode (const pp_unit_notes *n, unsigned char **buf, size_t *len);
 /* Parses a buffer; every length and index is bounds-checked: counts against the
    bytes left (before allocating), file indices < nfiles, edge ends < nblocks,
-   nblocks >= 2, value indices < the function's nvalues (or -1), a known mode, no
-   trailing bytes.  Returns 0, or -1 with n zeroed and a message in err naming the
+   nblocks >= 2, value indices < the function's nvalues (or -1), a known mode
+   (modes.h), each function's CFG checksum, no trailing bytes.  Returns 0, or -1 with n zeroed and a message in err naming the
    byte offset and the place, e.g. "notes truncated at byte 120: 4 more bytes
    needed at byte 118 (function 'f', edge 3)".  */
 int pp_notes_decode (const unsigned char *buf, size_t len, pp_unit_notes *n,
@@ -123,8 +124,12 @@ int pp_notes_check_values (const pp_unit_notes *n, uint32_t nvalues, char *err,
    index e of the graph is edges[e] of the notes).  Returns 0 or -1.  */
 int pp_notes_function_graph (const pp_function_notes *f, pp_graph *g);
 
-/* The mode's option spelling ("edge-counts", ...), or "unknown".  */
-const char *pp_mode_name (uint32_t mode);
+/* The checksum of a function's control flow: its blocks with their flags and
+   source lines, its edges with their PP_EDGE_CFG_FLAGS, not the probes or values,
+   so that profiles of the same code in different modes have the same checksum.
+   pp_notes_encode writes it (the field is not read); pp_notes_decode fills it
+   and refuses a function whose recorded checksum differs.  */
+uint64_t pp_notes_cfg_checksum (const pp_function_notes *f);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,7 @@
    struct __pathprof_unit per instrumented translation unit and a constructor that
    passes it to __pathprof_register_unit, plus a destructor that passes it to
    __pathprof_unit_exit.  The plugin builds these record types field by field in
-   GCC trees (plugin/plugin.cc: emit_unit_record, path_table_type), so any change
+   GCC trees (plugin/unit.cc: emit_unit_record, path_table_type), so any change
    here must be made there too and PATHPROF_ABI_VERSION bumped; libprof refuses
    units of another version.  */
 

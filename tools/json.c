@@ -164,7 +164,7 @@ print_function (const report_unit *ru, const report_function *f, char *err,
       print_edge (ru, f, e);
     }
   putchar (']');
-  if (ru->notes.mode == PP_MODE_PATHS && print_paths (ru, f, err, errlen))
+  if (pp_mode_counts_paths (ru->mode) && print_paths (ru, f, err, errlen))
     return -1;
   putchar ('}');
   return 0;

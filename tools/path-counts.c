@@ -143,10 +143,25 @@ function_path_work (const report_function *f, const function_paths *fp,
 		    path_probe_work *w, char *err, size_t errlen)
 {
   const pp_paths *p = fp->numbering;
-  const pp_edge_notes *notes = f->notes->edges;
   uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
-  if (!edges)
-    return out_of_memory (err, errlen);
+  /* Per edge, the path counts and register updates of its probes.  */
+  uint8_t *counts_on = calloc (f->graph.nedges + 1, 1);
+  uint8_t *updates_on = calloc (f->graph.nedges + 1, 1);
+  if (!edges || !counts_on || !updates_on)
+    {
+      free (edges);
+      free (counts_on);
+      free (updates_on);
+      return out_of_memory (err, errlen);
+    }
+  for (uint32_t i = 0; i < f->plan.nprobes; i++)
+    {
+      const pp_probe *probe = &f->plan.probes[i];
+      if (probe->site == PP_SITE_BLOCK)
+	continue;
+      counts_on[probe->where] += pp_probe_counts_path (probe->action);
+      updates_on[probe->where] += pp_probe_sets_register (probe->action);
+    }
   for (uint32_t i = 0; i < fp->nexecuted; i++)
     {
       uint64_t c = fp->executed[i].count;
@@ -159,8 +174,8 @@ function_path_work (const report_function *f, const function_paths *fp,
       for (uint32_t k = 0; k < path.nedges; k++)
 	{
 	  uint32_t e = edges[k], d = p->dag_of_edge[e];
-	  counts += (notes[e].flags & PP_EDGE_PATH_COUNT) != 0;
-	  updates += (notes[e].flags & PP_EDGE_PATH_REG) != 0;
+	  counts += counts_on[e];
+	  updates += updates_on[e];
 	  simple += p->role[e] == PP_PATH_ROLE_DAG && p->dag_val[d] != 0;
 	}
       w->paths = pp_sat_add (w->paths, c);
@@ -169,6 +184,8 @@ function_path_work (const report_function *f, const function_paths *fp,
       w->simple_updates = pp_sat_add (w->simple_updates, pp_sat_mul (simple, c));
     }
   free (edges);
+  free (counts_on);
+  free (updates_on);
   return 0;
 }
 
@@ -220,9 +237,10 @@ count_starts (report_function *f, const pp_paths *p, const uint64_t *starts)
 }
 
 int
-report_read_paths (report_function *f, const pp_unit_data *u, char *err,
-		   size_t errlen)
+report_read_paths (report_function *f, const pp_unit_data *u,
+		   const pp_mode_info *mode, char *err, size_t errlen)
 {
+  (void) mode;
   function_paths fp = { 0 };
   const pp_graph *g = &f->graph;
   uint64_t *starts = calloc (g->nnodes, sizeof *starts);

@@ -34,8 +34,8 @@ int function_paths_load (function_paths *fp, const report_function *f,
 void function_paths_free (function_paths *fp);
 
 /* The work the probes of a paths-mode function did in the recorded runs: the
-   decoded paths, each with the probe kinds the notes record on its edges
-   (PP_EDGE_PATH_COUNT, PP_EDGE_PATH_REG), beside what Ball and Larus' simple
+   decoded paths, each with the path probes of f's plan on its edges (counts
+   and register updates, as the notes record them), beside what Ball and Larus' simple
    placement would have done on the same paths: set the register at every path
    start (r = 0 at the entry, r = Val at a loop head) and add Val(e) on every
    edge whose Ball-Larus value is not 0.  Both count a path once.  */
@@ -57,7 +57,7 @@ int function_path_work (const report_function *f, const function_paths *fp,
    start at a re-entry target counts the edge from ENTRY that got there when only
    one could have.  A path that left through a call that did not return (exit or
    longjmp from a callee) was never counted, so neither are its edges.  */
-int report_read_paths (report_function *f, const pp_unit_data *u, char *err,
-		       size_t errlen);
+int report_read_paths (report_function *f, const pp_unit_data *u,
+		       const pp_mode_info *mode, char *err, size_t errlen);
 
 #endif

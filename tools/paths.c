@@ -246,7 +246,7 @@ paths_command (int argc, char **argv)
   for (uint32_t u = 0; u < r.nunits && status == 0; u++)
     {
       const report_unit *ru = &r.units[u];
-      if (ru->notes.mode != PP_MODE_PATHS)
+      if (!pp_mode_counts_paths (ru->mode))
 	continue;
       any_unit = true;
       bool unit_shown = false;

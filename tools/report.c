@@ -32,36 +32,30 @@ const char *const report_edge_source_names[] = {
   [REPORT_EDGE_UNKNOWN] = "unknown",
 };
 
-/* A mode reader fills, from the unit's values, f->edge_counts, f->edge_source and
-   f->unknown_edges (counting modes) or f->block_coverage, f->edge_coverage and
-   f->block_inexact (coverage modes); f->graph is built and the arrays are zeroed.
-   Returns 0, or -1 with a reason in err.  */
+/* A mode reader fills, from the unit's values and f->plan, f->edge_counts,
+   f->edge_source and f->unknown_edges (counting modes) or f->block_coverage,
+   f->edge_coverage and f->block_inexact (coverage modes); f->graph is built and
+   the arrays are zeroed.  Returns 0, or -1 with a reason in err.  */
 typedef int (*mode_reader_fn) (report_function *f, const pp_unit_data *u,
-			       char *err, size_t errlen);
+			       const pp_mode_info *mode, char *err, size_t errlen);
 
 static int read_edge_counts (report_function *f, const pp_unit_data *u,
-			     char *err, size_t errlen);
-static int read_block_cover (report_function *f, const pp_unit_data *u,
-			     char *err, size_t errlen);
-static int read_edge_cover (report_function *f, const pp_unit_data *u,
-			    char *err, size_t errlen);
-static int read_block_cover_edge_probes (report_function *f,
-					 const pp_unit_data *u, char *err,
-					 size_t errlen);
+			     const pp_mode_info *mode, char *err, size_t errlen);
+static int read_coverage (report_function *f, const pp_unit_data *u,
+			  const pp_mode_info *mode, char *err, size_t errlen);
 
+/* What the values mean comes from the mode's row (corelib/modes.h); how to turn
+   them into counts or coverage, from here.  */
 static const struct mode_reader
 {
   uint32_t mode;
-  uint32_t value_kind;
-  bool counts, edges_determined;
   mode_reader_fn read;
 } mode_readers[] = {
-  { PP_MODE_EDGE_COUNTS, PP_VALUES_U64, true, true, read_edge_counts },
-  { PP_MODE_BLOCK_COVER, PP_VALUES_U8, false, false, read_block_cover },
-  { PP_MODE_EDGE_COVER, PP_VALUES_U8, false, true, read_edge_cover },
-  { PP_MODE_BLOCK_COVER_EDGE_PROBES, PP_VALUES_U8, false, false,
-    read_block_cover_edge_probes },
-  { PP_MODE_PATHS, PP_VALUES_U64, true, true, report_read_paths },
+  { PP_MODE_EDGE_COUNTS, read_edge_counts },
+  { PP_MODE_BLOCK_COVER, read_coverage },
+  { PP_MODE_EDGE_COVER, read_coverage },
+  { PP_MODE_BLOCK_COVER_EDGE_PROBES, read_coverage },
+  { PP_MODE_PATHS, report_read_paths },
 };
 
 static const struct mode_reader *
@@ -76,9 +70,10 @@ find_mode_reader (uint32_t mode)
 /* Edge counters on the chords of a spanning tree: the other edges are derived by
    flow propagation.  */
 static int
-read_edge_counts (report_function *f, const pp_unit_data *u, char *err,
-		  size_t errlen)
+read_edge_counts (report_function *f, const pp_unit_data *u,
+		  const pp_mode_info *mode, char *err, size_t errlen)
 {
+  (void) mode;
   const pp_function_notes *fn = f->notes;
   size_t n = fn->nedges ? fn->nedges : 1;
   int32_t *counter_of_edge = malloc (n * sizeof *counter_of_edge);
@@ -91,7 +86,9 @@ read_edge_counts (report_function *f, const pp_unit_data *u, char *err,
       return -1;
     }
   for (uint32_t e = 0; e < fn->nedges; e++)
-    counter_of_edge[e] = fn->edges[e].value;
+    counter_of_edge[e] = -1;
+  for (uint32_t i = 0; i < f->plan.nprobes; i++)
+    counter_of_edge[f->plan.probes[i].where] = (int32_t) f->plan.probes[i].index;
   const uint64_t *counters
     = fn->nvalues ? (const uint64_t *) u->values + fn->value_offset : NULL;
   int rc = pp_propagate_counts_signed_fakes (&f->graph, counter_of_edge, counters,
@@ -133,39 +130,6 @@ coverage_of (bool covered)
   return covered ? REPORT_COVERED : REPORT_NOT_COVERED;
 }
 
-/* Fills probes[0..nvalues-1] with the block (block_probes) or edge ids that the
-   notes give the values 0..nvalues-1 of the function.  Returns 0, or -1 with a
-   reason in err when a value has no probe or several.  */
-static int
-collect_probes (const pp_function_notes *fn, bool block_probes,
-		uint32_t *probes, bool *seen, char *err, size_t errlen)
-{
-  uint32_t nids = block_probes ? fn->nblocks : fn->nedges;
-  memset (seen, 0, fn->nvalues * sizeof *seen);
-  for (uint32_t id = 0; id < nids; id++)
-    {
-      int32_t value = block_probes ? fn->blocks[id].value : fn->edges[id].value;
-      if (value < 0)
-	continue;
-      if (seen[value])
-	{
-	  snprintf (err, errlen, "value %" PRId32 " has two probes "
-		    "(corrupted profile)", value);
-	  return -1;
-	}
-      seen[value] = true;
-      probes[value] = id;
-    }
-  for (uint32_t i = 0; i < fn->nvalues; i++)
-    if (!seen[i])
-      {
-	snprintf (err, errlen, "value %" PRIu32 " has no probe "
-		  "(corrupted profile)", i);
-	return -1;
-      }
-  return 0;
-}
-
 static int
 coverage_error (int rc, char *err, size_t errlen)
 {
@@ -195,12 +159,12 @@ find_inexact_blocks (report_function *f, char *err, size_t errlen)
    other coverage modes).  Every block's coverage is inferred; in edge-cover every
    probe-able edge's too, and the blocks' from the same edge probes.  */
 static int
-read_coverage (report_function *f, const pp_unit_data *u, uint32_t mode,
-	       char *err, size_t errlen)
+read_coverage (report_function *f, const pp_unit_data *u,
+	       const pp_mode_info *info, char *err, size_t errlen)
 {
   const pp_function_notes *fn = f->notes;
   const pp_graph *g = &f->graph;
-  bool block_probes = mode == PP_MODE_BLOCK_COVER;
+  bool block_probes = info->value_site == PP_SITE_BLOCK;
   size_t nvalues = fn->nvalues ? fn->nvalues : 1;
   size_t nids = fn->nblocks > fn->nedges ? fn->nblocks : fn->nedges;
   uint32_t *probes = malloc (nvalues * sizeof *probes);
@@ -212,13 +176,17 @@ read_coverage (report_function *f, const pp_unit_data *u, uint32_t mode,
       snprintf (err, errlen, "out of memory");
       goto out;
     }
-  if (collect_probes (fn, block_probes, probes, hit, err, errlen))
-    goto out;
+  /* pp_plan_from_notes checked that each value has exactly one probe, at the
+     mode's site.  */
   const uint8_t *values = (const uint8_t *) u->values + fn->value_offset;
-  for (uint32_t i = 0; i < fn->nvalues; i++)
-    hit[i] = values[i] != 0;
+  for (uint32_t i = 0; i < f->plan.nprobes; i++)
+    {
+      const pp_probe *p = &f->plan.probes[i];
+      probes[p->index] = p->where;
+      hit[p->index] = values[p->index] != 0;
+    }
 
-  if (mode == PP_MODE_EDGE_COVER)
+  if (info->edges_determined)
     {
       int rc = pp_coverage_infer (g, PP_COVER_EDGES, probes, fn->nvalues, hit,
 				  covered);
@@ -251,27 +219,6 @@ out:
   free (hit);
   free (covered);
   return status;
-}
-
-static int
-read_block_cover (report_function *f, const pp_unit_data *u, char *err,
-		  size_t errlen)
-{
-  return read_coverage (f, u, PP_MODE_BLOCK_COVER, err, errlen);
-}
-
-static int
-read_edge_cover (report_function *f, const pp_unit_data *u, char *err,
-		 size_t errlen)
-{
-  return read_coverage (f, u, PP_MODE_EDGE_COVER, err, errlen);
-}
-
-static int
-read_block_cover_edge_probes (report_function *f, const pp_unit_data *u,
-			      char *err, size_t errlen)
-{
-  return read_coverage (f, u, PP_MODE_BLOCK_COVER_EDGE_PROBES, err, errlen);
 }
 
 /* The coverage that counts imply.  A fake leave's count is negative when calls
@@ -316,8 +263,8 @@ report_decode_unit (const pp_unit_data *u, pp_unit_notes *notes, char *err,
 
 static int
 load_function (report_function *f, const pp_function_notes *fn,
-	       const pp_unit_data *u, const struct mode_reader *reader,
-	       char *err, size_t errlen)
+	       const pp_unit_data *u, const pp_mode_info *mode,
+	       const struct mode_reader *reader, char *err, size_t errlen)
 {
   if (pp_notes_function_graph (fn, &f->graph))
     {
@@ -325,28 +272,30 @@ load_function (report_function *f, const pp_function_notes *fn,
       return -1;
     }
   f->notes = fn;
+  if (pp_plan_from_notes (fn, mode, &f->plan, err, errlen))
+    return -1;
   size_t nedges = fn->nedges ? fn->nedges : 1;
   f->block_coverage = calloc (fn->nblocks, sizeof *f->block_coverage);
   f->edge_coverage = calloc (nedges, sizeof *f->edge_coverage);
   f->block_inexact = calloc (fn->nblocks, sizeof *f->block_inexact);
-  if (reader->counts)
+  if (mode->counts)
     {
       f->edge_counts = calloc (nedges, sizeof *f->edge_counts);
       f->edge_source = calloc (nedges, sizeof *f->edge_source);
       f->block_counts = calloc (fn->nblocks, sizeof *f->block_counts);
     }
   if (!f->block_coverage || !f->edge_coverage || !f->block_inexact
-      || (reader->counts
+      || (mode->counts
 	  && (!f->edge_counts || !f->edge_source || !f->block_counts)))
     {
       snprintf (err, errlen, "out of memory");
       return -1;
     }
-  if (reader->read (f, u, err, errlen))
+  if (reader->read (f, u, mode, err, errlen))
     return -1;
 
   const pp_graph *g = &f->graph;
-  if (reader->counts)
+  if (mode->counts)
     {
       for (uint32_t v = 0; v < fn->nblocks; v++)
 	f->block_counts[v] = line_counts_node_count (g, f->edge_counts, v);
@@ -377,23 +326,25 @@ load_unit (report_unit *ru, const pp_unit_data *u, char *err, size_t errlen)
   ru->data = u;
   if (report_decode_unit (u, &ru->notes, err, errlen))
     return -1;
+  const pp_mode_info *mode = pp_mode_lookup (ru->notes.mode);
   const struct mode_reader *reader = find_mode_reader (ru->notes.mode);
-  if (!reader)
+  if (!mode || !reader)
     {
       snprintf (err, errlen, "unit '%s': mode '%s' cannot be reported by this "
 		"version of pathprof", u->name,
 		pp_mode_name (ru->notes.mode));
       return -1;
     }
-  if (u->value_kind != reader->value_kind)
+  if (u->value_kind != mode->value_kind)
     {
       snprintf (err, errlen, "unit '%s': mode '%s' with values of the wrong "
 		"kind (%" PRIu32 ")", u->name,
 		pp_mode_name (ru->notes.mode), u->value_kind);
       return -1;
     }
-  ru->counts = reader->counts;
-  ru->edges_determined = reader->edges_determined;
+  ru->mode = mode;
+  ru->counts = mode->counts;
+  ru->edges_determined = mode->edges_determined;
   ru->functions = calloc (ru->notes.nfunctions ? ru->notes.nfunctions : 1,
 			  sizeof *ru->functions);
   if (!ru->functions)
@@ -404,8 +355,8 @@ load_unit (report_unit *ru, const pp_unit_data *u, char *err, size_t errlen)
   for (uint32_t i = 0; i < ru->notes.nfunctions; i++)
     ru->functions[i].index = i;
   for (uint32_t i = 0; i < ru->notes.nfunctions; i++)
-    if (load_function (&ru->functions[i], &ru->notes.functions[i], u, reader,
-		       why, sizeof why))
+    if (load_function (&ru->functions[i], &ru->notes.functions[i], u, mode,
+		       reader, why, sizeof why))
       {
 	snprintf (err, errlen, "unit '%s': function '%s': %s", u->name,
 		  ru->notes.functions[i].name, why);
@@ -453,6 +404,7 @@ report_free (report *r)
 	    report_function *f = &ru->functions[j];
 	    if (f->notes)
 	      pp_graph_free (&f->graph);
+	    pp_plan_free (&f->plan);
 	    free (f->edge_counts);
 	    free (f->edge_source);
 	    free (f->block_counts);

@@ -1,8 +1,10 @@
 /* The report layer: a profile read and interpreted, ready for the commands.
 
    Each unit's raw values are turned into per-function facts in one place, by the
-   reader of the unit's mode (report.c, mode_readers); the commands only see the
-   result.  A mode without a reader is refused with a message naming the unit.
+   reader of the unit's mode (report.c, mode_readers), from the function's plan as
+   the notes record it; what the mode's values are comes from its row in the mode
+   table (corelib/modes.h).  The commands only see the result.  A mode without a
+   reader is refused with a message naming the unit.
 
    Units of a counting mode (edge-counts) get counts, and their coverage follows
    (a block or an edge is covered iff its count is not 0).  Units of a coverage mode
@@ -17,7 +19,9 @@
 #include <stdint.h>
 #include "graph.h"
 #include "line-counts.h"
+#include "modes.h"
 #include "notes.h"
+#include "plan.h"
 #include "profile.h"
 
 /* Where an edge count comes from.  */
@@ -44,6 +48,7 @@ typedef struct report_function
   const pp_function_notes *notes;
   uint32_t index;		/* of notes in the unit's notes */
   pp_graph graph;		/* nodes and edges numbered as in the notes */
+  pp_plan plan;			/* the probes, read back from the notes */
   /* Counting units only (all 0 otherwise).  */
   uint64_t *edge_counts;	/* per edge */
   uint8_t *edge_source;		/* per edge: enum report_edge_source */
@@ -65,6 +70,7 @@ typedef struct report_unit
 {
   const pp_unit_data *data;
   pp_unit_notes notes;
+  const pp_mode_info *mode;	/* the row of notes.mode */
   bool counts;			/* the mode counts: edge_counts etc. are set */
   bool edges_determined;	/* the mode tells the coverage of every edge that
 				   can carry a probe (edge-counts, edge-cover) */

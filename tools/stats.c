@@ -23,19 +23,21 @@ struct totals
 };
 
 /* Blocks without ENTRY and EXIT, edges without the fake and closing ones: what
-   the program's code has.  */
+   the program's code has; the probes' sites (several probes of one site, a path
+   count and a register update, are one probe of the table).  */
 static struct totals
-function_totals (const pp_function_notes *fn)
+function_totals (const report_function *f)
 {
+  const pp_function_notes *fn = f->notes;
   struct totals t = { .blocks = fn->nblocks >= 2 ? fn->nblocks - 2 : 0,
 		      .values = fn->nvalues };
   for (uint32_t e = 0; e < fn->nedges; e++)
+    if (!(fn->edges[e].flags & (PP_EDGE_FAKE | PP_EDGE_EXIT_ENTRY)))
+      t.edges++;
+  for (uint32_t i = 0; i < f->plan.nprobes; i++)
     {
-      uint32_t flags = fn->edges[e].flags;
-      if (!(flags & (PP_EDGE_FAKE | PP_EDGE_EXIT_ENTRY)))
-	t.edges++;
-      if (flags & (PP_EDGE_PATH_COUNT | PP_EDGE_PATH_REG))
-	t.probes++;
+      const pp_probe *p = &f->plan.probes[i];
+      t.probes += i == 0 || p->site != p[-1].site || p->where != p[-1].where;
     }
   return t;
 }
@@ -62,6 +64,13 @@ enum table_kind
   TABLE_VALUES,			/* one column of counters, probes or values */
   TABLE_PATHS,			/* probes, counters and paths */
 };
+
+/* What the values column of a mode's table counts.  */
+static const char *
+values_name (const pp_mode_info *mode)
+{
+  return mode->value_action == PP_PROBE_COUNT ? "counters" : "probes";
+}
 
 static void
 print_header (enum table_kind kind, const char *values)
@@ -125,8 +134,8 @@ static int
 function_stats (const report_unit *ru, const report_function *f,
 		struct totals *t, char *err, size_t errlen)
 {
-  *t = function_totals (f->notes);
-  if (ru->notes.mode != PP_MODE_PATHS)
+  *t = function_totals (f);
+  if (!pp_mode_counts_paths (ru->mode))
     return 0;
   function_paths fp;
   int rc = function_paths_load (&fp, f, ru->data, err, errlen);
@@ -160,13 +169,14 @@ stats_command (int argc, char **argv)
     {
       const report_unit *ru = &r.units[u];
       uint32_t mode = ru->notes.mode;
-      enum table_kind kind = mode == PP_MODE_PATHS ? TABLE_PATHS : TABLE_VALUES;
+      enum table_kind kind = pp_mode_counts_paths (ru->mode) ? TABLE_PATHS
+							      : TABLE_VALUES;
       if (u == 0)
 	first_mode = mode;
       one_mode &= mode == first_mode;
       printf ("%sunit %s: mode %s\n", u ? "\n" : "", ru->data->name,
 	      pp_mode_name (mode));
-      print_header (kind, mode == PP_MODE_EDGE_COUNTS ? "counters" : "probes");
+      print_header (kind, values_name (ru->mode));
       struct totals unit = { 0 };
       for (uint32_t i = 0; i < ru->notes.nfunctions; i++)
 	{
@@ -200,11 +210,10 @@ stats_command (int argc, char **argv)
 	printf ("mode %s\n", pp_mode_name (first_mode));
       else
 	puts ("several modes");
-      bool paths = r.nunits && one_mode && first_mode == PP_MODE_PATHS;
+      bool paths = r.nunits && one_mode && pp_mode_counts_paths (r.units[0].mode);
       enum table_kind kind = paths ? TABLE_PATHS : TABLE_VALUES;
       print_header (kind, !r.nunits || !one_mode ? "values"
-			  : first_mode == PP_MODE_EDGE_COUNTS ? "counters"
-			  : "probes");
+			  : values_name (r.units[0].mode));
       print_row (kind, &total, "(total)");
       if (paths)
 	print_work ("  ", &total);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "modes.h"
 #include "notes.h"
 #include "profile.h"
 #include "unit.h"
@@ -39,12 +40,8 @@ random_string (const char *prefix)
 static void
 random_notes (pp_unit_notes *n)
 {
-  static const uint32_t modes[] = {
-    PP_MODE_EDGE_COUNTS, PP_MODE_BLOCK_COVER, PP_MODE_EDGE_COVER,
-    PP_MODE_BLOCK_COVER_EDGE_PROBES, PP_MODE_BLOCK_COUNTS, PP_MODE_PATHS
-  };
   memset (n, 0, sizeof *n);
-  n->mode = modes[rnd (6)];
+  n->mode = pp_modes[rnd (pp_nmodes)].mode;
   n->weighting = rnd (3);
   n->unit_name = random_string ("/src/unit");
   n->nfiles = 1 + rnd (4);
@@ -61,7 +58,6 @@ random_notes (pp_unit_notes *n)
       f->name = random_string ("fn");
       f->decl_file = rnd (n->nfiles);
       f->decl_line = (uint32_t) unit_rand (&seed);
-      f->cfg_checksum = unit_rand (&seed);
       f->value_offset = offset;
       f->nvalues = rnd (9);
       offset += f->nvalues;
@@ -83,6 +79,7 @@ random_notes (pp_unit_notes *n)
 	f->edges[e] = (pp_edge_notes) {
 	  rnd (f->nblocks), rnd (f->nblocks), rnd (128),
 	  f->nvalues && rnd (2) ? (int32_t) rnd (f->nvalues) : -1 };
+      f->cfg_checksum = pp_notes_cfg_checksum (f);	/* what decoding gives */
     }
 }
 
@@ -301,9 +298,12 @@ test_notes_errors (void)
   buf[0] ^= 1;
   ok &= decode_fails_with (buf, len, "bad magic");
   buf[0] ^= 1;
-  buf[4] = 2;
-  ok &= decode_fails_with (buf, len, "version 2");
-  buf[4] = 1;
+  buf[4] = PP_NOTES_VERSION + 1;	/* a version this reader does not know */
+  char unknown_version[32];
+  snprintf (unknown_version, sizeof unknown_version, "version %u",
+	    PP_NOTES_VERSION + 1);
+  ok &= decode_fails_with (buf, len, unknown_version);
+  buf[4] = PP_NOTES_VERSION;
   buf[8] = 99;
   ok &= decode_fails_with (buf, len, "unknown mode 99");
   buf[8] = PP_MODE_EDGE_COUNTS;
@@ -357,6 +357,32 @@ test_notes_graph_and_modes (void)
   pp_notes_free (&d);
   free (buf);
   unit_result (ok, "notes: function graph", "graph differs from the notes");
+
+  /* A recorded CFG checksum that does not match the graph is refused, naming
+     the function: find the checksum's bytes and change one.  */
+  encode_one_function (0, 0, 0, &buf, &len);
+  ok = pp_notes_decode (buf, len, &d, err, sizeof err) == 0;
+  size_t at = len;
+  if (ok)
+    {
+      unsigned char want[8];
+      for (int i = 0; i < 8; i++)
+	want[i] = (unsigned char) (d.functions[0].cfg_checksum >> (8 * i));
+      for (size_t i = 0; i + 8 <= len && at == len; i++)
+	if (memcmp (buf + i, want, 8) == 0)
+	  at = i;
+      pp_notes_free (&d);
+    }
+  ok = ok && at < len;
+  if (ok)
+    {
+      buf[at] ^= 1;
+      ok = decode_fails_with (buf, len, "CFG checksum recorded for function "
+			      "'main'");
+    }
+  free (buf);
+  unit_result (ok, "notes: a CFG checksum that differs is refused",
+	       "decoded, or the message does not name the function");
 
   ok = strcmp (pp_mode_name (PP_MODE_EDGE_COUNTS), "edge-counts") == 0
        && strcmp (pp_mode_name (PP_MODE_BLOCK_COVER_EDGE_PROBES),

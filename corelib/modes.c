@@ -1,0 +1,56 @@
+/* The mode table (modes.h).  Planners are in plan.c.  */
+
+#include <string.h>
+
+#include "modes.h"
+#include "coverage.h"
+#include "profile.h"
+
+const pp_mode_info pp_modes[] = {
+  { PP_MODE_EDGE_COUNTS, "edge-counts",
+    "exact edge, block, line and call counts from counters on spanning-tree chords",
+    PP_VALUES_U64, PP_PROBE_COUNT, PP_SITE_EDGE, true, true, true,
+    pp_plan_edge_counts, 0 },
+  { PP_MODE_BLOCK_COVER, "block-cover",
+    "block and line coverage from the fewest block probes",
+    PP_VALUES_U8, PP_PROBE_MARK, PP_SITE_BLOCK, false, false, false,
+    pp_plan_coverage, PP_COVER_BLOCKS },
+  { PP_MODE_EDGE_COVER, "edge-cover",
+    "edge, branch, block and line coverage from the fewest edge probes",
+    PP_VALUES_U8, PP_PROBE_MARK, PP_SITE_EDGE, false, false, true,
+    pp_plan_coverage, PP_COVER_EDGES },
+  { PP_MODE_BLOCK_COVER_EDGE_PROBES, "block-cover-edge-probes",
+    "block and line coverage from at most twice the fewest edge probes",
+    PP_VALUES_U8, PP_PROBE_MARK, PP_SITE_EDGE, false, false, false,
+    pp_plan_coverage, PP_COVER_BLOCKS_BY_EDGES },
+  { PP_MODE_PATHS, "paths",
+    "acyclic (Ball-Larus) path counts, and every count derived from them",
+    PP_VALUES_U64, -1, PP_SITE_EDGE, true, true, true,
+    pp_plan_paths, 0 },
+};
+const unsigned pp_nmodes = sizeof pp_modes / sizeof *pp_modes;
+
+const pp_mode_info *
+pp_mode_lookup (uint32_t mode)
+{
+  for (unsigned i = 0; i < pp_nmodes; i++)
+    if (pp_modes[i].mode == mode)
+      return &pp_modes[i];
+  return NULL;
+}
+
+const pp_mode_info *
+pp_mode_by_name (const char *name)
+{
+  for (unsigned i = 0; name && i < pp_nmodes; i++)
+    if (strcmp (pp_modes[i].name, name) == 0)
+      return &pp_modes[i];
+  return NULL;
+}
+
+const char *
+pp_mode_name (uint32_t mode)
+{
+  const pp_mode_info *m = pp_mode_lookup (mode);
+  return m ? m->name : "unknown";
+}

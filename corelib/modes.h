@@ -1,0 +1,76 @@
+/* The modes: one table, one row a mode, shared by the plugin (option spelling,
+   value type, planner) and the tool (what a profile of the mode holds).  A new mode
+   is a row here plus its planner (plan.h's shape); the plugin's inserter and the
+   notes need nothing mode-specific.  The notes record the row's `mode` number.  */
+
+#ifndef PATHPROF_CORE_MODES_H
+#define PATHPROF_CORE_MODES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "plan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pp_mode_info pp_mode_info;
+
+/* Makes the plan of one function for MODE.  Returns PP_PLAN_OK with *out
+   filled, PP_PLAN_ENOMEM, or PP_PLAN_EGRAPH with *why set to a static message;
+   on failure *out is empty.  */
+typedef int pp_planner (const pp_mode_info *mode, const pp_graph *g,
+			const pp_plan_input *in, pp_plan *out, const char **why);
+
+struct pp_mode_info
+{
+  uint32_t mode;		/* enum pp_mode (notes.h), recorded in the notes */
+  const char *name;		/* -fplugin-arg-pathprof-mode= spelling */
+  const char *summary;		/* what a profile of the mode tells, one line */
+  uint32_t value_kind;		/* enum pp_value_kind (profile.h): one value of
+				   the unit's array, a coverage byte or a counter */
+  int value_action;		/* what a value index on a block or edge stores
+				   (PP_PROBE_MARK, PP_PROBE_COUNT); -1: the values
+				   are path counts */
+  uint8_t value_site;		/* where those probes are: PP_SITE_BLOCK or
+				   PP_SITE_EDGE */
+  bool weighted;		/* the planner reads edge weights (spanning trees) */
+  bool counts;			/* the profile yields counts, not only coverage */
+  bool edges_determined;	/* every edge's count or coverage is known */
+  pp_planner *plan;
+  int plan_arg;			/* the planner's own parameter */
+};
+
+/* The planners (plan.c).  */
+pp_planner pp_plan_edge_counts;	/* counters on maximum-spanning-tree chords */
+pp_planner pp_plan_coverage;	/* plan_arg: enum pp_coverage_mode */
+pp_planner pp_plan_paths;	/* Ball-Larus paths, increments on chords */
+
+/* Are the mode's values path counts (numbered paths, not probe sites)?  */
+static inline bool pp_mode_counts_paths (const pp_mode_info *m)
+{ return m->value_action < 0; }
+
+extern const pp_mode_info pp_modes[];
+extern const unsigned pp_nmodes;
+
+/* The row of a mode number or option spelling, or NULL.  */
+const pp_mode_info *pp_mode_lookup (uint32_t mode);
+const pp_mode_info *pp_mode_by_name (const char *name);
+
+/* The plan of a function of MODE back from its notes, as far as they record it:
+   every probe's site, action and value index; path operands are not recorded (0:
+   the tool rebuilds the numbering, which needs none of them).  Returns 0, or -1
+   with a reason in err when a value index appears twice, not at all, or where
+   the mode puts none (a corrupted profile), or on allocation failure.  */
+int pp_plan_from_notes (const pp_function_notes *fn, const pp_mode_info *mode,
+			pp_plan *plan, char *err, size_t errlen);
+
+/* The mode's option spelling ("edge-counts", ...), or "unknown".  */
+const char *pp_mode_name (uint32_t mode);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

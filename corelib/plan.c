@@ -1,0 +1,273 @@
+/* Plans (plan.h): the planners of the modes in modes.h, the weighting policy, and
+   the mapping between a plan and the notes.  Each planner only translates the
+   result of its algorithm (coverage.h, edgeprof.h, paths.h) into probes.  */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "modes.h"
+#include "coverage.h"
+#include "edgeprof.h"
+#include "paths.h"
+
+void
+pp_plan_free (pp_plan *plan)
+{
+  free (plan->probes);
+  free (plan->edge_flags);
+  memset (plan, 0, sizeof *plan);
+}
+
+static int
+plan_alloc (pp_plan *plan, uint32_t nprobes)
+{
+  memset (plan, 0, sizeof *plan);
+  plan->probes = malloc ((nprobes ? nprobes : 1) * sizeof *plan->probes);
+  return plan->probes ? 0 : -1;
+}
+
+static void
+add_probe (pp_plan *plan, uint8_t action, uint8_t site, uint32_t where,
+	   uint32_t index, uint64_t operand)
+{
+  plan->probes[plan->nprobes++]
+    = (pp_probe) { .action = action, .site = site, .where = where,
+		   .index = index, .operand = operand };
+}
+
+int
+pp_plan_weights (const pp_graph *g, int requested, const double *gcc_weight,
+		 double *w)
+{
+  int weighting = requested;
+  if (weighting == PP_WEIGHTS_GCC && !gcc_weight)
+    weighting = PP_WEIGHTS_HEURISTIC;
+  if (weighting == PP_WEIGHTS_GCC)
+    memcpy (w, gcc_weight, g->nedges * sizeof *w);
+  else if (weighting == PP_WEIGHTS_UNIFORM)
+    pp_weights_uniform (g, w);
+  else if (pp_weights_heuristic (g, w) != 0)
+    return -1;
+  return weighting;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Planners.  */
+
+/* One counter on each chord of a maximum spanning tree (Ball & Larus 1994).  */
+int
+pp_plan_edge_counts (const pp_mode_info *mode, const pp_graph *g,
+		     const pp_plan_input *in, pp_plan *out, const char **why)
+{
+  (void) mode;
+  (void) why;
+  int32_t *counter = malloc ((g->nedges ? g->nedges : 1) * sizeof *counter);
+  int pinned = 0;
+  int n = counter ? pp_plan_edge_counters (g, in->weights, counter, &pinned) : -1;
+  if (n < 0 || plan_alloc (out, (uint32_t) n))
+    {
+      free (counter);
+      memset (out, 0, sizeof *out);
+      return PP_PLAN_ENOMEM;
+    }
+  for (uint32_t e = 0; e < g->nedges; e++)
+    if (counter[e] >= 0)
+      add_probe (out, PP_PROBE_COUNT, PP_SITE_EDGE, e, (uint32_t) counter[e], 0);
+  out->nvalues = (uint32_t) n;
+  out->pinned_chords = pinned;
+  free (counter);
+  return PP_PLAN_OK;
+}
+
+/* One-byte probes on the fewest blocks or edges (Chen et al.).  */
+int
+pp_plan_coverage (const pp_mode_info *mode, const pp_graph *g,
+		  const pp_plan_input *in, pp_plan *out, const char **why)
+{
+  (void) in;
+  pp_coverage_plan cov;
+  int rc = pp_coverage_plan_compute (g, (enum pp_coverage_mode) mode->plan_arg,
+				     &cov);
+  if (rc == PP_COVERAGE_NOMEM)
+    return PP_PLAN_ENOMEM;
+  if (rc != 0)
+    {
+      *why = "the graph does not fit the coverage model";
+      return PP_PLAN_EGRAPH;
+    }
+  if (plan_alloc (out, cov.nprobes))
+    {
+      pp_coverage_plan_free (&cov);
+      return PP_PLAN_ENOMEM;
+    }
+  uint8_t site = mode->plan_arg == PP_COVER_BLOCKS ? PP_SITE_BLOCK : PP_SITE_EDGE;
+  for (uint32_t i = 0; i < cov.nprobes; i++)
+    add_probe (out, PP_PROBE_MARK, site, cov.probes[i], i, 0);
+  out->nvalues = cov.nprobes;
+  out->ninexact = cov.ninexact;
+  pp_coverage_plan_free (&cov);
+  return PP_PLAN_OK;
+}
+
+/* Ball-Larus path numbering, increments on the chords of a maximum spanning
+   tree of the DAG, counts in an array or, past path_array_max, a table.  */
+int
+pp_plan_paths (const pp_mode_info *mode, const pp_graph *g,
+	       const pp_plan_input *in, pp_plan *out, const char **why)
+{
+  (void) mode;
+  pp_paths_options opt = { .weights = in->weights };
+  pp_paths *p;
+  int rc = pp_paths_plan (g, &opt, &p);
+  if (rc == PP_PATHS_ENOMEM)
+    return PP_PLAN_ENOMEM;
+  if (rc != PP_PATHS_OK)
+    {
+      *why = pp_paths_strerror (rc);
+      return PP_PLAN_EGRAPH;
+    }
+  if (plan_alloc (out, 2 * g->nedges)
+      || !(out->edge_flags = calloc (g->nedges ? g->nedges : 1,
+				     sizeof *out->edge_flags)))
+    {
+      pp_plan_free (out);
+      pp_paths_free (p);
+      return PP_PLAN_ENOMEM;
+    }
+  for (uint32_t e = 0; e < g->nedges; e++)
+    {
+      const pp_path_action *a = &p->action[e];
+      uint8_t site = a->at_source_end ? PP_SITE_SOURCE_END : PP_SITE_EDGE;
+      if (a->count == PP_PATH_COUNT_REG)
+	add_probe (out, PP_PROBE_PATH_COUNT, site, e, 0, a->count_offset);
+      else if (a->count == PP_PATH_COUNT_CONST)
+	add_probe (out, PP_PROBE_PATH_COUNT_CONST, site, e, 0, a->count_offset);
+      if (a->reg == PP_PATH_REG_ADD)
+	add_probe (out, PP_PROBE_PATH_ADD, site, e, 0, a->reg_value);
+      else if (a->reg == PP_PATH_REG_SET)
+	add_probe (out, PP_PROBE_PATH_SET, site, e, 0, a->reg_value);
+      if (p->path_end[e])
+	out->edge_flags[e] |= PP_EDGE_PATH_END;
+    }
+  out->npaths = p->npaths;
+  out->path_table = p->npaths > in->path_array_max;
+  out->nvalues = out->path_table ? 0 : (uint32_t) p->npaths;
+  pp_paths_free (p);
+  return PP_PLAN_OK;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Plans and notes.  */
+
+void
+pp_plan_to_notes (const pp_plan *plan, pp_function_notes *fn)
+{
+  fn->nvalues = plan->nvalues;
+  for (uint32_t v = 0; v < fn->nblocks; v++)
+    fn->blocks[v].value = -1;
+  for (uint32_t e = 0; e < fn->nedges; e++)
+    {
+      fn->edges[e].value = -1;
+      if (plan->edge_flags)
+	fn->edges[e].flags |= plan->edge_flags[e];
+    }
+  for (uint32_t i = 0; i < plan->nprobes; i++)
+    {
+      const pp_probe *p = &plan->probes[i];
+      if (p->site == PP_SITE_BLOCK)
+	{
+	  if (pp_probe_stores_value (p->action))
+	    fn->blocks[p->where].value = (int32_t) p->index;
+	  continue;
+	}
+      pp_edge_notes *e = &fn->edges[p->where];
+      if (pp_probe_stores_value (p->action))
+	e->value = (int32_t) p->index;
+      else if (pp_probe_counts_path (p->action))
+	e->flags |= PP_EDGE_PATH_COUNT
+		    | (p->action == PP_PROBE_PATH_COUNT_CONST ? PP_EDGE_PATH_CONST : 0);
+      else if (pp_probe_sets_register (p->action))
+	e->flags |= PP_EDGE_PATH_REG
+		    | (p->action == PP_PROBE_PATH_SET ? PP_EDGE_PATH_SET : 0);
+    }
+}
+
+/* Fails with a message; returns -1.  */
+static int
+from_notes_error (pp_plan *plan, char *err, size_t errlen, const char *what,
+		  uint32_t value)
+{
+  snprintf (err, errlen, "value %" PRIu32 " %s (corrupted profile)", value, what);
+  pp_plan_free (plan);
+  return -1;
+}
+
+/* A probe that stores value VALUE at site SITE, WHERE.  Returns 0, or -1 when the
+   mode puts no such probe there or the value has one already.  */
+static int
+add_value_probe (pp_plan *plan, const pp_mode_info *mode, bool *seen,
+		 uint8_t site, uint32_t where, int32_t value, char *err,
+		 size_t errlen)
+{
+  if (mode->value_action < 0 || site != mode->value_site)
+    return from_notes_error (plan, err, errlen, site == PP_SITE_BLOCK
+			     ? "is on a block" : "is on an edge",
+			     (uint32_t) value);
+  if (seen[value])
+    return from_notes_error (plan, err, errlen, "has two probes",
+			     (uint32_t) value);
+  seen[value] = true;
+  add_probe (plan, (uint8_t) mode->value_action, site, where, (uint32_t) value, 0);
+  return 0;
+}
+
+int
+pp_plan_from_notes (const pp_function_notes *fn, const pp_mode_info *mode,
+		    pp_plan *plan, char *err, size_t errlen)
+{
+  uint32_t n = 0;
+  for (uint32_t v = 0; v < fn->nblocks; v++)
+    n += fn->blocks[v].value >= 0;
+  for (uint32_t e = 0; e < fn->nedges; e++)
+    n += (fn->edges[e].value >= 0) + !!(fn->edges[e].flags & PP_EDGE_PATH_COUNT)
+	 + !!(fn->edges[e].flags & PP_EDGE_PATH_REG);
+  bool *seen = calloc (fn->nvalues ? fn->nvalues : 1, sizeof *seen);
+  if (!seen || plan_alloc (plan, n))
+    {
+      free (seen);
+      snprintf (err, errlen, "out of memory");
+      return -1;
+    }
+  plan->nvalues = fn->nvalues;
+  int status = 0;
+  for (uint32_t e = 0; e < fn->nedges && status == 0; e++)
+    {
+      const pp_edge_notes *en = &fn->edges[e];
+      if (en->value >= 0)
+	status = add_value_probe (plan, mode, seen, PP_SITE_EDGE, e, en->value,
+				  err, errlen);
+      if (status)
+	break;
+      uint8_t site = en->flags & PP_EDGE_FAKE ? PP_SITE_SOURCE_END : PP_SITE_EDGE;
+      if (en->flags & PP_EDGE_PATH_COUNT)
+	add_probe (plan, en->flags & PP_EDGE_PATH_CONST
+			 ? PP_PROBE_PATH_COUNT_CONST : PP_PROBE_PATH_COUNT,
+		   site, e, 0, 0);
+      if (en->flags & PP_EDGE_PATH_REG)
+	add_probe (plan, en->flags & PP_EDGE_PATH_SET
+			 ? PP_PROBE_PATH_SET : PP_PROBE_PATH_ADD, site, e, 0, 0);
+    }
+  for (uint32_t v = 0; v < fn->nblocks && status == 0; v++)
+    if (fn->blocks[v].value >= 0)
+      status = add_value_probe (plan, mode, seen, PP_SITE_BLOCK, v,
+				fn->blocks[v].value, err, errlen);
+  for (uint32_t i = 0; i < fn->nvalues && status == 0 && mode->value_action >= 0;
+       i++)
+    if (!seen[i])
+      status = from_notes_error (plan, err, errlen, "has no probe", i);
+  free (seen);
+  return status;
+}

@@ -1,0 +1,136 @@
+/* The instrumentation plan of one function, the same shape for every mode: a list
+   of probes, each attached to a block or an edge of the core graph, with an action,
+   an operand and the index of the value it stores into.  A mode's planner
+   (modes.h) makes it from the graph; the plugin's inserter walks it and emits one
+   GIMPLE sequence per probe site, knowing nothing about modes; the notes record it
+   (pp_plan_to_notes) and the tool reads it back (modes.h, pp_plan_from_notes).
+
+   Runtime model.  Each function's values are a slice of its unit's value array
+   (uint8_t coverage bytes or uint64_t counters, modes.h says which), starting at
+   the function's value offset; paths modes also have one 64-bit path register r
+   per activation, arithmetic modulo 2^64, and count paths either in the slice
+   (value k counts path k) or, when the plan says path_table, in a libprof hash
+   table keyed by the path number.  The actions:
+
+     PP_PROBE_MARK              values[index] = 1       (a coverage byte; racing
+                                                         stores of 1 are harmless)
+     PP_PROBE_COUNT             values[index] += 1      (atomic under threads)
+     PP_PROBE_PATH_SET          r = operand
+     PP_PROBE_PATH_ADD          r += operand
+     PP_PROBE_PATH_COUNT        count path r + operand  (array or table)
+     PP_PROBE_PATH_COUNT_CONST  count path operand
+
+   Sites.  PP_SITE_EDGE: on the edge (the inserter splits it if needed);
+   PP_SITE_BLOCK: first thing in the block, after its labels (after a leading
+   setjmp-like call, which nothing may precede); PP_SITE_SOURCE_END: just before
+   the last statement of the edge's source block, for an edge that can carry no
+   code (a fake leave that is its block's only successor: the block ends in a call
+   that does not return).  `where` is the edge or block id.
+
+   Order.  Probes are sorted by site: edge-attached probes (EDGE and SOURCE_END) in
+   edge order, then block probes in block order; probes of one site are consecutive
+   and run in list order (a path count before the register update on the same
+   edge: the count reads the register first).
+
+   New modes add actions here (a trace word for the trace mode, context push and
+   pop for interprocedural paths) with their meaning above and their GIMPLE in the
+   plugin's inserter: one line each, not a branch per mode.  */
+
+#ifndef PATHPROF_CORE_PLAN_H
+#define PATHPROF_CORE_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "graph.h"
+#include "notes.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum pp_probe_action
+{
+  PP_PROBE_MARK = 0,
+  PP_PROBE_COUNT = 1,
+  PP_PROBE_PATH_SET = 2,
+  PP_PROBE_PATH_ADD = 3,
+  PP_PROBE_PATH_COUNT = 4,
+  PP_PROBE_PATH_COUNT_CONST = 5,
+};
+
+enum pp_probe_site
+{
+  PP_SITE_EDGE = 0,
+  PP_SITE_BLOCK = 1,
+  PP_SITE_SOURCE_END = 2,
+};
+
+typedef struct pp_probe
+{
+  uint8_t action;		/* enum pp_probe_action */
+  uint8_t site;			/* enum pp_probe_site */
+  uint32_t where;		/* edge id (EDGE, SOURCE_END) or block id (BLOCK) */
+  uint32_t index;		/* MARK, COUNT: the value, from the function's first */
+  uint64_t operand;		/* PATH_*: as in the table above, modulo 2^64 */
+} pp_probe;
+
+/* Does the action store into the function's values at `index`?  */
+static inline bool pp_probe_stores_value (uint8_t action)
+{ return action == PP_PROBE_MARK || action == PP_PROBE_COUNT; }
+static inline bool pp_probe_counts_path (uint8_t action)
+{ return action == PP_PROBE_PATH_COUNT || action == PP_PROBE_PATH_COUNT_CONST; }
+static inline bool pp_probe_sets_register (uint8_t action)
+{ return action == PP_PROBE_PATH_SET || action == PP_PROBE_PATH_ADD; }
+
+typedef struct pp_plan
+{
+  uint32_t nprobes;
+  pp_probe *probes;		/* sorted as above */
+  uint32_t nvalues;		/* values this function takes in its unit's array */
+  /* Flags to add to the notes' edges besides those describing the probes
+     (PP_EDGE_PATH_END: the path cuts); NULL when none.  Per edge.  */
+  uint32_t *edge_flags;
+  /* Paths modes.  */
+  uint64_t npaths;		/* path numbers are 0 .. npaths-1 */
+  bool path_table;		/* counted in a libprof hash table, nvalues = 0 */
+  /* What the plugin reports as warnings.  */
+  int pinned_chords;		/* abnormal edges that could not be counted */
+  uint32_t ninexact;		/* blocks whose coverage edge probes cannot tell */
+} pp_plan;
+
+/* What a planner gets besides the graph.  */
+typedef struct pp_plan_input
+{
+  const double *weights;	/* per edge, for spanning trees (pp_plan_weights) */
+  uint64_t path_array_max;	/* paths: more paths than this go to a table */
+} pp_plan_input;
+
+enum pp_plan_status
+{
+  PP_PLAN_OK = 0,
+  PP_PLAN_ENOMEM = -1,
+  PP_PLAN_EGRAPH = -2,		/* the graph breaks the planner's conventions */
+};
+
+void pp_plan_free (pp_plan *plan);
+
+/* The spanning-tree weighting: REQUESTED (enum pp_weighting) with GCC's static
+   estimates GCC_WEIGHT (per edge; NULL when GCC has none, at -O0, where the
+   structural heuristic stands in).  Fills w[0..nedges-1] and returns the weighting
+   used, or -1 on allocation failure.  */
+int pp_plan_weights (const pp_graph *g, int requested, const double *gcc_weight,
+		     double *w);
+
+/* Records the plan in a function's notes: nvalues, the value index of each site's
+   MARK or COUNT probe (-1 elsewhere), and the edge flags (the plan's edge_flags,
+   PP_EDGE_PATH_COUNT/_CONST and PP_EDGE_PATH_REG/_SET for path probes).  The notes'
+   blocks and edges must be those of the graph the plan was made on.  */
+void pp_plan_to_notes (const pp_plan *plan, pp_function_notes *fn);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,116 @@
+/* pathprof GCC plugin: what its files share.  The plugin only translates; every
+   algorithm is in corelib/ (pure C).  Its files, in the order a unit goes through
+   them:
+
+     plugin.cc   options, the pass and its driver (instrument_unit)
+     cfg.cc      CFG normalisation, GIMPLE CFG -> core graph, source lines (notes)
+     probes.cc   the inserter: a plan's probes -> GIMPLE, and the flushes
+     unit.cc     the unit's records: value array, path tables, notes, registration
+
+   See DESIGN.md and GCC-PLUGIN-NOTES.md.  */
+
+#ifndef PATHPROF_PLUGIN_H
+#define PATHPROF_PLUGIN_H
+
+#include "gcc-plugin.h"
+#include "tree.h"
+#include "gimple.h"
+#include "tree-pass.h"
+#include "context.h"
+#include "basic-block.h"
+#include "cfg.h"
+#include "cfganal.h"
+#include "cfghooks.h"
+#include "gimple-iterator.h"
+#include "tree-cfg.h"
+#include "tree-cfgcleanup.h"
+#include "cgraph.h"
+#include "ssa.h"
+#include "tree-into-ssa.h"
+#include "stringpool.h"
+#include "attribs.h"
+#include "stor-layout.h"
+#include "varasm.h"
+#include "fold-const.h"
+#include "diagnostic-core.h"
+#include "langhooks.h"
+#include "memmodel.h"
+#include "function.h"
+#include "hash-set.h"
+#include "hash-map.h"
+#include "calls.h"
+#include "gimplify.h"
+#include "opts.h"
+#include "toplev.h"
+
+#include "corelib/modes.h"
+#include "corelib/notes.h"
+#include "corelib/plan.h"
+#include "libprof/pathprof-abi.h"
+
+/* One instrumented function, from planning to instrumenting.  */
+struct function_record
+{
+  cgraph_node *node;
+  auto_vec<edge> gcc_edge;	/* per core edge: its GCC edge, NULL if fake */
+  auto_vec<uint32_t> edge_src;	/* per core edge: its source block */
+  pp_plan plan = {};
+  uint32_t value_offset = 0;	/* the function's first value in the unit's */
+  int32_t path_table = -1;	/* its path table in the unit's, if hashed */
+  ~function_record () { pp_plan_free (&plan); }
+};
+
+/* cfg.cc.  */
+
+/* The unit's file table: absolute paths, indexed by first appearance.  */
+struct file_table
+{
+  hash_map<nofree_string_hash, unsigned> index;
+  auto_vec<char *> names;
+  unsigned lookup (const char *file);
+};
+
+/* Makes flow conservation hold for every execution of cfun (DESIGN.md, "CFG
+   normalisation").  Leaves GCC's fake edges in the CFG; remove_fake_edges ()
+   after planning.  */
+void normalise_cfg (void);
+/* The core graph of the normalised cfun, filling rec's gcc_edge and edge_src.
+   *gcc_weight gets GCC's static estimate per edge, or stays empty when GCC has
+   none (-O0).  */
+void build_core_graph (pp_graph *g, function_record &rec,
+		       auto_vec<double> &gcc_weight);
+/* The notes of cfun: names, blocks with their gcov-style source lines, the
+   graph's edges.  Values and probe flags come from the plan (pp_plan_to_notes).  */
+void describe_function (pp_function_notes &fn, const pp_graph &g,
+			file_table &files);
+
+/* probes.cc.  */
+
+/* What the inserter emits into: built once per unit (unit.cc).  */
+struct probe_target
+{
+  tree value_type;		/* a value of the unit's array */
+  tree values;			/* the unit's value array */
+  tree path_tables;		/* the unit's path tables, or NULL_TREE */
+  tree count_path;		/* libprof's __pathprof_count_path */
+  tree flush;			/* libprof's __pathprof_flush */
+  bool atomic;			/* atomic counter updates (threads) */
+};
+
+/* Emits rec's plan into cfun, then a flush before each call that ends the
+   process without exit handlers, and commits the edge insertions.  */
+void insert_probes (const function_record &rec, const probe_target &t);
+
+/* unit.cc.  */
+
+/* The unit's value array (nvalues of t.value_type) and its path tables (one
+   per function record with plan.path_table; sets their path_table).  */
+void create_unit_values (probe_target &t, uint32_t nvalues,
+			 auto_delete_vec<function_record> &records);
+/* The notes, the registration record and its constructor and destructor.  */
+void emit_unit_record (const pp_unit_notes &notes, const probe_target &t,
+		       uint32_t value_kind, uint32_t nvalues);
+/* The main source file's absolute path (malloc'd).  */
+char *absolute_unit_name (void);
+
+#endif

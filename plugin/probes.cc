@@ -1,0 +1,271 @@
+/* pathprof plugin, the inserter: walks a function's plan (corelib/plan.h) and
+   emits the GIMPLE of each probe, one sequence per probe site, in plan order.
+   Nothing here depends on the mode: an action is one case of emit_action, and
+   emit_increment is the one place that chooses a plain or an atomic update.
+   Then a flush goes before every call that ends the process without running
+   exit handlers, and the edge insertions are committed.  */
+
+#include "pathprof-plugin.h"
+
+static tree
+counter_type (void)
+{
+  return long_long_unsigned_type_node;	/* uint64_t */
+}
+
+static tree
+value_ref (const probe_target &t, tree index)
+{
+  return build4 (ARRAY_REF, t.value_type, t.values, index, NULL_TREE, NULL_TREE);
+}
+
+/* *REF += 1: a relaxed atomic add when the program is built for threads
+   (-pthread gives -fprofile-update=prefer-atomic), otherwise a plain
+   load/add/store, as gcov does.  */
+static void
+emit_increment (const probe_target &t, tree ref, gimple_seq *seq)
+{
+  tree type = TREE_TYPE (ref);
+  tree one = build_int_cst (type, 1);
+  if (t.atomic)
+    {
+      tree addr = build_fold_addr_expr (ref);
+      if (!is_gimple_min_invariant (addr))
+	{
+	  /* A variable address must be computed into a register first.  */
+	  tree tmp = make_temp_ssa_name (build_pointer_type (type), NULL,
+					 "PP_counter_addr");
+	  gimple_seq_add_stmt (seq, gimple_build_assign (tmp, addr));
+	  addr = tmp;
+	}
+      tree f = builtin_decl_explicit (BUILT_IN_ATOMIC_FETCH_ADD_8);
+      gimple_seq_add_stmt (seq, gimple_build_call (f, 3, addr, one,
+						    build_int_cst (integer_type_node,
+								   MEMMODEL_RELAXED)));
+      return;
+    }
+  tree old_value = make_temp_ssa_name (type, NULL, "PP_counter");
+  gimple_seq_add_stmt (seq, gimple_build_assign (old_value, ref));
+  tree new_value = make_temp_ssa_name (type, NULL, "PP_counter");
+  gimple_seq_add_stmt (seq, gimple_build_assign (new_value, PLUS_EXPR, old_value,
+						 one));
+  gimple_seq_add_stmt (seq, gimple_build_assign (unshare_expr (ref), new_value));
+}
+
+/* Counts one execution of path PATH (an SSA name or a constant): in the
+   function's slice of the values, or in its libprof hash table.  */
+static void
+emit_path_count (const function_record &rec, const probe_target &t, tree path,
+		 gimple_seq *seq)
+{
+  if (rec.path_table >= 0)
+    {
+      tree table = build4 (ARRAY_REF, TREE_TYPE (TREE_TYPE (t.path_tables)),
+			   t.path_tables,
+			   build_int_cst (integer_type_node, rec.path_table),
+			   NULL_TREE, NULL_TREE);
+      gimple_seq_add_stmt (seq, gimple_build_call (t.count_path, 2,
+						    build_fold_addr_expr (table),
+						    path));
+      return;
+    }
+  tree index = make_temp_ssa_name (counter_type (), NULL, "PP_index");
+  gimple_seq_add_stmt (seq, gimple_build_assign (index, PLUS_EXPR, path,
+						 build_int_cstu (counter_type (),
+								 rec.value_offset)));
+  emit_increment (t, value_ref (t, index), seq);
+}
+
+/* The state of one probe site's sequence: the function's path register (a
+   local of the activation, so each thread and recursive call has its own; it
+   lives in memory and later passes promote it) and its value loaded at the
+   start of the site when a probe reads it.  */
+struct site_state
+{
+  tree reg = NULL_TREE;
+  tree value = NULL_TREE;
+};
+
+static tree
+path_register (site_state &s)
+{
+  if (!s.reg)
+    {
+      s.reg = create_tmp_var (counter_type (), "PP_path_register");
+      DECL_NOT_GIMPLE_REG_P (s.reg) = 1;
+    }
+  return s.reg;
+}
+
+static bool
+reads_register (uint8_t action)
+{
+  return action == PP_PROBE_PATH_COUNT || action == PP_PROBE_PATH_ADD;
+}
+
+/* Appends the code of probe P to SEQ.  */
+static void
+emit_action (const function_record &rec, const probe_target &t, const pp_probe &p,
+	     site_state &s, gimple_seq *seq)
+{
+  tree operand = pp_probe_stores_value (p.action)
+		 ? NULL_TREE : build_int_cstu (counter_type (), p.operand);
+  switch ((enum pp_probe_action) p.action)
+    {
+    case PP_PROBE_MARK:
+      gimple_seq_add_stmt (seq, gimple_build_assign (
+	value_ref (t, build_int_cst (integer_type_node, rec.value_offset + p.index)),
+	build_int_cst (t.value_type, 1)));
+      return;
+    case PP_PROBE_COUNT:
+      emit_increment (t, value_ref (t, build_int_cst (integer_type_node,
+						      rec.value_offset + p.index)),
+		      seq);
+      return;
+    case PP_PROBE_PATH_COUNT:
+      {
+	tree path = make_temp_ssa_name (counter_type (), NULL, "PP_path");
+	gimple_seq_add_stmt (seq, gimple_build_assign (path, PLUS_EXPR, s.value,
+							operand));
+	emit_path_count (rec, t, path, seq);
+	return;
+      }
+    case PP_PROBE_PATH_COUNT_CONST:
+      emit_path_count (rec, t, operand, seq);
+      return;
+    case PP_PROBE_PATH_ADD:
+      {
+	tree sum = make_temp_ssa_name (counter_type (), NULL, "PP_path");
+	gimple_seq_add_stmt (seq, gimple_build_assign (sum, PLUS_EXPR, s.value,
+							operand));
+	gimple_seq_add_stmt (seq, gimple_build_assign (path_register (s), sum));
+	s.value = sum;
+	return;
+      }
+    case PP_PROBE_PATH_SET:
+      gimple_seq_add_stmt (seq, gimple_build_assign (path_register (s), operand));
+      s.value = operand;
+      return;
+    }
+  gcc_unreachable ();
+}
+
+/* Inserts SEQ at the start of block BB, after its labels, or right after a
+   leading setjmp-like call (nothing may precede it); when that call also ends
+   the block, on the block's one normal outgoing edge.  */
+static void
+insert_at_block (basic_block bb, gimple_seq seq)
+{
+  gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb (bb);
+  if (!gsi_end_p (gsi) && is_gimple_call (gsi_stmt (gsi))
+      && (gimple_call_flags (gsi_stmt (gsi)) & ECF_RETURNS_TWICE))
+    {
+      gimple *call = gsi_stmt (gsi);
+      if (!stmt_ends_bb_p (call))
+	{
+	  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+	  return;
+	}
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+	if (!(e->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE)))
+	  {
+	    gsi_insert_seq_on_edge (e, seq);
+	    return;
+	  }
+      internal_error ("pathprof: block %d has no edge for its probe", bb->index);
+    }
+  gsi = gsi_after_labels (bb);
+  gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+}
+
+/* Inserts SEQ where the probes of site SITE, WHERE go.  */
+static void
+insert_at_site (const function_record &rec, uint8_t site, uint32_t where,
+		gimple_seq seq)
+{
+  if (site == PP_SITE_BLOCK)
+    {
+      insert_at_block (BASIC_BLOCK_FOR_FN (cfun, where), seq);
+      return;
+    }
+  edge e = rec.gcc_edge[where];
+  if (site == PP_SITE_EDGE)
+    {
+      gcc_assert (e && !(e->flags & (EDGE_ABNORMAL | EDGE_FAKE)));
+      gsi_insert_seq_on_edge (e, seq);
+      return;
+    }
+  /* PP_SITE_SOURCE_END: before the last statement of the edge's source.  */
+  basic_block src = e ? e->src : BASIC_BLOCK_FOR_FN (cfun, rec.edge_src[where]);
+  gimple_stmt_iterator gsi = gsi_last_nondebug_bb (src);
+  gcc_assert (!gsi_end_p (gsi));
+  gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+}
+
+/* Calls that end the process without running exit handlers (or replace it):
+   libprof must write the profile before them.  */
+static bool
+ends_process_without_exit_handlers (gcall *call)
+{
+  tree fndecl = gimple_call_fndecl (call);
+  if (!fndecl || !DECL_NAME (fndecl))
+    return false;
+  static const char *const names[] = {
+    "abort", "_exit", "_Exit", "quick_exit", "__assert_fail",
+    "execl", "execle", "execlp", "execv", "execve", "execvp", "execvpe",
+    "fexecve", NULL
+  };
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (fndecl));
+  for (const char *const *n = names; *n; n++)
+    if (strcmp (name, *n) == 0)
+      return DECL_EXTERNAL (fndecl) || fndecl_built_in_p (fndecl);
+  return false;
+}
+
+static void
+insert_flushes (const probe_target &t)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      if (gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi)))
+	if (ends_process_without_exit_handlers (call))
+	  {
+	    gcall *flush = gimple_build_call (t.flush, 0);
+	    gimple_set_location (flush, gimple_location (call));
+	    gsi_insert_before (&gsi, flush, GSI_SAME_STMT);
+	  }
+}
+
+void
+insert_probes (const function_record &rec, const probe_target &t)
+{
+  const pp_plan &plan = rec.plan;
+  site_state s;
+  for (uint32_t i = 0; i < plan.nprobes;)
+    {
+      const pp_probe &first = plan.probes[i];
+      uint32_t end = i + 1;
+      while (end < plan.nprobes && plan.probes[end].site == first.site
+	     && plan.probes[end].where == first.where)
+	end++;
+      gimple_seq seq = NULL;
+      s.value = NULL_TREE;
+      for (uint32_t k = i; k < end && !s.value; k++)
+	if (reads_register (plan.probes[k].action))
+	  {
+	    s.value = make_temp_ssa_name (counter_type (), NULL, "PP_path");
+	    gimple_seq_add_stmt (&seq, gimple_build_assign (s.value,
+							     path_register (s)));
+	  }
+      for (uint32_t k = i; k < end; k++)
+	emit_action (rec, t, plan.probes[k], s, &seq);
+      insert_at_site (rec, first.site, first.where, seq);
+      i = end;
+    }
+  insert_flushes (t);
+  gsi_commit_edge_inserts ();
+}

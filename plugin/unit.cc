@@ -1,0 +1,174 @@
+/* pathprof plugin, the unit's records: the value array every probe of the unit
+   stores into, the hash-table descriptors of functions with too many paths for
+   an array, the notes (corelib/notes.h) and the registration record that
+   libprof reads (libprof/pathprof-abi.h), with the constructor that registers it
+   and the destructor that writes the profile.  */
+
+#include "pathprof-plugin.h"
+
+static tree
+build_field (tree type, const char *name, tree *chain)
+{
+  tree f = build_decl (BUILTINS_LOCATION, FIELD_DECL, get_identifier (name), type);
+  DECL_CHAIN (f) = *chain;
+  *chain = f;
+  return f;
+}
+
+static tree
+static_var (const char *name, tree type, tree init, bool readonly)
+{
+  tree var = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name), type);
+  TREE_STATIC (var) = 1;
+  TREE_PUBLIC (var) = 0;
+  DECL_ARTIFICIAL (var) = 1;
+  DECL_IGNORED_P (var) = 1;
+  TREE_READONLY (var) = readonly;
+  TREE_ADDRESSABLE (var) = 1;
+  DECL_INITIAL (var) = init;
+  return var;
+}
+
+/* struct __pathprof_path_table, as in libprof/pathprof-abi.h.  */
+static tree
+path_table_type (tree *f_function, tree *f_npaths)
+{
+  tree record = make_node (RECORD_TYPE);
+  tree fields = NULL_TREE;
+  *f_function = build_field (unsigned_type_node, "function", &fields);
+  build_field (unsigned_type_node, "reserved", &fields);
+  *f_npaths = build_field (long_long_unsigned_type_node, "npaths", &fields);
+  build_field (ptr_type_node, "table", &fields);
+  finish_builtin_struct (record, "__pathprof_path_table", fields, NULL_TREE);
+  return record;
+}
+
+void
+create_unit_values (probe_target &t, uint32_t nvalues,
+		    auto_delete_vec<function_record> &records)
+{
+  tree u64 = long_long_unsigned_type_node;
+  tree array_type = build_array_type_nelts (t.value_type, MAX (nvalues, 1u));
+  t.values = static_var ("__pathprof_counters", array_type, NULL_TREE, false);
+  varpool_node::finalize_decl (t.values);
+  t.flush = build_fn_decl ("__pathprof_flush",
+			   build_function_type_list (void_type_node, NULL_TREE));
+  t.count_path = build_fn_decl ("__pathprof_count_path",
+				build_function_type_list (void_type_node,
+							  ptr_type_node, u64,
+							  NULL_TREE));
+
+  /* One hash-table descriptor per function with more paths than fit an array.  */
+  t.path_tables = NULL_TREE;
+  tree f_function, f_npaths;
+  tree type = path_table_type (&f_function, &f_npaths);
+  vec<constructor_elt, va_gc> *tables = NULL;
+  unsigned ntables = 0;
+  for (unsigned i = 0; i < records.length (); i++)
+    if (records[i]->plan.path_table)
+      {
+	records[i]->path_table = ntables++;
+	vec<constructor_elt, va_gc> *fields = NULL;
+	CONSTRUCTOR_APPEND_ELT (fields, f_function,
+				build_int_cst (unsigned_type_node, i));
+	CONSTRUCTOR_APPEND_ELT (fields, f_npaths,
+				build_int_cstu (u64, records[i]->plan.npaths));
+	CONSTRUCTOR_APPEND_ELT (tables, NULL_TREE, build_constructor (type, fields));
+      }
+  if (ntables == 0)
+    return;
+  tree array = build_array_type_nelts (type, ntables);
+  t.path_tables = static_var ("__pathprof_path_tables", array,
+			      build_constructor (array, tables), false);
+  varpool_node::finalize_decl (t.path_tables);
+}
+
+/* struct __pathprof_unit, field for field as in libprof/pathprof-abi.h.  */
+void
+emit_unit_record (const pp_unit_notes &unit_notes, const probe_target &t,
+		  uint32_t value_kind, uint32_t nvalues)
+{
+  unsigned char *notes;
+  size_t notes_len;
+  if (pp_notes_encode (&unit_notes, &notes, &notes_len) != 0)
+    fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
+  uint64_t checksum = pp_hash64 (notes, notes_len, PP_HASH_SEED);
+  const char *unit_name = unit_notes.unit_name;
+  tree u32 = unsigned_type_node;
+  tree u64 = long_long_unsigned_type_node;
+  tree record = make_node (RECORD_TYPE);
+  tree fields = NULL_TREE;
+  tree f_abi = build_field (u32, "abi_version", &fields);
+  tree f_kind = build_field (u32, "value_kind", &fields);
+  tree f_sum = build_field (u64, "checksum", &fields);
+  tree f_name = build_field (const_ptr_type_node, "name", &fields);
+  tree f_notes = build_field (const_ptr_type_node, "notes", &fields);
+  tree f_notes_len = build_field (u32, "notes_len", &fields);
+  tree f_nvalues = build_field (u32, "nvalues", &fields);
+  tree f_values = build_field (ptr_type_node, "values", &fields);
+  tree f_ntables = build_field (u32, "ntables", &fields);
+  build_field (u32, "reserved", &fields);
+  tree f_tables = build_field (ptr_type_node, "tables", &fields);
+  tree f_next = build_field (ptr_type_node, "next", &fields);
+  finish_builtin_struct (record, "__pathprof_unit", fields, NULL_TREE);
+
+  tree notes_type = build_array_type_nelts (unsigned_char_type_node, notes_len);
+  tree notes_str = build_string (notes_len, (const char *) notes);
+  TREE_TYPE (notes_str) = notes_type;
+  tree notes_var = static_var ("__pathprof_notes", notes_type, notes_str, true);
+  varpool_node::finalize_decl (notes_var);
+
+  vec<constructor_elt, va_gc> *elts = NULL;
+  CONSTRUCTOR_APPEND_ELT (elts, f_abi, build_int_cst (u32, PATHPROF_ABI_VERSION));
+  CONSTRUCTOR_APPEND_ELT (elts, f_kind, build_int_cst (u32, value_kind));
+  CONSTRUCTOR_APPEND_ELT (elts, f_sum, build_int_cstu (u64, checksum));
+  CONSTRUCTOR_APPEND_ELT (elts, f_name,
+			  fold_convert (const_ptr_type_node,
+					build_string_literal (strlen (unit_name) + 1,
+							      unit_name)));
+  CONSTRUCTOR_APPEND_ELT (elts, f_notes,
+			  fold_convert (const_ptr_type_node,
+					build_fold_addr_expr (notes_var)));
+  CONSTRUCTOR_APPEND_ELT (elts, f_notes_len, build_int_cst (u32, notes_len));
+  CONSTRUCTOR_APPEND_ELT (elts, f_nvalues, build_int_cst (u32, nvalues));
+  CONSTRUCTOR_APPEND_ELT (elts, f_values,
+			  fold_convert (ptr_type_node,
+					build_fold_addr_expr (t.values)));
+  unsigned ntables = 0;
+  tree tables = null_pointer_node;
+  if (t.path_tables)
+    {
+      ntables = tree_to_uhwi (array_type_nelts (TREE_TYPE (t.path_tables))) + 1;
+      tables = fold_convert (ptr_type_node, build_fold_addr_expr (t.path_tables));
+    }
+  CONSTRUCTOR_APPEND_ELT (elts, f_ntables, build_int_cst (u32, ntables));
+  CONSTRUCTOR_APPEND_ELT (elts, f_tables, tables);
+  CONSTRUCTOR_APPEND_ELT (elts, f_next, null_pointer_node);
+  tree unit_var = static_var ("__pathprof_unit", record,
+			      build_constructor (record, elts), false);
+  varpool_node::finalize_decl (unit_var);
+
+  tree fntype = build_function_type_list (void_type_node, ptr_type_node, NULL_TREE);
+  tree reg = build_fn_decl ("__pathprof_register_unit", fntype);
+  tree done = build_fn_decl ("__pathprof_unit_exit", fntype);
+  /* Register before user constructors run; write the profile after user
+     destructors and atexit handlers (smaller destructor priorities run later).  */
+  cgraph_build_static_cdtor ('I',
+			     build_call_expr (reg, 1, build_fold_addr_expr (unit_var)),
+			     MAX_RESERVED_INIT_PRIORITY + 1);
+  cgraph_build_static_cdtor ('D',
+			     build_call_expr (done, 1, build_fold_addr_expr (unit_var)),
+			     MAX_RESERVED_INIT_PRIORITY + 1);
+  free (notes);
+}
+
+char *
+absolute_unit_name (void)
+{
+  const char *name = main_input_filename ? main_input_filename : "<stdin>";
+  if (IS_ABSOLUTE_PATH (name))
+    return xstrdup (name);
+  return concat (getpwd (), "/", name + (strncmp (name, "./", 2) == 0 ? 2 : 0),
+		 NULL);
+}
+

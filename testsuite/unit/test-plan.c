@@ -1,0 +1,293 @@
+/* Tests of the mode table and the plan layer (corelib/modes.h, plan.h): on random
+   and structured CFGs, every mode's planner gives a plan of the promised shape;
+   the notes record it and the tool reads back exactly the same probes (sites,
+   actions, value indices; path operands are not recorded); the CFG checksum
+   does not depend on the mode; corrupted value indices are refused with a
+   message; the weighting policy falls back to the heuristic without GCC's
+   estimates.  Each property prints one PASS/FAIL line naming the first graph
+   (seed) that broke it.  */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "edgeprof.h"
+#include "modes.h"
+#include "notes.h"
+#include "plan.h"
+#include "profile.h"
+#include "unit.h"
+#include "gen-cfg.h"
+
+#define BASE_SEED 0x91a2b3c4d5ull
+#define NGRAPHS 2000
+
+static struct unit_property
+  prop_table = { .name = "modes: names and numbers look each other up, one row each" },
+  prop_shape = { .name = "plan: probes sorted by site (edges, then blocks), one site's probes together" },
+  prop_values = { .name = "plan: value probes store each of the function's values once, at the mode's site" },
+  prop_paths = { .name = "plan: path probes only in path modes, path counts in an array or a table as the limit says" },
+  prop_round_trip = { .name = "plan: the notes record the plan; reading it back gives the same probes" },
+  prop_checksum = { .name = "plan: the CFG checksum is the same in every mode and survives encoding" },
+  prop_corrupt = { .name = "plan: a value twice, missing or at the wrong site is refused" },
+  prop_weights = { .name = "plan: the weighting falls back to the heuristic without GCC's estimates" };
+
+static void
+check_table (void)
+{
+  for (unsigned i = 0; i < pp_nmodes; i++)
+    {
+      const pp_mode_info *m = &pp_modes[i];
+      unit_check (&prop_table, pp_mode_lookup (m->mode) == m
+		  && pp_mode_by_name (m->name) == m
+		  && strcmp (pp_mode_name (m->mode), m->name) == 0
+		  && m->plan != NULL
+		  && (m->value_kind == PP_VALUES_U8 || m->value_kind == PP_VALUES_U64),
+		  "row %u (%s) does not look itself up", i, m->name);
+    }
+  unit_check (&prop_table, pp_mode_lookup (0) == NULL && pp_mode_by_name ("x") == NULL
+	      && pp_mode_by_name (NULL) == NULL
+	      && strcmp (pp_mode_name (1000), "unknown") == 0,
+	      "unknown modes are found");
+}
+
+/* The notes of graph g with no lines, as the plugin describes a function.  */
+static void
+graph_notes (const pp_graph *g, pp_function_notes *fn)
+{
+  memset (fn, 0, sizeof *fn);
+  fn->asm_name = "f";
+  fn->name = "f";
+  fn->nblocks = g->nnodes;
+  fn->blocks = calloc (g->nnodes, sizeof *fn->blocks);
+  fn->nedges = g->nedges;
+  fn->edges = calloc (g->nedges + 1, sizeof *fn->edges);
+  if (!fn->blocks || !fn->edges)
+    abort ();
+  for (uint32_t e = 0; e < g->nedges; e++)
+    fn->edges[e] = (pp_edge_notes) { g->edges[e].src, g->edges[e].dst,
+				     g->edges[e].flags, -1 };
+}
+
+static void
+free_graph_notes (pp_function_notes *fn)
+{
+  free (fn->blocks);
+  free (fn->edges);
+}
+
+/* Encodes a one-function unit of MODE and decodes it again.  */
+static bool
+encode_decode (const pp_function_notes *fn, uint32_t mode, pp_unit_notes *out)
+{
+  char *files[1] = { "/src/a.c" };
+  pp_unit_notes n = { .mode = mode, .unit_name = "/src/a.c", .nfiles = 1,
+		      .files = files, .nfunctions = 1,
+		      .functions = (pp_function_notes *) fn };
+  unsigned char *buf;
+  size_t len;
+  char err[256];
+  if (pp_notes_encode (&n, &buf, &len))
+    abort ();
+  int rc = pp_notes_decode (buf, len, out, err, sizeof err);
+  free (buf);
+  return rc == 0;
+}
+
+static bool
+same_probe (const pp_probe *a, const pp_probe *b)
+{
+  return a->action == b->action && a->site == b->site && a->where == b->where
+	 && (!pp_probe_stores_value (a->action) || a->index == b->index);
+}
+
+static void
+check_shape (const pp_mode_info *m, const pp_graph *g, const pp_plan *plan,
+	     uint64_t array_max, unsigned long long seed)
+{
+  bool sorted = true, values_ok = true, paths_ok = true;
+  bool *seen = calloc (plan->nvalues + 1, sizeof *seen);
+  for (uint32_t i = 0; i < plan->nprobes; i++)
+    {
+      const pp_probe *p = &plan->probes[i];
+      bool on_block = p->site == PP_SITE_BLOCK;
+      uint32_t limit = on_block ? g->nnodes : g->nedges;
+      if (p->where >= limit)
+	sorted = false;
+      if (i > 0)
+	{
+	  const pp_probe *q = &plan->probes[i - 1];
+	  bool q_block = q->site == PP_SITE_BLOCK;
+	  bool same_site = q->site == p->site && q->where == p->where;
+	  /* Ordered by (block or not, where), and one (block or not, where)
+	     is one site: then a site's probes are consecutive.  */
+	  if (q_block > on_block || (q_block == on_block && q->where > p->where)
+	      || (q->where == p->where && q_block == on_block && !same_site))
+	    sorted = false;
+	}
+      if (pp_probe_stores_value (p->action))
+	{
+	  if ((int) p->action != m->value_action || p->site != m->value_site
+	      || p->index >= plan->nvalues || seen[p->index])
+	    values_ok = false;
+	  else
+	    seen[p->index] = true;
+	}
+      else if (!pp_mode_counts_paths (m))
+	paths_ok = false;
+      if (p->site == PP_SITE_SOURCE_END
+	  && !(g->edges[p->where].flags & PP_EDGE_FAKE))
+	sorted = false;
+      if (p->site == PP_SITE_EDGE && (g->edges[p->where].flags & PP_EDGE_PINNED))
+	sorted = false;
+    }
+  if (m->value_action >= 0)
+    for (uint32_t v = 0; v < plan->nvalues; v++)
+      values_ok &= seen[v];
+  if (pp_mode_counts_paths (m))
+    paths_ok &= plan->path_table == (plan->npaths > array_max)
+		&& plan->nvalues == (plan->path_table ? 0 : plan->npaths);
+  free (seen);
+  unit_check (&prop_shape, sorted, "mode %s, graph seed %llx: probes out of "
+	      "order or at impossible sites", m->name, seed);
+  unit_check (&prop_values, values_ok, "mode %s, graph seed %llx: values not "
+	      "stored once each at the mode's site", m->name, seed);
+  unit_check (&prop_paths, paths_ok, "mode %s, graph seed %llx", m->name, seed);
+}
+
+static void
+check_round_trip (const pp_mode_info *m, const pp_graph *g, const pp_plan *plan,
+		  unsigned long long seed, uint64_t *checksum)
+{
+  pp_function_notes fn;
+  graph_notes (g, &fn);
+  pp_plan_to_notes (plan, &fn);
+  pp_unit_notes decoded;
+  bool ok = encode_decode (&fn, m->mode, &decoded);
+  unit_check (&prop_checksum, ok, "mode %s, graph seed %llx: not decoded",
+	      m->name, seed);
+  if (ok)
+    {
+      const pp_function_notes *d = &decoded.functions[0];
+      if (*checksum == 0)
+	*checksum = d->cfg_checksum;
+      unit_check (&prop_checksum, d->cfg_checksum == *checksum
+		  && d->cfg_checksum == pp_notes_cfg_checksum (&fn),
+		  "mode %s, graph seed %llx: checksum differs", m->name, seed);
+      pp_plan back;
+      char err[256];
+      if (pp_plan_from_notes (d, m, &back, err, sizeof err))
+	unit_check (&prop_round_trip, 0, "mode %s, graph seed %llx: %s",
+		    m->name, seed, err);
+      else
+	{
+	  bool same = back.nprobes == plan->nprobes
+		      && back.nvalues == plan->nvalues;
+	  for (uint32_t i = 0; same && i < back.nprobes; i++)
+	    same = same_probe (&back.probes[i], &plan->probes[i]);
+	  unit_check (&prop_round_trip, same, "mode %s, graph seed %llx: the "
+		      "probes read back differ", m->name, seed);
+	  pp_plan_free (&back);
+	}
+      pp_notes_free (&decoded);
+    }
+
+  /* Corruptions of the value indices (modes whose probes store values).  */
+  if (m->value_action >= 0 && plan->nvalues >= 2)
+    {
+      pp_plan back;
+      char err[256] = "";
+      int32_t *slot = NULL;
+      for (uint32_t e = 0; e < fn.nedges && !slot; e++)
+	if (fn.edges[e].value == 1)
+	  slot = &fn.edges[e].value;
+      for (uint32_t v = 0; v < fn.nblocks && !slot; v++)
+	if (fn.blocks[v].value == 1)
+	  slot = &fn.blocks[v].value;
+      *slot = 0;		/* value 0 twice, value 1 never */
+      bool refused = pp_plan_from_notes (&fn, m, &back, err, sizeof err) != 0
+		     && strstr (err, "corrupted profile");
+      *slot = 1;
+      /* A value probe where the mode puts none.  */
+      int32_t *wrong = m->value_site == PP_SITE_EDGE
+		       ? &fn.blocks[fn.nblocks - 1].value : &fn.edges[0].value;
+      int32_t saved = *wrong;
+      *wrong = 1;
+      err[0] = 0;
+      bool refused_site = pp_plan_from_notes (&fn, m, &back, err, sizeof err) != 0
+			  && strstr (err, "corrupted profile");
+      *wrong = saved;
+      unit_check (&prop_corrupt, refused && refused_site, "mode %s, graph seed "
+		  "%llx: corrupted values read back (%s)", m->name, seed, err);
+    }
+  free_graph_notes (&fn);
+}
+
+static void
+check_graph (const pp_graph *g, unsigned long long seed)
+{
+  double *w = malloc ((g->nedges + 1) * sizeof *w);
+  double *h = malloc ((g->nedges + 1) * sizeof *h);
+  double *est = malloc ((g->nedges + 1) * sizeof *est);
+  if (!w || !h || !est)
+    abort ();
+  for (uint32_t e = 0; e < g->nedges; e++)
+    est[e] = (double) (seed % 7 + e % 5);
+  int used = pp_plan_weights (g, PP_WEIGHTS_GCC, NULL, w);
+  bool ok = used == PP_WEIGHTS_HEURISTIC && pp_weights_heuristic (g, h) == 0
+	    && memcmp (w, h, g->nedges * sizeof *w) == 0;
+  ok &= pp_plan_weights (g, PP_WEIGHTS_GCC, est, h) == PP_WEIGHTS_GCC
+	&& memcmp (h, est, g->nedges * sizeof *h) == 0;
+  ok &= pp_plan_weights (g, PP_WEIGHTS_UNIFORM, est, h) == PP_WEIGHTS_UNIFORM;
+  unit_check (&prop_weights, ok, "graph seed %llx", seed);
+
+  uint64_t checksum = 0;
+  uint64_t array_max = seed % 3 == 0 ? 0 : seed % 3 == 1 ? 4 : 4096;
+  for (unsigned i = 0; i < pp_nmodes; i++)
+    {
+      const pp_mode_info *m = &pp_modes[i];
+      pp_plan_input in = { .weights = m->weighted ? w : NULL,
+			   .path_array_max = array_max };
+      pp_plan plan;
+      const char *why = NULL;
+      int rc = m->plan (m, g, &in, &plan, &why);
+      if (rc != PP_PLAN_OK)
+	{
+	  unit_check (&prop_shape, 0, "mode %s, graph seed %llx: planning "
+		      "failed (%d: %s)", m->name, seed, rc, why ? why : "");
+	  continue;
+	}
+      check_shape (m, g, &plan, array_max, seed);
+      check_round_trip (m, g, &plan, seed, &checksum);
+      pp_plan_free (&plan);
+    }
+  free (w);
+  free (h);
+  free (est);
+}
+
+int
+main (void)
+{
+  check_table ();
+  for (unsigned i = 0; i < NGRAPHS; i++)
+    {
+      unsigned long long seed = BASE_SEED + i;
+      struct gen x;
+      gen_init (&x, 0, seed);
+      if (i % 2)
+	structured_cfg (&x, 1 + rnd (&x, 4));
+      else
+	random_cfg (&x, 12, true, true, false);
+      check_graph (&x.g, seed);
+      gen_free (&x);
+    }
+  unit_report (&prop_table);
+  unit_report (&prop_shape);
+  unit_report (&prop_values);
+  unit_report (&prop_paths);
+  unit_report (&prop_round_trip);
+  unit_report (&prop_checksum);
+  unit_report (&prop_corrupt);
+  unit_report (&prop_weights);
+  return unit_exit_status ();
+}
