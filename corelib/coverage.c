@@ -57,6 +57,7 @@
    dominates or post-dominates, since otherwise it could be combined with the
    executions avoiding x into a set of executions differing from them only in x.  */
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -572,9 +573,29 @@ is_block (const pp_graph *g, uint32_t v)
   return v != g->entry && v != g->exit;
 }
 
-/* Section 4: one block in every closed chain that holds a block.  */
+/* The estimated cost of a probe (coverage.h): a block's, the sum of the weights
+   of its incoming edges; an edge's, its weight; 1 each without weights.  */
+static double
+block_cost (const pp_graph *g, const double *w, uint32_t v)
+{
+  if (!w)
+    return 1;
+  double sum = 0;
+  for (uint32_t i = g->pred_start[v]; i < g->pred_start[v + 1]; i++)
+    sum += w[g->pred_edges[i]];
+  return sum;
+}
+
+static double
+edge_cost (const double *w, uint32_t e)
+{
+  return w ? w[e] : 1;
+}
+
+/* Section 4: one block in every closed chain that holds a block, the cheapest
+   (the first of the cheapest in chain order).  */
 static int
-plan_blocks (const pp_graph *g, bool *probe)
+plan_blocks (const pp_graph *g, const double *w, bool *probe)
 {
   struct model m;
   struct analysis a;
@@ -585,13 +606,24 @@ plan_blocks (const pp_graph *g, bool *probe)
   if (status == 0)
     {
       for (uint32_t c = 0; c < a.ncomps; c++)
-	if (closed_chain (&a, c))
+	{
+	  if (!closed_chain (&a, c))
+	    continue;
+	  uint32_t best = NONE;
+	  double best_cost = 0;
 	  for (uint32_t i = a.comp_start[c]; i < a.comp_start[c + 1]; i++)
-	    if (is_block (g, a.comp_nodes[i]))
-	      {
-		probe[a.comp_nodes[i]] = true;
-		break;
-	      }
+	    {
+	      uint32_t v = a.comp_nodes[i];
+	      double cost = is_block (g, v) ? block_cost (g, w, v) : 0;
+	      if (is_block (g, v) && (best == NONE || cost < best_cost))
+		{
+		  best = v;
+		  best_cost = cost;
+		}
+	    }
+	  if (best != NONE)
+	    probe[best] = true;
+	}
       analysis_free (&a);
     }
   model_free (&m);
@@ -599,10 +631,10 @@ plan_blocks (const pp_graph *g, bool *probe)
 }
 
 /* Section 5: the same on the subdivided graph, one edge node per closed chain that
-   holds one (blocks and pinned edges are never inferred, so chains of hubs alone
-   need nothing).  */
+   holds one, the cheapest (blocks and pinned edges are never inferred, so chains
+   of hubs alone need nothing).  */
 static int
-plan_edges (const pp_graph *g, bool *probe)
+plan_edges (const pp_graph *g, const double *w, bool *probe)
 {
   struct model m;
   struct hub_graph h;
@@ -617,16 +649,26 @@ plan_edges (const pp_graph *g, bool *probe)
       if (status == 0)
 	{
 	  for (uint32_t c = 0; c < a.ncomps; c++)
-	    if (closed_chain (&a, c))
+	    {
+	      if (!closed_chain (&a, c))
+		continue;
+	      uint32_t best = NONE;
+	      double best_cost = 0;
 	      for (uint32_t i = a.comp_start[c]; i < a.comp_start[c + 1]; i++)
 		{
 		  uint32_t j = h.edge_of[a.comp_nodes[i]];
-		  if (j != NONE)
+		  if (j == NONE)
+		    continue;
+		  double cost = edge_cost (w, m.orig[j]);
+		  if (best == NONE || cost < best_cost)
 		    {
-		      probe[m.orig[j]] = true;
-		      break;
+		      best = m.orig[j];
+		      best_cost = cost;
 		    }
 		}
+	      if (best != NONE)
+		probe[best] = true;
+	    }
 	  analysis_free (&a);
 	}
       hub_graph_free (&h);
@@ -639,12 +681,13 @@ plan_edges (const pp_graph *g, bool *probe)
    which get probes.  */
 enum choice_kind { ENTERING, LEAVING, LINK };
 
-/* Counts the model edges of choice KIND for the chain node(s) at position I (for
-   LINK, the edges from chain[i] to chain[i+1]), marking them in PROBE when MARK.
-   Returns NONE when one of them is pinned.  */
-static uint32_t
-choice_edges (const struct model *m, const struct analysis *a, const uint32_t *chain,
-	      uint32_t len, enum choice_kind kind, uint32_t i, bool mark, bool *probe)
+/* The cost of the model edges of choice KIND for the chain node(s) at position I
+   (for LINK, the edges from chain[i] to chain[i+1]), marking them in PROBE when
+   MARK.  Returns HUGE_VAL when there is none or one of them is pinned.  */
+static double
+choice_edges (const struct model *m, const struct analysis *a, const double *w,
+	      const uint32_t *chain, uint32_t len, enum choice_kind kind,
+	      uint32_t i, bool mark, bool *probe)
 {
   const pp_graph *k = &m->g;
   uint32_t u = kind == LEAVING ? chain[len - 1] : chain[i];
@@ -652,6 +695,7 @@ choice_edges (const struct model *m, const struct analysis *a, const uint32_t *c
   uint32_t begin = preds ? k->pred_start[u] : k->succ_start[u];
   uint32_t end = preds ? k->pred_start[u + 1] : k->succ_start[u + 1];
   uint32_t count = 0;
+  double cost = 0;
   for (uint32_t p = begin; p < end; p++)
     {
       uint32_t j = preds ? k->pred_edges[p] : k->succ_edges[p];
@@ -662,22 +706,27 @@ choice_edges (const struct model *m, const struct analysis *a, const uint32_t *c
       if (!chosen)
 	continue;
       if (pinned (e))
-	return NONE;
+	return HUGE_VAL;
       if (mark)
 	probe[m->orig[j]] = true;
       count++;
+      cost += edge_cost (w, m->orig[j]);
     }
-  return count ? count : NONE;
+  return count ? cost : HUGE_VAL;
 }
 
 /* Section 7: for each closed chain that holds a block, the cheapest of: every edge
    entering v1 from an open predecessor, every edge leaving vk to an open successor,
    or every edge of one link v_i -> v_i+1.  Any valid probe set contains one of these
    sets entirely (the lower-bound executions of theorem 1 can take any edge of each),
-   and they all lie next to the chain: hence the factor 2.  Blocks of a chain with no
+   and they all lie next to the chain: hence the factor 2.  The cheapest is the one
+   of least total cost (the first in that order of the cheapest): every edge is
+   next to at most two chains, so the union costs at most twice any valid set, in
+   cost as in size (with no weights, cost is size).  Blocks of a chain with no
    choice free of pinned edges are marked in INEXACT.  */
 static int
-plan_blocks_by_edges (const pp_graph *g, bool *probe, bool *inexact)
+plan_blocks_by_edges (const pp_graph *g, const double *w, bool *probe,
+		      bool *inexact)
 {
   struct model m;
   struct analysis a;
@@ -698,9 +747,10 @@ plan_blocks_by_edges (const pp_graph *g, bool *probe, bool *inexact)
 	    continue;
 	  enum choice_kind best_kind = ENTERING;
 	  uint32_t best_at = 0;
-	  uint32_t best_cost = choice_edges (&m, &a, chain, len, ENTERING, 0, false,
-					     NULL);
-	  uint32_t cost = choice_edges (&m, &a, chain, len, LEAVING, 0, false, NULL);
+	  double best_cost = choice_edges (&m, &a, w, chain, len, ENTERING, 0,
+					   false, NULL);
+	  double cost = choice_edges (&m, &a, w, chain, len, LEAVING, 0, false,
+				      NULL);
 	  if (cost < best_cost)
 	    {
 	      best_cost = cost;
@@ -708,7 +758,7 @@ plan_blocks_by_edges (const pp_graph *g, bool *probe, bool *inexact)
 	    }
 	  for (uint32_t at = 0; at + 1 < len; at++)
 	    {
-	      cost = choice_edges (&m, &a, chain, len, LINK, at, false, NULL);
+	      cost = choice_edges (&m, &a, w, chain, len, LINK, at, false, NULL);
 	      if (cost < best_cost)
 		{
 		  best_cost = cost;
@@ -716,8 +766,8 @@ plan_blocks_by_edges (const pp_graph *g, bool *probe, bool *inexact)
 		  best_at = at;
 		}
 	    }
-	  if (best_cost != NONE)
-	    choice_edges (&m, &a, chain, len, best_kind, best_at, true, probe);
+	  if (best_cost != HUGE_VAL)
+	    choice_edges (&m, &a, w, chain, len, best_kind, best_at, true, probe);
 	  else
 	    for (uint32_t i = 0; i < len; i++)
 	      if (is_block (g, chain[i]))
@@ -733,6 +783,13 @@ int
 pp_coverage_plan_compute (const pp_graph *g, enum pp_coverage_mode mode,
 			  pp_coverage_plan *plan)
 {
+  return pp_coverage_plan_weighted (g, mode, NULL, plan);
+}
+
+int
+pp_coverage_plan_weighted (const pp_graph *g, enum pp_coverage_mode mode,
+			   const double *weights, pp_coverage_plan *plan)
+{
   memset (plan, 0, sizeof *plan);
   plan->mode = mode;
   if (mode > PP_COVER_BLOCKS_BY_EDGES)
@@ -746,11 +803,11 @@ pp_coverage_plan_compute (const pp_graph *g, enum pp_coverage_mode mode,
   if (!probe || !inexact)
     status = PP_COVERAGE_NOMEM;
   else if (mode == PP_COVER_BLOCKS)
-    status = plan_blocks (g, probe);
+    status = plan_blocks (g, weights, probe);
   else if (mode == PP_COVER_EDGES)
-    status = plan_edges (g, probe);
+    status = plan_edges (g, weights, probe);
   else
-    status = plan_blocks_by_edges (g, probe, inexact);
+    status = plan_blocks_by_edges (g, weights, probe, inexact);
   if (status == 0)
     status = collect (probe, nids, &plan->nprobes, &plan->probes);
   if (status == 0)

@@ -95,6 +95,18 @@ int pp_coverage_check_graph (const pp_graph *g);
    PP_COVERAGE_BAD_GRAPH or PP_COVERAGE_BAD_MODE; on failure PLAN is left empty.  */
 int pp_coverage_plan_compute (const pp_graph *g, enum pp_coverage_mode mode,
 			      pp_coverage_plan *plan);
+/* The same, choosing among the probe sets of that size the cheapest under a
+   weighting (per edge, like edge counts; NULL: every probe costs 1): a block
+   probe costs the sum of the weights of the block's incoming edges, an edge probe
+   the edge's weight.  Exact in PP_COVER_BLOCKS and PP_COVER_EDGES: every minimum
+   probe set has one probe in each closed chain that needs one and any choice
+   there is valid (theorem 1: each node of a chain infers the others), so the
+   cheapest minimum set takes the cheapest candidate of each chain.  In
+   PP_COVER_BLOCKS_BY_EDGES each chain takes its cheapest choice of section 7,
+   which keeps the factor 2, in cost (it may use more probes than the unweighted
+   plan).  */
+int pp_coverage_plan_weighted (const pp_graph *g, enum pp_coverage_mode mode,
+			       const double *weights, pp_coverage_plan *plan);
 void pp_coverage_plan_free (pp_coverage_plan *plan);
 
 /* Psi: infers coverage from the probes' bits.  PROBES[0..NPROBES-1] are the probe

@@ -82,15 +82,15 @@ pp_plan_edge_counts (const pp_mode_info *mode, const pp_graph *g,
   return PP_PLAN_OK;
 }
 
-/* One-byte probes on the fewest blocks or edges (Chen et al.).  */
+/* One-byte probes on the fewest blocks or edges (Chen et al.), the cheapest such
+   set under the weighting.  */
 int
 pp_plan_coverage (const pp_mode_info *mode, const pp_graph *g,
 		  const pp_plan_input *in, pp_plan *out, const char **why)
 {
-  (void) in;
   pp_coverage_plan cov;
-  int rc = pp_coverage_plan_compute (g, (enum pp_coverage_mode) mode->plan_arg,
-				     &cov);
+  int rc = pp_coverage_plan_weighted (g, (enum pp_coverage_mode) mode->plan_arg,
+				      in->weights, &cov);
   if (rc == PP_COVERAGE_NOMEM)
     return PP_PLAN_ENOMEM;
   if (rc != 0)

@@ -24,6 +24,7 @@
    property prints one PASS/FAIL line; a failure names the first graph (seed) that
    broke it.  */
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -69,6 +70,11 @@ static struct unit_property
     { .name = "block-cover: no smaller valid block set exists (brute force)" },
     { .name = "edge-cover: no smaller valid probe-able edge set exists (brute force)" },
     { .name = "block-cover-edge-probes: at most twice the brute-force optimum" },
+  },
+  prop_weighted[3] = {
+    { .name = "block-cover, weighted: the cheapest of the smallest valid block sets (brute force)" },
+    { .name = "edge-cover, weighted: the cheapest of the smallest valid edge sets (brute force)" },
+    { .name = "block-cover-edge-probes, weighted: valid, at most twice the cheapest valid set" },
   },
   prop_true_model = { .name = "edge modes: Psi exact in the uncut model when abnormal edges join blocks" },
   prop_sampled = { .name = "all modes: Psi exact on sampled executions of random graphs up to 300 nodes" },
@@ -378,6 +384,38 @@ hittable (const set *cons, size_t n, set chosen, int budget)
   return false;
 }
 
+/* Lowers *BEST to the cost of the cheapest set of at most BUDGET items that,
+   added to CHOSEN (of cost COST), hits every constraint.  Item costs are
+   positive, so a branch that costs *BEST already stops.  */
+static void
+cheapest_hitting (const set *cons, size_t n, set chosen, int budget, double cost,
+		  const double *item_cost, double *best)
+{
+  if (cost >= *best)
+    return;
+  size_t pick = n;
+  int pick_size = 65;
+  for (size_t i = 0; i < n; i++)
+    if (!(cons[i] & chosen) && __builtin_popcountll (cons[i]) < pick_size)
+      {
+	pick = i;
+	pick_size = __builtin_popcountll (cons[i]);
+      }
+  if (pick == n)
+    {
+      *best = cost;
+      return;
+    }
+  if (budget == 0)
+    return;
+  for (set rest = cons[pick]; rest; rest &= rest - 1)
+    {
+      uint32_t item = (uint32_t) __builtin_ctzll (rest);
+      cheapest_hitting (cons, n, chosen | bit (item), budget - 1,
+			cost + item_cost[item], item_cost, best);
+    }
+}
+
 /* ------------------------------------------------------------------------- */
 /* Checking one graph in one mode against the oracle.  */
 
@@ -586,6 +624,47 @@ check_graph (const struct tgraph *t, enum pp_coverage_mode mode, const struct ct
   bool minimal = below < 0 || !hittable (cons, ncons, 0, below);
   unit_check (&prop_minimal[mode], minimal, "seed %llu %s: %s: %d probes, but %d suffice",
 	 c->seed, mode_names[mode], c->desc, size, below);
+
+  /* Weighted: random edge weights 1..9; a block costs its incoming edges.  */
+  {
+    double w[64], item_cost[128] = { 0 };
+    unsigned long long r = c->seed ^ 0x3e1947ull ^ (unsigned long long) mode;
+    for (uint32_t e = 0; e < t->m; e++)
+      {
+	w[e] = (double) (1 + unit_rand (&r) % 9);
+	item_cost[t->n + e] = w[e];
+	item_cost[t->dst[e]] += w[e];
+      }
+    pp_coverage_plan wp;
+    bool ok = pp_coverage_plan_weighted (&g, mode, w, &wp) == 0;
+    set chosen_w = 0;
+    double cost_w = 0;
+    for (uint32_t i = 0; ok && i < wp.nprobes; i++)
+      {
+	uint32_t item = item_of_probe (t, mode, wp.probes[i]);
+	chosen_w |= bit (item);
+	cost_w += item_cost[item];
+      }
+    for (size_t i = 0; ok && i < ncons; i++)
+      ok = (cons[i] & chosen_w) != 0;
+    ok = ok && wp.ninexact == plan.ninexact
+	 && !memcmp (wp.inexact, plan.inexact, wp.ninexact * sizeof *wp.inexact);
+    double best = HUGE_VAL;
+    if (ok && mode != PP_COVER_BLOCKS_BY_EDGES)
+      {
+	cheapest_hitting (cons, ncons, 0, (int) plan.nprobes, 0, item_cost, &best);
+	ok = wp.nprobes == plan.nprobes && cost_w == best;
+      }
+    else if (ok)
+      {
+	cheapest_hitting (cons, ncons, 0, 64, 0, item_cost, &best);
+	ok = cost_w <= 2 * best;
+      }
+    unit_check (&prop_weighted[mode], ok, "seed %llu %s: %s: %u probes of cost %g, "
+		"the cheapest valid set costs %g", c->seed, mode_names[mode], c->desc,
+		wp.nprobes, cost_w, best);
+    pp_coverage_plan_free (&wp);
+  }
   free (cons);
 
   /* Psi on the empty run, every walk cover, and unions of them.  */
@@ -1447,6 +1526,7 @@ main (void)
   for (int mode = 0; mode < 3; mode++)
     {
       unit_report (&prop_valid[mode]);
+      unit_report (&prop_weighted[mode]);
       unit_report (&prop_minimal[mode]);
       unit_report (&prop_exact[mode]);
     }
