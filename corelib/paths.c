@@ -77,61 +77,36 @@ assign_fixed_roles (struct pp_paths_build *b, const bool *path_end)
     }
 }
 
-enum dfs_state { UNVISITED = 0, ON_STACK, DONE };
+/* The DFS walks DAG edges, starts and cuts.  */
+static bool
+walks_edge (void *data, uint32_t e)
+{
+  uint8_t role = ((const pp_paths *) data)->role[e];
+  return role == PP_PATH_ROLE_DAG || role == PP_PATH_ROLE_START
+	 || role == PP_PATH_ROLE_CUT;
+}
 
-/* Iterative DFS from ENTRY turning retreating edges into backedges (so irreducible
-   loops are broken too).  It walks cuts like any other edge, so that the backedges
-   do not depend on which edges are cut: the tool, rebuilding from the recorded
-   path ends (region cuts included), finds the same ones.  reach[v]: v is
-   reachable in the DAG.  */
+/* DFS from ENTRY turning retreating edges into backedges (so irreducible loops are
+   broken too).  It walks cuts like any other edge, so that the backedges do not
+   depend on which edges are cut: the tool, rebuilding from the recorded path ends
+   (region cuts included), finds the same ones.  reach[v]: v is reachable in the
+   DAG.  */
 static int
 find_backedges (struct pp_paths_build *b, bool *reach)
 {
   const pp_graph *g = b->g;
   pp_paths *p = b->p;
-  uint8_t *state = pp_paths_alloc (g->nnodes, sizeof *state);
-  uint32_t *stack = pp_paths_alloc (g->nnodes, sizeof *stack);
-  uint32_t *cursor = pp_paths_alloc (g->nnodes, sizeof *cursor);
-  if (!state || !stack || !cursor)
-    {
-      free (state);
-      free (stack);
-      free (cursor);
-      return PP_PATHS_ENOMEM;
-    }
-  uint32_t depth = 0;
-  state[g->entry] = ON_STACK;
-  cursor[g->entry] = g->succ_start[g->entry];
-  stack[depth++] = g->entry;
-  while (depth)
-    {
-      uint32_t v = stack[depth - 1];
-      if (cursor[v] == g->succ_start[v + 1])
-	{
-	  state[v] = DONE;
-	  depth--;
-	  continue;
-	}
-      uint32_t e = g->succ_edges[cursor[v]++];
-      uint32_t t = g->edges[e].dst;
-      uint8_t role = p->role[e];
-      if (role != PP_PATH_ROLE_DAG && role != PP_PATH_ROLE_START
-	  && role != PP_PATH_ROLE_CUT)
-	continue;
-      if (state[t] == UNVISITED)
-	{
-	  state[t] = ON_STACK;
-	  cursor[t] = g->succ_start[t];
-	  stack[depth++] = t;
-	}
-      else if (state[t] == ON_STACK && role == PP_PATH_ROLE_DAG)
-	p->role[e] = PP_PATH_ROLE_BACK;
-    }
+  pp_dfs d;
+  if (pp_dfs_init (&d, g, PP_DFS_SUCCS, 0, walks_edge, p) != 0)
+    return PP_PATHS_ENOMEM;
+  pp_dfs_step step;
+  pp_dfs_root (&d, g->entry);
+  while (pp_dfs_next (&d, &step))
+    if (step.event == PP_DFS_BACK && p->role[step.edge] == PP_PATH_ROLE_DAG)
+      p->role[step.edge] = PP_PATH_ROLE_BACK;
   for (uint32_t v = 0; v < g->nnodes; v++)
-    reach[v] = state[v] != UNVISITED;
-  free (state);
-  free (stack);
-  free (cursor);
+    reach[v] = d.pre[v] != PP_DFS_NONE;
+  pp_dfs_free (&d);
   return PP_PATHS_OK;
 }
 
