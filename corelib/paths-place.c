@@ -1,7 +1,8 @@
-/* Path-profiling probe placement (Ball & Larus, "Efficient Path Profiling", 1996): event
-   counting on the chords of a maximum spanning tree of the DAG, the register
-   initialisation pushed down into the first increments and the count pulled up
-   into the last ones.
+/* Path-profiling probe placement (Ball & Larus, "Efficient Path Profiling", 1996)
+   and pp_paths_plan, which only the plugin needs: event counting on the chords of a
+   maximum spanning tree of the DAG, the register initialisation pushed down into
+   the first increments and the count pulled up into the last ones.  It builds on
+   paths.c's numbering (paths-internal.h), which never calls back here.
 
    Event counting: give every node a potential phi, phi(ENTRY) = 0 and, along each
    tree edge u -> v, phi(v) = phi(u) + Val(u -> v).  The increment of an edge is
@@ -302,8 +303,9 @@ map_actions (const struct pp_paths_build *b, const pp_path_action *act)
     }
 }
 
-int
-pp_paths_place (const struct pp_paths_build *b, const double *weights)
+/* Fills p->dag_on_tree, p->dag_inc and p->action.  Returns a pp_paths_status.  */
+static int
+place (const struct pp_paths_build *b, const double *weights)
 {
   pp_paths *p = b->p;
   const pp_graph *d = &p->dag;
@@ -335,5 +337,28 @@ pp_paths_place (const struct pp_paths_build *b, const double *weights)
   free (act);
   free (pd.cost_set);
   free (pd.cost_pending);
+  return status;
+}
+
+int
+pp_paths_plan (const pp_graph *g, const pp_paths_options *opt, pp_paths **out)
+{
+  static const pp_paths_options defaults;
+  if (!opt)
+    opt = &defaults;
+  uint64_t limit = opt->max_paths;
+  if (limit == 0 || limit > PP_PATHS_MAX)
+    limit = PP_PATHS_MAX;
+  struct pp_paths_build b;
+  int status = pp_paths_build_number (&b, g, opt->path_end, limit, true);
+  if (status == PP_PATHS_OK)
+    status = place (&b, opt->weights);
+  *out = NULL;
+  if (status == PP_PATHS_OK)
+    {
+      *out = b.p;
+      b.p = NULL;
+    }
+  pp_paths_build_free (&b);
   return status;
 }

@@ -1,5 +1,8 @@
-/* Ball-Larus path numbering: edge roles, the DAG, exact path counts (GMP), region
-   cuts, decoding and encoding.  The probe placement is in paths-place.c.  */
+/* Ball-Larus path numbering, all the tool needs and the base of the plugin's plan:
+   edge roles, the DAG, exact path counts (GMP), region cuts, pp_paths_number,
+   decoding and encoding.  The probe placement and pp_paths_plan are in
+   paths-place.c, which builds on this file through paths-internal.h; nothing here
+   calls placement.  */
 
 #include <gmp.h>
 #include <string.h>
@@ -503,53 +506,48 @@ new_paths (const pp_graph *g)
   return p;
 }
 
-static int
-build (const pp_graph *g, const bool *path_end, uint64_t limit, bool plan,
-       const double *weights, pp_paths **out)
+int
+pp_paths_build_number (struct pp_paths_build *b, const pp_graph *g,
+		       const bool *path_end, uint64_t limit, bool may_cut)
 {
-  *out = NULL;
+  memset (b, 0, sizeof *b);
   if (!follows_conventions (g))
     return PP_PATHS_EGRAPH;
-  struct pp_paths_build b = {
-    .g = g,
-    .p = new_paths (g),
-    .reentry = pp_paths_alloc (g->nnodes, sizeof *b.reentry),
-    .useful = pp_paths_alloc (g->nnodes, sizeof *b.useful),
-    .head = pp_paths_alloc (g->nnodes, sizeof *b.head),
-    .topo = pp_paths_alloc (g->nnodes, sizeof *b.topo),
-  };
-  int status = PP_PATHS_ENOMEM;
-  if (b.p && b.reentry && b.useful && b.head && b.topo)
-    status = number_paths (&b, path_end, limit, plan);
-  if (status == PP_PATHS_OK && plan)
-    status = pp_paths_place (&b, weights);
-  free (b.reentry);
-  free (b.useful);
-  free (b.head);
-  free (b.topo);
-  if (status != PP_PATHS_OK)
-    pp_paths_free (b.p);
-  else
-    *out = b.p;
-  return status;
+  b->g = g;
+  b->p = new_paths (g);
+  b->reentry = pp_paths_alloc (g->nnodes, sizeof *b->reentry);
+  b->useful = pp_paths_alloc (g->nnodes, sizeof *b->useful);
+  b->head = pp_paths_alloc (g->nnodes, sizeof *b->head);
+  b->topo = pp_paths_alloc (g->nnodes, sizeof *b->topo);
+  if (!b->p || !b->reentry || !b->useful || !b->head || !b->topo)
+    return PP_PATHS_ENOMEM;
+  return number_paths (b, path_end, limit, may_cut);
 }
 
-int
-pp_paths_plan (const pp_graph *g, const pp_paths_options *opt, pp_paths **out)
+void
+pp_paths_build_free (struct pp_paths_build *b)
 {
-  static const pp_paths_options defaults;
-  if (!opt)
-    opt = &defaults;
-  uint64_t limit = opt->max_paths;
-  if (limit == 0 || limit > PP_PATHS_MAX)
-    limit = PP_PATHS_MAX;
-  return build (g, opt->path_end, limit, true, opt->weights, out);
+  pp_paths_free (b->p);
+  free (b->reentry);
+  free (b->useful);
+  free (b->head);
+  free (b->topo);
+  memset (b, 0, sizeof *b);
 }
 
 int
 pp_paths_number (const pp_graph *g, const bool *path_end, pp_paths **out)
 {
-  return build (g, path_end, PP_PATHS_MAX, false, NULL, out);
+  struct pp_paths_build b;
+  int status = pp_paths_build_number (&b, g, path_end, PP_PATHS_MAX, false);
+  *out = NULL;
+  if (status == PP_PATHS_OK)
+    {
+      *out = b.p;
+      b.p = NULL;
+    }
+  pp_paths_build_free (&b);
+  return status;
 }
 
 void
