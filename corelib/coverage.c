@@ -103,34 +103,6 @@ model_free (struct model *m)
   free (m->model_of);
 }
 
-/* Marks in SEEN the nodes reachable from FROM, forwards or backwards, ignoring the
-   closing edges.  */
-static void
-mark_reachable (const pp_graph *g, uint32_t from, bool backward, bool *seen,
-		uint32_t *stack)
-{
-  uint32_t depth = 0;
-  seen[from] = true;
-  stack[depth++] = from;
-  while (depth > 0)
-    {
-      uint32_t v = stack[--depth];
-      uint32_t begin = backward ? g->pred_start[v] : g->succ_start[v];
-      uint32_t end = backward ? g->pred_start[v + 1] : g->succ_start[v + 1];
-      for (uint32_t i = begin; i < end; i++)
-	{
-	  uint32_t edge = backward ? g->pred_edges[i] : g->succ_edges[i];
-	  const pp_edge *e = &g->edges[edge];
-	  uint32_t w = backward ? e->src : e->dst;
-	  if (!(e->flags & PP_EDGE_EXIT_ENTRY) && !seen[w])
-	    {
-	      seen[w] = true;
-	      stack[depth++] = w;
-	    }
-	}
-    }
-}
-
 static bool
 model_add (struct model *m, uint32_t src, uint32_t dst, uint32_t flags,
 	   uint32_t orig)
@@ -154,25 +126,30 @@ build_model (const pp_graph *g, bool cut_pinned, struct model *m)
     return status;
   memset (m, 0, sizeof *m);
   size_t n = g->nnodes;
-  bool *reached = calloc (n, sizeof *reached);
-  bool *reaches_exit = calloc (n, sizeof *reaches_exit);
-  uint32_t *stack = malloc (n * sizeof *stack);
+  /* The nodes reachable from ENTRY and those that reach EXIT, ignoring the
+     closing edges.  */
+  pp_dfs from_entry, to_exit;
+  bool have_from_entry = pp_dfs_init (&from_entry, g, PP_DFS_SUCCS,
+				      PP_EDGE_EXIT_ENTRY, NULL, NULL) == 0;
+  bool have_to_exit = pp_dfs_init (&to_exit, g, PP_DFS_PREDS, PP_EDGE_EXIT_ENTRY,
+				   NULL, NULL) == 0;
+  const uint32_t *reached = from_entry.pre, *reaches_exit = to_exit.pre;
   /* Each edge gives at most two model edges, each node at most one stop edge.  */
   m->orig = malloc ((2 * (size_t) g->nedges + n) * sizeof *m->orig);
   m->model_of = malloc ((g->nedges ? g->nedges : 1) * sizeof *m->model_of);
   status = PP_COVERAGE_NOMEM;
-  if (!reached || !reaches_exit || !stack || !m->orig || !m->model_of
+  if (!have_from_entry || !have_to_exit || !m->orig || !m->model_of
       || pp_graph_init (&m->g, g->nnodes, g->entry, g->exit) != 0)
     goto out;
   for (uint32_t e = 0; e < g->nedges; e++)
     m->model_of[e] = NONE;
-  mark_reachable (g, g->entry, false, reached, stack);
-  mark_reachable (g, g->exit, true, reaches_exit, stack);
+  pp_dfs_run (&from_entry, g->entry);
+  pp_dfs_run (&to_exit, g->exit);
 
   for (uint32_t e = 0; e < g->nedges; e++)
     {
       const pp_edge *edge = &g->edges[e];
-      if ((edge->flags & PP_EDGE_EXIT_ENTRY) || !reached[edge->src])
+      if ((edge->flags & PP_EDGE_EXIT_ENTRY) || reached[edge->src] == PP_DFS_NONE)
 	continue;
       if (cut_pinned && pinned (edge) && edge->src != g->entry
 	  && edge->dst != g->exit)
@@ -185,7 +162,7 @@ build_model (const pp_graph *g, bool cut_pinned, struct model *m)
 	goto out;
     }
   for (uint32_t v = 0; v < n; v++)
-    if (reached[v] && !reaches_exit[v]
+    if (reached[v] != PP_DFS_NONE && reaches_exit[v] == PP_DFS_NONE
 	&& !model_add (m, v, g->exit, PP_EDGE_FAKE, NONE))
       goto out;
   if (pp_graph_finish (&m->g) != 0)
@@ -193,9 +170,10 @@ build_model (const pp_graph *g, bool cut_pinned, struct model *m)
   status = 0;
 
 out:
-  free (reached);
-  free (reaches_exit);
-  free (stack);
+  if (have_from_entry)
+    pp_dfs_free (&from_entry);
+  if (have_to_exit)
+    pp_dfs_free (&to_exit);
   if (status != 0)
     model_free (m);
   return status;
@@ -341,95 +319,83 @@ classify (const pp_graph *k, struct analysis *a)
     }
 }
 
-/* The inference edges of u, in a fixed order: forward ones to the successors u
-   dominates, then backward ones to the predecessors u post-dominates.  */
-static uint32_t
-inference_edges (const pp_graph *k, const struct analysis *a, uint32_t u,
-		 uint32_t *out)
+/* Adds the inference edges of u to INF, in a fixed order: forward ones to the
+   successors u dominates, then backward ones to the predecessors u post-dominates.
+   Returns false on allocation failure.  */
+static bool
+add_inference_edges (const pp_graph *k, const struct analysis *a, uint32_t u,
+		     pp_graph *inf)
 {
-  uint32_t count = 0;
+  bool ok = true;
   if (a->kind[u] & FORWARD)
-    for (uint32_t i = k->succ_start[u]; i < k->succ_start[u + 1]; i++)
+    for (uint32_t i = k->succ_start[u]; i < k->succ_start[u + 1] && ok; i++)
       {
 	uint32_t y = k->edges[k->succ_edges[i]].dst;
 	if (y != u && pp_dominates (&a->dom, u, y))
-	  {
-	    if (out)
-	      out[count] = y;
-	    count++;
-	  }
+	  ok = pp_graph_add_edge (inf, u, y, 0) != UINT32_MAX;
       }
   if (a->kind[u] & BACKWARD)
-    for (uint32_t i = k->pred_start[u]; i < k->pred_start[u + 1]; i++)
+    for (uint32_t i = k->pred_start[u]; i < k->pred_start[u + 1] && ok; i++)
       {
 	uint32_t x = k->edges[k->pred_edges[i]].src;
 	if (x != u && pp_dominates (&a->pdom, u, x))
-	  {
-	    if (out)
-	      out[count] = x;
-	    count++;
-	  }
+	  ok = pp_graph_add_edge (inf, u, x, 0) != UINT32_MAX;
       }
-  return count;
+  return ok;
 }
 
-/* Tarjan's strongly connected components of the inference graph (given as
-   adjacency arrays), iteratively; comp[u] receives the component of every reached
-   node.  Returns the number of components.  */
+/* Tarjan's strongly connected components of the inference graph INF, on a pp_dfs
+   walk from each reached node in turn; comp[u] receives the component of every
+   reached node.  LOW and STACK are work arrays of INF's size.  Returns the number
+   of components, or NONE on allocation failure.  */
 static uint32_t
-strong_components (const struct analysis *a, uint32_t n, const uint32_t *adj_start,
-		   const uint32_t *adj, uint32_t *comp, uint32_t *work)
+strong_components (const struct analysis *a, const pp_graph *inf, uint32_t *comp,
+		   uint32_t *low, uint32_t *stack)
 {
-  uint32_t *index = work, *low = work + n, *stack = work + 2 * n;
-  uint32_t *call_node = work + 3 * n, *call_pos = work + 4 * n;
-  uint32_t next_index = 0, ncomps = 0, depth = 0;
-  for (uint32_t u = 0; u < n; u++)
+  pp_dfs dfs;
+  if (pp_dfs_init (&dfs, inf, PP_DFS_SUCCS, 0, NULL, NULL) != 0)
+    return NONE;
+  const uint32_t *index = dfs.pre;
+  uint32_t ncomps = 0, depth = 0;
+  for (uint32_t u = 0; u < inf->nnodes; u++)
+    comp[u] = NONE;
+  for (uint32_t root = 0; root < inf->nnodes; root++)
     {
-      index[u] = NONE;
-      comp[u] = NONE;
-    }
-  for (uint32_t root = 0; root < n; root++)
-    {
-      if (!is_reached (a, root) || index[root] != NONE)
+      if (!is_reached (a, root) || !pp_dfs_root (&dfs, root))
 	continue;
-      uint32_t calls = 0;
-      index[root] = low[root] = next_index++;
-      stack[depth++] = root;
-      call_node[calls] = root;
-      call_pos[calls++] = adj_start[root];
-      while (calls > 0)
+      pp_dfs_step step;
+      while (pp_dfs_next (&dfs, &step))
 	{
-	  uint32_t u = call_node[calls - 1];
-	  if (call_pos[calls - 1] < adj_start[u + 1])
+	  uint32_t u = step.dst, w;
+	  switch (step.event)
 	    {
-	      uint32_t w = adj[call_pos[calls - 1]++];
-	      if (index[w] == NONE)
+	    case PP_DFS_ENTER:
+	      low[u] = index[u];
+	      stack[depth++] = u;
+	      break;
+	    case PP_DFS_BACK:
+	    case PP_DFS_CROSS:
+	      if (comp[u] == NONE && index[u] < low[step.src])
+		low[step.src] = index[u];
+	      break;
+	    case PP_DFS_LEAVE:
+	      if (low[u] == index[u])
 		{
-		  index[w] = low[w] = next_index++;
-		  stack[depth++] = w;
-		  call_node[calls] = w;
-		  call_pos[calls++] = adj_start[w];
+		  do
+		    {
+		      w = stack[--depth];
+		      comp[w] = ncomps;
+		    }
+		  while (w != u);
+		  ncomps++;
 		}
-	      else if (comp[w] == NONE && index[w] < low[u])
-		low[u] = index[w];
-	      continue;
+	      if (step.src != PP_DFS_NONE && low[u] < low[step.src])
+		low[step.src] = low[u];
+	      break;
 	    }
-	  calls--;
-	  if (low[u] == index[u])
-	    {
-	      uint32_t w;
-	      do
-		{
-		  w = stack[--depth];
-		  comp[w] = ncomps;
-		}
-	      while (w != u);
-	      ncomps++;
-	    }
-	  if (calls > 0 && low[u] < low[call_node[calls - 1]])
-	    low[call_node[calls - 1]] = low[u];
 	}
     }
+  pp_dfs_free (&dfs);
   return ncomps;
 }
 
@@ -497,42 +463,37 @@ analyse (const pp_graph *k, struct analysis *a)
       analysis_free (a);
       return PP_COVERAGE_NOMEM;
     }
+  pp_graph inf;
+  pp_graph_init (&inf, n, k->entry, k->exit);
   a->kind = calloc (n ? n : 1, sizeof *a->kind);
-  uint32_t *adj_start = malloc (((size_t) n + 1) * sizeof *adj_start);
-  uint32_t *work = malloc ((6 * (size_t) n + 1) * sizeof *work);
-  /* Each edge of K gives at most two inference edges: a forward one from its
-     source and a backward one from its destination.  */
-  uint32_t *adj = malloc ((2 * (size_t) k->nedges + 1) * sizeof *adj);
+  uint32_t *work = malloc ((3 * (size_t) n + 1) * sizeof *work);
   bool *has_prev = malloc ((n ? n : 1) * sizeof *has_prev);
-  if (!a->kind || !adj_start || !work || !adj || !has_prev)
+  if (!a->kind || !work || !has_prev)
     goto fail;
   classify (k, a);
 
-  adj_start[0] = 0;
   for (uint32_t u = 0; u < n; u++)
-    adj_start[u + 1] = adj_start[u]
-		       + (is_reached (a, u) ? inference_edges (k, a, u, NULL) : 0);
-  for (uint32_t u = 0; u < n; u++)
-    if (is_reached (a, u))
-      inference_edges (k, a, u, adj + adj_start[u]);
-
-  uint32_t *comp = work + 5 * n;
-  a->ncomps = strong_components (a, n, adj_start, adj, comp, work);
+    if (is_reached (a, u) && !add_inference_edges (k, a, u, &inf))
+      goto fail;
+  if (pp_graph_finish (&inf) != 0)
+    goto fail;
+  uint32_t *comp = work + 2 * n;
+  a->ncomps = strong_components (a, &inf, comp, work, work + n);
+  if (a->ncomps == NONE)
+    goto fail;
   a->comp_start = malloc (((size_t) a->ncomps + 1) * sizeof *a->comp_start);
   a->comp_nodes = malloc ((n ? n : 1) * sizeof *a->comp_nodes);
   if (!a->comp_start || !a->comp_nodes)
     goto fail;
   order_chains (k, a, comp, work, has_prev);
-  free (adj_start);
+  pp_graph_free (&inf);
   free (work);
-  free (adj);
   free (has_prev);
   return 0;
 
 fail:
-  free (adj_start);
+  pp_graph_free (&inf);
   free (work);
-  free (adj);
   free (has_prev);
   analysis_free (a);
   return PP_COVERAGE_NOMEM;

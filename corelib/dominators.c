@@ -1,6 +1,8 @@
 /* Dominator trees: Lengauer & Tarjan's algorithm with simple path compression
    (O(m log n)), written without recursion so that graphs with long chains cannot
-   overflow the stack.  Work arrays are indexed by depth-first number, 0 = root.  */
+   overflow the stack: the depth-first numbering and the numbering of the finished
+   tree are pp_dfs walks (graph.h).  Work arrays are indexed by depth-first number,
+   0 = root.  */
 
 #include <stdlib.h>
 #include <string.h>
@@ -9,38 +11,14 @@
 
 #define NONE PP_DOM_NONE
 
-/* Adjacency in the chosen direction: the edges "leaving" v and where they lead.  */
+/* The edges "entering" v in the chosen direction (its predecessors, or its
+   successors when REVERSE).  */
 struct direction
 {
   const pp_graph *g;
   bool reverse;
   uint32_t skip_flags;
 };
-
-static inline uint32_t
-out_begin (const struct direction *d, uint32_t v)
-{
-  return d->reverse ? d->g->pred_start[v] : d->g->succ_start[v];
-}
-
-static inline uint32_t
-out_end (const struct direction *d, uint32_t v)
-{
-  return d->reverse ? d->g->pred_start[v + 1] : d->g->succ_start[v + 1];
-}
-
-/* The I-th entry of v's list in direction D (IN: the opposite direction): the node
-   at its other end, or NONE for a skipped edge.  */
-static inline uint32_t
-neighbour (const struct direction *d, bool in, uint32_t i)
-{
-  bool preds = d->reverse != in;
-  uint32_t e = preds ? d->g->pred_edges[i] : d->g->succ_edges[i];
-  const pp_edge *edge = &d->g->edges[e];
-  if (edge->flags & d->skip_flags)
-    return NONE;
-  return preds ? edge->src : edge->dst;
-}
 
 static inline uint32_t
 in_begin (const struct direction *d, uint32_t v)
@@ -52,6 +30,18 @@ static inline uint32_t
 in_end (const struct direction *d, uint32_t v)
 {
   return d->reverse ? d->g->succ_start[v + 1] : d->g->pred_start[v + 1];
+}
+
+/* The I-th entry of v's in-list: the node at its other end, or NONE for a skipped
+   edge.  */
+static inline uint32_t
+in_neighbour (const struct direction *d, uint32_t i)
+{
+  uint32_t e = d->reverse ? d->g->succ_edges[i] : d->g->pred_edges[i];
+  const pp_edge *edge = &d->g->edges[e];
+  if (edge->flags & d->skip_flags)
+    return NONE;
+  return d->reverse ? edge->dst : edge->src;
 }
 
 struct lt
@@ -89,75 +79,49 @@ eval (struct lt *w, uint32_t v)
   return w->label[v];
 }
 
-/* Depth-first preorder from the root: fills dfnum (node -> number), vertex
-   (number -> node) and parent (by number).  Returns the number of nodes reached.  */
+/* Depth-first preorder from the root (dfs->pre: node -> number, dfs->preorder:
+   number -> node); parent[] receives each number's parent's number.  Returns the
+   number of nodes reached.  */
 static uint32_t
-number_nodes (const struct direction *d, uint32_t root, uint32_t *dfnum,
-	      uint32_t *vertex, uint32_t *parent, uint32_t *stack_node,
-	      uint32_t *stack_pos)
+number_nodes (pp_dfs *dfs, uint32_t root, uint32_t *parent)
 {
-  uint32_t count = 0, depth = 0;
-  dfnum[root] = count;
-  vertex[count] = root;
-  parent[count++] = NONE;
-  stack_node[0] = root;
-  stack_pos[0] = out_begin (d, root);
-  depth = 1;
-  while (depth > 0)
-    {
-      uint32_t v = stack_node[depth - 1];
-      if (stack_pos[depth - 1] == out_end (d, v))
-	{
-	  depth--;
-	  continue;
-	}
-      uint32_t y = neighbour (d, false, stack_pos[depth - 1]++);
-      if (y == NONE || dfnum[y] != NONE)
-	continue;
-      dfnum[y] = count;
-      vertex[count] = y;
-      parent[count++] = dfnum[v];
-      stack_node[depth] = y;
-      stack_pos[depth++] = out_begin (d, y);
-    }
-  return count;
+  pp_dfs_step step;
+  pp_dfs_root (dfs, root);
+  while (pp_dfs_next (dfs, &step))
+    if (step.event == PP_DFS_ENTER)
+      parent[dfs->pre[step.dst]] = step.src == PP_DFS_NONE ? NONE
+				   : dfs->pre[step.src];
+  return dfs->npre;
 }
 
-/* Numbers the dominator tree (given by idom over depth-first numbers) in preorder and
-   postorder, iteratively, and stores the results by node.  */
-static void
+/* Numbers the dominator tree (given by idom over depth-first numbers) in preorder
+   and postorder by a DFS of it, children in increasing depth-first number, and
+   stores the results by node.  Returns 0, or -1 on allocation failure.  */
+static int
 number_tree (pp_domtree *t, uint32_t count, const uint32_t *vertex,
-	     const uint32_t *idom_df, uint32_t *child_start, uint32_t *children,
-	     uint32_t *stack_node, uint32_t *stack_pos)
+	     const uint32_t *idom_df)
 {
-  memset (child_start, 0, ((size_t) count + 1) * sizeof *child_start);
+  pp_graph tree;
+  pp_dfs dfs;
+  int status = -1;
+  pp_graph_init (&tree, count, 0, 0);
   for (uint32_t i = 1; i < count; i++)
-    child_start[idom_df[i] + 1]++;
+    if (pp_graph_add_edge (&tree, idom_df[i], i, 0) == UINT32_MAX)
+      goto out;
+  if (pp_graph_finish (&tree) != 0
+      || pp_dfs_init (&dfs, &tree, PP_DFS_SUCCS, 0, NULL, NULL) != 0)
+    goto out;
+  pp_dfs_run (&dfs, 0);
   for (uint32_t i = 0; i < count; i++)
-    child_start[i + 1] += child_start[i];
-  for (uint32_t i = 1; i < count; i++)
-    children[child_start[idom_df[i]]++] = i;
-  memmove (child_start + 1, child_start, (size_t) count * sizeof *child_start);
-  child_start[0] = 0;
-
-  uint32_t pre = 0, post = 0, depth = 1;
-  stack_node[0] = 0;
-  stack_pos[0] = child_start[0];
-  t->pre[vertex[0]] = pre++;
-  while (depth > 0)
     {
-      uint32_t v = stack_node[depth - 1];
-      if (stack_pos[depth - 1] == child_start[v + 1])
-	{
-	  t->post[vertex[v]] = post++;
-	  depth--;
-	  continue;
-	}
-      uint32_t c = children[stack_pos[depth - 1]++];
-      t->pre[vertex[c]] = pre++;
-      stack_node[depth] = c;
-      stack_pos[depth++] = child_start[c];
+      t->pre[vertex[i]] = dfs.pre[i];
+      t->post[vertex[i]] = dfs.post[i];
     }
+  pp_dfs_free (&dfs);
+  status = 0;
+out:
+  pp_graph_free (&tree);
+  return status;
 }
 
 int
@@ -166,6 +130,7 @@ pp_dominators (const pp_graph *g, uint32_t root, bool reverse,
 {
   size_t n = g->nnodes;
   struct direction d = { g, reverse, skip_flags };
+  pp_dfs dfs;
   memset (t, 0, sizeof *t);
   t->nnodes = g->nnodes;
   t->root = root;
@@ -173,11 +138,15 @@ pp_dominators (const pp_graph *g, uint32_t root, bool reverse,
   t->pre = malloc ((n ? n : 1) * sizeof *t->pre);
   t->post = malloc ((n ? n : 1) * sizeof *t->post);
 
-  /* Eleven work arrays of n entries (the last of n + 1), carved from one block.  */
-  uint32_t *block = malloc ((11 * n + 1) * sizeof *block);
-  if (!t->idom || !t->pre || !t->post || !block)
+  /* Eight work arrays of n entries, carved from one block (never empty).  */
+  uint32_t *block = malloc ((8 * n + 1) * sizeof *block);
+  bool have_dfs = pp_dfs_init (&dfs, g, reverse ? PP_DFS_PREDS : PP_DFS_SUCCS,
+			       skip_flags, NULL, NULL) == 0;
+  if (!t->idom || !t->pre || !t->post || !block || !have_dfs)
     {
       free (block);
+      if (have_dfs)
+	pp_dfs_free (&dfs);
       pp_domtree_free (t);
       return -1;
     }
@@ -186,20 +155,17 @@ pp_dominators (const pp_graph *g, uint32_t root, bool reverse,
   if (root >= n)
     {
       free (block);
+      pp_dfs_free (&dfs);
       return 0;
     }
 
-  uint32_t *dfnum = block, *vertex = block + n, *stack_node = block + 2 * n;
-  uint32_t *stack_pos = block + 3 * n;
   struct lt w = {
-    .semi = block + 4 * n, .label = block + 5 * n, .ancestor = block + 6 * n,
-    .parent = block + 7 * n, .idom = block + 8 * n, .bucket_head = block + 9 * n,
-    .bucket_next = block + 10 * n, .stack = stack_node,
+    .semi = block, .label = block + n, .ancestor = block + 2 * n,
+    .parent = block + 3 * n, .idom = block + 4 * n, .bucket_head = block + 5 * n,
+    .stack = block + 6 * n, .bucket_next = block + 7 * n,
   };
-  for (size_t v = 0; v < n; v++)
-    dfnum[v] = NONE;
-  uint32_t count = number_nodes (&d, root, dfnum, vertex, w.parent, stack_node,
-				 stack_pos);
+  uint32_t count = number_nodes (&dfs, root, w.parent);
+  const uint32_t *dfnum = dfs.pre, *vertex = dfs.preorder;
   for (uint32_t i = 0; i < count; i++)
     {
       w.semi[i] = w.label[i] = i;
@@ -211,7 +177,7 @@ pp_dominators (const pp_graph *g, uint32_t root, bool reverse,
       uint32_t v = vertex[i];
       for (uint32_t k = in_begin (&d, v); k < in_end (&d, v); k++)
 	{
-	  uint32_t p = neighbour (&d, true, k);
+	  uint32_t p = in_neighbour (&d, k);
 	  if (p == NONE || dfnum[p] == NONE)
 	    continue;
 	  uint32_t u = eval (&w, dfnum[p]);
@@ -235,12 +201,12 @@ pp_dominators (const pp_graph *g, uint32_t root, bool reverse,
   for (uint32_t i = 1; i < count; i++)
     t->idom[vertex[i]] = vertex[w.idom[i]];
 
-  /* The tree numbering reuses the buckets, empty by now (bucket_next is the one
-     with n + 1 entries).  */
-  number_tree (t, count, vertex, w.idom, w.bucket_next, w.bucket_head, stack_node,
-	       stack_pos);
+  int status = number_tree (t, count, vertex, w.idom);
   free (block);
-  return 0;
+  pp_dfs_free (&dfs);
+  if (status != 0)
+    pp_domtree_free (t);
+  return status;
 }
 
 void

@@ -1,4 +1,5 @@
-/* Plain control-flow graphs: edge storage and compressed adjacency lists.  */
+/* Plain control-flow graphs: edge storage, compressed adjacency lists and the
+   iterative depth-first search.  */
 
 #include <stdlib.h>
 #include <string.h>
@@ -95,4 +96,119 @@ pp_graph_free (pp_graph *g)
   free (g->pred_start);
   free (g->pred_edges);
   memset (g, 0, sizeof *g);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Depth-first search.  */
+
+int
+pp_dfs_init (pp_dfs *d, const pp_graph *g, enum pp_dfs_direction dir,
+	     uint32_t skip_flags, pp_dfs_filter *filter, void *data)
+{
+  size_t n = g->nnodes ? g->nnodes : 1;
+  memset (d, 0, sizeof *d);
+  /* Seven arrays of n entries, carved from one block.  */
+  uint32_t *block = malloc (7 * n * sizeof *block);
+  if (!block)
+    return -1;
+  d->g = g;
+  d->dir = dir;
+  d->skip_flags = skip_flags;
+  d->filter = filter;
+  d->data = data;
+  d->pre = block;
+  d->post = block + n;
+  d->tree_edge = block + 2 * n;
+  d->preorder = block + 3 * n;
+  d->postorder = block + 4 * n;
+  d->stack = block + 5 * n;
+  d->cursor = block + 6 * n;
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    d->pre[v] = d->post[v] = d->tree_edge[v] = PP_DFS_NONE;
+  return 0;
+}
+
+void
+pp_dfs_free (pp_dfs *d)
+{
+  free (d->pre);
+  memset (d, 0, sizeof *d);
+}
+
+/* Marks v reached (preorder) by TREE_EDGE and pushes it.  */
+static void
+dfs_push (pp_dfs *d, uint32_t v, uint32_t tree_edge)
+{
+  d->pre[v] = d->npre;
+  d->preorder[d->npre++] = v;
+  d->tree_edge[v] = tree_edge;
+  d->stack[d->depth] = v;
+  d->cursor[d->depth++] = 0;
+}
+
+bool
+pp_dfs_root (pp_dfs *d, uint32_t root)
+{
+  if (d->depth || root >= d->g->nnodes || d->pre[root] != PP_DFS_NONE)
+    return false;
+  dfs_push (d, root, PP_DFS_NONE);
+  d->root_pending = true;
+  return true;
+}
+
+bool
+pp_dfs_next (pp_dfs *d, pp_dfs_step *step)
+{
+  if (!d->depth)
+    return false;
+  const pp_graph *g = d->g;
+  uint32_t v = d->stack[d->depth - 1];
+  if (d->root_pending)
+    {
+      d->root_pending = false;
+      *step = (pp_dfs_step) { PP_DFS_ENTER, PP_DFS_NONE, v, PP_DFS_NONE };
+      return true;
+    }
+  /* v's list: nsucc successor edges (unless PP_DFS_PREDS), then predecessor edges
+     (unless PP_DFS_SUCCS).  */
+  uint32_t nsucc = d->dir == PP_DFS_PREDS ? 0 : pp_graph_out_degree (g, v);
+  uint32_t nlist = nsucc + (d->dir == PP_DFS_SUCCS ? 0 : pp_graph_in_degree (g, v));
+  uint32_t *cursor = &d->cursor[d->depth - 1];
+  while (*cursor < nlist)
+    {
+      uint32_t k = (*cursor)++;
+      bool forwards = k < nsucc;
+      uint32_t e = forwards ? g->succ_edges[g->succ_start[v] + k]
+		 : g->pred_edges[g->pred_start[v] + k - nsucc];
+      /* Only an undirected walk can meet its tree edge in v's own list.  */
+      if (e == d->tree_edge[v] || (g->edges[e].flags & d->skip_flags)
+	  || (d->filter && !d->filter (d->data, e)))
+	continue;
+      uint32_t t = forwards ? g->edges[e].dst : g->edges[e].src;
+      if (d->pre[t] == PP_DFS_NONE)
+	{
+	  dfs_push (d, t, e);
+	  *step = (pp_dfs_step) { PP_DFS_ENTER, v, t, e };
+	}
+      else
+	*step = (pp_dfs_step) { d->post[t] == PP_DFS_NONE ? PP_DFS_BACK : PP_DFS_CROSS,
+				v, t, e };
+      return true;
+    }
+  d->post[v] = d->npost;
+  d->postorder[d->npost++] = v;
+  d->depth--;
+  *step = (pp_dfs_step) { PP_DFS_LEAVE,
+			  d->depth ? d->stack[d->depth - 1] : PP_DFS_NONE, v,
+			  d->tree_edge[v] };
+  return true;
+}
+
+void
+pp_dfs_run (pp_dfs *d, uint32_t root)
+{
+  pp_dfs_step step;
+  if (pp_dfs_root (d, root))
+    while (pp_dfs_next (d, &step))
+      ;
 }

@@ -3,7 +3,8 @@
    A graph has nodes 0..nnodes-1 and edges 0..nedges-1 (parallel edges and self loops
    allowed).  ENTRY and EXIT are ordinary node numbers stored in the graph.  Edges are
    appended with pp_graph_add_edge; pp_graph_finish then builds the successor and
-   predecessor lists (compressed, in edge order) that the algorithms read.  */
+   predecessor lists (compressed, in edge order) that the algorithms read, and
+   pp_dfs walks them depth-first.  */
 
 #ifndef PATHPROF_CORE_GRAPH_H
 #define PATHPROF_CORE_GRAPH_H
@@ -76,6 +77,100 @@ static inline uint32_t pp_graph_out_degree (const pp_graph *g, uint32_t v)
 { return g->succ_start[v + 1] - g->succ_start[v]; }
 static inline uint32_t pp_graph_in_degree (const pp_graph *g, uint32_t v)
 { return g->pred_start[v + 1] - g->pred_start[v]; }
+
+/* Depth-first search: the one walk behind every depth-first order in corelib/
+   (back edges, pre- and postorder, DFS trees, Tarjan's algorithms).  Iterative, so
+   graphs of any depth are fine.
+
+   The walk is a sequence of steps the caller pulls with pp_dfs_next and can act on
+   (or stop at) one by one; pp_dfs_run just runs it to the end for the numbers.
+   Guarantee: from each root given to pp_dfs_root, in the order given, the steps are
+   exactly those of this recursive walk:
+
+     visit (v):  number v in preorder; ENTER v;
+       for each edge e in v's list, in list order, that is followed:
+         t = the other end of e;
+         if t is not reached yet:      visit (t)   (e is t's tree edge)
+         else if t is on the stack:    BACK e      (t is v or an ancestor of v)
+         else:                         CROSS e     (t is finished)
+       number v in postorder; LEAVE v.
+
+   v's list is succ_edges (PP_DFS_SUCCS), pred_edges (PP_DFS_PREDS: the reverse
+   walk dominator-style analyses need), or succ_edges then pred_edges (PP_DFS_BOTH:
+   the undirected view, in which the tree edge v was reached by is not walked back
+   from v; a parallel copy of it is).  An edge is followed when its flags have no bit
+   of skip_flags and then the filter, if not NULL, returns true.  The filter is
+   asked once per list entry, at the moment the walk gets there, so it may read
+   state the caller changes while walking.  Preorder and postorder numbers count on
+   across roots from 0; a root already reached starts nothing.  */
+
+#define PP_DFS_NONE UINT32_MAX
+
+enum pp_dfs_direction
+{
+  PP_DFS_SUCCS = 0,		/* follow edges forwards */
+  PP_DFS_PREDS = 1,		/* follow edges backwards */
+  PP_DFS_BOTH = 2,		/* undirected: successor, then predecessor edges */
+};
+
+enum pp_dfs_event
+{
+  PP_DFS_ENTER = 0,		/* dst reached by tree edge src -> dst (a root: src and
+				   edge are PP_DFS_NONE) */
+  PP_DFS_LEAVE = 1,		/* dst finished, back to its parent src (same src and
+				   edge as its ENTER) */
+  PP_DFS_BACK = 2,		/* edge followed from src to dst on the stack */
+  PP_DFS_CROSS = 3,		/* edge followed from src to dst already finished: a
+				   forward or cross edge */
+};
+
+/* One step.  src -> dst is the direction of the walk: for PP_DFS_PREDS it is
+   dst -> src in the graph; for PP_DFS_BOTH, g->edges[edge].dst == dst tells a
+   tree edge walked forwards (a tree edge is never a self loop).  */
+typedef struct pp_dfs_step
+{
+  enum pp_dfs_event event;
+  uint32_t src, dst, edge;
+} pp_dfs_step;
+
+/* Whether to follow edge EDGE (of the graph given to pp_dfs_init).  */
+typedef bool pp_dfs_filter (void *data, uint32_t edge);
+
+typedef struct pp_dfs
+{
+  const pp_graph *g;
+  enum pp_dfs_direction dir;
+  uint32_t skip_flags;
+  pp_dfs_filter *filter;
+  void *data;
+  /* Per node, PP_DFS_NONE until set: preorder and postorder numbers (a node is on
+     the stack when it has the first and not the second), and the tree edge the node
+     was reached by (PP_DFS_NONE for a root).  */
+  uint32_t *pre, *post, *tree_edge;
+  /* The nodes reached so far in preorder, preorder[0 .. npre-1], and those
+     finished in postorder, postorder[0 .. npost-1].  */
+  uint32_t *preorder, *postorder;
+  uint32_t npre, npost;
+  /* Private: the stack of nodes being visited and how far each one's list is
+     walked; whether the root on the stack still has its ENTER to report.  */
+  uint32_t *stack, *cursor;
+  uint32_t depth;
+  bool root_pending;
+} pp_dfs;
+
+/* Prepares a walk of g (pp_graph_finish must have run) with no node reached.
+   Returns 0, or -1 on allocation failure (then nothing needs freeing).  */
+int pp_dfs_init (pp_dfs *d, const pp_graph *g, enum pp_dfs_direction dir,
+		 uint32_t skip_flags, pp_dfs_filter *filter, void *data);
+/* Starts the walk from ROOT, once the previous one has ended.  Returns false (and
+   starts nothing) when ROOT is not a node or already reached.  */
+bool pp_dfs_root (pp_dfs *d, uint32_t root);
+/* The next step of the walk from the current root into *STEP; false when that
+   walk has ended.  */
+bool pp_dfs_next (pp_dfs *d, pp_dfs_step *step);
+/* pp_dfs_root, then every step: fills the numbers and orders.  */
+void pp_dfs_run (pp_dfs *d, uint32_t root);
+void pp_dfs_free (pp_dfs *d);
 
 #ifdef __cplusplus
 }

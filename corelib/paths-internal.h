@@ -1,4 +1,6 @@
-/* What paths.c (DAG and numbering) hands to paths-place.c (placement).  */
+/* What the numbering (paths.c) gives the placement (paths-place.c): the numbering's
+   working state, which pp_paths_plan extends with the probes.  The calls go one
+   way only, from paths-place.c into paths.c.  */
 
 #ifndef PATHPROF_CORE_PATHS_INTERNAL_H
 #define PATHPROF_CORE_PATHS_INTERNAL_H
@@ -10,7 +12,7 @@
 struct pp_paths_build
 {
   const pp_graph *g;
-  pp_paths *p;
+  pp_paths *p;			/* the result */
   bool *reentry;		/* per node: target of a fake re-entry */
   bool *useful;			/* per node: on some ENTRY -> EXIT path of the DAG */
   bool *head;			/* per node: has a start edge */
@@ -25,7 +27,13 @@ pp_paths_alloc (size_t n, size_t size)
   return calloc (n ? n : 1, size);
 }
 
-/* Fills p->dag_on_tree, p->dag_inc and p->action.  Returns a pp_paths_status.  */
-int pp_paths_place (const struct pp_paths_build *b, const double *weights);
+/* Checks that g follows paths.h's conventions, then computes the roles, the DAG and
+   the numbering into a new b->p, with region cuts until at most limit paths when
+   may_cut.  Returns a pp_paths_status (ERANGE when more than limit paths remain);
+   whatever it is, pp_paths_build_free must follow.  */
+int pp_paths_build_number (struct pp_paths_build *b, const pp_graph *g,
+			   const bool *path_end, uint64_t limit, bool may_cut);
+/* Frees the working state, and b->p unless the caller took it (set it to NULL).  */
+void pp_paths_build_free (struct pp_paths_build *b);
 
 #endif

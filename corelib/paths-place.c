@@ -1,7 +1,8 @@
-/* Path-profiling probe placement (Ball & Larus, "Efficient Path Profiling", 1996): event
-   counting on the chords of a maximum spanning tree of the DAG, the register
-   initialisation pushed down into the first increments and the count pulled up
-   into the last ones.
+/* Path-profiling probe placement (Ball & Larus, "Efficient Path Profiling", 1996)
+   and pp_paths_plan, which only the plugin needs: event counting on the chords of a
+   maximum spanning tree of the DAG, the register initialisation pushed down into
+   the first increments and the count pulled up into the last ones.  It builds on
+   paths.c's numbering (paths-internal.h), which never calls back here.
 
    Event counting: give every node a potential phi, phi(ENTRY) = 0 and, along each
    tree edge u -> v, phi(v) = phi(u) + Val(u -> v).  The increment of an edge is
@@ -56,57 +57,44 @@ choose_tree (const struct pp_paths_build *b, const double *weights)
   return status;
 }
 
-/* Potentials by a walk of the tree from ENTRY, then the increments, all modulo
-   2^64 like the register.  *start_value receives phi(EXIT), the register's value
-   at ENTRY.  */
+/* The walk of the potentials follows tree edges only.  */
+static bool
+walks_tree_edge (void *data, uint32_t e)
+{
+  return ((const pp_paths *) data)->dag_on_tree[e];
+}
+
+/* Potentials by an undirected walk of the tree from ENTRY (each node's potential is
+   fixed by its tree path, whatever the walk), then the increments, all modulo 2^64
+   like the register.  *start_value receives phi(EXIT), the register's value at
+   ENTRY.  */
 static int
 compute_increments (const struct pp_paths_build *b, uint64_t *start_value)
 {
   pp_paths *p = b->p;
   const pp_graph *d = &p->dag;
   uint64_t *phi = pp_paths_alloc (d->nnodes, sizeof *phi);
-  bool *seen = pp_paths_alloc (d->nnodes, sizeof *seen);
-  uint32_t *queue = pp_paths_alloc (d->nnodes, sizeof *queue);
-  if (!phi || !seen || !queue)
+  pp_dfs dfs;
+  if (!phi || pp_dfs_init (&dfs, d, PP_DFS_BOTH, 0, walks_tree_edge, p) != 0)
     {
       free (phi);
-      free (seen);
-      free (queue);
       return PP_PATHS_ENOMEM;
     }
-  uint32_t head = 0, tail = 0;
-  seen[d->entry] = true;
-  queue[tail++] = d->entry;
-  while (head < tail)
-    {
-      uint32_t v = queue[head++];
-      for (uint32_t k = d->succ_start[v]; k < d->succ_start[v + 1]; k++)
-	{
-	  uint32_t e = d->succ_edges[k], t = d->edges[e].dst;
-	  if (p->dag_on_tree[e] && !seen[t])
-	    {
-	      phi[t] = phi[v] + p->dag_val[e];
-	      seen[t] = true;
-	      queue[tail++] = t;
-	    }
-	}
-      for (uint32_t k = d->pred_start[v]; k < d->pred_start[v + 1]; k++)
-	{
-	  uint32_t e = d->pred_edges[k], s = d->edges[e].src;
-	  if (p->dag_on_tree[e] && !seen[s])
-	    {
-	      phi[s] = phi[v] - p->dag_val[e];
-	      seen[s] = true;
-	      queue[tail++] = s;
-	    }
-	}
-    }
+  pp_dfs_step step;
+  pp_dfs_root (&dfs, d->entry);
+  while (pp_dfs_next (&dfs, &step))
+    if (step.event == PP_DFS_ENTER && step.edge != PP_DFS_NONE)
+      {
+	/* Along the edge: phi(dst) = phi(src) + Val; against it, minus.  */
+	uint64_t val = p->dag_val[step.edge];
+	bool along = d->edges[step.edge].dst == step.dst;
+	phi[step.dst] = along ? phi[step.src] + val : phi[step.src] - val;
+      }
   for (uint32_t e = 0; e < d->nedges; e++)
     p->dag_inc[e] = phi[d->edges[e].src] + p->dag_val[e] - phi[d->edges[e].dst];
   *start_value = phi[d->exit];
   free (phi);
-  free (seen);
-  free (queue);
+  pp_dfs_free (&dfs);
   return PP_PATHS_OK;
 }
 
@@ -315,8 +303,9 @@ map_actions (const struct pp_paths_build *b, const pp_path_action *act)
     }
 }
 
-int
-pp_paths_place (const struct pp_paths_build *b, const double *weights)
+/* Fills p->dag_on_tree, p->dag_inc and p->action.  Returns a pp_paths_status.  */
+static int
+place (const struct pp_paths_build *b, const double *weights)
 {
   pp_paths *p = b->p;
   const pp_graph *d = &p->dag;
@@ -348,5 +337,28 @@ pp_paths_place (const struct pp_paths_build *b, const double *weights)
   free (act);
   free (pd.cost_set);
   free (pd.cost_pending);
+  return status;
+}
+
+int
+pp_paths_plan (const pp_graph *g, const pp_paths_options *opt, pp_paths **out)
+{
+  static const pp_paths_options defaults;
+  if (!opt)
+    opt = &defaults;
+  uint64_t limit = opt->max_paths;
+  if (limit == 0 || limit > PP_PATHS_MAX)
+    limit = PP_PATHS_MAX;
+  struct pp_paths_build b;
+  int status = pp_paths_build_number (&b, g, opt->path_end, limit, true);
+  if (status == PP_PATHS_OK)
+    status = place (&b, opt->weights);
+  *out = NULL;
+  if (status == PP_PATHS_OK)
+    {
+      *out = b.p;
+      b.p = NULL;
+    }
+  pp_paths_build_free (&b);
   return status;
 }

@@ -1,5 +1,8 @@
-/* Ball-Larus path numbering: edge roles, the DAG, exact path counts (GMP), region
-   cuts, decoding and encoding.  The probe placement is in paths-place.c.  */
+/* Ball-Larus path numbering, all the tool needs and the base of the plugin's plan:
+   edge roles, the DAG, exact path counts (GMP), region cuts, pp_paths_number,
+   decoding and encoding.  The probe placement and pp_paths_plan are in
+   paths-place.c, which builds on this file through paths-internal.h; nothing here
+   calls placement.  */
 
 #include <gmp.h>
 #include <string.h>
@@ -77,61 +80,36 @@ assign_fixed_roles (struct pp_paths_build *b, const bool *path_end)
     }
 }
 
-enum dfs_state { UNVISITED = 0, ON_STACK, DONE };
+/* The DFS walks DAG edges, starts and cuts.  */
+static bool
+walks_edge (void *data, uint32_t e)
+{
+  uint8_t role = ((const pp_paths *) data)->role[e];
+  return role == PP_PATH_ROLE_DAG || role == PP_PATH_ROLE_START
+	 || role == PP_PATH_ROLE_CUT;
+}
 
-/* Iterative DFS from ENTRY turning retreating edges into backedges (so irreducible
-   loops are broken too).  It walks cuts like any other edge, so that the backedges
-   do not depend on which edges are cut: the tool, rebuilding from the recorded
-   path ends (region cuts included), finds the same ones.  reach[v]: v is
-   reachable in the DAG.  */
+/* DFS from ENTRY turning retreating edges into backedges (so irreducible loops are
+   broken too).  It walks cuts like any other edge, so that the backedges do not
+   depend on which edges are cut: the tool, rebuilding from the recorded path ends
+   (region cuts included), finds the same ones.  reach[v]: v is reachable in the
+   DAG.  */
 static int
 find_backedges (struct pp_paths_build *b, bool *reach)
 {
   const pp_graph *g = b->g;
   pp_paths *p = b->p;
-  uint8_t *state = pp_paths_alloc (g->nnodes, sizeof *state);
-  uint32_t *stack = pp_paths_alloc (g->nnodes, sizeof *stack);
-  uint32_t *cursor = pp_paths_alloc (g->nnodes, sizeof *cursor);
-  if (!state || !stack || !cursor)
-    {
-      free (state);
-      free (stack);
-      free (cursor);
-      return PP_PATHS_ENOMEM;
-    }
-  uint32_t depth = 0;
-  state[g->entry] = ON_STACK;
-  cursor[g->entry] = g->succ_start[g->entry];
-  stack[depth++] = g->entry;
-  while (depth)
-    {
-      uint32_t v = stack[depth - 1];
-      if (cursor[v] == g->succ_start[v + 1])
-	{
-	  state[v] = DONE;
-	  depth--;
-	  continue;
-	}
-      uint32_t e = g->succ_edges[cursor[v]++];
-      uint32_t t = g->edges[e].dst;
-      uint8_t role = p->role[e];
-      if (role != PP_PATH_ROLE_DAG && role != PP_PATH_ROLE_START
-	  && role != PP_PATH_ROLE_CUT)
-	continue;
-      if (state[t] == UNVISITED)
-	{
-	  state[t] = ON_STACK;
-	  cursor[t] = g->succ_start[t];
-	  stack[depth++] = t;
-	}
-      else if (state[t] == ON_STACK && role == PP_PATH_ROLE_DAG)
-	p->role[e] = PP_PATH_ROLE_BACK;
-    }
+  pp_dfs d;
+  if (pp_dfs_init (&d, g, PP_DFS_SUCCS, 0, walks_edge, p) != 0)
+    return PP_PATHS_ENOMEM;
+  pp_dfs_step step;
+  pp_dfs_root (&d, g->entry);
+  while (pp_dfs_next (&d, &step))
+    if (step.event == PP_DFS_BACK && p->role[step.edge] == PP_PATH_ROLE_DAG)
+      p->role[step.edge] = PP_PATH_ROLE_BACK;
   for (uint32_t v = 0; v < g->nnodes; v++)
-    reach[v] = state[v] != UNVISITED;
-  free (state);
-  free (stack);
-  free (cursor);
+    reach[v] = d.pre[v] != PP_DFS_NONE;
+  pp_dfs_free (&d);
   return PP_PATHS_OK;
 }
 
@@ -528,53 +506,48 @@ new_paths (const pp_graph *g)
   return p;
 }
 
-static int
-build (const pp_graph *g, const bool *path_end, uint64_t limit, bool plan,
-       const double *weights, pp_paths **out)
+int
+pp_paths_build_number (struct pp_paths_build *b, const pp_graph *g,
+		       const bool *path_end, uint64_t limit, bool may_cut)
 {
-  *out = NULL;
+  memset (b, 0, sizeof *b);
   if (!follows_conventions (g))
     return PP_PATHS_EGRAPH;
-  struct pp_paths_build b = {
-    .g = g,
-    .p = new_paths (g),
-    .reentry = pp_paths_alloc (g->nnodes, sizeof *b.reentry),
-    .useful = pp_paths_alloc (g->nnodes, sizeof *b.useful),
-    .head = pp_paths_alloc (g->nnodes, sizeof *b.head),
-    .topo = pp_paths_alloc (g->nnodes, sizeof *b.topo),
-  };
-  int status = PP_PATHS_ENOMEM;
-  if (b.p && b.reentry && b.useful && b.head && b.topo)
-    status = number_paths (&b, path_end, limit, plan);
-  if (status == PP_PATHS_OK && plan)
-    status = pp_paths_place (&b, weights);
-  free (b.reentry);
-  free (b.useful);
-  free (b.head);
-  free (b.topo);
-  if (status != PP_PATHS_OK)
-    pp_paths_free (b.p);
-  else
-    *out = b.p;
-  return status;
+  b->g = g;
+  b->p = new_paths (g);
+  b->reentry = pp_paths_alloc (g->nnodes, sizeof *b->reentry);
+  b->useful = pp_paths_alloc (g->nnodes, sizeof *b->useful);
+  b->head = pp_paths_alloc (g->nnodes, sizeof *b->head);
+  b->topo = pp_paths_alloc (g->nnodes, sizeof *b->topo);
+  if (!b->p || !b->reentry || !b->useful || !b->head || !b->topo)
+    return PP_PATHS_ENOMEM;
+  return number_paths (b, path_end, limit, may_cut);
 }
 
-int
-pp_paths_plan (const pp_graph *g, const pp_paths_options *opt, pp_paths **out)
+void
+pp_paths_build_free (struct pp_paths_build *b)
 {
-  static const pp_paths_options defaults;
-  if (!opt)
-    opt = &defaults;
-  uint64_t limit = opt->max_paths;
-  if (limit == 0 || limit > PP_PATHS_MAX)
-    limit = PP_PATHS_MAX;
-  return build (g, opt->path_end, limit, true, opt->weights, out);
+  pp_paths_free (b->p);
+  free (b->reentry);
+  free (b->useful);
+  free (b->head);
+  free (b->topo);
+  memset (b, 0, sizeof *b);
 }
 
 int
 pp_paths_number (const pp_graph *g, const bool *path_end, pp_paths **out)
 {
-  return build (g, path_end, PP_PATHS_MAX, false, NULL, out);
+  struct pp_paths_build b;
+  int status = pp_paths_build_number (&b, g, path_end, PP_PATHS_MAX, false);
+  *out = NULL;
+  if (status == PP_PATHS_OK)
+    {
+      *out = b.p;
+      b.p = NULL;
+    }
+  pp_paths_build_free (&b);
+  return status;
 }
 
 void

@@ -1,6 +1,9 @@
 /* Ball-Larus path profiling (Ball & Larus, "Efficient Path Profiling", MICRO 1996):
    the DAG of a CFG, exact path numbering, region cuts when a function has too many
    paths, probe placement on the chords of a maximum spanning tree, and decoding.
+   paths.c numbers the paths (pp_paths_number, decode, encode: all the tool needs);
+   paths-place.c places the probes on that numbering (pp_paths_plan, for the
+   plugin), and the numbering never calls the placement.
 
    The input is the graph edgeprof.h describes: ENTRY, EXIT, the EXIT -> ENTRY edge
    (PP_EDGE_EXIT_ENTRY), fake edges (PP_EDGE_FAKE) for early leaves (block -> EXIT)

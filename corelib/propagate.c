@@ -11,8 +11,9 @@
    and peeling stops at nodes on or between those cycles.  An unknown edge is
    determined exactly when it lies on no cycle of unknown edges, that is when it is a
    bridge of the unknown subgraph: the flow equations of all nodes on one side of it,
-   summed, involve no other unknown.  A second, iterative DFS finds those bridges and
-   solves them from subtree sums (figure 6's post-order sums, on a general graph).
+   summed, involve no other unknown.  An undirected depth-first search (pp_dfs, no
+   recursion either) finds those bridges and solves them from subtree sums (figure
+   6's post-order sums, on a general graph).
    What remains lies on cycles of unknowns and is truly undetermined.
 
    Fake edges may be allowed to go negative (DESIGN.md: a leave taken -1 times is a
@@ -126,86 +127,73 @@ peel_leaves (struct propagation *p)
   return status;
 }
 
-/* Tarjan's bridge finding over the open edges, iterative.  A tree edge into V is a
-   bridge when nothing in V's subtree reaches above V (low[v] == disc[v]); the
-   subtree is then one side of the cut, and its summed balance gives the count.
-   Parallel edges are told apart by index, so a doubled edge is never a bridge.
-   Sums use the balances from before this pass: a bridge solved inside a subtree
-   adds to both of its ends, which are both in the subtree, so sums are unchanged.
-   Returns 0, 1 (inconsistent counts) or -1 (allocation failure).  */
+/* The bridge search walks the open edges.  */
+static bool
+walks_open_edge (void *data, uint32_t e)
+{
+  return is_open_edge (data, e);
+}
+
+/* Tarjan's bridge finding over the open edges, on an undirected pp_dfs walk.  A
+   tree edge into V is a bridge when nothing in V's subtree reaches above V
+   (low[v] == pre[v]); the subtree is then one side of the cut, and its summed
+   balance gives the count.  Parallel edges are told apart by index, so a doubled
+   edge is never a bridge.  Sums use the balances from before this pass: a bridge
+   solved inside a subtree adds to both of its ends, which are both in the subtree,
+   so sums are unchanged.  Returns 0, 1 (inconsistent counts) or -1 (allocation
+   failure).  */
 static int
 solve_bridges (struct propagation *p)
 {
   const pp_graph *g = p->g;
   size_t n = g->nnodes;
-  uint32_t *disc = calloc (n, sizeof *disc);	/* 0: not visited yet */
   uint32_t *low = malloc (n * sizeof *low);
-  uint32_t *tree_edge = malloc (n * sizeof *tree_edge);
-  uint32_t *cursor = malloc (n * sizeof *cursor);
-  uint32_t *stack = malloc (n * sizeof *stack);
   flow_balance *subtree = malloc (n * sizeof *subtree);
+  pp_dfs dfs;
+  bool have_dfs = pp_dfs_init (&dfs, g, PP_DFS_BOTH, 0, walks_open_edge, p) == 0;
   int status = -1;
-  if (!disc || !low || !tree_edge || !cursor || !stack || !subtree)
+  if (!low || !subtree || !have_dfs)
     goto out;
 
   status = 0;
-  uint32_t time = 0;
+  const uint32_t *pre = dfs.pre;
   for (uint32_t root = 0; root < g->nnodes && status == 0; root++)
     {
-      if (disc[root] || p->unknown_degree[root] == 0)
+      if (p->unknown_degree[root] == 0 || !pp_dfs_root (&dfs, root))
 	continue;
-      uint32_t depth = 0;
-      stack[depth++] = root;
-      disc[root] = low[root] = ++time;
-      tree_edge[root] = UINT32_MAX;
-      cursor[root] = 0;
-      subtree[root] = p->balance[root];
-      while (depth && status == 0)
+      pp_dfs_step step;
+      while (status == 0 && pp_dfs_next (&dfs, &step))
 	{
-	  uint32_t v = stack[depth - 1];
-	  /* cursor[v] runs over v's successor edges, then its predecessor edges.  */
-	  uint32_t nsucc = g->succ_start[v + 1] - g->succ_start[v];
-	  uint32_t nadj = nsucc + g->pred_start[v + 1] - g->pred_start[v];
-	  if (cursor[v] < nadj)
+	  uint32_t v = step.dst, parent = step.src;
+	  switch (step.event)
 	    {
-	      uint32_t k = cursor[v]++;
-	      uint32_t e = k < nsucc ? g->succ_edges[g->succ_start[v] + k]
-			 : g->pred_edges[g->pred_start[v] + k - nsucc];
-	      if (!is_open_edge (p, e) || e == tree_edge[v])
-		continue;
-	      uint32_t t = other_end (g, e, v);
-	      if (disc[t])
-		{
-		  if (disc[t] < low[v])
-		    low[v] = disc[t];
-		  continue;
-		}
-	      disc[t] = low[t] = ++time;
-	      tree_edge[t] = e;
-	      cursor[t] = 0;
-	      subtree[t] = p->balance[t];
-	      stack[depth++] = t;
-	      continue;
+	    case PP_DFS_ENTER:
+	      low[v] = pre[v];
+	      subtree[v] = p->balance[v];
+	      break;
+	    case PP_DFS_BACK:
+	    case PP_DFS_CROSS:
+	      if (pre[v] < low[parent])
+		low[parent] = pre[v];
+	      break;
+	    case PP_DFS_LEAVE:
+	      if (parent == PP_DFS_NONE)
+		break;
+	      subtree[parent] += subtree[v];
+	      if (low[v] < low[parent])
+		low[parent] = low[v];
+	      if (low[v] == pre[v] && !solve_cut (p, step.edge, v, subtree[v]))
+		status = 1;
+	      break;
 	    }
-	  depth--;
-	  if (tree_edge[v] == UINT32_MAX)
-	    continue;
-	  uint32_t parent = stack[depth - 1];
-	  subtree[parent] += subtree[v];
-	  if (low[v] < low[parent])
-	    low[parent] = low[v];
-	  if (low[v] == disc[v] && !solve_cut (p, tree_edge[v], v, subtree[v]))
-	    status = 1;
 	}
     }
 
 out:
-  free (disc);
   free (low);
-  free (tree_edge);
-  free (cursor);
-  free (stack);
   free (subtree);
+  if (have_dfs)
+    pp_dfs_free (&dfs);
   return status;
 }
 

@@ -11,8 +11,6 @@
    finite (and sums of a few of them too) so that comparisons stay meaningful.  */
 #define WEIGHT_CAP 1e300
 
-enum dfs_state { UNVISITED = 0, ON_STACK, DONE };
-
 static double
 capped (double x)
 {
@@ -28,7 +26,7 @@ is_closing_edge (const pp_graph *g, uint32_t e)
 /* Everything the heuristic derives from the graph before weighting it.  */
 struct structure
 {
-  uint8_t *state;		/* DONE once reached from ENTRY */
+  bool *reached;			/* reached from ENTRY */
   bool *is_back;		/* DFS back edge */
   bool *is_loop_exit;		/* in loop-exits(y) for some loop-entry y */
   uint32_t *rpo;		/* reached nodes in reverse DFS postorder */
@@ -40,56 +38,27 @@ struct structure
   size_t nloop_exits, loop_exits_cap;
 };
 
-/* Iterative DFS from ENTRY (graphs can be deep).  The closing EXIT -> ENTRY edge is
-   not followed: the paper fixes its weight and does not treat it as a back edge.  */
+/* DFS from ENTRY for the back edges and the reverse postorder.  The closing
+   EXIT -> ENTRY edge is not followed: the paper fixes its weight and does not treat
+   it as a back edge.  */
 static int
 find_back_edges (const pp_graph *g, struct structure *s)
 {
-  uint32_t *stack = malloc ((size_t) g->nnodes * sizeof *stack);
-  uint32_t *cursor = malloc ((size_t) g->nnodes * sizeof *cursor);
-  if (!stack || !cursor)
+  pp_dfs d;
+  if (pp_dfs_init (&d, g, PP_DFS_SUCCS, PP_EDGE_EXIT_ENTRY, NULL, NULL) != 0)
+    return -1;
+  pp_dfs_step step;
+  pp_dfs_root (&d, g->entry);
+  while (pp_dfs_next (&d, &step))
+    if (step.event == PP_DFS_BACK)
+      s->is_back[step.edge] = true;
+  s->nreached = d.npost;
+  for (uint32_t i = 0; i < d.npost; i++)
     {
-      free (stack);
-      free (cursor);
-      return -1;
+      s->rpo[i] = d.postorder[d.npost - 1 - i];
+      s->reached[s->rpo[i]] = true;
     }
-  uint32_t depth = 0, npost = 0;
-  stack[depth++] = g->entry;
-  s->state[g->entry] = ON_STACK;
-  cursor[g->entry] = g->succ_start[g->entry];
-  while (depth)
-    {
-      uint32_t v = stack[depth - 1];
-      if (cursor[v] == g->succ_start[v + 1])
-	{
-	  s->state[v] = DONE;
-	  s->rpo[npost++] = v;
-	  depth--;
-	  continue;
-	}
-      uint32_t e = g->succ_edges[cursor[v]++];
-      if (is_closing_edge (g, e))
-	continue;
-      uint32_t t = g->edges[e].dst;
-      if (s->state[t] == UNVISITED)
-	{
-	  s->state[t] = ON_STACK;
-	  cursor[t] = g->succ_start[t];
-	  stack[depth++] = t;
-	}
-      else if (s->state[t] == ON_STACK)
-	s->is_back[e] = true;
-    }
-  /* rpo holds the postorder; reverse it.  */
-  for (uint32_t i = 0, j = npost; i + 1 < j; i++, j--)
-    {
-      uint32_t tmp = s->rpo[i];
-      s->rpo[i] = s->rpo[j - 1];
-      s->rpo[j - 1] = tmp;
-    }
-  s->nreached = npost;
-  free (stack);
-  free (cursor);
+  pp_dfs_free (&d);
   return 0;
 }
 
@@ -158,7 +127,7 @@ find_loop_exits (const pp_graph *g, struct structure *s)
 	    {
 	      uint32_t e = g->pred_edges[k];
 	      uint32_t p = g->edges[e].src;
-	      if (is_closing_edge (g, e) || s->state[p] != DONE
+	      if (is_closing_edge (g, e) || !s->reached[p]
 		  || in_loop_of[p] == stamp)
 		continue;
 	      in_loop_of[p] = stamp;
@@ -287,7 +256,7 @@ pp_weights_heuristic (const pp_graph *g, double *w)
 
   struct structure s = { 0 };
   size_t n = g->nnodes, m = g->nedges ? g->nedges : 1;
-  s.state = calloc (n, sizeof *s.state);
+  s.reached = calloc (n, sizeof *s.reached);
   s.is_back = calloc (m, sizeof *s.is_back);
   s.is_loop_exit = calloc (m, sizeof *s.is_loop_exit);
   s.rpo = malloc (n * sizeof *s.rpo);
@@ -295,14 +264,14 @@ pp_weights_heuristic (const pp_graph *g, double *w)
   s.exits_end = calloc (n, sizeof *s.exits_end);
   bool *exit_assigned = calloc (m, sizeof *exit_assigned);
   int status = -1;
-  if (s.state && s.is_back && s.is_loop_exit && s.rpo && s.exits_begin
+  if (s.reached && s.is_back && s.is_loop_exit && s.rpo && s.exits_begin
       && s.exits_end && exit_assigned
       && find_back_edges (g, &s) == 0 && find_loop_exits (g, &s) == 0)
     {
       apply_rules (g, &s, w, exit_assigned);
       status = 0;
     }
-  free (s.state);
+  free (s.reached);
   free (s.is_back);
   free (s.is_loop_exit);
   free (s.rpo);
