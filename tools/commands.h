@@ -13,6 +13,7 @@ int merge_command (int argc, char **argv);
 int stats_command (int argc, char **argv);
 int json_command (int argc, char **argv);
 int paths_command (int argc, char **argv);
+int dot_command (int argc, char **argv);
 
 /* Prints "pathprof: FILE: reason" on stderr (without "FILE: " when file is NULL).  */
 void tool_error (const char *file, const char *fmt, ...)

@@ -110,6 +110,22 @@ function_paths_free (function_paths *fp)
   memset (fp, 0, sizeof *fp);
 }
 
+static int
+hottest_first (const void *a, const void *b)
+{
+  const path_count *x = a, *y = b;
+  if (x->count != y->count)
+    return x->count < y->count ? 1 : -1;
+  return (x->path > y->path) - (x->path < y->path);
+}
+
+void
+function_paths_sort_hottest (function_paths *fp)
+{
+  if (fp->nexecuted)
+    qsort (fp->executed, fp->nexecuted, sizeof *fp->executed, hottest_first);
+}
+
 /* Counts each executed path on its edges and on the cut it ends on; starts[h]
    gets the paths that started at head h.  */
 static int

@@ -33,6 +33,9 @@ int function_paths_load (function_paths *fp, const report_function *f,
 			 const pp_unit_data *u, char *err, size_t errlen);
 void function_paths_free (function_paths *fp);
 
+/* Sorts fp->executed hottest first, paths of equal counts by number.  */
+void function_paths_sort_hottest (function_paths *fp);
+
 /* The work the probes of a paths-mode function did in the recorded runs: the
    decoded paths, each with the path probes of f's plan on its edges (counts
    and register updates, as the notes record them), beside what Ball and Larus' simple

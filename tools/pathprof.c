@@ -1,7 +1,7 @@
 /* pathprof: reads the profiles written by programs built with the pathprof plugin
    and reports them.  This file holds the command table and what every command
    shares; each command lives in its own file (show.c, lcov.c, json.c, stats.c,
-   paths.c, merge.c).  */
+   paths.c, dot.c, merge.c).  */
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -33,6 +33,11 @@ static const struct command
     "print the executed paths of every function of the paths mode, hottest\n"
     "first, with their blocks and source lines",
     paths_command },
+  { "dot", "FILE [--function NAME] [--paths N]",
+    "print every function's control-flow graph with its counts or coverage\n"
+    "as Graphviz input (render with dot -Tsvg); with --paths, the N hottest\n"
+    "paths of the paths mode in colours",
+    dot_command },
   { "merge", "OUT IN...", "add up the profiles IN... into OUT (replaced)",
     merge_command },
 };

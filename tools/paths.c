@@ -11,15 +11,6 @@
 #include "commands.h"
 #include "path-counts.h"
 
-static int
-hottest_first (const void *a, const void *b)
-{
-  const path_count *x = a, *y = b;
-  if (x->count != y->count)
-    return x->count < y->count ? 1 : -1;
-  return (x->path > y->path) - (x->path < y->path);
-}
-
 static bool
 has_pred (const pp_graph *g, const pp_paths *p, uint32_t v, uint8_t role,
 	  uint32_t flags)
@@ -179,7 +170,7 @@ print_function (const report_unit *ru, const report_function *f, uint64_t top,
 	    100.0 * (double) fp.nexecuted / (double) p->npaths);
   putchar ('\n');
 
-  qsort (fp.executed, fp.nexecuted, sizeof *fp.executed, hottest_first);
+  function_paths_sort_hottest (&fp);
   uint32_t *edges = malloc (p->max_path_edges * sizeof *edges);
   if (!edges)
     status = -1;
