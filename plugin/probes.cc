@@ -20,8 +20,9 @@ value_ref (const probe_target &t, tree index)
 }
 
 /* *REF += 1: a relaxed atomic add when the program is built for threads
-   (-pthread gives -fprofile-update=prefer-atomic), otherwise a plain
-   load/add/store, as gcov does.  */
+   (-fprofile-update=atomic or prefer-atomic, or -pthread, which cc1 sees as
+   -D_REENTRANT: see plugin.cc), otherwise a plain load/add/store, as gcov
+   does.  */
 static void
 emit_increment (const probe_target &t, tree ref, gimple_seq *seq)
 {
