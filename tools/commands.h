@@ -27,6 +27,10 @@ int tool_usage_error (const char *fmt, ...)
 /* Reports a failure of getopt_long (which returned c, '?' or ':', with opterr 0
    and optstring starting with ':') as a usage error.  */
 int tool_option_error (const char *command, int c, char **argv);
+/* Parses ARG, the value of OPTION of COMMAND, as a number of paths into *n.
+   Returns -1, or the exit status of the usage error it printed.  */
+int tool_number_of_paths (const char *command, const char *option,
+			  const char *arg, uint64_t *n);
 /* Prints the usage on stdout; returns the exit status for --help.  */
 int tool_help (void);
 /* Parses the options of a command whose only option is --help.  Returns -1 with

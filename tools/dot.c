@@ -590,8 +590,7 @@ dot_command (int argc, char **argv)
   const char *function_name = NULL;
   bool hot = false;
   uint64_t top = 0;
-  char *end;
-  int c;
+  int c, usage;
   opterr = 0;
   while ((c = getopt_long (argc, argv, ":", options, NULL)) != -1)
     switch (c)
@@ -600,11 +599,9 @@ dot_command (int argc, char **argv)
 	function_name = optarg;
 	break;
       case 'p':
-	errno = 0;
-	top = strtoull (optarg, &end, 10);
-	if (!*optarg || *end || errno || optarg[0] == '-')
-	  return tool_usage_error ("dot: --paths expects a number of paths, "
-				   "not '%s'", optarg);
+	if ((usage = tool_number_of_paths ("dot", "--paths", optarg,
+					      &top)) >= 0)
+	  return usage;
 	hot = true;
 	break;
       case 'h':

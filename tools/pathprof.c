@@ -3,6 +3,7 @@
    shares; each command lives in its own file (show.c, lcov.c, json.c, stats.c,
    paths.c, dot.c, merge.c).  */
 
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -103,6 +104,19 @@ tool_usage_error (const char *fmt, ...)
   fputs ("\n\n", stderr);
   print_usage (stderr);
   return EXIT_FAILURE;
+}
+
+int
+tool_number_of_paths (const char *command, const char *option, const char *arg,
+		      uint64_t *n)
+{
+  char *end;
+  errno = 0;
+  *n = strtoull (arg, &end, 10);
+  if (!*arg || *end || errno || arg[0] == '-')
+    return tool_usage_error ("%s: %s expects a number of paths, not '%s'",
+			     command, option, arg);
+  return -1;
 }
 
 int

@@ -203,8 +203,7 @@ paths_command (int argc, char **argv)
   };
   const char *function_name = NULL;
   uint64_t top = UINT64_MAX;
-  char *end;
-  int c;
+  int c, usage;
   opterr = 0;
   while ((c = getopt_long (argc, argv, ":", options, NULL)) != -1)
     switch (c)
@@ -213,11 +212,9 @@ paths_command (int argc, char **argv)
 	function_name = optarg;
 	break;
       case 't':
-	errno = 0;
-	top = strtoull (optarg, &end, 10);
-	if (!*optarg || *end || errno || optarg[0] == '-')
-	  return tool_usage_error ("paths: --top expects a number of paths, "
-				   "not '%s'", optarg);
+	if ((usage = tool_number_of_paths ("paths", "--top", optarg,
+					      &top)) >= 0)
+	  return usage;
 	break;
       case 'h':
 	return tool_help ();
