@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "notes.h"
 #include "modes.h"
 
@@ -369,7 +370,7 @@ decode_function (reader *r, pp_function_notes *f, uint32_t index, uint32_t nfile
     }
   set_where (r, "function '%s'", f->name);
   uint64_t sum = pp_notes_cfg_checksum (f);
-  if (sum != f->cfg_checksum)
+  if (PP_CHECKSUM_DIFFERS (f->cfg_checksum, sum))
     return fail (r, "corrupted: the CFG checksum recorded for function '%s' "
 		 "(%016" PRIx64 ") differs from its graph's (%016" PRIx64 ")",
 		 f->name, f->cfg_checksum, sum);

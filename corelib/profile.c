@@ -277,7 +277,8 @@ read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
   u->name = copy_string (name, name_len);
   if (!u->name)
     goto oom;
-  if (pp_hash64 (notes, notes_len, PP_HASH_SEED) != checksum)
+  if (PP_CHECKSUM_DIFFERS (checksum,
+			   pp_hash64 (notes, notes_len, PP_HASH_SEED)))
     {
       set_err (r->err, r->errlen, "corrupted at byte %zu: the notes of unit '%s' "
 	       "do not match its checksum", start, u->name);
@@ -396,7 +397,8 @@ pp_profile_decode (const unsigned char *buf, size_t len, pp_profile *p, char *er
       return -1;
     }
   size_t body = r.pos;
-  if (take_u64 (&r) != pp_hash64 (buf, body, PP_HASH_SEED))
+  uint64_t trailer = take_u64 (&r);
+  if (PP_CHECKSUM_DIFFERS (trailer, pp_hash64 (buf, body, PP_HASH_SEED)))
     {
       set_err (err, errlen, "bad trailer checksum: file is corrupted");
       return -1;
