@@ -83,6 +83,36 @@ int pp_propagate_counts_signed_fakes (const pp_graph *g,
 				      const uint64_t *counters, uint64_t *counts,
 				      bool *known);
 
+/* The same with no range check: every derived count is kept modulo 2^64 (a
+   "negative" one in two's complement), for stand-in counts whose sums matter
+   rather than the counts themselves (pp_propagate_vertex_counts).  */
+int pp_propagate_counts_modular (const pp_graph *g, const int32_t *counter_of_edge,
+				 const uint64_t *counters, uint64_t *counts);
+
+/* Vertex profiling with edge counters, Vprof(Ecnt) (Ball & Larus 1994, section
+   3.3; vertexprof.c).  The heuristic of figure 11: the chords of a maximum
+   spanning tree, then, heaviest first, a chord loses its counter when the cycle
+   it closes in the tree is pipeless, shares no vertex with an earlier such cycle
+   (or a pinned chord's) and has no edge with keep[e] set (keep may be NULL).
+   Fills counter_of_edge as pp_plan_edge_counters does; *removed receives the
+   number of chords left without a counter, *pinned_chords as there.  Every simple
+   cycle of the edges without a counter is then pipeless, so every vertex count
+   is determined (the paper's theorem).  Returns the number of counters, or -1 on
+   allocation failure.  */
+int pp_plan_vertex_counters (const pp_graph *g, const double *w, const bool *keep,
+			     int32_t *counter_of_edge, int *pinned_chords,
+			     uint32_t *removed);
+
+/* Figure 8: every cycle of unmeasured edges broken by an edge counted 0, the rest
+   derived; counts[e] receives edge counts, modulo 2^64, whose sum over any
+   vertex's incoming (or outgoing) edges is that vertex's count whenever the
+   counters satisfy the theorem above.  The counts of edges on cycles of
+   unmeasured edges are stand-ins, not the edges' own; pp_propagate_counts tells
+   which edges are determined.  Returns 0, 1 when the counters contradict the
+   graph, or -1 on allocation failure.  */
+int pp_propagate_vertex_counts (const pp_graph *g, const int32_t *counter_of_edge,
+				const uint64_t *counters, uint64_t *counts);
+
 #ifdef __cplusplus
 }
 #endif

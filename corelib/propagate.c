@@ -39,6 +39,7 @@ struct propagation
      sides of their node's equation, so they neither help nor hinder solving it.  */
   uint32_t *unknown_degree;
   bool signed_fakes;
+  bool modular;			/* any count, kept modulo 2^64 */
 };
 
 static bool
@@ -71,7 +72,8 @@ static bool
 solve_cut (struct propagation *p, uint32_t e, uint32_t side, flow_balance surplus)
 {
   flow_balance need = p->g->edges[e].src == side ? surplus : -surplus;
-  bool in_range = p->signed_fakes && (p->g->edges[e].flags & PP_EDGE_FAKE)
+  bool in_range = p->modular ? true
+		  : p->signed_fakes && (p->g->edges[e].flags & PP_EDGE_FAKE)
 		  ? need >= INT64_MIN && need <= INT64_MAX
 		  : need >= 0 && need <= (flow_balance) UINT64_MAX;
   if (!in_range)
@@ -199,7 +201,8 @@ out:
 
 static int
 propagate (const pp_graph *g, const int32_t *counter_of_edge,
-	   const uint64_t *counters, uint64_t *counts, bool *known, bool signed_fakes)
+	   const uint64_t *counters, uint64_t *counts, bool *known, bool signed_fakes,
+	   bool modular)
 {
   size_t n = g->nnodes ? g->nnodes : 1, m = g->nedges ? g->nedges : 1;
   struct propagation p = {
@@ -209,6 +212,7 @@ propagate (const pp_graph *g, const int32_t *counter_of_edge,
     .balance = calloc (n, sizeof (flow_balance)),
     .unknown_degree = calloc (n, sizeof (uint32_t)),
     .signed_fakes = signed_fakes,
+    .modular = modular,
   };
   int status = -1;
   if (!p.known || !p.balance || !p.unknown_degree)
@@ -263,7 +267,7 @@ int
 pp_propagate_counts (const pp_graph *g, const int32_t *counter_of_edge,
 		     const uint64_t *counters, uint64_t *counts, bool *known)
 {
-  return propagate (g, counter_of_edge, counters, counts, known, false);
+  return propagate (g, counter_of_edge, counters, counts, known, false, false);
 }
 
 int
@@ -271,5 +275,12 @@ pp_propagate_counts_signed_fakes (const pp_graph *g, const int32_t *counter_of_e
 				  const uint64_t *counters, uint64_t *counts,
 				  bool *known)
 {
-  return propagate (g, counter_of_edge, counters, counts, known, true);
+  return propagate (g, counter_of_edge, counters, counts, known, true, false);
+}
+
+int
+pp_propagate_counts_modular (const pp_graph *g, const int32_t *counter_of_edge,
+			     const uint64_t *counters, uint64_t *counts)
+{
+  return propagate (g, counter_of_edge, counters, counts, NULL, false, true);
 }
