@@ -44,6 +44,7 @@ struct pp_mode_info
 
 /* The planners (plan.c).  */
 pp_planner pp_plan_edge_counts;	/* counters on maximum-spanning-tree chords */
+pp_planner pp_plan_block_counts;	/* of those, what block and line counts need */
 pp_planner pp_plan_coverage;	/* plan_arg: enum pp_coverage_mode */
 pp_planner pp_plan_paths;	/* Ball-Larus paths, increments on chords */
 

@@ -82,6 +82,64 @@ pp_plan_edge_counts (const pp_mode_info *mode, const pp_graph *g,
   return PP_PLAN_OK;
 }
 
+/* Do blocks U and V share a source line (file and line)?  */
+static bool
+share_a_line (const pp_block_notes *u, const pp_block_notes *v)
+{
+  for (uint32_t i = 0; i < u->nlines; i++)
+    for (uint32_t j = 0; j < v->nlines; j++)
+      if (u->lines[i].file == v->lines[j].file
+	  && u->lines[i].line == v->lines[j].line)
+	return true;
+  return false;
+}
+
+/* Vertex counts from edge counters, Vprof(Ecnt) (Ball & Larus 1994, s3.3;
+   vertexprof.c): the chords of edge counting less those the block counts do not
+   need.  Some edge counts must stay exact all the same (keep): those leaving
+   ENTRY (the calls, apart from re-entries), and those between two blocks of one
+   source line, which gcov's line counts add up (a line's count is the entries
+   into its blocks plus the turns of its loops: tools/line-counts.c).  */
+int
+pp_plan_block_counts (const pp_mode_info *mode, const pp_graph *g,
+		      const pp_plan_input *in, pp_plan *out, const char **why)
+{
+  (void) mode;
+  (void) why;
+  size_t m = g->nedges ? g->nedges : 1;
+  int32_t *counter = malloc (m * sizeof *counter);
+  bool *keep = calloc (m, sizeof *keep);
+  int pinned = 0, n = -1;
+  uint32_t removed;
+  if (counter && keep)
+    {
+      const pp_function_notes *fn = in->notes;
+      for (uint32_t e = 0; e < g->nedges; e++)
+	{
+	  const pp_edge *ed = &g->edges[e];
+	  keep[e] = ed->src == g->entry
+		    || (fn && ed->src < fn->nblocks && ed->dst < fn->nblocks
+			&& share_a_line (&fn->blocks[ed->src], &fn->blocks[ed->dst]));
+	}
+      n = pp_plan_vertex_counters (g, in->weights, keep, counter, &pinned,
+				   &removed);
+    }
+  free (keep);
+  if (n < 0 || plan_alloc (out, (uint32_t) n))
+    {
+      free (counter);
+      memset (out, 0, sizeof *out);
+      return PP_PLAN_ENOMEM;
+    }
+  for (uint32_t e = 0; e < g->nedges; e++)
+    if (counter[e] >= 0)
+      add_probe (out, PP_PROBE_COUNT, PP_SITE_EDGE, e, (uint32_t) counter[e], 0);
+  out->nvalues = (uint32_t) n;
+  out->pinned_chords = pinned;
+  free (counter);
+  return PP_PLAN_OK;
+}
+
 /* One-byte probes on the fewest blocks or edges (Chen et al.), the cheapest such
    set under the weighting.  */
 int

@@ -105,6 +105,9 @@ typedef struct pp_plan_input
 {
   const double *weights;	/* per edge, for spanning trees (pp_plan_weights) */
   uint64_t path_array_max;	/* paths: more paths than this go to a table */
+  /* The function's blocks and their source lines, numbered as the graph's nodes
+     (block-counts: the edges that line counts need stay exact); may be NULL.  */
+  const pp_function_notes *notes;
 } pp_plan_input;
 
 enum pp_plan_status

@@ -217,6 +217,8 @@ plan_function (function_record &rec, pp_function_notes &fn, file_table &files,
 	fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
       in.weights = w.address ();
     }
+  describe_function (fn, g, files);
+  in.notes = &fn;
   const char *why = NULL;
   int rc = option_mode->plan (option_mode, &g, &in, &rec.plan, &why);
   if (rc == PP_PLAN_ENOMEM)
@@ -234,7 +236,6 @@ plan_function (function_record &rec, pp_function_notes &fn, file_table &files,
 		"through abnormal control flow cannot be inferred from edge probes",
 		current_function_decl, rec.plan.ninexact);
 
-  describe_function (fn, g, files);
   fn.value_offset = rec.value_offset;
   pp_plan_to_notes (&rec.plan, &fn);
   pp_graph_free (&g);

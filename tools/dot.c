@@ -411,7 +411,8 @@ print_edge (const struct drawing *d, uint32_t e, size_t *cursor)
   print_id (d);
   printf ("e%" PRIu32 "\", class=\"%s%s%s", e, coverage_classes[coverage],
 	  d->edge_probe[e] ? " probe" : "", fake ? " fake" : "");
-  bool unknown = d->ru->counts && f->edge_source[e] == REPORT_EDGE_UNKNOWN;
+  bool unknown = d->ru->counts && (f->edge_source[e] == REPORT_EDGE_UNKNOWN
+				   || f->edge_source[e] == REPORT_EDGE_UNMEASURED);
   if (unknown)
     fputs (" unknown", stdout);
   for (size_t i = first; i < last; i++)

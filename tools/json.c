@@ -83,7 +83,9 @@ print_edge (const report_unit *ru, const report_function *f, uint32_t e)
     {
       /* A fake leave is negative when calls returned more often than they
 	 were made (a forked child).  */
-      if (edge->flags & PP_EDGE_FAKE)
+      if (f->edge_source[e] == REPORT_EDGE_UNMEASURED)
+	fputs (", \"count\": null", stdout);
+      else if (edge->flags & PP_EDGE_FAKE)
 	printf (", \"count\": %" PRId64, (int64_t) f->edge_counts[e]);
       else
 	printf (", \"count\": %" PRIu64, f->edge_counts[e]);

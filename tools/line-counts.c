@@ -10,6 +10,7 @@ struct line_function
 {
   const pp_graph *g;
   const uint64_t *edge_counts;	/* NULL in a coverage function */
+  bool flow;			/* edge_counts are flow counts: sums modulo 2^64 */
   const bool *ran;		/* per node, in a coverage function */
   const pp_block_notes *blocks;
   const uint32_t *source_of_file;
@@ -120,6 +121,19 @@ line_counts_node_count (const pp_graph *g, const uint64_t *edge_counts,
   return sum;
 }
 
+uint64_t
+line_counts_node_flow (const pp_graph *g, const uint64_t *flow_counts, uint32_t v)
+{
+  /* Modulo 2^64: the stand-in counts of figure 8 may wrap; their sum does not.  */
+  uint32_t start = v == g->exit ? g->succ_start[v] : g->pred_start[v];
+  uint32_t end = v == g->exit ? g->succ_start[v + 1] : g->pred_start[v + 1];
+  const uint32_t *edges = v == g->exit ? g->succ_edges : g->pred_edges;
+  uint64_t sum = 0;
+  for (uint32_t i = start; i < end; i++)
+    sum += flow_counts[edges[i]];
+  return sum;
+}
+
 /* The anchor of the run of b->lines starting at *pos, which is advanced past it.  */
 static pp_line_ref
 next_run_anchor (const pp_block_notes *b, uint32_t *pos)
@@ -147,7 +161,7 @@ line_counts_block_anchor (const pp_block_notes *block, pp_line_ref *anchor)
 
 static int
 add_function (line_counts *lc, const pp_graph *g, const uint64_t *edge_counts,
-	      const bool *ran, const pp_block_notes *blocks,
+	      bool flow, const bool *ran, const pp_block_notes *blocks,
 	      const uint32_t *source_of_file)
 {
   size_t cap = lc->functions_cap;
@@ -174,7 +188,7 @@ add_function (line_counts *lc, const pp_graph *g, const uint64_t *edge_counts,
 	}
     }
   lc->functions[fn] = (struct line_function)
-    { g, edge_counts, ran, blocks, source_of_file };
+    { g, edge_counts, flow, ran, blocks, source_of_file };
   lc->nfunctions++;
   return 0;
 }
@@ -185,7 +199,16 @@ line_counts_add_function (line_counts *lc, const pp_graph *g,
 			  const pp_block_notes *blocks,
 			  const uint32_t *source_of_file)
 {
-  return add_function (lc, g, edge_counts, NULL, blocks, source_of_file);
+  return add_function (lc, g, edge_counts, false, NULL, blocks, source_of_file);
+}
+
+int
+line_counts_add_flow_function (line_counts *lc, const pp_graph *g,
+			       const uint64_t *flow_counts,
+			       const pp_block_notes *blocks,
+			       const uint32_t *source_of_file)
+{
+  return add_function (lc, g, flow_counts, true, NULL, blocks, source_of_file);
 }
 
 int
@@ -193,7 +216,7 @@ line_counts_add_covered_function (line_counts *lc, const pp_graph *g,
 				  const bool *ran, const pp_block_notes *blocks,
 				  const uint32_t *source_of_file)
 {
-  return add_function (lc, g, NULL, ran, blocks, source_of_file);
+  return add_function (lc, g, NULL, false, ran, blocks, source_of_file);
 }
 
 static bool
@@ -201,7 +224,8 @@ block_ran (const struct line_function *f, uint32_t v)
 {
   if (f->ran)
     return f->ran[v];
-  return line_counts_node_count (f->g, f->edge_counts, v) != 0;
+  return (f->flow ? line_counts_node_flow (f->g, f->edge_counts, v)
+	  : line_counts_node_count (f->g, f->edge_counts, v)) != 0;
 }
 
 /* gcov's exception edges: non-fake, non-fallthru successors of a block (not ENTRY)
@@ -478,7 +502,7 @@ circuit (struct circuits *c, uint32_t v)
    the entries into the set plus the turns of the circuits within it.  c->in_set,
    c->blocked and c->unblock_with are clear on entry and on return.  */
 static uint64_t
-anchored_count (struct circuits *c, const uint64_t *edge_counts,
+anchored_count (struct circuits *c, const uint64_t *edge_counts, bool flow,
 		const uint32_t *set, uint32_t n)
 {
   const pp_graph *g = c->g;
@@ -491,8 +515,11 @@ anchored_count (struct circuits *c, const uint64_t *edge_counts,
       for (uint32_t i = g->pred_start[v]; i < g->pred_start[v + 1]; i++)
 	{
 	  uint32_t e = g->pred_edges[i];
+	  /* Flow counts: the entries into the set are exact as a sum only (the
+	     set's blocks' totals less the exact counts of the edges within).  */
 	  if (!c->in_set[g->edges[e].src])
-	    count = pp_sat_add (count, edge_counts[e]);
+	    count = flow ? count + edge_counts[e]
+			 : pp_sat_add (count, edge_counts[e]);
 	}
       for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
 	c->residual[g->succ_edges[i]] = edge_counts[g->succ_edges[i]];
@@ -587,7 +614,8 @@ add_function_anchored_counts (line_counts *lc, uint32_t fn,
 	l->covered = block_ran (f, set[k]);
       if (f->edge_counts)
 	l->count = pp_sat_add (l->count,
-			       anchored_count (&c, f->edge_counts, set, nset));
+			       anchored_count (&c, f->edge_counts, f->flow, set,
+					       nset));
     }
   int status = c.failed ? -1 : 0;
   free_circuits (&c, f->g->nnodes);

@@ -93,6 +93,15 @@ int line_counts_add_function (line_counts *lc, const pp_graph *g,
 			      const pp_block_notes *blocks,
 			      const uint32_t *source_of_file);
 
+/* The same with flow counts (block-counts: pp_propagate_vertex_counts) instead
+   of edge counts: sums over a block's edges are exact modulo 2^64, single edges
+   only where they lie on no cycle of unmeasured edges, which must hold for the
+   edges between two blocks of one line (the mode's planner keeps them).  */
+int line_counts_add_flow_function (line_counts *lc, const pp_graph *g,
+				   const uint64_t *flow_counts,
+				   const pp_block_notes *blocks,
+				   const uint32_t *source_of_file);
+
 /* The same for a function of a coverage mode: RAN[v] says whether node v ran.
    Its lines get coverage and no count.  RAN is referenced like the arrays above.  */
 int line_counts_add_covered_function (line_counts *lc, const pp_graph *g,
@@ -111,5 +120,8 @@ bool line_counts_block_anchor (const pp_block_notes *block, pp_line_ref *anchor)
 /* The sum of v's incoming edge counts, saturating.  */
 uint64_t line_counts_node_count (const pp_graph *g, const uint64_t *edge_counts,
 				 uint32_t v);
+/* The same from flow counts, modulo 2^64 (EXIT's: its outgoing edge).  */
+uint64_t line_counts_node_flow (const pp_graph *g, const uint64_t *flow_counts,
+				uint32_t v);
 
 #endif

@@ -30,6 +30,7 @@ const char *const report_edge_source_names[] = {
   [REPORT_EDGE_MEASURED] = "measured",
   [REPORT_EDGE_DERIVED] = "derived",
   [REPORT_EDGE_UNKNOWN] = "unknown",
+  [REPORT_EDGE_UNMEASURED] = "not determined",
 };
 
 /* A mode reader fills, from the unit's values and f->plan, f->edge_counts,
@@ -41,6 +42,8 @@ typedef int (*mode_reader_fn) (report_function *f, const pp_unit_data *u,
 
 static int read_edge_counts (report_function *f, const pp_unit_data *u,
 			     const pp_mode_info *mode, char *err, size_t errlen);
+static int read_block_counts (report_function *f, const pp_unit_data *u,
+			      const pp_mode_info *mode, char *err, size_t errlen);
 static int read_coverage (report_function *f, const pp_unit_data *u,
 			  const pp_mode_info *mode, char *err, size_t errlen);
 
@@ -55,6 +58,7 @@ static const struct mode_reader
   { PP_MODE_BLOCK_COVER, read_coverage },
   { PP_MODE_EDGE_COVER, read_coverage },
   { PP_MODE_BLOCK_COVER_EDGE_PROBES, read_coverage },
+  { PP_MODE_BLOCK_COUNTS, read_block_counts },
   { PP_MODE_PATHS, report_read_paths },
 };
 
@@ -67,32 +71,42 @@ find_mode_reader (uint32_t mode)
   return NULL;
 }
 
-/* Edge counters on the chords of a spanning tree: the other edges are derived by
-   flow propagation.  */
-static int
-read_edge_counts (report_function *f, const pp_unit_data *u,
-		  const pp_mode_info *mode, char *err, size_t errlen)
+/* The counter of each edge from the plan (-1: none), for the propagations.  */
+static int32_t *
+counters_of_edges (const report_function *f)
 {
-  (void) mode;
   const pp_function_notes *fn = f->notes;
-  size_t n = fn->nedges ? fn->nedges : 1;
-  int32_t *counter_of_edge = malloc (n * sizeof *counter_of_edge);
-  bool *known = malloc (n * sizeof *known);
-  if (!counter_of_edge || !known)
-    {
-      free (counter_of_edge);
-      free (known);
-      snprintf (err, errlen, "out of memory");
-      return -1;
-    }
+  int32_t *counter_of_edge
+    = malloc ((fn->nedges ? fn->nedges : 1) * sizeof *counter_of_edge);
+  if (!counter_of_edge)
+    return NULL;
   for (uint32_t e = 0; e < fn->nedges; e++)
     counter_of_edge[e] = -1;
   for (uint32_t i = 0; i < f->plan.nprobes; i++)
     counter_of_edge[f->plan.probes[i].where] = (int32_t) f->plan.probes[i].index;
+  return counter_of_edge;
+}
+
+/* Edge counts from the counters: every edge's when the counters determine it,
+   else the source NOT_DETERMINED gives (REPORT_EDGE_UNKNOWN in edge-counts,
+   where only abnormal edges can be left undetermined; REPORT_EDGE_UNMEASURED in
+   block-counts, which leaves them so by design).  */
+static int
+edge_counts_from_counters (report_function *f, const pp_unit_data *u,
+			   const int32_t *counter_of_edge, uint8_t not_determined,
+			   char *err, size_t errlen)
+{
+  const pp_function_notes *fn = f->notes;
+  bool *known = malloc ((fn->nedges ? fn->nedges : 1) * sizeof *known);
+  if (!known)
+    {
+      snprintf (err, errlen, "out of memory");
+      return -1;
+    }
   const uint64_t *counters
     = fn->nvalues ? (const uint64_t *) u->values + fn->value_offset : NULL;
   int rc = pp_propagate_counts_signed_fakes (&f->graph, counter_of_edge, counters,
-				f->edge_counts, known);
+					     f->edge_counts, known);
   if (rc == 0 || rc == 2)
     for (uint32_t e = 0; e < fn->nedges; e++)
       {
@@ -102,12 +116,11 @@ read_edge_counts (report_function *f, const pp_unit_data *u,
 	  f->edge_source[e] = REPORT_EDGE_DERIVED;
 	else
 	  {
-	    f->edge_source[e] = REPORT_EDGE_UNKNOWN;
+	    f->edge_source[e] = not_determined;
 	    f->edge_counts[e] = 0;
-	    f->unknown_edges++;
+	    f->unknown_edges += not_determined == REPORT_EDGE_UNKNOWN;
 	  }
       }
-  free (counter_of_edge);
   free (known);
   switch (rc)
     {
@@ -122,6 +135,62 @@ read_edge_counts (report_function *f, const pp_unit_data *u,
       snprintf (err, errlen, "out of memory");
       return -1;
     }
+}
+
+/* Edge counters on the chords of a spanning tree: the other edges are derived by
+   flow propagation.  */
+static int
+read_edge_counts (report_function *f, const pp_unit_data *u,
+		  const pp_mode_info *mode, char *err, size_t errlen)
+{
+  (void) mode;
+  int32_t *counter_of_edge = counters_of_edges (f);
+  if (!counter_of_edge)
+    {
+      snprintf (err, errlen, "out of memory");
+      return -1;
+    }
+  int status = edge_counts_from_counters (f, u, counter_of_edge,
+					  REPORT_EDGE_UNKNOWN, err, errlen);
+  free (counter_of_edge);
+  return status;
+}
+
+/* Vertex profiling with edge counters (Ball & Larus 1994, s3.3): the edges the
+   counters determine get their counts, the others are not determined; the flow
+   counts of figure 8 give every block's count (and line's) all the same.  */
+static int
+read_block_counts (report_function *f, const pp_unit_data *u,
+		   const pp_mode_info *mode, char *err, size_t errlen)
+{
+  (void) mode;
+  const pp_function_notes *fn = f->notes;
+  int32_t *counter_of_edge = counters_of_edges (f);
+  f->flow_counts = calloc (fn->nedges ? fn->nedges : 1, sizeof *f->flow_counts);
+  if (!counter_of_edge || !f->flow_counts)
+    {
+      free (counter_of_edge);
+      snprintf (err, errlen, "out of memory");
+      return -1;
+    }
+  int status = edge_counts_from_counters (f, u, counter_of_edge,
+					  REPORT_EDGE_UNMEASURED, err, errlen);
+  if (status == 0)
+    {
+      const uint64_t *counters
+	= fn->nvalues ? (const uint64_t *) u->values + fn->value_offset : NULL;
+      int rc = pp_propagate_vertex_counts (&f->graph, counter_of_edge, counters,
+					   f->flow_counts);
+      if (rc)
+	{
+	  snprintf (err, errlen, rc < 0 ? "out of memory"
+		    : "the counters contradict the control-flow graph "
+		    "(stale or corrupted profile)");
+	  status = -1;
+	}
+    }
+  free (counter_of_edge);
+  return status;
 }
 
 static uint8_t
@@ -233,7 +302,8 @@ coverage_from_counts (report_function *f)
   for (uint32_t e = 0; e < g->nedges; e++)
     {
       uint64_t count = f->edge_counts[e];
-      if (f->edge_source[e] == REPORT_EDGE_UNKNOWN)
+      if (f->edge_source[e] == REPORT_EDGE_UNKNOWN
+	  || f->edge_source[e] == REPORT_EDGE_UNMEASURED)
 	f->edge_coverage[e] = REPORT_NOT_DETERMINED;
       else if (g->edges[e].flags & PP_EDGE_FAKE)
 	f->edge_coverage[e] = coverage_of ((int64_t) count > 0);
@@ -298,7 +368,9 @@ load_function (report_function *f, const pp_function_notes *fn,
   if (mode->counts)
     {
       for (uint32_t v = 0; v < fn->nblocks; v++)
-	f->block_counts[v] = line_counts_node_count (g, f->edge_counts, v);
+	f->block_counts[v] = f->flow_counts
+			     ? line_counts_node_flow (g, f->flow_counts, v)
+			     : line_counts_node_count (g, f->edge_counts, v);
       for (uint32_t i = g->succ_start[g->entry];
 	   i < g->succ_start[g->entry + 1]; i++)
 	{
@@ -408,6 +480,7 @@ report_free (report *r)
 	    free (f->edge_counts);
 	    free (f->edge_source);
 	    free (f->block_counts);
+	    free (f->flow_counts);
 	    free (f->block_coverage);
 	    free (f->edge_coverage);
 	    free (f->block_inexact);
@@ -488,8 +561,13 @@ add_unit_lines (report_lines *rl, const report_unit *ru, const uint32_t *map,
 	continue;
       if (ru->counts)
 	{
-	  status = line_counts_add_function (&rl->lc, &f->graph, f->edge_counts,
-					     f->notes->blocks, map);
+	  status = f->flow_counts
+		   ? line_counts_add_flow_function (&rl->lc, &f->graph,
+						    f->flow_counts,
+						    f->notes->blocks, map)
+		   : line_counts_add_function (&rl->lc, &f->graph,
+					       f->edge_counts, f->notes->blocks,
+					       map);
 	  continue;
 	}
       ran[i] = malloc (f->graph.nnodes * sizeof **ran);

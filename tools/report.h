@@ -31,6 +31,9 @@ enum report_edge_source
   REPORT_EDGE_DERIVED,		/* recovered from the others */
   REPORT_EDGE_UNKNOWN,		/* cannot be recovered (abnormal control flow the
 				   plugin could not count exactly): counts as 0 */
+  REPORT_EDGE_UNMEASURED,	/* the mode does not determine it (block-counts
+				   measures only what block and line counts need):
+				   counts as 0 */
 };
 
 /* What the values say about whether a block or an edge ran.  */
@@ -54,6 +57,10 @@ typedef struct report_function
   uint8_t *edge_source;		/* per edge: enum report_edge_source */
   uint32_t unknown_edges;	/* edges whose source is REPORT_EDGE_UNKNOWN */
   uint64_t *block_counts;	/* per node: the sum of its incoming edge counts */
+  /* block-counts only (NULL otherwise): per edge, counts modulo 2^64 that agree
+     with the true ones on every block's total in and out, not edge by edge
+     (pp_propagate_vertex_counts); block and line counts are summed from these.  */
+  uint64_t *flow_counts;
   uint64_t calls;		/* the sum of the non-fake edges leaving ENTRY */
   /* Every unit.  */
   uint8_t *block_coverage;	/* per node: enum report_coverage */

@@ -87,7 +87,10 @@ print_function (const report_unit *ru, const report_function *f)
 	fputs (", landing pad", stdout);
       putchar ('\n');
     }
-  if (!ru->edges_determined)
+  if (!ru->edges_determined && ru->counts)
+    printf ("  edges: counts only where mode %s determines them\n",
+	    pp_mode_name (ru->notes.mode));
+  else if (!ru->edges_determined)
     printf ("  edges: coverage not determined by mode %s\n",
 	    pp_mode_name (ru->notes.mode));
   for (uint32_t e = 0; e < fn->nedges; e++)
@@ -98,7 +101,9 @@ print_function (const report_unit *ru, const report_function *f)
       print_node (g, fn->edges[e].dst);
       /* A fake leave is negative when calls returned more often than they
 	 were made (a forked child).  */
-      if (ru->counts && fn->edges[e].flags & PP_EDGE_FAKE)
+      if (ru->counts && f->edge_source[e] == REPORT_EDGE_UNMEASURED)
+	printf (": count %s", report_edge_source_names[f->edge_source[e]]);
+      else if (ru->counts && fn->edges[e].flags & PP_EDGE_FAKE)
 	printf (": count %" PRId64 ", %s", (int64_t) f->edge_counts[e],
 		report_edge_source_names[f->edge_source[e]]);
       else if (ru->counts)
@@ -106,7 +111,8 @@ print_function (const report_unit *ru, const report_function *f)
 		report_edge_source_names[f->edge_source[e]]);
       else if (ru->edges_determined)
 	printf (": %s", coverage_names[f->edge_coverage[e]]);
-      print_edge_flags (fn->edges[e].flags, !ru->edges_determined);
+      print_edge_flags (fn->edges[e].flags,
+			!ru->edges_determined && !ru->counts);
       putchar ('\n');
     }
 }

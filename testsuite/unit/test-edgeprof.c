@@ -31,6 +31,10 @@
 #define LARGE_NODES 100000
 
 static struct unit_property
+  prop_vp_theorem = { .name = "vertexprof: block counts are determined iff every simple cycle of the uncounted edges is pipeless (linear algebra, all counter sets of small graphs)" },
+  prop_vp_pipeless = { .name = "vertexprof: the heuristic leaves only pipeless simple cycles uncounted, none through a kept edge (small graphs)" },
+  prop_vp_exact = { .name = "vertexprof: propagated block counts equal the oracle's, and every edge reported determined (kept ones always)" },
+  prop_vp_fewer = { .name = "vertexprof: never more counters than edge counting" },
   prop_adjacency = { .name = "graph: successor and predecessor lists in edge order" },
   prop_graph_api = { .name = "graph: bad edges refused, finish can be repeated" },
   prop_exact_heuristic = { .name = "edgeprof: propagated counts equal the oracle, heuristic weights" },
@@ -954,6 +958,10 @@ random_weights (const pp_graph *g, unsigned long long *rng, double *w)
 		  : (double) rnd_below (rng, 5);
 }
 
+static void check_vertex_exact (const pp_graph *g, const double *w,
+				const bool *keep, const uint64_t *oracle,
+				const char *what);
+
 static void
 test_random_graphs (void)
 {
@@ -1000,6 +1008,10 @@ test_random_graphs (void)
       random_weights (&g, &rng, w);
       check_tree (&g, w, ncomponents, expected_pinned_chords, what);
       check_exact (&prop_exact_random, &g, w, oracle, pp_propagate_counts, what);
+      check_vertex_exact (&g, w, NULL, oracle, what);
+      for (uint32_t e = 0; e < g.nedges; e++)
+	pinned[e] = rnd_below (&rng, 6) == 0;	/* reused: edges to keep */
+      check_vertex_exact (&g, w, pinned, oracle, what);
 
       random_executions (&g, &rng, 4, 4, true, oracle);
       with_negative_leaves += check_negative_leaves (&g, w, oracle, what);
@@ -1098,6 +1110,282 @@ test_small_graphs (void)
 	     seed, n, m, got, best);
       pp_graph_free (&g);
     }
+}
+
+
+/* ------------------------------------------------------------------------- */
+/* Vertex profiling with edge counters (vertexprof.c, Ball & Larus 1994 s3.3).
+   The oracles: linear algebra decides whether a set of uncounted edges leaves
+   every block count determined (no circulation on them changes a block's
+   inflow), brute force lists the simple cycles and the smallest counter sets of
+   small graphs, and random executions give the true block counts.  */
+
+/* Is every simple (undirected) cycle made of edges with uncounted[e] pipeless:
+   each of its vertices the source of both its cycle edges or the target of both?
+   Brute force over edge subsets: at most MAX_SMALL_EDGES edges.  */
+static bool
+all_cycles_pipeless (const pp_graph *g, const bool *uncounted)
+{
+  uint32_t m = g->nedges;
+  for (uint32_t subset = 1; subset < (1u << m); subset++)
+    {
+      bool ok = true;
+      uint32_t deg[8] = { 0 }, outs[8] = { 0 }, first = UINT32_MAX;
+      for (uint32_t e = 0; e < m && ok; e++)
+	if (subset & (1u << e))
+	  {
+	    ok = uncounted[e];
+	    deg[g->edges[e].src]++;
+	    deg[g->edges[e].dst]++;
+	    outs[g->edges[e].src]++;
+	    first = g->edges[e].src;
+	  }
+      for (uint32_t v = 0; v < g->nnodes && ok; v++)
+	ok = deg[v] == 0 || deg[v] == 2;
+      if (!ok)
+	continue;
+      /* Connected: every vertex of positive degree reached from first.  */
+      uint32_t parent[8];
+      for (uint32_t v = 0; v < g->nnodes; v++)
+	parent[v] = v;
+      for (uint32_t e = 0; e < m; e++)
+	if (subset & (1u << e))
+	  parent[small_find (parent, g->edges[e].src)]
+	    = small_find (parent, g->edges[e].dst);
+      for (uint32_t v = 0; v < g->nnodes && ok; v++)
+	ok = deg[v] == 0 || small_find (parent, v) == small_find (parent, first);
+      if (!ok)
+	continue;
+      /* A simple cycle: pipeless iff no vertex has one edge out and one in.  */
+      for (uint32_t v = 0; v < g->nnodes; v++)
+	if (deg[v] == 2 && outs[v] == 1)
+	  return false;
+    }
+  return true;
+}
+
+/* The rank of the rows x cols matrix a (row-major, destroyed).  */
+static uint32_t
+rank_of (double *a, uint32_t rows, uint32_t cols)
+{
+  uint32_t rank = 0;
+  for (uint32_t c = 0; c < cols && rank < rows; c++)
+    {
+      uint32_t best = rank;
+      for (uint32_t r = rank; r < rows; r++)
+	if (fabs (a[r * cols + c]) > fabs (a[best * cols + c]))
+	  best = r;
+      if (fabs (a[best * cols + c]) < 1e-9)
+	continue;
+      for (uint32_t k = 0; k < cols; k++)
+	{
+	  double t = a[rank * cols + k];
+	  a[rank * cols + k] = a[best * cols + k];
+	  a[best * cols + k] = t;
+	}
+      for (uint32_t r = 0; r < rows; r++)
+	if (r != rank && fabs (a[r * cols + c]) > 0)
+	  {
+	    double f = a[r * cols + c] / a[rank * cols + c];
+	    for (uint32_t k = 0; k < cols; k++)
+	      a[r * cols + k] -= f * a[rank * cols + k];
+	  }
+      rank++;
+    }
+  return rank;
+}
+
+/* Are all block counts (inflows) determined by the counts of the edges with
+   !uncounted[e]?  Two executions with the same counters differ by a
+   circulation d on the uncounted edges; the inflows are determined iff every
+   inflow functional is a combination of the conservation rows, i.e. adding the
+   inflow rows to the conservation rows leaves the rank unchanged.  */
+static bool
+block_counts_determined (const pp_graph *g, const bool *uncounted)
+{
+  uint32_t n = g->nnodes, m = g->nedges;
+  double *a = xcalloc ((size_t) 2 * n * (m ? m : 1), sizeof *a);
+  for (uint32_t e = 0; e < m; e++)
+    if (uncounted[e])
+      {
+	a[g->edges[e].dst * m + e] += 1;	/* conservation: in - out */
+	a[g->edges[e].src * m + e] -= 1;
+	a[(n + g->edges[e].dst) * m + e] += 1;	/* inflow of dst */
+      }
+  double *b = xcalloc ((size_t) n * (m ? m : 1), sizeof *b);
+  memcpy (b, a, (size_t) n * m * sizeof *b);
+  bool determined = rank_of (b, n, m) == rank_of (a, 2 * n, m);
+  free (a);
+  free (b);
+  return determined;
+}
+
+/* Small graphs: the theorem against linear algebra on every counter set, the
+   heuristic's output against the theorem, and its counter count against the
+   smallest counter set (printed: how often and by how much it misses).  */
+static void
+test_vertex_small_graphs (void)
+{
+  unsigned long graphs = 0, missed = 0, excess = 0, heuristic_total = 0;
+  unsigned long minimum_total = 0, edge_total = 0;
+  for (uint32_t i = 0; i < NSMALL_GRAPHS; i++)
+    {
+      unsigned long long seed = BASE_SEED ^ (0x7e27ull << 32) ^ i, rng = seed;
+      uint32_t n = 2 + rnd_below (&rng, 5);
+      uint32_t m = 1 + rnd_below (&rng, MAX_SMALL_EDGES);
+      struct edge_vec ev = { 0 };
+      push_edge (&ev, EXIT, ENTRY, PP_EDGE_EXIT_ENTRY);
+      for (uint32_t k = 1; k < m; k++)
+	push_edge (&ev, rnd_below (&rng, n), rnd_below (&rng, n),
+		   rnd_below (&rng, 8) == 0 ? PP_EDGE_FAKE : 0);
+      pp_graph g;
+      build_graph (&g, n, &ev);
+      free (ev.v);
+      char what[96];
+      snprintf (what, sizeof what, "small graph seed %#llx, %u nodes, %u edges",
+		seed, n, m);
+
+      /* The theorem, on every set of uncounted edges.  */
+      bool uncounted[MAX_SMALL_EDGES];
+      for (uint32_t set = 0; set < (1u << m); set++)
+	{
+	  for (uint32_t e = 0; e < m; e++)
+	    uncounted[e] = set & (1u << e);
+	  bool pipeless = all_cycles_pipeless (&g, uncounted);
+	  bool determined = block_counts_determined (&g, uncounted);
+	  unit_check (&prop_vp_theorem, pipeless == determined,
+		      "%s, uncounted set %#x: pipeless %d, determined %d",
+		      what, set, pipeless, determined);
+	}
+
+      double w[MAX_SMALL_EDGES];
+      bool keep[MAX_SMALL_EDGES];
+      for (uint32_t e = 0; e < m; e++)
+	{
+	  w[e] = rnd_below (&rng, 4);
+	  keep[e] = rnd_below (&rng, 5) == 0;
+	}
+      for (int with_keep = 0; with_keep < 2; with_keep++)
+	{
+	  int32_t counter[MAX_SMALL_EDGES], edge_counter[MAX_SMALL_EDGES];
+	  int pinned = 0, edge_pinned = 0;
+	  uint32_t removed = 0;
+	  int nc = pp_plan_vertex_counters (&g, w, with_keep ? keep : NULL, counter,
+					    &pinned, &removed);
+	  int ne = pp_plan_edge_counters (&g, w, edge_counter, &edge_pinned);
+	  unit_check (&prop_vp_fewer, nc >= 0 && ne >= 0 && nc <= ne
+		      && (uint32_t) (ne - nc) == removed && pinned == edge_pinned,
+		      "%s: %d counters (%u removed) against %d for edges", what, nc,
+		      removed, ne);
+	  if (pinned > 0)
+	    continue;	/* pinned chords: undetermined in edge counting too */
+	  bool free_edge[MAX_SMALL_EDGES];
+	  for (uint32_t e = 0; e < m; e++)
+	    uncounted[e] = counter[e] < 0;
+	  bool kept_ok = true;
+	  if (with_keep)
+	    for (uint32_t e = 0; e < m; e++)
+	      if (keep[e] && uncounted[e])
+		{
+		  /* A kept edge must lie on no cycle of uncounted edges.  */
+		  for (uint32_t k = 0; k < m; k++)
+		    free_edge[k] = uncounted[k] && k != e;
+		  struct search search;
+		  search_init (&search, &g);
+		  kept_ok &= g.edges[e].src != g.edges[e].dst
+			     && !connected (&g, free_edge, e, g.edges[e].src,
+					    g.edges[e].dst, &search);
+		  search_free (&search);
+		}
+	  unit_check (&prop_vp_pipeless,
+		      all_cycles_pipeless (&g, uncounted) && kept_ok,
+		      "%s%s: a cycle of uncounted edges has a pipe, or a kept edge "
+		      "is on one", what, with_keep ? " (with kept edges)" : "");
+	  if (with_keep)
+	    continue;
+	  /* The smallest counter set: pinned edges cannot carry a counter.  */
+	  uint32_t best = m;
+	  for (uint32_t set = 0; set < (1u << m); set++)
+	    {
+	      uint32_t size = (uint32_t) __builtin_popcount (set);
+	      bool ok = size < best;
+	      for (uint32_t e = 0; e < m && ok; e++)
+		{
+		  uncounted[e] = !(set & (1u << e));
+		  ok = uncounted[e] || !is_pinned (&g, e);
+		}
+	      if (ok && block_counts_determined (&g, uncounted))
+		best = size;
+	    }
+	  graphs++;
+	  heuristic_total += (unsigned long) nc;
+	  minimum_total += best;
+	  edge_total += (unsigned long) ne;
+	  if ((uint32_t) nc > best)
+	    {
+	      missed++;
+	      excess += (unsigned long) nc - best;
+	    }
+	}
+      pp_graph_free (&g);
+    }
+  printf ("# vertexprof on %lu small graphs: edge counting %lu counters, the "
+	  "heuristic %lu, the minimum %lu; the heuristic misses the minimum on "
+	  "%lu graphs, by %lu counters in all\n", graphs, edge_total,
+	  heuristic_total, minimum_total, missed, excess);
+}
+
+/* Random graphs: block counts from the propagation of figure 8 against random
+   executions, edges reported determined against the oracle, kept edges always
+   determined.  */
+static void
+check_vertex_exact (const pp_graph *g, const double *w, const bool *keep,
+		    const uint64_t *oracle, const char *what)
+{
+  size_t m = g->nedges ? g->nedges : 1;
+  int32_t *counter = xcalloc (m, sizeof *counter);
+  uint64_t *counters = xcalloc (m, sizeof *counters);
+  uint64_t *flow = xcalloc (m, sizeof *flow);
+  uint64_t *counts = xcalloc (m, sizeof *counts);
+  bool *known = xcalloc (m, sizeof *known);
+  int pinned = 0;
+  uint32_t removed = 0;
+  int nc = pp_plan_vertex_counters (g, w, keep, counter, &pinned, &removed);
+  if (nc < 0 || pinned > 0)
+    goto out;
+  for (uint32_t e = 0; e < g->nedges; e++)
+    if (counter[e] >= 0)
+      counters[counter[e]] = oracle[e];
+  int rc = pp_propagate_vertex_counts (g, counter, counters, flow);
+  int rc2 = pp_propagate_counts (g, counter, counters, counts, known);
+  bool ok = rc == 0 && (rc2 == 0 || rc2 == 2);
+  uint32_t bad = UINT32_MAX;
+  for (uint32_t v = 0; v < g->nnodes && ok; v++)
+    {
+      uint64_t got = 0, want = 0;
+      bool at_exit = v == g->exit;
+      uint32_t lo = at_exit ? g->succ_start[v] : g->pred_start[v];
+      uint32_t hi = at_exit ? g->succ_start[v + 1] : g->pred_start[v + 1];
+      const uint32_t *list = at_exit ? g->succ_edges : g->pred_edges;
+      for (uint32_t k = lo; k < hi; k++)
+	{
+	  got += flow[list[k]];
+	  want += oracle[list[k]];
+	}
+      if (got != want)
+	ok = false, bad = v;
+    }
+  for (uint32_t e = 0; e < g->nedges && ok; e++)
+    if ((known[e] && counts[e] != oracle[e]) || (keep && keep[e] && !known[e]))
+      ok = false, bad = e;
+  unit_check (&prop_vp_exact, ok, "%s: propagation %d/%d, first wrong block or "
+	      "edge %u", what, rc, rc2, bad);
+out:
+  free (counter);
+  free (counters);
+  free (flow);
+  free (counts);
+  free (known);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -1343,6 +1631,7 @@ test_structured_programs (void)
 	check_deeper_chords (&g, &s, w, what);
       random_executions (&g, &rng, 3, 4, false, oracle);
       check_exact (&prop_exact_heuristic, &g, w, oracle, pp_propagate_counts, what);
+      check_vertex_exact (&g, w, NULL, oracle, what);
       free (w);
       free (oracle);
       free (s.ev.v);
@@ -1616,6 +1905,7 @@ main (void)
   test_overflow ();
   test_random_graphs ();
   test_small_graphs ();
+  test_vertex_small_graphs ();
   test_structured_programs ();
   test_deep_nesting ();
   test_large_graphs ();
@@ -1630,6 +1920,7 @@ main (void)
     &prop_signed_fakes,
     &prop_worked_weights, &prop_worked_chords, &prop_worked_counts,
     &prop_irregular_weights, &prop_large,
+    &prop_vp_theorem, &prop_vp_pipeless, &prop_vp_exact, &prop_vp_fewer,
   };
   for (size_t i = 0; i < sizeof all / sizeof *all; i++)
     unit_report (all[i]);
