@@ -57,17 +57,13 @@ pp_plan_weights (const pp_graph *g, int requested, const double *gcc_weight,
 /* ------------------------------------------------------------------------- */
 /* Planners.  */
 
-/* One counter on each chord of a maximum spanning tree (Ball & Larus 1994).  */
-int
-pp_plan_edge_counts (const pp_mode_info *mode, const pp_graph *g,
-		     const pp_plan_input *in, pp_plan *out, const char **why)
+/* The plan of N edge counters, COUNTER[e] the one of edge e or -1 (or N < 0:
+   planning failed); frees COUNTER.  */
+static int
+counter_plan (const pp_graph *g, int32_t *counter, int n, int pinned,
+	      pp_plan *out)
 {
-  (void) mode;
-  (void) why;
-  int32_t *counter = malloc ((g->nedges ? g->nedges : 1) * sizeof *counter);
-  int pinned = 0;
-  int n = counter ? pp_plan_edge_counters (g, in->weights, counter, &pinned) : -1;
-  if (n < 0 || plan_alloc (out, (uint32_t) n))
+  if (!counter || n < 0 || plan_alloc (out, (uint32_t) n))
     {
       free (counter);
       memset (out, 0, sizeof *out);
@@ -80,6 +76,19 @@ pp_plan_edge_counts (const pp_mode_info *mode, const pp_graph *g,
   out->pinned_chords = pinned;
   free (counter);
   return PP_PLAN_OK;
+}
+
+/* One counter on each chord of a maximum spanning tree (Ball & Larus 1994).  */
+int
+pp_plan_edge_counts (const pp_mode_info *mode, const pp_graph *g,
+		     const pp_plan_input *in, pp_plan *out, const char **why)
+{
+  (void) mode;
+  (void) why;
+  int32_t *counter = malloc ((g->nedges ? g->nedges : 1) * sizeof *counter);
+  int pinned = 0;
+  int n = counter ? pp_plan_edge_counters (g, in->weights, counter, &pinned) : -1;
+  return counter_plan (g, counter, n, pinned, out);
 }
 
 /* Do blocks U and V share a source line (file and line)?  */
@@ -125,19 +134,7 @@ pp_plan_block_counts (const pp_mode_info *mode, const pp_graph *g,
 				   &removed);
     }
   free (keep);
-  if (n < 0 || plan_alloc (out, (uint32_t) n))
-    {
-      free (counter);
-      memset (out, 0, sizeof *out);
-      return PP_PLAN_ENOMEM;
-    }
-  for (uint32_t e = 0; e < g->nedges; e++)
-    if (counter[e] >= 0)
-      add_probe (out, PP_PROBE_COUNT, PP_SITE_EDGE, e, (uint32_t) counter[e], 0);
-  out->nvalues = (uint32_t) n;
-  out->pinned_chords = pinned;
-  free (counter);
-  return PP_PLAN_OK;
+  return counter_plan (g, counter, n, pinned, out);
 }
 
 /* One-byte probes on the fewest blocks or edges (Chen et al.), the cheapest such

@@ -1048,22 +1048,31 @@ small_find (uint32_t *parent, uint32_t v)
   return v;
 }
 
+/* A small random graph: 2 to 6 nodes, the closing edge and up to
+   MAX_SMALL_EDGES - 1 random edges, one in FAKE_ONE_IN of them fake.  */
+static void
+small_graph (pp_graph *g, unsigned long long *rng, unsigned fake_one_in)
+{
+  uint32_t n = 2 + rnd_below (rng, 5);
+  uint32_t m = 1 + rnd_below (rng, MAX_SMALL_EDGES);
+  struct edge_vec ev = { 0 };
+  push_edge (&ev, EXIT, ENTRY, PP_EDGE_EXIT_ENTRY);
+  for (uint32_t k = 1; k < m; k++)
+    push_edge (&ev, rnd_below (rng, n), rnd_below (rng, n),
+	       rnd_below (rng, fake_one_in) == 0 ? PP_EDGE_FAKE : 0);
+  build_graph (g, n, &ev);
+  free (ev.v);
+}
+
 static void
 test_small_graphs (void)
 {
   for (uint32_t i = 0; i < NSMALL_GRAPHS; i++)
     {
       unsigned long long seed = BASE_SEED ^ (0x5a11ull << 32) ^ i, rng = seed;
-      uint32_t n = 2 + rnd_below (&rng, 5);
-      uint32_t m = 1 + rnd_below (&rng, MAX_SMALL_EDGES);
-      struct edge_vec ev = { 0 };
-      push_edge (&ev, EXIT, ENTRY, PP_EDGE_EXIT_ENTRY);
-      for (uint32_t k = 1; k < m; k++)
-	push_edge (&ev, rnd_below (&rng, n), rnd_below (&rng, n),
-		   rnd_below (&rng, 6) == 0 ? PP_EDGE_FAKE : 0);
       pp_graph g;
-      build_graph (&g, n, &ev);
-      free (ev.v);
+      small_graph (&g, &rng, 6);
+      uint32_t n = g.nnodes, m = g.nedges;
       double w[MAX_SMALL_EDGES];
       bool on_tree[MAX_SMALL_EDGES];
       for (uint32_t e = 0; e < m; e++)
@@ -1231,16 +1240,9 @@ test_vertex_small_graphs (void)
   for (uint32_t i = 0; i < NSMALL_GRAPHS; i++)
     {
       unsigned long long seed = BASE_SEED ^ (0x7e27ull << 32) ^ i, rng = seed;
-      uint32_t n = 2 + rnd_below (&rng, 5);
-      uint32_t m = 1 + rnd_below (&rng, MAX_SMALL_EDGES);
-      struct edge_vec ev = { 0 };
-      push_edge (&ev, EXIT, ENTRY, PP_EDGE_EXIT_ENTRY);
-      for (uint32_t k = 1; k < m; k++)
-	push_edge (&ev, rnd_below (&rng, n), rnd_below (&rng, n),
-		   rnd_below (&rng, 8) == 0 ? PP_EDGE_FAKE : 0);
       pp_graph g;
-      build_graph (&g, n, &ev);
-      free (ev.v);
+      small_graph (&g, &rng, 8);
+      uint32_t n = g.nnodes, m = g.nedges;
       char what[96];
       snprintf (what, sizeof what, "small graph seed %#llx, %u nodes, %u edges",
 		seed, n, m);
