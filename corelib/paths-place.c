@@ -22,6 +22,7 @@
 
 #include "edgeprof.h"
 #include "paths-internal.h"
+#include "ppp.h"
 
 static bool
 is_free (const pp_graph *d, uint32_t e)
@@ -65,11 +66,13 @@ walks_tree_edge (void *data, uint32_t e)
 }
 
 /* Potentials by an undirected walk of the tree from ENTRY (each node's potential is
-   fixed by its tree path, whatever the walk), then the increments, all modulo 2^64
-   like the register.  *start_value receives phi(EXIT), the register's value at
-   ENTRY.  */
+   fixed by its tree path, whatever the walk), then the increments of the edge
+   values VAL into INC, all modulo 2^64 like the register.  *start_value receives
+   phi(EXIT), the register's value at ENTRY.  The same tree serves both registers
+   of preferential profiling: their updates share the chords.  */
 static int
-compute_increments (const struct pp_paths_build *b, uint64_t *start_value)
+compute_increments (const struct pp_paths_build *b, const uint64_t *val,
+		    uint64_t *inc, uint64_t *start_value)
 {
   pp_paths *p = b->p;
   const pp_graph *d = &p->dag;
@@ -86,16 +89,24 @@ compute_increments (const struct pp_paths_build *b, uint64_t *start_value)
     if (step.event == PP_DFS_ENTER && step.edge != PP_DFS_NONE)
       {
 	/* Along the edge: phi(dst) = phi(src) + Val; against it, minus.  */
-	uint64_t val = p->dag_val[step.edge];
 	bool along = d->edges[step.edge].dst == step.dst;
-	phi[step.dst] = along ? phi[step.src] + val : phi[step.src] - val;
+	phi[step.dst] = along ? phi[step.src] + val[step.edge]
+			      : phi[step.src] - val[step.edge];
       }
   for (uint32_t e = 0; e < d->nedges; e++)
-    p->dag_inc[e] = phi[d->edges[e].src] + p->dag_val[e] - phi[d->edges[e].dst];
+    inc[e] = phi[d->edges[e].src] + val[e] - phi[d->edges[e].dst];
   *start_value = phi[d->exit];
   free (phi);
   pp_dfs_free (&dfs);
   return PP_PATHS_OK;
+}
+
+/* Whether DAG edge e needs a register update when the registers are not pending
+   (an increment of either register).  */
+static bool
+has_increment (const pp_paths *p, uint32_t e)
+{
+  return p->dag_inc[e] != 0 || (p->dag_inc2 && p->dag_inc2[e] != 0);
 }
 
 /* Where the initialisation goes.  A node with a single DAG in-edge can receive a
@@ -129,7 +140,7 @@ estimate_costs (struct pushdown *pd)
 	  uint32_t e = d->succ_edges[k], t = d->edges[e].dst;
 	  if (t == d->exit)
 	    continue;		/* the count is there either way */
-	  set += b->p->dag_inc[e] != 0;
+	  set += has_increment (b->p, e);
 	  if (has_single_in_edge (d, t))
 	    {
 	      set += pd->cost_set[t];
@@ -160,54 +171,64 @@ pushes_initialisation (const struct pushdown *pd, uint32_t e)
   return pd->cost_pending[t] <= 1 + pd->cost_set[t];
 }
 
-/* The action of every DAG edge, in topological order.  */
+/* The action of every DAG edge, in topological order.  START_VALUE and START2
+   are the registers' values at ENTRY.  */
 static int
-place_dag_actions (struct pushdown *pd, uint64_t start_value, pp_path_action *act)
+place_dag_actions (struct pushdown *pd, uint64_t start_value, uint64_t start2,
+		   pp_path_action *act)
 {
   const struct pp_paths_build *b = pd->b;
   const pp_paths *p = b->p;
   const pp_graph *d = &p->dag;
   bool *pending = pp_paths_alloc (d->nnodes, sizeof *pending);
   uint64_t *known = pp_paths_alloc (d->nnodes, sizeof *known);
-  if (!pending || !known)
+  uint64_t *known2 = pp_paths_alloc (d->nnodes, sizeof *known2);
+  if (!pending || !known || !known2)
     {
       free (pending);
       free (known);
+      free (known2);
       return PP_PATHS_ENOMEM;
     }
   pending[d->entry] = true;
   known[d->entry] = start_value;
+  known2[d->entry] = start2;
   for (uint32_t i = 0; i < b->ntopo; i++)
     {
       uint32_t v = b->topo[i];
       for (uint32_t k = d->succ_start[v]; k < d->succ_start[v + 1]; k++)
 	{
 	  uint32_t e = d->succ_edges[k], t = d->edges[e].dst;
-	  uint64_t inc = p->dag_inc[e];
+	  uint64_t inc = p->dag_inc[e], inc2 = p->dag_inc2 ? p->dag_inc2[e] : 0;
 	  if (pending[v])
 	    {
-	      uint64_t value = known[v] + inc;
+	      uint64_t value = known[v] + inc, value2 = known2[v] + inc2;
 	      if (t == d->exit)
 		act[e] = (pp_path_action) { .count = PP_PATH_COUNT_CONST,
-					    .count_offset = value };
+					    .count_offset = value,
+					    .count_offset2 = value2 };
 	      else if (pushes_initialisation (pd, e))
 		{
 		  pending[t] = true;
 		  known[t] = value;
+		  known2[t] = value2;
 		}
 	      else
 		act[e] = (pp_path_action) { .reg = PP_PATH_REG_SET,
-					    .reg_value = value };
+					    .reg_value = value,
+					    .reg_value2 = value2 };
 	    }
 	  else if (t == d->exit)
 	    act[e] = (pp_path_action) { .count = PP_PATH_COUNT_REG,
-					.count_offset = inc };
-	  else if (inc != 0)
-	    act[e] = (pp_path_action) { .reg = PP_PATH_REG_ADD, .reg_value = inc };
+					.count_offset = inc, .count_offset2 = inc2 };
+	  else if (has_increment (p, e))
+	    act[e] = (pp_path_action) { .reg = PP_PATH_REG_ADD, .reg_value = inc,
+					.reg_value2 = inc2 };
 	}
     }
   free (pending);
   free (known);
+  free (known2);
   return PP_PATHS_OK;
 }
 
@@ -217,15 +238,19 @@ static void
 merge_count (pp_path_action *e, const pp_path_action *f)
 {
   if (f->count == PP_PATH_COUNT_CONST)
-    e->count = PP_PATH_COUNT_CONST, e->count_offset = f->count_offset;
+    e->count = PP_PATH_COUNT_CONST, e->count_offset = f->count_offset,
+      e->count_offset2 = f->count_offset2;
   else if (e->reg == PP_PATH_REG_SET)
-    e->count = PP_PATH_COUNT_CONST, e->count_offset = e->reg_value + f->count_offset;
+    e->count = PP_PATH_COUNT_CONST, e->count_offset = e->reg_value + f->count_offset,
+      e->count_offset2 = e->reg_value2 + f->count_offset2;
   else if (e->reg == PP_PATH_REG_ADD)
-    e->count = PP_PATH_COUNT_REG, e->count_offset = e->reg_value + f->count_offset;
+    e->count = PP_PATH_COUNT_REG, e->count_offset = e->reg_value + f->count_offset,
+      e->count_offset2 = e->reg_value2 + f->count_offset2;
   else
-    e->count = PP_PATH_COUNT_REG, e->count_offset = f->count_offset;
+    e->count = PP_PATH_COUNT_REG, e->count_offset = f->count_offset,
+      e->count_offset2 = f->count_offset2;
   e->reg = PP_PATH_REG_NONE;
-  e->reg_value = 0;
+  e->reg_value = e->reg_value2 = 0;
 }
 
 /* Moves a count up from a node's only way out into the edges entering it, to merge
@@ -267,7 +292,7 @@ pull_counts_up (const struct pp_paths_build *b, pp_path_action *act)
       for (uint32_t k = d->pred_start[v]; k < d->pred_start[v + 1]; k++)
 	merge_count (&act[d->pred_edges[k]], &act[f]);
       act[f].count = PP_PATH_COUNT_NONE;
-      act[f].count_offset = 0;
+      act[f].count_offset = act[f].count_offset2 = 0;
     }
 }
 
@@ -292,18 +317,21 @@ map_actions (const struct pp_paths_build *b, const pp_path_action *act)
 	  const pp_path_action *end = &act[p->dag_of_edge[e]];
 	  a.count = end->count;
 	  a.count_offset = end->count_offset;
+	  a.count_offset2 = end->count_offset2;
 	  uint32_t start = p->start_of_node[g->edges[e].dst];
 	  if (start != PP_PATH_NONE)
 	    {
 	      a.reg = act[start].reg;
 	      a.reg_value = act[start].reg_value;
+	      a.reg_value2 = act[start].reg_value2;
 	    }
 	}
       p->action[e] = a;
     }
 }
 
-/* Fills p->dag_on_tree, p->dag_inc and p->action.  Returns a pp_paths_status.  */
+/* Fills p->dag_on_tree, p->dag_inc (and dag_inc2 with preferential numbers)
+   and p->action.  Returns a pp_paths_status.  */
 static int
 place (const struct pp_paths_build *b, const double *weights)
 {
@@ -311,6 +339,8 @@ place (const struct pp_paths_build *b, const double *weights)
   const pp_graph *d = &p->dag;
   p->dag_on_tree = pp_paths_alloc (d->nedges, sizeof *p->dag_on_tree);
   p->dag_inc = pp_paths_alloc (d->nedges, sizeof *p->dag_inc);
+  if (p->ppp)
+    p->dag_inc2 = pp_paths_alloc (d->nedges, sizeof *p->dag_inc2);
   p->action = pp_paths_alloc (p->nedges, sizeof *p->action);
   pp_path_action *act = pp_paths_alloc (d->nedges, sizeof *act);
   struct pushdown pd = {
@@ -319,16 +349,18 @@ place (const struct pp_paths_build *b, const double *weights)
     .cost_pending = pp_paths_alloc (d->nnodes, sizeof *pd.cost_pending),
   };
   int status = PP_PATHS_ENOMEM;
-  uint64_t start_value = 0;
+  uint64_t start_value = 0, start2 = 0;
   if (p->dag_on_tree && p->dag_inc && p->action && act && pd.cost_set
-      && pd.cost_pending)
+      && pd.cost_pending && (!p->ppp || p->dag_inc2))
     status = choose_tree (b, weights);
   if (status == PP_PATHS_OK)
-    status = compute_increments (b, &start_value);
+    status = compute_increments (b, p->dag_val, p->dag_inc, &start_value);
+  if (status == PP_PATHS_OK && p->ppp)
+    status = compute_increments (b, p->ppp->dag_weight, p->dag_inc2, &start2);
   if (status == PP_PATHS_OK)
     {
       estimate_costs (&pd);
-      status = place_dag_actions (&pd, start_value, act);
+      status = place_dag_actions (&pd, start_value, start2, act);
     }
   if (status == PP_PATHS_OK)
     pull_counts_up (b, act);
@@ -351,6 +383,17 @@ pp_paths_plan (const pp_graph *g, const pp_paths_options *opt, pp_paths **out)
     limit = PP_PATHS_MAX;
   struct pp_paths_build b;
   int status = pp_paths_build_number (&b, g, opt->path_end, limit, true);
+  if (status == PP_PATHS_OK && opt->ninteresting)
+    {
+      b.p->ppp = malloc (sizeof *b.p->ppp);
+      status = !b.p->ppp ? PP_PATHS_ENOMEM
+	       : pp_ppp_number (b.p, opt->interesting, opt->ninteresting, b.p->ppp);
+      if (status != PP_PATHS_OK)
+	{
+	  free (b.p->ppp);
+	  b.p->ppp = NULL;
+	}
+    }
   if (status == PP_PATHS_OK)
     status = place (&b, opt->weights);
   *out = NULL;

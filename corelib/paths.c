@@ -9,6 +9,7 @@
 
 #include "paths.h"
 #include "paths-internal.h"
+#include "ppp.h"
 
 static bool
 is_fake (const pp_graph *g, uint32_t e)
@@ -564,6 +565,10 @@ pp_paths_free (pp_paths *p)
   free (p->start_of_node);
   free (p->dag_on_tree);
   free (p->dag_inc);
+  free (p->dag_inc2);
+  if (p->ppp)
+    pp_ppp_free (p->ppp);
+  free (p->ppp);
   free (p);
 }
 

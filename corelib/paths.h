@@ -109,6 +109,11 @@ typedef struct pp_path_action
   bool at_source_end;		/* before the source block's last statement */
   uint64_t count_offset;	/* modulo 2^64 */
   uint64_t reg_value;		/* modulo 2^64 */
+  /* With preferential numbers (pp_paths.ppp), the same for the second register
+     q: a count also gets slot q + count_offset2 (a constant count: the slot
+     count_offset2), an update sets or adds reg_value2.  0 otherwise.  */
+  uint64_t count_offset2;
+  uint64_t reg_value2;
 } pp_path_action;
 
 /* Kinds of DAG edges.  */
@@ -149,6 +154,10 @@ typedef struct pp_paths
      increments (0 on tree edges; sum along a path = its number).  */
   bool *dag_on_tree;
   uint64_t *dag_inc;
+  /* pp_paths_plan with interesting paths only, else NULL: their preferential
+     numbering (ppp.h) and its increments on the same chords.  */
+  struct pp_ppp *ppp;
+  uint64_t *dag_inc2;
 } pp_paths;
 
 typedef struct pp_paths_options
@@ -157,6 +166,13 @@ typedef struct pp_paths_options
 				   pp_weights_heuristic); NULL: all equal */
   const bool *path_end;		/* per original edge, or NULL: cuts wanted by the caller */
   uint64_t max_paths;		/* 0: PP_PATHS_MAX; larger values mean PP_PATHS_MAX */
+  /* Preferential path profiling (ppp.h): the Ball-Larus numbers of the
+     interesting paths, in the numbering the other options give (path_end must
+     hold any region cuts already, so that no new cut renumbers them).  With
+     ninteresting > 0, pp_paths_plan also numbers them and places the second
+     register's updates on the same edges as the first's.  */
+  const uint64_t *interesting;
+  uint32_t ninteresting;
 } pp_paths_options;
 
 /* A decoded path.  */

@@ -1,0 +1,302 @@
+/* Preferential path numbering (ppp.h): figure 10 of the paper over the DAG of a
+   Ball-Larus numbering.  */
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ppp.h"
+
+/* One interesting path crossing one DAG edge: which path, and the Ball-Larus
+   sum of its edges before that one (its prefix, unique per prefix at the edge's
+   source).  */
+struct crossing
+{
+  uint64_t prefix;
+  uint32_t path;
+};
+
+static int
+by_prefix (const void *a, const void *b)
+{
+  const struct crossing *x = a, *y = b;
+  if (x->prefix != y->prefix)
+    return x->prefix < y->prefix ? -1 : 1;
+  return (x->path > y->path) - (x->path < y->path);
+}
+
+static int
+by_value (const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+  return (x > y) - (x < y);
+}
+
+/* The DAG edges of path NUMBER (< npaths) from ENTRY to EXIT: at each node the
+   last successor whose value does not exceed what is left (successors are in
+   increasing value order).  Returns the number of edges written to OUT, which
+   has room for every edge of the DAG.  */
+static uint32_t
+dag_path (const pp_paths *p, uint64_t number, uint32_t *out)
+{
+  const pp_graph *d = &p->dag;
+  uint32_t n = 0;
+  for (uint32_t v = d->entry; v != d->exit;)
+    {
+      uint32_t lo = d->succ_start[v], hi = d->succ_start[v + 1];
+      while (hi - lo > 1)
+	{
+	  uint32_t mid = lo + (hi - lo) / 2;
+	  if (p->dag_val[d->succ_edges[mid]] <= number)
+	    lo = mid;
+	  else
+	    hi = mid;
+	}
+      uint32_t e = d->succ_edges[lo];
+      number -= p->dag_val[e];
+      out[n++] = e;
+      v = d->edges[e].dst;
+    }
+  return n;
+}
+
+struct ppp_work
+{
+  uint32_t *start;		/* per DAG edge: its first crossing (CSR) */
+  struct crossing *cross;
+  int64_t *pid;			/* per interesting path */
+  uint64_t *prefixes;		/* scratch: the distinct prefixes at a node */
+  int64_t *cis;			/* scratch: per distinct prefix */
+};
+
+/* The crossings of every DAG edge, each edge's sorted by prefix.  */
+static int
+collect_crossings (const pp_paths *p, const pp_ppp *ppp, struct ppp_work *w)
+{
+  const pp_graph *d = &p->dag;
+  uint32_t *edges = malloc ((d->nedges + 1) * sizeof *edges);
+  w->start = calloc (d->nedges + 2, sizeof *w->start);
+  if (!edges || !w->start)
+    {
+      free (edges);
+      return PP_PATHS_ENOMEM;
+    }
+  size_t total = 0;
+  for (uint32_t i = 0; i < ppp->ninteresting; i++)
+    {
+      uint32_t n = dag_path (p, ppp->interesting[i], edges);
+      for (uint32_t k = 0; k < n; k++)
+	w->start[edges[k] + 2]++;
+      total += n;
+    }
+  for (uint32_t e = 0; e < d->nedges; e++)
+    w->start[e + 2] += w->start[e + 1];
+  w->cross = malloc ((total ? total : 1) * sizeof *w->cross);
+  if (!w->cross)
+    {
+      free (edges);
+      return PP_PATHS_ENOMEM;
+    }
+  for (uint32_t i = 0; i < ppp->ninteresting; i++)
+    {
+      uint32_t n = dag_path (p, ppp->interesting[i], edges);
+      uint64_t prefix = 0;
+      for (uint32_t k = 0; k < n; k++)
+	{
+	  w->cross[w->start[edges[k] + 1]++] = (struct crossing) { prefix, i };
+	  prefix += p->dag_val[edges[k]];
+	}
+    }
+  for (uint32_t e = 0; e < d->nedges; e++)
+    qsort (w->cross + w->start[e], w->start[e + 1] - w->start[e],
+	   sizeof *w->cross, by_prefix);
+  free (edges);
+  return PP_PATHS_OK;
+}
+
+/* Index of PREFIX among the n sorted distinct prefixes.  */
+static uint32_t
+prefix_index (const uint64_t *prefixes, uint32_t n, uint64_t prefix)
+{
+  uint32_t lo = 0, hi = n;
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (prefixes[mid] < prefix)
+	lo = mid + 1;
+      else
+	hi = mid;
+    }
+  return lo;
+}
+
+/* Assigns the weights of v's out-edges (figure 10, lines 2-21).  */
+static int
+assign_node (const pp_paths *p, pp_ppp *ppp, struct ppp_work *w, uint32_t v)
+{
+  const pp_graph *d = &p->dag;
+  uint32_t nprefixes = 0;
+  for (uint32_t k = d->succ_start[v]; k < d->succ_start[v + 1]; k++)
+    {
+      uint32_t e = d->succ_edges[k];
+      for (uint32_t c = w->start[e]; c < w->start[e + 1]; c++)
+	w->prefixes[nprefixes++] = w->cross[c].prefix;
+    }
+  if (nprefixes == 0)
+    return PP_PATHS_OK;
+  qsort (w->prefixes, nprefixes, sizeof *w->prefixes, by_value);
+  uint32_t ndistinct = 1;
+  for (uint32_t i = 1; i < nprefixes; i++)
+    if (w->prefixes[i] != w->prefixes[ndistinct - 1])
+      w->prefixes[ndistinct++] = w->prefixes[i];
+  memset (w->cis, 0, ndistinct * sizeof *w->cis);
+
+  for (uint32_t k = d->succ_start[v]; k < d->succ_start[v + 1]; k++)
+    {
+      uint32_t e = d->succ_edges[k], first = w->start[e], end = w->start[e + 1];
+      if (first == end)
+	continue;
+      /* The join: the largest weight any prefix needs.  Groups of equal prefix
+	 are consecutive.  */
+      bool set = false;
+      int64_t weight = 0;
+      for (uint32_t c = first; c < end;)
+	{
+	  uint64_t q = w->cross[c].prefix;
+	  int64_t lowest = w->pid[w->cross[c].path];
+	  for (c++; c < end && w->cross[c].prefix == q; c++)
+	    if (w->pid[w->cross[c].path] < lowest)
+	      lowest = w->pid[w->cross[c].path];
+	  int64_t proposal;
+	  if (__builtin_sub_overflow (w->cis[prefix_index (w->prefixes, ndistinct, q)],
+				      lowest, &proposal))
+	    return PP_PATHS_ERANGE;
+	  if (!set || proposal > weight)
+	    weight = proposal, set = true;
+	}
+      ppp->dag_weight[e] = (uint64_t) weight;
+      for (uint32_t c = first; c < end;)
+	{
+	  uint64_t q = w->cross[c].prefix;
+	  int64_t highest = INT64_MIN;
+	  for (; c < end && w->cross[c].prefix == q; c++)
+	    {
+	      int64_t *pid = &w->pid[w->cross[c].path];
+	      if (__builtin_add_overflow (*pid, weight, pid) || *pid == INT64_MAX)
+		return PP_PATHS_ERANGE;
+	      if (*pid > highest)
+		highest = *pid;
+	    }
+	  w->cis[prefix_index (w->prefixes, ndistinct, q)] = highest + 1;
+	}
+    }
+  return PP_PATHS_OK;
+}
+
+int
+pp_ppp_number (const pp_paths *p, const uint64_t *interesting, uint32_t n,
+	       pp_ppp *out)
+{
+  const pp_graph *d = &p->dag;
+  memset (out, 0, sizeof *out);
+  struct ppp_work w = { 0 };
+  pp_dfs dfs = { 0 };
+  int status = PP_PATHS_ENOMEM;
+  out->interesting = malloc ((n ? n : 1) * sizeof *out->interesting);
+  out->dag_weight = calloc (d->nedges ? d->nedges : 1, sizeof *out->dag_weight);
+  if (!out->interesting || !out->dag_weight)
+    goto done;
+  memcpy (out->interesting, interesting, n * sizeof *interesting);
+  qsort (out->interesting, n, sizeof *out->interesting, by_value);
+  for (uint32_t i = 0; i < n; i++)
+    {
+      if (out->interesting[i] >= p->npaths)
+	{
+	  status = PP_PATHS_EINVAL;
+	  goto done;
+	}
+      if (out->ninteresting == 0
+	  || out->interesting[i] != out->interesting[out->ninteresting - 1])
+	out->interesting[out->ninteresting++] = out->interesting[i];
+    }
+  out->id = calloc (out->ninteresting ? out->ninteresting : 1, sizeof *out->id);
+  w.pid = calloc (out->ninteresting ? out->ninteresting : 1, sizeof *w.pid);
+  if (!out->id || !w.pid || (status = collect_crossings (p, out, &w)) != PP_PATHS_OK)
+    goto done;
+  status = PP_PATHS_ENOMEM;
+  /* A node's prefixes are at most the crossings of its out-edges.  */
+  uint32_t most = 1;
+  for (uint32_t v = 0; v < d->nnodes; v++)
+    {
+      uint32_t crossings = 0;
+      for (uint32_t i = d->succ_start[v]; i < d->succ_start[v + 1]; i++)
+	crossings += w.start[d->succ_edges[i] + 1] - w.start[d->succ_edges[i]];
+      if (crossings > most)
+	most = crossings;
+    }
+  w.prefixes = malloc (most * sizeof *w.prefixes);
+  w.cis = malloc (most * sizeof *w.cis);
+  if (!w.prefixes || !w.cis || pp_dfs_init (&dfs, d, PP_DFS_SUCCS, 0, NULL, NULL))
+    goto done;
+  /* Postorder of a DAG from ENTRY: every node after its successors.  */
+  pp_dfs_run (&dfs, d->entry);
+  status = PP_PATHS_OK;
+  for (uint32_t i = 0; i < dfs.npost && status == PP_PATHS_OK; i++)
+    status = assign_node (p, out, &w, dfs.postorder[i]);
+  if (status != PP_PATHS_OK)
+    goto done;
+  for (uint32_t i = 0; i < out->ninteresting; i++)
+    {
+      out->id[i] = (uint64_t) w.pid[i];
+      if (out->id[i] + 1 > out->span)
+	out->span = out->id[i] + 1;
+    }
+done:
+  pp_dfs_free (&dfs);
+  free (w.start);
+  free (w.cross);
+  free (w.pid);
+  free (w.prefixes);
+  free (w.cis);
+  if (status != PP_PATHS_OK)
+    pp_ppp_free (out);
+  return status;
+}
+
+void
+pp_ppp_free (pp_ppp *ppp)
+{
+  free (ppp->interesting);
+  free (ppp->id);
+  free (ppp->dag_weight);
+  memset (ppp, 0, sizeof *ppp);
+}
+
+uint64_t
+pp_ppp_slot (const pp_ppp *ppp, uint64_t path)
+{
+  uint32_t lo = 0, hi = ppp->ninteresting;
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (ppp->interesting[mid] < path)
+	lo = mid + 1;
+      else
+	hi = mid;
+    }
+  return lo < ppp->ninteresting && ppp->interesting[lo] == path
+	 ? ppp->id[lo] : UINT64_MAX;
+}
+
+uint64_t
+pp_ppp_path_sum (const pp_paths *p, const pp_ppp *ppp, const pp_path *path)
+{
+  uint64_t sum = 0;
+  if (path->start_node != p->dag.entry)
+    sum += ppp->dag_weight[p->start_of_node[path->start_node]];
+  for (uint32_t k = 0; k < path->nedges; k++)
+    sum += ppp->dag_weight[p->dag_of_edge[path->edges[k]]];
+  if (path->end_edge != PP_PATH_NONE)
+    sum += ppp->dag_weight[p->dag_of_edge[path->end_edge]];
+  return sum;
+}

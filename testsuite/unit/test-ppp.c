@@ -1,0 +1,374 @@
+/* Oracle tests for corelib/ppp (preferential path profiling) and the two-register
+   placement of pp_paths_plan.
+
+   On thousands of random graphs (with loops, early leaves, re-entries, caller
+   path ends) and structured ones, a random set of interesting paths is numbered
+   and the numbering is checked against its definition: interesting paths get
+   distinct numbers from 0 to span-1, the weights along each interesting path sum
+   to its number, and the placed actions (both registers, the initialisation
+   pushed down, counts pulled up), simulated along every path of a small graph
+   from every way of arriving at its start, leave the Ball-Larus register at the
+   path's number and the second register at the interesting path's number, so
+   that the runtime's check (slot in range and its recorded Ball-Larus number
+   equal) counts exactly the interesting paths in their slots: an uninteresting
+   path is never counted in a slot.  Plus the paper's figure 3.  */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "edgeprof.h"
+#include "paths.h"
+#include "ppp.h"
+#include "unit.h"
+#include "gen-cfg.h"
+
+#define BASE_SEED 0x9999a0b1c2ull
+#define NRANDOM 3000
+#define NSTRUCTURED 1000
+#define ENUMERATION_CAP 4096
+
+static struct unit_property
+  prop_unique = { .name = "ppp: interesting paths get distinct numbers 0..span-1, span >= |I|" },
+  prop_sums = { .name = "ppp: the weights along each interesting path sum to its number" },
+  prop_simulate = { .name = "ppp: simulated two-register actions give every path its Ball-Larus number and every interesting path its slot" },
+  prop_detect = { .name = "ppp: the slot check counts interesting paths in their slots and never an uninteresting one" },
+  prop_all = { .name = "ppp: with every path interesting, delta is 1" },
+  prop_same_bl = { .name = "ppp: the Ball-Larus register's actions are those of the paths mode where the second register is idle" },
+  prop_figure3 = { .name = "ppp: the paper's figure 3 numbers sacdt, sact, sbct 0, 1, 2" },
+  prop_invalid = { .name = "ppp: numbers >= npaths are refused" };
+
+/* Statistics for the log.  */
+static double delta_sum;
+static unsigned long delta_n;
+
+struct regs
+{
+  uint64_t r, q;
+  unsigned ncounts;
+  bool constant;
+  uint64_t number, slot;
+};
+
+static void
+apply_count (const pp_path_action *a, struct regs *s)
+{
+  if (a->count == PP_PATH_COUNT_REG)
+    s->number = s->r + a->count_offset, s->slot = s->q + a->count_offset2,
+      s->ncounts++;
+  else if (a->count == PP_PATH_COUNT_CONST)
+    s->number = a->count_offset, s->slot = a->count_offset2, s->ncounts++;
+}
+
+static void
+apply_reg (const pp_path_action *a, struct regs *s)
+{
+  if (a->reg == PP_PATH_REG_ADD)
+    s->r += a->reg_value, s->q += a->reg_value2;
+  else if (a->reg == PP_PATH_REG_SET)
+    s->r = a->reg_value, s->q = a->reg_value2;
+}
+
+/* Runs the path from state s; the count it makes, in *out.  */
+static bool
+run (const pp_paths *p, const pp_path *path, struct regs s, struct regs *out)
+{
+  for (uint32_t i = 0; i <= path->nedges && !s.ncounts; i++)
+    {
+      uint32_t e = i < path->nedges ? path->edges[i] : path->end_edge;
+      if (e == PP_PATH_NONE)
+	break;
+      apply_count (&p->action[e], &s);
+      if (!s.ncounts && i < path->nedges)
+	apply_reg (&p->action[e], &s);
+    }
+  *out = s;
+  return s.ncounts == 1;
+}
+
+/* The runtime's decision: slot in range and recording this Ball-Larus number.  */
+static bool
+slot_hit (const pp_ppp *ppp, const uint64_t *keys, const struct regs *s)
+{
+  return s->slot < ppp->span && keys[s->slot] == s->number;
+}
+
+/* Every path of p (npaths <= ENUMERATION_CAP), every way of arriving at it.  */
+static void
+simulate_all (const pp_graph *g, const pp_paths *p, const uint64_t *keys,
+	      unsigned long long seed, unsigned long long *rng)
+{
+  const pp_ppp *ppp = p->ppp;
+  uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
+  for (uint64_t n = 0; n < p->npaths; n++)
+    {
+      pp_path path = { .edges = edges };
+      if (pp_paths_decode (p, n, &path) != PP_PATHS_OK)
+	abort ();
+      uint64_t want_slot = pp_ppp_slot (ppp, n);
+      struct regs garbage = { .r = unit_rand (rng), .q = unit_rand (rng) };
+      for (uint32_t k = g->pred_start[path.start_node];
+	   k <= g->pred_start[path.start_node + 1]; k++)
+	{
+	  struct regs s = garbage, out;
+	  if (path.start_node != g->entry)
+	    {
+	      if (k == g->pred_start[path.start_node + 1])
+		break;
+	      uint32_t e = g->pred_edges[k];
+	      uint8_t role = p->role[e];
+	      if (role != PP_PATH_ROLE_BACK && role != PP_PATH_ROLE_CUT
+		  && role != PP_PATH_ROLE_START)
+		continue;
+	      apply_reg (&p->action[e], &s);
+	    }
+	  bool ok = run (p, &path, s, &out) && out.number == n
+		    && (want_slot == UINT64_MAX || out.slot == want_slot);
+	  unit_check (&prop_simulate, ok, "seed %#llx: path %llu: %u counts, "
+		      "number %llu, slot %llu (want %llu)", seed,
+		      (unsigned long long) n, out.ncounts,
+		      (unsigned long long) out.number, (unsigned long long) out.slot,
+		      (unsigned long long) want_slot);
+	  unit_check (&prop_detect, slot_hit (ppp, keys, &out)
+				    == (want_slot != UINT64_MAX),
+		      "seed %#llx: path %llu %s interesting, slot check says %d",
+		      seed, (unsigned long long) n,
+		      want_slot != UINT64_MAX ? "is" : "is not",
+		      slot_hit (ppp, keys, &out));
+	  if (path.start_node == g->entry)
+	    break;
+	}
+    }
+  free (edges);
+}
+
+/* The numbering's own properties; keys (span entries) receives slot -> number.  */
+static uint64_t *
+check_numbering (const pp_paths *p, unsigned long long seed)
+{
+  const pp_ppp *ppp = p->ppp;
+  uint64_t *keys = malloc ((ppp->span ? ppp->span : 1) * sizeof *keys);
+  bool ok = ppp->span >= ppp->ninteresting;
+  uint64_t lowest = UINT64_MAX;
+  for (uint64_t k = 0; ok && k < ppp->span; k++)
+    keys[k] = UINT64_MAX;
+  for (uint32_t i = 0; ok && i < ppp->ninteresting; i++)
+    {
+      ok = ppp->id[i] < ppp->span && keys[ppp->id[i]] == UINT64_MAX;
+      if (ok)
+	keys[ppp->id[i]] = ppp->interesting[i];
+      lowest = ppp->id[i] < lowest ? ppp->id[i] : lowest;
+    }
+  ok = ok && (ppp->ninteresting == 0 || lowest == 0);
+  unit_check (&prop_unique, ok, "seed %#llx: %u interesting, span %llu", seed,
+	      ppp->ninteresting, (unsigned long long) ppp->span);
+  uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
+  for (uint32_t i = 0; i < ppp->ninteresting; i++)
+    {
+      pp_path path = { .edges = edges };
+      if (pp_paths_decode (p, ppp->interesting[i], &path) != PP_PATHS_OK)
+	abort ();
+      uint64_t sum = pp_ppp_path_sum (p, ppp, &path);
+      unit_check (&prop_sums, sum == ppp->id[i], "seed %#llx: path %llu sums to "
+		  "%llu, number %llu", seed,
+		  (unsigned long long) ppp->interesting[i], (unsigned long long) sum,
+		  (unsigned long long) ppp->id[i]);
+    }
+  free (edges);
+  if (ppp->ninteresting)
+    {
+      delta_sum += (double) ppp->span / ppp->ninteresting;
+      delta_n++;
+    }
+  return keys;
+}
+
+/* The paths mode's plan of the same graph: the Ball-Larus half of every action
+   must be the same wherever the second register has nothing to do.  */
+static void
+check_same_bl (const pp_graph *g, const pp_paths_options *opt, const pp_paths *p,
+	       unsigned long long seed)
+{
+  pp_paths_options plain = *opt;
+  plain.interesting = NULL;
+  plain.ninteresting = 0;
+  pp_paths *q;
+  if (pp_paths_plan (g, &plain, &q) != PP_PATHS_OK)
+    abort ();
+  bool idle = true;
+  for (uint32_t e = 0; e < p->dag.nedges; e++)
+    idle = idle && p->dag_inc2[e] == 0;
+  bool same = q->npaths == p->npaths;
+  for (uint32_t e = 0; idle && same && e < g->nedges; e++)
+    same = p->action[e].count == q->action[e].count
+	   && p->action[e].reg == q->action[e].reg
+	   && p->action[e].count_offset == q->action[e].count_offset
+	   && p->action[e].reg_value == q->action[e].reg_value;
+  unit_check (&prop_same_bl, same, "seed %#llx: actions differ", seed);
+  pp_paths_free (q);
+}
+
+/* A random subset of the paths: each with probability 1/k, or a few samples.  */
+static uint32_t
+pick_interesting (struct gen *x, uint64_t npaths, uint64_t *out, uint32_t cap)
+{
+  uint32_t n = 0;
+  if (npaths <= ENUMERATION_CAP && rnd (x, 4))
+    {
+      unsigned k = 1 + rnd (x, 4);
+      for (uint64_t i = 0; i < npaths && n < cap; i++)
+	if (rnd (x, k) == 0)
+	  out[n++] = i;
+      return n;
+    }
+  uint32_t want = 1 + rnd (x, cap);
+  for (uint32_t i = 0; i < want; i++)
+    out[n++] = unit_rand (&x->rng) % npaths;
+  return n;
+}
+
+static void
+check_graph (struct gen *x, unsigned long long seed, bool cuts)
+{
+  pp_paths_options opt = { .path_end = cuts ? x->path_end : NULL };
+  pp_paths *bl;
+  if (pp_paths_plan (&x->g, &opt, &bl) != PP_PATHS_OK)
+    abort ();
+  /* The interesting paths live in the numbering with its region cuts.  */
+  bool *ends = malloc (x->g.nedges + 1);
+  memcpy (ends, bl->path_end, x->g.nedges);
+  uint64_t npaths = bl->npaths;
+  pp_paths_free (bl);
+  if (npaths == 0)
+    {
+      free (ends);
+      return;
+    }
+  uint64_t *interesting = malloc (ENUMERATION_CAP * sizeof *interesting);
+  opt.path_end = ends;
+  opt.interesting = interesting;
+  opt.ninteresting = pick_interesting (x, npaths, interesting, ENUMERATION_CAP);
+  if (opt.ninteresting == 0)
+    interesting[opt.ninteresting++] = unit_rand (&x->rng) % npaths;
+  pp_paths *p;
+  int status = pp_paths_plan (&x->g, &opt, &p);
+  unit_check (&prop_unique, status == PP_PATHS_OK, "seed %#llx: plan: %s", seed,
+	      pp_paths_strerror (status));
+  if (status == PP_PATHS_OK)
+    {
+      uint64_t *keys = check_numbering (p, seed);
+      if (p->npaths <= ENUMERATION_CAP)
+	simulate_all (&x->g, p, keys, seed, &x->rng);
+      check_same_bl (&x->g, &opt, p, seed);
+      free (keys);
+      pp_paths_free (p);
+    }
+  /* Every path interesting: Ball-Larus is perfect, so must PPP be.  */
+  if (npaths <= ENUMERATION_CAP)
+    {
+      for (uint64_t i = 0; i < npaths; i++)
+	interesting[i] = i;
+      opt.ninteresting = (uint32_t) npaths;
+      if (pp_paths_plan (&x->g, &opt, &p) == PP_PATHS_OK)
+	{
+	  unit_check (&prop_all, p->ppp->span == npaths, "seed %#llx: %llu paths, "
+		      "span %llu", seed, (unsigned long long) npaths,
+		      (unsigned long long) p->ppp->span);
+	  pp_paths_free (p);
+	}
+    }
+  free (interesting);
+  free (ends);
+}
+
+static void
+test_random (void)
+{
+  for (unsigned i = 0; i < NRANDOM; i++)
+    {
+      unsigned long long seed = BASE_SEED + i;
+      struct gen x;
+      gen_init (&x, 0, seed);
+      random_cfg (&x, 10, i % 3 != 0, i % 2 == 0, i % 5 == 0);
+      check_graph (&x, seed, true);
+      gen_free (&x);
+    }
+  for (unsigned i = 0; i < NSTRUCTURED; i++)
+    {
+      unsigned long long seed = BASE_SEED + 0x10000 + i;
+      struct gen x;
+      gen_init (&x, 0, seed);
+      structured_cfg (&x, 1 + i % 4);
+      check_graph (&x, seed, false);
+      gen_free (&x);
+    }
+}
+
+/* Figure 3: s -> a, s -> b, a -> c, b -> a, b -> c, c -> d, c -> t, d -> t;
+   interesting sacdt, sact, sbct (Ball-Larus 0, 1, 5) get 0, 1, 2.  */
+static void
+test_figure3 (void)
+{
+  enum { S = ENTRY, T = EXIT, A = 2, B, C, D };
+  struct gen x;
+  gen_init (&x, 6, 0);
+  uint32_t sa = add (&x, S, A, 0), sb = add (&x, S, B, 0);
+  uint32_t ac = add (&x, A, C, 0);
+  add (&x, B, A, 0);
+  uint32_t bc = add (&x, B, C, 0);
+  uint32_t cd = add (&x, C, D, 0), ct = add (&x, C, T, 0);
+  uint32_t dt = add (&x, D, T, 0);
+  gen_finish (&x);
+  uint32_t paths[3][4] = { { sa, ac, cd, dt }, { sa, ac, ct }, { sb, bc, ct } };
+  uint32_t lengths[3] = { 4, 3, 3 };
+  pp_paths *p;
+  if (pp_paths_number (&x.g, NULL, &p) != PP_PATHS_OK)
+    abort ();
+  uint64_t bl[3];
+  for (int i = 0; i < 3; i++)
+    {
+      pp_path path = { .start_node = ENTRY, .end_edge = PP_PATH_NONE,
+		       .nedges = lengths[i], .edges = paths[i] };
+      if (pp_paths_encode (p, &path, &bl[i]) != PP_PATHS_OK)
+	abort ();
+    }
+  pp_paths_free (p);
+  pp_paths_options opt = { .interesting = bl, .ninteresting = 3 };
+  if (pp_paths_plan (&x.g, &opt, &p) != PP_PATHS_OK)
+    abort ();
+  unit_check (&prop_figure3, p->npaths == 6 && bl[0] == 0 && bl[1] == 1 && bl[2] == 5,
+	      "%llu paths, Ball-Larus %llu %llu %llu", (unsigned long long) p->npaths,
+	      (unsigned long long) bl[0], (unsigned long long) bl[1],
+	      (unsigned long long) bl[2]);
+  unit_check (&prop_figure3, p->ppp->span == 3 && pp_ppp_slot (p->ppp, bl[0]) == 0
+	      && pp_ppp_slot (p->ppp, bl[1]) == 1 && pp_ppp_slot (p->ppp, bl[2]) == 2,
+	      "span %llu, numbers %llu %llu %llu", (unsigned long long) p->ppp->span,
+	      (unsigned long long) pp_ppp_slot (p->ppp, bl[0]),
+	      (unsigned long long) pp_ppp_slot (p->ppp, bl[1]),
+	      (unsigned long long) pp_ppp_slot (p->ppp, bl[2]));
+  pp_paths_free (p);
+
+  uint64_t bad = 6;
+  opt = (pp_paths_options) { .interesting = &bad, .ninteresting = 1 };
+  unit_check (&prop_invalid, pp_paths_plan (&x.g, &opt, &p) == PP_PATHS_EINVAL,
+	      "path 6 of 6 accepted");
+  gen_free (&x);
+}
+
+int
+main (void)
+{
+  test_figure3 ();
+  test_random ();
+  unit_report (&prop_unique);
+  unit_report (&prop_sums);
+  unit_report (&prop_simulate);
+  unit_report (&prop_detect);
+  unit_report (&prop_all);
+  unit_report (&prop_same_bl);
+  unit_report (&prop_figure3);
+  unit_report (&prop_invalid);
+  printf ("ppp: mean delta %.3f over %lu numberings\n",
+	  delta_n ? delta_sum / delta_n : 0.0, delta_n);
+  return unit_exit_status ();
+}
