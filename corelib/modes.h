@@ -40,13 +40,18 @@ struct pp_mode_info
   bool edges_determined;	/* every edge's count or coverage is known */
   pp_planner *plan;
   int plan_arg;			/* the planner's own parameter */
+  bool preferential;		/* learns interesting paths from a paths profile
+				   (-fplugin-arg-pathprof-profile), lists them in
+				   the notes */
 };
 
 /* The planners (plan.c).  */
 pp_planner pp_plan_edge_counts;	/* counters on maximum-spanning-tree chords */
 pp_planner pp_plan_block_counts;	/* of those, what block and line counts need */
 pp_planner pp_plan_coverage;	/* plan_arg: enum pp_coverage_mode */
-pp_planner pp_plan_paths;	/* Ball-Larus paths, increments on chords */
+pp_planner pp_plan_paths;	/* Ball-Larus paths, increments on chords; the
+				   preferential modes' interesting paths in
+				   slots by preferential number (ppp.h) */
 
 /* Are the mode's values path counts (numbered paths, not probe sites)?  */
 static inline bool pp_mode_counts_paths (const pp_mode_info *m)

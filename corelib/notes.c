@@ -17,6 +17,14 @@ mode_known (uint32_t mode)
   return pp_mode_lookup (mode) != NULL;
 }
 
+/* Whether the mode's notes list interesting paths (ppp, residual).  */
+static bool
+mode_preferential (uint32_t mode)
+{
+  const pp_mode_info *m = pp_mode_lookup (mode);
+  return m && m->preferential;
+}
+
 uint64_t
 pp_notes_cfg_checksum (const pp_function_notes *f)
 {
@@ -151,6 +159,16 @@ pp_notes_encode (const pp_unit_notes *n, unsigned char **buf, size_t *len)
 	  put_u32 (&w, en->dst);
 	  put_u32 (&w, en->flags);
 	  put_u32 (&w, (uint32_t) en->value);
+	}
+      if (mode_preferential (n->mode))
+	{
+	  put_u32 (&w, f->ninteresting);
+	  for (uint32_t k = 0; k < f->ninteresting; k++)
+	    put_u64 (&w, f->interesting[k]);
+	  put_u32 (&w, f->nkeys);
+	  for (uint32_t k = 0; k < f->nkeys; k++)
+	    put_u64 (&w, f->keys[k]);
+	  put_u64 (&w, f->ppp_span);
 	}
     }
   if (w.failed)
@@ -322,7 +340,85 @@ decode_edge (reader *r, pp_edge_notes *e, const pp_function_notes *f)
 }
 
 static int
-decode_function (reader *r, pp_function_notes *f, uint32_t index, uint32_t nfiles)
+by_u64 (const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+  return (x > y) - (x < y);
+}
+
+/* Whether PATH is one of f's interesting paths.  */
+static bool
+is_interesting (const pp_function_notes *f, uint64_t path)
+{
+  return bsearch (&path, f->interesting, f->ninteresting, sizeof path, by_u64)
+	 != NULL;
+}
+
+/* The preferential section: interesting paths and slot keys.  */
+static int
+decode_preferential (reader *r, pp_function_notes *f)
+{
+  size_t at = r->pos;
+  if (get_count (r, &f->ninteresting, 8, "interesting paths"))
+    return -1;
+  f->interesting = calloc (f->ninteresting ? f->ninteresting : 1,
+			   sizeof *f->interesting);
+  if (!f->interesting)
+    return fail (r, "out of memory");
+  for (uint32_t k = 0; k < f->ninteresting; k++)
+    {
+      at = r->pos;
+      if (get_u64 (r, &f->interesting[k]))
+	return -1;
+      if (k && f->interesting[k] <= f->interesting[k - 1])
+	return fail (r, "corrupted at byte %zu: interesting paths out of order", at);
+    }
+  at = r->pos;
+  if (get_count (r, &f->nkeys, 8, "keys"))
+    return -1;
+  if (f->nkeys && f->nkeys != f->nvalues)
+    return fail (r, "corrupted at byte %zu: %u keys for %u slots", at, f->nkeys,
+		 f->nvalues);
+  f->keys = calloc (f->nkeys ? f->nkeys : 1, sizeof *f->keys);
+  uint64_t *sorted = calloc (f->nkeys ? f->nkeys : 1, sizeof *sorted);
+  if (!f->keys || !sorted)
+    {
+      free (sorted);
+      return fail (r, "out of memory");
+    }
+  uint32_t nsorted = 0;
+  for (uint32_t k = 0; k < f->nkeys; k++)
+    {
+      at = r->pos;
+      if (get_u64 (r, &f->keys[k]))
+	{
+	  free (sorted);
+	  return -1;
+	}
+      if (f->keys[k] == UINT64_MAX)
+	continue;
+      if (!is_interesting (f, f->keys[k]))
+	{
+	  free (sorted);
+	  return fail (r, "corrupted at byte %zu: slot %u counts a path that is "
+		       "not interesting", at, k);
+	}
+      sorted[nsorted++] = f->keys[k];
+    }
+  qsort (sorted, nsorted, sizeof *sorted, by_u64);
+  for (uint32_t k = 1; k < nsorted; k++)
+    if (sorted[k] == sorted[k - 1])
+      {
+	free (sorted);
+	return fail (r, "corrupted: two slots count path %" PRIu64, sorted[k]);
+      }
+  free (sorted);
+  return get_u64 (r, &f->ppp_span);
+}
+
+static int
+decode_function (reader *r, pp_function_notes *f, uint32_t index, uint32_t nfiles,
+		 bool preferential)
 {
   size_t at;
   set_where (r, "function %u", index);
@@ -369,6 +465,8 @@ decode_function (reader *r, pp_function_notes *f, uint32_t index, uint32_t nfile
 	return -1;
     }
   set_where (r, "function '%s'", f->name);
+  if (preferential && decode_preferential (r, f))
+    return -1;
   uint64_t sum = pp_notes_cfg_checksum (f);
   if (PP_CHECKSUM_DIFFERS (f->cfg_checksum, sum))
     return fail (r, "corrupted: the CFG checksum recorded for function '%s' "
@@ -415,7 +513,8 @@ decode_unit (reader *r, pp_unit_notes *n)
   if (!n->functions)
     return fail (r, "out of memory");
   for (uint32_t i = 0; i < n->nfunctions; i++)
-    if (decode_function (r, &n->functions[i], i, n->nfiles))
+    if (decode_function (r, &n->functions[i], i, n->nfiles,
+			 mode_preferential (n->mode)))
       return -1;
 
   set_where (r, "end");
@@ -457,6 +556,8 @@ pp_notes_free (pp_unit_notes *n)
 	    free (f->blocks[b].lines);
 	free (f->blocks);
 	free (f->edges);
+	free (f->interesting);
+	free (f->keys);
       }
   free (n->unit_name);
   free (n->files);

@@ -18,6 +18,11 @@
                   nlines x (u32 file, u32 line)
        u32 nedges
        per edge: u32 src, u32 dst, u32 flags (enum pp_edge_flag), i32 value (-1: derived)
+       only in the preferential modes (ppp, residual; modes.h "preferential"):
+       u32 ninteresting, u64 interesting[]    -- Ball-Larus numbers, increasing
+       u32 nkeys, u64 keys[]                  -- 0, or nvalues: slot k counts path
+                                                 keys[k] (UINT64_MAX: a hole)
+       u64 ppp_span                           -- the preferential numbers' span
    The edges are exactly the core graph the plan was computed on, including the
    EXIT -> ENTRY edge and the fake edges.
 
@@ -28,7 +33,12 @@
    counts them in a hash table (the profile's sparse counts).  The numbering is
    rebuilt from the graph: the edges flagged PP_EDGE_PATH_END are the plan's
    cuts; PP_EDGE_PATH_COUNT and PP_EDGE_PATH_REG say what each edge's probe
-   does, for statistics only.  */
+   does, for statistics only.  ppp and residual: as paths, with the function's
+   interesting paths (those of the previous profile it learnt from) listed; a
+   function whose paths do not fit an array but has interesting paths counts
+   them by preferential number (ppp.h) in nvalues slots, keys[k] naming the path
+   slot k counts, and every other path in a hash table; ppp_span is the span of
+   the preferential numbers before any cap on the slots.  */
 
 #ifndef PATHPROF_CORE_NOTES_H
 #define PATHPROF_CORE_NOTES_H
@@ -53,6 +63,8 @@ enum pp_mode
   PP_MODE_BLOCK_COVER_EDGE_PROBES = 4,
   PP_MODE_BLOCK_COUNTS = 5,
   PP_MODE_PATHS = 6,
+  PP_MODE_PPP = 7,
+  PP_MODE_RESIDUAL = 8,
 };
 
 /* Block flags.  */
@@ -90,6 +102,12 @@ typedef struct pp_function_notes
   pp_block_notes *blocks;
   uint32_t nedges;
   pp_edge_notes *edges;
+  /* The preferential modes only (else 0 and NULL).  */
+  uint32_t ninteresting;
+  uint64_t *interesting;	/* increasing */
+  uint32_t nkeys;		/* 0 or nvalues */
+  uint64_t *keys;		/* per slot: the path it counts, or UINT64_MAX */
+  uint64_t ppp_span;
 } pp_function_notes;
 
 typedef struct pp_unit_notes
@@ -107,7 +125,8 @@ int pp_notes_encode (const pp_unit_notes *n, unsigned char **buf, size_t *len);
 /* Parses a buffer; every length and index is bounds-checked: counts against the
    bytes left (before allocating), file indices < nfiles, edge ends < nblocks,
    nblocks >= 2, value indices < the function's nvalues (or -1), a known mode
-   (modes.h), each function's CFG checksum, no trailing bytes.  Returns 0, or -1 with n zeroed and a message in err naming the
+   (modes.h), each function's CFG checksum, interesting paths increasing, each
+   key a hole or an interesting path, no key twice, no trailing bytes.  Returns 0, or -1 with n zeroed and a message in err naming the
    byte offset and the place, e.g. "notes truncated at byte 120: 4 more bytes
    needed at byte 118 (function 'f', edge 3)".  */
 int pp_notes_decode (const unsigned char *buf, size_t len, pp_unit_notes *n,

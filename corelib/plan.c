@@ -12,12 +12,15 @@
 #include "coverage.h"
 #include "edgeprof.h"
 #include "paths.h"
+#include "ppp.h"
 
 void
 pp_plan_free (pp_plan *plan)
 {
   free (plan->probes);
   free (plan->edge_flags);
+  free (plan->interesting);
+  free (plan->keys);
   memset (plan, 0, sizeof *plan);
 }
 
@@ -27,6 +30,13 @@ plan_alloc (pp_plan *plan, uint32_t nprobes)
   memset (plan, 0, sizeof *plan);
   plan->probes = malloc ((nprobes ? nprobes : 1) * sizeof *plan->probes);
   return plan->probes ? 0 : -1;
+}
+
+static int
+by_u64 (const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+  return (x > y) - (x < y);
 }
 
 static void
@@ -167,16 +177,132 @@ pp_plan_coverage (const pp_mode_info *mode, const pp_graph *g,
   return PP_PLAN_OK;
 }
 
-/* Ball-Larus path numbering, increments on the chords of a maximum spanning
-   tree of the DAG, counts in an array or, past path_array_max, a table.  */
+/* The preferential slots: at most this many per function, and never more than
+   needed for four times the interesting paths (or path_array_max): a numbering
+   that spreads further counts its highest-numbered paths in the table.  */
+#define PP_PLAN_MAX_SLOTS ((uint64_t) 1 << 24)
+
+static uint64_t
+slot_cap (const pp_plan_input *in)
+{
+  uint64_t cap = 4 * (uint64_t) in->ninteresting;
+  if (cap < in->path_array_max)
+    cap = in->path_array_max;
+  return cap < PP_PLAN_MAX_SLOTS ? cap : PP_PLAN_MAX_SLOTS;
+}
+
+/* The probes of one edge's path action: the count first, then the register
+   updates.  */
+static void
+add_path_probes (pp_plan *out, const pp_paths *p, uint32_t e)
+{
+  const pp_path_action *a = &p->action[e];
+  uint8_t site = a->at_source_end ? PP_SITE_SOURCE_END : PP_SITE_EDGE;
+  if (a->count == PP_PATH_COUNT_REG && p->ppp)
+    {
+      add_probe (out, PP_PROBE_PATH_COUNT_KEYED, site, e, 0, a->count_offset);
+      out->probes[out->nprobes - 1].operand2 = a->count_offset2;
+    }
+  else if (a->count == PP_PATH_COUNT_REG)
+    add_probe (out, PP_PROBE_PATH_COUNT, site, e, 0, a->count_offset);
+  else if (a->count == PP_PATH_COUNT_CONST)
+    {
+      uint64_t slot = p->ppp ? pp_ppp_slot (p->ppp, a->count_offset) : UINT64_MAX;
+      if (slot < out->nkeys)
+	add_probe (out, PP_PROBE_PATH_COUNT_SLOT, site, e, (uint32_t) slot,
+		   a->count_offset);
+      else
+	add_probe (out, PP_PROBE_PATH_COUNT_CONST, site, e, 0, a->count_offset);
+    }
+  if (a->reg == PP_PATH_REG_SET)
+    {
+      add_probe (out, PP_PROBE_PATH_SET, site, e, 0, a->reg_value);
+      if (p->ppp)
+	add_probe (out, PP_PROBE_PPP_SET, site, e, 0, a->reg_value2);
+    }
+  else if (a->reg == PP_PATH_REG_ADD)
+    {
+      if (a->reg_value != 0)
+	add_probe (out, PP_PROBE_PATH_ADD, site, e, 0, a->reg_value);
+      if (p->ppp && a->reg_value2 != 0)
+	add_probe (out, PP_PROBE_PPP_ADD, site, e, 0, a->reg_value2);
+    }
+}
+
+/* The preferential half of a plan: the interesting paths (sorted, unique) and,
+   when the function counts by preferential number, its slots.  */
+static int
+plan_slots (pp_plan *out, const pp_paths *p, const pp_plan_input *in)
+{
+  out->interesting = malloc ((in->ninteresting ? in->ninteresting : 1)
+			     * sizeof *out->interesting);
+  if (!out->interesting)
+    return -1;
+  memcpy (out->interesting, in->interesting,
+	  in->ninteresting * sizeof *in->interesting);
+  qsort (out->interesting, in->ninteresting, sizeof *out->interesting, by_u64);
+  for (uint32_t i = 0; i < in->ninteresting; i++)
+    if (out->ninteresting == 0
+	|| out->interesting[i] != out->interesting[out->ninteresting - 1])
+      out->interesting[out->ninteresting++] = out->interesting[i];
+  const pp_ppp *ppp = p->ppp;
+  if (!ppp)
+    return 0;
+  out->ppp_span = ppp->span;
+  uint64_t cap = slot_cap (in);
+  out->nkeys = (uint32_t) (ppp->span < cap ? ppp->span : cap);
+  out->keys = malloc ((out->nkeys ? out->nkeys : 1) * sizeof *out->keys);
+  if (!out->keys)
+    return -1;
+  for (uint32_t k = 0; k < out->nkeys; k++)
+    out->keys[k] = UINT64_MAX;
+  for (uint32_t i = 0; i < ppp->ninteresting; i++)
+    if (ppp->id[i] < out->nkeys)
+      out->keys[ppp->id[i]] = ppp->interesting[i];
+  return 0;
+}
+
+/* Paths: Ball-Larus numbering of the DAG, increments on the chords of a
+   maximum spanning tree of the DAG, counts in an array or, past
+   path_array_max, a table.  The preferential modes number the paths as the
+   previous profile did (its path ends) and, in a function too large for an
+   array that has interesting paths, count those by preferential number in
+   slots and the others in the table.  */
 int
 pp_plan_paths (const pp_mode_info *mode, const pp_graph *g,
 	       const pp_plan_input *in, pp_plan *out, const char **why)
 {
-  (void) mode;
   pp_paths_options opt = { .weights = in->weights };
+  if (mode->preferential)
+    opt.path_end = in->prior_path_end;
   pp_paths *p;
+  bool rejected = false;
   int rc = pp_paths_plan (g, &opt, &p);
+  if (rc == PP_PATHS_OK && mode->preferential && in->ninteresting
+      && p->npaths > in->path_array_max)
+    {
+      /* Again with the interesting paths, in this numbering (its region cuts
+	 kept as path ends, so that nothing renumbers).  */
+      pp_paths *q;
+      opt.path_end = p->path_end;
+      opt.interesting = in->interesting;
+      opt.ninteresting = in->ninteresting;
+      rc = pp_paths_plan (g, &opt, &q);
+      if (rc == PP_PATHS_OK)
+	{
+	  pp_paths_free (p);
+	  p = q;
+	}
+      else if (rc == PP_PATHS_ERANGE || rc == PP_PATHS_EINVAL)
+	{
+	  /* Numbers too spread, or not paths of this numbering (the caller
+	     checks the prior first): every path in the table.  */
+	  rejected = rc == PP_PATHS_EINVAL;
+	  rc = PP_PATHS_OK;
+	}
+      else
+	pp_paths_free (p);
+    }
   if (rc == PP_PATHS_ENOMEM)
     return PP_PLAN_ENOMEM;
   if (rc != PP_PATHS_OK)
@@ -184,9 +310,10 @@ pp_plan_paths (const pp_mode_info *mode, const pp_graph *g,
       *why = pp_paths_strerror (rc);
       return PP_PLAN_EGRAPH;
     }
-  if (plan_alloc (out, 2 * g->nedges)
+  if (plan_alloc (out, 4 * g->nedges)
       || !(out->edge_flags = calloc (g->nedges ? g->nedges : 1,
-				     sizeof *out->edge_flags)))
+				     sizeof *out->edge_flags))
+      || (mode->preferential && !rejected && plan_slots (out, p, in)))
     {
       pp_plan_free (out);
       pp_paths_free (p);
@@ -194,33 +321,34 @@ pp_plan_paths (const pp_mode_info *mode, const pp_graph *g,
     }
   for (uint32_t e = 0; e < g->nedges; e++)
     {
-      const pp_path_action *a = &p->action[e];
-      uint8_t site = a->at_source_end ? PP_SITE_SOURCE_END : PP_SITE_EDGE;
-      if (a->count == PP_PATH_COUNT_REG)
-	add_probe (out, PP_PROBE_PATH_COUNT, site, e, 0, a->count_offset);
-      else if (a->count == PP_PATH_COUNT_CONST)
-	add_probe (out, PP_PROBE_PATH_COUNT_CONST, site, e, 0, a->count_offset);
-      if (a->reg == PP_PATH_REG_ADD)
-	add_probe (out, PP_PROBE_PATH_ADD, site, e, 0, a->reg_value);
-      else if (a->reg == PP_PATH_REG_SET)
-	add_probe (out, PP_PROBE_PATH_SET, site, e, 0, a->reg_value);
+      add_path_probes (out, p, e);
       if (p->path_end[e])
 	out->edge_flags[e] |= PP_EDGE_PATH_END;
     }
   out->npaths = p->npaths;
-  out->path_table = p->npaths > in->path_array_max;
-  out->nvalues = out->path_table ? 0 : (uint32_t) p->npaths;
+  if (p->ppp)
+    {
+      out->path_table = true;
+      out->nvalues = out->nkeys;
+    }
+  else
+    {
+      out->path_table = p->npaths > in->path_array_max;
+      out->nvalues = out->path_table ? 0 : (uint32_t) p->npaths;
+    }
   pp_paths_free (p);
   return PP_PLAN_OK;
 }
-
-/* ------------------------------------------------------------------------- */
-/* Plans and notes.  */
 
 void
 pp_plan_to_notes (const pp_plan *plan, pp_function_notes *fn)
 {
   fn->nvalues = plan->nvalues;
+  fn->ninteresting = plan->ninteresting;
+  fn->interesting = plan->interesting;
+  fn->nkeys = plan->nkeys;
+  fn->keys = plan->keys;
+  fn->ppp_span = plan->ppp_span;
   for (uint32_t v = 0; v < fn->nblocks; v++)
     fn->blocks[v].value = -1;
   for (uint32_t e = 0; e < fn->nedges; e++)
@@ -243,10 +371,11 @@ pp_plan_to_notes (const pp_plan *plan, pp_function_notes *fn)
 	e->value = (int32_t) p->index;
       else if (pp_probe_counts_path (p->action))
 	e->flags |= PP_EDGE_PATH_COUNT
-		    | (p->action == PP_PROBE_PATH_COUNT_CONST ? PP_EDGE_PATH_CONST : 0);
+		    | (pp_probe_counts_constant (p->action) ? PP_EDGE_PATH_CONST : 0);
       else if (pp_probe_sets_register (p->action))
 	e->flags |= PP_EDGE_PATH_REG
-		    | (p->action == PP_PROBE_PATH_SET ? PP_EDGE_PATH_SET : 0);
+		    | (p->action == PP_PROBE_PATH_SET || p->action == PP_PROBE_PPP_SET
+		       ? PP_EDGE_PATH_SET : 0);
     }
 }
 

@@ -19,6 +19,17 @@
      PP_PROBE_PATH_ADD          r += operand
      PP_PROBE_PATH_COUNT        count path r + operand  (array or table)
      PP_PROBE_PATH_COUNT_CONST  count path operand
+     PP_PROBE_PPP_SET           q = operand
+     PP_PROBE_PPP_ADD           q += operand
+     PP_PROBE_PATH_COUNT_KEYED  k = q + operand2; if k < nkeys and keys[k] == r +
+                                operand, values[k] += 1, else count path r +
+                                operand in the table
+     PP_PROBE_PATH_COUNT_SLOT   values[index] += 1  (interesting path operand,
+                                known at compile time)
+
+   Preferential modes (ppp.h) keep a second register q per activation, the
+   path's preferential number, and a read-only key per slot: the Ball-Larus
+   number of the path the slot counts.
 
    Sites.  PP_SITE_EDGE: on the edge (the inserter splits it if needed);
    PP_SITE_BLOCK: first thing in the block, after its labels (after a leading
@@ -58,6 +69,10 @@ enum pp_probe_action
   PP_PROBE_PATH_ADD = 3,
   PP_PROBE_PATH_COUNT = 4,
   PP_PROBE_PATH_COUNT_CONST = 5,
+  PP_PROBE_PPP_SET = 6,
+  PP_PROBE_PPP_ADD = 7,
+  PP_PROBE_PATH_COUNT_KEYED = 8,
+  PP_PROBE_PATH_COUNT_SLOT = 9,
 };
 
 enum pp_probe_site
@@ -72,17 +87,24 @@ typedef struct pp_probe
   uint8_t action;		/* enum pp_probe_action */
   uint8_t site;			/* enum pp_probe_site */
   uint32_t where;		/* edge id (EDGE, SOURCE_END) or block id (BLOCK) */
-  uint32_t index;		/* MARK, COUNT: the value, from the function's first */
-  uint64_t operand;		/* PATH_*: as in the table above, modulo 2^64 */
+  uint32_t index;		/* MARK, COUNT, PATH_COUNT_SLOT: the value, from
+				   the function's first */
+  uint64_t operand;		/* PATH_*, PPP_*: as in the table above, modulo 2^64 */
+  uint64_t operand2;		/* PATH_COUNT_KEYED: the slot's offset from q */
 } pp_probe;
 
 /* Does the action store into the function's values at `index`?  */
 static inline bool pp_probe_stores_value (uint8_t action)
 { return action == PP_PROBE_MARK || action == PP_PROBE_COUNT; }
 static inline bool pp_probe_counts_path (uint8_t action)
-{ return action == PP_PROBE_PATH_COUNT || action == PP_PROBE_PATH_COUNT_CONST; }
+{ return action == PP_PROBE_PATH_COUNT || action == PP_PROBE_PATH_COUNT_CONST
+	 || action == PP_PROBE_PATH_COUNT_KEYED || action == PP_PROBE_PATH_COUNT_SLOT; }
+/* Is the path counted at a number known at compile time?  */
+static inline bool pp_probe_counts_constant (uint8_t action)
+{ return action == PP_PROBE_PATH_COUNT_CONST || action == PP_PROBE_PATH_COUNT_SLOT; }
 static inline bool pp_probe_sets_register (uint8_t action)
-{ return action == PP_PROBE_PATH_SET || action == PP_PROBE_PATH_ADD; }
+{ return action == PP_PROBE_PATH_SET || action == PP_PROBE_PATH_ADD
+	 || action == PP_PROBE_PPP_SET || action == PP_PROBE_PPP_ADD; }
 
 typedef struct pp_plan
 {
@@ -94,7 +116,16 @@ typedef struct pp_plan
   uint32_t *edge_flags;
   /* Paths modes.  */
   uint64_t npaths;		/* path numbers are 0 .. npaths-1 */
-  bool path_table;		/* counted in a libprof hash table, nvalues = 0 */
+  bool path_table;		/* counted in a libprof hash table: all paths
+				   (nvalues = 0), or those no slot counts */
+  /* Preferential modes: the interesting paths (increasing) and, when the
+     function counts them in slots, each slot's path (UINT64_MAX: a hole);
+     nkeys = nvalues then.  */
+  uint32_t ninteresting;
+  uint64_t *interesting;
+  uint32_t nkeys;
+  uint64_t *keys;
+  uint64_t ppp_span;		/* the preferential numbers' span (uncapped) */
   /* What the plugin reports as warnings.  */
   int pinned_chords;		/* abnormal edges that could not be counted */
   uint32_t ninexact;		/* blocks whose coverage edge probes cannot tell */
@@ -108,6 +139,13 @@ typedef struct pp_plan_input
   /* The function's blocks and their source lines, numbered as the graph's nodes
      (block-counts: the edges that line counts need stay exact); may be NULL.  */
   const pp_function_notes *notes;
+  /* Preferential modes: the function as a previous paths profile saw it (NULL
+     and 0 when it has none): its path ends (region cuts included), so that the
+     numbering is that profile's, and the Ball-Larus numbers of the interesting
+     paths.  */
+  const bool *prior_path_end;
+  const uint64_t *interesting;
+  uint32_t ninteresting;
 } pp_plan_input;
 
 enum pp_plan_status
@@ -128,8 +166,9 @@ int pp_plan_weights (const pp_graph *g, int requested, const double *gcc_weight,
 
 /* Records the plan in a function's notes: nvalues, the value index of each site's
    MARK or COUNT probe (-1 elsewhere), and the edge flags (the plan's edge_flags,
-   PP_EDGE_PATH_COUNT/_CONST and PP_EDGE_PATH_REG/_SET for path probes).  The notes'
-   blocks and edges must be those of the graph the plan was made on.  */
+   PP_EDGE_PATH_COUNT/_CONST and PP_EDGE_PATH_REG/_SET for path probes), and
+   the preferential section, whose arrays the notes borrow from the plan.  The
+   notes' blocks and edges must be those of the graph the plan was made on.  */
 void pp_plan_to_notes (const pp_plan *plan, pp_function_notes *fn);
 
 #ifdef __cplusplus

@@ -21,6 +21,7 @@
 #include "cfg.h"
 #include "cfganal.h"
 #include "cfghooks.h"
+#include "cfgloop.h"
 #include "gimple-iterator.h"
 #include "tree-cfg.h"
 #include "tree-cfgcleanup.h"
@@ -57,6 +58,7 @@ struct function_record
   pp_plan plan = {};
   uint32_t value_offset = 0;	/* the function's first value in the unit's */
   int32_t path_table = -1;	/* its path table in the unit's, if hashed */
+  uint32_t key_offset = 0;	/* its first slot key in the unit's, if keyed */
   ~function_record () { pp_plan_free (&plan); }
 };
 
@@ -94,6 +96,8 @@ struct probe_target
   tree path_tables;		/* the unit's path tables, or NULL_TREE */
   tree count_path;		/* libprof's __pathprof_count_path */
   tree flush;			/* libprof's __pathprof_flush */
+  tree keys;			/* the unit's slot keys (preferential), or NULL_TREE */
+  tree keyed_marker;		/* stands for a keyed count until expanded */
   bool atomic;			/* atomic counter updates (threads) */
 };
 

@@ -18,6 +18,8 @@
 #include "pathprof-plugin.h"
 #include "plugin-version.h"
 #include "corelib/edgeprof.h"
+#include "corelib/paths.h"
+#include "corelib/prior.h"
 #include "corelib/profile.h"
 
 int plugin_is_GPL_compatible;
@@ -46,6 +48,12 @@ static int option_weights = PP_WEIGHTS_GCC;
    in a hash table in libprof.  */
 static uint64_t option_path_array_max = 4096;
 #define MAX_PATH_ARRAY (1u << 24)	/* 128 MiB of counters for one function */
+/* The previous profile the preferential modes learn from, and which of its
+   paths are interesting: those making option_hot_percent of each function's
+   path executions (100: every path that ran).  */
+static const char *option_profile;
+static double option_hot_percent = 100;
+static pp_prior prior;
 
 /* Appends NAME to the comma-separated list VALID (of SIZE bytes).  */
 static void
@@ -119,6 +127,71 @@ parse_mode (const char *value)
   return false;
 }
 
+/* The preferential modes learn from a profile of paths; no other mode reads
+   one yet.  */
+static bool
+load_prior (void)
+{
+  if (!option_mode->preferential)
+    {
+      if (option_profile)
+	error ("pathprof: %<-fplugin-arg-pathprof-profile%> is only read by the "
+	       "modes that learn from a previous run (ppp, residual), not by %qs",
+	       option_mode->name);
+      return !option_profile;
+    }
+  if (!option_profile)
+    {
+      error ("pathprof: mode %qs learns its interesting paths from a paths "
+	     "profile: give %<-fplugin-arg-pathprof-profile=FILE%>",
+	     option_mode->name);
+      return false;
+    }
+  char err[512];
+  if (pp_prior_load (option_profile, &prior, err, sizeof err))
+    {
+      error ("pathprof: %s: %s", option_profile, err);
+      return false;
+    }
+  for (uint32_t i = 0; i < prior.nunits; i++)
+    {
+      const pp_mode_info *m = pp_mode_lookup (prior.units[i].notes.mode);
+      if (!m || !pp_mode_counts_paths (m))
+	{
+	  error ("pathprof: %s: unit %s is a %s profile; mode %qs learns from a "
+		 "profile of paths (mode paths)", option_profile,
+		 prior.units[i].data->name, pp_mode_name (prior.units[i].notes.mode),
+		 option_mode->name);
+	  return false;
+	}
+    }
+  return true;
+}
+
+/* all, or hot:P with 0 < P <= 100.  */
+static bool
+parse_interesting (const char *value)
+{
+  char *end;
+  if (value && strcmp (value, "all") == 0)
+    {
+      option_hot_percent = 100;
+      return true;
+    }
+  if (value && strncmp (value, "hot:", 4) == 0)
+    {
+      errno = 0;
+      double p = strtod (value + 4, &end);
+      if (value[4] && !*end && !errno && p > 0 && p <= 100)
+	{
+	  option_hot_percent = p;
+	  return true;
+	}
+    }
+  invalid_value ("interesting", value, "all, hot:P (0 < P <= 100)");
+  return false;
+}
+
 static bool
 parse_options (struct plugin_name_args *info)
 {
@@ -132,14 +205,22 @@ parse_options (struct plugin_name_args *info)
 	ok &= parse_choice ("weights", arg.value, weight_values, &option_weights);
       else if (strcmp (arg.key, "path-array-max") == 0)
 	ok &= parse_count ("path-array-max", arg.value, &option_path_array_max);
+      else if (strcmp (arg.key, "profile") == 0 && arg.value && *arg.value)
+	option_profile = arg.value;
+      else if (strcmp (arg.key, "interesting") == 0)
+	ok &= parse_interesting (arg.value);
       else
 	{
-	  error ("pathprof: unknown option %<-fplugin-arg-pathprof-%s%>; "
-		 "valid options are: mode, weights, path-array-max", arg.key);
+	  if (strcmp (arg.key, "profile") == 0)
+	    error ("pathprof: %<-fplugin-arg-pathprof-profile%> needs a file name");
+	  else
+	    error ("pathprof: unknown option %<-fplugin-arg-pathprof-%s%>; valid "
+		   "options are: mode, weights, path-array-max, profile, "
+		   "interesting", arg.key);
 	  ok = false;
 	}
     }
-  return ok;
+  return ok && load_prior ();
 }
 
 /* The --help text of the plugin (gcc --help=... -fplugin=pathprof prints the
@@ -157,7 +238,11 @@ help_text (void)
   return concat ("pathprof: minimal coverage probes and optimal edge/path "
 		 "profiles.\n  -fplugin-arg-pathprof-mode=", modes,
 		 "\n  -fplugin-arg-pathprof-path-array-max=N (default 4096)\n"
-		 "  -fplugin-arg-pathprof-weights=gcc|heuristic|uniform\n", NULL);
+		 "  -fplugin-arg-pathprof-weights=gcc|heuristic|uniform\n"
+		 "  -fplugin-arg-pathprof-profile=FILE (ppp, residual: the paths "
+		 "profile to learn from)\n"
+		 "  -fplugin-arg-pathprof-interesting=all|hot:P (ppp: which of its "
+		 "paths; default all)\n", NULL);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -193,6 +278,62 @@ want_atomic_updates (void)
   return false;
 }
 
+/* What the previous profile says about the function FN (graph G): its path
+   ends, so that the numbering is the profile's, and its interesting paths.
+   Nothing when the profile has no such function; a warning when its control
+   flow changed since.  */
+struct learnt
+{
+  auto_vec<bool> path_end;
+  auto_vec<uint64_t> interesting;
+};
+
+static void
+learn_function (const pp_graph &g, const pp_function_notes &fn, learnt &out)
+{
+  pp_prior_function pf;
+  char *unit = absolute_unit_name ();
+  int found = pp_prior_find (&prior, unit, fn.asm_name, &pf);
+  free (unit);
+  if (!found)
+    return;
+  if (pf.notes->cfg_checksum != pp_notes_cfg_checksum (&fn)
+      || pf.notes->nedges != g.nedges)
+    {
+      warning_at (DECL_SOURCE_LOCATION (current_function_decl), 0,
+		  "pathprof: %qD: control flow changed since %s was made; its "
+		  "paths are all uninteresting, as in mode paths",
+		  current_function_decl, option_profile);
+      return;
+    }
+  out.path_end.safe_grow_cleared (g.nedges);
+  for (uint32_t e = 0; e < g.nedges; e++)
+    out.path_end[e] = (pf.notes->edges[e].flags & PP_EDGE_PATH_END) != 0;
+  pp_paths *numbering;
+  int rc = pp_paths_number (&g, out.path_end.address (), &numbering);
+  if (rc == PP_PATHS_ENOMEM)
+    fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
+  pp_path_count *counts = NULL;
+  uint32_t n = 0;
+  char err[256];
+  if (rc != PP_PATHS_OK
+      || pp_function_path_counts (pf.notes, pf.index, pf.unit->data,
+				  numbering->npaths, &counts, &n, err, sizeof err))
+    {
+      error ("pathprof: %s: function %qs: %s", option_profile, fn.name,
+	     rc != PP_PATHS_OK ? pp_paths_strerror (rc) : err);
+      out.path_end.truncate (0);
+    }
+  else
+    {
+      n = pp_select_hottest (counts, n, option_hot_percent);
+      for (uint32_t i = 0; i < n; i++)
+	out.interesting.safe_push (counts[i].path);
+    }
+  free (counts);
+  pp_paths_free (numbering);
+}
+
 /* Plans cfun (normalised, GCC's fake edges still in its CFG) with the chosen
    mode's planner and describes it in FN.  *WEIGHTING receives the spanning-tree
    weighting used, if the mode has one.  */
@@ -219,6 +360,15 @@ plan_function (function_record &rec, pp_function_notes &fn, file_table &files,
     }
   describe_function (fn, g, files);
   in.notes = &fn;
+  learnt prior_paths;
+  if (option_mode->preferential)
+    {
+      learn_function (g, fn, prior_paths);
+      if (!prior_paths.path_end.is_empty ())
+	in.prior_path_end = prior_paths.path_end.address ();
+      in.interesting = prior_paths.interesting.address ();
+      in.ninteresting = prior_paths.interesting.length ();
+    }
   const char *why = NULL;
   int rc = option_mode->plan (option_mode, &g, &in, &rec.plan, &why);
   if (rc == PP_PLAN_ENOMEM)

@@ -83,25 +83,56 @@ emit_path_count (const function_record &rec, const probe_target &t, tree path,
    start of the site when a probe reads it.  */
 struct site_state
 {
-  tree reg = NULL_TREE;
+  tree reg = NULL_TREE;		/* r, the Ball-Larus number */
   tree value = NULL_TREE;
+  tree reg2 = NULL_TREE;	/* q, the preferential number */
+  tree value2 = NULL_TREE;
+  auto_vec<gimple *> keyed;	/* the keyed counts' markers (expand_keyed) */
 };
+
+static tree
+make_register (tree *reg, const char *name)
+{
+  if (!*reg)
+    {
+      *reg = create_tmp_var (counter_type (), name);
+      DECL_NOT_GIMPLE_REG_P (*reg) = 1;
+    }
+  return *reg;
+}
 
 static tree
 path_register (site_state &s)
 {
-  if (!s.reg)
-    {
-      s.reg = create_tmp_var (counter_type (), "PP_path_register");
-      DECL_NOT_GIMPLE_REG_P (s.reg) = 1;
-    }
-  return s.reg;
+  return make_register (&s.reg, "PP_path_register");
+}
+
+static tree
+ppp_register (site_state &s)
+{
+  return make_register (&s.reg2, "PP_ppp_register");
 }
 
 static bool
 reads_register (uint8_t action)
 {
-  return action == PP_PROBE_PATH_COUNT || action == PP_PROBE_PATH_ADD;
+  return action == PP_PROBE_PATH_COUNT || action == PP_PROBE_PATH_ADD
+	 || action == PP_PROBE_PATH_COUNT_KEYED;
+}
+
+static bool
+reads_ppp_register (uint8_t action)
+{
+  return action == PP_PROBE_PPP_ADD || action == PP_PROBE_PATH_COUNT_KEYED;
+}
+
+/* SUM = VALUE + OPERAND into SEQ.  */
+static tree
+emit_sum (tree value, tree operand, gimple_seq *seq)
+{
+  tree sum = make_temp_ssa_name (counter_type (), NULL, "PP_path");
+  gimple_seq_add_stmt (seq, gimple_build_assign (sum, PLUS_EXPR, value, operand));
+  return sum;
 }
 
 /* Appends the code of probe P to SEQ.  */
@@ -124,28 +155,43 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 		      seq);
       return;
     case PP_PROBE_PATH_COUNT:
-      {
-	tree path = make_temp_ssa_name (counter_type (), NULL, "PP_path");
-	gimple_seq_add_stmt (seq, gimple_build_assign (path, PLUS_EXPR, s.value,
-							operand));
-	emit_path_count (rec, t, path, seq);
-	return;
-      }
+      emit_path_count (rec, t, emit_sum (s.value, operand, seq), seq);
+      return;
     case PP_PROBE_PATH_COUNT_CONST:
       emit_path_count (rec, t, operand, seq);
       return;
-    case PP_PROBE_PATH_ADD:
+    case PP_PROBE_PATH_COUNT_SLOT:
+      emit_increment (t, value_ref (t, build_int_cst (integer_type_node,
+						      rec.value_offset + p.index)),
+		      seq);
+      return;
+    case PP_PROBE_PATH_COUNT_KEYED:
       {
-	tree sum = make_temp_ssa_name (counter_type (), NULL, "PP_path");
-	gimple_seq_add_stmt (seq, gimple_build_assign (sum, PLUS_EXPR, s.value,
-							operand));
-	gimple_seq_add_stmt (seq, gimple_build_assign (path_register (s), sum));
-	s.value = sum;
+	/* A marker call that expand_keyed turns into the check: edge
+	   insertions cannot carry control flow.  */
+	tree number = emit_sum (s.value, operand, seq);
+	tree slot = emit_sum (s.value2, build_int_cstu (counter_type (), p.operand2),
+			      seq);
+	gimple *marker = gimple_build_call (t.keyed_marker, 2, number, slot);
+	gimple_seq_add_stmt (seq, marker);
+	s.keyed.safe_push (marker);
 	return;
       }
+    case PP_PROBE_PATH_ADD:
+      s.value = emit_sum (s.value, operand, seq);
+      gimple_seq_add_stmt (seq, gimple_build_assign (path_register (s), s.value));
+      return;
     case PP_PROBE_PATH_SET:
       gimple_seq_add_stmt (seq, gimple_build_assign (path_register (s), operand));
       s.value = operand;
+      return;
+    case PP_PROBE_PPP_ADD:
+      s.value2 = emit_sum (s.value2, operand, seq);
+      gimple_seq_add_stmt (seq, gimple_build_assign (ppp_register (s), s.value2));
+      return;
+    case PP_PROBE_PPP_SET:
+      gimple_seq_add_stmt (seq, gimple_build_assign (ppp_register (s), operand));
+      s.value2 = operand;
       return;
     }
   gcc_unreachable ();
@@ -205,6 +251,80 @@ insert_at_site (const function_record &rec, uint8_t site, uint32_t where,
   gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
 }
 
+/* A new block after AFTER, in AFTER's loop.  */
+static basic_block
+new_block (basic_block after)
+{
+  basic_block bb = create_empty_bb (after);
+  if (current_loops)
+    add_bb_to_loop (bb, after->loop_father);
+  return bb;
+}
+
+/* Replaces the marker of a keyed count (number, slot) by
+       if (slot < nkeys) { if (keys[slot] == number) values[slot]++; else miss; }
+       else miss;              miss: count path number in the table
+   with both branches expected to go to the slot.  */
+static void
+expand_keyed (const function_record &rec, const probe_target &t, gimple *marker)
+{
+  tree number = gimple_call_arg (marker, 0), slot = gimple_call_arg (marker, 1);
+  basic_block bb = gimple_bb (marker);
+  edge fallthru = split_block (bb, marker);
+  basic_block join = fallthru->dest;
+  gimple_stmt_iterator gsi = gsi_for_stmt (marker);
+  gsi_remove (&gsi, true);
+
+  basic_block check = new_block (bb), hit = new_block (check),
+	      miss = new_block (hit);
+  profile_probability likely = profile_probability::very_likely ();
+  gsi = gsi_last_bb (bb);
+  gsi_insert_after (&gsi, gimple_build_cond (LT_EXPR, slot,
+					     build_int_cstu (counter_type (),
+							     rec.plan.nkeys),
+					     NULL_TREE, NULL_TREE),
+		    GSI_NEW_STMT);
+  redirect_edge_succ (fallthru, check);
+  fallthru->flags = EDGE_TRUE_VALUE;
+  fallthru->probability = likely;
+  make_edge (bb, miss, EDGE_FALSE_VALUE)->probability = likely.invert ();
+
+  gimple_seq seq = NULL;
+  tree index = make_temp_ssa_name (counter_type (), NULL, "PP_key_index");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (index, PLUS_EXPR, slot,
+						   build_int_cstu (counter_type (),
+								   rec.key_offset)));
+  tree key = make_temp_ssa_name (counter_type (), NULL, "PP_key");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+    key, build4 (ARRAY_REF, counter_type (), t.keys, index, NULL_TREE, NULL_TREE)));
+  gimple_seq_add_stmt (&seq, gimple_build_cond (EQ_EXPR, key, number, NULL_TREE,
+						 NULL_TREE));
+  gsi = gsi_start_bb (check);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  make_edge (check, hit, EDGE_TRUE_VALUE)->probability = likely;
+  make_edge (check, miss, EDGE_FALSE_VALUE)->probability = likely.invert ();
+
+  seq = NULL;
+  tree value = make_temp_ssa_name (counter_type (), NULL, "PP_index");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (value, PLUS_EXPR, slot,
+						   build_int_cstu (counter_type (),
+								   rec.value_offset)));
+  emit_increment (t, value_ref (t, value), &seq);
+  gsi = gsi_start_bb (hit);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  make_single_succ_edge (hit, join, EDGE_FALLTHRU);
+
+  seq = NULL;
+  emit_path_count (rec, t, number, &seq);
+  gsi = gsi_start_bb (miss);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  make_single_succ_edge (miss, join, EDGE_FALLTHRU);
+
+  check->count = bb->count.apply_probability (likely);
+  hit->count = check->count.apply_probability (likely);
+  miss->count = bb->count - hit->count;
+}
+
 /* Calls that end the process without running exit handlers (or replace it):
    libprof must write the profile before them.  */
 static bool
@@ -254,13 +374,20 @@ insert_probes (const function_record &rec, const probe_target &t)
 	     && plan.probes[end].where == first.where)
 	end++;
       gimple_seq seq = NULL;
-      s.value = NULL_TREE;
+      s.value = s.value2 = NULL_TREE;
       for (uint32_t k = i; k < end && !s.value; k++)
 	if (reads_register (plan.probes[k].action))
 	  {
 	    s.value = make_temp_ssa_name (counter_type (), NULL, "PP_path");
 	    gimple_seq_add_stmt (&seq, gimple_build_assign (s.value,
 							     path_register (s)));
+	  }
+      for (uint32_t k = i; k < end && !s.value2; k++)
+	if (reads_ppp_register (plan.probes[k].action))
+	  {
+	    s.value2 = make_temp_ssa_name (counter_type (), NULL, "PP_ppp");
+	    gimple_seq_add_stmt (&seq, gimple_build_assign (s.value2,
+							     ppp_register (s)));
 	  }
       for (uint32_t k = i; k < end; k++)
 	emit_action (rec, t, plan.probes[k], s, &seq);
@@ -269,4 +396,6 @@ insert_probes (const function_record &rec, const probe_target &t)
     }
   insert_flushes (t);
   gsi_commit_edge_inserts ();
+  for (gimple *marker : s.keyed)
+    expand_keyed (rec, t, marker);
 }

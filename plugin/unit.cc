@@ -58,6 +58,30 @@ create_unit_values (probe_target &t, uint32_t nvalues,
 							  ptr_type_node, u64,
 							  NULL_TREE));
 
+  t.keyed_marker = build_fn_decl ("__pathprof_keyed_count",
+				  build_function_type_list (void_type_node, u64, u64,
+							    NULL_TREE));
+
+  /* The preferential slots' keys, read-only, one run per keyed function.  */
+  t.keys = NULL_TREE;
+  vec<constructor_elt, va_gc> *keys = NULL;
+  uint32_t nkeys = 0;
+  for (function_record *rec : records)
+    {
+      rec->key_offset = nkeys;
+      for (uint32_t k = 0; k < rec->plan.nkeys; k++)
+	CONSTRUCTOR_APPEND_ELT (keys, NULL_TREE,
+				build_int_cstu (u64, rec->plan.keys[k]));
+      nkeys += rec->plan.nkeys;
+    }
+  if (nkeys)
+    {
+      tree type = build_array_type_nelts (u64, nkeys);
+      t.keys = static_var ("__pathprof_keys", type, build_constructor (type, keys),
+			   true);
+      varpool_node::finalize_decl (t.keys);
+    }
+
   /* One hash-table descriptor per function with more paths than fit an array.  */
   t.path_tables = NULL_TREE;
   tree f_function, f_npaths;

@@ -38,68 +38,15 @@ number_paths (function_paths *fp, const report_function *f, char *err,
   return 0;
 }
 
-/* The first of u's sparse counts of function index (or u->nsparse).  */
-static uint32_t
-first_sparse (const pp_unit_data *u, uint32_t index)
-{
-  uint32_t lo = 0, hi = u->nsparse;
-  while (lo < hi)
-    {
-      uint32_t mid = lo + (hi - lo) / 2;
-      if (u->sparse[mid].function < index)
-	lo = mid + 1;
-      else
-	hi = mid;
-    }
-  return lo;
-}
-
 int
 function_paths_load (function_paths *fp, const report_function *f,
 		     const pp_unit_data *u, char *err, size_t errlen)
 {
-  const pp_function_notes *fn = f->notes;
   memset (fp, 0, sizeof *fp);
   if (number_paths (fp, f, err, errlen))
     return -1;
-  uint64_t npaths = fp->numbering->npaths;
-  uint32_t first = first_sparse (u, f->index), end = first;
-  while (end < u->nsparse && u->sparse[end].function == f->index)
-    end++;
-  if (fn->nvalues && fn->nvalues != npaths)
-    {
-      snprintf (err, errlen, "%" PRIu32 " path counters for %" PRIu64 " paths "
-		"(corrupted profile)", fn->nvalues, npaths);
-      return -1;
-    }
-  if (fn->nvalues && end > first)
-    {
-      snprintf (err, errlen, "path counts both in counters and in a table "
-		"(corrupted profile)");
-      return -1;
-    }
-  size_t most = fn->nvalues ? fn->nvalues : end - first;
-  fp->executed = malloc ((most ? most : 1) * sizeof *fp->executed);
-  if (!fp->executed)
-    return out_of_memory (err, errlen);
-  const uint64_t *values = (const uint64_t *) u->values + fn->value_offset;
-  for (uint32_t k = 0; k < fn->nvalues; k++)
-    if (values[k])
-      fp->executed[fp->nexecuted++] = (path_count) { k, values[k] };
-  for (uint32_t i = first; i < end; i++)
-    {
-      if (u->sparse[i].path >= npaths)
-	{
-	  snprintf (err, errlen, "a count of path %" PRIu64 " but the function "
-		    "has %" PRIu64 " paths (corrupted profile)",
-		    u->sparse[i].path, npaths);
-	  return -1;
-	}
-      if (u->sparse[i].count)
-	fp->executed[fp->nexecuted++]
-	  = (path_count) { u->sparse[i].path, u->sparse[i].count };
-    }
-  return 0;
+  return pp_function_path_counts (f->notes, f->index, u, fp->numbering->npaths,
+				  &fp->executed, &fp->nexecuted, err, errlen);
 }
 
 void

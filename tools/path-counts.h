@@ -1,9 +1,8 @@
-/* Paths mode: the path counts of a function, read from the unit's counters (a
-   function with at most -fplugin-arg-pathprof-path-array-max paths: its nvalues
-   is its number of paths, value k counts path k) or from the unit's sparse counts
-   (a larger function, counted in a libprof hash table: its nvalues is 0), with the
-   Ball-Larus numbering rebuilt from the notes (the edges flagged PP_EDGE_PATH_END
-   are the plan's cuts), and every edge count derived from them.  */
+/* The path-counting modes (paths, ppp, residual): the path counts of a
+   function (corelib/prior.h says where they are: counters, preferential slots,
+   sparse counts), with the Ball-Larus numbering rebuilt from the notes (the
+   edges flagged PP_EDGE_PATH_END are the plan's cuts), and every edge count
+   derived from them.  */
 
 #ifndef PATHPROF_TOOLS_PATH_COUNTS_H
 #define PATHPROF_TOOLS_PATH_COUNTS_H
@@ -11,13 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "paths.h"
+#include "prior.h"
 #include "profile.h"
 #include "report.h"
 
-typedef struct path_count
-{
-  uint64_t path, count;
-} path_count;
+typedef pp_path_count path_count;
 
 typedef struct function_paths
 {

@@ -60,6 +60,8 @@ static const struct mode_reader
   { PP_MODE_BLOCK_COVER_EDGE_PROBES, read_coverage },
   { PP_MODE_BLOCK_COUNTS, read_block_counts },
   { PP_MODE_PATHS, report_read_paths },
+  { PP_MODE_PPP, report_read_paths },
+  { PP_MODE_RESIDUAL, report_read_paths },
 };
 
 static const struct mode_reader *

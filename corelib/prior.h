@@ -1,0 +1,86 @@
+/* What a previous profile says about a function: the plugin learns from it (the
+   preferential modes take their interesting paths from a paths profile,
+   -fplugin-arg-pathprof-profile=FILE) and the tool reads path counts the same
+   way.
+
+   Path counts.  A function of a path-counting mode (paths, ppp, residual)
+   counts path k in value k (an array of npaths values), path keys[k] in value k
+   (preferential slots, notes.h), or in the unit's sparse counts (a libprof hash
+   table), the last possibly beside slots.  pp_function_path_counts gathers them
+   into one list by path number, checked against the numbering's npaths.
+
+   Matching.  A function of the program being compiled is found in the profile
+   by its unit (the main source file's absolute path) and assembler name; a
+   unit of that name absent from the profile (built elsewhere) falls back to
+   the one function of that assembler name the profile has, if only one.  The
+   caller compares CFG checksums: a function whose CFG changed since the profile
+   must not learn from it.  */
+
+#ifndef PATHPROF_CORE_PRIOR_H
+#define PATHPROF_CORE_PRIOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "notes.h"
+#include "profile.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pp_path_count
+{
+  uint64_t path, count;
+} pp_path_count;
+
+/* The executed paths (count > 0) of FN, function INDEX of unit U, increasing by
+   path, into a malloc'd *OUT of *N entries.  NPATHS is the function's number of
+   paths (its numbering rebuilt from the notes).  Returns 0, or -1 with a reason
+   in err: counters that do not fit the numbering, a counted hole, a sparse count
+   out of range (a stale or corrupted profile), or no memory.  */
+int pp_function_path_counts (const pp_function_notes *fn, uint32_t index,
+			     const pp_unit_data *u, uint64_t npaths,
+			     pp_path_count **out, uint32_t *n, char *err,
+			     size_t errlen);
+
+/* The hottest paths of COUNTS (n, any order) that together make at least
+   PERCENT of the executions (100: every one), hottest first, ties by number;
+   sorts COUNTS so and returns how many of its first entries those are.  */
+uint32_t pp_select_hottest (pp_path_count *counts, uint32_t n, double percent);
+
+/* A profile opened for learning.  */
+typedef struct pp_prior_unit
+{
+  const pp_unit_data *data;
+  pp_unit_notes notes;
+} pp_prior_unit;
+
+typedef struct pp_prior
+{
+  pp_profile profile;
+  uint32_t nunits;
+  pp_prior_unit *units;		/* those whose notes decode */
+} pp_prior;
+
+typedef struct pp_prior_function
+{
+  const pp_prior_unit *unit;
+  uint32_t index;		/* in unit->notes.functions */
+  const pp_function_notes *notes;
+} pp_prior_function;
+
+/* Reads FILE.  Returns 0, or -1 with a reason in err (the file's name not
+   included).  */
+int pp_prior_load (const char *file, pp_prior *prior, char *err, size_t errlen);
+void pp_prior_free (pp_prior *prior);
+/* The function UNIT_NAME:ASM_NAME of the profile (see Matching), or 0 with *f
+   unset.  */
+int pp_prior_find (const pp_prior *prior, const char *unit_name,
+		   const char *asm_name, pp_prior_function *f);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
