@@ -5,6 +5,7 @@
 #ifndef PATHPROF_TOOLS_COMMANDS_H
 #define PATHPROF_TOOLS_COMMANDS_H
 
+#include "path-counts.h"
 #include "report.h"
 
 int show_command (int argc, char **argv);
@@ -14,6 +15,7 @@ int stats_command (int argc, char **argv);
 int json_command (int argc, char **argv);
 int paths_command (int argc, char **argv);
 int dot_command (int argc, char **argv);
+int residual_command (int argc, char **argv);
 
 /* Prints "pathprof: FILE: reason" on stderr (without "FILE: " when file is NULL).  */
 void tool_error (const char *file, const char *fmt, ...)
@@ -31,6 +33,16 @@ int tool_option_error (const char *command, int c, char **argv);
    Returns -1, or the exit status of the usage error it printed.  */
 int tool_number_of_paths (const char *command, const char *option,
 			  const char *arg, uint64_t *n);
+/* paths.c, for the commands that list paths.  Whether PATH is one of f's
+   interesting paths (ppp, residual).  */
+bool paths_is_interesting (const report_function *f, uint64_t path);
+/* Prints one path of f as `pathprof paths` does: "  path N: count C" with MARK
+   and how it starts and ends, then its blocks and source lines.  EDGES has room
+   for p->max_path_edges.  Returns 0, or -1 when out of memory.  */
+int paths_print_path (const report_unit *ru, const report_function *f,
+		      const pp_paths *p, const path_count *pc, const char *mark,
+		      uint32_t *edges);
+
 /* Prints the usage on stdout; returns the exit status for --help.  */
 int tool_help (void);
 /* Parses the options of a command whose only option is --help.  Returns -1 with

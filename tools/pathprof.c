@@ -1,7 +1,7 @@
 /* pathprof: reads the profiles written by programs built with the pathprof plugin
    and reports them.  This file holds the command table and what every command
    shares; each command lives in its own file (show.c, lcov.c, json.c, stats.c,
-   paths.c, dot.c, merge.c).  */
+   paths.c, residual.c, dot.c, merge.c).  */
 
 #include <errno.h>
 #include <getopt.h>
@@ -34,6 +34,10 @@ static const struct command
     "print the executed paths of every function of the paths mode, hottest\n"
     "first, with their blocks and source lines",
     paths_command },
+  { "residual", "FILE [--function NAME]",
+    "print the paths a run of the residual mode took that the tests (the\n"
+    "paths profile it was built from) never did, then how many",
+    residual_command },
   { "dot", "FILE [--function NAME] [--paths N]",
     "print every function's control-flow graph with its counts or coverage\n"
     "as Graphviz input (render with dot -Tsvg); with --paths, the N hottest\n"

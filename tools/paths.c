@@ -147,6 +147,53 @@ print_potential (const report_function *f, const pp_paths *p)
   return 0;
 }
 
+/* Whether PATH is one of f's interesting paths (the preferential modes).  */
+bool
+paths_is_interesting (const report_function *f, uint64_t path)
+{
+  const pp_function_notes *fn = f->notes;
+  uint32_t lo = 0, hi = fn->ninteresting;
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (fn->interesting[mid] < path)
+	lo = mid + 1;
+      else
+	hi = mid;
+    }
+  return lo < fn->ninteresting && fn->interesting[lo] == path;
+}
+
+int
+paths_print_path (const report_unit *ru, const report_function *f,
+		  const pp_paths *p, const path_count *pc, const char *mark,
+		  uint32_t *edges)
+{
+  pp_path path = { .edges = edges };
+  if (pp_paths_decode (p, pc->path, &path) != PP_PATHS_OK)
+    abort ();			/* function_paths_load checked the range */
+  printf ("  path %" PRIu64 ": count %" PRIu64 "%s", pc->path, pc->count, mark);
+  print_how (f, p, &path);
+  putchar ('\n');
+  print_blocks (&f->graph, &path);
+  return print_lines (ru, f, &path);
+}
+
+/* The preferential modes: how many paths are interesting and, when the function
+   counts them in slots, how compactly (delta = span / interesting).  */
+static void
+print_preferential (const report_unit *ru, const report_function *f)
+{
+  const pp_function_notes *fn = f->notes;
+  if (!pp_mode_lookup (ru->notes.mode)->preferential)
+    return;
+  printf (", %" PRIu32 " %s", fn->ninteresting,
+	  ru->notes.mode == PP_MODE_RESIDUAL ? "tested" : "interesting");
+  if (fn->nkeys && fn->ninteresting)
+    printf (" in %" PRIu32 " slots (delta %.2f)", fn->nkeys,
+	    (double) fn->ppp_span / fn->ninteresting);
+}
+
 static int
 print_function (const report_unit *ru, const report_function *f, uint64_t top,
 		char *err, size_t errlen)
@@ -168,22 +215,22 @@ print_function (const report_unit *ru, const report_function *f, uint64_t top,
   if (p->npaths)
     printf (", %.1f%% path coverage",
 	    100.0 * (double) fp.nexecuted / (double) p->npaths);
+  print_preferential (ru, f);
   putchar ('\n');
 
+  bool preferential = pp_mode_lookup (ru->notes.mode)->preferential;
+  bool residual = ru->notes.mode == PP_MODE_RESIDUAL;
   function_paths_sort_hottest (&fp);
   uint32_t *edges = malloc (p->max_path_edges * sizeof *edges);
   if (!edges)
     status = -1;
   for (uint32_t i = 0; i < fp.nexecuted && i < top && status == 0; i++)
     {
-      pp_path path = { .edges = edges };
-      pp_paths_decode (p, fp.executed[i].path, &path);
-      printf ("  path %" PRIu64 ": count %" PRIu64, fp.executed[i].path,
-	      fp.executed[i].count);
-      print_how (f, p, &path);
-      putchar ('\n');
-      print_blocks (&f->graph, &path);
-      status = print_lines (ru, f, &path);
+      bool interesting = paths_is_interesting (f, fp.executed[i].path);
+      const char *mark = !preferential ? ""
+			 : residual ? (interesting ? "" : ", untested")
+			 : (interesting ? ", interesting" : "");
+      status = paths_print_path (ru, f, p, &fp.executed[i], mark, edges);
     }
   if (status)
     snprintf (err, errlen, "out of memory");

@@ -1,0 +1,189 @@
+/* pathprof residual: the paths a field run took that the tests never did (the
+   residual mode, built from a paths profile of the test suite), per function
+   with their counts, blocks and source lines, then the summary of the thesis'
+   table 3.1:
+
+     untested paths            executed paths not among the tested ones, and
+                               their share of the executed paths
+     untested path executions  how often they ran, share of path executions
+     functions                 functions with an untested path
+     untested edges            edges an untested path took that no tested
+                               path contains
+     paths without new edges   untested paths in functions with no untested
+                               edge: new only as combinations of tested edges
+
+   and last "N untested paths in M functions".  */
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "commands.h"
+
+struct residual_totals
+{
+  uint64_t executed, untested;		/* distinct paths */
+  uint64_t executions, untested_executions;
+  uint64_t functions, untested_edges, without_new_edges;
+};
+
+/* Marks the edges of path NUMBER (and the cut it ends on) in ON.  */
+static void
+mark_edges (const pp_paths *p, uint64_t number, uint32_t *edges, bool *on)
+{
+  pp_path path = { .edges = edges };
+  if (pp_paths_decode (p, number, &path) != PP_PATHS_OK)
+    return;
+  for (uint32_t k = 0; k < path.nedges; k++)
+    on[path.edges[k]] = true;
+  if (path.end_edge != PP_PATH_NONE)
+    on[path.end_edge] = true;
+}
+
+static int
+residual_function (const report_unit *ru, const report_function *f,
+		   struct residual_totals *t, char *err, size_t errlen)
+{
+  const pp_function_notes *fn = f->notes;
+  function_paths fp;
+  if (function_paths_load (&fp, f, ru->data, err, errlen))
+    {
+      function_paths_free (&fp);
+      return -1;
+    }
+  const pp_paths *p = fp.numbering;
+  uint32_t nedges = f->graph.nedges;
+  uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
+  bool *tested = calloc (nedges + 1, sizeof *tested);
+  bool *taken = calloc (nedges + 1, sizeof *taken);
+  int status = edges && tested && taken ? 0 : -1;
+  uint64_t untested = 0;
+  for (uint32_t i = 0; status == 0 && i < fn->ninteresting; i++)
+    mark_edges (p, fn->interesting[i], edges, tested);
+  function_paths_sort_hottest (&fp);
+  for (uint32_t i = 0; status == 0 && i < fp.nexecuted; i++)
+    {
+      const path_count *pc = &fp.executed[i];
+      t->executed++;
+      t->executions = pp_sat_add (t->executions, pc->count);
+      if (paths_is_interesting (f, pc->path))
+	continue;
+      if (untested++ == 0)
+	printf ("function %s at %s:%" PRIu32 "\n", fn->name,
+		ru->notes.files[fn->decl_file], fn->decl_line);
+      t->untested_executions = pp_sat_add (t->untested_executions, pc->count);
+      mark_edges (p, pc->path, edges, taken);
+      status = paths_print_path (ru, f, p, pc, "", edges);
+    }
+  if (status == 0 && untested)
+    {
+      uint64_t new_edges = 0;
+      for (uint32_t e = 0; e < nedges; e++)
+	new_edges += taken[e] && !tested[e];
+      t->untested += untested;
+      t->functions++;
+      t->untested_edges += new_edges;
+      if (new_edges == 0)
+	t->without_new_edges += untested;
+    }
+  if (status)
+    snprintf (err, errlen, "out of memory");
+  free (edges);
+  free (tested);
+  free (taken);
+  function_paths_free (&fp);
+  return status;
+}
+
+static double
+percent (uint64_t part, uint64_t whole)
+{
+  return whole ? 100.0 * (double) part / (double) whole : 0.0;
+}
+
+int
+residual_command (int argc, char **argv)
+{
+  static const struct option options[] = {
+    { "function", required_argument, NULL, 'f' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+  };
+  const char *function_name = NULL;
+  int c;
+  opterr = 0;
+  while ((c = getopt_long (argc, argv, ":", options, NULL)) != -1)
+    switch (c)
+      {
+      case 'f':
+	function_name = optarg;
+	break;
+      case 'h':
+	return tool_help ();
+      default:
+	return tool_option_error (argv[0], c, argv);
+      }
+  if (argc - optind != 1)
+    return tool_usage_error ("residual: expected one profile file");
+  const char *path = argv[optind];
+
+  char err[512];
+  report r;
+  if (tool_load_report (&r, path, false))
+    return EXIT_FAILURE;
+  struct residual_totals t = { 0 };
+  bool any_unit = false, found = false;
+  int status = 0;
+  for (uint32_t u = 0; u < r.nunits && status == 0; u++)
+    {
+      const report_unit *ru = &r.units[u];
+      if (ru->notes.mode != PP_MODE_RESIDUAL)
+	continue;
+      any_unit = true;
+      for (uint32_t i = 0; i < ru->notes.nfunctions && status == 0; i++)
+	{
+	  const report_function *f = &ru->functions[i];
+	  if (!report_function_selected (f, function_name))
+	    continue;
+	  found = true;
+	  if (residual_function (ru, f, &t, err, sizeof err))
+	    {
+	      tool_error (path, "unit '%s': function '%s': %s", ru->data->name,
+			  f->notes->name, err);
+	      status = -1;
+	    }
+	}
+    }
+  if (status == 0 && !any_unit)
+    {
+      tool_error (path, "no unit was built in the residual mode "
+		  "(-fplugin-arg-pathprof-mode=residual)");
+      status = -1;
+    }
+  else if (status == 0 && function_name && !found)
+    {
+      tool_error (path, "no function named '%s' in the residual mode",
+		  function_name);
+      status = -1;
+    }
+  if (status == 0)
+    {
+      printf ("%suntested paths: %" PRIu64 " of %" PRIu64 " executed (%.1f%%)\n",
+	      t.untested ? "\n" : "", t.untested, t.executed,
+	      percent (t.untested, t.executed));
+      printf ("untested path executions: %" PRIu64 " of %" PRIu64 " (%.1f%%)\n",
+	      t.untested_executions, t.executions,
+	      percent (t.untested_executions, t.executions));
+      printf ("functions with untested paths: %" PRIu64 "\n", t.functions);
+      printf ("untested edges: %" PRIu64 "\n", t.untested_edges);
+      printf ("untested paths in functions with no untested edge: %" PRIu64
+	      " (%.1f%%)\n", t.without_new_edges,
+	      percent (t.without_new_edges, t.untested));
+      printf ("%" PRIu64 " untested path%s in %" PRIu64 " function%s\n",
+	      t.untested, t.untested == 1 ? "" : "s", t.functions,
+	      t.functions == 1 ? "" : "s");
+    }
+  report_free (&r);
+  return status ? EXIT_FAILURE : EXIT_SUCCESS;
+}
