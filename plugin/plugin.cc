@@ -188,7 +188,7 @@ parse_interesting (const char *value)
 	  return true;
 	}
     }
-  invalid_value ("interesting", value, "all, hot:P (0 < P <= 100)");
+  invalid_value ("interesting", value, "all, hot:P");
   return false;
 }
 
