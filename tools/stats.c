@@ -17,8 +17,10 @@ struct totals
   uint64_t blocks, edges, values;
   uint64_t probes;		/* paths mode: edges with a probe */
   uint64_t paths;		/* paths mode: potential paths (saturating) */
-  uint64_t in_arrays, in_tables;	/* paths mode: functions counting their
-					   paths in a counter array, a hash table */
+  /* Paths modes: functions counting their paths in a counter array, their
+     interesting paths in preferential slots (ppp, residual), all in a table.  */
+  uint64_t in_arrays, in_slots, in_tables;
+  uint64_t table_counts;	/* paths counted in hash tables (sparse counts) */
   path_probe_work work;		/* paths mode */
 };
 
@@ -51,6 +53,8 @@ add_totals (struct totals *sum, const struct totals *t)
   sum->probes += t->probes;
   sum->paths = pp_sat_add (sum->paths, t->paths);
   sum->in_arrays += t->in_arrays;
+  sum->in_slots += t->in_slots;
+  sum->table_counts = pp_sat_add (sum->table_counts, t->table_counts);
   sum->in_tables += t->in_tables;
   sum->work.paths = pp_sat_add (sum->work.paths, t->work.paths);
   sum->work.counts = pp_sat_add (sum->work.counts, t->work.counts);
@@ -117,7 +121,11 @@ print_work (const char *indent, const struct totals *t)
 {
   const path_probe_work *w = &t->work;
   printf ("%sfunctions: %" PRIu64 " count their paths in counter arrays, %"
-	  PRIu64 " in hash tables\n", indent, t->in_arrays, t->in_tables);
+	  PRIu64 " in hash tables", indent, t->in_arrays, t->in_tables);
+  if (t->in_slots)
+    printf (", %" PRIu64 " their interesting paths in preferential slots and the "
+	    "others in hash tables", t->in_slots);
+  putchar ('\n');
   printf ("%sran %" PRIu64 " path%s: %" PRIu64 " path counts and %" PRIu64
 	  " register updates", indent, w->paths, w->paths == 1 ? "" : "s",
 	  w->counts, w->updates);
@@ -125,6 +133,11 @@ print_work (const char *indent, const struct totals *t)
   printf ("; the simple placement: %" PRIu64 " register updates",
 	  w->simple_updates);
   print_per_path (w->simple_updates, w->paths);
+  putchar ('\n');
+  printf ("%spath ends counted in hash tables: %" PRIu64 " of %" PRIu64, indent,
+	  t->table_counts, w->paths);
+  if (w->paths)
+    printf (" (%.1f%%)", 100.0 * (double) t->table_counts / (double) w->paths);
   putchar ('\n');
 }
 
@@ -142,8 +155,12 @@ function_stats (const report_unit *ru, const report_function *f,
   if (rc == 0)
     {
       t->paths = fp.numbering->npaths;
-      t->in_arrays = f->notes->nvalues != 0;
+      t->in_slots = f->notes->nkeys != 0;
+      t->in_arrays = f->notes->nvalues != 0 && !t->in_slots;
       t->in_tables = f->notes->nvalues == 0;
+      for (uint32_t i = 0; i < ru->data->nsparse; i++)
+	if (ru->data->sparse[i].function == f->index)
+	  t->table_counts = pp_sat_add (t->table_counts, ru->data->sparse[i].count);
       rc = function_path_work (f, &fp, &t->work, err, errlen);
     }
   function_paths_free (&fp);
