@@ -191,14 +191,49 @@ slot_cap (const pp_plan_input *in)
   return cap < PP_PLAN_MAX_SLOTS ? cap : PP_PLAN_MAX_SLOTS;
 }
 
+/* Which edges count an interesting path (where its first count action is),
+   per original edge, into a calloc'd array; NULL when out of memory.  A count
+   that no interesting path reaches needs no slot check: every path it counts
+   goes to the table.  */
+static bool *
+interesting_count_sites (const pp_paths *p)
+{
+  bool *site = calloc (p->nedges ? p->nedges : 1, sizeof *site);
+  uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
+  if (!site || !edges)
+    {
+      free (site);
+      free (edges);
+      return NULL;
+    }
+  for (uint32_t i = 0; i < p->ppp->ninteresting; i++)
+    {
+      pp_path path = { .edges = edges };
+      if (pp_paths_decode (p, p->ppp->interesting[i], &path) != PP_PATHS_OK)
+	continue;
+      if (path.end_edge != PP_PATH_NONE)
+	edges[path.nedges++] = path.end_edge;
+      for (uint32_t k = 0; k < path.nedges; k++)
+	if (p->action[edges[k]].count != PP_PATH_COUNT_NONE)
+	  {
+	    site[edges[k]] = true;
+	    break;
+	  }
+    }
+  free (edges);
+  return site;
+}
+
 /* The probes of one edge's path action: the count first, then the register
-   updates.  */
+   updates.  KEYED_SITE (preferential numbering only): the edges where an
+   interesting path may be counted.  */
 static void
-add_path_probes (pp_plan *out, const pp_paths *p, uint32_t e)
+add_path_probes (pp_plan *out, const pp_paths *p, const bool *keyed_site,
+		 uint32_t e)
 {
   const pp_path_action *a = &p->action[e];
   uint8_t site = a->at_source_end ? PP_SITE_SOURCE_END : PP_SITE_EDGE;
-  if (a->count == PP_PATH_COUNT_REG && p->ppp)
+  if (a->count == PP_PATH_COUNT_REG && p->ppp && keyed_site[e])
     {
       add_probe (out, PP_PROBE_PATH_COUNT_KEYED, site, e, 0, a->count_offset);
       out->probes[out->nprobes - 1].operand2 = a->count_offset2;
@@ -319,12 +354,20 @@ pp_plan_paths (const pp_mode_info *mode, const pp_graph *g,
       pp_paths_free (p);
       return PP_PLAN_ENOMEM;
     }
+  bool *keyed_site = p->ppp ? interesting_count_sites (p) : NULL;
+  if (p->ppp && !keyed_site)
+    {
+      pp_plan_free (out);
+      pp_paths_free (p);
+      return PP_PLAN_ENOMEM;
+    }
   for (uint32_t e = 0; e < g->nedges; e++)
     {
-      add_path_probes (out, p, e);
+      add_path_probes (out, p, keyed_site, e);
       if (p->path_end[e])
 	out->edge_flags[e] |= PP_EDGE_PATH_END;
     }
+  free (keyed_site);
   out->npaths = p->npaths;
   if (p->ppp)
     {
