@@ -116,7 +116,13 @@ print_paths (const report_unit *ru, const report_function *f, char *err,
       snprintf (err, errlen, "out of memory");
       return -1;
     }
-  printf (",\n         \"paths\": %" PRIu64 ", \"executed_paths\": [", p->npaths);
+  bool preferential = pp_mode_lookup (ru->notes.mode)->preferential;
+  printf (",\n         \"paths\": %" PRIu64, p->npaths);
+  if (preferential)
+    printf (", \"interesting_paths\": %" PRIu32 ", \"slots\": %" PRIu32
+	    ", \"slot_span\": %" PRIu64, f->notes->ninteresting, f->notes->nkeys,
+	    f->notes->ppp_span);
+  fputs (", \"executed_paths\": [", stdout);
   for (uint32_t i = 0; i < fp.nexecuted; i++)
     {
       pp_path path = { .edges = edges };
@@ -126,9 +132,13 @@ print_paths (const report_unit *ru, const report_function *f, char *err,
       if (cut)
 	edges[path.nedges++] = path.end_edge;
       printf ("%s{\"number\": %" PRIu64 ", \"count\": %" PRIu64 ", \"start\": %"
-	      PRIu32 ", \"ends_on_cut\": %s, \"edges\": [",
+	      PRIu32 ", \"ends_on_cut\": %s, ",
 	      i ? ",\n           " : "\n           ", fp.executed[i].path,
 	      fp.executed[i].count, path.start_node, boolean (cut));
+      if (preferential)
+	printf ("\"interesting\": %s, ",
+		boolean (paths_is_interesting (f, fp.executed[i].path)));
+      fputs ("\"edges\": [", stdout);
       for (uint32_t k = 0; k < path.nedges; k++)
 	printf ("%s%" PRIu32, k ? ", " : "", edges[k]);
       fputs ("]}", stdout);
