@@ -346,9 +346,8 @@ by_u64 (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-/* Whether PATH is one of f's interesting paths.  */
-static bool
-is_interesting (const pp_function_notes *f, uint64_t path)
+bool
+pp_notes_interesting (const pp_function_notes *f, uint64_t path)
 {
   return bsearch (&path, f->interesting, f->ninteresting, sizeof path, by_u64)
 	 != NULL;
@@ -397,7 +396,7 @@ decode_preferential (reader *r, pp_function_notes *f)
 	}
       if (f->keys[k] == UINT64_MAX)
 	continue;
-      if (!is_interesting (f, f->keys[k]))
+      if (!pp_notes_interesting (f, f->keys[k]))
 	{
 	  free (sorted);
 	  return fail (r, "corrupted at byte %zu: slot %u counts a path that is "

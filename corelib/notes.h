@@ -43,6 +43,7 @@
 #ifndef PATHPROF_CORE_NOTES_H
 #define PATHPROF_CORE_NOTES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "hash.h"
@@ -138,6 +139,9 @@ void pp_notes_free (pp_unit_notes *n);
    through the notes.  Returns 0, or -1 with a message in err.  */
 int pp_notes_check_values (const pp_unit_notes *n, uint32_t nvalues, char *err,
 			   size_t errlen);
+
+/* Whether PATH is one of f's interesting paths (the preferential modes).  */
+bool pp_notes_interesting (const pp_function_notes *f, uint64_t path);
 
 /* Builds the core graph of a function (nodes = blocks, edges in notes order, so edge
    index e of the graph is edges[e] of the notes).  Returns 0 or -1.  */

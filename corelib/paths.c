@@ -572,6 +572,26 @@ pp_paths_free (pp_paths *p)
   free (p);
 }
 
+uint32_t
+pp_paths_dag_step (const pp_paths *p, uint32_t v, uint64_t *number)
+{
+  /* Values increase along a successor list and the first is 0: find the last
+     one not above number.  */
+  const pp_graph *d = &p->dag;
+  uint32_t lo = d->succ_start[v], hi = d->succ_start[v + 1];
+  while (hi - lo > 1)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (p->dag_val[d->succ_edges[mid]] <= *number)
+	lo = mid;
+      else
+	hi = mid;
+    }
+  uint32_t e = d->succ_edges[lo];
+  *number -= p->dag_val[e];
+  return e;
+}
+
 int
 pp_paths_decode (const pp_paths *p, uint64_t number, pp_path *path)
 {
@@ -583,19 +603,7 @@ pp_paths_decode (const pp_paths *p, uint64_t number, pp_path *path)
   path->end_edge = PP_PATH_NONE;
   while (v != d->exit)
     {
-      /* Values increase along a successor list and the first is 0: find the
-	 last one not above number.  */
-      uint32_t lo = d->succ_start[v], hi = d->succ_start[v + 1];
-      while (hi - lo > 1)
-	{
-	  uint32_t mid = lo + (hi - lo) / 2;
-	  if (p->dag_val[d->succ_edges[mid]] <= number)
-	    lo = mid;
-	  else
-	    hi = mid;
-	}
-      uint32_t e = d->succ_edges[lo];
-      number -= p->dag_val[e];
+      uint32_t e = pp_paths_dag_step (p, v, &number);
       if (p->dag_kind[e] == PP_DAG_START)
 	path->start_node = p->dag_origin[e];
       else if (p->dag_kind[e] == PP_DAG_END)

@@ -205,6 +205,11 @@ void pp_paths_free (pp_paths *p);
    for p->max_path_edges.  ERANGE when number >= npaths.  */
 int pp_paths_decode (const pp_paths *p, uint64_t number, pp_path *path);
 
+/* One step of decoding: the DAG edge from v that a path with *number left to
+   decode takes (v != EXIT, *number below the paths from v), *number reduced by
+   its value.  */
+uint32_t pp_paths_dag_step (const pp_paths *p, uint32_t v, uint64_t *number);
+
 /* Path -> number in O(length).  EINVAL when it is not a path of p.  */
 int pp_paths_encode (const pp_paths *p, const pp_path *path, uint64_t *number);
 

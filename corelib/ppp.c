@@ -32,31 +32,14 @@ by_value (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-/* The DAG edges of path NUMBER (< npaths) from ENTRY to EXIT: at each node the
-   last successor whose value does not exceed what is left (successors are in
-   increasing value order).  Returns the number of edges written to OUT, which
-   has room for every edge of the DAG.  */
+/* The DAG edges of path NUMBER (< npaths) from ENTRY to EXIT into OUT, which
+   has room for every edge of the DAG; returns how many.  */
 static uint32_t
 dag_path (const pp_paths *p, uint64_t number, uint32_t *out)
 {
-  const pp_graph *d = &p->dag;
   uint32_t n = 0;
-  for (uint32_t v = d->entry; v != d->exit;)
-    {
-      uint32_t lo = d->succ_start[v], hi = d->succ_start[v + 1];
-      while (hi - lo > 1)
-	{
-	  uint32_t mid = lo + (hi - lo) / 2;
-	  if (p->dag_val[d->succ_edges[mid]] <= number)
-	    lo = mid;
-	  else
-	    hi = mid;
-	}
-      uint32_t e = d->succ_edges[lo];
-      number -= p->dag_val[e];
-      out[n++] = e;
-      v = d->edges[e].dst;
-    }
+  for (uint32_t v = p->dag.entry; v != p->dag.exit; v = p->dag.edges[out[n - 1]].dst)
+    out[n++] = pp_paths_dag_step (p, v, &number);
   return n;
 }
 

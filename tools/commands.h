@@ -33,10 +33,7 @@ int tool_option_error (const char *command, int c, char **argv);
    Returns -1, or the exit status of the usage error it printed.  */
 int tool_number_of_paths (const char *command, const char *option,
 			  const char *arg, uint64_t *n);
-/* paths.c, for the commands that list paths.  Whether PATH is one of f's
-   interesting paths (ppp, residual).  */
-bool paths_is_interesting (const report_function *f, uint64_t path);
-/* Prints one path of f as `pathprof paths` does: "  path N: count C" with MARK
+/* paths.c, for the commands that list paths.  Prints one path of f as `pathprof paths` does: "  path N: count C" with MARK
    and how it starts and ends, then its blocks and source lines.  EDGES has room
    for p->max_path_edges.  Returns 0, or -1 when out of memory.  */
 int paths_print_path (const report_unit *ru, const report_function *f,

@@ -137,7 +137,7 @@ print_paths (const report_unit *ru, const report_function *f, char *err,
 	      fp.executed[i].count, path.start_node, boolean (cut));
       if (preferential)
 	printf ("\"interesting\": %s, ",
-		boolean (paths_is_interesting (f, fp.executed[i].path)));
+		boolean (pp_notes_interesting (f->notes, fp.executed[i].path)));
       fputs ("\"edges\": [", stdout);
       for (uint32_t k = 0; k < path.nedges; k++)
 	printf ("%s%" PRIu32, k ? ", " : "", edges[k]);

@@ -147,23 +147,6 @@ print_potential (const report_function *f, const pp_paths *p)
   return 0;
 }
 
-/* Whether PATH is one of f's interesting paths (the preferential modes).  */
-bool
-paths_is_interesting (const report_function *f, uint64_t path)
-{
-  const pp_function_notes *fn = f->notes;
-  uint32_t lo = 0, hi = fn->ninteresting;
-  while (lo < hi)
-    {
-      uint32_t mid = lo + (hi - lo) / 2;
-      if (fn->interesting[mid] < path)
-	lo = mid + 1;
-      else
-	hi = mid;
-    }
-  return lo < fn->ninteresting && fn->interesting[lo] == path;
-}
-
 int
 paths_print_path (const report_unit *ru, const report_function *f,
 		  const pp_paths *p, const path_count *pc, const char *mark,
@@ -226,7 +209,7 @@ print_function (const report_unit *ru, const report_function *f, uint64_t top,
     status = -1;
   for (uint32_t i = 0; i < fp.nexecuted && i < top && status == 0; i++)
     {
-      bool interesting = paths_is_interesting (f, fp.executed[i].path);
+      bool interesting = pp_notes_interesting (f->notes, fp.executed[i].path);
       const char *mark = !preferential ? ""
 			 : residual ? (interesting ? "" : ", untested")
 			 : (interesting ? ", interesting" : "");

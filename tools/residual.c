@@ -67,7 +67,7 @@ residual_function (const report_unit *ru, const report_function *f,
       const path_count *pc = &fp.executed[i];
       t->executed++;
       t->executions = pp_sat_add (t->executions, pc->count);
-      if (paths_is_interesting (f, pc->path))
+      if (pp_notes_interesting (f->notes, pc->path))
 	continue;
       if (untested++ == 0)
 	printf ("function %s at %s:%" PRIu32 "\n", fn->name,
