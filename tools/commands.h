@@ -33,7 +33,23 @@ int tool_option_error (const char *command, int c, char **argv);
    Returns -1, or the exit status of the usage error it printed.  */
 int tool_number_of_paths (const char *command, const char *option,
 			  const char *arg, uint64_t *n);
-/* paths.c, for the commands that list paths.  Prints one path of f as `pathprof paths` does: "  path N: count C" with MARK
+/* paths.c, for the commands that list paths.  Walks the functions of r's
+   units of a mode (unit_wanted), those named function_name (NULL: all), calling
+   each on each, with "unit NAME: mode M, runs N" before a unit's first when
+   unit_headers.  Errors (each's, or no unit of the mode, no function of that
+   name) are printed naming the file; returns 0 or -1.  */
+struct each_path_function
+{
+  const char *file, *function_name;
+  bool (*unit_wanted) (const report_unit *ru);
+  const char *mode_option;	/* the mode's -fplugin-arg-pathprof-mode= */
+  bool unit_headers;
+  int (*each) (const report_unit *ru, const report_function *f, void *data,
+	       char *err, size_t errlen);
+  void *data;
+};
+int paths_each_function (const report *r, const struct each_path_function *w);
+/* Prints one path of f as `pathprof paths` does: "  path N: count C" with MARK
    and how it starts and ends, then its blocks and source lines.  EDGES has room
    for p->max_path_edges.  Returns 0, or -1 when out of memory.  */
 int paths_print_path (const report_unit *ru, const report_function *f,

@@ -222,6 +222,66 @@ print_function (const report_unit *ru, const report_function *f, uint64_t top,
   return status;
 }
 
+static bool
+counts_paths (const report_unit *ru)
+{
+  return pp_mode_counts_paths (ru->mode);
+}
+
+static int
+print_function_each (const report_unit *ru, const report_function *f, void *top,
+		     char *err, size_t errlen)
+{
+  return print_function (ru, f, *(const uint64_t *) top, err, errlen);
+}
+
+int
+paths_each_function (const report *r, const struct each_path_function *w)
+{
+  char err[512];
+  bool any_unit = false, found = false;
+  int status = 0;
+  for (uint32_t u = 0; u < r->nunits && status == 0; u++)
+    {
+      const report_unit *ru = &r->units[u];
+      if (!w->unit_wanted (ru))
+	continue;
+      any_unit = true;
+      bool unit_shown = false;
+      for (uint32_t i = 0; i < ru->notes.nfunctions && status == 0; i++)
+	{
+	  const report_function *f = &ru->functions[i];
+	  if (!report_function_selected (f, w->function_name))
+	    continue;
+	  if (!unit_shown && w->unit_headers)
+	    printf ("%sunit %s: mode %s, runs %" PRIu64 "\n", found ? "\n" : "",
+		    ru->data->name, pp_mode_name (ru->notes.mode),
+		    ru->data->runs);
+	  unit_shown = found = true;
+	  if (w->each (ru, f, w->data, err, sizeof err))
+	    {
+	      tool_error (w->file, "unit '%s': function '%s': %s", ru->data->name,
+			  f->notes->name, err);
+	      status = -1;
+	    }
+	}
+    }
+  if (status == 0 && !any_unit)
+    {
+      tool_error (w->file, "no unit was built in the %s mode "
+		  "(-fplugin-arg-pathprof-mode=%s)", w->mode_option,
+		  w->mode_option);
+      status = -1;
+    }
+  else if (status == 0 && w->function_name && !found)
+    {
+      tool_error (w->file, "no function named '%s' in the %s mode",
+		  w->function_name, w->mode_option);
+      status = -1;
+    }
+  return status;
+}
+
 int
 paths_command (int argc, char **argv)
 {
@@ -255,49 +315,15 @@ paths_command (int argc, char **argv)
     return tool_usage_error ("paths: expected one profile file");
   const char *path = argv[optind];
 
-  char err[512];
   report r;
   if (tool_load_report (&r, path, false))
     return EXIT_FAILURE;
-  bool any_unit = false, found = false;
-  int status = 0;
-  for (uint32_t u = 0; u < r.nunits && status == 0; u++)
-    {
-      const report_unit *ru = &r.units[u];
-      if (!pp_mode_counts_paths (ru->mode))
-	continue;
-      any_unit = true;
-      bool unit_shown = false;
-      for (uint32_t i = 0; i < ru->notes.nfunctions && status == 0; i++)
-	{
-	  const report_function *f = &ru->functions[i];
-	  if (!report_function_selected (f, function_name))
-	    continue;
-	  if (!unit_shown)
-	    printf ("%sunit %s: mode %s, runs %" PRIu64 "\n", found ? "\n" : "",
-		    ru->data->name, pp_mode_name (ru->notes.mode),
-		    ru->data->runs);
-	  unit_shown = found = true;
-	  if (print_function (ru, f, top, err, sizeof err))
-	    {
-	      tool_error (path, "unit '%s': function '%s': %s", ru->data->name,
-			  f->notes->name, err);
-	      status = -1;
-	    }
-	}
-    }
-  if (status == 0 && !any_unit)
-    {
-      tool_error (path, "no unit was built in the paths mode "
-		  "(-fplugin-arg-pathprof-mode=paths)");
-      status = -1;
-    }
-  else if (status == 0 && function_name && !found)
-    {
-      tool_error (path, "no function named '%s' in the paths mode",
-		  function_name);
-      status = -1;
-    }
+  struct each_path_function walk = {
+    .file = path, .function_name = function_name, .unit_wanted = counts_paths,
+    .mode_option = "paths", .unit_headers = true, .each = print_function_each,
+    .data = &top,
+  };
+  int status = paths_each_function (&r, &walk);
   report_free (&r);
   return status ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -41,10 +41,17 @@ mark_edges (const pp_paths *p, uint64_t number, uint32_t *edges, bool *on)
     on[path.end_edge] = true;
 }
 
-static int
-residual_function (const report_unit *ru, const report_function *f,
-		   struct residual_totals *t, char *err, size_t errlen)
+static bool
+is_residual (const report_unit *ru)
 {
+  return ru->notes.mode == PP_MODE_RESIDUAL;
+}
+
+static int
+residual_function (const report_unit *ru, const report_function *f, void *data,
+		   char *err, size_t errlen)
+{
+  struct residual_totals *t = data;
   const pp_function_notes *fn = f->notes;
   function_paths fp;
   if (function_paths_load (&fp, f, ru->data, err, errlen))
@@ -128,45 +135,15 @@ residual_command (int argc, char **argv)
     return tool_usage_error ("residual: expected one profile file");
   const char *path = argv[optind];
 
-  char err[512];
   report r;
   if (tool_load_report (&r, path, false))
     return EXIT_FAILURE;
   struct residual_totals t = { 0 };
-  bool any_unit = false, found = false;
-  int status = 0;
-  for (uint32_t u = 0; u < r.nunits && status == 0; u++)
-    {
-      const report_unit *ru = &r.units[u];
-      if (ru->notes.mode != PP_MODE_RESIDUAL)
-	continue;
-      any_unit = true;
-      for (uint32_t i = 0; i < ru->notes.nfunctions && status == 0; i++)
-	{
-	  const report_function *f = &ru->functions[i];
-	  if (!report_function_selected (f, function_name))
-	    continue;
-	  found = true;
-	  if (residual_function (ru, f, &t, err, sizeof err))
-	    {
-	      tool_error (path, "unit '%s': function '%s': %s", ru->data->name,
-			  f->notes->name, err);
-	      status = -1;
-	    }
-	}
-    }
-  if (status == 0 && !any_unit)
-    {
-      tool_error (path, "no unit was built in the residual mode "
-		  "(-fplugin-arg-pathprof-mode=residual)");
-      status = -1;
-    }
-  else if (status == 0 && function_name && !found)
-    {
-      tool_error (path, "no function named '%s' in the residual mode",
-		  function_name);
-      status = -1;
-    }
+  struct each_path_function walk = {
+    .file = path, .function_name = function_name, .unit_wanted = is_residual,
+    .mode_option = "residual", .each = residual_function, .data = &t,
+  };
+  int status = paths_each_function (&r, &walk);
   if (status == 0)
     {
       printf ("%suntested paths: %" PRIu64 " of %" PRIu64 " executed (%.1f%%)\n",
