@@ -220,13 +220,13 @@ print_source (const line_source *s)
   print_string (s->path);
   fputs (", \"lines\": [", stdout);
   bool first = true;
-  for (uint32_t line = 1; line < s->nlines; line++)
+  for (uint32_t i = 0; i < s->nlines; i++)
     {
-      const line_count *l = &s->lines[line];
+      const line_count *l = &s->lines[i];
       if (!l->exists)
 	continue;
       printf ("%s{\"line\": %" PRIu32 ", \"covered\": %s",
-	      first ? "\n      " : ",\n      ", line, boolean (l->covered));
+	      first ? "\n      " : ",\n      ", l->line, boolean (l->covered));
       if (!l->uncounted)
 	printf (", \"count\": %" PRIu64, l->count);
       putchar ('}');
@@ -272,7 +272,7 @@ json_command (int argc, char **argv)
     {
       const line_source *src = &lines.lc.sources[s];
       bool has_lines = false;
-      for (uint32_t l = 1; l < src->nlines && !has_lines; l++)
+      for (uint32_t l = 0; l < src->nlines && !has_lines; l++)
 	has_lines = src->lines[l].exists;
       if (!has_lines)
 	continue;

@@ -217,12 +217,12 @@ print_record (const line_source *src, uint32_t s, const struct lcov_data *d,
 
   size_t found = 0;
   hit = 0;
-  for (uint32_t line = 1; line < src->nlines; line++)
+  for (uint32_t i = 0; i < src->nlines; i++)
     {
-      const line_count *l = &src->lines[line];
+      const line_count *l = &src->lines[i];
       if (!l->exists)
 	continue;
-      printf ("DA:%" PRIu32 ",%" PRIu64 "\n", line,
+      printf ("DA:%" PRIu32 ",%" PRIu64 "\n", l->line,
 	      l->uncounted ? l->covered : l->count);
       found++;
       hit += l->uncounted ? l->covered : l->count != 0;
@@ -261,7 +261,7 @@ lcov_command (int argc, char **argv)
 	{
 	  const line_source *src = &lines.lc.sources[s];
 	  bool has_lines = false;
-	  for (uint32_t l = 1; l < src->nlines && !has_lines; l++)
+	  for (uint32_t l = 0; l < src->nlines && !has_lines; l++)
 	    has_lines = src->lines[l].exists;
 	  if (has_lines || (fi < d.nfunctions && d.functions[fi].source == s))
 	    print_record (src, s, &d, &fi, &bi);

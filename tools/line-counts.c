@@ -35,6 +35,7 @@ line_counts_free (line_counts *lc)
     {
       free (lc->sources[i].path);
       free (lc->sources[i].lines);
+      free (lc->sources[i].index);
     }
   free (lc->sources);
   free (lc->functions);
@@ -81,25 +82,98 @@ line_counts_source (line_counts *lc, const char *path, uint32_t *index)
   return 0;
 }
 
-/* The entry for line `line' of source s, growing its table.  */
+static uint32_t
+line_hash (uint32_t line, uint32_t cap)
+{
+  return (uint32_t) ((line * UINT64_C (0x9e3779b97f4a7c15)) >> 32) & (cap - 1);
+}
+
+/* Rebuilds s's index for its lines as they are now, with room to grow.
+   Returns 0, or -1 on allocation failure.  */
+static int
+reindex (line_source *s)
+{
+  uint32_t cap = 64;
+  while (cap < 2 * (s->nlines + 1))
+    {
+      if (cap > UINT32_MAX / 2)
+	return -1;
+      cap *= 2;
+    }
+  uint32_t *index = calloc (cap, sizeof *index);
+  if (!index)
+    return -1;
+  for (uint32_t i = 0; i < s->nlines; i++)
+    {
+      uint32_t h = line_hash (s->lines[i].line, cap);
+      while (index[h])
+	h = (h + 1) & (cap - 1);
+      index[h] = i + 1;
+    }
+  free (s->index);
+  s->index = index;
+  s->index_cap = cap;
+  return 0;
+}
+
+/* The entry for line `line' of source s, added if new (lines stay unsorted
+   until sort_lines).  NULL on allocation failure.  */
 static line_count *
 source_line (line_source *s, uint32_t line)
 {
-  if (line >= s->nlines)
+  if (s->index_cap == 0 && reindex (s))
+    return NULL;
+  uint32_t h = line_hash (line, s->index_cap);
+  for (; s->index[h]; h = (h + 1) & (s->index_cap - 1))
+    if (s->lines[s->index[h] - 1].line == line)
+      return &s->lines[s->index[h] - 1];
+  size_t cap = s->lines_cap;
+  if (reserve ((void **) &s->lines, &cap, (size_t) s->nlines + 1, sizeof *s->lines))
+    return NULL;
+  s->lines_cap = (uint32_t) cap;
+  line_count *l = &s->lines[s->nlines];
+  memset (l, 0, sizeof *l);
+  l->line = line;
+  s->index[h] = ++s->nlines;
+  if (2 * (s->nlines + 1) > s->index_cap && reindex (s))
+    return NULL;
+  return l;
+}
+
+static int
+by_line (const void *a, const void *b)
+{
+  const line_count *x = a, *y = b;
+  return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Sorts every source's lines by number and reindexes them.  */
+static int
+sort_lines (line_counts *lc)
+{
+  for (uint32_t i = 0; i < lc->nsources; i++)
     {
-      uint32_t n = s->nlines ? s->nlines : 64;
-      while (n <= line)
-	n = n > UINT32_MAX / 2 ? UINT32_MAX : n * 2;
-      if (n <= line)
-	return NULL;
-      line_count *p = realloc (s->lines, (size_t) n * sizeof *p);
-      if (!p)
-	return NULL;
-      memset (p + s->nlines, 0, (size_t) (n - s->nlines) * sizeof *p);
-      s->lines = p;
-      s->nlines = n;
+      line_source *s = &lc->sources[i];
+      qsort (s->lines, s->nlines, sizeof *s->lines, by_line);
+      if (reindex (s))
+	return -1;
     }
-  return &s->lines[line];
+  return 0;
+}
+
+const line_count *
+line_source_find (const line_source *s, uint32_t line)
+{
+  uint32_t lo = 0, hi = s->nlines;
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (s->lines[mid].line < line)
+	lo = mid + 1;
+      else
+	hi = mid;
+    }
+  return lo < s->nlines && s->lines[lo].line == line ? &s->lines[lo] : NULL;
 }
 
 uint64_t
@@ -609,7 +683,12 @@ add_function_anchored_counts (line_counts *lc, uint32_t fn,
       for (; i < n && anchors[i].source == source && anchors[i].line == line; i++)
 	if (nset == 0 || set[nset - 1] != anchors[i].block)
 	  set[nset++] = anchors[i].block;
-      line_count *l = &lc->sources[source].lines[line];
+      line_count *l = source_line (&lc->sources[source], line);
+      if (!l)
+	{
+	  c.failed = true;
+	  break;
+	}
       for (uint32_t k = 0; k < nset && !l->covered; k++)
 	l->covered = block_ran (f, set[k]);
       if (f->edge_counts)
@@ -649,6 +728,8 @@ line_counts_commit (line_counts *lc)
   int status = add_block_sums (lc);
   if (status == 0)
     status = add_anchored_counts (lc);
+  if (status == 0)
+    status = sort_lines (lc);
   lc->nfunctions = 0;
   lc->nanchors = 0;
   return status;

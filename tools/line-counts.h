@@ -45,6 +45,7 @@
 
 typedef struct line_count
 {
+  uint32_t line;		/* numbered from 1 */
   uint64_t count;
   bool exists;			/* some block has code on the line */
   bool unexceptional;		/* ... and one of them is not exceptional */
@@ -54,12 +55,21 @@ typedef struct line_count
 				   holds only what counted functions add */
 } line_count;
 
+/* The lines of one source that some block names, by increasing line number
+   after each line_counts_commit (sparse: a #line directive may name line
+   4000000000).  */
 typedef struct line_source
 {
   char *path;
-  uint32_t nlines;		/* lines[0] is unused: lines are numbered from 1 */
+  uint32_t nlines, lines_cap;
   line_count *lines;
+  /* Private: open addressing, line -> index in lines + 1 (0: empty).  */
+  uint32_t index_cap;
+  uint32_t *index;
 } line_source;
+
+/* The entry of LINE in s, or NULL.  O(log nlines).  */
+const line_count *line_source_find (const line_source *s, uint32_t line);
 
 struct line_function;
 struct line_anchor;

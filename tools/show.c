@@ -159,11 +159,10 @@ open_source (const char *path, const char *source_dir, char **opened)
 static int
 print_source (const line_source *s, const char *source_dir)
 {
-  uint32_t last = 0;
-  for (uint32_t i = 1; i < s->nlines; i++)
-    if (s->lines[i].exists)
-      last = i;
-  if (last == 0)
+  bool any = false;
+  for (uint32_t i = 0; i < s->nlines && !any; i++)
+    any = s->lines[i].exists;
+  if (!any)
     return 0;
 
   char *opened = NULL;
@@ -177,13 +176,28 @@ print_source (const line_source *s, const char *source_dir)
 
   char *text = NULL;
   size_t cap = 0;
-  uint32_t lineno = 1;
-  for (;; lineno++)
+  /* s->lines[next]: the first at lineno or later.  64 bits: line UINT32_MAX
+     can have code.  */
+  uint64_t lineno = 1;
+  uint32_t next = 0;
+  for (; lineno <= UINT32_MAX; lineno++)
     {
       ssize_t len = in ? getline (&text, &cap, in) : -1;
-      if (len < 0 && lineno > last)
-	break;
-      print_line_prefix (lineno < s->nlines ? &s->lines[lineno] : NULL, lineno);
+      while (next < s->nlines && s->lines[next].line < lineno)
+	next++;
+      if (len < 0)
+	{
+	  /* Past the text (or none): only the lines with code, not every
+	     number up to the last (a #line directive may say 4000000000).  */
+	  while (next < s->nlines && !s->lines[next].exists)
+	    next++;
+	  if (next == s->nlines)
+	    break;
+	  lineno = s->lines[next].line;
+	}
+      const line_count *l = next < s->nlines && s->lines[next].line == lineno
+			    ? &s->lines[next] : NULL;
+      print_line_prefix (l, (uint32_t) lineno);
       if (len > 0 && text[len - 1] == '\n')
 	text[--len] = '\0';
       if (len >= 0)

@@ -78,8 +78,7 @@ compute (line_counts *lc, struct test_function *fns, uint32_t nfns,
 static const line_count *
 get_line (const line_counts *lc, uint32_t source, uint32_t line)
 {
-  const line_source *s = &lc->sources[source];
-  return line < s->nlines ? &s->lines[line] : NULL;
+  return line_source_find (&lc->sources[source], line);
 }
 
 static void

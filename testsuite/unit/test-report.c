@@ -198,8 +198,8 @@ check_report (const report *r, const report_lines *rl, uint32_t mode,
 		    block_ran[v], covered, f->block_inexact[v] ? " (inexact)" : "");
 	  return why;
 	}
-      const line_count *l = &rl->lc.sources[0].lines[10 + v];
-      if (l->covered != covered || !l->uncounted)
+      const line_count *l = line_source_find (&rl->lc.sources[0], 10 + v);
+      if (!l || l->covered != covered || !l->uncounted)
 	{
 	  snprintf (why, whylen, "line %" PRIu32 ": covered %d, block %d", 10 + v,
 		    l->covered, covered);
