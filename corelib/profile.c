@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "hash.h"
@@ -131,6 +132,12 @@ typedef struct reader
   size_t len, pos;
   char *err;
   size_t errlen;
+  uint64_t trailer;		/* the structural pass chains the trailer here */
+  /* Filling pass: notes point into buf (or a trusted unit's) instead of being
+     copied; the notes of units equal to a trusted one are not hashed.  */
+  bool borrow;
+  const pp_unit_data *trusted;
+  uint32_t ntrusted;
 } reader;
 
 static int
@@ -266,7 +273,14 @@ read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
   sparse = r->buf + r->pos;
   r->pos += (size_t) nsparse * SPARSE_BYTES;
   if (!u)
-    return 0;
+    {
+      /* The trailer covers the unit's head and tail; its notes only through
+	 the checksum in the head.  */
+      const unsigned char *head = r->buf + start, *tail = notes + notes_len;
+      r->trailer = pp_hash64 (head, (size_t) (notes - head), r->trailer);
+      r->trailer = pp_hash64 (tail, (size_t) (r->buf + r->pos - tail), r->trailer);
+      return 0;
+    }
 
   if (memchr (name, 0, name_len))
     {
@@ -277,8 +291,13 @@ read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
   u->name = copy_string (name, name_len);
   if (!u->name)
     goto oom;
-  if (PP_CHECKSUM_DIFFERS (checksum,
-			   pp_hash64 (notes, notes_len, PP_HASH_SEED)))
+  const pp_unit_data *trusted = NULL;
+  for (uint32_t i = 0; i < r->ntrusted && !trusted; i++)
+    if (r->trusted[i].notes_len == notes_len
+	&& same_unit (&r->trusted[i], u->name, checksum))
+      trusted = &r->trusted[i];
+  if (!trusted && PP_CHECKSUM_DIFFERS (checksum,
+				       pp_hash64 (notes, notes_len, PP_HASH_SEED)))
     {
       set_err (r->err, r->errlen, "corrupted at byte %zu: the notes of unit '%s' "
 	       "do not match its checksum", start, u->name);
@@ -294,7 +313,8 @@ read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
   u->checksum = checksum;
   u->runs = runs;
   u->notes_len = notes_len;
-  u->notes = copy_bytes (notes, notes_len);
+  u->notes = trusted ? trusted->notes
+	     : r->borrow ? (unsigned char *) notes : copy_bytes (notes, notes_len);
   u->value_kind = kind;
   u->nvalues = nvalues;
   u->values = malloc (nvalues ? (size_t) nvalues * size : 1);
@@ -351,14 +371,18 @@ read_units (reader *r, uint32_t nunits, pp_profile *p)
   return 0;
 }
 
-int
-pp_profile_decode (const unsigned char *buf, size_t len, pp_profile *p, char *err,
-		   size_t errlen)
+/* Decodes buf into p with r's options (borrowing, trusted units).  */
+static int
+decode (reader *r, pp_profile *p)
 {
-  reader r = { .buf = buf, .len = len, .err = err, .errlen = errlen };
+  const unsigned char *buf = r->buf;
+  size_t len = r->len;
+  char *err = r->err;
+  size_t errlen = r->errlen;
   uint32_t version, nunits;
 
   memset (p, 0, sizeof *p);
+  p->notes_borrowed = r->borrow;
   if (len == 0)
     return 0;
   if (memcmp (buf, PP_PROFILE_MAGIC, len < MAGIC_BYTES ? len : MAGIC_BYTES) != 0)
@@ -366,10 +390,10 @@ pp_profile_decode (const unsigned char *buf, size_t len, pp_profile *p, char *er
       set_err (err, errlen, "not a pathprof profile (bad magic)");
       return -1;
     }
-  if (need (&r, MAGIC_BYTES, "header"))
+  if (need (r, MAGIC_BYTES, "header"))
     return -1;
-  r.pos = MAGIC_BYTES;
-  if (get_u32 (&r, &version, "header"))
+  r->pos = MAGIC_BYTES;
+  if (get_u32 (r, &version, "header"))
     return -1;
   if (version != PP_PROFILE_VERSION)
     {
@@ -377,9 +401,9 @@ pp_profile_decode (const unsigned char *buf, size_t len, pp_profile *p, char *er
 	       "version %u)", version, PP_PROFILE_VERSION);
       return -1;
     }
-  if (get_u32 (&r, &nunits, "header"))
+  if (get_u32 (r, &nunits, "header"))
     return -1;
-  if (nunits > (len - r.pos) / MIN_UNIT_BYTES)
+  if (nunits > (len - r->pos) / MIN_UNIT_BYTES)
     {
       set_err (err, errlen, "truncated at byte %zu (the header announces %u units)",
 	       len, nunits);
@@ -388,23 +412,22 @@ pp_profile_decode (const unsigned char *buf, size_t len, pp_profile *p, char *er
 
   /* Structure and checksum first: a damaged file is reported as truncated or
      corrupted as a whole, and nothing is allocated for garbage.  */
-  if (read_units (&r, nunits, NULL) || need (&r, TRAILER_BYTES, "trailer"))
+  r->trailer = pp_hash64 (buf, HEADER_BYTES, PP_HASH_SEED);
+  if (read_units (r, nunits, NULL) || need (r, TRAILER_BYTES, "trailer"))
     return -1;
-  if (r.len - r.pos > TRAILER_BYTES)
+  if (r->len - r->pos > TRAILER_BYTES)
     {
       set_err (err, errlen, "corrupted: %zu unexpected bytes after byte %zu",
-	       r.len - r.pos - TRAILER_BYTES, r.pos + TRAILER_BYTES);
+	       r->len - r->pos - TRAILER_BYTES, r->pos + TRAILER_BYTES);
       return -1;
     }
-  size_t body = r.pos;
-  uint64_t trailer = take_u64 (&r);
-  if (PP_CHECKSUM_DIFFERS (trailer, pp_hash64 (buf, body, PP_HASH_SEED)))
+  if (PP_CHECKSUM_DIFFERS (take_u64 (r), r->trailer))
     {
       set_err (err, errlen, "bad trailer checksum: file is corrupted");
       return -1;
     }
 
-  r.pos = HEADER_BYTES;
+  r->pos = HEADER_BYTES;
   p->units = calloc (nunits ? nunits : 1, sizeof *p->units);
   if (!p->units)
     {
@@ -412,7 +435,7 @@ pp_profile_decode (const unsigned char *buf, size_t len, pp_profile *p, char *er
       return -1;
     }
   p->cap = nunits;
-  if (read_units (&r, nunits, p))
+  if (read_units (r, nunits, p))
     {
       /* The failed unit may be partly filled: count it so that it is freed.  */
       if (p->nunits < nunits)
@@ -420,6 +443,43 @@ pp_profile_decode (const unsigned char *buf, size_t len, pp_profile *p, char *er
       pp_profile_free (p);
       return -1;
     }
+  return 0;
+}
+
+int
+pp_profile_decode (const unsigned char *buf, size_t len, pp_profile *p, char *err,
+		   size_t errlen)
+{
+  reader r = { .buf = buf, .len = len, .err = err, .errlen = errlen };
+  return decode (&r, p);
+}
+
+int
+pp_profile_decode_borrowing (const unsigned char *buf, size_t len,
+			     const pp_unit_data *trusted, uint32_t ntrusted,
+			     pp_profile *p, char *err, size_t errlen)
+{
+  reader r = { .buf = buf, .len = len, .err = err, .errlen = errlen,
+	       .borrow = true, .trusted = trusted, .ntrusted = ntrusted };
+  return decode (&r, p);
+}
+
+int
+pp_profile_seal (unsigned char *buf, size_t len)
+{
+  char err[8];
+  reader r = { .buf = buf, .len = len, .err = err, .errlen = sizeof err };
+  uint32_t nunits;
+  if (len < HEADER_BYTES + TRAILER_BYTES)
+    return -1;
+  r.pos = MAGIC_BYTES + 4;
+  nunits = take_u32 (&r);
+  r.len = len - TRAILER_BYTES;
+  r.trailer = pp_hash64 (buf, HEADER_BYTES, PP_HASH_SEED);
+  if (read_units (&r, nunits, NULL) || r.pos != r.len)
+    return -1;
+  for (int i = 0; i < 8; i++)
+    buf[r.len + i] = (unsigned char) (r.trailer >> (8 * i));
   return 0;
 }
 
@@ -496,17 +556,32 @@ add_size (size_t *total, size_t n)
   return true;
 }
 
-int
-pp_profile_encode (const pp_profile *p, unsigned char **buf, size_t *len)
+/* Everything but the notes, in file order: the header, then each unit's head
+   (name to notes_len) and tail (value kind to the last sparse count), with
+   cut[2i] and cut[2i+1] the ends of unit i's head and tail in meta, and the
+   trailer chained over those pieces.  The notes go between each head and
+   tail.  Returns 0, or -1 with errno (EINVAL for a unit of unknown kind or
+   with sparse counts out of order, ENOMEM).  */
+typedef struct pieces
 {
-  size_t total = HEADER_BYTES + TRAILER_BYTES;
+  unsigned char *meta;
+  size_t *cut;
+  size_t notes_total;
+  uint64_t trailer;
+} pieces;
+
+static int
+make_pieces (const pp_profile *p, pieces *pc)
+{
+  size_t total = HEADER_BYTES;
+  pc->notes_total = 0;
   for (uint32_t i = 0; i < p->nunits; i++)
     {
       const pp_unit_data *u = &p->units[i];
       size_t name_len = strlen (u->name), size = value_size (u->value_kind);
       if (name_len > UINT32_MAX || size == 0
 	  || !add_size (&total, MIN_UNIT_BYTES) || !add_size (&total, name_len)
-	  || !add_size (&total, u->notes_len)
+	  || !add_size (&pc->notes_total, u->notes_len)
 	  || (u->nvalues && size > SIZE_MAX / u->nvalues)
 	  || !add_size (&total, size * u->nvalues)
 	  || (u->nsparse && SPARSE_BYTES > SIZE_MAX / u->nsparse)
@@ -517,22 +592,33 @@ pp_profile_encode (const pp_profile *p, unsigned char **buf, size_t *len)
 	  return -1;
 	}
     }
-  unsigned char *b = malloc (total), *o = b;
-  if (!b)
-    return -1;
+  pc->meta = malloc (total);
+  pc->cut = malloc ((2 * (size_t) p->nunits + 1) * sizeof *pc->cut);
+  if (!pc->meta || !pc->cut)
+    {
+      free (pc->meta);
+      free (pc->cut);
+      errno = ENOMEM;
+      return -1;
+    }
+  unsigned char *o = pc->meta;
   o = put_bytes (o, PP_PROFILE_MAGIC, MAGIC_BYTES);
   o = put_u32 (o, PP_PROFILE_VERSION);
   o = put_u32 (o, p->nunits);
+  pc->trailer = pp_hash64 (pc->meta, HEADER_BYTES, PP_HASH_SEED);
   for (uint32_t i = 0; i < p->nunits; i++)
     {
       const pp_unit_data *u = &p->units[i];
       size_t name_len = strlen (u->name);
+      unsigned char *head = o;
       o = put_u32 (o, (uint32_t) name_len);
       o = put_bytes (o, u->name, name_len);
       o = put_u64 (o, u->checksum);
       o = put_u64 (o, u->runs);
       o = put_u32 (o, u->notes_len);
-      o = put_bytes (o, u->notes, u->notes_len);
+      pc->cut[2 * i] = (size_t) (o - pc->meta);
+      pc->trailer = pp_hash64 (head, (size_t) (o - head), pc->trailer);
+      unsigned char *tail = o;
       o = put_u32 (o, u->value_kind);
       o = put_u32 (o, u->nvalues);
       if (u->value_kind == PP_VALUES_U8)
@@ -541,17 +627,121 @@ pp_profile_encode (const pp_profile *p, unsigned char **buf, size_t *len)
 	for (uint32_t v = 0; v < u->nvalues; v++)
 	  o = put_u64 (o, ((const uint64_t *) u->values)[v]);
       o = put_u32 (o, u->nsparse);
-      for (uint32_t i = 0; i < u->nsparse; i++)
+      for (uint32_t k = 0; k < u->nsparse; k++)
 	{
-	  o = put_u32 (o, u->sparse[i].function);
-	  o = put_u64 (o, u->sparse[i].path);
-	  o = put_u64 (o, u->sparse[i].count);
+	  o = put_u32 (o, u->sparse[k].function);
+	  o = put_u64 (o, u->sparse[k].path);
+	  o = put_u64 (o, u->sparse[k].count);
 	}
+      pc->cut[2 * i + 1] = (size_t) (o - pc->meta);
+      pc->trailer = pp_hash64 (tail, (size_t) (o - tail), pc->trailer);
     }
-  o = put_u64 (o, pp_hash64 (b, (size_t) (o - b), PP_HASH_SEED));
+  return 0;
+}
+
+/* The file as pieces for I/O: meta up to unit 0's notes, the notes, meta up
+   to unit 1's notes, ..., the rest of meta and the trailer (8 bytes in
+   trailer_bytes).  Fills at most 2 * nunits + 2 entries of iov.  */
+static size_t
+file_iovecs (const pp_profile *p, const pieces *pc, unsigned char *trailer_bytes,
+	     struct iovec *iov)
+{
+  size_t n = 0, from = 0;
+  for (uint32_t i = 0; i < p->nunits; i++)
+    {
+      iov[n++] = (struct iovec) { pc->meta + from, pc->cut[2 * i] - from };
+      iov[n++] = (struct iovec) { p->units[i].notes, p->units[i].notes_len };
+      from = pc->cut[2 * i];
+    }
+  size_t end = p->nunits ? pc->cut[2 * (size_t) p->nunits - 1] : HEADER_BYTES;
+  iov[n++] = (struct iovec) { pc->meta + from, end - from };
+  put_u64 (trailer_bytes, pc->trailer);
+  iov[n++] = (struct iovec) { trailer_bytes, TRAILER_BYTES };
+  return n;
+}
+
+int
+pp_profile_encode (const pp_profile *p, unsigned char **buf, size_t *len)
+{
+  pieces pc;
+  if (make_pieces (p, &pc))
+    return -1;
+  struct iovec *iov = malloc ((2 * (size_t) p->nunits + 2) * sizeof *iov);
+  unsigned char trailer[TRAILER_BYTES];
+  size_t n = iov ? file_iovecs (p, &pc, trailer, iov) : 0, total = 0;
+  for (size_t k = 0; k < n; k++)
+    total += iov[k].iov_len;
+  unsigned char *b = iov ? malloc (total) : NULL, *o = b;
+  for (size_t k = 0; b && k < n; k++)
+    o = put_bytes (o, iov[k].iov_base, iov[k].iov_len);
+  free (iov);
+  free (pc.meta);
+  free (pc.cut);
+  if (!b)
+    {
+      errno = ENOMEM;
+      return -1;
+    }
   *buf = b;
   *len = total;
   return 0;
+}
+
+int
+pp_profile_write (int fd, const pp_profile *p)
+{
+  pieces pc;
+  if (make_pieces (p, &pc))
+    return -1;
+  struct iovec *iov = malloc ((2 * (size_t) p->nunits + 2) * sizeof *iov);
+  if (!iov)
+    {
+      free (pc.meta);
+      free (pc.cut);
+      errno = ENOMEM;
+      return -1;
+    }
+  unsigned char trailer[TRAILER_BYTES];
+  size_t n = file_iovecs (p, &pc, trailer, iov), k = 0;
+  int ret = 0;
+  while (k < n && ret == 0)
+    {
+      int batch = n - k > 256 ? 256 : (int) (n - k);
+      ssize_t done = writev (fd, iov + k, batch);
+      if (done < 0 && errno == EINTR)
+	continue;
+      if (done < 0)
+	{
+	  ret = -1;
+	  break;
+	}
+      /* Skip what was written; a short write resumes inside a piece.  */
+      size_t left = (size_t) done;
+      while (k < n && left >= iov[k].iov_len)
+	left -= iov[k++].iov_len;
+      if (k < n)
+	{
+	  iov[k].iov_base = (unsigned char *) iov[k].iov_base + left;
+	  iov[k].iov_len -= left;
+	}
+      if (done == 0 && batch > 0)
+	{
+	  size_t want = 0;
+	  for (int j = 0; j < batch; j++)
+	    want += iov[k + j].iov_len;
+	  if (want)
+	    {
+	      errno = EIO;
+	      ret = -1;
+	    }
+	}
+    }
+  int saved = errno;
+  free (iov);
+  free (pc.meta);
+  free (pc.cut);
+  errno = saved;
+  return ret;
 }
 
 /* ------------------------------------------------------------------------- */
@@ -696,13 +886,14 @@ append_copy (pp_profile *p, const pp_unit_data *u, char *err, size_t errlen)
   pp_unit_data c = *u;
   size_t size = value_size (u->value_kind) * u->nvalues;
   c.name = copy_string (u->name, strlen (u->name));
-  c.notes = copy_bytes (u->notes, u->notes_len);
+  c.notes = p->notes_borrowed ? u->notes : copy_bytes (u->notes, u->notes_len);
   c.values = copy_bytes (u->values, size);
   c.sparse = copy_bytes (u->sparse, (size_t) u->nsparse * sizeof *u->sparse);
   if (!c.name || !c.notes || !c.values || !c.sparse)
     {
       free (c.name);
-      free (c.notes);
+      if (!p->notes_borrowed)
+	free (c.notes);
       free (c.values);
       free (c.sparse);
       set_err (err, errlen, "out of memory");
@@ -751,7 +942,8 @@ pp_profile_free (pp_profile *p)
     for (uint32_t i = 0; i < p->nunits; i++)
       {
 	free (p->units[i].name);
-	free (p->units[i].notes);
+	if (!p->notes_borrowed)
+	  free (p->units[i].notes);
 	free (p->units[i].values);
 	free (p->units[i].sparse);
       }

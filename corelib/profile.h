@@ -11,7 +11,11 @@
        u32 nsparse, nsparse x (u32 function, u64 path, u64 count)
          -- the path counts of the functions whose paths libprof counted in a
             hash table (paths mode), sorted by (function, path), no key twice
-     u64 trailer: pp_hash64 of every byte before it
+     u64 trailer: pp_hash64 chained (from PP_HASH_SEED) over the header (its
+       16 bytes), then per unit over its head (name length to notes_len) and
+       its tail (value_kind to its last sparse count): every byte but the
+       notes, which the unit's checksum in its head stands for (each unit's
+       notes are checked against it on decoding; a writer need not hash them)
    A unit is identified by (name, checksum).  Merging adds u64 values and the
    counts of equal sparse keys (saturating at UINT64_MAX) and ORs u8 values; runs
    add up.  */
@@ -19,6 +23,7 @@
 #ifndef PATHPROF_CORE_PROFILE_H
 #define PATHPROF_CORE_PROFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,7 +32,7 @@ extern "C" {
 #endif
 
 #define PP_PROFILE_MAGIC "PATHPROF"
-#define PP_PROFILE_VERSION 2u
+#define PP_PROFILE_VERSION 3u	/* 3: the trailer leaves the notes to their checksums */
 
 enum pp_value_kind
 {
@@ -58,6 +63,9 @@ typedef struct pp_profile
 {
   uint32_t nunits, cap;
   pp_unit_data *units;
+  /* The units' notes are not the profile's own (pp_profile_decode_borrowing):
+     they are neither copied nor freed, and units added later borrow theirs.  */
+  bool notes_borrowed;
 } pp_profile;
 
 /* Error reporting: functions that can fail write a one-line reason into err (never
@@ -73,6 +81,17 @@ typedef struct pp_profile
    decode as an empty profile.  */
 int pp_profile_decode (const unsigned char *buf, size_t len, pp_profile *p,
 		       char *err, size_t errlen);
+/* The same for a writer that merges into the file and writes it back at once
+   (libprof): notes are not copied but borrowed from buf, which must outlive
+   p, and the units equal (name, checksum and notes length) to one of TRUSTED
+   take that unit's notes, whose bytes in buf are not checked: the writer
+   replaces them with its own.  Every other unit's notes are checked.  */
+int pp_profile_decode_borrowing (const unsigned char *buf, size_t len,
+				 const pp_unit_data *trusted, uint32_t ntrusted,
+				 pp_profile *p, char *err, size_t errlen);
+/* Recomputes the trailer of an encoded profile of len bytes in place (for
+   tests that patch bytes).  Returns 0, or -1 when its structure is broken.  */
+int pp_profile_seal (unsigned char *buf, size_t len);
 /* Reads a whole profile from an open descriptor (from its current offset).
    Returns 0, or -1 with err set.  An empty file (0 bytes) reads as an empty profile. */
 int pp_profile_read_fd (int fd, pp_profile *p, char *err, size_t errlen);
@@ -83,6 +102,10 @@ int pp_profile_read_file (const char *path, pp_profile *p, int *sys_errno,
 /* Encodes a profile into a malloc'd buffer.  Returns 0, or -1 (errno EINVAL for a
    unit of unknown kind or with sparse counts out of order).  */
 int pp_profile_encode (const pp_profile *p, unsigned char **buf, size_t *len);
+/* Writes p to fd as pp_profile_encode would encode it, with gathered writes
+   that take the notes from where they are (no copy, no hashing of them).
+   Retries short writes and EINTR.  Returns 0 or -1 with errno set.  */
+int pp_profile_write (int fd, const pp_profile *p);
 /* Writes the whole buffer to fd, retrying short writes and EINTR.  Returns 0 or -1
    with errno set.  */
 int pp_write_all (int fd, const void *buf, size_t len);

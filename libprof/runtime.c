@@ -153,8 +153,9 @@ unit_problem (const struct __pathprof_unit *u)
     return "it has no path table array";
   if (u->notes_len && !u->notes)
     return "it has no notes";
-  if (pp_hash64 (u->notes, u->notes_len, PP_HASH_SEED) != u->checksum)
-    return "its notes do not match its checksum";
+  /* The notes are not hashed here: the plugin computed their checksum from the
+     same read-only bytes, and hashing megabytes (SQLite's) at every start was
+     the largest fixed cost of a short run.  The tool checks them.  */
   return NULL;
 }
 
@@ -337,12 +338,15 @@ set_why (char *why, size_t size, const char *fmt, ...)
 /* Merges the file's profile with mine in memory.  The file is refused if it is not
    a valid profile, or if any of mine is stale or incompatible with it.  All units
    are checked before any is added, because units of one program may share a name
-   (one source compiled twice) and must not be taken as stale among themselves.  */
+   (one source compiled twice) and must not be taken as stale among themselves.
+   Notes are borrowed, not copied: from old, or for the units that are mine from
+   my own read-only notes, which are written back in place of the file's bytes
+   (not hashed: a unit damaged there only in its notes comes back whole).  */
 static merge_result
 merge_in_memory (const unsigned char *old, size_t old_len, const pp_unit_data *mine,
 		 uint32_t nmine, pp_profile *merged, char *why, size_t whylen)
 {
-  if (pp_profile_decode (old, old_len, merged, why, whylen))
+  if (pp_profile_decode_borrowing (old, old_len, mine, nmine, merged, why, whylen))
     return MERGE_REFUSED;
   for (uint32_t i = 0; i < nmine; i++)
     if (pp_profile_check_unit (merged, &mine[i], why, whylen))
@@ -353,10 +357,10 @@ merge_in_memory (const unsigned char *old, size_t old_len, const pp_unit_data *m
   return MERGE_WRITTEN;
 }
 
-/* Writes buf to a temporary file next to path and renames it over path.  */
+/* Writes p to a temporary file next to path and renames it over path.  */
 static merge_result
 replace_file (const char *path, const struct stat *old, bool created,
-	      const unsigned char *buf, size_t len, char *why, size_t whylen)
+	      const pp_profile *p, char *why, size_t whylen)
 {
   char *tmp = path_with_pid_suffix (path, ".tmp.");
   if (!tmp)
@@ -379,7 +383,7 @@ replace_file (const char *path, const struct stat *old, bool created,
   if (!created)
     (void) fchmod (fd, old->st_mode & 07777);
   const char *failed = "cannot write";
-  bool ok = pp_write_all (fd, buf, len) == 0;
+  bool ok = pp_profile_write (fd, p) == 0;
   int saved = errno;
   if (close (fd) != 0 && ok)
     {
@@ -418,8 +422,8 @@ merge_into_file (const char *path, const pp_unit_data *mine, uint32_t nmine,
     }
 
   merge_result result;
-  unsigned char *old = NULL, *buf = NULL;
-  size_t old_len, len;
+  unsigned char *old = NULL;
+  size_t old_len;
   pp_profile merged = { 0 };
   if (pp_read_all (fd, &old, &old_len) != 0)
     {
@@ -429,22 +433,13 @@ merge_into_file (const char *path, const pp_unit_data *mine, uint32_t nmine,
   else
     result = merge_in_memory (old, old_len, mine, nmine, &merged, why, whylen);
   if (result == MERGE_WRITTEN)
-    {
-      if (pp_profile_encode (&merged, &buf, &len) != 0)
-	{
-	  set_why (why, whylen, "out of memory");
-	  result = MERGE_FAILED;
-	}
-      else
-	result = replace_file (path, &st, created, buf, len, why, whylen);
-    }
+    result = replace_file (path, &st, created, &merged, why, whylen);
   /* Leave no empty file behind when nothing could be written into it; whoever
      waits for its lock finds it gone and starts over.  */
   if (result == MERGE_FAILED && created)
     unlink (path);
-  free (buf);
-  free (old);
   pp_profile_free (&merged);
+  free (old);
   close (fd);
   return result;
 }

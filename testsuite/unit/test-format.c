@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -615,9 +616,7 @@ test_profile_garbage (void)
 static void
 reseal (unsigned char *buf, size_t len)
 {
-  uint64_t h = pp_hash64 (buf, len - 8, PP_HASH_SEED);
-  for (int i = 0; i < 8; i++)
-    buf[len - 8 + i] = (unsigned char) (h >> (8 * i));
+  pp_profile_seal (buf, len);	/* nothing to do when the structure is broken */
 }
 
 static bool
@@ -637,6 +636,73 @@ profile_fails_with (const unsigned char *buf, size_t len, const char *expect)
       return false;
     }
   return true;
+}
+
+/* The writer libprof uses (gathered writes, notes in place) writes exactly
+   what pp_profile_encode encodes; decoding with borrowed notes gives the same
+   profile; a trusted unit's damaged notes are taken from the trusted unit,
+   any other unit's are refused; the trailer ignores the notes' bytes.  */
+static void
+test_profile_writer (void)
+{
+  pp_profile p = { 0 };
+  pp_unit_data u[3];
+  char err[256];
+  bool ok = true;
+  fill_unit (&u[0], "/src/a.c", PP_VALUES_U64, 3);
+  fill_unit (&u[1], "/src/b.c", PP_VALUES_U8, 5);
+  fill_unit (&u[2], "/src/c.c", PP_VALUES_U64, 0);
+  for (int i = 0; i < 3; i++)
+    ok &= pp_profile_merge_unit (&p, &u[i], err, sizeof err) == 0;
+  size_t len, wlen;
+  unsigned char *buf = encode (&p, &len), *written = NULL;
+  FILE *tmp = tmpfile ();
+  ok &= tmp && pp_profile_write (fileno (tmp), &p) == 0;
+  if (tmp)
+    {
+      rewind (tmp);
+      ok &= pp_read_all (fileno (tmp), &written, &wlen) == 0 && wlen == len
+	    && memcmp (written, buf, len) == 0;
+      fclose (tmp);
+    }
+  if (!ok)
+    printf ("note: the writer and the encoder differ\n");
+
+  pp_profile b;
+  if (pp_profile_decode_borrowing (buf, len, NULL, 0, &b, err, sizeof err) == 0)
+    {
+      ok &= b.notes_borrowed && b.nunits == 3
+	    && b.units[1].notes >= buf && b.units[1].notes < buf + len
+	    && memcmp (b.units[1].notes, u[1].notes, u[1].notes_len) == 0;
+      pp_profile_free (&b);
+    }
+  else
+    ok = false;
+
+  /* Damage a.c's notes: the trailer still holds.  */
+  size_t notes_at = 16 + 4 + strlen (u[0].name) + 8 + 8 + 4;
+  buf[notes_at + u[0].notes_len / 2] ^= 0x04;
+  ok &= profile_fails_with (buf, len, "do not match its checksum");
+  ok &= pp_profile_decode_borrowing (buf, len, &u[1], 1, &b, err, sizeof err) != 0
+	&& strstr (err, "/src/a.c");
+  if (pp_profile_decode_borrowing (buf, len, &u[0], 1, &b, err, sizeof err) == 0)
+    {
+      ok &= b.units[0].notes == u[0].notes;
+      pp_profile_free (&b);
+    }
+  else
+    {
+      printf ("note: trusted unit refused: %s\n", err);
+      ok = false;
+    }
+  free (buf);
+  free (written);
+  pp_profile_free (&p);
+  for (int i = 0; i < 3; i++)
+    free_unit (&u[i]);
+  unit_result (ok, "profile: gathered writer equals the encoder; borrowed notes; "
+	       "a trusted unit's damaged notes are replaced, others refused",
+	       "see notes");
 }
 
 static void
@@ -959,6 +1025,7 @@ main (void)
   test_profile_truncations_and_flips ();
   test_profile_garbage ();
   test_profile_errors ();
+  test_profile_writer ();
   test_profile_sparse_errors ();
   test_profile_read_fd ();
   test_merge ();

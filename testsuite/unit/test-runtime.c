@@ -528,6 +528,40 @@ scenario_flipped (void)
   free (buf);
 }
 
+/* The file's copy of one of my units' notes is damaged (the trailer, which
+   leaves notes to their checksums, is intact): the run writes its own notes
+   in their place, so the merged file is whole again, counts added.  Damaged
+   notes of a unit that is not mine are refused (test-format).  */
+static void
+scenario_damaged_notes (void)
+{
+  size_t len;
+  unsigned char *buf = valid_profile (&len);
+  const char *path = use_profile ("damaged-notes.data");
+  /* unit_a is first: its notes start after the header and its head.  */
+  size_t notes_at = 16 + 4 + strlen (unit_a.name) + 8 + 8 + 4;
+  buf[notes_at + unit_a.notes_len / 2] ^= 0x20;
+  write_bytes (path, buf, len);
+  pp_profile p;
+  char err[256] = "";
+  bool damaged = pp_profile_read_file (path, &p, NULL, err, sizeof err) != 0
+		 && strstr (err, "do not match its checksum");
+  set_values (5, 6);
+  capture_stderr ();
+  int ret = pathprof_dump ();
+  char *msgs = captured_stderr ();
+  bool ok = damaged && ret == 0 && !*msgs && read_profile (path, &p);
+  if (ok)
+    {
+      ok = u64_value (&p, &unit_a, 0) == 6 && runs_of (&p, &unit_a) == 2;
+      pp_profile_free (&p);
+    }
+  unit_result (ok, "runtime: damaged notes of my own unit are rewritten whole",
+	       damaged ? "not merged" : "the damage was not seen");
+  free (msgs);
+  free (buf);
+}
+
 static void
 scenario_foreign (void)
 {
@@ -742,6 +776,9 @@ scenario_bad_units (void)
   __pathprof_register_unit (&future);
   __pathprof_register_unit (&future2);
   char *abi_err = captured_stderr ();
+  /* A checksum that does not match the notes (a broken object file) is not
+     looked for at start (hashing every unit's notes was the largest fixed
+     cost of a short run): the unit is profiled, and the reader names it.  */
   capture_stderr ();
   __pathprof_register_unit (&wrong_sum);
   char *sum_err = captured_stderr ();
@@ -750,16 +787,18 @@ scenario_bad_units (void)
   values[0] = 1;
   set_values (1, 1);
   pp_profile p;
-  bool ok = one_message (abi_err, "ABI version", NULL, NULL)
-	    && one_message (sum_err, "/test/wrong-sum.c", "checksum", NULL)
-	    && pathprof_dump () == 0 && read_profile (path, &p);
-  if (ok)
-    {
-      ok = p.nunits == 3;
-      pp_profile_free (&p);
-    }
-  unit_result (ok, "runtime: units of another ABI or with a bad checksum are "
-	       "refused, once, with a message", "wrong");
+  char err[256] = "";
+  bool ok = one_message (abi_err, "ABI version", NULL, NULL) && !*sum_err
+	    && pathprof_dump () == 0
+	    && pp_profile_read_file (path, &p, NULL, err, sizeof err) != 0
+	    && strstr (err, "/test/wrong-sum.c") && strstr (err, "checksum");
+  if (!ok)
+    printf ("note: %s\n", err);
+  values[0] = values[1] = 0;
+  __pathprof_unit_exit (&wrong_sum);	/* forgotten: later dumps stay readable */
+  unit_result (ok, "runtime: units of another ABI are refused, once, with a "
+	       "message; one whose notes do not match its checksum is named "
+	       "by the reader", "wrong");
   free (abi_err);
   free (sum_err);
 }
@@ -1179,6 +1218,7 @@ main (int argc, char **argv)
   in_child ("runtime: truncated file", scenario_truncated);
   in_child ("runtime: flipped byte", scenario_flipped);
   in_child ("runtime: foreign file", scenario_foreign);
+  in_child ("runtime: damaged notes", scenario_damaged_notes);
   in_child ("runtime: write failure", scenario_write_failure);
   in_child ("runtime: read-only directory", scenario_read_only_directory);
   in_child ("runtime: exit", scenario_exit);
