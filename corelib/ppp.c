@@ -246,15 +246,6 @@ done:
   return status;
 }
 
-void
-pp_ppp_free (pp_ppp *ppp)
-{
-  free (ppp->interesting);
-  free (ppp->id);
-  free (ppp->dag_weight);
-  memset (ppp, 0, sizeof *ppp);
-}
-
 uint64_t
 pp_ppp_slot (const pp_ppp *ppp, uint64_t path)
 {

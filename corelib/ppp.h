@@ -34,6 +34,8 @@
 #define PATHPROF_CORE_PPP_H
 
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "paths.h"
 
@@ -57,7 +59,16 @@ typedef struct pp_ppp
    is zeroed.  */
 int pp_ppp_number (const pp_paths *p, const uint64_t *interesting, uint32_t n,
 		   pp_ppp *out);
-void pp_ppp_free (pp_ppp *ppp);
+/* Inline, so that paths.c can free a plan's numbering without calling into
+   ppp.c, which builds on paths.c.  */
+static inline void
+pp_ppp_free (pp_ppp *ppp)
+{
+  free (ppp->interesting);
+  free (ppp->id);
+  free (ppp->dag_weight);
+  memset (ppp, 0, sizeof *ppp);
+}
 
 /* The slot of Ball-Larus number PATH: its preferential number when it is
    interesting, else UINT64_MAX.  O(log |I|).  */

@@ -126,6 +126,23 @@ reads_ppp_register (uint8_t action)
   return action == PP_PROBE_PPP_ADD || action == PP_PROBE_PATH_COUNT_KEYED;
 }
 
+/* The value of register REG at the start of a site (probes FIRST .. END-1 of
+   PLAN), loaded into SEQ when one of them READS it, else NULL_TREE.  */
+static tree
+load_register (const pp_plan &plan, uint32_t first, uint32_t end,
+	       bool (*reads) (uint8_t), tree (*reg) (site_state &), site_state &s,
+	       gimple_seq *seq)
+{
+  for (uint32_t k = first; k < end; k++)
+    if (reads (plan.probes[k].action))
+      {
+	tree value = make_temp_ssa_name (counter_type (), NULL, "PP_path");
+	gimple_seq_add_stmt (seq, gimple_build_assign (value, reg (s)));
+	return value;
+      }
+  return NULL_TREE;
+}
+
 /* SUM = VALUE + OPERAND into SEQ.  */
 static tree
 emit_sum (tree value, tree operand, gimple_seq *seq)
@@ -374,21 +391,10 @@ insert_probes (const function_record &rec, const probe_target &t)
 	     && plan.probes[end].where == first.where)
 	end++;
       gimple_seq seq = NULL;
-      s.value = s.value2 = NULL_TREE;
-      for (uint32_t k = i; k < end && !s.value; k++)
-	if (reads_register (plan.probes[k].action))
-	  {
-	    s.value = make_temp_ssa_name (counter_type (), NULL, "PP_path");
-	    gimple_seq_add_stmt (&seq, gimple_build_assign (s.value,
-							     path_register (s)));
-	  }
-      for (uint32_t k = i; k < end && !s.value2; k++)
-	if (reads_ppp_register (plan.probes[k].action))
-	  {
-	    s.value2 = make_temp_ssa_name (counter_type (), NULL, "PP_ppp");
-	    gimple_seq_add_stmt (&seq, gimple_build_assign (s.value2,
-							     ppp_register (s)));
-	  }
+      s.value = load_register (plan, i, end, reads_register, path_register, s,
+			       &seq);
+      s.value2 = load_register (plan, i, end, reads_ppp_register, ppp_register,
+				s, &seq);
       for (uint32_t k = i; k < end; k++)
 	emit_action (rec, t, plan.probes[k], s, &seq);
       insert_at_site (rec, first.site, first.where, seq);
