@@ -148,20 +148,8 @@ pp_prior_load (const char *file, pp_prior *prior, char *err, size_t errlen)
       return fail (err, errlen, "out of memory");
     }
   for (uint32_t i = 0; i < prior->profile.nunits; i++)
-    {
-      const pp_unit_data *u = &prior->profile.units[i];
-      pp_prior_unit *pu = &prior->units[prior->nunits];
-      char why[256];
-      if (pp_notes_decode (u->notes, u->notes_len, &pu->notes, why, sizeof why)
-	  || pp_notes_check_values (&pu->notes, u->nvalues, why, sizeof why))
-	{
-	  pp_notes_free (&pu->notes);
-	  pp_prior_free (prior);
-	  return fail (err, errlen, "unit %s: notes %s", u->name, why);
-	}
-      pu->data = u;
-      prior->nunits++;
-    }
+    prior->units[i].data = &prior->profile.units[i];
+  prior->nunits = prior->profile.nunits;
   return 0;
 }
 
@@ -173,6 +161,38 @@ pp_prior_free (pp_prior *prior)
   free (prior->units);
   pp_profile_free (&prior->profile);
   memset (prior, 0, sizeof *prior);
+}
+
+uint32_t
+pp_prior_unit_mode (const pp_prior *prior, uint32_t i)
+{
+  const pp_unit_data *u = prior->units[i].data;
+  if (u->notes_len < 12)
+    return 0;
+  const unsigned char *m = u->notes + 8;	/* after magic and version */
+  return m[0] | (uint32_t) m[1] << 8 | (uint32_t) m[2] << 16 | (uint32_t) m[3] << 24;
+}
+
+/* Decodes unit i's notes once.  Returns 0, or -1 with err set.  */
+static int
+decode_unit (pp_prior *prior, uint32_t i, char *err, size_t errlen)
+{
+  pp_prior_unit *pu = &prior->units[i];
+  if (pu->decoded == 0)
+    {
+      char why[256];
+      pu->decoded = pp_notes_decode (pu->data->notes, pu->data->notes_len,
+				     &pu->notes, why, sizeof why) == 0
+		    && pp_notes_check_values (&pu->notes, pu->data->nvalues, why,
+					      sizeof why) == 0 ? 1 : -1;
+      if (pu->decoded < 0)
+	{
+	  pp_notes_free (&pu->notes);
+	  return fail (err, errlen, "unit %s: notes %s", pu->data->name, why);
+	}
+    }
+  return pu->decoded > 0 ? 0
+	 : fail (err, errlen, "unit %s: notes do not decode", pu->data->name);
 }
 
 static bool
@@ -188,14 +208,16 @@ find_in_unit (const pp_prior_unit *pu, const char *asm_name, pp_prior_function *
 }
 
 int
-pp_prior_find (const pp_prior *prior, const char *unit_name, const char *asm_name,
-	       pp_prior_function *f)
+pp_prior_find (pp_prior *prior, const char *unit_name, const char *asm_name,
+	       pp_prior_function *f, char *err, size_t errlen)
 {
   bool unit_seen = false;
   for (uint32_t i = 0; i < prior->nunits; i++)
     if (strcmp (prior->units[i].data->name, unit_name) == 0)
       {
 	unit_seen = true;
+	if (decode_unit (prior, i, err, errlen))
+	  return -1;
 	if (find_in_unit (&prior->units[i], asm_name, f))
 	  return 1;
       }
@@ -204,8 +226,12 @@ pp_prior_find (const pp_prior *prior, const char *unit_name, const char *asm_nam
   unsigned found = 0;
   pp_prior_function only;
   for (uint32_t i = 0; i < prior->nunits && found < 2; i++)
-    if (find_in_unit (&prior->units[i], asm_name, &only))
-      found++;
+    {
+      if (decode_unit (prior, i, err, errlen))
+	return -1;
+      if (find_in_unit (&prior->units[i], asm_name, &only))
+	found++;
+    }
   if (found != 1)
     return 0;
   *f = only;

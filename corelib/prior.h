@@ -49,10 +49,13 @@ int pp_function_path_counts (const pp_function_notes *fn, uint32_t index,
    sorts COUNTS so and returns how many of its first entries those are.  */
 uint32_t pp_select_hottest (pp_path_count *counts, uint32_t n, double percent);
 
-/* A profile opened for learning.  */
+/* A profile opened for learning.  A compiler loads it for every unit it
+   compiles, so a unit's notes are decoded only when a function is looked up
+   in it (decoded is then 1, or -1 when they do not decode).  */
 typedef struct pp_prior_unit
 {
   const pp_unit_data *data;
+  int decoded;
   pp_unit_notes notes;
 } pp_prior_unit;
 
@@ -60,7 +63,7 @@ typedef struct pp_prior
 {
   pp_profile profile;
   uint32_t nunits;
-  pp_prior_unit *units;		/* those whose notes decode */
+  pp_prior_unit *units;
 } pp_prior;
 
 typedef struct pp_prior_function
@@ -74,10 +77,14 @@ typedef struct pp_prior_function
    included).  */
 int pp_prior_load (const char *file, pp_prior *prior, char *err, size_t errlen);
 void pp_prior_free (pp_prior *prior);
-/* The function UNIT_NAME:ASM_NAME of the profile (see Matching), or 0 with *f
-   unset.  */
-int pp_prior_find (const pp_prior *prior, const char *unit_name,
-		   const char *asm_name, pp_prior_function *f);
+/* The mode of unit i, read from its notes' header without decoding them (0
+   when they are too short to say).  */
+uint32_t pp_prior_unit_mode (const pp_prior *prior, uint32_t i);
+/* The function UNIT_NAME:ASM_NAME of the profile (see Matching): 1 with *f
+   set, 0 when there is none, or -1 with a reason in err when the notes of a
+   unit it had to read do not decode (a corrupted profile).  */
+int pp_prior_find (pp_prior *prior, const char *unit_name, const char *asm_name,
+		   pp_prior_function *f, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

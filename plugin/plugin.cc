@@ -155,13 +155,13 @@ load_prior (void)
     }
   for (uint32_t i = 0; i < prior.nunits; i++)
     {
-      const pp_mode_info *m = pp_mode_lookup (prior.units[i].notes.mode);
+      uint32_t mode = pp_prior_unit_mode (&prior, i);
+      const pp_mode_info *m = pp_mode_lookup (mode);
       if (!m || !pp_mode_counts_paths (m))
 	{
 	  error ("pathprof: %s: unit %s is a %s profile; mode %qs learns from a "
 		 "profile of paths (mode paths)", option_profile,
-		 prior.units[i].data->name, pp_mode_name (prior.units[i].notes.mode),
-		 option_mode->name);
+		 prior.units[i].data->name, pp_mode_name (mode), option_mode->name);
 	  return false;
 	}
     }
@@ -293,8 +293,11 @@ learn_function (const pp_graph &g, const pp_function_notes &fn, learnt &out)
 {
   pp_prior_function pf;
   char *unit = absolute_unit_name ();
-  int found = pp_prior_find (&prior, unit, fn.asm_name, &pf);
+  char err[256];
+  int found = pp_prior_find (&prior, unit, fn.asm_name, &pf, err, sizeof err);
   free (unit);
+  if (found < 0)
+    fatal_error (UNKNOWN_LOCATION, "pathprof: %s: %s", option_profile, err);
   if (!found)
     return;
   if (pf.notes->cfg_checksum != pp_notes_cfg_checksum (&fn)
@@ -315,7 +318,6 @@ learn_function (const pp_graph &g, const pp_function_notes &fn, learnt &out)
     fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
   pp_path_count *counts = NULL;
   uint32_t n = 0;
-  char err[256];
   if (rc != PP_PATHS_OK
       || pp_function_path_counts (pf.notes, pf.index, pf.unit->data,
 				  numbering->npaths, &counts, &n, err, sizeof err))
