@@ -273,9 +273,12 @@ plan_slots (pp_plan *out, const pp_paths *p, const pp_plan_input *in)
 			     * sizeof *out->interesting);
   if (!out->interesting)
     return -1;
-  memcpy (out->interesting, in->interesting,
-	  in->ninteresting * sizeof *in->interesting);
-  qsort (out->interesting, in->ninteresting, sizeof *out->interesting, by_u64);
+  if (in->ninteresting)
+    {
+      memcpy (out->interesting, in->interesting,
+	      in->ninteresting * sizeof *in->interesting);
+      qsort (out->interesting, in->ninteresting, sizeof *out->interesting, by_u64);
+    }
   for (uint32_t i = 0; i < in->ninteresting; i++)
     if (out->ninteresting == 0
 	|| out->interesting[i] != out->interesting[out->ninteresting - 1])

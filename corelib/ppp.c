@@ -189,8 +189,11 @@ pp_ppp_number (const pp_paths *p, const uint64_t *interesting, uint32_t n,
   out->dag_weight = calloc (d->nedges ? d->nedges : 1, sizeof *out->dag_weight);
   if (!out->interesting || !out->dag_weight)
     goto done;
-  memcpy (out->interesting, interesting, n * sizeof *interesting);
-  qsort (out->interesting, n, sizeof *out->interesting, by_value);
+  if (n)
+    {
+      memcpy (out->interesting, interesting, n * sizeof *interesting);
+      qsort (out->interesting, n, sizeof *out->interesting, by_value);
+    }
   for (uint32_t i = 0; i < n; i++)
     {
       if (out->interesting[i] >= p->npaths)

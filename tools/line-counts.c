@@ -154,7 +154,8 @@ sort_lines (line_counts *lc)
   for (uint32_t i = 0; i < lc->nsources; i++)
     {
       line_source *s = &lc->sources[i];
-      qsort (s->lines, s->nlines, sizeof *s->lines, by_line);
+      if (s->nlines > 1)
+	qsort (s->lines, s->nlines, sizeof *s->lines, by_line);
       if (reindex (s))
 	return -1;
     }
