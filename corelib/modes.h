@@ -43,6 +43,8 @@ struct pp_mode_info
   bool preferential;		/* learns interesting paths from a paths profile
 				   (-fplugin-arg-pathprof-profile), lists them in
 				   the notes */
+  bool untested;		/* ... as the tested paths: what it reports is
+				   the others (pathprof residual) */
 };
 
 /* The planners (plan.c).  */

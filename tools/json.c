@@ -116,7 +116,7 @@ print_paths (const report_unit *ru, const report_function *f, char *err,
       snprintf (err, errlen, "out of memory");
       return -1;
     }
-  bool preferential = pp_mode_lookup (ru->notes.mode)->preferential;
+  bool preferential = ru->mode->preferential;
   printf (",\n         \"paths\": %" PRIu64, p->npaths);
   if (preferential)
     printf (", \"interesting_paths\": %" PRIu32 ", \"slots\": %" PRIu32

@@ -168,10 +168,10 @@ static void
 print_preferential (const report_unit *ru, const report_function *f)
 {
   const pp_function_notes *fn = f->notes;
-  if (!pp_mode_lookup (ru->notes.mode)->preferential)
+  if (!ru->mode->preferential)
     return;
   printf (", %" PRIu32 " %s", fn->ninteresting,
-	  ru->notes.mode == PP_MODE_RESIDUAL ? "tested" : "interesting");
+	  ru->mode->untested ? "tested" : "interesting");
   if (fn->nkeys && fn->ninteresting)
     printf (" in %" PRIu32 " slots (delta %.2f)", fn->nkeys,
 	    (double) fn->ppp_span / fn->ninteresting);
@@ -201,8 +201,8 @@ print_function (const report_unit *ru, const report_function *f, uint64_t top,
   print_preferential (ru, f);
   putchar ('\n');
 
-  bool preferential = pp_mode_lookup (ru->notes.mode)->preferential;
-  bool residual = ru->notes.mode == PP_MODE_RESIDUAL;
+  bool preferential = ru->mode->preferential;
+  bool residual = ru->mode->untested;
   function_paths_sort_hottest (&fp);
   uint32_t *edges = malloc (p->max_path_edges * sizeof *edges);
   if (!edges)

@@ -44,7 +44,7 @@ mark_edges (const pp_paths *p, uint64_t number, uint32_t *edges, bool *on)
 static bool
 is_residual (const report_unit *ru)
 {
-  return ru->notes.mode == PP_MODE_RESIDUAL;
+  return ru->mode->untested;
 }
 
 static int
