@@ -45,12 +45,15 @@ struct pp_mode_info
 				   the notes */
   bool untested;		/* ... as the tested paths: what it reports is
 				   the others (pathprof residual) */
+  bool traced;			/* what a run records is a trace file (trace.h);
+				   the profile only carries the notes */
 };
 
 /* The planners (plan.c).  */
 pp_planner pp_plan_edge_counts;	/* counters on maximum-spanning-tree chords */
 pp_planner pp_plan_block_counts;	/* of those, what block and line counts need */
 pp_planner pp_plan_coverage;	/* plan_arg: enum pp_coverage_mode */
+pp_planner pp_plan_trace;	/* witnesses for regenerating executions */
 pp_planner pp_plan_paths;	/* Ball-Larus paths, increments on chords; the
 				   preferential modes' interesting paths in
 				   slots by preferential number (ppp.h) */

@@ -32,7 +32,8 @@ pp_notes_cfg_checksum (const pp_function_notes *f)
   for (uint32_t b = 0; b < f->nblocks; b++)
     {
       const pp_block_notes *bn = &f->blocks[b];
-      sum = pp_hash64 (&bn->flags, sizeof bn->flags, sum);
+      uint32_t flags = bn->flags & PP_BLOCK_CFG_FLAGS;
+      sum = pp_hash64 (&flags, sizeof flags, sum);
       sum = pp_hash64 (&bn->nlines, sizeof bn->nlines, sum);
       sum = pp_hash64 (bn->lines, bn->nlines * sizeof *bn->lines, sum);
     }

@@ -66,13 +66,20 @@ enum pp_mode
   PP_MODE_PATHS = 6,
   PP_MODE_PPP = 7,
   PP_MODE_RESIDUAL = 8,
+  PP_MODE_TRACE = 9,
 };
 
 /* Block flags.  */
 enum pp_block_flag
 {
   PP_BLOCK_LANDING_PAD = 1u << 0,	/* entered only through exceptions */
+  PP_BLOCK_CALLS = 1u << 1,	/* calls a function that may be instrumented
+				   (not a GCC builtin): informational, outside
+				   the CFG checksum */
 };
+
+/* The block flags that describe the control flow (the CFG checksum's).  */
+#define PP_BLOCK_CFG_FLAGS PP_BLOCK_LANDING_PAD
 
 typedef struct pp_line_ref
 {

@@ -13,6 +13,7 @@
 #include "edgeprof.h"
 #include "paths.h"
 #include "ppp.h"
+#include "trace.h"
 
 void
 pp_plan_free (pp_plan *plan)
@@ -145,6 +146,86 @@ pp_plan_block_counts (const pp_mode_info *mode, const pp_graph *g,
     }
   free (keep);
   return counter_plan (g, counter, n, pinned, out);
+}
+
+/* Tracing (trace.h): ENTER on the entry edge, the witnesses, RETURN on the edges
+   into EXIT, LAND at the re-entry blocks; the witness numbers are the function's
+   value indices (its values are one unused byte per witness: the notes keep
+   them as value indices so that the tool finds the witnesses there).  The
+   probes other than the witnesses follow from the graph: trace_edge_probes
+   adds those of one edge before (ENTER) or after (RETURN) its witness, and
+   marks the re-entry blocks, which trace_land_probes then gives their LAND.  */
+static void
+trace_edge_probes (pp_plan *out, bool after_witness, uint32_t e, uint32_t src,
+		   uint32_t dst, uint32_t flags, uint32_t entry, uint32_t exit,
+		   unsigned width, bool *reentry)
+{
+  bool real = pp_trace_real_flags (flags);
+  if (!after_witness)
+    {
+      if ((src == entry && (flags & PP_EDGE_FAKE)) || (flags & PP_EDGE_EH))
+	reentry[dst] = true;
+      if (real && src == entry)
+	add_probe (out, PP_PROBE_TRACE_ENTER, PP_SITE_EDGE, e, 0, width);
+    }
+  else if (real && dst == exit)
+    add_probe (out, PP_PROBE_TRACE_RETURN, PP_SITE_EDGE, e, 0, 0);
+}
+
+static void
+trace_land_probes (pp_plan *out, uint32_t nblocks, const bool *reentry,
+		   unsigned width)
+{
+  for (uint32_t v = 0; v < nblocks; v++)
+    if (reentry[v])
+      {
+	add_probe (out, PP_PROBE_TRACE_LAND, PP_SITE_BLOCK, v, 0, v);
+	out->probes[out->nprobes - 1].operand2 = width;
+      }
+}
+
+int
+pp_plan_trace (const pp_mode_info *mode, const pp_graph *g,
+	       const pp_plan_input *in, pp_plan *out, const char **why)
+{
+  (void) mode;
+  (void) why;
+  size_t m = g->nedges ? g->nedges : 1, nn = g->nnodes ? g->nnodes : 1;
+  int32_t *wit = malloc (m * sizeof *wit);
+  bool *calls = calloc (nn, sizeof *calls), *reentry = calloc (nn, sizeof *reentry);
+  int n = -1;
+  if (wit && calls && reentry)
+    {
+      for (uint32_t v = 0; in->notes && v < g->nnodes && v < in->notes->nblocks; v++)
+	calls[v] = in->notes->blocks[v].flags & PP_BLOCK_CALLS;
+      n = pp_trace_place (g, calls, in->weights, wit);
+    }
+  if (n < 0 || plan_alloc (out, (uint32_t) (3 * g->nedges + g->nnodes)))
+    {
+      free (wit);
+      free (calls);
+      free (reentry);
+      memset (out, 0, sizeof *out);
+      return PP_PLAN_ENOMEM;
+    }
+  unsigned width = pp_trace_width ((uint32_t) n);
+  for (uint32_t e = 0; e < g->nedges; e++)
+    {
+      const pp_edge *ed = &g->edges[e];
+      trace_edge_probes (out, false, e, ed->src, ed->dst, ed->flags, g->entry,
+			 g->exit, width, reentry);
+      if (wit[e] >= 0)
+	add_probe (out, PP_PROBE_TRACE_WITNESS, PP_SITE_EDGE, e, (uint32_t) wit[e],
+		   (uint64_t) wit[e]);
+      trace_edge_probes (out, true, e, ed->src, ed->dst, ed->flags, g->entry,
+			 g->exit, width, reentry);
+    }
+  trace_land_probes (out, g->nnodes, reentry, width);
+  out->nvalues = (uint32_t) n;
+  free (wit);
+  free (calls);
+  free (reentry);
+  return PP_PLAN_OK;
 }
 
 /* One-byte probes on the fewest blocks or edges (Chen et al.), the cheapest such
@@ -408,12 +489,12 @@ pp_plan_to_notes (const pp_plan *plan, pp_function_notes *fn)
       const pp_probe *p = &plan->probes[i];
       if (p->site == PP_SITE_BLOCK)
 	{
-	  if (pp_probe_stores_value (p->action))
+	  if (pp_probe_has_value_index (p->action))
 	    fn->blocks[p->where].value = (int32_t) p->index;
 	  continue;
 	}
       pp_edge_notes *e = &fn->edges[p->where];
-      if (pp_probe_stores_value (p->action))
+      if (pp_probe_has_value_index (p->action))
 	e->value = (int32_t) p->index;
       else if (pp_probe_counts_path (p->action))
 	e->flags |= PP_EDGE_PATH_COUNT
@@ -450,7 +531,8 @@ add_value_probe (pp_plan *plan, const pp_mode_info *mode, bool *seen,
     return from_notes_error (plan, err, errlen, "has two probes",
 			     (uint32_t) value);
   seen[value] = true;
-  add_probe (plan, (uint8_t) mode->value_action, site, where, (uint32_t) value, 0);
+  add_probe (plan, (uint8_t) mode->value_action, site, where, (uint32_t) value,
+	     mode->traced ? (uint64_t) value : 0);
   return 0;
 }
 
@@ -464,23 +546,34 @@ pp_plan_from_notes (const pp_function_notes *fn, const pp_mode_info *mode,
   for (uint32_t e = 0; e < fn->nedges; e++)
     n += (fn->edges[e].value >= 0) + !!(fn->edges[e].flags & PP_EDGE_PATH_COUNT)
 	 + !!(fn->edges[e].flags & PP_EDGE_PATH_REG);
+  if (mode->traced)
+    n += 2 * fn->nedges + fn->nblocks;
   bool *seen = calloc (fn->nvalues ? fn->nvalues : 1, sizeof *seen);
-  if (!seen || plan_alloc (plan, n))
+  bool *reentry = calloc (fn->nblocks ? fn->nblocks : 1, sizeof *reentry);
+  if (!seen || !reentry || plan_alloc (plan, n))
     {
       free (seen);
+      free (reentry);
       snprintf (err, errlen, "out of memory");
       return -1;
     }
   plan->nvalues = fn->nvalues;
+  unsigned width = pp_trace_width (fn->nvalues);
   int status = 0;
   for (uint32_t e = 0; e < fn->nedges && status == 0; e++)
     {
       const pp_edge_notes *en = &fn->edges[e];
+      if (mode->traced)
+	trace_edge_probes (plan, false, e, en->src, en->dst, en->flags, 0, 1, width,
+			   reentry);
       if (en->value >= 0)
 	status = add_value_probe (plan, mode, seen, PP_SITE_EDGE, e, en->value,
 				  err, errlen);
       if (status)
 	break;
+      if (mode->traced)
+	trace_edge_probes (plan, true, e, en->src, en->dst, en->flags, 0, 1, width,
+			   reentry);
       uint8_t site = en->flags & PP_EDGE_FAKE ? PP_SITE_SOURCE_END : PP_SITE_EDGE;
       if (en->flags & PP_EDGE_PATH_COUNT)
 	add_probe (plan, en->flags & PP_EDGE_PATH_CONST
@@ -498,6 +591,9 @@ pp_plan_from_notes (const pp_function_notes *fn, const pp_mode_info *mode,
        i++)
     if (!seen[i])
       status = from_notes_error (plan, err, errlen, "has no probe", i);
+  if (status == 0 && mode->traced)
+    trace_land_probes (plan, fn->nblocks, reentry, width);
   free (seen);
+  free (reentry);
   return status;
 }

@@ -26,6 +26,13 @@
                                 operand in the table
      PP_PROBE_PATH_COUNT_SLOT   values[index] += 1  (interesting path operand,
                                 known at compile time)
+     PP_PROBE_TRACE_ENTER       the activation starts: record ENTER (unit,
+                                function) and make operand the width of its
+                                records (trace.h)
+     PP_PROBE_TRACE_WITNESS     record witness index (= operand)
+     PP_PROBE_TRACE_RETURN      record RETURN, back to the caller's width
+     PP_PROBE_TRACE_LAND        record LAND (the activation's depth, block
+                                operand), width operand2
 
    Preferential modes (ppp.h) keep a second register q per activation, the
    path's preferential number, and a read-only key per slot: the Ball-Larus
@@ -43,8 +50,7 @@
    and run in list order (a path count before the register update on the same
    edge: the count reads the register first).
 
-   New modes add actions here (a trace word for the trace mode, context push and
-   pop for interprocedural paths) with their meaning above and their GIMPLE in the
+   New modes add actions here (context push and pop for interprocedural paths) with their meaning above and their GIMPLE in the
    plugin's inserter: one line each, not a branch per mode.  */
 
 #ifndef PATHPROF_CORE_PLAN_H
@@ -73,6 +79,10 @@ enum pp_probe_action
   PP_PROBE_PPP_ADD = 7,
   PP_PROBE_PATH_COUNT_KEYED = 8,
   PP_PROBE_PATH_COUNT_SLOT = 9,
+  PP_PROBE_TRACE_ENTER = 10,
+  PP_PROBE_TRACE_WITNESS = 11,
+  PP_PROBE_TRACE_RETURN = 12,
+  PP_PROBE_TRACE_LAND = 13,
 };
 
 enum pp_probe_site
@@ -90,12 +100,17 @@ typedef struct pp_probe
   uint32_t index;		/* MARK, COUNT, PATH_COUNT_SLOT: the value, from
 				   the function's first */
   uint64_t operand;		/* PATH_*, PPP_*: as in the table above, modulo 2^64 */
-  uint64_t operand2;		/* PATH_COUNT_KEYED: the slot's offset from q */
+  uint64_t operand2;		/* PATH_COUNT_KEYED: the slot's offset from q;
+				   TRACE_LAND: the width */
 } pp_probe;
 
 /* Does the action store into the function's values at `index`?  */
 static inline bool pp_probe_stores_value (uint8_t action)
 { return action == PP_PROBE_MARK || action == PP_PROBE_COUNT; }
+/* Is `index` the value index the notes record for the probe's site (a stored
+   value, or a witness number)?  */
+static inline bool pp_probe_has_value_index (uint8_t action)
+{ return pp_probe_stores_value (action) || action == PP_PROBE_TRACE_WITNESS; }
 static inline bool pp_probe_counts_path (uint8_t action)
 { return action == PP_PROBE_PATH_COUNT || action == PP_PROBE_PATH_COUNT_CONST
 	 || action == PP_PROBE_PATH_COUNT_KEYED || action == PP_PROBE_PATH_COUNT_SLOT; }

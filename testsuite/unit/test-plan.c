@@ -25,7 +25,7 @@ static struct unit_property
   prop_table = { .name = "modes: names and numbers look each other up, one row each" },
   prop_shape = { .name = "plan: probes sorted by site (edges, then blocks), one site's probes together" },
   prop_values = { .name = "plan: value probes store each of the function's values once, at the mode's site" },
-  prop_paths = { .name = "plan: path probes only in path modes, path counts in an array or a table as the limit says" },
+  prop_paths = { .name = "plan: path probes only in path modes, trace probes only in the trace mode, path counts in an array or a table as the limit says" },
   prop_round_trip = { .name = "plan: the notes record the plan; reading it back gives the same probes" },
   prop_checksum = { .name = "plan: the CFG checksum is the same in every mode and survives encoding" },
   prop_corrupt = { .name = "plan: a value twice, missing or at the wrong site is refused" },
@@ -97,7 +97,7 @@ static bool
 same_probe (const pp_probe *a, const pp_probe *b)
 {
   return a->action == b->action && a->site == b->site && a->where == b->where
-	 && (!pp_probe_stores_value (a->action) || a->index == b->index);
+	 && (!pp_probe_has_value_index (a->action) || a->index == b->index);
 }
 
 static void
@@ -124,7 +124,7 @@ check_shape (const pp_mode_info *m, const pp_graph *g, const pp_plan *plan,
 	      || (q->where == p->where && q_block == on_block && !same_site))
 	    sorted = false;
 	}
-      if (pp_probe_stores_value (p->action))
+      if (pp_probe_has_value_index (p->action))
 	{
 	  if ((int) p->action != m->value_action || p->site != m->value_site
 	      || p->index >= plan->nvalues || seen[p->index])
@@ -132,8 +132,10 @@ check_shape (const pp_mode_info *m, const pp_graph *g, const pp_plan *plan,
 	  else
 	    seen[p->index] = true;
 	}
-      else if (!pp_mode_counts_paths (m))
+      else if (!pp_mode_counts_paths (m) && !m->traced)
 	paths_ok = false;
+      else if (pp_mode_counts_paths (m) == (p->action >= PP_PROBE_TRACE_ENTER))
+	paths_ok = false;		/* trace probes only in the trace mode */
       if (p->site == PP_SITE_SOURCE_END
 	  && !(g->edges[p->where].flags & PP_EDGE_FAKE))
 	sorted = false;

@@ -1,0 +1,567 @@
+/* Tracing: witness placement and the regeneration of block sequences
+   (trace.h has the design).  */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+#include "edgeprof.h"
+
+/* ------------------------------------------------------------------------- */
+/* Placement.  */
+
+static uint32_t
+real_out_degree (const pp_graph *g, uint32_t v)
+{
+  uint32_t n = 0;
+  for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
+    n += pp_trace_real_edge (g, g->succ_edges[i]);
+  return n;
+}
+
+static bool
+leaves_early (const pp_graph *g, uint32_t v)
+{
+  for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
+    if (g->edges[g->succ_edges[i]].flags & PP_EDGE_FAKE)
+      return true;
+  return false;
+}
+
+/* Blocks that end with a call that may not return, or contain one that may
+   enter instrumented code: where records of other activations can appear.  */
+static bool
+is_call_block (const pp_graph *g, const bool *calls, uint32_t v)
+{
+  return v != g->exit && v != g->entry && ((calls && calls[v]) || leaves_early (g, v));
+}
+
+int
+pp_trace_blockers (const pp_graph *g, const bool *calls, bool *decision, bool *wit)
+{
+  uint32_t *stack = malloc ((g->nnodes + 1) * sizeof *stack);
+  bool *reached = calloc (g->nnodes + 1, sizeof *reached);
+  if (!stack || !reached)
+    {
+      free (stack);
+      free (reached);
+      return -1;
+    }
+  uint32_t top = 0;
+  for (uint32_t e = 0; e < g->nedges; e++)
+    if ((g->edges[e].src == g->entry && (g->edges[e].flags & PP_EDGE_FAKE))
+	|| (g->edges[e].flags & PP_EDGE_EH))
+      reached[g->edges[e].dst] = true;	/* re-entries: a LAND is no witness */
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    {
+      bool call = is_call_block (g, calls, v);
+      uint32_t out = real_out_degree (g, v);
+      decision[v] = out >= 2 || call;
+      /* A dead end too (__builtin_unreachable): where a run may stop.  */
+      if (call || v == g->exit || reached[v] || out == 0)
+	{
+	  reached[v] = true;
+	  stack[top++] = v;
+	}
+    }
+  /* Every vertex that reaches a call block, a re-entry block, a dead end or EXIT through
+     vertices that are not decision points; the edges into them from decision
+     points block.  */
+  while (top)
+    {
+      uint32_t x = stack[--top];
+      for (uint32_t i = g->pred_start[x]; i < g->pred_start[x + 1]; i++)
+	{
+	  uint32_t e = g->pred_edges[i], u = g->edges[e].src;
+	  if (!pp_trace_real_edge (g, e))
+	    continue;
+	  if (decision[u])
+	    wit[e] = true;
+	  else if (!reached[u])
+	    {
+	      reached[u] = true;
+	      stack[top++] = u;
+	    }
+	}
+    }
+  free (stack);
+  free (reached);
+  return 0;
+}
+
+int
+pp_trace_place (const pp_graph *g, const bool *calls, const double *w,
+		int32_t *witness_of_edge)
+{
+  uint32_t m = g->nedges ? g->nedges : 1;
+  bool *decision = malloc ((g->nnodes + 1) * sizeof *decision);
+  bool *wit = calloc (m, sizeof *wit), *on_tree = calloc (m, sizeof *on_tree);
+  uint32_t *orig = malloc (m * sizeof *orig);
+  double *hw = malloc (m * sizeof *hw);
+  pp_graph h = { 0 };
+  int n = -1;
+  if (!decision || !wit || !on_tree || !orig || !hw
+      || pp_trace_blockers (g, calls, decision, wit) != 0
+      || pp_graph_init (&h, g->nnodes, g->entry, g->exit) != 0)
+    goto out;
+  /* The spanning tree may use the real edges that carry no blocking witness.  */
+  for (uint32_t e = 0; e < g->nedges; e++)
+    if (pp_trace_real_edge (g, e) && !wit[e])
+      {
+	uint32_t i = pp_graph_add_edge (&h, g->edges[e].src, g->edges[e].dst, 0);
+	if (i == UINT32_MAX)
+	  goto out;
+	orig[i] = e;
+	hw[i] = w ? w[e] : 1;
+      }
+  if (pp_graph_finish (&h) != 0 || pp_max_spanning_tree (&h, hw, on_tree) < 0)
+    goto out;
+  for (uint32_t i = 0; i < h.nedges; i++)
+    if (!on_tree[i])
+      wit[orig[i]] = true;
+  n = 0;
+  for (uint32_t e = 0; e < g->nedges; e++)
+    witness_of_edge[e] = wit[e] ? n++ : -1;
+out:
+  pp_graph_free (&h);
+  free (decision);
+  free (wit);
+  free (on_tree);
+  free (orig);
+  free (hw);
+  return n;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Reading records.  */
+
+int
+pp_trace_get (pp_trace_bits *b, unsigned n, uint64_t *v)
+{
+  if (n == 0)
+    {
+      *v = 0;
+      return 0;
+    }
+  if (n > 64 || b->pos > b->nbits || b->nbits - b->pos < n)
+    return -1;
+  uint64_t word = b->pos / 64, off = b->pos % 64;
+  uint64_t x = b->words[word] >> off;
+  if (off + n > 64)
+    x |= b->words[word + 1] << (64 - off);
+  if (n < 64)
+    x &= ((uint64_t) 1 << n) - 1;
+  b->pos += n;
+  *v = x;
+  return 0;
+}
+
+static int
+get_varint (pp_trace_bits *b, uint64_t *v)
+{
+  *v = 0;
+  for (unsigned shift = 0; shift < 64; shift += 7)
+    {
+      uint64_t group, more;
+      if (pp_trace_get (b, 7, &group) || pp_trace_get (b, 1, &more))
+	return -1;
+      if (shift == 63 && group > 1)
+	return -1;		/* beyond 64 bits */
+      *v |= group << shift;
+      if (!more)
+	return 0;
+    }
+  return -1;
+}
+
+int
+pp_trace_read (pp_trace_bits *b, unsigned width, pp_trace_event *ev)
+{
+  if (b->pos >= b->nbits)
+    return 1;
+  uint64_t x, kind;
+  if (pp_trace_get (b, width, &x))
+    return -1;
+  ev->a = ev->b = 0;
+  if (x != pp_trace_escape (width))
+    {
+      ev->kind = -1;
+      ev->a = x;
+      return 0;
+    }
+  if (pp_trace_get (b, 2, &kind))
+    return -1;
+  ev->kind = (int) kind;
+  switch (kind)
+    {
+    case PP_TRACE_ENTER:
+    case PP_TRACE_LAND:
+      return get_varint (b, &ev->a) || get_varint (b, &ev->b) ? -1 : 0;
+    case PP_TRACE_RETURN:
+      return 0;
+    default:
+      return -1;
+    }
+}
+
+/* ------------------------------------------------------------------------- */
+/* One function's witnesses.  */
+
+int
+pp_trace_function_init (pp_trace_function *tf, const pp_graph *g,
+			const int32_t *witness_of_edge, const uint32_t *block_flags)
+{
+  memset (tf, 0, sizeof *tf);
+  tf->g = g;
+  uint32_t m = g->nedges ? g->nedges : 1, nn = g->nnodes ? g->nnodes : 1;
+  tf->witness_of_edge = malloc (m * sizeof *tf->witness_of_edge);
+  tf->edge_of_witness = malloc (m * sizeof *tf->edge_of_witness);
+  tf->decision = malloc (nn * sizeof *tf->decision);
+  tf->calls = calloc (nn, sizeof *tf->calls);
+  tf->reentry = calloc (nn, sizeof *tf->reentry);
+  tf->choice = calloc (nn, sizeof *tf->choice);
+  bool *wit = calloc (m, sizeof *wit);
+  int status = -1;
+  if (!tf->witness_of_edge || !tf->edge_of_witness || !tf->decision || !tf->calls
+      || !tf->reentry || !tf->choice || !wit)
+    goto out;
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    tf->calls[v] = block_flags && (block_flags[v] & PP_BLOCK_CALLS);
+  if (pp_trace_blockers (g, tf->calls, tf->decision, wit) != 0)
+    goto out;
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    tf->calls[v] = is_call_block (g, tf->calls, v);
+  status = -2;
+  tf->entry_edge = UINT32_MAX;
+  for (uint32_t e = 0; e < g->nedges; e++)
+    {
+      const pp_edge *ed = &g->edges[e];
+      int32_t k = witness_of_edge[e];
+      tf->witness_of_edge[e] = k;
+      if ((ed->src == g->entry && (ed->flags & PP_EDGE_FAKE))
+	  || (ed->flags & PP_EDGE_EH))
+	tf->reentry[ed->dst] = true;
+      else if (ed->src == g->entry && pp_trace_real_edge (g, e))
+	{
+	  if (tf->entry_edge != UINT32_MAX)
+	    goto out;
+	  tf->entry_edge = e;
+	}
+      if (k < 0)
+	continue;
+      if (!pp_trace_real_edge (g, e) || (uint32_t) k >= g->nedges
+	  || (uint32_t) k != tf->nwitness)	/* numbered in edge order */
+	goto out;
+      tf->edge_of_witness[tf->nwitness++] = e;
+    }
+  /* Every blocking witness the graph needs must be there.  */
+  for (uint32_t e = 0; e < g->nedges; e++)
+    if (wit[e] && witness_of_edge[e] < 0)
+      goto out;
+  if (tf->entry_edge == UINT32_MAX)
+    goto out;
+  tf->width = pp_trace_width (tf->nwitness);
+  status = 0;
+out:
+  free (wit);
+  if (status)
+    pp_trace_function_free (tf);
+  return status;
+}
+
+void
+pp_trace_function_free (pp_trace_function *tf)
+{
+  if (tf->choice && tf->g)
+    for (uint32_t v = 0; v < tf->g->nnodes; v++)
+      free (tf->choice[v]);
+  free (tf->choice);
+  free (tf->witness_of_edge);
+  free (tf->edge_of_witness);
+  free (tf->decision);
+  free (tf->calls);
+  free (tf->reentry);
+  memset (tf, 0, sizeof *tf);
+}
+
+/* For predicate v: which successor edge leads, along edges without a witness,
+   to each witness.  With the placement's guarantee (the unwitnessed real
+   edges form a forest) no witness is reached from two successors; a trace
+   that would need that is refused by leaving the choice empty.  */
+static int
+build_choice (pp_trace_function *tf, uint32_t v)
+{
+  const pp_graph *g = tf->g;
+  uint32_t n = tf->nwitness ? tf->nwitness : 1;
+  uint32_t *choice = malloc (n * sizeof *choice);
+  uint32_t *seen = calloc (g->nnodes, sizeof *seen);
+  uint32_t *stack = malloc ((g->nnodes + 1) * sizeof *stack);
+  if (!choice || !seen || !stack)
+    {
+      free (choice);
+      free (seen);
+      free (stack);
+      return -1;
+    }
+  for (uint32_t k = 0; k < n; k++)
+    choice[k] = UINT32_MAX;
+  uint32_t mark = 0;
+  for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
+    {
+      uint32_t s = g->succ_edges[i];
+      if (!pp_trace_real_edge (g, s))
+	continue;
+      mark++;
+      uint32_t top = 0;
+      /* Witnesses of s itself, or of the edges reachable after it.  */
+      if (tf->witness_of_edge[s] >= 0)
+	{
+	  choice[tf->witness_of_edge[s]] = s;
+	  continue;
+	}
+      stack[top++] = g->edges[s].dst;
+      seen[g->edges[s].dst] = mark;
+      while (top)
+	{
+	  uint32_t x = stack[--top];
+	  for (uint32_t j = g->succ_start[x]; j < g->succ_start[x + 1]; j++)
+	    {
+	      uint32_t e = g->succ_edges[j];
+	      if (!pp_trace_real_edge (g, e))
+		continue;
+	      int32_t k = tf->witness_of_edge[e];
+	      if (k >= 0)
+		{
+		  /* Two successors reaching one witness: ambiguous.  */
+		  choice[k] = choice[k] == UINT32_MAX || choice[k] == s
+			      ? s : UINT32_MAX - 2;
+		  continue;
+		}
+	      uint32_t y = g->edges[e].dst;
+	      if (seen[y] != mark)
+		{
+		  seen[y] = mark;
+		  stack[top++] = y;
+		}
+	    }
+	}
+    }
+  for (uint32_t k = 0; k < n; k++)
+    if (choice[k] == UINT32_MAX - 2)
+      choice[k] = UINT32_MAX;
+  free (seen);
+  free (stack);
+  tf->choice[v] = choice;
+  return 0;
+}
+
+uint32_t
+pp_trace_choice (pp_trace_function *tf, uint32_t v, uint32_t k)
+{
+  if (v >= tf->g->nnodes || k >= tf->nwitness)
+    return UINT32_MAX;
+  if (!tf->choice[v] && build_choice (tf, v) != 0)
+    return UINT32_MAX - 1;
+  return tf->choice[v][k];
+}
+
+/* ------------------------------------------------------------------------- */
+/* Regeneration.  */
+
+enum frame_state
+{
+  AT_BLOCK,			/* arrived; the block is not reported yet */
+  AT_REENTRY,			/* reported, reached normally: its LAND next */
+  IN_CALLS,			/* its calls' activations may follow */
+  CHOOSE,			/* leaves the block */
+  ON_EDGE,			/* on edge `edge`: its witness, then RETURN */
+};
+
+typedef struct frame
+{
+  pp_trace_function *tf;
+  uint32_t id;			/* the caller's name for the function */
+  uint32_t block, edge;
+  uint8_t state;
+  bool witness_read;		/* ON_EDGE: the edge's witness is consumed */
+} frame;
+
+static int
+regen_error (char *err, size_t errlen, const pp_trace_bits *b, const char *what)
+{
+  if (errlen)
+    snprintf (err, errlen, "bit %llu: %s", (unsigned long long) b->pos, what);
+  return -1;
+}
+
+/* Moves frame f on as far as it can go without reading a record; returns
+   whether it needs one.  */
+static bool
+advance (const pp_trace_regen_ops *ops, frame *f, size_t depth)
+{
+  const pp_graph *g = f->tf->g;
+  for (;;)
+    switch (f->state)
+      {
+      case AT_BLOCK:
+	ops->event (ops->ctx, PP_TRACE_EV_BLOCK, depth, f->id, f->block);
+	f->state = IN_CALLS;
+	break;
+      case AT_REENTRY:
+	return true;
+      case IN_CALLS:
+	if (f->tf->calls[f->block])
+	  return true;
+	f->state = CHOOSE;
+	break;
+      case CHOOSE:
+	{
+	  uint32_t v = f->block, only = UINT32_MAX, nreal = 0;
+	  for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
+	    if (pp_trace_real_edge (g, g->succ_edges[i]))
+	      {
+		only = g->succ_edges[i];
+		nreal++;
+	      }
+	  if (nreal != 1)
+	    return true;
+	  f->edge = only;
+	  f->state = ON_EDGE;
+	  f->witness_read = false;
+	  break;
+	}
+      case ON_EDGE:
+	if ((f->tf->witness_of_edge[f->edge] >= 0 && !f->witness_read)
+	    || g->edges[f->edge].dst == g->exit)
+	  return true;
+	ops->event (ops->ctx, PP_TRACE_EV_EDGE, depth, f->id, f->edge);
+	f->block = g->edges[f->edge].dst;
+	f->state = f->tf->reentry[f->block] ? AT_REENTRY : AT_BLOCK;
+	if (f->state == AT_REENTRY)
+	  ops->event (ops->ctx, PP_TRACE_EV_BLOCK, depth, f->id, f->block);
+	break;
+      }
+}
+
+int
+pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
+		size_t errlen)
+{
+  frame *stack = NULL;
+  size_t depth = 0, cap = 0;
+  int status = 0;
+#define FAIL(what) do { status = regen_error (err, errlen, b, (what)); goto out; } while (0)
+  for (;;)
+    {
+      frame *f = depth ? &stack[depth - 1] : NULL;
+      if (f && !advance (ops, f, depth))
+	continue;
+      const pp_graph *g = f ? f->tf->g : NULL;
+      uint64_t at = b->pos;
+      pp_trace_event ev;
+      int r = pp_trace_read (b, f ? f->tf->width : 0, &ev);
+      if (r < 0)
+	FAIL ("malformed record");
+      if (r > 0)
+	break;			/* the thread's records end here */
+      if (f && f->state == AT_REENTRY)
+	{
+	  /* The LAND a re-entry block writes when reached normally.  */
+	  if (ev.kind != PP_TRACE_LAND || ev.a != depth || ev.b != f->block)
+	    FAIL ("a re-entry block without its LAND");
+	  f->state = IN_CALLS;
+	  continue;
+	}
+      if (ev.kind == PP_TRACE_ENTER)
+	{
+	  uint32_t id;
+	  pp_trace_function *tf = ops->lookup (ops->ctx, ev.a, ev.b, &id);
+	  if (!tf)
+	    FAIL ("ENTER of a function the trace does not describe");
+	  if (depth == cap)
+	    {
+	      size_t ncap = cap ? 2 * cap : 64;
+	      frame *s = realloc (stack, ncap * sizeof *s);
+	      if (!s)
+		FAIL ("out of memory");
+	      stack = s;
+	      cap = ncap;
+	    }
+	  stack[depth++] = (frame) { .tf = tf, .id = id, .edge = tf->entry_edge,
+				     .state = ON_EDGE };
+	  ops->event (ops->ctx, PP_TRACE_EV_ENTER, depth, id, 0);
+	  continue;
+	}
+      if (ev.kind == PP_TRACE_LAND)
+	{
+	  if (ev.a == 0 || ev.a > depth)
+	    FAIL ("LAND in an activation that is not live");
+	  frame *to = &stack[ev.a - 1];
+	  if (ev.b >= to->tf->g->nnodes || !to->tf->reentry[ev.b])
+	    FAIL ("LAND at a block that is not a re-entry");
+	  while (depth > ev.a)
+	    {
+	      ops->event (ops->ctx, PP_TRACE_EV_UNWIND, depth, stack[depth - 1].id, 0);
+	      depth--;
+	    }
+	  /* An exception caught here took the edge from the call it left.  */
+	  const pp_graph *tg = to->tf->g;
+	  for (uint32_t i = tg->succ_start[to->block];
+	       i < tg->succ_start[to->block + 1]; i++)
+	    {
+	      uint32_t e = tg->succ_edges[i];
+	      if ((tg->edges[e].flags & PP_EDGE_EH) && tg->edges[e].dst == ev.b)
+		{
+		  ops->event (ops->ctx, PP_TRACE_EV_EDGE, depth, to->id, e);
+		  break;
+		}
+	    }
+	  to->block = (uint32_t) ev.b;
+	  to->state = IN_CALLS;
+	  ops->event (ops->ctx, PP_TRACE_EV_LAND, depth, to->id, to->block);
+	  ops->event (ops->ctx, PP_TRACE_EV_BLOCK, depth, to->id, to->block);
+	  continue;
+	}
+      if (!f)
+	FAIL ("a record outside every function");
+      if (f->state == IN_CALLS)
+	{
+	  b->pos = at;		/* not a call's: the block goes on */
+	  f->state = CHOOSE;
+	  continue;
+	}
+      if (ev.kind == PP_TRACE_RETURN)
+	{
+	  if (f->state != ON_EDGE || g->edges[f->edge].dst != g->exit
+	      || (f->tf->witness_of_edge[f->edge] >= 0 && !f->witness_read))
+	    FAIL ("RETURN out of place");
+	  ops->event (ops->ctx, PP_TRACE_EV_EDGE, depth, f->id, f->edge);
+	  ops->event (ops->ctx, PP_TRACE_EV_RETURN, depth, f->id, 0);
+	  depth--;
+	  continue;
+	}
+      /* A witness.  */
+      if (f->state == CHOOSE)
+	{
+	  uint32_t e = pp_trace_choice (f->tf, f->block, (uint32_t) ev.a);
+	  if (e == UINT32_MAX - 1)
+	    FAIL ("out of memory");
+	  if (e == UINT32_MAX)
+	    FAIL ("a witness no successor of the block leads to");
+	  b->pos = at;		/* read again on its edge or later */
+	  f->edge = e;
+	  f->state = ON_EDGE;
+	  f->witness_read = false;
+	  continue;
+	}
+      if (f->tf->witness_of_edge[f->edge] < 0 || f->witness_read
+	  || ev.a != (uint64_t) f->tf->witness_of_edge[f->edge])
+	FAIL ("a witness that is not the edge's");
+      f->witness_read = true;
+    }
+out:
+  free (stack);
+  return status;
+#undef FAIL
+}

@@ -1,0 +1,252 @@
+/* Tracing (Ball & Larus 1994, section 4): witnesses on a few edges, written to a
+   per-thread bit stream as they are traversed, from which the tool regenerates
+   the complete sequence of blocks each thread executed, across calls, returns,
+   longjmp and process exit.
+
+   Placement (pp_plan_trace).  The decision points of a function are its
+   predicates (blocks with two or more real successors) and its call blocks
+   (blocks containing a call that may enter instrumented code: PP_BLOCK_CALLS,
+   or that may not return: a fake leave edge).  First the blocking witnesses
+   (section 4.2, figure 15): for each call block, re-entry block (below),
+   dead end and EXIT, every edge p -> x0 where p is a decision point and x0 .. the target are not, so that between a
+   decision and the next call or return a witness is always written.  Then the
+   chords of a maximum spanning tree of the real edges that may not contain
+   those (figure 16), so that the real edges without a witness form a forest: no
+   diamond, no directed cycle, hence at a predicate the next witness tells which
+   successor was taken (the witness sets of its successors are disjoint).  A
+   function's n witnesses are numbered 0 .. n-1 in edge order and written in
+   pp_trace_width (n) bits.
+
+   Records.  A thread's stream is a sequence of records, each read in the width
+   w of the function the regeneration is in (0 outside every function):
+     W(k)        k in w bits, k < 2^w - 1: the witness of the function's edge k
+     control     2^w - 1 in w bits (the escape), then a 2-bit kind and payload:
+       ENTER u f   the function f of unit u (trace ids, pp_trace_put_varint)
+                   starts; its records follow in its own width
+       RETURN      the function returns (written on every real edge into EXIT)
+       LAND d b    execution continues at block b of the activation at depth d
+                   (1 = the outermost): a longjmp, computed goto or other
+                   re-entry (blocks with a fake edge from ENTRY) lands there;
+                   every deeper activation is gone.  Written at the start of
+                   every re-entry block (a fake edge from ENTRY or an
+                   exception edge enters it), also when it is reached
+                   normally.
+   The end of a thread's stream is the end of its records: a process that exits
+   inside a call ends there.  The runtime keeps the width of the innermost
+   traced activation, so a callee's ENTER is written in its caller's width, as
+   the regeneration reads it.
+
+   Regeneration (pp_trace_regen).  Walk the CFG from the entry; at a call block,
+   first regenerate every activation whose ENTER follows; at a predicate, the
+   next witness chooses the successor; a witnessed edge consumes its witness;
+   LAND unwinds.  The records of a signal handler appear wherever the handler
+   ran: it is regenerated at the interrupted function's next decision, so its
+   counts are exact and its place in the sequence approximate.  */
+
+#ifndef PATHPROF_CORE_TRACE_H
+#define PATHPROF_CORE_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "graph.h"
+#include "notes.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum pp_trace_kind
+{
+  PP_TRACE_ENTER = 0,
+  PP_TRACE_RETURN = 1,
+  PP_TRACE_LAND = 2,
+  /* 3: reserved, refused by the reader */
+};
+
+/* Bits per witness record of a function with n witnesses: the fewest that
+   leave one value, all ones, for the escape.  */
+static inline unsigned pp_trace_width (uint32_t n)
+{
+  unsigned w = 0;
+  while (w < 32 && ((uint64_t) 1 << w) < (uint64_t) n + 1)
+    w++;
+  return w;
+}
+
+static inline uint64_t pp_trace_escape (unsigned width)
+{ return ((uint64_t) 1 << width) - 1; }
+
+/* ---- Writing bits: a record is built in a small accumulator, then appended.  */
+
+typedef struct pp_trace_record
+{
+  uint64_t bits[3];		/* little-endian bit order, bit 0 first */
+  unsigned nbits;		/* at most 192 */
+} pp_trace_record;
+
+static inline void pp_trace_put (pp_trace_record *r, uint64_t v, unsigned n)
+{
+  if (n == 0)
+    return;
+  unsigned word = r->nbits / 64, off = r->nbits % 64;
+  if (n < 64)
+    v &= ((uint64_t) 1 << n) - 1;
+  r->bits[word] |= v << off;
+  if (off + n > 64)
+    r->bits[word + 1] |= v >> (64 - off);
+  r->nbits += n;
+}
+
+/* Unsigned numbers in groups of 7 bits, lowest first, each followed by a
+   continuation bit (at most 10 groups: 80 bits).  */
+static inline void pp_trace_put_varint (pp_trace_record *r, uint64_t v)
+{
+  do
+    {
+      pp_trace_put (r, v & 0x7f, 7);
+      v >>= 7;
+      pp_trace_put (r, v != 0, 1);
+    }
+  while (v);
+}
+
+/* The records, in the width of the activation they are read in.  */
+static inline void pp_trace_witness (pp_trace_record *r, unsigned width, uint32_t k)
+{ pp_trace_put (r, k, width); }
+
+static inline void pp_trace_control (pp_trace_record *r, unsigned width,
+				     enum pp_trace_kind kind)
+{
+  pp_trace_put (r, pp_trace_escape (width), width);
+  pp_trace_put (r, (uint64_t) kind, 2);
+}
+
+static inline void pp_trace_enter (pp_trace_record *r, unsigned width,
+				   uint32_t unit, uint32_t function)
+{
+  pp_trace_control (r, width, PP_TRACE_ENTER);
+  pp_trace_put_varint (r, unit);
+  pp_trace_put_varint (r, function);
+}
+
+static inline void pp_trace_land (pp_trace_record *r, unsigned width,
+				  uint64_t depth, uint32_t block)
+{
+  pp_trace_control (r, width, PP_TRACE_LAND);
+  pp_trace_put_varint (r, depth);
+  pp_trace_put_varint (r, block);
+}
+
+/* ---- Reading.  */
+
+typedef struct pp_trace_bits
+{
+  const uint64_t *words;	/* the thread's stream */
+  uint64_t nbits;
+  uint64_t pos;
+} pp_trace_bits;
+
+/* Reads n <= 64 bits; returns -1 at the end of the stream.  */
+int pp_trace_get (pp_trace_bits *b, unsigned n, uint64_t *v);
+
+/* One record read in the given width.  */
+typedef struct pp_trace_event
+{
+  int kind;			/* -1: a witness; else enum pp_trace_kind */
+  uint64_t a, b;		/* witness: a = k; ENTER: unit, function;
+				   LAND: depth, block */
+} pp_trace_event;
+
+/* Returns 0, 1 at the end of the stream, -1 for a malformed record.  */
+int pp_trace_read (pp_trace_bits *b, unsigned width, pp_trace_event *ev);
+
+/* ---- The witnesses of one function, from its graph and notes.  */
+
+typedef struct pp_trace_function
+{
+  const pp_graph *g;
+  uint32_t nwitness;
+  unsigned width;
+  int32_t *witness_of_edge;	/* per edge: k, or -1 */
+  uint32_t *edge_of_witness;	/* per witness: its edge */
+  bool *decision;		/* per block: a decision point */
+  bool *calls;			/* per block: may enter instrumented code */
+  bool *reentry;		/* per block: a fake edge from ENTRY or an
+				   exception edge enters it (LAND) */
+  uint32_t entry_edge;		/* the real edge out of ENTRY, or UINT32_MAX */
+  /* Per predicate, built when regeneration first needs it: successor edge
+     chosen by each witness (UINT32_MAX: none).  */
+  uint32_t **choice;
+} pp_trace_function;
+
+/* Fills tf from g and the witness numbers (witness_of_edge, -1 elsewhere:
+   copied) and the block flags (PP_BLOCK_CALLS; flags may be NULL).  Returns 0,
+   -1 on allocation failure, -2 when the witnesses are not numbered 0 .. n-1
+   once each or sit on edges that cannot carry them.  */
+int pp_trace_function_init (pp_trace_function *tf, const pp_graph *g,
+			    const int32_t *witness_of_edge, const uint32_t *block_flags);
+void pp_trace_function_free (pp_trace_function *tf);
+
+/* The real successor edge of predicate v that witness k says was taken, or
+   UINT32_MAX when none can have produced it (a corrupted trace); builds v's
+   table on first use (UINT32_MAX - 1 on allocation failure).  */
+uint32_t pp_trace_choice (pp_trace_function *tf, uint32_t v, uint32_t k);
+
+/* Decision points and blockers: fills decision[] (per block) and marks in
+   wit[] (per edge) the blocking witnesses.  calls[v]: v may enter instrumented
+   code.  Returns 0 or -1 (allocation).  */
+int pp_trace_blockers (const pp_graph *g, const bool *calls, bool *decision,
+		       bool *wit);
+
+/* The placement: the blocking witnesses, then the chords of a maximum spanning
+   tree (weights w per edge; NULL: uniform) of the other real edges.  calls[v]
+   (may be NULL): block v contains a call that may enter instrumented code.
+   Fills witness_of_edge (k, numbered in edge order, or -1) and returns the
+   number of witnesses, or -1 on allocation failure.  */
+int pp_trace_place (const pp_graph *g, const bool *calls, const double *w,
+		    int32_t *witness_of_edge);
+
+/* What regeneration reports, in execution order.  depth: the activation's,
+   1 = the outermost.  */
+enum pp_trace_ev
+{
+  PP_TRACE_EV_ENTER,		/* function `id` starts (x unused) */
+  PP_TRACE_EV_BLOCK,		/* block x of function id executes */
+  PP_TRACE_EV_EDGE,		/* real edge x of function id is traversed */
+  PP_TRACE_EV_RETURN,		/* function id returns */
+  PP_TRACE_EV_UNWIND,		/* function id is left by a LAND in a caller */
+  PP_TRACE_EV_LAND,		/* execution continues at re-entry block x */
+};
+
+typedef struct pp_trace_regen_ops
+{
+  void *ctx;
+  /* The function of (unit, function) of an ENTER record, with the id to
+     report it by, or NULL when the trace describes no such function.  */
+  pp_trace_function *(*lookup) (void *ctx, uint64_t unit, uint64_t function,
+				uint32_t *id);
+  void (*event) (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id,
+		 uint32_t x);
+} pp_trace_regen_ops;
+
+/* Regenerates one thread's execution from its records.  Returns 0 at the end
+   of the records (wherever the thread stopped), or -1 with err naming the bit
+   where the records contradict the functions (a corrupted or foreign trace).  */
+int pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
+		    size_t errlen);
+
+/* Is e an edge that regeneration follows by witnesses (not fake, not EXIT ->
+   ENTRY, not an exception edge: a landing pad is entered as a re-entry, since
+   the callees the exception left never returned)?  */
+static inline bool pp_trace_real_flags (uint32_t flags)
+{ return !(flags & (PP_EDGE_FAKE | PP_EDGE_EXIT_ENTRY | PP_EDGE_EH)); }
+static inline bool pp_trace_real_edge (const pp_graph *g, uint32_t e)
+{ return pp_trace_real_flags (g->edges[e].flags); }
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,463 @@
+/* Tracing (corelib/trace.h) against brute force and a simulated execution:
+   on random CFGs the witnesses have the blocking property and leave a forest
+   of unwitnessed edges; random programs of several such functions run with
+   calls, recursion, returns, longjmp to re-entry blocks and exits inside calls,
+   writing records as libprof does, and regeneration gives back exactly the
+   sequence of blocks, edges, calls, returns and landings that ran.  */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+#include "unit.h"
+#include "gen-cfg.h"
+
+#define MAXFN 4
+#define MAXEV 20000
+
+struct fn
+{
+  struct gen x;
+  bool *calls;
+  int32_t *wit;
+  uint32_t nwit;
+  pp_trace_function tf;
+};
+
+struct ev
+{
+  int kind;
+  size_t depth;
+  uint32_t id, x;
+};
+
+struct events
+{
+  struct ev e[MAXEV];
+  size_t n;
+  bool overflow;
+};
+
+static void
+record_ev (struct events *evs, int kind, size_t depth, uint32_t id, uint32_t x)
+{
+  if (evs->n == MAXEV)
+    {
+      evs->overflow = true;
+      return;
+    }
+  evs->e[evs->n++] = (struct ev) { kind, depth, id, x };
+}
+
+/* ---- The writer: a thread's stream, as libprof appends it.  */
+
+struct stream
+{
+  uint64_t *words;
+  uint64_t nbits, cap;
+};
+
+static void
+append (struct stream *s, const pp_trace_record *r)
+{
+  for (unsigned i = 0; i < r->nbits; i++)
+    {
+      if (s->nbits / 64 + 2 > s->cap)
+	{
+	  s->cap = s->cap ? 2 * s->cap : 64;
+	  s->words = realloc (s->words, s->cap * sizeof *s->words);
+	  if (!s->words)
+	    abort ();
+	}
+      uint64_t bit = (r->bits[i / 64] >> (i % 64)) & 1;
+      uint64_t w = s->nbits / 64, off = s->nbits % 64;
+      if (off == 0)
+	s->words[w] = 0;
+      s->words[w] |= bit << off;
+      s->nbits++;
+    }
+}
+
+/* ---- Brute-force checks of the placement.  */
+
+static bool
+is_call (const struct fn *f, uint32_t v)
+{
+  const pp_graph *g = &f->x.g;
+  if (v == g->entry || v == g->exit)
+    return false;
+  if (f->calls[v])
+    return true;
+  for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
+    if (g->edges[g->succ_edges[i]].flags & PP_EDGE_FAKE)
+      return true;
+  return false;
+}
+
+static uint32_t
+nreal (const pp_graph *g, uint32_t v)
+{
+  uint32_t n = 0;
+  for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
+    n += pp_trace_real_edge (g, g->succ_edges[i]);
+  return n;
+}
+
+/* No witness-free real path from a decision point to a call block, a re-entry
+   block or EXIT.  */
+static bool
+blocking_holds (const struct fn *f, uint32_t *bad)
+{
+  const pp_graph *g = &f->x.g;
+  bool *seen = malloc (g->nnodes);
+  uint32_t *stack = malloc ((g->nedges + 1) * sizeof *stack);
+  bool ok = true;
+  for (uint32_t p = 0; p < g->nnodes && ok; p++)
+    {
+      if (!(nreal (g, p) >= 2 || is_call (f, p)))
+	continue;
+      memset (seen, 0, g->nnodes);
+      uint32_t top = 0;
+      for (uint32_t i = g->succ_start[p]; i < g->succ_start[p + 1]; i++)
+	{
+	  uint32_t e = g->succ_edges[i];
+	  if (pp_trace_real_edge (g, e) && f->wit[e] < 0)
+	    stack[top++] = g->edges[e].dst;
+	}
+      while (top && ok)
+	{
+	  uint32_t x = stack[--top];
+	  if (seen[x])
+	    continue;
+	  seen[x] = true;
+	  if (x == g->exit || is_call (f, x) || f->tf.reentry[x] || nreal (g, x) == 0)
+	    {
+	      ok = false;
+	      *bad = p;
+	    }
+	  for (uint32_t i = g->succ_start[x]; i < g->succ_start[x + 1]; i++)
+	    {
+	      uint32_t e = g->succ_edges[i];
+	      if (pp_trace_real_edge (g, e) && f->wit[e] < 0)
+		stack[top++] = g->edges[e].dst;
+	    }
+	}
+    }
+  free (seen);
+  free (stack);
+  return ok;
+}
+
+static uint32_t
+find (uint32_t *parent, uint32_t v)
+{
+  while (parent[v] != v)
+    v = parent[v] = parent[parent[v]];
+  return v;
+}
+
+/* The real edges without a witness have no undirected cycle.  */
+static bool
+forest_holds (const struct fn *f)
+{
+  const pp_graph *g = &f->x.g;
+  uint32_t *parent = malloc (g->nnodes * sizeof *parent);
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    parent[v] = v;
+  bool ok = true;
+  for (uint32_t e = 0; e < g->nedges && ok; e++)
+    if (pp_trace_real_edge (g, e) && f->wit[e] < 0)
+      {
+	uint32_t a = find (parent, g->edges[e].src), b = find (parent, g->edges[e].dst);
+	ok = a != b;
+	parent[a] = b;
+      }
+  free (parent);
+  return ok;
+}
+
+/* ---- Random programs.  */
+
+static bool
+make_function (struct fn *f, unsigned long long seed)
+{
+  gen_init (&f->x, 64, seed);
+  if (rnd (&f->x, 3) == 0)
+    random_cfg (&f->x, 12, true, true, false);
+  else
+    structured_cfg (&f->x, 3);
+  pp_graph *g = &f->x.g;
+  uint32_t entries = 0;
+  for (uint32_t e = 0; e < g->nedges; e++)
+    {
+      g->edges[e].flags &= ~PP_EDGE_EH;	/* exceptions: end to end only */
+      entries += g->edges[e].src == g->entry && pp_trace_real_edge (g, e);
+    }
+  if (entries != 1)
+    return false;
+  f->calls = calloc (g->nnodes, sizeof *f->calls);
+  f->wit = malloc (g->nedges * sizeof *f->wit);
+  double *w = malloc (g->nedges * sizeof *w);
+  for (uint32_t v = 2; v < g->nnodes; v++)
+    f->calls[v] = rnd (&f->x, 4) == 0;
+  for (uint32_t e = 0; e < g->nedges; e++)
+    w[e] = rnd (&f->x, 100);
+  int n = pp_trace_place (g, f->calls, w, f->wit);
+  free (w);
+  if (n < 0)
+    abort ();
+  f->nwit = (uint32_t) n;
+  uint32_t *flags = calloc (g->nnodes, sizeof *flags);
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    flags[v] = f->calls[v] ? PP_BLOCK_CALLS : 0;
+  int rc = pp_trace_function_init (&f->tf, g, f->wit, flags);
+  free (flags);
+  if (rc != 0)
+    abort ();
+  return true;
+}
+
+static void
+free_function (struct fn *f)
+{
+  pp_trace_function_free (&f->tf);
+  free (f->calls);
+  free (f->wit);
+  gen_free (&f->x);
+}
+
+struct program
+{
+  struct fn fns[MAXFN];
+  unsigned nfns;
+};
+
+struct regen_ctx
+{
+  struct program *p;
+  struct events *evs;
+};
+
+static pp_trace_function *
+lookup (void *ctx, uint64_t unit, uint64_t function, uint32_t *id)
+{
+  struct program *p = ((struct regen_ctx *) ctx)->p;
+  if (unit != 7 || function >= p->nfns)
+    return NULL;
+  *id = (uint32_t) function;
+  return &p->fns[function].tf;
+}
+
+static void
+regen_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id, uint32_t x)
+{
+  record_ev (((struct regen_ctx *) ctx)->evs, (int) ev, depth, id, x);
+}
+
+struct frame
+{
+  uint32_t fn, block, calls_left;
+  int phase;			/* 0 arrive, 1 calls, 2 choose */
+};
+
+/* Runs the program from function 0, writing records; returns false when the
+   run was killed (at step cut_at, 0: never) anywhere but in a call: then it
+   and its regeneration agree as far as both go (the regeneration stops at the
+   last record, or goes on as far as the code runs without one).  */
+static bool
+simulate (struct program *p, unsigned long long *rng, unsigned cut_at,
+	  struct stream *s, struct events *truth)
+{
+  struct frame stack[16];
+  size_t depth = 0;
+  unsigned width = 0, steps = 0;
+  pp_trace_record r;
+#define PUT(stmt) do { memset (&r, 0, sizeof r); stmt; append (s, &r); } while (0)
+#define RND(n) ((unsigned) (unit_rand (rng) % (n)))
+  uint32_t callee = 0;
+call:
+  PUT (pp_trace_enter (&r, width, 7, callee));
+  stack[depth++] = (struct frame) { callee, 0, 0, 0 };
+  record_ev (truth, PP_TRACE_EV_ENTER, depth, callee, 0);
+  width = p->fns[callee].tf.width;
+  uint32_t edge = p->fns[callee].tf.entry_edge;
+traverse:
+  {
+    struct frame *f = &stack[depth - 1];
+    struct fn *fn = &p->fns[f->fn];
+    const pp_graph *g = &fn->x.g;
+    if (fn->wit[edge] >= 0)
+      PUT (pp_trace_witness (&r, width, (uint32_t) fn->wit[edge]));
+    if (g->edges[edge].dst == g->exit)
+      {
+	PUT (pp_trace_control (&r, width, PP_TRACE_RETURN));
+	record_ev (truth, PP_TRACE_EV_EDGE, depth, f->fn, edge);
+	record_ev (truth, PP_TRACE_EV_RETURN, depth, f->fn, 0);
+	if (--depth == 0)
+	  return true;
+	width = p->fns[stack[depth - 1].fn].tf.width;
+	goto step;
+      }
+    record_ev (truth, PP_TRACE_EV_EDGE, depth, f->fn, edge);
+    f->block = g->edges[edge].dst;
+    f->phase = 0;
+  }
+step:
+  for (;;)
+    {
+      struct frame *f = &stack[depth - 1];
+      struct fn *fn = &p->fns[f->fn];
+      const pp_graph *g = &fn->x.g;
+      if (++steps == cut_at)
+	return false;		/* killed here */
+      if (steps > 3000 && (is_call (fn, f->block) || nreal (g, f->block) == 0))
+	return true;		/* exit inside the call */
+      if (steps > 30000)
+	return false;
+      if (f->phase == 0)
+	{
+	  record_ev (truth, PP_TRACE_EV_BLOCK, depth, f->fn, f->block);
+	  if (fn->tf.reentry[f->block])
+	    PUT (pp_trace_land (&r, width, depth, f->block));
+	  f->phase = 1;
+	  f->calls_left = is_call (fn, f->block) ? RND (3) : 0;
+	}
+      if (f->phase == 1)
+	{
+	  if (f->calls_left > 0 && depth < 12)
+	    {
+	      f->calls_left--;
+	      callee = RND (p->nfns);
+	      goto call;
+	    }
+	  f->phase = 2;
+	  if (is_call (fn, f->block) || nreal (g, f->block) == 0)
+	    {
+	      unsigned what = nreal (g, f->block) == 0 ? 1 + RND (2) : RND (24);
+	      if (what == 1)
+		return true;	/* exit inside the call */
+	      if (what == 2)
+		{
+		  /* longjmp to a re-entry block of a live activation */
+		  size_t d = 1 + RND (depth);
+		  struct fn *to = &p->fns[stack[d - 1].fn];
+		  uint32_t target = UINT32_MAX;
+		  for (uint32_t v = 0; v < to->x.g.nnodes; v++)
+		    if (to->tf.reentry[v] && (target == UINT32_MAX || RND (2)))
+		      target = v;
+		  if (target == UINT32_MAX)
+		    return true;
+		  PUT (pp_trace_land (&r, width, d, target));
+		  for (; depth > d; depth--)
+		    record_ev (truth, PP_TRACE_EV_UNWIND, depth, stack[depth - 1].fn, 0);
+		  record_ev (truth, PP_TRACE_EV_LAND, depth, stack[d - 1].fn, target);
+		  record_ev (truth, PP_TRACE_EV_BLOCK, depth, stack[d - 1].fn, target);
+		  stack[d - 1].block = target;
+		  stack[d - 1].phase = 1;
+		  stack[d - 1].calls_left = is_call (to, target) ? RND (3) : 0;
+		  width = to->tf.width;
+		  continue;
+		}
+	    }
+	}
+      uint32_t n = nreal (g, f->block);
+      if (n == 0)
+	return true;		/* the end, where nothing follows */
+      uint32_t k = RND (n);
+      for (uint32_t i = g->succ_start[f->block]; i < g->succ_start[f->block + 1]; i++)
+	if (pp_trace_real_edge (g, g->succ_edges[i]) && k-- == 0)
+	  edge = g->succ_edges[i];
+      goto traverse;
+    }
+#undef PUT
+#undef RND
+}
+
+int
+main (void)
+{
+  struct unit_property blocking = { .name = "trace: blocking property (brute force)" };
+  struct unit_property forest = { .name = "trace: unwitnessed real edges form a forest" };
+  struct unit_property regen = { .name = "trace: regeneration equals the simulated run" };
+  struct unit_property whole = { .name = "trace: a killed run and its regeneration agree as far as both go" };
+  static struct events truth, got;
+  unsigned long long witnesses = 0, edges = 0, bits = 0, blocks = 0;
+  unsigned long long rng = 12345;
+  for (unsigned c = 0; c < 3000; c++)
+    {
+      struct program p = { .nfns = 1 + (unsigned) (unit_rand (&rng) % MAXFN) };
+      unsigned made = 0;
+      for (unsigned i = 0; i < p.nfns; i++)
+	{
+	  while (!make_function (&p.fns[i], unit_rand (&rng)))
+	    gen_free (&p.fns[i].x);
+	  made++;
+	  uint32_t bad = 0;
+	  unit_check (&blocking, blocking_holds (&p.fns[i], &bad),
+		      "case %u function %u: witness-free path from decision %u", c, i,
+		      bad);
+	  unit_check (&forest, forest_holds (&p.fns[i]), "case %u function %u", c, i);
+	  witnesses += p.fns[i].nwit;
+	  for (uint32_t e = 0; e < p.fns[i].x.g.nedges; e++)
+	    edges += pp_trace_real_edge (&p.fns[i].x.g, e);
+	}
+      struct stream s = { 0 };
+      truth.n = got.n = 0;
+      truth.overflow = got.overflow = false;
+      unsigned cut_at = unit_rand (&rng) % 8 == 0 ? 1 + unit_rand (&rng) % 200 : 0;
+      bool complete = simulate (&p, &rng, cut_at, &s, &truth);
+      pp_trace_bits b = { s.words, s.nbits, 0 };
+      struct regen_ctx ctx = { &p, &got };
+      pp_trace_regen_ops ops = { &ctx, lookup, regen_event };
+      char err[200] = "";
+      int rc = pp_trace_regen (&b, &ops, err, sizeof err);
+      if (!truth.overflow && !got.overflow)
+	{
+	  size_t same = 0;
+	  while (same < truth.n && same < got.n
+		 && memcmp (&truth.e[same], &got.e[same], sizeof truth.e[same]) == 0)
+	    same++;
+	  if (getenv ("TRACE_DEBUG") && c == (unsigned) atoi (getenv ("TRACE_DEBUG")))
+	    {
+	      for (size_t i = 0; i < truth.n || i < got.n; i++)
+		printf ("%zu: %d %zu %u %u | %d %zu %u %u\n", i,
+			i < truth.n ? truth.e[i].kind : -1, i < truth.n ? truth.e[i].depth : 0,
+			i < truth.n ? truth.e[i].id : 0, i < truth.n ? truth.e[i].x : 0,
+			i < got.n ? got.e[i].kind : -1, i < got.n ? got.e[i].depth : 0,
+			i < got.n ? got.e[i].id : 0, i < got.n ? got.e[i].x : 0);
+	      for (unsigned i = 0; i < p.nfns; i++)
+		for (uint32_t e = 0; e < p.fns[i].x.g.nedges; e++)
+		  printf ("fn %u edge %u: %u->%u flags %x wit %d\n", i, e,
+			  p.fns[i].x.g.edges[e].src, p.fns[i].x.g.edges[e].dst,
+			  p.fns[i].x.g.edges[e].flags, p.fns[i].wit[e]);
+	    }
+	  if (complete)
+	    unit_check (&regen, rc == 0 && same == truth.n && same == got.n,
+			"case %u: rc %d (%s), %zu events, %zu regenerated, first "
+			"difference at %zu (kind %d/%d, block %u/%u)", c, rc, err,
+			truth.n, got.n, same,
+			same < truth.n ? truth.e[same].kind : -9,
+			same < got.n ? got.e[same].kind : -9,
+			same < truth.n ? truth.e[same].x : 0,
+			same < got.n ? got.e[same].x : 0);
+	  else
+	    unit_check (&whole, rc == 0 && (same == truth.n || same == got.n),
+			"case %u: %zu events, %zu regenerated, first difference at %zu",
+			c, truth.n, got.n, same);
+	}
+      bits += s.nbits;
+      blocks += truth.n;
+      free (s.words);
+      for (unsigned i = 0; i < made; i++)
+	free_function (&p.fns[i]);
+    }
+  unit_report (&blocking);
+  unit_report (&forest);
+  unit_report (&regen);
+  unit_report (&whole);
+  printf ("note: %llu witnesses on %llu real edges (%.1f%%), %.2f trace bits per event\n",
+	  witnesses, edges, 100.0 * (double) witnesses / (double) (edges ? edges : 1),
+	  (double) bits / (double) (blocks ? blocks : 1));
+  return unit_exit_status ();
+}
