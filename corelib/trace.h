@@ -57,6 +57,23 @@
 extern "C" {
 #endif
 
+/* Trace files: libprof/trace-buffers.c writes them, tools/trace.c reads them.
+   A 32-byte header ("PPTRACE\0", u32 version, u32 0, u64 pid, u64 0), then
+   chunks, each a u32 kind, u32 0, u64 payload length and the payload:
+     UNIT     u32 trace id, u32 name length, name, u32 notes length, notes
+     RECORDS  u32 thread, u32 0, u64 bits, the bits in u64 words
+     FORK     u32 thread, u32 path length, u64 parent pid, u64 bits, path: the
+              thread's records begin with the first `bits` of its records in
+              the parent's trace file at path
+   all little-endian.  */
+#define PP_TRACE_FILE_VERSION 1u
+enum pp_trace_chunk
+{
+  PP_TRACE_CHUNK_UNIT = 1,
+  PP_TRACE_CHUNK_RECORDS = 2,
+  PP_TRACE_CHUNK_FORK = 3,
+};
+
 enum pp_trace_kind
 {
   PP_TRACE_ENTER = 0,

@@ -35,7 +35,8 @@ struct __pathprof_unit
   uint32_t nvalues;
   void *values;			/* uint64_t[nvalues] or uint8_t[nvalues] */
   uint32_t ntables;
-  uint32_t reserved;
+  uint32_t trace_id;		/* libprof's (trace mode: 1 + the unit's number
+				   in trace files); 0 in the object file */
   struct __pathprof_path_table *tables;	/* ntables */
   struct __pathprof_unit *next;	/* owned by libprof; 0 in the object file */
 };
@@ -54,6 +55,14 @@ void __pathprof_unit_exit (struct __pathprof_unit *unit);
 /* Counts one execution of path number path of t's function, exactly even when
    threads count concurrently.  A path >= t->npaths is ignored.  */
 void __pathprof_count_path (struct __pathprof_path_table *t, uint64_t path);
+/* Trace mode (corelib/trace.h, libprof/trace-buffers.c).  The entry of function
+   `function` of u, whose records take `width` bits: returns the activation's
+   frame word, which its code passes to the RETURN and LAND probes.  */
+uint64_t __pathprof_trace_enter (struct __pathprof_unit *u, uint32_t function,
+				 uint32_t width);
+void __pathprof_trace_witness (uint32_t k);
+void __pathprof_trace_return (uint64_t frame);
+void __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width);
 /* Same as pathprof_dump; the plugin calls it before calls that end the process or
    replace its image without running exit handlers (abort, _exit, exec...).  Not
    async-signal-safe.  */

@@ -26,6 +26,7 @@
 #include "pathprof-abi.h"
 #include "pathprof.h"
 #include "profile.h"
+#include "trace-buffers.h"
 
 #define PP_EXPORT __attribute__ ((visibility ("default")))
 
@@ -115,11 +116,13 @@ lock_before_fork (void)
 {
   pthread_mutex_lock (&units_lock);
   pp_tables_lock ();
+  pp_trace_before_fork ();
 }
 
 static void
 unlock_after_fork_in_parent (void)
 {
+  pp_trace_after_fork_in_parent ();
   pp_tables_unlock ();
   pthread_mutex_unlock (&units_lock);
 }
@@ -130,6 +133,7 @@ unlock_after_fork_in_parent (void)
 static void
 reset_after_fork_in_child (void)
 {
+  pp_trace_after_fork_in_child (getppid ());
   pp_tables_unlock ();		/* the child is the only thread now */
   for (struct __pathprof_unit *u = units; u; u = u->next)
     zero_counters (u);
@@ -190,6 +194,8 @@ __pathprof_register_unit (struct __pathprof_unit *u)
     atfork_installed = pthread_atfork (lock_before_fork,
 				       unlock_after_fork_in_parent,
 				       reset_after_fork_in_child) == 0;
+  if (u->nvalues == 0 && u->ntables == 0)
+    goto out;			/* traced: its notes go to the trace file */
   u->next = units;
   units = u;
   nunits++;
@@ -206,8 +212,8 @@ out:
 /* The decimal digits of the process id into buf (at least 24 bytes, NUL
    terminated); returns their number.  By hand: snprintf's first call in a
    short run costs more than the rest of a dump of a small program.  */
-static int
-pid_digits (char *buf)
+int
+pp_pid_digits (char *buf)
 {
   char rev[24];
   int n = 0;
@@ -228,7 +234,7 @@ profile_path (void)
   if (!pattern || !*pattern)
     pattern = DEFAULT_PROFILE_FILE;
   char pid[24];
-  int pid_len = pid_digits (pid);
+  int pid_len = pp_pid_digits (pid);
   char *path = malloc (strlen (pattern) * (size_t) pid_len + 1), *o = path;
   if (!path)
     return NULL;
@@ -256,7 +262,7 @@ path_with_pid_suffix (const char *path, const char *infix)
     {
       memcpy (s, path, path_len);
       memcpy (s + path_len, infix, infix_len);
-      pid_digits (s + path_len + infix_len);
+      pp_pid_digits (s + path_len + infix_len);
     }
   return s;
 }
@@ -633,6 +639,7 @@ pathprof_dump (void)
 PP_EXPORT void
 __pathprof_flush (void)
 {
+  pp_trace_flush_all ();
   pathprof_dump ();
 }
 
@@ -652,6 +659,8 @@ PP_EXPORT void
 __pathprof_unit_exit (struct __pathprof_unit *u)
 {
   int saved_errno = errno;
+  if (u->trace_id)
+    pp_trace_flush_all ();	/* before its notes go away */
   pthread_mutex_lock (&units_lock);
   struct __pathprof_unit **link = &units;
   uint32_t position = 0;

@@ -309,6 +309,24 @@ build_core_graph (pp_graph *g, function_record &rec, auto_vec<double> &gcc_weigh
     gcc_weight.truncate (0);
 }
 
+/* Does bb call a function that may be instrumented (not a GCC builtin or an
+   internal function)?  */
+static bool
+calls_user_code (basic_block bb)
+{
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    if (gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi)))
+      {
+	if (gimple_call_internal_p (call))
+	  continue;
+	tree fndecl = gimple_call_fndecl (call);
+	if (!fndecl || !fndecl_built_in_p (fndecl))
+	  return true;
+      }
+  return false;
+}
+
 void
 describe_function (pp_function_notes &fn, const pp_graph &g, file_table &files)
 {
@@ -328,7 +346,8 @@ describe_function (pp_function_notes &fn, const pp_graph &g, file_table &files)
       if (!is_abnormal_dispatcher (bb))
 	record_block_lines (bb, files, seen, lines);
       pp_block_notes &b = fn.blocks[bb->index];
-      b.flags = bb_has_eh_pred (bb) ? PP_BLOCK_LANDING_PAD : 0;
+      b.flags = (bb_has_eh_pred (bb) ? PP_BLOCK_LANDING_PAD : 0)
+		| (calls_user_code (bb) ? PP_BLOCK_CALLS : 0);
       b.nlines = lines.length ();
       b.lines = XNEWVEC (pp_line_ref, MAX (1u, b.nlines));
       if (b.nlines)

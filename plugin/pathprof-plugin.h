@@ -59,6 +59,7 @@ struct function_record
   uint32_t value_offset = 0;	/* the function's first value in the unit's */
   int32_t path_table = -1;	/* its path table in the unit's, if hashed */
   uint32_t key_offset = 0;	/* its first slot key in the unit's, if keyed */
+  uint32_t index = 0;		/* its number in the unit's notes */
   ~function_record () { pp_plan_free (&plan); }
 };
 
@@ -98,6 +99,8 @@ struct probe_target
   tree flush;			/* libprof's __pathprof_flush */
   tree keys;			/* the unit's slot keys (preferential), or NULL_TREE */
   tree keyed_marker;		/* stands for a keyed count until expanded */
+  tree unit;			/* the unit's registration record */
+  tree trace_enter, trace_witness, trace_return, trace_land;	/* libprof's */
   bool atomic;			/* atomic counter updates (threads) */
 };
 
@@ -107,8 +110,9 @@ void insert_probes (const function_record &rec, const probe_target &t);
 
 /* unit.cc.  */
 
-/* The unit's value array (nvalues of t.value_type) and its path tables (one
-   per function record with plan.path_table; sets their path_table).  */
+/* The unit's value array (nvalues of t.value_type), its path tables (one
+   per function record with plan.path_table; sets their path_table), the
+   declaration of its registration record and libprof's probe functions.  */
 void create_unit_values (probe_target &t, uint32_t nvalues,
 			 auto_delete_vec<function_record> &records);
 /* The notes, the registration record and its constructor and destructor.  */

@@ -430,6 +430,7 @@ instrument_unit (void)
       function_record *rec = new function_record;
       rec->node = node;
       rec->value_offset = total;
+      rec->index = records.length ();
       pp_function_notes fn = {};
       plan_function (*rec, fn, files, &weighting);
       remove_fake_edges ();
@@ -442,6 +443,10 @@ instrument_unit (void)
     }
   if (records.is_empty ())
     return 0;
+  /* A traced unit's records go to the trace file, which has its notes: it
+     has no values and libprof writes no profile for it.  */
+  if (option_mode->traced)
+    total = 0;
 
   create_unit_values (target, total, records);
   for (function_record *rec : records)

@@ -87,6 +87,7 @@ struct site_state
   tree value = NULL_TREE;
   tree reg2 = NULL_TREE;	/* q, the preferential number */
   tree value2 = NULL_TREE;
+  tree frame = NULL_TREE;	/* the trace frame word (ENTER's result) */
   auto_vec<gimple *> keyed;	/* the keyed counts' markers (expand_keyed) */
 };
 
@@ -111,6 +112,32 @@ static tree
 ppp_register (site_state &s)
 {
   return make_register (&s.reg2, "PP_ppp_register");
+}
+
+static tree
+trace_frame (site_state &s)
+{
+  return make_register (&s.frame, "PP_trace_frame");
+}
+
+/* A call of libprof's FN with ARGS into SEQ (the frame word, loaded, first
+   when FRAME_FIRST).  */
+static void
+emit_trace_call (tree fn, site_state &s, bool frame_first, tree a, tree b,
+		 gimple_seq *seq)
+{
+  auto_vec<tree, 3> args;
+  if (frame_first)
+    {
+      tree word = make_temp_ssa_name (counter_type (), NULL, "PP_trace_frame");
+      gimple_seq_add_stmt (seq, gimple_build_assign (word, trace_frame (s)));
+      args.safe_push (word);
+    }
+  if (a)
+    args.safe_push (a);
+  if (b)
+    args.safe_push (b);
+  gimple_seq_add_stmt (seq, gimple_build_call_vec (fn, args));
 }
 
 static bool
@@ -209,6 +236,30 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
     case PP_PROBE_PPP_SET:
       gimple_seq_add_stmt (seq, gimple_build_assign (ppp_register (s), operand));
       s.value2 = operand;
+      return;
+    case PP_PROBE_TRACE_ENTER:
+      {
+	tree word = make_temp_ssa_name (counter_type (), NULL, "PP_trace_frame");
+	gcall *call = gimple_build_call (t.trace_enter, 3,
+					 build_fold_addr_expr (t.unit),
+					 build_int_cst (unsigned_type_node, rec.index),
+					 build_int_cst (unsigned_type_node, p.operand));
+	gimple_call_set_lhs (call, word);
+	gimple_seq_add_stmt (seq, call);
+	gimple_seq_add_stmt (seq, gimple_build_assign (trace_frame (s), word));
+	return;
+      }
+    case PP_PROBE_TRACE_WITNESS:
+      emit_trace_call (t.trace_witness, s, false,
+		       build_int_cst (unsigned_type_node, p.index), NULL_TREE, seq);
+      return;
+    case PP_PROBE_TRACE_RETURN:
+      emit_trace_call (t.trace_return, s, true, NULL_TREE, NULL_TREE, seq);
+      return;
+    case PP_PROBE_TRACE_LAND:
+      emit_trace_call (t.trace_land, s, true,
+		       build_int_cst (unsigned_type_node, p.operand),
+		       build_int_cst (unsigned_type_node, p.operand2), seq);
       return;
     }
   gcc_unreachable ();

@@ -43,10 +43,62 @@ path_table_type (tree *f_function, tree *f_npaths)
   return record;
 }
 
+/* struct __pathprof_unit, field for field as in libprof/pathprof-abi.h.  */
+struct unit_fields
+{
+  tree type, abi, kind, sum, name, notes, notes_len, nvalues, values, ntables,
+       tables, next;
+};
+
+static unit_fields
+unit_record_type (void)
+{
+  tree u32 = unsigned_type_node;
+  tree u64 = long_long_unsigned_type_node;
+  unit_fields f;
+  f.type = make_node (RECORD_TYPE);
+  tree fields = NULL_TREE;
+  f.abi = build_field (u32, "abi_version", &fields);
+  f.kind = build_field (u32, "value_kind", &fields);
+  f.sum = build_field (u64, "checksum", &fields);
+  f.name = build_field (const_ptr_type_node, "name", &fields);
+  f.notes = build_field (const_ptr_type_node, "notes", &fields);
+  f.notes_len = build_field (u32, "notes_len", &fields);
+  f.nvalues = build_field (u32, "nvalues", &fields);
+  f.values = build_field (ptr_type_node, "values", &fields);
+  f.ntables = build_field (u32, "ntables", &fields);
+  build_field (u32, "trace_id", &fields);
+  f.tables = build_field (ptr_type_node, "tables", &fields);
+  f.next = build_field (ptr_type_node, "next", &fields);
+  finish_builtin_struct (f.type, "__pathprof_unit", fields, NULL_TREE);
+  return f;
+}
+
+static unit_fields unit_type;
+
 void
 create_unit_values (probe_target &t, uint32_t nvalues,
 		    auto_delete_vec<function_record> &records)
 {
+  unit_type = unit_record_type ();
+  t.unit = static_var ("__pathprof_unit", unit_type.type, NULL_TREE, false);
+  tree u32 = unsigned_type_node;
+  t.trace_enter = build_fn_decl ("__pathprof_trace_enter",
+				 build_function_type_list (long_long_unsigned_type_node,
+							   ptr_type_node, u32, u32,
+							   NULL_TREE));
+  t.trace_witness = build_fn_decl ("__pathprof_trace_witness",
+				   build_function_type_list (void_type_node, u32,
+							     NULL_TREE));
+  t.trace_return = build_fn_decl ("__pathprof_trace_return",
+				  build_function_type_list (void_type_node,
+							    long_long_unsigned_type_node,
+							    NULL_TREE));
+  t.trace_land = build_fn_decl ("__pathprof_trace_land",
+				build_function_type_list (void_type_node,
+							  long_long_unsigned_type_node,
+							  u32, u32, NULL_TREE));
+
   tree u64 = long_long_unsigned_type_node;
   tree array_type = build_array_type_nelts (t.value_type, MAX (nvalues, 1u));
   t.values = static_var ("__pathprof_counters", array_type, NULL_TREE, false);
@@ -107,7 +159,7 @@ create_unit_values (probe_target &t, uint32_t nvalues,
   varpool_node::finalize_decl (t.path_tables);
 }
 
-/* struct __pathprof_unit, field for field as in libprof/pathprof-abi.h.  */
+/* The registration record's contents.  */
 void
 emit_unit_record (const pp_unit_notes &unit_notes, const probe_target &t,
 		  uint32_t value_kind, uint32_t nvalues)
@@ -120,21 +172,7 @@ emit_unit_record (const pp_unit_notes &unit_notes, const probe_target &t,
   const char *unit_name = unit_notes.unit_name;
   tree u32 = unsigned_type_node;
   tree u64 = long_long_unsigned_type_node;
-  tree record = make_node (RECORD_TYPE);
-  tree fields = NULL_TREE;
-  tree f_abi = build_field (u32, "abi_version", &fields);
-  tree f_kind = build_field (u32, "value_kind", &fields);
-  tree f_sum = build_field (u64, "checksum", &fields);
-  tree f_name = build_field (const_ptr_type_node, "name", &fields);
-  tree f_notes = build_field (const_ptr_type_node, "notes", &fields);
-  tree f_notes_len = build_field (u32, "notes_len", &fields);
-  tree f_nvalues = build_field (u32, "nvalues", &fields);
-  tree f_values = build_field (ptr_type_node, "values", &fields);
-  tree f_ntables = build_field (u32, "ntables", &fields);
-  build_field (u32, "reserved", &fields);
-  tree f_tables = build_field (ptr_type_node, "tables", &fields);
-  tree f_next = build_field (ptr_type_node, "next", &fields);
-  finish_builtin_struct (record, "__pathprof_unit", fields, NULL_TREE);
+  const unit_fields &f = unit_type;
 
   tree notes_type = build_array_type_nelts (unsigned_char_type_node, notes_len);
   tree notes_str = build_string (notes_len, (const char *) notes);
@@ -143,19 +181,19 @@ emit_unit_record (const pp_unit_notes &unit_notes, const probe_target &t,
   varpool_node::finalize_decl (notes_var);
 
   vec<constructor_elt, va_gc> *elts = NULL;
-  CONSTRUCTOR_APPEND_ELT (elts, f_abi, build_int_cst (u32, PATHPROF_ABI_VERSION));
-  CONSTRUCTOR_APPEND_ELT (elts, f_kind, build_int_cst (u32, value_kind));
-  CONSTRUCTOR_APPEND_ELT (elts, f_sum, build_int_cstu (u64, checksum));
-  CONSTRUCTOR_APPEND_ELT (elts, f_name,
+  CONSTRUCTOR_APPEND_ELT (elts, f.abi, build_int_cst (u32, PATHPROF_ABI_VERSION));
+  CONSTRUCTOR_APPEND_ELT (elts, f.kind, build_int_cst (u32, value_kind));
+  CONSTRUCTOR_APPEND_ELT (elts, f.sum, build_int_cstu (u64, checksum));
+  CONSTRUCTOR_APPEND_ELT (elts, f.name,
 			  fold_convert (const_ptr_type_node,
 					build_string_literal (strlen (unit_name) + 1,
 							      unit_name)));
-  CONSTRUCTOR_APPEND_ELT (elts, f_notes,
+  CONSTRUCTOR_APPEND_ELT (elts, f.notes,
 			  fold_convert (const_ptr_type_node,
 					build_fold_addr_expr (notes_var)));
-  CONSTRUCTOR_APPEND_ELT (elts, f_notes_len, build_int_cst (u32, notes_len));
-  CONSTRUCTOR_APPEND_ELT (elts, f_nvalues, build_int_cst (u32, nvalues));
-  CONSTRUCTOR_APPEND_ELT (elts, f_values,
+  CONSTRUCTOR_APPEND_ELT (elts, f.notes_len, build_int_cst (u32, notes_len));
+  CONSTRUCTOR_APPEND_ELT (elts, f.nvalues, build_int_cst (u32, nvalues));
+  CONSTRUCTOR_APPEND_ELT (elts, f.values,
 			  fold_convert (ptr_type_node,
 					build_fold_addr_expr (t.values)));
   unsigned ntables = 0;
@@ -165,11 +203,11 @@ emit_unit_record (const pp_unit_notes &unit_notes, const probe_target &t,
       ntables = tree_to_uhwi (array_type_nelts (TREE_TYPE (t.path_tables))) + 1;
       tables = fold_convert (ptr_type_node, build_fold_addr_expr (t.path_tables));
     }
-  CONSTRUCTOR_APPEND_ELT (elts, f_ntables, build_int_cst (u32, ntables));
-  CONSTRUCTOR_APPEND_ELT (elts, f_tables, tables);
-  CONSTRUCTOR_APPEND_ELT (elts, f_next, null_pointer_node);
-  tree unit_var = static_var ("__pathprof_unit", record,
-			      build_constructor (record, elts), false);
+  CONSTRUCTOR_APPEND_ELT (elts, f.ntables, build_int_cst (u32, ntables));
+  CONSTRUCTOR_APPEND_ELT (elts, f.tables, tables);
+  CONSTRUCTOR_APPEND_ELT (elts, f.next, null_pointer_node);
+  tree unit_var = t.unit;
+  DECL_INITIAL (unit_var) = build_constructor (f.type, elts);
   varpool_node::finalize_decl (unit_var);
 
   tree fntype = build_function_type_list (void_type_node, ptr_type_node, NULL_TREE);

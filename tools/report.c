@@ -2,6 +2,7 @@
    per-function facts.  */
 
 #include "report.h"
+#include "trace-file.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -443,7 +444,18 @@ int
 report_load (report *r, const char *path, char *err, size_t errlen)
 {
   memset (r, 0, sizeof *r);
-  if (pp_profile_read_file (path, &r->profile, NULL, err, errlen))
+  if (trace_file_is_trace (path))
+    {
+      /* A trace: the edge counts of its regeneration.  */
+      trace_file t;
+      if (trace_file_read (path, &t, err, errlen))
+	return -1;
+      int rc = trace_file_to_profile (&t, &r->profile, err, errlen);
+      trace_file_free (&t);
+      if (rc)
+	return -1;
+    }
+  else if (pp_profile_read_file (path, &r->profile, NULL, err, errlen))
     return -1;
   r->units = calloc (r->profile.nunits ? r->profile.nunits : 1,
 		     sizeof *r->units);

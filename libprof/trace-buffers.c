@@ -1,0 +1,499 @@
+/* libprof, trace mode: the per-thread record buffers and the trace files
+   (corelib/trace.h has the records; this file the runtime side).
+
+   Design.  Each thread appends its records to a buffer of its own (thread-local,
+   1 MiB, mapped on first use) at a bit cursor; no lock on that path.  A full
+   buffer, thread exit, the exit of a unit, __pathprof_flush (before abort, _exit
+   and exec) and fork write it out as one chunk of the trace file, under the
+   file's lock, so that chunks of concurrent threads never interleave within
+   themselves and each thread's chunks stay in order.  The runtime mirrors the
+   regeneration: it keeps the width of the innermost traced activation (the
+   width a callee's ENTER and a LAND are written in) and the depth; an
+   activation's frame word (ENTER's result, kept by the caller's code in its
+   frame) brings both back at RETURN and LAND.
+
+   Signals.  A record is written at the cursor and the cursor moves last, so a
+   write that a signal handler interrupts for good (siglongjmp) leaves nothing
+   behind.  While a thread is inside a write (`busy`), a handler's activations
+   are not traced (their frame word says so); LAND back into traced code ends
+   the interrupted write.  Their number is reported at exit.
+
+   File.  PATHPROF_TRACE_FILE (default pathprof.%p.trace; %p the process id, %t
+   the thread's number, one file per thread then, %% a %): a header, then
+   chunks: UNIT (a unit's trace id, name and notes, before any record that
+   names it), RECORDS (a thread's next bits), FORK (in a child: the parent's
+   trace file and how many bits of the forking thread's records precede the
+   child's).  Little-endian; see tools/trace.c for the reader.  */
+
+#define _GNU_SOURCE 1
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "pathprof-abi.h"
+#include "trace.h"
+#include "trace-buffers.h"
+
+#define PP_EXPORT __attribute__ ((visibility ("default")))
+#define BUFFER_BITS ((uint64_t) 8 << 20)	/* 1 MiB */
+#define FRAME_UNTRACED ((uint64_t) 1 << 63)
+
+/* Where a thread's chunks go: the process's file, or the thread's own (%t).  */
+struct sink
+{
+  int fd;			/* -1: not open yet */
+  bool failed;			/* reported; nothing more is written */
+  uint32_t units_written;	/* units [0, units_written) are in the file */
+};
+
+struct tstate
+{
+  uint64_t *buf;
+  uint64_t cursor;		/* bits in buf */
+  uint64_t flushed;		/* bits of this thread written before buf */
+  unsigned width;
+  uint64_t depth;
+  uint32_t thread;		/* 1, 2, ... in order of first record; 0: none */
+  volatile sig_atomic_t busy;
+  struct sink own;		/* with %t */
+  struct tstate *next;
+};
+
+static __thread struct tstate ts __attribute__ ((tls_model ("initial-exec")));
+
+/* Protects everything below, and the writes to the files.  */
+static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct tstate *threads;	/* with a buffer */
+static uint32_t nthreads;
+static struct __pathprof_unit **traced_units;	/* by trace id */
+static uint32_t ntraced, traced_cap;
+static struct sink process_sink = { -1, false, 0 };
+static bool per_thread_files, pattern_read;
+static const char *pattern;
+static pthread_key_t exit_key;
+static unsigned long untraced_activations;
+/* In a child: where the forking thread's records began.  */
+static struct { bool child; uint32_t thread; uint64_t bits; pid_t parent;
+		char parent_file[4096]; } fork_origin;
+static char prefork_file[4096];	/* the forking thread's file, named before
+				   (absolute: the child may chdir) */
+
+static void
+trace_report (const char *what, const char *path)
+{
+  char buf[1200];
+  int n = snprintf (buf, sizeof buf, "pathprof: %s%s%s\n", what, path ? ": " : "",
+		    path ? path : "");
+  if (n > 0 && write (STDERR_FILENO, buf, (size_t) n) < 0)
+    return;
+}
+
+/* ---- Files.  */
+
+static void
+read_pattern (void)
+{
+  if (pattern_read)
+    return;
+  pattern = getenv ("PATHPROF_TRACE_FILE");
+  if (!pattern || !*pattern)
+    pattern = "pathprof.%p.trace";
+  per_thread_files = strstr (pattern, "%t") != NULL;
+  pattern_read = true;
+}
+
+static void
+file_name (char *out, size_t size, uint32_t thread)
+{
+  size_t o = 0;
+  for (const char *s = pattern; *s && o + 24 < size; s++)
+    if (s[0] == '%' && (s[1] == 'p' || s[1] == 't'))
+      {
+	if (s[1] == 'p')
+	  o += (size_t) pp_pid_digits (out + o);
+	else
+	  o += (size_t) snprintf (out + o, size - o, "%u", thread);
+	s++;
+      }
+    else if (s[0] == '%' && s[1] == '%')
+      out[o++] = *s++;
+    else
+      out[o++] = *s;
+  out[o] = 0;
+}
+
+static bool
+write_all (int fd, struct iovec *iov, int n)
+{
+  while (n > 0)
+    {
+      ssize_t w = writev (fd, iov, n);
+      if (w < 0 && errno == EINTR)
+	continue;
+      if (w <= 0)
+	return false;
+      while (n > 0 && (size_t) w >= iov->iov_len)
+	{
+	  w -= (ssize_t) iov->iov_len;
+	  iov++;
+	  n--;
+	}
+      if (n > 0)
+	{
+	  iov->iov_base = (char *) iov->iov_base + w;
+	  iov->iov_len -= (size_t) w;
+	}
+    }
+  return true;
+}
+
+static bool
+write_chunk (struct sink *s, uint32_t kind, struct iovec *parts, int nparts)
+{
+  uint64_t len = 0;
+  for (int i = 0; i < nparts; i++)
+    len += parts[i].iov_len;
+  unsigned char head[16];
+  memcpy (head, &kind, 4);
+  memset (head + 4, 0, 4);
+  memcpy (head + 8, &len, 8);
+  struct iovec iov[8] = { { head, sizeof head } };
+  for (int i = 0; i < nparts && i < 7; i++)
+    iov[i + 1] = parts[i];
+  if (write_all (s->fd, iov, nparts + 1))
+    return true;
+  s->failed = true;
+  trace_report ("the trace could not be written (the rest of it is lost)", NULL);
+  return false;
+}
+
+/* Opens the sink's file and writes its header; the lock is held.  */
+static bool
+open_sink (struct sink *s, uint32_t thread)
+{
+  if (s->fd >= 0 || s->failed)
+    return !s->failed;
+  char path[4096];
+  read_pattern ();
+  file_name (path, sizeof path, thread);
+  s->fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (s->fd < 0)
+    {
+      s->failed = true;
+      trace_report ("cannot create the trace file", path);
+      return false;
+    }
+  s->units_written = 0;
+  unsigned char head[32] = "PPTRACE";
+  uint32_t version = PP_TRACE_FILE_VERSION;
+  uint64_t pid = (uint64_t) getpid ();
+  memcpy (head + 8, &version, 4);
+  memcpy (head + 16, &pid, 8);
+  struct iovec iov = { head, sizeof head };
+  if (!write_all (s->fd, &iov, 1))
+    {
+      s->failed = true;
+      trace_report ("the trace could not be written", path);
+      return false;
+    }
+  if (fork_origin.child && (!per_thread_files || thread == fork_origin.thread))
+    {
+      uint64_t parent = (uint64_t) fork_origin.parent;
+      uint32_t len = (uint32_t) strlen (fork_origin.parent_file);
+      struct iovec parts[] = { { &fork_origin.thread, 4 }, { &len, 4 },
+			       { &parent, 8 }, { &fork_origin.bits, 8 },
+			       { fork_origin.parent_file, len } };
+      write_chunk (s, PP_TRACE_CHUNK_FORK, parts, 5);
+    }
+  return !s->failed;
+}
+
+/* Writes the records of t (and the units they may name first); the lock is
+   held.  */
+static void
+write_records (struct tstate *t)
+{
+  uint64_t nbits = __atomic_load_n (&t->cursor, __ATOMIC_ACQUIRE);
+  if (nbits == 0)
+    return;
+  struct sink *s = per_thread_files ? &t->own : &process_sink;
+  if (open_sink (s, t->thread))
+    {
+      for (; s->units_written < ntraced && !s->failed; s->units_written++)
+	{
+	  struct __pathprof_unit *u = traced_units[s->units_written];
+	  uint32_t id = s->units_written, name_len = (uint32_t) strlen (u->name);
+	  struct iovec parts[] = { { &id, 4 }, { &name_len, 4 },
+				   { (void *) u->name, name_len },
+				   { &u->notes_len, 4 },
+				   { (void *) u->notes, u->notes_len } };
+	  write_chunk (s, PP_TRACE_CHUNK_UNIT, parts, 5);
+	}
+      uint32_t zero = 0;
+      struct iovec parts[] = { { &t->thread, 4 }, { &zero, 4 }, { &nbits, 8 },
+			       { t->buf, (size_t) ((nbits + 63) / 64) * 8 } };
+      if (!s->failed)
+	write_chunk (s, PP_TRACE_CHUNK_RECORDS, parts, 4);
+    }
+  t->flushed += nbits;
+  __atomic_store_n (&t->cursor, 0, __ATOMIC_RELEASE);
+}
+
+/* ---- Threads.  */
+
+static void
+thread_exit (void *arg)
+{
+  struct tstate *t = arg;
+  pthread_mutex_lock (&trace_lock);
+  write_records (t);
+  for (struct tstate **p = &threads; *p; p = &(*p)->next)
+    if (*p == t)
+      {
+	*p = t->next;
+	break;
+      }
+  if (t->own.fd >= 0)
+    close (t->own.fd);
+  munmap (t->buf, BUFFER_BITS / 8);
+  t->buf = NULL;
+  t->cursor = 0;
+  pthread_mutex_unlock (&trace_lock);
+}
+
+static void
+make_exit_key (void)
+{
+  if (pthread_key_create (&exit_key, thread_exit) != 0)
+    exit_key = 0;
+}
+
+/* The calling thread's buffer, mapped and registered on first use.  */
+static bool
+setup_thread (struct tstate *t)
+{
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  void *p = mmap (NULL, BUFFER_BITS / 8, PROT_READ | PROT_WRITE,
+		  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    return false;
+  pthread_once (&once, make_exit_key);
+  pthread_mutex_lock (&trace_lock);
+  t->buf = p;
+  t->thread = ++nthreads;
+  t->own.fd = -1;
+  t->next = threads;
+  threads = t;
+  pthread_mutex_unlock (&trace_lock);
+  pthread_setspecific (exit_key, t);
+  return true;
+}
+
+/* Appends r at t's cursor; the cursor moves last.  */
+static void
+put (struct tstate *t, const pp_trace_record *r)
+{
+  if (!t->buf && !setup_thread (t))
+    return;
+  if (t->cursor + r->nbits > BUFFER_BITS)
+    {
+      pthread_mutex_lock (&trace_lock);
+      write_records (t);
+      pthread_mutex_unlock (&trace_lock);
+    }
+  uint64_t pos = t->cursor;
+  for (unsigned i = 0; i < r->nbits; i += 64)
+    {
+      unsigned n = r->nbits - i < 64 ? r->nbits - i : 64;
+      uint64_t v = r->bits[i / 64], w = pos / 64, off = pos % 64;
+      uint64_t below = off ? t->buf[w] & (((uint64_t) 1 << off) - 1) : 0;
+      t->buf[w] = below | (v << off);
+      if (off && off + n > 64)
+	t->buf[w + 1] = v >> (64 - off);
+      pos += n;
+    }
+  __atomic_store_n (&t->cursor, pos, __ATOMIC_RELEASE);
+}
+
+/* ---- The probes.  */
+
+static uint32_t
+trace_id (struct __pathprof_unit *u)
+{
+  uint32_t id = __atomic_load_n (&u->trace_id, __ATOMIC_ACQUIRE);
+  if (id)
+    return id - 1;
+  pthread_mutex_lock (&trace_lock);
+  if (!u->trace_id)
+    {
+      if (ntraced == traced_cap)
+	{
+	  uint32_t cap = traced_cap ? 2 * traced_cap : 16;
+	  void *p = realloc (traced_units, cap * sizeof *traced_units);
+	  if (p)
+	    {
+	      traced_units = p;
+	      traced_cap = cap;
+	    }
+	}
+      if (ntraced < traced_cap)
+	{
+	  traced_units[ntraced] = u;
+	  __atomic_store_n (&u->trace_id, ++ntraced, __ATOMIC_RELEASE);
+	}
+    }
+  id = u->trace_id;
+  pthread_mutex_unlock (&trace_lock);
+  return id ? id - 1 : UINT32_MAX;
+}
+
+PP_EXPORT uint64_t
+__pathprof_trace_enter (struct __pathprof_unit *u, uint32_t function, uint32_t width)
+{
+  struct tstate *t = &ts;
+  if (t->busy)
+    {
+      untraced_activations++;
+      return FRAME_UNTRACED;
+    }
+  t->busy = 1;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  pp_trace_record r = { { 0 }, 0 };
+  pp_trace_enter (&r, t->width, trace_id (u), function);
+  put (t, &r);
+  uint64_t frame = ((t->depth + 1) << 8) | t->width;
+  t->depth++;
+  t->width = width;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  t->busy = 0;
+  return frame;
+}
+
+PP_EXPORT void
+__pathprof_trace_witness (uint32_t k)
+{
+  struct tstate *t = &ts;
+  if (t->busy)
+    return;
+  t->busy = 1;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  pp_trace_record r = { { 0 }, 0 };
+  pp_trace_witness (&r, t->width, k);
+  put (t, &r);
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  t->busy = 0;
+}
+
+PP_EXPORT void
+__pathprof_trace_return (uint64_t frame)
+{
+  struct tstate *t = &ts;
+  if (t->busy || (frame & FRAME_UNTRACED))
+    return;
+  t->busy = 1;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  pp_trace_record r = { { 0 }, 0 };
+  pp_trace_control (&r, t->width, PP_TRACE_RETURN);
+  put (t, &r);
+  t->width = (unsigned) (frame & 0xff);
+  t->depth = (frame & ~FRAME_UNTRACED) >> 8;
+  t->depth--;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  t->busy = 0;
+}
+
+PP_EXPORT void
+__pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width)
+{
+  struct tstate *t = &ts;
+  if (frame & FRAME_UNTRACED)
+    return;
+  /* Traced code again: a write the handler left for good is over.  */
+  t->busy = 1;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  uint64_t depth = frame >> 8;
+  pp_trace_record r = { { 0 }, 0 };
+  pp_trace_land (&r, t->width, depth, block);
+  put (t, &r);
+  t->depth = depth;
+  t->width = width;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  t->busy = 0;
+}
+
+/* ---- Flushing, exit and fork (runtime.c calls these).  */
+
+void
+pp_trace_flush_all (void)
+{
+  pthread_mutex_lock (&trace_lock);
+  for (struct tstate *t = threads; t; t = t->next)
+    write_records (t);
+  if (untraced_activations)
+    {
+      char msg[160];
+      snprintf (msg, sizeof msg, "%lu activation(s) of signal handlers that "
+		"interrupted a trace write are not in the trace",
+		untraced_activations);
+      trace_report (msg, NULL);
+      untraced_activations = 0;
+    }
+  pthread_mutex_unlock (&trace_lock);
+}
+
+void
+pp_trace_before_fork (void)
+{
+  pthread_mutex_lock (&trace_lock);
+  write_records (&ts);
+  read_pattern ();
+  size_t n = 0;
+  if (pattern[0] != '/' && getcwd (prefork_file, sizeof prefork_file - 1))
+    {
+      n = strlen (prefork_file);
+      prefork_file[n++] = '/';
+    }
+  file_name (prefork_file + n, sizeof prefork_file - n, ts.thread);
+}
+
+void
+pp_trace_after_fork_in_parent (void)
+{
+  pthread_mutex_unlock (&trace_lock);
+}
+
+/* The child continues the forking thread's records in a file of its own,
+   which starts by saying where the earlier ones are.  */
+void
+pp_trace_after_fork_in_child (pid_t parent)
+{
+  struct tstate *t = &ts;
+  if (t->thread)
+    {
+      fork_origin.thread = t->thread;
+      fork_origin.bits = t->flushed;
+      fork_origin.parent = parent;
+      memcpy (fork_origin.parent_file, prefork_file, sizeof prefork_file);
+    }
+  /* Other threads are gone; their buffers stay mapped but unused.  */
+  threads = t->buf ? t : NULL;
+  t->next = NULL;
+  if (process_sink.fd >= 0)
+    close (process_sink.fd);
+  process_sink = (struct sink) { -1, false, 0 };
+  if (t->own.fd >= 0)
+    close (t->own.fd);
+  t->own = (struct sink) { -1, false, 0 };
+  fork_origin.child = fork_origin.child || t->thread;
+  t->flushed = 0;
+  pthread_mutex_unlock (&trace_lock);
+}

@@ -1,0 +1,64 @@
+/* Trace files (corelib/trace.h has the format): read, regenerated thread by
+   thread, and turned into edge counts, which the report layer reads like an
+   edge-counts profile, so that show, lcov and json accept a trace.  */
+
+#ifndef PATHPROF_TOOLS_TRACE_FILE_H
+#define PATHPROF_TOOLS_TRACE_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "graph.h"
+#include "notes.h"
+#include "profile.h"
+#include "trace.h"
+
+typedef struct trace_unit
+{
+  char *name;
+  unsigned char *raw_notes;
+  uint32_t raw_len;
+  pp_unit_notes notes;
+  pp_graph *graphs;		/* per function */
+  pp_trace_function *functions;	/* per function */
+  uint32_t first;		/* number of its first function among all units' */
+} trace_unit;
+
+typedef struct trace_thread
+{
+  uint32_t id;
+  uint64_t *words;
+  uint64_t nbits, cap;		/* cap in words */
+} trace_thread;
+
+typedef struct trace_file
+{
+  uint32_t nunits;
+  trace_unit *units;
+  uint32_t nthreads;
+  trace_thread *threads;	/* in order of first chunk */
+  uint32_t nfunctions;		/* of all units */
+} trace_file;
+
+/* Is the file at path a trace (by its first bytes)?  */
+bool trace_file_is_trace (const char *path);
+/* Reads path (and, for a forked process, the parent's file its FORK chunk
+   names).  Returns 0, or -1 with a reason in err.  */
+int trace_file_read (const char *path, trace_file *t, char *err, size_t errlen);
+void trace_file_free (trace_file *t);
+/* The unit and function of a function number of regeneration events.  */
+void trace_file_function (const trace_file *t, uint32_t id, uint32_t *unit,
+			  uint32_t *function);
+/* Regenerates thread i, calling event (as pp_trace_regen_ops) on each event.
+   Returns 0, or -1 with a reason in err.  */
+int trace_file_regen (trace_file *t, uint32_t i,
+		      void (*event) (void *ctx, enum pp_trace_ev ev, size_t depth,
+				     uint32_t id, uint32_t x),
+		      void *ctx, char *err, size_t errlen);
+/* The edge counts of every thread's regeneration, as a profile of edge-counts
+   units (every edge but the fake ones measured).  Returns 0, or -1 with a
+   reason in err.  */
+int trace_file_to_profile (trace_file *t, pp_profile *p, char *err, size_t errlen);
+
+#endif
