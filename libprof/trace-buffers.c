@@ -378,6 +378,8 @@ __pathprof_trace_enter (struct __pathprof_unit *u, uint32_t function, uint32_t w
   return frame;
 }
 
+/* The one record on the hot path: k in the current width, written in place
+   (no record built first); anything unusual goes through put.  */
 PP_EXPORT void
 __pathprof_trace_witness (uint32_t k)
 {
@@ -386,9 +388,22 @@ __pathprof_trace_witness (uint32_t k)
     return;
   t->busy = 1;
   __atomic_signal_fence (__ATOMIC_SEQ_CST);
-  pp_trace_record r = { { 0 }, 0 };
-  pp_trace_witness (&r, t->width, k);
-  put (t, &r);
+  uint64_t pos = t->cursor;
+  unsigned w = t->width;
+  if (__builtin_expect (t->buf != NULL && pos + w <= BUFFER_BITS, 1))
+    {
+      uint64_t i = pos / 64, off = pos % 64;
+      t->buf[i] = (t->buf[i] & (((uint64_t) 1 << off) - 1)) | ((uint64_t) k << off);
+      if (off + w > 64)
+	t->buf[i + 1] = (uint64_t) k >> (64 - off);
+      __atomic_store_n (&t->cursor, pos + w, __ATOMIC_RELEASE);
+    }
+  else
+    {
+      pp_trace_record r = { { 0 }, 0 };
+      pp_trace_witness (&r, w, k);
+      put (t, &r);
+    }
   __atomic_signal_fence (__ATOMIC_SEQ_CST);
   t->busy = 0;
 }
