@@ -43,10 +43,10 @@ static const struct command
     "as Graphviz input (render with dot -Tsvg); with --paths, the N hottest\n"
     "paths of the paths mode in colours",
     dot_command },
-  { "trace", "FILE [--branches]",
+  { "trace", "FILE [--branches] [--summary]",
     "print the execution of every thread of a trace-mode run, block by block\n"
     "with source lines, calls, returns and longjmps; with --branches, the\n"
-    "branch stream that pathprof-hw reads",
+    "branch stream that pathprof-hw reads; with --summary, only the last line",
     trace_command },
   { "merge", "OUT IN...", "add up the profiles IN... into OUT (replaced)",
     merge_command },

@@ -22,7 +22,7 @@
 struct printer
 {
   trace_file *t;
-  bool branches;
+  bool branches, summary;
   uint32_t **rpo;		/* per function number: per block */
   uint32_t *at;			/* per depth: the current block */
   uint32_t *fn_at;		/* per depth: the function */
@@ -143,6 +143,8 @@ on_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id, uint32_t x)
     case PP_TRACE_EV_ENTER:
       p->calls++;
       p->fn_at[depth] = id;
+      if (p->summary)
+	break;
       if (!p->branches)
 	printf ("%*scall %s\n", (int) (2 * depth - 2), "", fn->name);
       else if (depth > 1)
@@ -161,7 +163,7 @@ on_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id, uint32_t x)
       p->blocks++;
       p->at[depth] = x;
       p->fn_at[depth] = id;
-      if (!p->branches)
+      if (!p->branches && !p->summary)
 	print_block (p, depth, id, x);
       break;
     case PP_TRACE_EV_EDGE:
@@ -176,7 +178,7 @@ on_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id, uint32_t x)
 	while (n > 1 && ((uint32_t) 1 << bits) < n)
 	  bits++;
 	p->outcome_bits += bits;
-	if (!p->branches || src == g->entry || dst == g->exit
+	if (!p->branches || p->summary || src == g->entry || dst == g->exit
 	    || !pp_trace_real_edge (g, x))
 	  break;
 	uint64_t from = address (p, id, src) + 12, to = address (p, id, dst);
@@ -191,6 +193,8 @@ on_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id, uint32_t x)
       }
     case PP_TRACE_EV_RETURN:
     case PP_TRACE_EV_UNWIND:
+      if (p->summary)
+	break;
       if (!p->branches)
 	printf ("%*s%s %s\n", (int) (2 * depth - 2), "",
 		ev == PP_TRACE_EV_RETURN ? "return from" : "left by longjmp:",
@@ -200,6 +204,8 @@ on_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id, uint32_t x)
 		address (p, p->fn_at[depth - 1], caller) + 9, "r");
       break;
     case PP_TRACE_EV_LAND:
+      if (p->summary)
+	break;
       if (!p->branches)
 	printf ("%*slongjmp to %s block %u\n", (int) (2 * depth), "", fn->name, x);
       else
@@ -213,6 +219,7 @@ trace_command (int argc, char **argv)
 {
   static const struct option options[] = {
     { "branches", no_argument, NULL, 'b' },
+    { "summary", no_argument, NULL, 's' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 }
   };
@@ -224,6 +231,9 @@ trace_command (int argc, char **argv)
       {
       case 'b':
 	p.branches = true;
+	break;
+      case 's':
+	p.summary = true;
 	break;
       case 'h':
 	return tool_help ();
@@ -253,7 +263,7 @@ trace_command (int argc, char **argv)
       status = 1;
       goto out;
     }
-  if (p.branches)
+  if (p.branches && !p.summary)
     {
       printf ("# pathprof-branches 1\n# from %s\n", p.file);
       for (uint32_t u = 0; u < t.nunits; u++)
@@ -273,7 +283,8 @@ trace_command (int argc, char **argv)
   uint64_t bits = 0;
   for (uint32_t i = 0; i < t.nthreads && status == 0; i++)
     {
-      printf (p.branches ? "thread %u\n" : "thread %u:\n", t.threads[i].id);
+      if (!p.summary)
+	printf (p.branches ? "thread %u\n" : "thread %u:\n", t.threads[i].id);
       bits += t.threads[i].nbits;
       if (trace_file_regen (&t, i, on_event, &p, err, sizeof err))
 	{
@@ -286,7 +297,7 @@ trace_command (int argc, char **argv)
       double per = p.blocks ? 1000.0 / (double) p.blocks : 0;
       printf ("%s%" PRIu64 " blocks, %" PRIu64 " calls in %u thread(s): %.1f trace "
 	      "bytes per 1000 blocks, %.1f to record every branch outcome\n",
-	      p.branches ? "# " : "", p.blocks, p.calls, t.nthreads,
+	      p.branches && !p.summary ? "# " : "", p.blocks, p.calls, t.nthreads,
 	      (double) bits / 8 * per, (double) p.outcome_bits / 8 * per);
     }
 out:
