@@ -199,6 +199,12 @@ pp_plan_trace (const pp_mode_info *mode, const pp_graph *g,
       for (uint32_t v = 0; in->notes && v < g->nnodes && v < in->notes->nblocks; v++)
 	calls[v] = in->notes->blocks[v].flags & PP_BLOCK_CALLS;
       n = pp_trace_place (g, calls, in->weights, wit);
+      if (n >= 0 && in->all_witnesses)
+	{
+	  n = 0;
+	  for (uint32_t e = 0; e < g->nedges; e++)
+	    wit[e] = pp_trace_real_edge (g, e) ? n++ : -1;
+	}
     }
   if (n < 0 || plan_alloc (out, (uint32_t) (3 * g->nedges + g->nnodes)))
     {

@@ -151,6 +151,8 @@ typedef struct pp_plan_input
 {
   const double *weights;	/* per edge, for spanning trees (pp_plan_weights) */
   uint64_t path_array_max;	/* paths: more paths than this go to a table */
+  bool all_witnesses;		/* trace: a witness on every real edge (the
+				   exhaustive tracer of the tests) */
   /* The function's blocks and their source lines, numbered as the graph's nodes
      (block-counts: the edges that line counts need stay exact); may be NULL.  */
   const pp_function_notes *notes;

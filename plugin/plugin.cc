@@ -42,6 +42,15 @@ static const option_value weight_values[] = {
   {NULL, 0}
 };
 
+/* Trace mode: witnesses where Ball and Larus put them, or on every edge (the
+   exhaustive tracer the tests check the placement against).  */
+static const option_value witness_values[] = {
+  {"optimal", 0},
+  {"all", 1},
+  {NULL, 0}
+};
+static int option_all_witnesses;
+
 static const pp_mode_info *option_mode = pp_mode_lookup (PP_MODE_EDGE_COUNTS);
 static int option_weights = PP_WEIGHTS_GCC;
 /* Functions with at most this many paths count them in an array; larger ones
@@ -209,6 +218,9 @@ parse_options (struct plugin_name_args *info)
 	option_profile = arg.value;
       else if (strcmp (arg.key, "interesting") == 0)
 	ok &= parse_interesting (arg.value);
+      else if (strcmp (arg.key, "witnesses") == 0)
+	ok &= parse_choice ("witnesses", arg.value, witness_values,
+			    &option_all_witnesses);
       else
 	{
 	  if (strcmp (arg.key, "profile") == 0)
@@ -216,7 +228,7 @@ parse_options (struct plugin_name_args *info)
 	  else
 	    error ("pathprof: unknown option %<-fplugin-arg-pathprof-%s%>; valid "
 		   "options are: mode, weights, path-array-max, profile, "
-		   "interesting", arg.key);
+		   "interesting, witnesses", arg.key);
 	  ok = false;
 	}
     }
@@ -242,7 +254,9 @@ help_text (void)
 		 "  -fplugin-arg-pathprof-profile=FILE (ppp, residual: the paths "
 		 "profile to learn from)\n"
 		 "  -fplugin-arg-pathprof-interesting=all|hot:P (ppp: which of its "
-		 "paths; default all)\n", NULL);
+		 "paths; default all)\n"
+		 "  -fplugin-arg-pathprof-witnesses=optimal|all (trace: all is the "
+		 "exhaustive tracer, for testing)\n", NULL);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -350,6 +364,7 @@ plan_function (function_record &rec, pp_function_notes &fn, file_table &files,
   auto_vec<double> w;
   pp_plan_input in = {};
   in.path_array_max = option_path_array_max;
+  in.all_witnesses = option_all_witnesses;
   if (option_mode->weighted)
     {
       w.safe_grow_cleared (g.nedges);

@@ -267,7 +267,8 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 
 /* Inserts SEQ at the start of block BB, after its labels, or right after a
    leading setjmp-like call (nothing may precede it); when that call also ends
-   the block, on the block's one normal outgoing edge.  */
+   the block, on the block's one normal outgoing edge, before the probes of
+   that edge.  */
 static void
 insert_at_block (basic_block bb, gimple_seq seq)
 {
@@ -286,7 +287,13 @@ insert_at_block (basic_block bb, gimple_seq seq)
       FOR_EACH_EDGE (e, ei, bb->succs)
 	if (!(e->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE)))
 	  {
+	    /* The block's probes run before the edge's own (inserted
+	       earlier: edge sites come first in the plan).  */
+	    gimple_seq edge_probes = PENDING_STMT (e);
+	    PENDING_STMT (e) = NULL;
 	    gsi_insert_seq_on_edge (e, seq);
+	    if (edge_probes)
+	      gsi_insert_seq_on_edge (e, edge_probes);
 	    return;
 	  }
       internal_error ("pathprof: block %d has no edge for its probe", bb->index);
