@@ -55,6 +55,28 @@ void __pathprof_unit_exit (struct __pathprof_unit *unit);
 /* Counts one execution of path number path of t's function, exactly even when
    threads count concurrently.  A path >= t->npaths is ignored.  */
 void __pathprof_count_path (struct __pathprof_path_table *t, uint64_t path);
+/* Trace mode (corelib/trace.h, libprof/trace-buffers.c): a thread's record
+   buffer, thread-local in libprof (__pathprof_trace_tls, initial-exec TLS).
+   The plugin's code puts a witness k of a function of width w in place
+   (plugin/probes.cc, expand_witness):
+       lim = limit; limit = 0; pos = cursor;
+       if (pos + w <= lim)
+         { write k at bit pos of buf (and the word after); cursor = pos + w;
+           limit = lim; }
+       else
+         { limit = lim; __pathprof_trace_witness (k); }
+   Claiming by limit = 0 first makes a signal handler that interrupts it
+   take the slow path, which drops its records (libprof counts them).  */
+struct __pathprof_trace_thread
+{
+  uint64_t *buf;
+  uint64_t cursor;		/* bits written */
+  uint64_t limit;		/* 0, or the bits buf holds (one spare word
+				   after them) */
+  uint32_t busy;		/* libprof's */
+  uint32_t width;		/* libprof's */
+};
+
 /* Trace mode (corelib/trace.h, libprof/trace-buffers.c).  The entry of function
    `function` of u, whose records take `width` bits: returns the activation's
    frame word, which its code passes to the RETURN and LAND probes.  */

@@ -32,6 +32,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,20 +56,64 @@ struct sink
   uint32_t units_written;	/* units [0, units_written) are in the file */
 };
 
+/* A thread's state.  Its first fields are struct __pathprof_trace_thread
+   (pathprof-abi.h), which the plugin's code reads and writes to put a witness
+   in place: it claims the buffer by setting limit to 0, so limit is 0 while
+   anyone writes (and before the buffer exists), else BUFFER_BITS.  */
 struct tstate
 {
-  uint64_t *buf;
+  uint64_t *buf;		/* BUFFER_BITS and one spare word */
   uint64_t cursor;		/* bits in buf */
+  uint64_t limit;
+  volatile uint32_t busy;	/* libprof is writing */
+  uint32_t width;
+  /* libprof's own.  */
   uint64_t flushed;		/* bits of this thread written before buf */
-  unsigned width;
   uint64_t depth;
   uint32_t thread;		/* 1, 2, ... in order of first record; 0: none */
-  volatile sig_atomic_t busy;
   struct sink own;		/* with %t */
   struct tstate *next;
 };
 
-static __thread struct tstate ts __attribute__ ((tls_model ("initial-exec")));
+_Static_assert (offsetof (struct tstate, buf)
+		== offsetof (struct __pathprof_trace_thread, buf)
+		&& offsetof (struct tstate, cursor)
+		   == offsetof (struct __pathprof_trace_thread, cursor)
+		&& offsetof (struct tstate, limit)
+		   == offsetof (struct __pathprof_trace_thread, limit)
+		&& offsetof (struct tstate, busy)
+		   == offsetof (struct __pathprof_trace_thread, busy)
+		&& offsetof (struct tstate, width)
+		   == offsetof (struct __pathprof_trace_thread, width),
+		"struct tstate starts as struct __pathprof_trace_thread");
+
+PP_EXPORT __thread struct tstate __pathprof_trace_tls
+  __attribute__ ((tls_model ("initial-exec")));
+#define ts __pathprof_trace_tls
+
+/* Writes by libprof: nothing else writes meanwhile, and a signal handler's
+   records are dropped (write_blocked) rather than mixed in.  */
+static inline bool
+write_blocked (const struct tstate *t)
+{
+  return t->busy || (t->buf && t->limit == 0);
+}
+
+static inline void
+begin_write (struct tstate *t)
+{
+  t->busy = 1;
+  t->limit = 0;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+}
+
+static inline void
+end_write (struct tstate *t)
+{
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  t->limit = t->buf ? BUFFER_BITS : 0;
+  t->busy = 0;
+}
 
 /* Protects everything below, and the writes to the files.  */
 static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -264,8 +309,9 @@ thread_exit (void *arg)
       }
   if (t->own.fd >= 0)
     close (t->own.fd);
-  munmap (t->buf, BUFFER_BITS / 8);
+  munmap (t->buf, BUFFER_BITS / 8 + 8);
   t->buf = NULL;
+  t->limit = 0;
   t->cursor = 0;
   pthread_mutex_unlock (&trace_lock);
 }
@@ -282,7 +328,7 @@ static bool
 setup_thread (struct tstate *t)
 {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
-  void *p = mmap (NULL, BUFFER_BITS / 8, PROT_READ | PROT_WRITE,
+  void *p = mmap (NULL, BUFFER_BITS / 8 + 8, PROT_READ | PROT_WRITE,
 		  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED)
     return false;
@@ -324,6 +370,49 @@ put (struct tstate *t, const pp_trace_record *r)
   __atomic_store_n (&t->cursor, pos, __ATOMIC_RELEASE);
 }
 
+/* Appends the n <= 64 low bits of v (the rest 0) at t's cursor.  */
+static inline void
+put_bits (struct tstate *t, uint64_t v, unsigned n)
+{
+  uint64_t pos = t->cursor;
+  if (__builtin_expect (!t->buf || pos + n > BUFFER_BITS, 0))
+    {
+      pp_trace_record r = { { v }, n };
+      put (t, &r);
+      return;
+    }
+  uint64_t i = pos / 64, off = pos % 64;
+  t->buf[i] = (t->buf[i] & (((uint64_t) 1 << off) - 1)) | (v << off);
+  t->buf[i + 1] = (v >> 1) >> (63 - off);	/* the spare word at the end */
+  __atomic_store_n (&t->cursor, pos + n, __ATOMIC_RELEASE);
+}
+
+/* x as pp_trace_put_varint writes it, in *n bits (x < 2^56).  */
+static inline uint64_t
+varint_bits (uint64_t x, unsigned *n)
+{
+  uint64_t v = 0;
+  unsigned k = 0;
+  do
+    {
+      uint64_t group = x & 0x7f;
+      x >>= 7;
+      v |= (group | (uint64_t) (x != 0) << 7) << k;
+      k += 8;
+    }
+  while (x);
+  *n = k;
+  return v;
+}
+
+/* The escape of the current width and a kind, in w + 2 bits.  */
+static inline void
+put_control (struct tstate *t, enum pp_trace_kind kind)
+{
+  put_bits (t, pp_trace_escape (t->width) | (uint64_t) kind << t->width,
+	    t->width + 2);
+}
+
 /* ---- The probes.  */
 
 static uint32_t
@@ -360,70 +449,55 @@ PP_EXPORT uint64_t
 __pathprof_trace_enter (struct __pathprof_unit *u, uint32_t function, uint32_t width)
 {
   struct tstate *t = &ts;
-  if (t->busy)
+  if (write_blocked (t))
     {
       untraced_activations++;
       return FRAME_UNTRACED;
     }
-  t->busy = 1;
-  __atomic_signal_fence (__ATOMIC_SEQ_CST);
-  pp_trace_record r = { { 0 }, 0 };
-  pp_trace_enter (&r, t->width, trace_id (u), function);
-  put (t, &r);
+  begin_write (t);
+  unsigned nu, nf;
+  uint64_t unit = varint_bits (trace_id (u), &nu), fn = varint_bits (function, &nf);
+  put_control (t, PP_TRACE_ENTER);
+  if (nu + nf <= 64)
+    put_bits (t, unit | fn << nu, nu + nf);
+  else
+    {
+      put_bits (t, unit, nu);
+      put_bits (t, fn, nf);
+    }
   uint64_t frame = ((t->depth + 1) << 8) | t->width;
   t->depth++;
   t->width = width;
-  __atomic_signal_fence (__ATOMIC_SEQ_CST);
-  t->busy = 0;
+  end_write (t);
   return frame;
 }
 
-/* The one record on the hot path: k in the current width, written in place
-   (no record built first); anything unusual goes through put.  */
+/* A witness the plugin's code could not put in place (the buffer is full or
+   not there yet, or a write is under way).  */
 PP_EXPORT void
 __pathprof_trace_witness (uint32_t k)
 {
   struct tstate *t = &ts;
-  if (t->busy)
+  if (write_blocked (t))
     return;
-  t->busy = 1;
-  __atomic_signal_fence (__ATOMIC_SEQ_CST);
-  uint64_t pos = t->cursor;
-  unsigned w = t->width;
-  if (__builtin_expect (t->buf != NULL && pos + w <= BUFFER_BITS, 1))
-    {
-      uint64_t i = pos / 64, off = pos % 64;
-      t->buf[i] = (t->buf[i] & (((uint64_t) 1 << off) - 1)) | ((uint64_t) k << off);
-      if (off + w > 64)
-	t->buf[i + 1] = (uint64_t) k >> (64 - off);
-      __atomic_store_n (&t->cursor, pos + w, __ATOMIC_RELEASE);
-    }
-  else
-    {
-      pp_trace_record r = { { 0 }, 0 };
-      pp_trace_witness (&r, w, k);
-      put (t, &r);
-    }
-  __atomic_signal_fence (__ATOMIC_SEQ_CST);
-  t->busy = 0;
+  begin_write (t);
+  pp_trace_record r = { { 0 }, 0 };
+  pp_trace_witness (&r, t->width, k);
+  put (t, &r);
+  end_write (t);
 }
 
 PP_EXPORT void
 __pathprof_trace_return (uint64_t frame)
 {
   struct tstate *t = &ts;
-  if (t->busy || (frame & FRAME_UNTRACED))
+  if (write_blocked (t) || (frame & FRAME_UNTRACED))
     return;
-  t->busy = 1;
-  __atomic_signal_fence (__ATOMIC_SEQ_CST);
-  pp_trace_record r = { { 0 }, 0 };
-  pp_trace_control (&r, t->width, PP_TRACE_RETURN);
-  put (t, &r);
+  begin_write (t);
+  put_control (t, PP_TRACE_RETURN);
   t->width = (unsigned) (frame & 0xff);
-  t->depth = (frame & ~FRAME_UNTRACED) >> 8;
-  t->depth--;
-  __atomic_signal_fence (__ATOMIC_SEQ_CST);
-  t->busy = 0;
+  t->depth = (frame >> 8) - 1;
+  end_write (t);
 }
 
 PP_EXPORT void
@@ -433,16 +507,14 @@ __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width)
   if (frame & FRAME_UNTRACED)
     return;
   /* Traced code again: a write the handler left for good is over.  */
-  t->busy = 1;
-  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  begin_write (t);
   uint64_t depth = frame >> 8;
   pp_trace_record r = { { 0 }, 0 };
   pp_trace_land (&r, t->width, depth, block);
   put (t, &r);
   t->depth = depth;
   t->width = width;
-  __atomic_signal_fence (__ATOMIC_SEQ_CST);
-  t->busy = 0;
+  end_write (t);
 }
 
 /* ---- Flushing, exit and fork (runtime.c calls these).  */

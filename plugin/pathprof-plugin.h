@@ -101,6 +101,8 @@ struct probe_target
   tree keyed_marker;		/* stands for a keyed count until expanded */
   tree unit;			/* the unit's registration record */
   tree trace_enter, trace_witness, trace_return, trace_land;	/* libprof's */
+  tree trace_tls;		/* libprof's struct __pathprof_trace_thread */
+  tree tls_buf, tls_cursor, tls_limit;	/* its fields */
   bool atomic;			/* atomic counter updates (threads) */
 };
 

@@ -6,6 +6,7 @@
    exit handlers, and the edge insertions are committed.  */
 
 #include "pathprof-plugin.h"
+#include "corelib/trace.h"
 
 static tree
 counter_type (void)
@@ -89,6 +90,7 @@ struct site_state
   tree value2 = NULL_TREE;
   tree frame = NULL_TREE;	/* the trace frame word (ENTER's result) */
   auto_vec<gimple *> keyed;	/* the keyed counts' markers (expand_keyed) */
+  auto_vec<gimple *> witnesses;	/* the witnesses' calls (expand_witness) */
 };
 
 static tree
@@ -122,7 +124,7 @@ trace_frame (site_state &s)
 
 /* A call of libprof's FN with ARGS into SEQ (the frame word, loaded, first
    when FRAME_FIRST).  */
-static void
+static gimple *
 emit_trace_call (tree fn, site_state &s, bool frame_first, tree a, tree b,
 		 gimple_seq *seq)
 {
@@ -137,7 +139,9 @@ emit_trace_call (tree fn, site_state &s, bool frame_first, tree a, tree b,
     args.safe_push (a);
   if (b)
     args.safe_push (b);
-  gimple_seq_add_stmt (seq, gimple_build_call_vec (fn, args));
+  gimple *call = gimple_build_call_vec (fn, args);
+  gimple_seq_add_stmt (seq, call);
+  return call;
 }
 
 static bool
@@ -250,8 +254,11 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 	return;
       }
     case PP_PROBE_TRACE_WITNESS:
-      emit_trace_call (t.trace_witness, s, false,
-		       build_int_cst (unsigned_type_node, p.index), NULL_TREE, seq);
+      /* A call that expand_witness turns into the write in place.  */
+      s.witnesses.safe_push (emit_trace_call (t.trace_witness, s, false,
+					      build_int_cst (unsigned_type_node,
+							     p.index),
+					      NULL_TREE, seq));
       return;
     case PP_PROBE_TRACE_RETURN:
       emit_trace_call (t.trace_return, s, true, NULL_TREE, NULL_TREE, seq);
@@ -400,6 +407,125 @@ expand_keyed (const function_record &rec, const probe_target &t, gimple *marker)
   miss->count = bb->count - hit->count;
 }
 
+/* A field of the thread's trace state, accessed as volatile: a signal
+   handler may run between any two of these accesses (pathprof-abi.h).  */
+static tree
+tls_field (const probe_target &t, tree field)
+{
+  tree ref = build3 (COMPONENT_REF, TREE_TYPE (field), t.trace_tls, field,
+		     NULL_TREE);
+  TREE_THIS_VOLATILE (ref) = 1;
+  return ref;
+}
+
+static tree
+emit_value (gimple_seq *seq, tree type, enum tree_code code, tree a, tree b,
+	    const char *name)
+{
+  tree v = make_temp_ssa_name (type, NULL, name);
+  if (b)
+    gimple_seq_add_stmt (seq, gimple_build_assign (v, code, a, b));
+  else if (useless_type_conversion_p (type, TREE_TYPE (a)))
+    gimple_seq_add_stmt (seq, gimple_build_assign (v, a));
+  else
+    gimple_seq_add_stmt (seq, gimple_build_assign (v, NOP_EXPR, a));
+  return v;
+}
+
+/* Replaces the call __pathprof_trace_witness (k) of a function whose
+   witnesses take WIDTH bits by the write in place of pathprof-abi.h, the call
+   staying on the unlikely path:
+       lim = limit; limit = 0; pos = cursor; end = pos + WIDTH;
+       if (end <= lim)
+         { i = pos / 64; off = pos % 64;
+           buf[i] = (buf[i] & ((1 << off) - 1)) | (k << off);
+           buf[i + 1] = (k >> 1) >> (63 - off);     (0 when off is 0)
+           cursor = end; limit = lim; }
+       else
+         { limit = lim; __pathprof_trace_witness (k); }  */
+static void
+expand_witness (const probe_target &t, gimple *call, unsigned width)
+{
+  tree u64 = counter_type (), ptr = TREE_TYPE (t.tls_buf);
+  tree k = fold_convert (u64, gimple_call_arg (call, 0));
+  basic_block bb = gimple_bb (call);
+  edge to_fast = split_block (bb, call);
+  basic_block join = to_fast->dest;
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  gsi_remove (&gsi, false);
+
+  basic_block fast = new_block (bb), slow = new_block (fast);
+  profile_probability likely = profile_probability::very_likely ();
+  gimple_seq seq = NULL;
+  tree lim = emit_value (&seq, u64, NOP_EXPR, tls_field (t, t.tls_limit), NULL_TREE,
+			 "PP_trace_limit");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_limit),
+						  build_int_cst (u64, 0)));
+  tree pos = emit_value (&seq, u64, NOP_EXPR, tls_field (t, t.tls_cursor), NULL_TREE,
+			 "PP_trace_pos");
+  tree end = emit_value (&seq, u64, PLUS_EXPR, pos, build_int_cst (u64, width),
+			 "PP_trace_end");
+  gimple_seq_add_stmt (&seq, gimple_build_cond (LE_EXPR, end, lim, NULL_TREE,
+						 NULL_TREE));
+  gsi = gsi_last_bb (bb);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  redirect_edge_succ (to_fast, fast);
+  to_fast->flags = EDGE_TRUE_VALUE;
+  to_fast->probability = likely;
+  make_edge (bb, slow, EDGE_FALSE_VALUE)->probability = likely.invert ();
+
+  seq = NULL;
+  tree buf = emit_value (&seq, ptr, NOP_EXPR, tls_field (t, t.tls_buf), NULL_TREE,
+			 "PP_trace_buf");
+  tree word_index = emit_value (&seq, u64, RSHIFT_EXPR, pos,
+				build_int_cst (integer_type_node, 6), "PP_trace_i");
+  tree off = emit_value (&seq, u64, BIT_AND_EXPR, pos, build_int_cst (u64, 63),
+			 "PP_trace_off");
+  tree byte_offset = emit_value (&seq, sizetype, NOP_EXPR, word_index, NULL_TREE,
+				 "PP_trace_at");
+  byte_offset = emit_value (&seq, sizetype, MULT_EXPR, byte_offset, size_int (8),
+			    "PP_trace_at");
+  tree at = emit_value (&seq, ptr, POINTER_PLUS_EXPR, buf, byte_offset,
+			"PP_trace_word");
+  tree word = build2 (MEM_REF, u64, at, build_int_cst (ptr, 0));
+  TREE_THIS_VOLATILE (word) = 1;
+  tree next = build2 (MEM_REF, u64, at, build_int_cst (ptr, 8));
+  TREE_THIS_VOLATILE (next) = 1;
+  tree shift = emit_value (&seq, integer_type_node, NOP_EXPR, off, NULL_TREE,
+			   "PP_trace_shift");
+  tree old_word = emit_value (&seq, u64, NOP_EXPR, word, NULL_TREE, "PP_trace_old");
+  tree one = emit_value (&seq, u64, LSHIFT_EXPR, build_int_cst (u64, 1), shift,
+			 "PP_trace_mask");
+  tree mask = emit_value (&seq, u64, MINUS_EXPR, one, build_int_cst (u64, 1),
+			  "PP_trace_mask");
+  tree below = emit_value (&seq, u64, BIT_AND_EXPR, old_word, mask, "PP_trace_below");
+  tree kv = emit_value (&seq, u64, NOP_EXPR, k, NULL_TREE, "PP_trace_k");
+  tree placed = emit_value (&seq, u64, LSHIFT_EXPR, kv, shift, "PP_trace_placed");
+  tree new_word = emit_value (&seq, u64, BIT_IOR_EXPR, below, placed, "PP_trace_new");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (unshare_expr (word), new_word));
+  tree half = emit_value (&seq, u64, RSHIFT_EXPR, kv,
+			  build_int_cst (integer_type_node, 1), "PP_trace_high");
+  tree rest = emit_value (&seq, integer_type_node, MINUS_EXPR,
+			  build_int_cst (integer_type_node, 63), shift, "PP_trace_rest");
+  tree high = emit_value (&seq, u64, RSHIFT_EXPR, half, rest, "PP_trace_high");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (next, high));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_cursor), end));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_limit), lim));
+  gsi = gsi_start_bb (fast);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  make_single_succ_edge (fast, join, EDGE_FALLTHRU);
+
+  seq = NULL;
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_limit), lim));
+  gimple_seq_add_stmt (&seq, call);
+  gsi = gsi_start_bb (slow);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  make_single_succ_edge (slow, join, EDGE_FALLTHRU);
+
+  fast->count = bb->count.apply_probability (likely);
+  slow->count = bb->count - fast->count;
+}
+
 /* Calls that end the process without running exit handlers (or replace it):
    libprof must write the profile before them.  */
 static bool
@@ -462,4 +588,6 @@ insert_probes (const function_record &rec, const probe_target &t)
   gsi_commit_edge_inserts ();
   for (gimple *marker : s.keyed)
     expand_keyed (rec, t, marker);
+  for (gimple *call : s.witnesses)
+    expand_witness (t, call, pp_trace_width (plan.nvalues));
 }

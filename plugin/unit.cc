@@ -76,29 +76,49 @@ unit_record_type (void)
 
 static unit_fields unit_type;
 
+/* libprof's trace-mode functions and the thread's trace state: extern
+   __thread struct __pathprof_trace_thread __pathprof_trace_tls, initial-exec
+   (libprof is loaded with the program).  */
+static void
+declare_trace_runtime (probe_target &t)
+{
+  tree u32 = unsigned_type_node;
+  tree u64 = long_long_unsigned_type_node;
+  t.trace_enter = build_fn_decl ("__pathprof_trace_enter",
+				 build_function_type_list (u64, ptr_type_node, u32,
+							   u32, NULL_TREE));
+  t.trace_witness = build_fn_decl ("__pathprof_trace_witness",
+				   build_function_type_list (void_type_node, u32,
+							     NULL_TREE));
+  t.trace_return = build_fn_decl ("__pathprof_trace_return",
+				  build_function_type_list (void_type_node, u64,
+							    NULL_TREE));
+  tree thread_type = make_node (RECORD_TYPE);
+  tree fields = NULL_TREE;
+  t.tls_buf = build_field (build_pointer_type (u64), "buf", &fields);
+  t.tls_cursor = build_field (u64, "cursor", &fields);
+  t.tls_limit = build_field (u64, "limit", &fields);
+  build_field (u32, "busy", &fields);
+  build_field (u32, "width", &fields);
+  finish_builtin_struct (thread_type, "__pathprof_trace_thread", fields, NULL_TREE);
+  t.trace_tls = build_decl (BUILTINS_LOCATION, VAR_DECL,
+			    get_identifier ("__pathprof_trace_tls"), thread_type);
+  TREE_PUBLIC (t.trace_tls) = 1;
+  DECL_EXTERNAL (t.trace_tls) = 1;
+  DECL_ARTIFICIAL (t.trace_tls) = 1;
+  set_decl_tls_model (t.trace_tls, TLS_MODEL_INITIAL_EXEC);
+  t.trace_land = build_fn_decl ("__pathprof_trace_land",
+				build_function_type_list (void_type_node, u64, u32,
+							  u32, NULL_TREE));
+}
+
 void
 create_unit_values (probe_target &t, uint32_t nvalues,
 		    auto_delete_vec<function_record> &records)
 {
   unit_type = unit_record_type ();
   t.unit = static_var ("__pathprof_unit", unit_type.type, NULL_TREE, false);
-  tree u32 = unsigned_type_node;
-  t.trace_enter = build_fn_decl ("__pathprof_trace_enter",
-				 build_function_type_list (long_long_unsigned_type_node,
-							   ptr_type_node, u32, u32,
-							   NULL_TREE));
-  t.trace_witness = build_fn_decl ("__pathprof_trace_witness",
-				   build_function_type_list (void_type_node, u32,
-							     NULL_TREE));
-  t.trace_return = build_fn_decl ("__pathprof_trace_return",
-				  build_function_type_list (void_type_node,
-							    long_long_unsigned_type_node,
-							    NULL_TREE));
-  t.trace_land = build_fn_decl ("__pathprof_trace_land",
-				build_function_type_list (void_type_node,
-							  long_long_unsigned_type_node,
-							  u32, u32, NULL_TREE));
-
+  declare_trace_runtime (t);
   tree u64 = long_long_unsigned_type_node;
   tree array_type = build_array_type_nelts (t.value_type, MAX (nvalues, 1u));
   t.values = static_var ("__pathprof_counters", array_type, NULL_TREE, false);
