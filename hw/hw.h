@@ -1,0 +1,252 @@
+/* hw/: a reference model of the hardware path profiler of Vaswani's thesis
+   (Efficient Online Path Profiling, chapter 5), fed by branch streams.
+
+   Model.  Retired branches (struct hw_branch) pass through a branch queue to
+   the path detector, which keeps one path stack per thread.  The Path Profiler
+   Control Register (struct hw_ppcr) maps each branch type (call, return,
+   indirect, forward, backward) to the operations done on the stack, always in
+   the order update or update-count, then pop, then push:
+     push          a new entry whose path starts at the branch's target
+     pop           the top entry's path is finished: it goes to the Hot Path
+                   Table (and to the complete profile the HPT is judged by)
+     update        the branch joins the top path: length + 1, one outcome bit
+                   (1 for taken or unconditional), events + the branch's; a
+                   path reaching the maximum length is popped and a new one
+                   pushed from the branch's target (splitting)
+     update-count  events + the branch's, the path unchanged
+   Extended paths: a backward branch (extended-loop) or a call (extended-
+   interproc) only updates while the top entry's extension count is below the
+   maximum, and counts one more; in extended-interproc a return then only
+   updates while the count is above 0, and counts one less.
+   The Hot Path Table (struct hw_hpt) has sets of `ways` entries, indexed by
+   the path's start address (HW_INDEX_ADDRESS) or by the start address XOR
+   its length XOR its outcome bits (HW_INDEX_XOR), replaced LFU or LRU, with
+   32-bit saturating accumulators.  The model is operation-exact and
+   cycle-free: it says which paths the hardware would hold and count, not when.
+
+   Everything is plain C over plain structs; the command is pathprof-hw.c.  */
+
+#ifndef PATHPROF_HW_H
+#define PATHPROF_HW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum hw_kind
+{
+  HW_COND_TAKEN,
+  HW_COND_NOT_TAKEN,
+  HW_JUMP,
+  HW_INDIRECT_JUMP,
+  HW_CALL,
+  HW_INDIRECT_CALL,
+  HW_RETURN,
+  HW_TAKEN_UNKNOWN,		/* from LBR samples: a taken branch of no known kind */
+};
+
+typedef struct hw_branch
+{
+  uint8_t kind;			/* enum hw_kind */
+  uint32_t thread;
+  uint64_t src, dst;
+  uint32_t events;		/* what the branch adds to its path's events */
+} hw_branch;
+
+/* The detector's branch types (table 5.1's rows).  */
+enum hw_type
+{
+  HW_TYPE_CALL,
+  HW_TYPE_RETURN,
+  HW_TYPE_INDIRECT,
+  HW_TYPE_FORWARD,
+  HW_TYPE_BACKWARD,
+  HW_NTYPES,
+};
+
+/* How a branch of a kind is classified: calls and returns by kind, indirect
+   jumps as indirect, the others forward or backward by address (backward iff
+   dst <= src).  */
+enum hw_type hw_branch_type (const hw_branch *b);
+
+enum hw_op
+{
+  HW_OP_UPDATE = 1u << 0,
+  HW_OP_UPDATE_COUNT = 1u << 1,
+  HW_OP_POP = 1u << 2,
+  HW_OP_PUSH = 1u << 3,
+};
+
+enum hw_extend
+{
+  HW_EXTEND_NONE,
+  HW_EXTEND_LOOP,
+  HW_EXTEND_INTERPROC,
+};
+
+typedef struct hw_ppcr
+{
+  uint8_t ops[HW_NTYPES];	/* enum hw_op bits per type */
+  uint8_t extend;		/* enum hw_extend */
+  uint32_t max_extension;
+} hw_ppcr;
+
+/* Presets: "ball-larus" (table 5.1), "wpp" (table 5.2), "extended-loop" and
+   "extended-interproc" (table 5.1 with extension).  Returns 0, or -1 for an
+   unknown name.  */
+int hw_ppcr_preset (hw_ppcr *p, const char *name, uint32_t max_extension);
+/* A custom mapping "TYPE=OPS;..." with TYPE call, return, indirect, forward,
+   backward and OPS a comma list of update, update-count, pop, push (types not
+   named do nothing).  Returns 0, or -1 with a reason in err.  */
+int hw_ppcr_parse (hw_ppcr *p, const char *spec, char *err, size_t errlen);
+
+/* A path descriptor: start address, length in branches, one outcome bit per
+   branch (bit i for the i-th).  */
+typedef struct hw_path
+{
+  uint64_t start;
+  uint64_t outcomes;
+  uint8_t length;
+} hw_path;
+
+static inline bool hw_path_equal (const hw_path *a, const hw_path *b)
+{ return a->start == b->start && a->length == b->length && a->outcomes == b->outcomes; }
+
+/* ---- The Hot Path Table and the complete profile.  */
+
+enum hw_index { HW_INDEX_ADDRESS, HW_INDEX_XOR };
+enum hw_replace { HW_REPLACE_LFU, HW_REPLACE_LRU };
+
+typedef struct hw_hpt_entry
+{
+  hw_path path;
+  uint32_t count;		/* saturating */
+  uint64_t used;		/* LRU: when last hit or filled */
+  bool valid;
+} hw_hpt_entry;
+
+typedef struct hw_hpt
+{
+  uint32_t entries, ways, sets;
+  uint8_t index, replace;
+  uint64_t clock;
+  uint64_t lookups, misses, replacements;
+  hw_hpt_entry *e;		/* entries, set by set */
+} hw_hpt;
+
+/* entries a multiple of ways, ways >= 1.  Returns 0, or -1 (allocation or
+   bad sizes).  */
+int hw_hpt_init (hw_hpt *h, uint32_t entries, uint32_t ways, int index, int replace);
+void hw_hpt_free (hw_hpt *h);
+void hw_hpt_add (hw_hpt *h, const hw_path *p, uint32_t count);
+/* Its size in bytes with descriptors of max_length outcome bits: per entry
+   address_bits of start address, enough bits for a length up to max_length,
+   max_length outcome bits and a 32-bit accumulator.  */
+uint64_t hw_hpt_bytes (const hw_hpt *h, unsigned address_bits, unsigned max_length);
+
+/* The complete profile: every path with its exact count (an unbounded map).  */
+typedef struct hw_profile_entry
+{
+  hw_path path;
+  uint64_t count;
+  /* For reports only, outside the modelled hardware: the branches of the
+     path's first occurrence (count: length + 1 at most).  */
+  uint32_t nbranches;
+  uint64_t *targets;		/* the start, then each branch's target */
+} hw_profile_entry;
+
+typedef struct hw_profile
+{
+  size_t n, cap;		/* entries; cap a power of two */
+  hw_profile_entry *e;		/* open addressing; start 0 and length 0xff:
+				   empty */
+  uint64_t total;
+} hw_profile;
+
+void hw_profile_init (hw_profile *p);
+void hw_profile_free (hw_profile *p);
+/* Adds count to path's entry; returns it (NULL on allocation failure).  */
+hw_profile_entry *hw_profile_add (hw_profile *p, const hw_path *path, uint64_t count);
+hw_profile_entry *hw_profile_find (const hw_profile *p, const hw_path *path);
+
+/* The overlap percentage of the HPT's profile with the complete one (Vaswani
+   5.5.2, after Ball et al.): the sum over the HPT's paths of the smaller of
+   its share of the HPT's counts and its share of all path executions.  */
+double hw_overlap (const hw_hpt *h, const hw_profile *complete);
+
+/* ---- The detector.  */
+
+typedef struct hw_entry
+{
+  hw_path path;
+  uint32_t events;		/* saturating at 255 (8-bit counter) */
+  uint32_t extension;
+  uint32_t ntargets, cap;	/* the branches so far (for reports) */
+  uint64_t *targets;
+} hw_entry;
+
+typedef struct hw_stack
+{
+  uint32_t thread;
+  uint32_t depth, cap;
+  hw_entry *e;
+} hw_stack;
+
+enum hw_overflow { HW_OVERFLOW_DROP_OLDEST, HW_OVERFLOW_GROW };
+enum hw_metric { HW_METRIC_FREQUENCY, HW_METRIC_EVENTS };
+
+typedef struct hw_config
+{
+  hw_ppcr ppcr;
+  uint32_t max_length;		/* 1..64 */
+  uint32_t stack_depth;		/* entries before overflow */
+  uint8_t overflow;		/* enum hw_overflow */
+  uint8_t metric;		/* enum hw_metric: what a path adds to the HPT */
+  uint32_t queue;		/* branch queue entries */
+} hw_config;
+
+typedef struct hw_model
+{
+  hw_config c;
+  hw_hpt *hpt;			/* may be NULL */
+  hw_profile complete;
+  uint32_t nstacks;
+  hw_stack *stacks;		/* one per thread */
+  hw_branch *queue;		/* c.queue entries, a FIFO */
+  uint32_t queued, head;
+  uint64_t branches, paths, overflows, underflows, splits, max_queued;
+  bool failed;			/* out of memory */
+} hw_model;
+
+int hw_model_init (hw_model *m, const hw_config *c, hw_hpt *hpt);
+void hw_model_free (hw_model *m);
+/* One retired branch into the queue (draining it when full).  */
+void hw_model_branch (hw_model *m, const hw_branch *b);
+/* Drains the queue and pops every stack (end of stream or of a sample).  */
+void hw_model_flush (hw_model *m);
+/* The end of one thread's branches (an LBR sample): its stack is emptied.  */
+void hw_model_end_thread (hw_model *m, uint32_t thread);
+
+/* ---- Input.  */
+
+/* Labels of block addresses (the branch stream's "label" lines).  */
+typedef struct hw_labels
+{
+  size_t n, cap;
+  uint64_t *addr;
+  char **text;
+} hw_labels;
+
+const char *hw_label (const hw_labels *l, uint64_t addr);
+void hw_labels_free (hw_labels *l);
+
+/* Reads a branch stream (format version 1, see pathprof-hw(1)) or, with perf,
+   `perf script -F ip,brstack` text, calling each branch and each sample's end
+   (an LBR sample is a stream of its own).  Returns 0, or -1 with err naming the
+   line and problem.  */
+int hw_read (FILE *in, bool perf, hw_labels *labels,
+	     void (*branch) (void *ctx, const hw_branch *b),
+	     void (*sample_end) (void *ctx), void *ctx, char *err, size_t errlen);
+
+#endif
