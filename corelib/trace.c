@@ -11,15 +11,6 @@
 /* ------------------------------------------------------------------------- */
 /* Placement.  */
 
-static uint32_t
-real_out_degree (const pp_graph *g, uint32_t v)
-{
-  uint32_t n = 0;
-  for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
-    n += pp_trace_real_edge (g, g->succ_edges[i]);
-  return n;
-}
-
 static bool
 leaves_early (const pp_graph *g, uint32_t v)
 {
@@ -56,7 +47,7 @@ pp_trace_blockers (const pp_graph *g, const bool *calls, bool *decision, bool *w
   for (uint32_t v = 0; v < g->nnodes; v++)
     {
       bool call = is_call_block (g, calls, v);
-      uint32_t out = real_out_degree (g, v);
+      uint32_t out = pp_trace_real_out_degree (g, v);
       decision[v] = out >= 2 || call;
       /* A dead end too (__builtin_unreachable): where a run may stop.  */
       if (call || v == g->exit || reached[v] || out == 0)

@@ -261,6 +261,14 @@ static inline bool pp_trace_real_flags (uint32_t flags)
 { return !(flags & (PP_EDGE_FAKE | PP_EDGE_EXIT_ENTRY | PP_EDGE_EH)); }
 static inline bool pp_trace_real_edge (const pp_graph *g, uint32_t e)
 { return pp_trace_real_flags (g->edges[e].flags); }
+/* How many real edges leave v.  */
+static inline uint32_t pp_trace_real_out_degree (const pp_graph *g, uint32_t v)
+{
+  uint32_t n = 0;
+  for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
+    n += pp_trace_real_edge (g, g->succ_edges[i]);
+  return n;
+}
 
 #ifdef __cplusplus
 }

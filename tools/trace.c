@@ -171,9 +171,8 @@ on_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id, uint32_t x)
 	uint32_t unit, f;
 	trace_file_function (p->t, id, &unit, &f);
 	const pp_graph *g = &p->t->units[unit].graphs[f];
-	uint32_t src = g->edges[x].src, dst = g->edges[x].dst, n = 0;
-	for (uint32_t i = g->succ_start[src]; i < g->succ_start[src + 1]; i++)
-	  n += pp_trace_real_edge (g, g->succ_edges[i]);
+	uint32_t src = g->edges[x].src, dst = g->edges[x].dst;
+	uint32_t n = pp_trace_real_out_degree (g, src);
 	unsigned bits = 0;
 	while (n > 1 && ((uint32_t) 1 << bits) < n)
 	  bits++;

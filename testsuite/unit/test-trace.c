@@ -95,14 +95,7 @@ is_call (const struct fn *f, uint32_t v)
   return false;
 }
 
-static uint32_t
-nreal (const pp_graph *g, uint32_t v)
-{
-  uint32_t n = 0;
-  for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
-    n += pp_trace_real_edge (g, g->succ_edges[i]);
-  return n;
-}
+#define nreal pp_trace_real_out_degree
 
 /* No witness-free real path from a decision point to a call block, a re-entry
    block or EXIT.  */
