@@ -28,10 +28,12 @@ hw_hpt_free (hw_hpt *h)
   memset (h, 0, sizeof *h);
 }
 
+/* The start address from bit 4 up: instructions are not all 4-byte aligned
+   (x86), and pathprof trace --branches lays blocks out 16 bytes apart.  */
 static uint32_t
 set_of (const hw_hpt *h, const hw_path *p)
 {
-  uint64_t x = p->start >> 2;
+  uint64_t x = p->start >> 4;
   if (h->index == HW_INDEX_XOR)
     x ^= p->length ^ p->outcomes ^ (p->outcomes >> 32);
   return (uint32_t) (x % h->sets);

@@ -19,7 +19,7 @@
    maximum, and counts one more; in extended-interproc a return then only
    updates while the count is above 0, and counts one less.
    The Hot Path Table (struct hw_hpt) has sets of `ways` entries, indexed by
-   the path's start address (HW_INDEX_ADDRESS) or by the start address XOR
+   the path's start address from bit 4 up (HW_INDEX_ADDRESS) or by that XOR
    its length XOR its outcome bits (HW_INDEX_XOR), replaced LFU or LRU, with
    32-bit saturating accumulators.  The model is operation-exact and
    cycle-free: it says which paths the hardware would hold and count, not when.

@@ -15,15 +15,17 @@
 #include "commands.h"
 #include "trace-file.h"
 
-/* Block addresses: function number f's blocks at (f + 1) << 24, 16 bytes a
-   block in reverse postorder; a block's branch at +12, its calls at +8.  */
-#define FUNCTION_BASE(f) ((uint64_t) ((f) + 1) << 24)
+/* Block addresses: the functions one after the other from 0x400000, as a
+   linker lays them out, each function's blocks in reverse postorder, 16
+   bytes a block; a block's branch at +12, its calls at +8.  */
+#define TEXT_START 0x400000
 
 struct printer
 {
   trace_file *t;
   bool branches, summary;
   uint32_t **rpo;		/* per function number: per block */
+  uint64_t *base;		/* per function number: its first block's address */
   uint32_t *at;			/* per depth: the current block */
   uint32_t *fn_at;		/* per depth: the function */
   size_t cap;
@@ -80,7 +82,7 @@ out:
 static uint64_t
 address (struct printer *p, uint32_t id, uint32_t block)
 {
-  return FUNCTION_BASE (id) + ((uint64_t) p->rpo[id][block] << 4);
+  return p->base[id] + ((uint64_t) p->rpo[id][block] << 4);
 }
 
 static const pp_function_notes *
@@ -256,7 +258,15 @@ trace_command (int argc, char **argv)
     for (uint32_t f = 0; f < t.units[u].notes.nfunctions; f++)
       if (!(p.rpo[t.units[u].first + f] = reverse_postorder (&t.units[u].graphs[f])))
 	status = 1;
-  if (!p.rpo || status)
+  p.base = calloc (t.nfunctions + 1, sizeof *p.base);
+  uint64_t next = TEXT_START;
+  for (uint32_t u = 0; p.base && u < t.nunits; u++)
+    for (uint32_t f = 0; f < t.units[u].notes.nfunctions; f++)
+      {
+	p.base[t.units[u].first + f] = next;
+	next += (uint64_t) t.units[u].notes.functions[f].nblocks << 4;
+      }
+  if (!p.rpo || !p.base || status)
     {
       tool_error (p.file, "out of memory");
       status = 1;
@@ -303,6 +313,7 @@ out:
   for (uint32_t i = 0; p.rpo && i < t.nfunctions; i++)
     free (p.rpo[i]);
   free (p.rpo);
+  free (p.base);
   free (p.at);
   free (p.fn_at);
   trace_file_free (&t);
