@@ -199,6 +199,42 @@ pp_trace_read (pp_trace_bits *b, unsigned width, pp_trace_event *ev)
 /* ------------------------------------------------------------------------- */
 /* One function's witnesses.  */
 
+/* Does a directed cycle of real edges without witnesses exist?  The placement
+   never leaves one (its unwitnessed edges are a forest), and regeneration
+   would go round it forever reading nothing: witnesses from corrupted notes
+   that leave one are refused (found by make fuzz).  Kahn's algorithm.  */
+static bool
+unwitnessed_cycle (const pp_graph *g, const int32_t *witness_of_edge)
+{
+  uint32_t *indeg = calloc (g->nnodes + 1, sizeof *indeg);
+  uint32_t *queue = malloc ((g->nnodes + 1) * sizeof *queue);
+  bool cycle = true;		/* out of memory: refused */
+  if (!indeg || !queue)
+    goto out;
+  for (uint32_t e = 0; e < g->nedges; e++)
+    indeg[g->edges[e].dst] += pp_trace_real_edge (g, e) && witness_of_edge[e] < 0;
+  uint32_t head = 0, tail = 0;
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    if (!indeg[v])
+      queue[tail++] = v;
+  while (head < tail)
+    {
+      uint32_t v = queue[head++];
+      for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
+	{
+	  uint32_t e = g->succ_edges[i];
+	  if (pp_trace_real_edge (g, e) && witness_of_edge[e] < 0
+	      && --indeg[g->edges[e].dst] == 0)
+	    queue[tail++] = g->edges[e].dst;
+	}
+    }
+  cycle = tail != g->nnodes;
+out:
+  free (indeg);
+  free (queue);
+  return cycle;
+}
+
 int
 pp_trace_function_init (pp_trace_function *tf, const pp_graph *g,
 			const int32_t *witness_of_edge, const uint32_t *block_flags)
@@ -250,7 +286,7 @@ pp_trace_function_init (pp_trace_function *tf, const pp_graph *g,
   for (uint32_t e = 0; e < g->nedges; e++)
     if (wit[e] && witness_of_edge[e] < 0)
       goto out;
-  if (tf->entry_edge == UINT32_MAX)
+  if (tf->entry_edge == UINT32_MAX || unwitnessed_cycle (g, witness_of_edge))
     goto out;
   tf->width = pp_trace_width (tf->nwitness);
   status = 0;

@@ -201,7 +201,8 @@ typedef struct pp_trace_function
 /* Fills tf from g and the witness numbers (witness_of_edge, -1 elsewhere:
    copied) and the block flags (PP_BLOCK_CALLS; flags may be NULL).  Returns 0,
    -1 on allocation failure, -2 when the witnesses are not numbered 0 .. n-1
-   once each or sit on edges that cannot carry them.  */
+   once each, sit on edges that cannot carry them, or leave a cycle of real
+   edges without one.  */
 int pp_trace_function_init (pp_trace_function *tf, const pp_graph *g,
 			    const int32_t *witness_of_edge, const uint32_t *block_flags);
 void pp_trace_function_free (pp_trace_function *tf);

@@ -170,6 +170,57 @@ forest_holds (const struct fn *f)
   return ok;
 }
 
+/* Without the witness of edge `drop` (the others renumbered in edge order),
+   does pp_trace_function_init refuse the function exactly when it should: the
+   witness was a blocking one, or the edge closes a cycle of unwitnessed real
+   edges (its target reaches its source along them, by brute-force search)?  */
+static bool
+refuses_dropped_witness (const struct fn *f, uint32_t drop)
+{
+  const pp_graph *g = &f->x.g;
+  int32_t *wit = malloc (g->nedges * sizeof *wit);
+  bool *decision = malloc (g->nnodes * sizeof *decision);
+  bool *blocking = calloc (g->nedges, sizeof *blocking);
+  bool *seen = calloc (g->nnodes, sizeof *seen);
+  uint32_t *stack = malloc ((g->nnodes + 1) * sizeof *stack);
+  int32_t n = 0;
+  for (uint32_t e = 0; e < g->nedges; e++)
+    wit[e] = f->wit[e] >= 0 && e != drop ? n++ : -1;
+  if (pp_trace_blockers (g, f->calls, decision, blocking) != 0)
+    abort ();
+  uint32_t top = 0;
+  stack[top++] = g->edges[drop].dst;
+  seen[g->edges[drop].dst] = true;
+  while (top)
+    {
+      uint32_t x = stack[--top];
+      for (uint32_t i = g->succ_start[x]; i < g->succ_start[x + 1]; i++)
+	{
+	  uint32_t e = g->succ_edges[i], y = g->edges[e].dst;
+	  if (pp_trace_real_edge (g, e) && wit[e] < 0 && !seen[y])
+	    {
+	      seen[y] = true;
+	      stack[top++] = y;
+	    }
+	}
+    }
+  bool should = blocking[drop] || seen[g->edges[drop].src];
+  uint32_t *flags = calloc (g->nnodes, sizeof *flags);
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    flags[v] = f->calls[v] ? PP_BLOCK_CALLS : 0;
+  pp_trace_function tf;
+  int rc = pp_trace_function_init (&tf, g, wit, flags);
+  if (rc == 0)
+    pp_trace_function_free (&tf);
+  free (flags);
+  free (wit);
+  free (decision);
+  free (blocking);
+  free (seen);
+  free (stack);
+  return (rc == -2) == should;
+}
+
 /* ---- Random programs.  */
 
 static bool
@@ -372,6 +423,7 @@ main (void)
 {
   struct unit_property blocking = { .name = "trace: blocking property (brute force)" };
   struct unit_property forest = { .name = "trace: unwitnessed real edges form a forest" };
+  struct unit_property dropped = { .name = "trace: a numbering without a needed witness is refused" };
   struct unit_property regen = { .name = "trace: regeneration equals the simulated run" };
   struct unit_property whole = { .name = "trace: a killed run and its regeneration agree as far as both go" };
   static struct events truth, got;
@@ -391,6 +443,10 @@ main (void)
 		      "case %u function %u: witness-free path from decision %u", c, i,
 		      bad);
 	  unit_check (&forest, forest_holds (&p.fns[i]), "case %u function %u", c, i);
+	  for (uint32_t e = 0; e < p.fns[i].x.g.nedges; e++)
+	    if (p.fns[i].wit[e] >= 0)
+	      unit_check (&dropped, refuses_dropped_witness (&p.fns[i], e),
+			  "case %u function %u: without the witness of edge %u", c, i, e);
 	  witnesses += p.fns[i].nwit;
 	  for (uint32_t e = 0; e < p.fns[i].x.g.nedges; e++)
 	    edges += pp_trace_real_edge (&p.fns[i].x.g, e);
@@ -447,6 +503,7 @@ main (void)
     }
   unit_report (&blocking);
   unit_report (&forest);
+  unit_report (&dropped);
   unit_report (&regen);
   unit_report (&whole);
   printf ("note: %llu witnesses on %llu real edges (%.1f%%), %.2f trace bits per event\n",
