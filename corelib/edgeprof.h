@@ -21,6 +21,8 @@ enum pp_weighting
   PP_WEIGHTS_HEURISTIC = 0,	/* Ball-Larus structural heuristic (section 5) */
   PP_WEIGHTS_GCC = 1,		/* GCC's static estimate, supplied by the plugin */
   PP_WEIGHTS_UNIFORM = 2,	/* every edge weighs 1 */
+  PP_WEIGHTS_PROFILE = 3,	/* measured counts of a previous run, the
+				   static estimate breaking ties */
 };
 
 /* Fills w[0..nedges-1] with the Ball-Larus structural weighting: DFS back edges,
@@ -36,6 +38,15 @@ enum pp_weighting
    the total size of all natural loops.  Returns 0, or -1 on allocation failure.  */
 int pp_weights_heuristic (const pp_graph *g, double *w);
 void pp_weights_uniform (const pp_graph *g, double *w);
+/* Measured edge counts as weights: w[e] = counts[e] + est[e] / (2 max est), so
+   that a more frequent edge never weighs less (exactly so while counts stay
+   below 2^52) and edges of equal counts, the never-executed ones above all,
+   are ordered by the static estimate EST (>= 0, may be W; NULL: by edge
+   index, as the spanning tree breaks ties).  A maximum spanning tree under these weights has
+   chords of the least total count: the cheapest counters for the run measured
+   (Ball & Larus 1994, section 3.2).  */
+void pp_weights_from_counts (const pp_graph *g, const uint64_t *counts,
+			     const double *est, double *w);
 
 /* Maximum spanning tree over the undirected view of g (Kruskal).  Pinned edges
    (PP_EDGE_PINNED) are added first, EXIT -> ENTRY before the other pinned ones so it

@@ -49,17 +49,40 @@ add_probe (pp_plan *plan, uint8_t action, uint8_t site, uint32_t where,
 		   .index = index, .operand = operand };
 }
 
+int32_t *
+pp_plan_counter_of_edge (const pp_plan *plan, uint32_t nedges)
+{
+  int32_t *counter = malloc ((nedges ? nedges : 1) * sizeof *counter);
+  if (!counter)
+    return NULL;
+  for (uint32_t e = 0; e < nedges; e++)
+    counter[e] = -1;
+  for (uint32_t i = 0; i < plan->nprobes; i++)
+    if (plan->probes[i].site != PP_SITE_BLOCK && plan->probes[i].where < nedges)
+      counter[plan->probes[i].where] = (int32_t) plan->probes[i].index;
+  return counter;
+}
+
 int
 pp_plan_weights (const pp_graph *g, int requested, const double *gcc_weight,
-		 double *w)
+		 const uint64_t *counts, double *w)
 {
   int weighting = requested;
+  if (weighting == PP_WEIGHTS_PROFILE && !counts)
+    weighting = PP_WEIGHTS_GCC;
   if (weighting == PP_WEIGHTS_GCC && !gcc_weight)
     weighting = PP_WEIGHTS_HEURISTIC;
   if (weighting == PP_WEIGHTS_GCC)
     memcpy (w, gcc_weight, g->nedges * sizeof *w);
   else if (weighting == PP_WEIGHTS_UNIFORM)
     pp_weights_uniform (g, w);
+  else if (weighting == PP_WEIGHTS_PROFILE)
+    {
+      /* The static estimate orders what the run did not tell apart.  */
+      if (!gcc_weight && pp_weights_heuristic (g, w) != 0)
+	return -1;
+      pp_weights_from_counts (g, counts, gcc_weight ? gcc_weight : w, w);
+    }
   else if (pp_weights_heuristic (g, w) != 0)
     return -1;
   return weighting;

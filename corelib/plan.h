@@ -174,12 +174,19 @@ enum pp_plan_status
 
 void pp_plan_free (pp_plan *plan);
 
+/* Per edge (NEDGES), the value index of the probe on it, or -1: the counter
+   of each edge of a counter plan, for the propagations.  malloc'd; NULL when
+   out of memory.  */
+int32_t *pp_plan_counter_of_edge (const pp_plan *plan, uint32_t nedges);
+
 /* The spanning-tree weighting: REQUESTED (enum pp_weighting) with GCC's static
    estimates GCC_WEIGHT (per edge; NULL when GCC has none, at -O0, where the
-   structural heuristic stands in).  Fills w[0..nedges-1] and returns the weighting
-   used, or -1 on allocation failure.  */
+   structural heuristic stands in) and, for PP_WEIGHTS_PROFILE, the edge COUNTS
+   of a previous run (NULL when it has none for the function: the static
+   weighting stands in, GCC's or the heuristic).  Fills w[0..nedges-1] and
+   returns the weighting used, or -1 on allocation failure.  */
 int pp_plan_weights (const pp_graph *g, int requested, const double *gcc_weight,
-		     double *w);
+		     const uint64_t *counts, double *w);
 
 /* Records the plan in a function's notes: nvalues, the value index of each site's
    MARK or COUNT probe (-1 elsewhere), and the edge flags (the plan's edge_flags,

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "prior.h"
+#include "edgeprof.h"
+#include "modes.h"
 
 static int
 fail (char *err, size_t errlen, const char *fmt, ...)
@@ -236,4 +238,163 @@ pp_prior_find (pp_prior *prior, const char *unit_name, const char *asm_name,
     return 0;
   *f = only;
   return 1;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Edge counts.  */
+
+/* The edges ENTRY -> h that start paths at a re-entry target h (the function's
+   entry or a fake re-entry): together they started the paths that began at h
+   minus those that came through a cut.  One such edge gets the difference (a
+   fake re-entry may be negative: a path after the cut was lost); several, only
+   when it is 0.  */
+static void
+count_starts (const pp_graph *g, const pp_paths *p, const uint64_t *starts,
+	      uint64_t *counts, bool *unknown)
+{
+  for (uint32_t h = 0; h < g->nnodes; h++)
+    {
+      uint32_t nstart = 0, start = PP_PATH_NONE;
+      uint64_t through_cuts = 0;
+      for (uint32_t i = g->pred_start[h]; i < g->pred_start[h + 1]; i++)
+	{
+	  uint32_t e = g->pred_edges[i];
+	  if (p->role[e] == PP_PATH_ROLE_START)
+	    {
+	      nstart++;
+	      start = e;
+	    }
+	  else if (p->role[e] == PP_PATH_ROLE_BACK
+		   || p->role[e] == PP_PATH_ROLE_CUT)
+	    through_cuts = pp_sat_add (through_cuts, counts[e]);
+	}
+      if (nstart == 0)
+	continue;
+      int64_t rest = (int64_t) (starts[h] - through_cuts);
+      bool fake = (g->edges[start].flags & PP_EDGE_FAKE) != 0;
+      if (rest == 0 || (nstart == 1 && (rest > 0 || fake)))
+	{
+	  if (nstart == 1)
+	    counts[start] = (uint64_t) rest;
+	  continue;
+	}
+      for (uint32_t i = g->pred_start[h]; i < g->pred_start[h + 1]; i++)
+	if (unknown && p->role[g->pred_edges[i]] == PP_PATH_ROLE_START)
+	  unknown[g->pred_edges[i]] = true;
+    }
+}
+
+int
+pp_edge_counts_of_paths (const pp_graph *g, const pp_paths *p,
+			 const pp_path_count *executed, uint32_t n,
+			 uint64_t *counts, bool *unknown)
+{
+  uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
+  uint64_t *starts = calloc (g->nnodes + 1, sizeof *starts);
+  if (!edges || !starts)
+    {
+      free (edges);
+      free (starts);
+      return -1;
+    }
+  memset (counts, 0, g->nedges * sizeof *counts);
+  if (unknown)
+    memset (unknown, 0, g->nedges * sizeof *unknown);
+  for (uint32_t i = 0; i < n; i++)
+    {
+      uint64_t c = executed[i].count;
+      pp_path path = { .edges = edges };
+      if (pp_paths_decode (p, executed[i].path, &path) != PP_PATHS_OK)
+	abort ();		/* pp_function_path_counts checked the range */
+      for (uint32_t k = 0; k < path.nedges; k++)
+	counts[path.edges[k]] = pp_sat_add (counts[path.edges[k]], c);
+      if (path.end_edge != PP_PATH_NONE)
+	counts[path.end_edge] = pp_sat_add (counts[path.end_edge], c);
+      if (path.start_node != g->entry)
+	starts[path.start_node] = pp_sat_add (starts[path.start_node], c);
+    }
+  count_starts (g, p, starts, counts, unknown);
+  uint64_t returns = 0;
+  for (uint32_t i = g->pred_start[g->exit]; i < g->pred_start[g->exit + 1]; i++)
+    returns = pp_sat_add (returns, counts[g->pred_edges[i]]);
+  for (uint32_t e = 0; e < g->nedges; e++)
+    if (p->role[e] == PP_PATH_ROLE_CLOSING)
+      counts[e] = returns;
+  free (edges);
+  free (starts);
+  return 0;
+}
+
+bool
+pp_prior_yields_edge_counts (uint32_t mode)
+{
+  const pp_mode_info *m = pp_mode_lookup (mode);
+  return m && m->counts && m->edges_determined && !m->traced;
+}
+
+/* Counters on edges (edge-counts): the rest by flow propagation.  */
+static int
+edge_counts_of_counters (const pp_prior_function *f, const pp_mode_info *mode,
+			 const pp_graph *g, uint64_t *counts, char *err,
+			 size_t errlen)
+{
+  const pp_function_notes *fn = f->notes;
+  pp_plan plan;
+  if (pp_plan_from_notes (fn, mode, &plan, err, errlen))
+    return -1;
+  int32_t *counter_of_edge = pp_plan_counter_of_edge (&plan, g->nedges);
+  bool *known = malloc ((g->nedges ? g->nedges : 1) * sizeof *known);
+  int rc = -1;
+  if (counter_of_edge && known)
+    rc = pp_propagate_counts_signed_fakes
+	   (g, counter_of_edge, (const uint64_t *) f->unit->data->values
+				+ fn->value_offset, counts, known);
+  if (rc == 2)
+    for (uint32_t e = 0; e < g->nedges; e++)
+      if (!known[e])
+	counts[e] = 0;
+  free (counter_of_edge);
+  free (known);
+  pp_plan_free (&plan);
+  if (rc == 1)
+    return fail (err, errlen, "function %s: the counters contradict the "
+		 "control-flow graph (stale or corrupted profile)", fn->name);
+  return rc < 0 ? fail (err, errlen, "out of memory") : 0;
+}
+
+int
+pp_prior_edge_counts (const pp_prior_function *f, const pp_graph *g,
+		      uint64_t *counts, char *err, size_t errlen)
+{
+  const pp_mode_info *mode = pp_mode_lookup (f->unit->notes.mode);
+  if (!mode || !pp_prior_yields_edge_counts (mode->mode))
+    return fail (err, errlen, "unit %s is a %s profile, which does not count "
+		 "every edge", f->unit->data->name,
+		 pp_mode_name (f->unit->notes.mode));
+  if (!pp_mode_counts_paths (mode))
+    return edge_counts_of_counters (f, mode, g, counts, err, errlen);
+  bool *path_end = malloc (g->nedges ? g->nedges : 1);
+  if (!path_end)
+    return fail (err, errlen, "out of memory");
+  for (uint32_t e = 0; e < g->nedges; e++)
+    path_end[e] = (f->notes->edges[e].flags & PP_EDGE_PATH_END) != 0;
+  pp_paths *numbering = NULL;
+  int rc = pp_paths_number (g, path_end, &numbering);
+  free (path_end);
+  if (rc == PP_PATHS_ENOMEM)
+    return fail (err, errlen, "out of memory");
+  if (rc != PP_PATHS_OK)
+    return fail (err, errlen, "function %s: the paths cannot be numbered: %s "
+		 "(corrupted profile)", f->notes->name, pp_paths_strerror (rc));
+  pp_path_count *executed = NULL;
+  uint32_t n = 0;
+  int status = pp_function_path_counts (f->notes, f->index, f->unit->data,
+					numbering->npaths, &executed, &n, err,
+					errlen);
+  if (status == 0 && pp_edge_counts_of_paths (g, numbering, executed, n, counts,
+					      NULL))
+    status = fail (err, errlen, "out of memory");
+  free (executed);
+  pp_paths_free (numbering);
+  return status;
 }

@@ -19,10 +19,12 @@
 #ifndef PATHPROF_CORE_PRIOR_H
 #define PATHPROF_CORE_PRIOR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "notes.h"
+#include "paths.h"
 #include "profile.h"
 
 #ifdef __cplusplus
@@ -48,6 +50,19 @@ int pp_function_path_counts (const pp_function_notes *fn, uint32_t index,
    PERCENT of the executions (100: every one), hottest first, ties by number;
    sorts COUNTS so and returns how many of its first entries those are.  */
 uint32_t pp_select_hottest (pp_path_count *counts, uint32_t n, double percent);
+
+/* Every edge count that the executed paths COUNTS (n, by path number) of a
+   function imply, NUMBERING being its Ball-Larus numbering on G: a path counts
+   each of its edges and the cut it ends on; a start at a re-entry target counts
+   the edge from ENTRY that got there when only one could have (else those
+   edges are marked unknown[e] and count 0); EXIT -> ENTRY counts the returns.
+   A path that left through a call that did not return (exit or longjmp from a
+   callee) was never counted, so neither are its edges.  counts[] and unknown[]
+   (NULL: not wanted) are per edge and filled here.  Returns 0, or -1 when out
+   of memory.  */
+int pp_edge_counts_of_paths (const pp_graph *g, const pp_paths *numbering,
+			     const pp_path_count *counts, uint32_t n,
+			     uint64_t *edge_counts, bool *unknown);
 
 /* A profile opened for learning.  A compiler loads it for every unit it
    compiles, so a unit's notes are decoded only when a function is looked up
@@ -85,6 +100,17 @@ uint32_t pp_prior_unit_mode (const pp_prior *prior, uint32_t i);
    unit it had to read do not decode (a corrupted profile).  */
 int pp_prior_find (pp_prior *prior, const char *unit_name, const char *asm_name,
 		   pp_prior_function *f, char *err, size_t errlen);
+
+/* The edge counts of function F, whose graph is G (the caller's, of the same
+   CFG checksum), from a profile of a mode that yields every edge count
+   (edge-counts, paths, ppp, residual: pp_prior_yields_edge_counts); edges
+   whose count the profile cannot tell (abnormal ones) get 0.  Returns 0, or -1
+   with a reason in err (counters that contradict the graph: a stale or
+   corrupted profile; no memory).  */
+int pp_prior_edge_counts (const pp_prior_function *f, const pp_graph *g,
+			  uint64_t *counts, char *err, size_t errlen);
+/* Does a profile of MODE tell every edge's count?  */
+bool pp_prior_yields_edge_counts (uint32_t mode);
 
 #ifdef __cplusplus
 }

@@ -288,3 +288,15 @@ pp_weights_uniform (const pp_graph *g, double *w)
   for (uint32_t e = 0; e < g->nedges; e++)
     w[e] = 1;
 }
+
+void
+pp_weights_from_counts (const pp_graph *g, const uint64_t *counts,
+			const double *est, double *w)
+{
+  double most = 0;
+  for (uint32_t e = 0; est && e < g->nedges; e++)
+    if (est[e] > most)
+      most = est[e];
+  for (uint32_t e = 0; e < g->nedges; e++)
+    w[e] = (double) counts[e] + (most > 0 && est[e] > 0 ? est[e] / (2 * most) : 0);
+}

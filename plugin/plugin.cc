@@ -39,6 +39,7 @@ static const option_value weight_values[] = {
   {"gcc", PP_WEIGHTS_GCC},
   {"heuristic", PP_WEIGHTS_HEURISTIC},
   {"uniform", PP_WEIGHTS_UNIFORM},
+  {"profile", PP_WEIGHTS_PROFILE},
   {NULL, 0}
 };
 
@@ -57,9 +58,10 @@ static int option_weights = PP_WEIGHTS_GCC;
    in a hash table in libprof.  */
 static uint64_t option_path_array_max = 4096;
 #define MAX_PATH_ARRAY (1u << 24)	/* 128 MiB of counters for one function */
-/* The previous profile the preferential modes learn from, and which of its
-   paths are interesting: those making option_hot_percent of each function's
-   path executions (100: every path that ran).  */
+/* The previous profile the preferential modes learn from and weights=profile
+   weights by, and which of its paths are interesting: those making
+   option_hot_percent of each function's path executions (100: every path that
+   ran).  */
 static const char *option_profile;
 static double option_hot_percent = 100;
 static pp_prior prior;
@@ -136,24 +138,31 @@ parse_mode (const char *value)
   return false;
 }
 
-/* The preferential modes learn from a profile of paths; no other mode reads
-   one yet.  */
+/* The preferential modes learn from a profile of paths, weights=profile from
+   one with edge counts (a profile of paths has them).  */
 static bool
 load_prior (void)
 {
-  if (!option_mode->preferential)
+  bool weights = option_weights == PP_WEIGHTS_PROFILE;
+  if (!option_mode->preferential && !weights)
     {
       if (option_profile)
 	error ("pathprof: %<-fplugin-arg-pathprof-profile%> is only read by the "
-	       "modes that learn from a previous run (ppp, residual), not by %qs",
+	       "modes that learn from a previous run (ppp, residual) and with "
+	       "%<-fplugin-arg-pathprof-weights=profile%>, not by mode %qs",
 	       option_mode->name);
       return !option_profile;
     }
   if (!option_profile)
     {
-      error ("pathprof: mode %qs learns its interesting paths from a paths "
-	     "profile: give %<-fplugin-arg-pathprof-profile=FILE%>",
-	     option_mode->name);
+      if (option_mode->preferential)
+	error ("pathprof: mode %qs learns its interesting paths from a paths "
+	       "profile: give %<-fplugin-arg-pathprof-profile=FILE%>",
+	       option_mode->name);
+      else
+	error ("pathprof: %<-fplugin-arg-pathprof-weights=profile%> weights by "
+	       "the edge counts of a previous run: give "
+	       "%<-fplugin-arg-pathprof-profile=FILE%>");
       return false;
     }
   char err[512];
@@ -166,11 +175,19 @@ load_prior (void)
     {
       uint32_t mode = pp_prior_unit_mode (&prior, i);
       const pp_mode_info *m = pp_mode_lookup (mode);
-      if (!m || !pp_mode_counts_paths (m))
+      if (option_mode->preferential && (!m || !pp_mode_counts_paths (m)))
 	{
 	  error ("pathprof: %s: unit %s is a %s profile; mode %qs learns from a "
 		 "profile of paths (mode paths)", option_profile,
 		 prior.units[i].data->name, pp_mode_name (mode), option_mode->name);
+	  return false;
+	}
+      if (weights && !pp_prior_yields_edge_counts (mode))
+	{
+	  error ("pathprof: %s: unit %s is a %s profile; "
+		 "%<-fplugin-arg-pathprof-weights=profile%> needs edge counts "
+		 "(a profile of mode edge-counts, paths, ppp or residual)",
+		 option_profile, prior.units[i].data->name, pp_mode_name (mode));
 	  return false;
 	}
     }
@@ -250,9 +267,10 @@ help_text (void)
   return concat ("pathprof: minimal coverage probes and optimal edge/path "
 		 "profiles.\n  -fplugin-arg-pathprof-mode=", modes,
 		 "\n  -fplugin-arg-pathprof-path-array-max=N (default 4096)\n"
-		 "  -fplugin-arg-pathprof-weights=gcc|heuristic|uniform\n"
+		 "  -fplugin-arg-pathprof-weights=gcc|heuristic|uniform|profile\n"
 		 "  -fplugin-arg-pathprof-profile=FILE (ppp, residual: the paths "
-		 "profile to learn from)\n"
+		 "profile to learn from; weights=profile: a profile with edge "
+		 "counts)\n"
 		 "  -fplugin-arg-pathprof-interesting=all|hot:P (ppp: which of its "
 		 "paths; default all)\n"
 		 "  -fplugin-arg-pathprof-witnesses=optimal|all (trace: all is the "
@@ -292,10 +310,41 @@ want_atomic_updates (void)
   return false;
 }
 
-/* What the previous profile says about the function FN (graph G): its path
-   ends, so that the numbering is the profile's, and its interesting paths.
-   Nothing when the profile has no such function; a warning when its control
-   flow changed since.  */
+/* The function FN (graph G) in the previous profile: true with *PF set when
+   it is there with the same control flow; a warning naming it when its control
+   flow changed since (nothing is learnt from it then).  */
+static bool
+find_prior (const pp_graph &g, const pp_function_notes &fn, pp_prior_function *pf)
+{
+  char *unit = absolute_unit_name ();
+  char err[256];
+  int found = pp_prior_find (&prior, unit, fn.asm_name, pf, err, sizeof err);
+  free (unit);
+  if (found < 0)
+    fatal_error (UNKNOWN_LOCATION, "pathprof: %s: %s", option_profile, err);
+  if (!found)
+    return false;
+  if (pf->notes->cfg_checksum == pp_notes_cfg_checksum (&fn)
+      && pf->notes->nedges == g.nedges)
+    return true;
+  if (option_mode->preferential)
+    warning_at (DECL_SOURCE_LOCATION (current_function_decl), 0,
+		"pathprof: %qD: control flow changed since %s was made; its "
+		"paths are all uninteresting, as in mode paths%s",
+		current_function_decl, option_profile,
+		option_weights == PP_WEIGHTS_PROFILE
+		? ", and its probes are weighted by static estimates" : "");
+  else
+    warning_at (DECL_SOURCE_LOCATION (current_function_decl), 0,
+		"pathprof: %qD: control flow changed since %s was made; its "
+		"probes are weighted by static estimates",
+		current_function_decl, option_profile);
+  return false;
+}
+
+/* What the previous profile says about the paths of function FN (graph G,
+   found there as PF): its path ends, so that the numbering is the profile's,
+   and its interesting paths.  */
 struct learnt
 {
   auto_vec<bool> path_end;
@@ -303,26 +352,10 @@ struct learnt
 };
 
 static void
-learn_function (const pp_graph &g, const pp_function_notes &fn, learnt &out)
+learn_function (const pp_graph &g, const pp_function_notes &fn,
+		const pp_prior_function &pf, learnt &out)
 {
-  pp_prior_function pf;
-  char *unit = absolute_unit_name ();
   char err[256];
-  int found = pp_prior_find (&prior, unit, fn.asm_name, &pf, err, sizeof err);
-  free (unit);
-  if (found < 0)
-    fatal_error (UNKNOWN_LOCATION, "pathprof: %s: %s", option_profile, err);
-  if (!found)
-    return;
-  if (pf.notes->cfg_checksum != pp_notes_cfg_checksum (&fn)
-      || pf.notes->nedges != g.nedges)
-    {
-      warning_at (DECL_SOURCE_LOCATION (current_function_decl), 0,
-		  "pathprof: %qD: control flow changed since %s was made; its "
-		  "paths are all uninteresting, as in mode paths",
-		  current_function_decl, option_profile);
-      return;
-    }
   out.path_end.safe_grow_cleared (g.nedges);
   for (uint32_t e = 0; e < g.nedges; e++)
     out.path_end[e] = (pf.notes->edges[e].flags & PP_EDGE_PATH_END) != 0;
@@ -361,26 +394,39 @@ plan_function (function_record &rec, pp_function_notes &fn, file_table &files,
   auto_vec<double> gcc_weight;
   build_core_graph (&g, rec, gcc_weight);
 
+  describe_function (fn, g, files);
+  pp_prior_function pf;
+  bool in_prior = prior.nunits && find_prior (g, fn, &pf);
+
   auto_vec<double> w;
+  auto_vec<uint64_t> counts;
   pp_plan_input in = {};
   in.path_array_max = option_path_array_max;
   in.all_witnesses = option_all_witnesses;
   if (option_mode->weighted)
     {
+      if (in_prior && option_weights == PP_WEIGHTS_PROFILE)
+	{
+	  char err[256];
+	  counts.safe_grow_cleared (g.nedges);
+	  if (pp_prior_edge_counts (&pf, &g, counts.address (), err, sizeof err))
+	    fatal_error (UNKNOWN_LOCATION, "pathprof: %s: %s", option_profile, err);
+	}
       w.safe_grow_cleared (g.nedges);
       *weighting = pp_plan_weights (&g, option_weights,
 				    gcc_weight.is_empty () ? NULL
-				    : gcc_weight.address (), w.address ());
+				    : gcc_weight.address (),
+				    counts.is_empty () ? NULL : counts.address (),
+				    w.address ());
       if (*weighting < 0)
 	fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
       in.weights = w.address ();
     }
-  describe_function (fn, g, files);
   in.notes = &fn;
   learnt prior_paths;
-  if (option_mode->preferential)
+  if (option_mode->preferential && in_prior)
     {
-      learn_function (g, fn, prior_paths);
+      learn_function (g, fn, pf, prior_paths);
       if (!prior_paths.path_end.is_empty ())
 	in.prior_path_end = prior_paths.path_end.address ();
       in.interesting = prior_paths.interesting.address ();

@@ -73,34 +73,6 @@ function_paths_sort_hottest (function_paths *fp)
     qsort (fp->executed, fp->nexecuted, sizeof *fp->executed, hottest_first);
 }
 
-/* Counts each executed path on its edges and on the cut it ends on; starts[h]
-   gets the paths that started at head h.  */
-static int
-count_path_edges (report_function *f, const function_paths *fp, uint64_t *starts,
-		  char *err, size_t errlen)
-{
-  const pp_paths *p = fp->numbering;
-  uint64_t *counts = f->edge_counts;
-  uint32_t *edges = malloc (p->max_path_edges * sizeof *edges);
-  if (!edges)
-    return out_of_memory (err, errlen);
-  for (uint32_t i = 0; i < fp->nexecuted; i++)
-    {
-      uint64_t c = fp->executed[i].count;
-      pp_path path = { .edges = edges };
-      if (pp_paths_decode (p, fp->executed[i].path, &path) != PP_PATHS_OK)
-	abort ();		/* function_paths_load checked the range */
-      for (uint32_t k = 0; k < path.nedges; k++)
-	counts[path.edges[k]] = pp_sat_add (counts[path.edges[k]], c);
-      if (path.end_edge != PP_PATH_NONE)
-	counts[path.end_edge] = pp_sat_add (counts[path.end_edge], c);
-      if (path.start_node != f->graph.entry)
-	starts[path.start_node] = pp_sat_add (starts[path.start_node], c);
-    }
-  free (edges);
-  return 0;
-}
-
 int
 function_path_work (const report_function *f, const function_paths *fp,
 		    path_probe_work *w, char *err, size_t errlen)
@@ -152,53 +124,6 @@ function_path_work (const report_function *f, const function_paths *fp,
   return 0;
 }
 
-/* The edges ENTRY -> h that start paths at a re-entry target h (the function's
-   entry or a fake re-entry): together they started the paths that began at h
-   minus those that came through a cut.  One such edge gets the difference (a
-   fake re-entry may be negative: a path after the cut was lost); several, only
-   when it is 0.  */
-static void
-count_starts (report_function *f, const pp_paths *p, const uint64_t *starts)
-{
-  const pp_graph *g = &f->graph;
-  for (uint32_t h = 0; h < g->nnodes; h++)
-    {
-      uint32_t nstart = 0, start = PP_PATH_NONE;
-      uint64_t through_cuts = 0;
-      for (uint32_t i = g->pred_start[h]; i < g->pred_start[h + 1]; i++)
-	{
-	  uint32_t e = g->pred_edges[i];
-	  if (p->role[e] == PP_PATH_ROLE_START)
-	    {
-	      nstart++;
-	      start = e;
-	    }
-	  else if (p->role[e] == PP_PATH_ROLE_BACK
-		   || p->role[e] == PP_PATH_ROLE_CUT)
-	    through_cuts = pp_sat_add (through_cuts, f->edge_counts[e]);
-	}
-      if (nstart == 0)
-	continue;
-      int64_t rest = (int64_t) (starts[h] - through_cuts);
-      bool fake = (g->edges[start].flags & PP_EDGE_FAKE) != 0;
-      if (rest == 0 || (nstart == 1 && (rest > 0 || fake)))
-	{
-	  if (nstart == 1)
-	    f->edge_counts[start] = (uint64_t) rest;
-	  continue;
-	}
-      for (uint32_t i = g->pred_start[h]; i < g->pred_start[h + 1]; i++)
-	{
-	  uint32_t e = g->pred_edges[i];
-	  if (p->role[e] == PP_PATH_ROLE_START)
-	    {
-	      f->edge_source[e] = REPORT_EDGE_UNKNOWN;
-	      f->unknown_edges++;
-	    }
-	}
-    }
-}
-
 int
 report_read_paths (report_function *f, const pp_unit_data *u,
 		   const pp_mode_info *mode, char *err, size_t errlen)
@@ -206,25 +131,20 @@ report_read_paths (report_function *f, const pp_unit_data *u,
   (void) mode;
   function_paths fp = { 0 };
   const pp_graph *g = &f->graph;
-  uint64_t *starts = calloc (g->nnodes, sizeof *starts);
-  int status = starts ? function_paths_load (&fp, f, u, err, errlen)
-		      : out_of_memory (err, errlen);
+  bool *unknown = malloc ((g->nedges ? g->nedges : 1) * sizeof *unknown);
+  int status = unknown ? function_paths_load (&fp, f, u, err, errlen)
+		       : out_of_memory (err, errlen);
+  if (status == 0 && pp_edge_counts_of_paths (g, fp.numbering, fp.executed,
+					      fp.nexecuted, f->edge_counts,
+					      unknown))
+    status = out_of_memory (err, errlen);
   if (status == 0)
-    status = count_path_edges (f, &fp, starts, err, errlen);
-  if (status == 0)
-    {
-      for (uint32_t e = 0; e < g->nedges; e++)
-	f->edge_source[e] = REPORT_EDGE_DERIVED;
-      count_starts (f, fp.numbering, starts);
-      uint64_t returns = 0;
-      for (uint32_t i = g->pred_start[g->exit]; i < g->pred_start[g->exit + 1];
-	   i++)
-	returns = pp_sat_add (returns, f->edge_counts[g->pred_edges[i]]);
-      for (uint32_t e = 0; e < g->nedges; e++)
-	if (fp.numbering->role[e] == PP_PATH_ROLE_CLOSING)
-	  f->edge_counts[e] = returns;
-    }
+    for (uint32_t e = 0; e < g->nedges; e++)
+      {
+	f->edge_source[e] = unknown[e] ? REPORT_EDGE_UNKNOWN : REPORT_EDGE_DERIVED;
+	f->unknown_edges += unknown[e];
+      }
   function_paths_free (&fp);
-  free (starts);
+  free (unknown);
   return status;
 }

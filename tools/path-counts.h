@@ -53,10 +53,7 @@ int function_path_work (const report_function *f, const function_paths *fp,
 			path_probe_work *w, char *err, size_t errlen);
 
 /* The mode reader of the paths mode (report.c): every edge count from the
-   decoded paths.  A path counts each of its edges, and the cut it ends on; a
-   start at a re-entry target counts the edge from ENTRY that got there when only
-   one could have.  A path that left through a call that did not return (exit or
-   longjmp from a callee) was never counted, so neither are its edges.  */
+   decoded paths (pp_edge_counts_of_paths).  */
 int report_read_paths (report_function *f, const pp_unit_data *u,
 		       const pp_mode_info *mode, char *err, size_t errlen);
 

@@ -74,22 +74,6 @@ find_mode_reader (uint32_t mode)
   return NULL;
 }
 
-/* The counter of each edge from the plan (-1: none), for the propagations.  */
-static int32_t *
-counters_of_edges (const report_function *f)
-{
-  const pp_function_notes *fn = f->notes;
-  int32_t *counter_of_edge
-    = malloc ((fn->nedges ? fn->nedges : 1) * sizeof *counter_of_edge);
-  if (!counter_of_edge)
-    return NULL;
-  for (uint32_t e = 0; e < fn->nedges; e++)
-    counter_of_edge[e] = -1;
-  for (uint32_t i = 0; i < f->plan.nprobes; i++)
-    counter_of_edge[f->plan.probes[i].where] = (int32_t) f->plan.probes[i].index;
-  return counter_of_edge;
-}
-
 /* Edge counts from the counters: every edge's when the counters determine it,
    else the source NOT_DETERMINED gives (REPORT_EDGE_UNKNOWN in edge-counts,
    where only abnormal edges can be left undetermined; REPORT_EDGE_UNMEASURED in
@@ -147,7 +131,7 @@ read_edge_counts (report_function *f, const pp_unit_data *u,
 		  const pp_mode_info *mode, char *err, size_t errlen)
 {
   (void) mode;
-  int32_t *counter_of_edge = counters_of_edges (f);
+  int32_t *counter_of_edge = pp_plan_counter_of_edge (&f->plan, f->notes->nedges);
   if (!counter_of_edge)
     {
       snprintf (err, errlen, "out of memory");
@@ -168,7 +152,7 @@ read_block_counts (report_function *f, const pp_unit_data *u,
 {
   (void) mode;
   const pp_function_notes *fn = f->notes;
-  int32_t *counter_of_edge = counters_of_edges (f);
+  int32_t *counter_of_edge = pp_plan_counter_of_edge (&f->plan, f->notes->nedges);
   f->flow_counts = calloc (fn->nedges ? fn->nedges : 1, sizeof *f->flow_counts);
   if (!counter_of_edge || !f->flow_counts)
     {

@@ -1,8 +1,10 @@
 /* pathprof stats: how much instrumentation each function, unit and the whole
-   profile carries: blocks, edges, probes or counters, and probes per block and per
-   edge.  In the paths mode also each function's number of paths, and per unit the
-   work its probes did in the recorded runs next to what Ball and Larus' simple
-   placement would have done (path-counts.h, path_probe_work).  */
+   profile carries: blocks, edges, probes or counters, and probes per block and
+   per edge; in the counter modes (edge-counts, block-counts) how many counter
+   increments the recorded runs made.  In the paths mode also each function's
+   number of paths, and per unit the work its probes did in the recorded runs
+   next to what Ball and Larus' simple placement would have done
+   (path-counts.h, path_probe_work).  */
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -21,6 +23,8 @@ struct totals
      interesting paths in preferential slots (ppp, residual), all in a table.  */
   uint64_t in_arrays, in_slots, in_tables;
   uint64_t table_counts;	/* paths counted in hash tables (sparse counts) */
+  uint64_t increments;		/* counter modes: the sum of the counters, what
+				   the recorded runs paid */
   path_probe_work work;		/* paths mode */
 };
 
@@ -55,6 +59,7 @@ add_totals (struct totals *sum, const struct totals *t)
   sum->in_arrays += t->in_arrays;
   sum->in_slots += t->in_slots;
   sum->table_counts = pp_sat_add (sum->table_counts, t->table_counts);
+  sum->increments = pp_sat_add (sum->increments, t->increments);
   sum->in_tables += t->in_tables;
   sum->work.paths = pp_sat_add (sum->work.paths, t->work.paths);
   sum->work.counts = pp_sat_add (sum->work.counts, t->work.counts);
@@ -141,6 +146,14 @@ print_work (const char *indent, const struct totals *t)
   putchar ('\n');
 }
 
+/* What a counter mode's counters did in the recorded runs.  */
+static void
+print_increments (const char *indent, const struct totals *t)
+{
+  printf ("%sran %" PRIu64 " counter increment%s\n", indent, t->increments,
+	  t->increments == 1 ? "" : "s");
+}
+
 /* The statistics of one function: from its notes, and for the paths mode from
    its numbering and recorded paths.  */
 static int
@@ -148,6 +161,13 @@ function_stats (const report_unit *ru, const report_function *f,
 		struct totals *t, char *err, size_t errlen)
 {
   *t = function_totals (f);
+  if (ru->mode->value_action == PP_PROBE_COUNT)
+    {
+      const uint64_t *values = (const uint64_t *) ru->data->values
+			       + f->notes->value_offset;
+      for (uint32_t v = 0; v < f->notes->nvalues; v++)
+	t->increments = pp_sat_add (t->increments, values[v]);
+    }
   if (!pp_mode_counts_paths (ru->mode))
     return 0;
   function_paths fp;
@@ -215,6 +235,8 @@ stats_command (int argc, char **argv)
       print_row (kind, &unit, "(unit)");
       if (kind == TABLE_PATHS)
 	print_work ("  ", &unit);
+      else if (ru->mode->value_action == PP_PROBE_COUNT)
+	print_increments ("  ", &unit);
       add_totals (&total, &unit);
     }
   if (status == EXIT_SUCCESS)
@@ -234,6 +256,9 @@ stats_command (int argc, char **argv)
       print_row (kind, &total, "(total)");
       if (paths)
 	print_work ("  ", &total);
+      else if (r.nunits && one_mode
+	       && r.units[0].mode->value_action == PP_PROBE_COUNT)
+	print_increments ("  ", &total);
     }
   report_free (&r);
   return status;

@@ -29,7 +29,7 @@ static struct unit_property
   prop_round_trip = { .name = "plan: the notes record the plan; reading it back gives the same probes" },
   prop_checksum = { .name = "plan: the CFG checksum is the same in every mode and survives encoding" },
   prop_corrupt = { .name = "plan: a value twice, missing or at the wrong site is refused" },
-  prop_weights = { .name = "plan: the weighting falls back to the heuristic without GCC's estimates" };
+  prop_weights = { .name = "plan: the weighting falls back to the heuristic without GCC's estimates, and a previous run's counts order it" };
 
 static void
 check_table (void)
@@ -234,12 +234,31 @@ check_graph (const pp_graph *g, unsigned long long seed)
     abort ();
   for (uint32_t e = 0; e < g->nedges; e++)
     est[e] = (double) (seed % 7 + e % 5);
-  int used = pp_plan_weights (g, PP_WEIGHTS_GCC, NULL, w);
+  int used = pp_plan_weights (g, PP_WEIGHTS_GCC, NULL, NULL, w);
   bool ok = used == PP_WEIGHTS_HEURISTIC && pp_weights_heuristic (g, h) == 0
 	    && memcmp (w, h, g->nedges * sizeof *w) == 0;
-  ok &= pp_plan_weights (g, PP_WEIGHTS_GCC, est, h) == PP_WEIGHTS_GCC
+  ok &= pp_plan_weights (g, PP_WEIGHTS_GCC, est, NULL, h) == PP_WEIGHTS_GCC
 	&& memcmp (h, est, g->nedges * sizeof *h) == 0;
-  ok &= pp_plan_weights (g, PP_WEIGHTS_UNIFORM, est, h) == PP_WEIGHTS_UNIFORM;
+  ok &= pp_plan_weights (g, PP_WEIGHTS_UNIFORM, est, NULL, h) == PP_WEIGHTS_UNIFORM;
+  /* weights=profile: GCC's estimate (or the heuristic) where the run has no
+     counts; with counts, a more frequent edge weighs more, and among equal
+     counts the one GCC (or the heuristic) thinks hotter.  */
+  ok &= pp_plan_weights (g, PP_WEIGHTS_PROFILE, est, NULL, h) == PP_WEIGHTS_GCC
+	&& memcmp (h, est, g->nedges * sizeof *h) == 0;
+  uint64_t *counts = malloc ((g->nedges + 1) * sizeof *counts);
+  for (uint32_t e = 0; e < g->nedges; e++)
+    counts[e] = (seed >> (e % 16)) % 3 == 0 ? 0 : (seed * (e + 1)) % 1000003;
+  for (int with_est = 0; with_est < 2; with_est++)
+    {
+      const double *by = with_est ? est : w;	/* w: the heuristic's */
+      ok &= pp_plan_weights (g, PP_WEIGHTS_PROFILE, with_est ? est : NULL, counts,
+			     h) == PP_WEIGHTS_PROFILE;
+      for (uint32_t a = 0; a < g->nedges; a++)
+	for (uint32_t b = 0; b < g->nedges; b++)
+	  if (counts[a] > counts[b] || (counts[a] == counts[b] && by[a] > by[b]))
+	    ok &= h[a] > h[b];
+    }
+  free (counts);
   unit_check (&prop_weights, ok, "graph seed %llx", seed);
 
   uint64_t checksum = 0;
