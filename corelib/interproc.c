@@ -1,0 +1,567 @@
+/* Interprocedural context path numbering (interproc.h has the design).  */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "interproc.h"
+
+#define NONE UINT32_MAX
+
+static void
+lin_init (pp_ip_lin *f)
+{
+  mpz_init (f->a);
+  mpz_init (f->b);
+}
+
+static void
+lin_clear (pp_ip_lin *f)
+{
+  mpz_clear (f->a);
+  mpz_clear (f->b);
+}
+
+/* r = f(x).  */
+static void
+lin_apply (mpz_t r, const pp_ip_lin *f, const mpz_t x)
+{
+  mpz_mul (r, f->a, x);
+  mpz_add (r, r, f->b);
+}
+
+/* An edge of a procedure's graph that the numbering follows (not EXIT -> ENTRY).  */
+static bool
+followed (const pp_graph *g, uint32_t e)
+{
+  return !(g->edges[e].flags & PP_EDGE_EXIT_ENTRY);
+}
+
+static int
+check_program (const pp_ip_program *prog)
+{
+  if (prog->main >= prog->nprocs)
+    return PP_IP_EGRAPH;
+  for (uint32_t p = 0; p < prog->nprocs; p++)
+    {
+      const pp_graph *g = &prog->procs[p];
+      for (uint32_t e = 0; e < g->nedges; e++)
+	if (followed (g, e) && (g->edges[e].dst == g->entry || g->edges[e].src == g->exit))
+	  return PP_IP_EGRAPH;
+    }
+  for (uint32_t s = 0; s < prog->ncalls; s++)
+    {
+      const pp_ip_call *c = &prog->calls[s];
+      if (c->proc >= prog->nprocs || c->callee >= prog->nprocs)
+	return PP_IP_EGRAPH;
+      const pp_graph *g = &prog->procs[c->proc];
+      if (c->call >= g->nnodes || c->ret >= g->nnodes || c->call == c->ret
+	  || c->call == g->entry || c->call == g->exit || c->ret == g->entry
+	  || c->ret == g->exit)
+	return PP_IP_EGRAPH;
+      for (uint32_t i = g->succ_start[c->call]; i < g->succ_start[c->call + 1]; i++)
+	if (followed (g, g->succ_edges[i]))
+	  return PP_IP_EGRAPH;
+      for (uint32_t i = g->pred_start[c->ret]; i < g->pred_start[c->ret + 1]; i++)
+	if (followed (g, g->pred_edges[i]))
+	  return PP_IP_EGRAPH;
+      for (uint32_t t = 0; t < s; t++)
+	if (prog->calls[t].proc == c->proc
+	    && (prog->calls[t].call == c->call || prog->calls[t].ret == c->ret
+		|| prog->calls[t].call == c->ret || prog->calls[t].ret == c->call))
+	  return PP_IP_EGRAPH;
+    }
+  return PP_IP_OK;
+}
+
+/* The recursive call sites (backedges of a depth-first search of the call
+   graph from main, the external procedures, then every other) and an order of
+   the procedures in which callees of other sites come first.  */
+static int
+classify_calls (const pp_ip_program *prog, bool *recursive, uint32_t *order)
+{
+  pp_graph cg;
+  pp_dfs d;
+  if (pp_graph_init (&cg, prog->nprocs, prog->main, prog->main))
+    return PP_IP_ENOMEM;
+  for (uint32_t s = 0; s < prog->ncalls; s++)
+    if (pp_graph_add_edge (&cg, prog->calls[s].proc, prog->calls[s].callee, 0)
+	== UINT32_MAX)
+      {
+	pp_graph_free (&cg);
+	return PP_IP_ENOMEM;
+      }
+  if (pp_graph_finish (&cg) || pp_dfs_init (&d, &cg, PP_DFS_SUCCS, 0, NULL, NULL))
+    {
+      pp_graph_free (&cg);
+      return PP_IP_ENOMEM;
+    }
+  for (uint32_t pass = 0; pass < 3; pass++)
+    for (uint32_t p = 0; p < prog->nprocs; p++)
+      {
+	bool root = pass == 0 ? p == prog->main
+		    : pass == 1 ? prog->external && prog->external[p] : true;
+	if (!root || !pp_dfs_root (&d, p))
+	  continue;
+	pp_dfs_step st;
+	while (pp_dfs_next (&d, &st))
+	  if (st.event == PP_DFS_BACK)
+	    recursive[st.edge] = true;
+      }
+  memcpy (order, d.postorder, prog->nprocs * sizeof *order);
+  pp_dfs_free (&d);
+  pp_graph_free (&cg);
+  return PP_IP_OK;
+}
+
+/* G*_fin inside procedure p: backedges, surrogates, summary edges, and the
+   vertices in reverse topological order (into topo, nnodes + 1 entries).  */
+static int
+build_proc (const pp_ip_program *prog, const bool *recursive, uint32_t p,
+	    pp_ip_proc *ip, uint32_t *topo)
+{
+  const pp_graph *g = &prog->procs[p];
+  uint32_t n = g->nnodes;
+  int status = PP_IP_ENOMEM;
+  pp_graph w = { 0 }, f = { 0 };
+  pp_dfs d = { 0 };
+  bool dfs_ready = false;
+  bool *back_src = calloc (n + 1, sizeof *back_src);
+  bool *back_dst = calloc (n + 1, sizeof *back_dst);
+  uint32_t *summary_at = malloc ((n + 1) * sizeof *summary_at);
+  ip->nnodes = n + 1;
+  ip->entry = g->entry;
+  ip->exit = g->exit;
+  ip->gexit = n;
+  ip->call_at = malloc ((n + 1) * sizeof *ip->call_at);
+  ip->back_of_edge = calloc (g->nedges + 1, sizeof *ip->back_of_edge);
+  ip->out_start = calloc (n + 2, sizeof *ip->out_start);
+  if (!back_src || !back_dst || !summary_at || !ip->call_at || !ip->back_of_edge
+      || !ip->out_start)
+    goto out;
+  for (uint32_t v = 0; v <= n; v++)
+    ip->call_at[v] = summary_at[v] = NONE;
+
+  /* Backedges: a walk of the graph with c -> r as an edge.  Those reached from
+     ENTRY become surrogates; in code ENTRY never reaches, backedges are only
+     dropped (no path runs there).  */
+  if (pp_graph_init (&w, n, g->entry, g->exit))
+    goto out;
+  for (uint32_t e = 0; e < g->nedges; e++)
+    if (pp_graph_add_edge (&w, g->edges[e].src, g->edges[e].dst,
+			   followed (g, e) ? 0 : 1) == UINT32_MAX)
+      goto out;
+  for (uint32_t s = 0; s < prog->ncalls; s++)
+    if (prog->calls[s].proc == p)
+      {
+	if (pp_graph_add_edge (&w, prog->calls[s].call, prog->calls[s].ret, 0)
+	    == UINT32_MAX)
+	  goto out;
+	if (recursive[s])
+	  summary_at[prog->calls[s].call] = s;
+	else
+	  ip->call_at[prog->calls[s].call] = s;
+      }
+  if (pp_graph_finish (&w) || pp_dfs_init (&d, &w, PP_DFS_SUCCS, 1, NULL, NULL))
+    goto out;
+  dfs_ready = true;
+  for (uint32_t r = 0; r <= n; r++)
+    {
+      uint32_t root = r == 0 ? g->entry : r - 1;
+      if (!pp_dfs_root (&d, root))
+	continue;
+      pp_dfs_step st;
+      while (pp_dfs_next (&d, &st))
+	if (st.event == PP_DFS_BACK && st.edge < g->nedges)
+	  {
+	    ip->back_of_edge[st.edge] = 1;
+	    if (r == 0)
+	      back_src[st.src] = back_dst[st.dst] = true;
+	  }
+    }
+  pp_dfs_free (&d);
+  dfs_ready = false;
+
+  /* The edges of G*_fin, by source vertex in successor order.  */
+  uint32_t m = 0;
+  for (uint32_t v = 0; v < n; v++)
+    {
+      for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
+	m += followed (g, g->succ_edges[i]) && !ip->back_of_edge[g->succ_edges[i]];
+      m += back_src[v] + back_dst[v] + (summary_at[v] != NONE);
+    }
+  ip->edges = calloc (m ? m : 1, sizeof *ip->edges);
+  if (!ip->edges)
+    goto out;
+  for (uint32_t v = 0; v < n; v++)
+    {
+      ip->out_start[v] = ip->nedges;
+#define ADD(dst_, kind_, arg_) do {					\
+	pp_ip_edge *x_ = &ip->edges[ip->nedges++];			\
+	x_->src = v; x_->dst = (dst_); x_->kind = (kind_); x_->arg = (arg_); \
+	lin_init (&x_->rho);						\
+      } while (0)
+      for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
+	{
+	  uint32_t e = g->succ_edges[i];
+	  if (followed (g, e) && !ip->back_of_edge[e])
+	    ADD (g->edges[e].dst, PP_IP_EDGE, e);
+	}
+      if (back_src[v])
+	ADD (n, PP_IP_SURROGATE_GEXIT, v);
+      if (v == g->entry)
+	for (uint32_t t = 0; t < n; t++)
+	  if (back_dst[t])
+	    ADD (t, PP_IP_SURROGATE_ENTRY, t);
+      if (summary_at[v] != NONE)
+	ADD (prog->calls[summary_at[v]].ret, PP_IP_SUMMARY, summary_at[v]);
+#undef ADD
+    }
+  ip->out_start[n] = ip->out_start[n + 1] = ip->nedges;
+
+  /* Reverse topological order: postorder of G*_fin with c -> r.  */
+  if (pp_graph_init (&f, n + 1, g->entry, g->exit))
+    goto out;
+  for (uint32_t k = 0; k < ip->nedges; k++)
+    if (pp_graph_add_edge (&f, ip->edges[k].src, ip->edges[k].dst, 0) == UINT32_MAX)
+      goto out;
+  for (uint32_t s = 0; s < prog->ncalls; s++)
+    if (prog->calls[s].proc == p && !recursive[s]
+	&& pp_graph_add_edge (&f, prog->calls[s].call, prog->calls[s].ret, 0)
+	   == UINT32_MAX)
+      goto out;
+  if (pp_graph_finish (&f) || pp_dfs_init (&d, &f, PP_DFS_SUCCS, 0, NULL, NULL))
+    goto out;
+  dfs_ready = true;
+  status = PP_IP_OK;
+  for (uint32_t v = 0; v <= n && status == PP_IP_OK; v++)
+    {
+      if (!pp_dfs_root (&d, v))
+	continue;
+      pp_dfs_step st;
+      while (pp_dfs_next (&d, &st))
+	if (st.event == PP_DFS_BACK)
+	  status = PP_IP_EGRAPH;	/* cannot happen: the backedges are gone */
+    }
+  memcpy (topo, d.postorder, (n + 1) * sizeof *topo);
+out:
+  if (dfs_ready)
+    pp_dfs_free (&d);
+  pp_graph_free (&w);
+  pp_graph_free (&f);
+  free (back_src);
+  free (back_dst);
+  free (summary_at);
+  return status;
+}
+
+/* psi of every vertex of p and rho of its edges, the callees' psi known.  */
+static void
+solve_proc (const pp_ip_program *prog, pp_ip_numbering *nb, uint32_t p,
+	    const uint32_t *topo)
+{
+  const pp_graph *g = &prog->procs[p];
+  pp_ip_proc *ip = &nb->procs[p];
+  for (uint32_t i = 0; i < ip->nnodes; i++)
+    {
+      uint32_t v = topo[i];
+      pp_ip_lin *psi = &ip->psi[v];
+      if (v == g->exit)
+	mpz_set_ui (psi->a, 1);
+      else if (v == ip->gexit)
+	mpz_set_ui (psi->b, 1);
+      else if (ip->call_at[v] != NONE)
+	{
+	  const pp_ip_call *c = &prog->calls[ip->call_at[v]];
+	  const pp_ip_lin *q = &nb->procs[c->callee].psi[prog->procs[c->callee].entry];
+	  const pp_ip_lin *r = &ip->psi[c->ret];
+	  mpz_mul (psi->a, q->a, r->a);
+	  mpz_mul (psi->b, q->a, r->b);
+	  mpz_add (psi->b, psi->b, q->b);
+	}
+      else
+	for (uint32_t k = ip->out_start[v]; k < ip->out_start[v + 1]; k++)
+	  {
+	    pp_ip_edge *e = &ip->edges[k];
+	    mpz_set (e->rho.a, psi->a);
+	    mpz_set (e->rho.b, psi->b);
+	    mpz_add (psi->a, psi->a, ip->psi[e->dst].a);
+	    mpz_add (psi->b, psi->b, ip->psi[e->dst].b);
+	  }
+    }
+}
+
+int
+pp_ip_number (const pp_ip_program *prog, pp_ip_numbering *nb)
+{
+  memset (nb, 0, sizeof *nb);
+  mpz_init (nb->npaths);
+  int status = check_program (prog);
+  if (status)
+    return status;
+  status = PP_IP_ENOMEM;
+  uint32_t *order = malloc ((prog->nprocs + 1) * sizeof *order);
+  uint32_t *topo = NULL;
+  nb->nprocs = prog->nprocs;
+  nb->ncalls = prog->ncalls;
+  nb->procs = calloc (prog->nprocs + 1, sizeof *nb->procs);
+  nb->recursive = calloc (prog->ncalls + 1, sizeof *nb->recursive);
+  nb->calls = malloc ((prog->ncalls + 1) * sizeof *nb->calls);
+  if (nb->calls)
+    memcpy (nb->calls, prog->calls, prog->ncalls * sizeof *nb->calls);
+  nb->roots = malloc ((prog->nprocs + 1) * sizeof *nb->roots);
+  if (!order || !nb->procs || !nb->recursive || !nb->roots || !nb->calls
+      || classify_calls (prog, nb->recursive, order))
+    goto out;
+  for (uint32_t i = 0; i < prog->nprocs; i++)
+    {
+      uint32_t p = order[i];
+      pp_ip_proc *ip = &nb->procs[p];
+      uint32_t n = prog->procs[p].nnodes + 1;
+      free (topo);
+      topo = malloc (n * sizeof *topo);
+      ip->psi = malloc (n * sizeof *ip->psi);
+      if (!topo || !ip->psi)
+	goto out;
+      for (uint32_t v = 0; v < n; v++)
+	lin_init (&ip->psi[v]);
+      int rc = build_proc (prog, nb->recursive, p, ip, topo);
+      if (rc)
+	{
+	  status = rc;
+	  goto out;
+	}
+      solve_proc (prog, nb, p, topo);
+    }
+  /* The roots: main, the external procedures, the callees of recursive sites.  */
+  bool *is_root = calloc (prog->nprocs + 1, sizeof *is_root);
+  if (!is_root)
+    goto out;
+  is_root[prog->main] = true;
+  nb->roots[nb->nroots++] = prog->main;
+  for (uint32_t pass = 0; pass < 2; pass++)
+    for (uint32_t p = 0; p < prog->nprocs; p++)
+      {
+	bool want = false;
+	if (pass == 0)
+	  want = prog->external && prog->external[p];
+	else
+	  for (uint32_t s = 0; s < prog->ncalls && !want; s++)
+	    want = nb->recursive[s] && prog->calls[s].callee == p;
+	if (want && !is_root[p])
+	  {
+	    is_root[p] = true;
+	    nb->roots[nb->nroots++] = p;
+	  }
+      }
+  free (is_root);
+  nb->root_value = malloc (nb->nroots * sizeof *nb->root_value);
+  if (!nb->root_value)
+    goto out;
+  for (uint32_t i = 0; i < nb->nroots; i++)
+    {
+      const pp_ip_lin *psi = &nb->procs[nb->roots[i]].psi[prog->procs[nb->roots[i]].entry];
+      mpz_init_set (nb->root_value[i], nb->npaths);
+      mpz_add (nb->npaths, nb->npaths, psi->a);
+      mpz_add (nb->npaths, nb->npaths, psi->b);
+    }
+  status = PP_IP_OK;
+out:
+  free (order);
+  free (topo);
+  if (status)
+    pp_ip_numbering_free (nb);
+  return status;
+}
+
+void
+pp_ip_numbering_free (pp_ip_numbering *nb)
+{
+  for (uint32_t p = 0; nb->procs && p < nb->nprocs; p++)
+    {
+      pp_ip_proc *ip = &nb->procs[p];
+      for (uint32_t v = 0; ip->psi && v < ip->nnodes; v++)
+	lin_clear (&ip->psi[v]);
+      for (uint32_t k = 0; k < ip->nedges; k++)
+	lin_clear (&ip->edges[k].rho);
+      free (ip->psi);
+      free (ip->edges);
+      free (ip->out_start);
+      free (ip->call_at);
+      free (ip->back_of_edge);
+    }
+  for (uint32_t i = 0; nb->root_value && i < nb->nroots; i++)
+    mpz_clear (nb->root_value[i]);
+  free (nb->root_value);
+  free (nb->roots);
+  free (nb->procs);
+  free (nb->recursive);
+  free (nb->calls);
+  mpz_clear (nb->npaths);
+  memset (nb, 0, sizeof *nb);
+  mpz_init (nb->npaths);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Numbers of paths.  */
+
+int
+pp_ip_cursor_init (pp_ip_cursor *c)
+{
+  memset (c, 0, sizeof *c);
+  mpz_init (c->num);
+  mpz_init (c->x);
+  return 0;
+}
+
+void
+pp_ip_cursor_free (pp_ip_cursor *c)
+{
+  for (uint32_t i = 0; i < c->cap; i++)
+    mpz_clear (c->stack[i]);
+  free (c->stack);
+  mpz_clear (c->num);
+  mpz_clear (c->x);
+  memset (c, 0, sizeof *c);
+}
+
+void
+pp_ip_start (const pp_ip_numbering *n, pp_ip_cursor *c, uint32_t root)
+{
+  mpz_set (c->num, n->root_value[root]);
+  mpz_set_ui (c->x, 1);
+  c->depth = 0;
+}
+
+void
+pp_ip_step (const pp_ip_numbering *n, pp_ip_cursor *c, uint32_t p, uint32_t k)
+{
+  const pp_ip_lin *rho = &n->procs[p].edges[k].rho;
+  mpz_addmul (c->num, rho->a, c->x);
+  mpz_add (c->num, c->num, rho->b);
+}
+
+static int
+push (pp_ip_cursor *c, const mpz_t x)
+{
+  if (c->depth == c->cap)
+    {
+      uint32_t cap = c->cap ? 2 * c->cap : 16;
+      mpz_t *s = realloc (c->stack, cap * sizeof *s);
+      if (!s)
+	return -1;
+      for (uint32_t i = c->cap; i < cap; i++)
+	mpz_init (s[i]);
+      c->stack = s;
+      c->cap = cap;
+    }
+  mpz_set (c->stack[c->depth++], x);
+  return 0;
+}
+
+int
+pp_ip_call_site (const pp_ip_numbering *n, pp_ip_cursor *c, uint32_t s)
+{
+  const pp_ip_call *site = &n->calls[s];
+  if (push (c, c->x))
+    return -1;
+  const pp_ip_lin *psi = &n->procs[site->proc].psi[site->ret];
+  mpz_mul (c->x, c->x, psi->a);
+  mpz_add (c->x, c->x, psi->b);
+  return 0;
+}
+
+void
+pp_ip_return (pp_ip_cursor *c)
+{
+  if (c->depth)
+    mpz_set (c->x, c->stack[--c->depth]);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Paths of numbers.  */
+
+int
+pp_ip_decode (const pp_ip_numbering *n, const mpz_t number, pp_ip_step_fn *fn,
+	      void *ctx)
+{
+  if (mpz_sgn (number) < 0 || mpz_cmp (number, n->npaths) >= 0)
+    return -2;
+  pp_ip_cursor c;
+  pp_ip_cursor_init (&c);
+  uint32_t *sites = NULL, cap = 0;
+  mpz_t num, val, cnt;
+  mpz_inits (num, val, cnt, NULL);
+  mpz_set (num, number);
+  int status = -2;
+  /* The root: the last whose value is at most num.  */
+  uint32_t root = 0;
+  while (root + 1 < n->nroots && mpz_cmp (n->root_value[root + 1], num) <= 0)
+    root++;
+  uint32_t p = n->roots[root], v = n->procs[p].entry;
+  fn (ctx, PP_IP_STEP_ROOT, p, 0);
+  pp_ip_start (n, &c, root);
+  mpz_sub (num, num, n->root_value[root]);
+  for (;;)
+    {
+      const pp_ip_proc *ip = &n->procs[p];
+      if (v == ip->gexit || (v == ip->exit && c.depth == 0))
+	{
+	  fn (ctx, PP_IP_STEP_END, 0, 0);
+	  status = 0;
+	  break;
+	}
+      if (v == ip->exit)
+	{
+	  uint32_t s = sites[c.depth - 1];
+	  pp_ip_return (&c);
+	  fn (ctx, PP_IP_STEP_RETURN, s, 0);
+	  p = n->calls[s].proc;
+	  v = n->calls[s].ret;
+	  continue;
+	}
+      if (ip->call_at[v] != NONE)
+	{
+	  uint32_t s = ip->call_at[v];
+	  if (c.depth == cap)
+	    {
+	      cap = cap ? 2 * cap : 16;
+	      uint32_t *ns = realloc (sites, cap * sizeof *ns);
+	      if (!ns)
+		{
+		  status = -1;
+		  break;
+		}
+	      sites = ns;
+	    }
+	  sites[c.depth] = s;
+	  if (pp_ip_call_site (n, &c, s))
+	    {
+	      status = -1;
+	      break;
+	    }
+	  fn (ctx, PP_IP_STEP_CALL, s, 0);
+	  p = n->calls[s].callee;
+	  v = n->procs[p].entry;
+	  continue;
+	}
+      /* The successor whose values [rho, rho + psi) hold num.  */
+      uint32_t k = ip->out_start[v];
+      for (; k < ip->out_start[v + 1]; k++)
+	{
+	  lin_apply (val, &ip->edges[k].rho, c.x);
+	  lin_apply (cnt, &ip->psi[ip->edges[k].dst], c.x);
+	  mpz_add (cnt, cnt, val);
+	  if (mpz_cmp (val, num) <= 0 && mpz_cmp (num, cnt) < 0)
+	    break;
+	}
+      if (k == ip->out_start[v + 1])
+	break;			/* cannot happen below npaths */
+      fn (ctx, PP_IP_STEP_EDGE, p, k);
+      mpz_sub (num, num, val);
+      v = ip->edges[k].dst;
+    }
+  mpz_clears (num, val, cnt, NULL);
+  free (sites);
+  pp_ip_cursor_free (&c);
+  return status;
+}

@@ -1,0 +1,170 @@
+/* Interprocedural context path numbering (Melski and Reps 1998, sections 3-5).
+
+   The supergraph.  A program is its procedures' graphs (pp_graph: ENTRY, EXIT,
+   intraprocedural edges; an EXIT -> ENTRY closing edge is ignored) and its call
+   sites: a call vertex c of procedure P calling Q, whose return vertex r in P
+   is entered from Q's EXIT.  A call vertex has no intraprocedural successor and
+   its return vertex no intraprocedural predecessor: control goes c -> ENTRY_Q
+   ... EXIT_Q -> r.  ENTRY has no predecessor, EXIT no successor.
+
+   G*_fin (section 3.2).  Each procedure gets a vertex GEXIT (index nnodes of
+   its graph); a depth-first search from ENTRY (c -> r counting as an edge)
+   finds the intraprocedural backedges, each w -> v replaced by a surrogate
+   ENTRY -> v and an edge w -> GEXIT (one each per target v and source w).  A
+   depth-first search of the call graph from the roots finds the recursive call
+   sites; such a site gets a summary edge c -> r instead of its call and
+   return, and its callee becomes a root.  The roots: main, every procedure
+   that may be entered from code that is not instrumented (a callback: its own
+   context), and the callees of recursive sites; ENTRY_global has an edge to
+   each root's ENTRY, in that order.
+
+   Numbering (sections 4, 5.1-5.3).  An unbalanced-left path from ENTRY_global
+   to EXIT_global (it may leave calls open: it ends at some GEXIT, or at the
+   EXIT of its first procedure) gets a number in [0, npaths): the sum of the
+   values its edges take in the context of the path before them
+   (edgeValueInContext).  psi_v = <a, b> is the linear function x -> a x + b
+   from the number of valid completions at EXIT of v's procedure to the number
+   at v: EXIT <1, 0>, GEXIT <0, 1>, a call vertex psi_ENTRY_Q o psi_r, any
+   other vertex the sum over its successors.  An edge v -> w_i, the i-th
+   successor of v, has rho = sum of psi_w_j for j < i; a root's edge from
+   ENTRY_global has the sum of psi_ENTRY(1) of the roots before it.  All in
+   GMP: the counts of real programs overflow 64 bits.
+
+   Computing a number (section 5.4; pp_ip_cursor): start at a root with its
+   value and x = 1 valid completions at its EXIT; a call through site s
+   pushes x and sets x = psi_r(x), a return pops it, an intraprocedural edge
+   adds rho_e(x).  pp_ip_decode inverts it (section 5.6).  */
+
+#ifndef PATHPROF_CORE_INTERPROC_H
+#define PATHPROF_CORE_INTERPROC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <gmp.h>
+
+#include "graph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pp_ip_call
+{
+  uint32_t proc, call, ret;	/* in proc's graph */
+  uint32_t callee;
+} pp_ip_call;
+
+typedef struct pp_ip_program
+{
+  uint32_t nprocs;
+  const pp_graph *procs;	/* nprocs graphs */
+  const bool *external;		/* per procedure: may be entered from
+				   uninstrumented code (NULL: none) */
+  uint32_t main;		/* the first root */
+  uint32_t ncalls;
+  const pp_ip_call *calls;
+} pp_ip_program;
+
+/* x -> a x + b.  */
+typedef struct pp_ip_lin
+{
+  mpz_t a, b;
+} pp_ip_lin;
+
+enum pp_ip_edge_kind
+{
+  PP_IP_EDGE = 0,		/* an edge of the procedure's graph (arg: its index) */
+  PP_IP_SURROGATE_ENTRY = 1,	/* ENTRY -> v for the backedges into v (arg: v) */
+  PP_IP_SURROGATE_GEXIT = 2,	/* w -> GEXIT for the backedges out of w (arg: w) */
+  PP_IP_SUMMARY = 3,		/* c -> r of a recursive call site (arg: site) */
+};
+
+/* An edge of G*_fin inside one procedure.  */
+typedef struct pp_ip_edge
+{
+  uint32_t src, dst;
+  uint8_t kind;			/* enum pp_ip_edge_kind */
+  uint32_t arg;
+  pp_ip_lin rho;
+} pp_ip_edge;
+
+typedef struct pp_ip_proc
+{
+  uint32_t nnodes;		/* the graph's, plus GEXIT = nnodes - 1 */
+  uint32_t entry, exit, gexit;
+  pp_ip_lin *psi;		/* per vertex */
+  /* The edges of G*_fin in the procedure, each vertex's out-edges together
+     in successor order: out[out_start[v] .. out_start[v + 1]).  */
+  uint32_t nedges;
+  pp_ip_edge *edges;
+  uint32_t *out_start;
+  uint32_t *call_at;		/* per vertex: the non-recursive call site whose
+				   call vertex it is, or UINT32_MAX */
+  int32_t *back_of_edge;	/* per edge of the graph: 1 for a backedge */
+} pp_ip_proc;
+
+typedef struct pp_ip_numbering
+{
+  uint32_t nprocs;
+  pp_ip_proc *procs;
+  uint32_t ncalls;
+  pp_ip_call *calls;		/* the program's, copied */
+  bool *recursive;		/* per call site */
+  uint32_t nroots;
+  uint32_t *roots;		/* procedures, in ENTRY_global's edge order */
+  mpz_t *root_value;		/* per root: its edge's value */
+  mpz_t npaths;			/* numValidComps of the empty path */
+} pp_ip_numbering;
+
+enum
+{
+  PP_IP_OK = 0,
+  PP_IP_ENOMEM = -1,
+  PP_IP_EGRAPH = -2,		/* a call or return vertex with other edges, a
+				   call site out of range, an edge into ENTRY */
+};
+
+int pp_ip_number (const pp_ip_program *prog, pp_ip_numbering *out);
+void pp_ip_numbering_free (pp_ip_numbering *n);
+
+/* The running computation of a path number (Algorithm 5.1).  */
+typedef struct pp_ip_cursor
+{
+  mpz_t num, x;			/* the number so far; completions at EXIT */
+  mpz_t *stack;			/* the callers' x */
+  uint32_t depth, cap;
+} pp_ip_cursor;
+
+int pp_ip_cursor_init (pp_ip_cursor *c);
+void pp_ip_cursor_free (pp_ip_cursor *c);
+/* The path starts at root i (an index into n->roots).  */
+void pp_ip_start (const pp_ip_numbering *n, pp_ip_cursor *c, uint32_t root);
+/* Edge k of procedure p's G*_fin edges.  */
+void pp_ip_step (const pp_ip_numbering *n, pp_ip_cursor *c, uint32_t p, uint32_t k);
+/* A call through the non-recursive site s; a return.  Return -1 when out of
+   memory.  */
+int pp_ip_call_site (const pp_ip_numbering *n, pp_ip_cursor *c, uint32_t s);
+void pp_ip_return (pp_ip_cursor *c);
+
+/* What pp_ip_decode reports, in path order.  */
+enum pp_ip_step_kind
+{
+  PP_IP_STEP_ROOT = 0,		/* a: the root's procedure */
+  PP_IP_STEP_EDGE = 1,		/* a: procedure, b: edge of its G*_fin */
+  PP_IP_STEP_CALL = 2,		/* a: call site */
+  PP_IP_STEP_RETURN = 3,	/* a: the site returned to */
+  PP_IP_STEP_END = 4,		/* at a GEXIT or the first procedure's EXIT */
+};
+
+typedef void pp_ip_step_fn (void *ctx, int kind, uint32_t a, uint32_t b);
+
+/* The path of number NUM, step by step (Algorithm 5.2).  Returns 0, -1 when
+   out of memory, or -2 when NUM >= npaths.  */
+int pp_ip_decode (const pp_ip_numbering *n, const mpz_t num, pp_ip_step_fn *fn,
+		  void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

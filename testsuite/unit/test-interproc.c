@@ -1,0 +1,422 @@
+/* Interprocedural context path numbering (corelib/interproc.h) against brute
+   force: on thousands of random programs (loops, several call sites per
+   callee, recursion and mutual recursion, procedures entered from outside,
+   procedures nothing calls), every unbalanced-left path of G*_fin from
+   ENTRY_global to EXIT_global is enumerated step by step; the numbers
+   Algorithm 5.1 gives them must be exactly 0 .. npaths-1, once each, and
+   decoding each number must give back its path.  Every edge of a procedure's
+   graph is in G*_fin once, or is a backedge with its two surrogates.  */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interproc.h"
+#include "unit.h"
+
+#define MAXPROCS 4
+#define MAXSTEPS 4096
+#define MAXPATHS 20000
+
+struct step
+{
+  int kind;
+  uint32_t a, b;
+};
+
+struct walk
+{
+  const pp_ip_numbering *n;
+  struct step steps[MAXSTEPS];
+  uint32_t nsteps;
+  uint32_t sites[MAXSTEPS];
+  uint32_t depth;
+  pp_ip_cursor cur;
+  /* Per path: its number and its steps (concatenated).  */
+  uint64_t *numbers;
+  uint32_t npaths;
+  bool overflow;
+  struct unit_property *decode;
+  unsigned long long seed;
+};
+
+/* Decoding must report exactly the steps of the path enumerated.  */
+struct replay
+{
+  const struct step *want;
+  uint32_t nwant, at;
+  bool ok;
+};
+
+static void
+replay_step (void *ctx, int kind, uint32_t a, uint32_t b)
+{
+  struct replay *r = ctx;
+  if (r->at >= r->nwant || r->want[r->at].kind != kind || r->want[r->at].a != a
+      || r->want[r->at].b != b)
+    r->ok = false;
+  r->at++;
+}
+
+static void
+record (struct walk *w, int kind, uint32_t a, uint32_t b)
+{
+  if (w->nsteps == MAXSTEPS)
+    {
+      w->overflow = true;
+      return;
+    }
+  w->steps[w->nsteps++] = (struct step) { kind, a, b };
+}
+
+static void
+path_done (struct walk *w)
+{
+  if (w->npaths == MAXPATHS || !mpz_fits_ulong_p (w->cur.num))
+    {
+      w->overflow = true;
+      return;
+    }
+  uint64_t num = mpz_get_ui (w->cur.num);
+  w->numbers[w->npaths++] = num;
+  if (getenv ("IP_DEBUG2"))
+    {
+      printf ("path %llu:", (unsigned long long) num);
+      for (uint32_t i = 0; i < w->nsteps; i++)
+	printf (" %d:%u:%u", w->steps[i].kind, w->steps[i].a, w->steps[i].b);
+      printf ("\n");
+    }
+  struct replay r = { w->steps, w->nsteps, 0, true };
+  int rc = pp_ip_decode (w->n, w->cur.num, replay_step, &r);
+  unit_check (w->decode, rc == 0 && r.ok && r.at == r.nwant,
+	      "seed %llx: path number %llu decodes to another path (rc %d, step %u)",
+	      w->seed, (unsigned long long) num, rc, r.at);
+}
+
+/* Every continuation from vertex v of procedure p.  */
+static void
+explore (struct walk *w, uint32_t p, uint32_t v)
+{
+  if (w->overflow)
+    return;
+  const pp_ip_numbering *n = w->n;
+  const pp_ip_proc *ip = &n->procs[p];
+  uint32_t mark = w->nsteps, depth = w->depth;
+  pp_ip_cursor *c = &w->cur;
+  mpz_t num, x;
+  mpz_init_set (num, c->num);
+  mpz_init_set (x, c->x);
+  if (v == ip->gexit || (v == ip->exit && w->depth == 0))
+    {
+      record (w, PP_IP_STEP_END, 0, 0);
+      if (!w->overflow)
+	path_done (w);
+    }
+  else if (v == ip->exit)
+    {
+      uint32_t s = w->sites[--w->depth];
+      record (w, PP_IP_STEP_RETURN, s, 0);
+      pp_ip_return (c);
+      explore (w, n->calls[s].proc, n->calls[s].ret);
+      pp_ip_call_site (n, c, s);	/* back as before the return */
+      mpz_set (c->x, x);
+      w->sites[depth - 1] = s;	/* a later call may have taken the slot */
+    }
+  else if (ip->call_at[v] != UINT32_MAX)
+    {
+      uint32_t s = ip->call_at[v];
+      record (w, PP_IP_STEP_CALL, s, 0);
+      if (w->depth == MAXSTEPS)
+	w->overflow = true;
+      else
+	{
+	  w->sites[w->depth++] = s;
+	  pp_ip_call_site (n, c, s);
+	  explore (w, n->calls[s].callee, n->procs[n->calls[s].callee].entry);
+	  pp_ip_return (c);
+	}
+    }
+  else
+    for (uint32_t k = ip->out_start[v]; k < ip->out_start[v + 1]; k++)
+      {
+	record (w, PP_IP_STEP_EDGE, p, k);
+	pp_ip_step (n, c, p, k);
+	explore (w, p, ip->edges[k].dst);
+	mpz_set (c->num, num);
+	w->nsteps = mark;
+      }
+  w->nsteps = mark;
+  w->depth = depth;
+  mpz_set (c->num, num);
+  mpz_set (c->x, x);
+  mpz_clears (num, x, NULL);
+}
+
+static int
+by_value (const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+  return (x > y) - (x < y);
+}
+
+/* A random procedure: ENTRY 0, EXIT 1, a chain of blocks with random extra
+   edges (forward, backward, self loops), and call sites made by splitting a
+   block u into u -> c (the call) and r (the return) taking u's successors.  */
+static void
+random_proc (pp_graph *g, uint32_t p, uint32_t nprocs, unsigned long long *rng,
+	     pp_ip_call *calls, uint32_t *ncalls)
+{
+  uint32_t inner = 1 + (uint32_t) (unit_rand (rng) % 5);
+  uint32_t nsites = (uint32_t) (unit_rand (rng) % 3);
+  uint32_t n = 2 + inner + 2 * nsites;
+  struct { uint32_t s, d; } e[64];
+  uint32_t m = 0;
+  e[m++].s = 0, e[m - 1].d = 2;
+  for (uint32_t i = 0; i < inner; i++)
+    {
+      uint32_t v = 2 + i;
+      uint32_t next = i + 1 < inner ? v + 1 : 1;
+      e[m].s = v, e[m++].d = next;
+      if (unit_rand (rng) % 2)
+	{
+	  uint32_t t = unit_rand (rng) % 4 == 0 ? 1 : 2 + (uint32_t) (unit_rand (rng) % inner);
+	  e[m].s = v, e[m++].d = t;
+	}
+    }
+  /* Call sites: block u's edges move to r; u -> c.  */
+  for (uint32_t k = 0; k < nsites; k++)
+    {
+      uint32_t u = 2 + (uint32_t) (unit_rand (rng) % inner);
+      uint32_t c = 2 + inner + 2 * k, r = c + 1;
+      bool taken = false;
+      for (uint32_t j = 0; j < *ncalls; j++)
+	taken |= calls[j].proc == p && calls[j].call == u;
+      if (taken)
+	continue;
+      for (uint32_t i = 0; i < m; i++)
+	if (e[i].s == u)
+	  e[i].s = r;
+      e[m].s = u, e[m++].d = c;
+      calls[(*ncalls)++] = (pp_ip_call) { p, c, r, (uint32_t) (unit_rand (rng) % nprocs) };
+    }
+  pp_graph_init (g, n, 0, 1);
+  for (uint32_t i = 0; i < m; i++)
+    pp_graph_add_edge (g, e[i].s, e[i].d, 0);
+  pp_graph_finish (g);
+}
+
+/* Paths beyond 64 bits: K procedures, each a diamond followed by two calls of
+   the next (the last: the diamond alone), so that procedure i has
+   2^(2^(K-i) - 1) paths and the program 2^(2^K - 1).  Random numbers below it
+   decode to paths whose numbers, computed again, are the same.  */
+struct trail
+{
+  const pp_ip_numbering *n;
+  pp_ip_cursor cur;
+  bool ok;
+};
+
+static void
+retrace (void *ctx, int kind, uint32_t a, uint32_t b)
+{
+  struct trail *t = ctx;
+  if (kind == PP_IP_STEP_EDGE)
+    pp_ip_step (t->n, &t->cur, a, b);
+  else if (kind == PP_IP_STEP_CALL)
+    t->ok &= pp_ip_call_site (t->n, &t->cur, a) == 0;
+  else if (kind == PP_IP_STEP_RETURN)
+    pp_ip_return (&t->cur);
+  else if (kind == PP_IP_STEP_ROOT)
+    pp_ip_start (t->n, &t->cur, 0);
+}
+
+static void
+check_bignums (struct unit_property *big)
+{
+  enum { K = 9 };
+  pp_graph g[K];
+  pp_ip_call calls[2 * K];
+  uint32_t ncalls = 0;
+  for (uint32_t i = 0; i < K; i++)
+    {
+      bool last = i == K - 1;
+      pp_graph_init (&g[i], last ? 6 : 10, 0, 1);
+      uint32_t e[][2] = { {0, 2}, {2, 3}, {2, 4}, {3, 5}, {4, 5},
+			  {5, 6}, {7, 8}, {9, 1} };
+      for (uint32_t k = 0; k < (last ? 5u : 8u); k++)
+	pp_graph_add_edge (&g[i], e[k][0], e[k][1], 0);
+      if (last)
+	pp_graph_add_edge (&g[i], 5, 1, 0);
+      else
+	{
+	  calls[ncalls++] = (pp_ip_call) { i, 6, 7, i + 1 };
+	  calls[ncalls++] = (pp_ip_call) { i, 8, 9, i + 1 };
+	}
+      pp_graph_finish (&g[i]);
+    }
+  pp_ip_program prog = { K, g, NULL, 0, ncalls, calls };
+  pp_ip_numbering n;
+  int rc = pp_ip_number (&prog, &n);
+  mpz_t want, r;
+  mpz_inits (want, r, NULL);
+  mpz_ui_pow_ui (want, 2, (1u << K) - 1);
+  unit_check (big, rc == 0 && mpz_cmp (n.npaths, want) == 0,
+	      "%d levels: %s paths, expected 2^%u", K,
+	      rc ? "no" : mpz_get_str (NULL, 10, n.npaths), (1u << K) - 1);
+  if (rc == 0)
+    {
+      gmp_randstate_t st;
+      gmp_randinit_default (st);
+      gmp_randseed_ui (st, 1998);
+      for (unsigned i = 0; i < 200; i++)
+	{
+	  mpz_urandomm (r, st, n.npaths);
+	  struct trail t = { &n, .ok = true };
+	  pp_ip_cursor_init (&t.cur);
+	  int d = pp_ip_decode (&n, r, retrace, &t);
+	  unit_check (big, d == 0 && t.ok && mpz_cmp (t.cur.num, r) == 0,
+		      "number %s decodes (%d) to a path numbered %s",
+		      mpz_get_str (NULL, 16, r), d, mpz_get_str (NULL, 16, t.cur.num));
+	  pp_ip_cursor_free (&t.cur);
+	}
+      gmp_randclear (st);
+      printf ("note: %d levels of two calls: %zu-bit path numbers\n", K,
+	      mpz_sizeinbase (n.npaths, 2));
+      pp_ip_numbering_free (&n);
+    }
+  mpz_clears (want, r, NULL);
+  for (uint32_t i = 0; i < K; i++)
+    pp_graph_free (&g[i]);
+}
+
+int
+main (void)
+{
+  struct unit_property dense = { .name = "interproc: path numbers are 0 .. npaths-1, once each (brute force)" };
+  struct unit_property decode = { .name = "interproc: decoding a number gives back its path" };
+  struct unit_property edges = { .name = "interproc: every edge is in G*_fin once, or is a backedge with its surrogates" };
+  static struct walk w;
+  w.numbers = malloc (MAXPATHS * sizeof *w.numbers);
+  w.decode = &decode;
+  unsigned long long rng = 0x1998;
+  unsigned cases = 0, skipped = 0, recursive = 0;
+  size_t most_bits = 0;
+  for (unsigned t = 0; t < 3000; t++)
+    {
+      unsigned long long seed = rng;
+      uint32_t nprocs = 1 + (uint32_t) (unit_rand (&rng) % MAXPROCS);
+      pp_graph g[MAXPROCS];
+      pp_ip_call calls[3 * MAXPROCS];
+      bool external[MAXPROCS];
+      uint32_t ncalls = 0;
+      for (uint32_t p = 0; p < nprocs; p++)
+	{
+	  random_proc (&g[p], p, nprocs, &rng, calls, &ncalls);
+	  external[p] = unit_rand (&rng) % 8 == 0;
+	}
+      pp_ip_program prog = { nprocs, g, external, 0, ncalls, calls };
+      pp_ip_numbering n;
+      int rc = pp_ip_number (&prog, &n);
+      unit_check (&dense, rc == PP_IP_OK, "seed %llx: numbering failed (%d)", seed, rc);
+      if (rc == PP_IP_OK)
+	{
+	  /* Edges.  */
+	  bool ok = true;
+	  for (uint32_t p = 0; p < nprocs; p++)
+	    {
+	      const pp_ip_proc *ip = &n.procs[p];
+	      for (uint32_t e = 0; e < g[p].nedges; e++)
+		{
+		  uint32_t copies = 0, sur_in = 0, sur_out = 0;
+		  for (uint32_t k = 0; k < ip->nedges; k++)
+		    {
+		      const pp_ip_edge *x = &ip->edges[k];
+		      copies += x->kind == PP_IP_EDGE && x->arg == e
+				&& x->src == g[p].edges[e].src && x->dst == g[p].edges[e].dst;
+		      sur_in += x->kind == PP_IP_SURROGATE_ENTRY && x->dst == g[p].edges[e].dst
+				&& x->src == g[p].entry;
+		      sur_out += x->kind == PP_IP_SURROGATE_GEXIT && x->src == g[p].edges[e].src
+				 && x->dst == ip->gexit;
+		    }
+		  ok &= ip->back_of_edge[e] ? copies == 0 && sur_in == 1 && sur_out == 1
+			: copies == 1;
+		}
+	    }
+	  for (uint32_t s = 0; s < ncalls; s++)
+	    recursive += n.recursive[s];
+	  unit_check (&edges, ok, "seed %llx", seed);
+	  size_t bits = mpz_sizeinbase (n.npaths, 2);
+	  if (bits > most_bits)
+	    most_bits = bits;
+	  if (mpz_cmp_ui (n.npaths, MAXPATHS) > 0)
+	    skipped++;
+	  else
+	    {
+	      w.n = &n;
+	      w.nsteps = w.depth = w.npaths = 0;
+	      w.overflow = false;
+	      w.seed = seed;
+	      pp_ip_cursor_init (&w.cur);
+	      for (uint32_t r = 0; r < n.nroots; r++)
+		{
+		  w.nsteps = 0;
+		  record (&w, PP_IP_STEP_ROOT, n.roots[r], 0);
+		  pp_ip_start (&n, &w.cur, r);
+		  uint32_t before = w.npaths;
+		  explore (&w, n.roots[r], n.procs[n.roots[r]].entry);
+		  if (getenv ("IP_DEBUG"))
+		    printf ("root %u: %u paths\n", r, w.npaths - before);
+		}
+	      pp_ip_cursor_free (&w.cur);
+	      qsort (w.numbers, w.npaths, sizeof *w.numbers, by_value);
+	      bool exact = !w.overflow && mpz_cmp_ui (n.npaths, w.npaths) == 0;
+	      for (uint32_t i = 0; exact && i < w.npaths; i++)
+		exact = w.numbers[i] == i;
+	      if (!exact && getenv ("IP_DEBUG"))
+		{
+		  for (uint32_t p = 0; p < nprocs; p++)
+		    {
+		      printf ("proc %u ext %d:", p, external[p]);
+		      for (uint32_t e = 0; e < g[p].nedges; e++)
+			printf (" %u->%u%s", g[p].edges[e].src, g[p].edges[e].dst,
+				n.procs[p].back_of_edge[e] ? "B" : "");
+		      printf ("\n");
+		    }
+		  for (uint32_t s = 0; s < ncalls; s++)
+		    printf ("site %u: proc %u %u->%u calls %u%s\n", s, calls[s].proc,
+			    calls[s].call, calls[s].ret, calls[s].callee,
+			    n.recursive[s] ? " recursive" : "");
+		  for (uint32_t r = 0; r < n.nroots; r++)
+		    printf ("root %u\n", n.roots[r]);
+		  for (uint32_t p = 0; p < nprocs; p++)
+		    for (uint32_t v = 0; v < n.procs[p].nnodes; v++)
+		      gmp_printf ("proc %u v %u psi <%Zd,%Zd> call_at %d\n", p, v, n.procs[p].psi[v].a,
+				  n.procs[p].psi[v].b, (int) n.procs[p].call_at[v]);
+		  exit (1);
+		}
+	      unit_check (&dense, exact, "seed %llx: %u paths enumerated%s, npaths %s",
+			  seed, w.npaths, w.overflow ? " (too many)" : "",
+			  mpz_get_str (NULL, 10, n.npaths));
+	      /* Beyond the last number: refused.  */
+	      unit_check (&decode, pp_ip_decode (&n, n.npaths, replay_step,
+						 &(struct replay) { 0 }) == -2,
+			  "seed %llx: npaths decodes", seed);
+	      cases++;
+	    }
+	  pp_ip_numbering_free (&n);
+	}
+      for (uint32_t p = 0; p < nprocs; p++)
+	pp_graph_free (&g[p]);
+    }
+  struct unit_property big = { .name = "interproc: numbers beyond 64 bits decode and number back" };
+  check_bignums (&big);
+  unit_report (&dense);
+  unit_report (&decode);
+  unit_report (&edges);
+  unit_report (&big);
+  printf ("note: %u programs enumerated, %u with more than %u paths skipped, %u "
+	  "recursive call sites; the largest path count has %zu bits\n",
+	  cases, skipped, MAXPATHS, recursive, most_bits);
+  free (w.numbers);
+  return unit_exit_status ();
+}
