@@ -1,4 +1,5 @@
-/* Interprocedural context path numbering (interproc.h has the design).  */
+/* Interprocedural path numbering, context and piecewise (interproc.h has the
+   design).  */
 
 #include <stdlib.h>
 #include <string.h>
@@ -116,29 +117,31 @@ classify_calls (const pp_ip_program *prog, bool *recursive, uint32_t *order)
 /* G*_fin inside procedure p: backedges, surrogates, summary edges, and the
    vertices in reverse topological order (into topo, nnodes + 1 entries).  */
 static int
-build_proc (const pp_ip_program *prog, const bool *recursive, uint32_t p,
-	    pp_ip_proc *ip, uint32_t *topo)
+build_proc (const pp_ip_program *prog, const bool *recursive, bool piecewise,
+	    uint32_t p, pp_ip_proc *ip, uint32_t *topo)
 {
   const pp_graph *g = &prog->procs[p];
-  uint32_t n = g->nnodes;
+  uint32_t n = g->nnodes, nv = n + 1 + piecewise;
   int status = PP_IP_ENOMEM;
   pp_graph w = { 0 }, f = { 0 };
   pp_dfs d = { 0 };
   bool dfs_ready = false;
-  bool *back_src = calloc (n + 1, sizeof *back_src);
-  bool *back_dst = calloc (n + 1, sizeof *back_dst);
-  uint32_t *summary_at = malloc ((n + 1) * sizeof *summary_at);
-  ip->nnodes = n + 1;
+  bool *back_src = calloc (nv, sizeof *back_src);
+  bool *back_dst = calloc (nv, sizeof *back_dst);
+  uint32_t *summary_at = malloc (nv * sizeof *summary_at);
+  ip->nnodes = nv;
   ip->entry = g->entry;
   ip->exit = g->exit;
   ip->gexit = n;
-  ip->call_at = malloc ((n + 1) * sizeof *ip->call_at);
+  ip->gentry = piecewise ? n + 1 : NONE;
+  uint32_t surrogate_src = piecewise ? ip->gentry : g->entry;
+  ip->call_at = malloc (nv * sizeof *ip->call_at);
   ip->back_of_edge = calloc (g->nedges + 1, sizeof *ip->back_of_edge);
-  ip->out_start = calloc (n + 2, sizeof *ip->out_start);
+  ip->out_start = calloc (nv + 1, sizeof *ip->out_start);
   if (!back_src || !back_dst || !summary_at || !ip->call_at || !ip->back_of_edge
       || !ip->out_start)
     goto out;
-  for (uint32_t v = 0; v <= n; v++)
+  for (uint32_t v = 0; v < nv; v++)
     ip->call_at[v] = summary_at[v] = NONE;
 
   /* Backedges: a walk of the graph with c -> r as an edge.  Those reached from
@@ -192,7 +195,7 @@ build_proc (const pp_ip_program *prog, const bool *recursive, uint32_t p,
   ip->edges = calloc (m ? m : 1, sizeof *ip->edges);
   if (!ip->edges)
     goto out;
-  for (uint32_t v = 0; v < n; v++)
+  for (uint32_t v = 0; v < nv; v++)
     {
       ip->out_start[v] = ip->nedges;
 #define ADD(dst_, kind_, arg_) do {					\
@@ -200,7 +203,8 @@ build_proc (const pp_ip_program *prog, const bool *recursive, uint32_t p,
 	x_->src = v; x_->dst = (dst_); x_->kind = (kind_); x_->arg = (arg_); \
 	lin_init (&x_->rho);						\
       } while (0)
-      for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
+      for (uint32_t i = v < n ? g->succ_start[v] : 0;
+	   v < n && i < g->succ_start[v + 1]; i++)
 	{
 	  uint32_t e = g->succ_edges[i];
 	  if (followed (g, e) && !ip->back_of_edge[e])
@@ -208,7 +212,7 @@ build_proc (const pp_ip_program *prog, const bool *recursive, uint32_t p,
 	}
       if (back_src[v])
 	ADD (n, PP_IP_SURROGATE_GEXIT, v);
-      if (v == g->entry)
+      if (v == surrogate_src)
 	for (uint32_t t = 0; t < n; t++)
 	  if (back_dst[t])
 	    ADD (t, PP_IP_SURROGATE_ENTRY, t);
@@ -216,10 +220,10 @@ build_proc (const pp_ip_program *prog, const bool *recursive, uint32_t p,
 	ADD (prog->calls[summary_at[v]].ret, PP_IP_SUMMARY, summary_at[v]);
 #undef ADD
     }
-  ip->out_start[n] = ip->out_start[n + 1] = ip->nedges;
+  ip->out_start[nv] = ip->nedges;
 
   /* Reverse topological order: postorder of G*_fin with c -> r.  */
-  if (pp_graph_init (&f, n + 1, g->entry, g->exit))
+  if (pp_graph_init (&f, nv, g->entry, g->exit))
     goto out;
   for (uint32_t k = 0; k < ip->nedges; k++)
     if (pp_graph_add_edge (&f, ip->edges[k].src, ip->edges[k].dst, 0) == UINT32_MAX)
@@ -233,7 +237,7 @@ build_proc (const pp_ip_program *prog, const bool *recursive, uint32_t p,
     goto out;
   dfs_ready = true;
   status = PP_IP_OK;
-  for (uint32_t v = 0; v <= n && status == PP_IP_OK; v++)
+  for (uint32_t v = 0; v < nv && status == PP_IP_OK; v++)
     {
       if (!pp_dfs_root (&d, v))
 	continue;
@@ -242,7 +246,7 @@ build_proc (const pp_ip_program *prog, const bool *recursive, uint32_t p,
 	if (st.event == PP_DFS_BACK)
 	  status = PP_IP_EGRAPH;	/* cannot happen: the backedges are gone */
     }
-  memcpy (topo, d.postorder, (n + 1) * sizeof *topo);
+  memcpy (topo, d.postorder, nv * sizeof *topo);
 out:
   if (dfs_ready)
     pp_dfs_free (&d);
@@ -290,52 +294,11 @@ solve_proc (const pp_ip_program *prog, pp_ip_numbering *nb, uint32_t p,
     }
 }
 
-int
-pp_ip_number (const pp_ip_program *prog, pp_ip_numbering *nb)
+/* The roots in ENTRY_global's edge order: main, the external procedures,
+   the callees of recursive sites.  */
+static void
+find_roots (const pp_ip_program *prog, pp_ip_numbering *nb, bool *is_root)
 {
-  memset (nb, 0, sizeof *nb);
-  mpz_init (nb->npaths);
-  int status = check_program (prog);
-  if (status)
-    return status;
-  status = PP_IP_ENOMEM;
-  uint32_t *order = malloc ((prog->nprocs + 1) * sizeof *order);
-  uint32_t *topo = NULL;
-  nb->nprocs = prog->nprocs;
-  nb->ncalls = prog->ncalls;
-  nb->procs = calloc (prog->nprocs + 1, sizeof *nb->procs);
-  nb->recursive = calloc (prog->ncalls + 1, sizeof *nb->recursive);
-  nb->calls = malloc ((prog->ncalls + 1) * sizeof *nb->calls);
-  if (nb->calls)
-    memcpy (nb->calls, prog->calls, prog->ncalls * sizeof *nb->calls);
-  nb->roots = malloc ((prog->nprocs + 1) * sizeof *nb->roots);
-  if (!order || !nb->procs || !nb->recursive || !nb->roots || !nb->calls
-      || classify_calls (prog, nb->recursive, order))
-    goto out;
-  for (uint32_t i = 0; i < prog->nprocs; i++)
-    {
-      uint32_t p = order[i];
-      pp_ip_proc *ip = &nb->procs[p];
-      uint32_t n = prog->procs[p].nnodes + 1;
-      free (topo);
-      topo = malloc (n * sizeof *topo);
-      ip->psi = malloc (n * sizeof *ip->psi);
-      if (!topo || !ip->psi)
-	goto out;
-      for (uint32_t v = 0; v < n; v++)
-	lin_init (&ip->psi[v]);
-      int rc = build_proc (prog, nb->recursive, p, ip, topo);
-      if (rc)
-	{
-	  status = rc;
-	  goto out;
-	}
-      solve_proc (prog, nb, p, topo);
-    }
-  /* The roots: main, the external procedures, the callees of recursive sites.  */
-  bool *is_root = calloc (prog->nprocs + 1, sizeof *is_root);
-  if (!is_root)
-    goto out;
   is_root[prog->main] = true;
   nb->roots[nb->nroots++] = prog->main;
   for (uint32_t pass = 0; pass < 2; pass++)
@@ -353,21 +316,126 @@ pp_ip_number (const pp_ip_program *prog, pp_ip_numbering *nb)
 	    nb->roots[nb->nroots++] = p;
 	  }
       }
-  free (is_root);
-  nb->root_value = malloc (nb->nroots * sizeof *nb->root_value);
-  if (!nb->root_value)
+}
+
+/* Piecewise: unbal[P] and EXIT_P's successors, callers before callees (the
+   reverse of ORDER).  */
+static int
+solve_exits (const pp_ip_program *prog, pp_ip_numbering *nb, const uint32_t *order,
+	     const bool *is_root)
+{
+  for (uint32_t i = prog->nprocs; i-- > 0;)
+    {
+      uint32_t p = order[i];
+      pp_ip_proc *ip = &nb->procs[p];
+      uint32_t k = 0;
+      for (uint32_t s = 0; s < prog->ncalls; s++)
+	k += prog->calls[s].callee == p && !nb->recursive[s];
+      ip->exit_site = malloc ((k + 1) * sizeof *ip->exit_site);
+      ip->exit_value = malloc ((k + 1) * sizeof *ip->exit_value);
+      if (!ip->exit_site || !ip->exit_value)
+	return PP_IP_ENOMEM;
+      for (uint32_t s = 0; s < prog->ncalls; s++)
+	if (prog->calls[s].callee == p && !nb->recursive[s])
+	  {
+	    const pp_ip_call *c = &prog->calls[s];
+	    const pp_ip_proc *caller = &nb->procs[c->proc];
+	    ip->exit_site[ip->nexits] = s;
+	    mpz_init_set (ip->exit_value[ip->nexits++], ip->unbal);
+	    mpz_addmul (ip->unbal, caller->psi[c->ret].a, caller->unbal);
+	    mpz_add (ip->unbal, ip->unbal, caller->psi[c->ret].b);
+	  }
+      if (is_root[p])
+	{
+	  ip->exit_site[ip->nexits] = NONE;
+	  mpz_init_set (ip->exit_value[ip->nexits++], ip->unbal);
+	  mpz_add_ui (ip->unbal, ip->unbal, 1);
+	}
+    }
+  return PP_IP_OK;
+}
+
+int
+pp_ip_number (const pp_ip_program *prog, bool piecewise, pp_ip_numbering *nb)
+{
+  memset (nb, 0, sizeof *nb);
+  mpz_init (nb->npaths);
+  nb->piecewise = piecewise;
+  int status = check_program (prog);
+  if (status)
+    return status;
+  status = PP_IP_ENOMEM;
+  uint32_t *order = malloc ((prog->nprocs + 1) * sizeof *order);
+  uint32_t *topo = NULL;
+  bool *is_root = calloc (prog->nprocs + 1, sizeof *is_root);
+  uint32_t most_roots = 2 * prog->nprocs + 1;
+  nb->ncalls = prog->ncalls;
+  nb->procs = calloc (prog->nprocs + 1, sizeof *nb->procs);
+  nb->recursive = calloc (prog->ncalls + 1, sizeof *nb->recursive);
+  nb->calls = malloc ((prog->ncalls + 1) * sizeof *nb->calls);
+  nb->roots = malloc (most_roots * sizeof *nb->roots);
+  nb->root_gentry = calloc (most_roots, sizeof *nb->root_gentry);
+  nb->root_value = malloc (most_roots * sizeof *nb->root_value);
+  if (!order || !is_root || !nb->procs || !nb->recursive || !nb->calls || !nb->roots
+      || !nb->root_gentry || !nb->root_value)
     goto out;
+  for (uint32_t p = 0; p < prog->nprocs; p++)
+    mpz_init (nb->procs[p].unbal);
+  nb->nprocs = prog->nprocs;	/* what pp_ip_numbering_free walks */
+  memcpy (nb->calls, prog->calls, prog->ncalls * sizeof *nb->calls);
+  if (classify_calls (prog, nb->recursive, order))
+    goto out;
+  for (uint32_t i = 0; i < prog->nprocs; i++)
+    {
+      uint32_t p = order[i];
+      pp_ip_proc *ip = &nb->procs[p];
+      uint32_t n = prog->procs[p].nnodes + 1 + piecewise;
+      free (topo);
+      topo = malloc (n * sizeof *topo);
+      ip->psi = malloc (n * sizeof *ip->psi);
+      if (!topo || !ip->psi)
+	goto out;
+      for (uint32_t v = 0; v < n; v++)
+	lin_init (&ip->psi[v]);
+      ip->nnodes = n;
+      int rc = build_proc (prog, nb->recursive, piecewise, p, ip, topo);
+      if (rc)
+	{
+	  status = rc;
+	  goto out;
+	}
+      solve_proc (prog, nb, p, topo);
+    }
+  find_roots (prog, nb, is_root);
+  if (piecewise && solve_exits (prog, nb, order, is_root))
+    goto out;
+  uint32_t nentry = nb->nroots;
+  for (uint32_t p = 0; piecewise && p < prog->nprocs; p++)
+    {
+      nb->root_gentry[nb->nroots] = true;
+      nb->roots[nb->nroots++] = p;
+    }
+  mpz_t count;
+  mpz_init (count);
   for (uint32_t i = 0; i < nb->nroots; i++)
     {
-      const pp_ip_lin *psi = &nb->procs[nb->roots[i]].psi[prog->procs[nb->roots[i]].entry];
+      const pp_ip_proc *ip = &nb->procs[nb->roots[i]];
+      const pp_ip_lin *psi = &ip->psi[i < nentry ? ip->entry : ip->gentry];
+      lin_apply (count, psi, ip->unbal);
+      if (i < nentry)		/* x = 1 */
+	{
+	  mpz_set (count, psi->a);
+	  mpz_add (count, count, psi->b);
+	}
       mpz_init_set (nb->root_value[i], nb->npaths);
-      mpz_add (nb->npaths, nb->npaths, psi->a);
-      mpz_add (nb->npaths, nb->npaths, psi->b);
+      mpz_add (nb->npaths, nb->npaths, count);
     }
+  mpz_clear (count);
   status = PP_IP_OK;
 out:
   free (order);
   free (topo);
+  free (is_root);
   if (status)
     pp_ip_numbering_free (nb);
   return status;
@@ -388,9 +456,15 @@ pp_ip_numbering_free (pp_ip_numbering *nb)
       free (ip->out_start);
       free (ip->call_at);
       free (ip->back_of_edge);
+      for (uint32_t k = 0; k < ip->nexits; k++)
+	mpz_clear (ip->exit_value[k]);
+      free (ip->exit_site);
+      free (ip->exit_value);
+      mpz_clear (ip->unbal);
     }
   for (uint32_t i = 0; nb->root_value && i < nb->nroots; i++)
     mpz_clear (nb->root_value[i]);
+  free (nb->root_gentry);
   free (nb->root_value);
   free (nb->roots);
   free (nb->procs);
@@ -428,7 +502,11 @@ void
 pp_ip_start (const pp_ip_numbering *n, pp_ip_cursor *c, uint32_t root)
 {
   mpz_set (c->num, n->root_value[root]);
-  mpz_set_ui (c->x, 1);
+  c->rooted = !n->root_gentry[root];
+  if (c->rooted)
+    mpz_set_ui (c->x, 1);
+  else
+    mpz_set (c->x, n->procs[n->roots[root]].unbal);
   c->depth = 0;
 }
 
@@ -470,11 +548,38 @@ pp_ip_call_site (const pp_ip_numbering *n, pp_ip_cursor *c, uint32_t s)
   return 0;
 }
 
+/* Piecewise, no call open: the value of EXIT_P's successor K.  */
+static uint32_t
+exit_index (const pp_ip_proc *ip, uint32_t site)
+{
+  uint32_t k = 0;
+  while (k < ip->nexits && ip->exit_site[k] != site)
+    k++;
+  return k;
+}
+
 void
-pp_ip_return (pp_ip_cursor *c)
+pp_ip_return (const pp_ip_numbering *n, pp_ip_cursor *c, uint32_t s)
 {
   if (c->depth)
-    mpz_set (c->x, c->stack[--c->depth]);
+    {
+      mpz_set (c->x, c->stack[--c->depth]);
+      return;
+    }
+  const pp_ip_proc *callee = &n->procs[n->calls[s].callee];
+  uint32_t k = exit_index (callee, s);
+  if (k < callee->nexits)
+    mpz_add (c->num, c->num, callee->exit_value[k]);
+  mpz_set (c->x, n->procs[n->calls[s].proc].unbal);
+}
+
+void
+pp_ip_exit_global (const pp_ip_numbering *n, pp_ip_cursor *c, uint32_t p)
+{
+  const pp_ip_proc *ip = &n->procs[p];
+  uint32_t k = exit_index (ip, NONE);
+  if (k < ip->nexits)
+    mpz_add (c->num, c->num, ip->exit_value[k]);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -497,23 +602,55 @@ pp_ip_decode (const pp_ip_numbering *n, const mpz_t number, pp_ip_step_fn *fn,
   uint32_t root = 0;
   while (root + 1 < n->nroots && mpz_cmp (n->root_value[root + 1], num) <= 0)
     root++;
-  uint32_t p = n->roots[root], v = n->procs[p].entry;
-  fn (ctx, PP_IP_STEP_ROOT, p, 0);
+  uint32_t p = n->roots[root];
+  uint32_t v = n->root_gentry[root] ? n->procs[p].gentry : n->procs[p].entry;
+  fn (ctx, PP_IP_STEP_ROOT, p, n->root_gentry[root]);
   pp_ip_start (n, &c, root);
   mpz_sub (num, num, n->root_value[root]);
   for (;;)
     {
       const pp_ip_proc *ip = &n->procs[p];
-      if (v == ip->gexit || (v == ip->exit && c.depth == 0))
+      if (v == ip->gexit || (v == ip->exit && c.depth == 0 && c.rooted))
 	{
 	  fn (ctx, PP_IP_STEP_END, 0, 0);
 	  status = 0;
 	  break;
 	}
+      if (v == ip->exit && c.depth == 0)
+	{
+	  /* Piecewise, no call open: any successor of EXIT.  */
+	  uint32_t k = 0;
+	  for (; k < ip->nexits; k++)
+	    {
+	      uint32_t s = ip->exit_site[k];
+	      mpz_set_ui (cnt, 1);
+	      if (s != NONE)
+		lin_apply (cnt, &n->procs[n->calls[s].proc].psi[n->calls[s].ret],
+			   n->procs[n->calls[s].proc].unbal);
+	      mpz_add (cnt, cnt, ip->exit_value[k]);
+	      if (mpz_cmp (ip->exit_value[k], num) <= 0 && mpz_cmp (num, cnt) < 0)
+		break;
+	    }
+	  if (k == ip->nexits)
+	    break;
+	  mpz_sub (num, num, ip->exit_value[k]);
+	  uint32_t s = ip->exit_site[k];
+	  if (s == NONE)
+	    {
+	      fn (ctx, PP_IP_STEP_END, 0, 0);
+	      status = 0;
+	      break;
+	    }
+	  pp_ip_return (n, &c, s);
+	  fn (ctx, PP_IP_STEP_RETURN, s, 0);
+	  p = n->calls[s].proc;
+	  v = n->calls[s].ret;
+	  continue;
+	}
       if (v == ip->exit)
 	{
 	  uint32_t s = sites[c.depth - 1];
-	  pp_ip_return (&c);
+	  pp_ip_return (n, &c, s);
 	  fn (ctx, PP_IP_STEP_RETURN, s, 0);
 	  p = n->calls[s].proc;
 	  v = n->calls[s].ret;

@@ -1,4 +1,5 @@
-/* Interprocedural context path numbering (Melski and Reps 1998, sections 3-5).
+/* Interprocedural path numbering (Melski and Reps 1998): context paths
+   (sections 3-5) and piecewise paths (section 6).
 
    The supergraph.  A program is its procedures' graphs (pp_graph: ENTRY, EXIT,
    intraprocedural edges; an EXIT -> ENTRY closing edge is ignored) and its call
@@ -33,7 +34,20 @@
    Computing a number (section 5.4; pp_ip_cursor): start at a root with its
    value and x = 1 valid completions at its EXIT; a call through site s
    pushes x and sets x = psi_r(x), a return pops it, an intraprocedural edge
-   adds rho_e(x).  pp_ip_decode inverts it (section 5.6).  */
+   adds rho_e(x).  pp_ip_decode inverts it (section 5.6).
+
+   Piecewise paths (section 6): each procedure also gets GENTRY (index nnodes
+   - 1; GEXIT is nnodes - 2), from which the surrogates start instead of
+   ENTRY, and ENTRY_global an edge to every GENTRY after the roots' ENTRY
+   edges: a path may start in the middle of a procedure and return past it
+   (unbalanced-right-left paths).  unbal[P], the number of such paths from
+   EXIT_P when no call is open, sums over EXIT_P's successors: the return
+   vertex of each non-recursive site calling P (psi_r(unbal[Q]), Q its
+   procedure) and EXIT_global (1) for a root; exit_value[i] is the sum over
+   the successors before the i-th.  A path started at GENTRY_P has x =
+   unbal[P] and no open call; a return with none open adds the exit edge's
+   value and sets x = unbal of the procedure returned to (Algorithm 6.1, whose
+   psi_r there would count the completions at r, not at EXIT).  */
 
 #ifndef PATHPROF_CORE_INTERPROC_H
 #define PATHPROF_CORE_INTERPROC_H
@@ -90,8 +104,10 @@ typedef struct pp_ip_edge
 
 typedef struct pp_ip_proc
 {
-  uint32_t nnodes;		/* the graph's, plus GEXIT = nnodes - 1 */
+  uint32_t nnodes;		/* the graph's, plus GEXIT (and GENTRY) */
   uint32_t entry, exit, gexit;
+  uint32_t gentry;		/* piecewise: the surrogates' source; else
+				   UINT32_MAX */
   pp_ip_lin *psi;		/* per vertex */
   /* The edges of G*_fin in the procedure, each vertex's out-edges together
      in successor order: out[out_start[v] .. out_start[v + 1]).  */
@@ -101,6 +117,13 @@ typedef struct pp_ip_proc
   uint32_t *call_at;		/* per vertex: the non-recursive call site whose
 				   call vertex it is, or UINT32_MAX */
   int32_t *back_of_edge;	/* per edge of the graph: 1 for a backedge */
+  /* Piecewise: unbalanced-right-left paths from EXIT with no call open, and
+     EXIT's successors in order: the sites calling the procedure
+     (non-recursive), then UINT32_MAX for EXIT_global if it is a root.  */
+  mpz_t unbal;
+  uint32_t nexits;
+  uint32_t *exit_site;
+  mpz_t *exit_value;
 } pp_ip_proc;
 
 typedef struct pp_ip_numbering
@@ -110,8 +133,10 @@ typedef struct pp_ip_numbering
   uint32_t ncalls;
   pp_ip_call *calls;		/* the program's, copied */
   bool *recursive;		/* per call site */
+  bool piecewise;
   uint32_t nroots;
   uint32_t *roots;		/* procedures, in ENTRY_global's edge order */
+  bool *root_gentry;		/* piecewise: the edge goes to GENTRY */
   mpz_t *root_value;		/* per root: its edge's value */
   mpz_t npaths;			/* numValidComps of the empty path */
 } pp_ip_numbering;
@@ -124,7 +149,7 @@ enum
 				   call site out of range, an edge into ENTRY */
 };
 
-int pp_ip_number (const pp_ip_program *prog, pp_ip_numbering *out);
+int pp_ip_number (const pp_ip_program *prog, bool piecewise, pp_ip_numbering *out);
 void pp_ip_numbering_free (pp_ip_numbering *n);
 
 /* The running computation of a path number (Algorithm 5.1).  */
@@ -133,6 +158,8 @@ typedef struct pp_ip_cursor
   mpz_t num, x;			/* the number so far; completions at EXIT */
   mpz_t *stack;			/* the callers' x */
   uint32_t depth, cap;
+  bool rooted;			/* the path began at a root's ENTRY, whose
+				   parenthesis is open below the calls' */
 } pp_ip_cursor;
 
 int pp_ip_cursor_init (pp_ip_cursor *c);
@@ -141,19 +168,22 @@ void pp_ip_cursor_free (pp_ip_cursor *c);
 void pp_ip_start (const pp_ip_numbering *n, pp_ip_cursor *c, uint32_t root);
 /* Edge k of procedure p's G*_fin edges.  */
 void pp_ip_step (const pp_ip_numbering *n, pp_ip_cursor *c, uint32_t p, uint32_t k);
-/* A call through the non-recursive site s; a return.  Return -1 when out of
-   memory.  */
+/* A call through the non-recursive site s (-1 when out of memory); a return
+   to site s.  */
 int pp_ip_call_site (const pp_ip_numbering *n, pp_ip_cursor *c, uint32_t s);
-void pp_ip_return (pp_ip_cursor *c);
+void pp_ip_return (const pp_ip_numbering *n, pp_ip_cursor *c, uint32_t s);
+/* Piecewise: the path leaves procedure p's EXIT for EXIT_global with no call
+   open.  */
+void pp_ip_exit_global (const pp_ip_numbering *n, pp_ip_cursor *c, uint32_t p);
 
 /* What pp_ip_decode reports, in path order.  */
 enum pp_ip_step_kind
 {
-  PP_IP_STEP_ROOT = 0,		/* a: the root's procedure */
+  PP_IP_STEP_ROOT = 0,		/* a: the root's procedure, b: 1 for GENTRY */
   PP_IP_STEP_EDGE = 1,		/* a: procedure, b: edge of its G*_fin */
   PP_IP_STEP_CALL = 2,		/* a: call site */
   PP_IP_STEP_RETURN = 3,	/* a: the site returned to */
-  PP_IP_STEP_END = 4,		/* at a GEXIT or the first procedure's EXIT */
+  PP_IP_STEP_END = 4,		/* at a GEXIT, or EXIT_global from EXIT */
 };
 
 typedef void pp_ip_step_fn (void *ctx, int kind, uint32_t a, uint32_t b);

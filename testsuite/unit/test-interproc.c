@@ -1,10 +1,11 @@
-/* Interprocedural context path numbering (corelib/interproc.h) against brute
-   force: on thousands of random programs (loops, several call sites per
-   callee, recursion and mutual recursion, procedures entered from outside,
-   procedures nothing calls), every unbalanced-left path of G*_fin from
-   ENTRY_global to EXIT_global is enumerated step by step; the numbers
-   Algorithm 5.1 gives them must be exactly 0 .. npaths-1, once each, and
-   decoding each number must give back its path.  Every edge of a procedure's
+/* Interprocedural path numbering (corelib/interproc.h) against brute force:
+   on thousands of random programs (loops, several call sites per callee,
+   recursion and mutual recursion, procedures entered from outside,
+   procedures nothing calls), every unbalanced-left path (context) and every
+   unbalanced-right-left path (piecewise) of G*_fin from ENTRY_global to
+   EXIT_global is enumerated step by step; the numbers Algorithms 5.1 and 6.1
+   give them must be exactly 0 .. npaths-1, once each, and decoding each
+   number must give back its path.  Every edge of a procedure's
    graph is in G*_fin once, or is a backedge with its two surrogates.  */
 
 #include <stdio.h>
@@ -17,6 +18,19 @@
 #define MAXPROCS 4
 #define MAXSTEPS 4096
 #define MAXPATHS 20000
+
+/* X in BASE, in one of a few static buffers (messages of checks that pass
+   are formatted too: no allocation).  */
+static const char *
+zstr (const mpz_t x, int base)
+{
+  static char buf[4][1100];
+  static int i;
+  i = (i + 1) % 4;
+  if (mpz_sizeinbase (x, base) + 2 > sizeof buf[i])
+    return "(large)";
+  return mpz_get_str (buf[i], base, x);
+}
 
 struct step
 {
@@ -32,6 +46,7 @@ struct walk
   uint32_t sites[MAXSTEPS];
   uint32_t depth;
   pp_ip_cursor cur;
+  bool rooted;			/* the path began at a root's ENTRY */
   /* Per path: its number and its steps (concatenated).  */
   uint64_t *numbers;
   uint32_t npaths;
@@ -106,17 +121,42 @@ explore (struct walk *w, uint32_t p, uint32_t v)
   mpz_t num, x;
   mpz_init_set (num, c->num);
   mpz_init_set (x, c->x);
-  if (v == ip->gexit || (v == ip->exit && w->depth == 0))
+  if (v == ip->gexit || (v == ip->exit && w->depth == 0 && w->rooted))
     {
       record (w, PP_IP_STEP_END, 0, 0);
       if (!w->overflow)
 	path_done (w);
     }
+  else if (v == ip->exit && w->depth == 0)
+    {
+      /* Piecewise, no call open: back to any non-recursive site calling p,
+	 or out to EXIT_global if p is a root.  */
+      for (uint32_t s = 0; s < n->ncalls; s++)
+	if (n->calls[s].callee == p && !n->recursive[s])
+	  {
+	    record (w, PP_IP_STEP_RETURN, s, 0);
+	    pp_ip_return (n, c, s);
+	    explore (w, n->calls[s].proc, n->calls[s].ret);
+	    w->nsteps = mark;
+	    mpz_set (c->num, num);
+	    mpz_set (c->x, x);
+	  }
+      bool root = false;
+      for (uint32_t r = 0; r < n->nroots; r++)
+	root |= n->roots[r] == p && !n->root_gentry[r];
+      if (root)
+	{
+	  record (w, PP_IP_STEP_END, 0, 0);
+	  pp_ip_exit_global (n, c, p);
+	  if (!w->overflow)
+	    path_done (w);
+	}
+    }
   else if (v == ip->exit)
     {
       uint32_t s = w->sites[--w->depth];
       record (w, PP_IP_STEP_RETURN, s, 0);
-      pp_ip_return (c);
+      pp_ip_return (n, c, s);
       explore (w, n->calls[s].proc, n->calls[s].ret);
       pp_ip_call_site (n, c, s);	/* back as before the return */
       mpz_set (c->x, x);
@@ -133,7 +173,7 @@ explore (struct walk *w, uint32_t p, uint32_t v)
 	  w->sites[w->depth++] = s;
 	  pp_ip_call_site (n, c, s);
 	  explore (w, n->calls[s].callee, n->procs[n->calls[s].callee].entry);
-	  pp_ip_return (c);
+	  pp_ip_return (n, c, s);
 	}
     }
   else
@@ -225,9 +265,15 @@ retrace (void *ctx, int kind, uint32_t a, uint32_t b)
   else if (kind == PP_IP_STEP_CALL)
     t->ok &= pp_ip_call_site (t->n, &t->cur, a) == 0;
   else if (kind == PP_IP_STEP_RETURN)
-    pp_ip_return (&t->cur);
+    pp_ip_return (t->n, &t->cur, a);
   else if (kind == PP_IP_STEP_ROOT)
-    pp_ip_start (t->n, &t->cur, 0);
+    {
+      for (uint32_t i = 0; i < t->n->nroots; i++)
+	if (t->n->roots[i] == a && t->n->root_gentry[i] == b)
+	  pp_ip_start (t->n, &t->cur, i);
+    }
+  else if (kind == PP_IP_STEP_END)
+    t->ok &= t->cur.depth == 0;
 }
 
 static void
@@ -255,14 +301,18 @@ check_bignums (struct unit_property *big)
       pp_graph_finish (&g[i]);
     }
   pp_ip_program prog = { K, g, NULL, 0, ncalls, calls };
-  pp_ip_numbering n;
-  int rc = pp_ip_number (&prog, &n);
   mpz_t want, r;
   mpz_inits (want, r, NULL);
   mpz_ui_pow_ui (want, 2, (1u << K) - 1);
-  unit_check (big, rc == 0 && mpz_cmp (n.npaths, want) == 0,
+  for (int pw = 0; pw < 2; pw++)
+  {
+  pp_ip_numbering n;
+  int rc = pp_ip_number (&prog, pw, &n);
+  /* Context: 2^(2^K - 1); piecewise has more (paths starting inside).  */
+  unit_check (big, rc == 0 && mpz_cmp (n.npaths, want) >= 0
+		   && (pw || mpz_cmp (n.npaths, want) == 0),
 	      "%d levels: %s paths, expected 2^%u", K,
-	      rc ? "no" : mpz_get_str (NULL, 10, n.npaths), (1u << K) - 1);
+	      rc ? "no" : zstr (n.npaths, 10), (1u << K) - 1);
   if (rc == 0)
     {
       gmp_randstate_t st;
@@ -276,14 +326,15 @@ check_bignums (struct unit_property *big)
 	  int d = pp_ip_decode (&n, r, retrace, &t);
 	  unit_check (big, d == 0 && t.ok && mpz_cmp (t.cur.num, r) == 0,
 		      "number %s decodes (%d) to a path numbered %s",
-		      mpz_get_str (NULL, 16, r), d, mpz_get_str (NULL, 16, t.cur.num));
+		      zstr (r, 16), d, zstr (t.cur.num, 16));
 	  pp_ip_cursor_free (&t.cur);
 	}
       gmp_randclear (st);
-      printf ("note: %d levels of two calls: %zu-bit path numbers\n", K,
-	      mpz_sizeinbase (n.npaths, 2));
+      printf ("note: %d levels of two calls: %zu-bit %s path numbers\n", K,
+	      mpz_sizeinbase (n.npaths, 2), pw ? "piecewise" : "context");
       pp_ip_numbering_free (&n);
     }
+  }
   mpz_clears (want, r, NULL);
   for (uint32_t i = 0; i < K; i++)
     pp_graph_free (&g[i]);
@@ -315,8 +366,10 @@ main (void)
 	  external[p] = unit_rand (&rng) % 8 == 0;
 	}
       pp_ip_program prog = { nprocs, g, external, 0, ncalls, calls };
+      for (int pw = 0; pw < 2; pw++)
+      {
       pp_ip_numbering n;
-      int rc = pp_ip_number (&prog, &n);
+      int rc = pp_ip_number (&prog, pw, &n);
       unit_check (&dense, rc == PP_IP_OK, "seed %llx: numbering failed (%d)", seed, rc);
       if (rc == PP_IP_OK)
 	{
@@ -334,7 +387,7 @@ main (void)
 		      copies += x->kind == PP_IP_EDGE && x->arg == e
 				&& x->src == g[p].edges[e].src && x->dst == g[p].edges[e].dst;
 		      sur_in += x->kind == PP_IP_SURROGATE_ENTRY && x->dst == g[p].edges[e].dst
-				&& x->src == g[p].entry;
+				&& x->src == (pw ? ip->gentry : g[p].entry);
 		      sur_out += x->kind == PP_IP_SURROGATE_GEXIT && x->src == g[p].edges[e].src
 				 && x->dst == ip->gexit;
 		    }
@@ -360,10 +413,12 @@ main (void)
 	      for (uint32_t r = 0; r < n.nroots; r++)
 		{
 		  w.nsteps = 0;
-		  record (&w, PP_IP_STEP_ROOT, n.roots[r], 0);
+		  record (&w, PP_IP_STEP_ROOT, n.roots[r], n.root_gentry[r]);
 		  pp_ip_start (&n, &w.cur, r);
+		  w.rooted = !n.root_gentry[r];
 		  uint32_t before = w.npaths;
-		  explore (&w, n.roots[r], n.procs[n.roots[r]].entry);
+		  explore (&w, n.roots[r], n.root_gentry[r] ? n.procs[n.roots[r]].gentry
+						 : n.procs[n.roots[r]].entry);
 		  if (getenv ("IP_DEBUG"))
 		    printf ("root %u: %u paths\n", r, w.npaths - before);
 		}
@@ -396,7 +451,7 @@ main (void)
 		}
 	      unit_check (&dense, exact, "seed %llx: %u paths enumerated%s, npaths %s",
 			  seed, w.npaths, w.overflow ? " (too many)" : "",
-			  mpz_get_str (NULL, 10, n.npaths));
+			  zstr (n.npaths, 10));
 	      /* Beyond the last number: refused.  */
 	      unit_check (&decode, pp_ip_decode (&n, n.npaths, replay_step,
 						 &(struct replay) { 0 }) == -2,
@@ -405,6 +460,7 @@ main (void)
 	    }
 	  pp_ip_numbering_free (&n);
 	}
+      }
       for (uint32_t p = 0; p < nprocs; p++)
 	pp_graph_free (&g[p]);
     }
@@ -414,7 +470,7 @@ main (void)
   unit_report (&decode);
   unit_report (&edges);
   unit_report (&big);
-  printf ("note: %u programs enumerated, %u with more than %u paths skipped, %u "
+  printf ("note: %u numberings (context and piecewise) enumerated, %u with more than %u paths skipped, %u "
 	  "recursive call sites; the largest path count has %zu bits\n",
 	  cases, skipped, MAXPATHS, recursive, most_bits);
   free (w.numbers);
