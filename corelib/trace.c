@@ -202,36 +202,30 @@ pp_trace_read (pp_trace_bits *b, unsigned width, pp_trace_event *ev)
 /* Does a directed cycle of real edges without witnesses exist?  The placement
    never leaves one (its unwitnessed edges are a forest), and regeneration
    would go round it forever reading nothing: witnesses from corrupted notes
-   that leave one are refused (found by make fuzz).  Kahn's algorithm.  */
+   that leave one are refused (found by make fuzz).  A backedge of a
+   depth-first search over those edges is such a cycle.  */
+static bool
+unwitnessed (void *data, uint32_t e)
+{
+  return ((const int32_t *) data)[e] < 0;
+}
+
 static bool
 unwitnessed_cycle (const pp_graph *g, const int32_t *witness_of_edge)
 {
-  uint32_t *indeg = calloc (g->nnodes + 1, sizeof *indeg);
-  uint32_t *queue = malloc ((g->nnodes + 1) * sizeof *queue);
-  bool cycle = true;		/* out of memory: refused */
-  if (!indeg || !queue)
-    goto out;
-  for (uint32_t e = 0; e < g->nedges; e++)
-    indeg[g->edges[e].dst] += pp_trace_real_edge (g, e) && witness_of_edge[e] < 0;
-  uint32_t head = 0, tail = 0;
-  for (uint32_t v = 0; v < g->nnodes; v++)
-    if (!indeg[v])
-      queue[tail++] = v;
-  while (head < tail)
+  pp_dfs d;
+  if (pp_dfs_init (&d, g, PP_DFS_SUCCS, PP_TRACE_UNREAL_FLAGS, unwitnessed,
+		   (void *) witness_of_edge))
+    return true;		/* out of memory: refused */
+  bool cycle = false;
+  for (uint32_t v = 0; v < g->nnodes && !cycle; v++)
     {
-      uint32_t v = queue[head++];
-      for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
-	{
-	  uint32_t e = g->succ_edges[i];
-	  if (pp_trace_real_edge (g, e) && witness_of_edge[e] < 0
-	      && --indeg[g->edges[e].dst] == 0)
-	    queue[tail++] = g->edges[e].dst;
-	}
+      pp_dfs_step st;
+      if (pp_dfs_root (&d, v))
+	while (pp_dfs_next (&d, &st))
+	  cycle |= st.event == PP_DFS_BACK;
     }
-  cycle = tail != g->nnodes;
-out:
-  free (indeg);
-  free (queue);
+  pp_dfs_free (&d);
   return cycle;
 }
 

@@ -258,8 +258,9 @@ int pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 /* Is e an edge that regeneration follows by witnesses (not fake, not EXIT ->
    ENTRY, not an exception edge: a landing pad is entered as a re-entry, since
    the callees the exception left never returned)?  */
+#define PP_TRACE_UNREAL_FLAGS (PP_EDGE_FAKE | PP_EDGE_EXIT_ENTRY | PP_EDGE_EH)
 static inline bool pp_trace_real_flags (uint32_t flags)
-{ return !(flags & (PP_EDGE_FAKE | PP_EDGE_EXIT_ENTRY | PP_EDGE_EH)); }
+{ return !(flags & PP_TRACE_UNREAL_FLAGS); }
 static inline bool pp_trace_real_edge (const pp_graph *g, uint32_t e)
 { return pp_trace_real_flags (g->edges[e].flags); }
 /* How many real edges leave v.  */
