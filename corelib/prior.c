@@ -325,6 +325,20 @@ pp_edge_counts_of_paths (const pp_graph *g, const pp_paths *p,
   return 0;
 }
 
+int
+pp_notes_paths_number (const pp_function_notes *fn, const pp_graph *g,
+		       pp_paths **out)
+{
+  bool *path_end = malloc (g->nedges ? g->nedges : 1);
+  if (!path_end)
+    return PP_PATHS_ENOMEM;
+  for (uint32_t e = 0; e < g->nedges; e++)
+    path_end[e] = (fn->edges[e].flags & PP_EDGE_PATH_END) != 0;
+  int rc = pp_paths_number (g, path_end, out);
+  free (path_end);
+  return rc;
+}
+
 bool
 pp_prior_yields_edge_counts (uint32_t mode)
 {
@@ -367,20 +381,14 @@ pp_prior_edge_counts (const pp_prior_function *f, const pp_graph *g,
 		      uint64_t *counts, char *err, size_t errlen)
 {
   const pp_mode_info *mode = pp_mode_lookup (f->unit->notes.mode);
-  if (!mode || !pp_prior_yields_edge_counts (mode->mode))
+  if (!pp_prior_yields_edge_counts (f->unit->notes.mode))
     return fail (err, errlen, "unit %s is a %s profile, which does not count "
 		 "every edge", f->unit->data->name,
 		 pp_mode_name (f->unit->notes.mode));
   if (!pp_mode_counts_paths (mode))
     return edge_counts_of_counters (f, mode, g, counts, err, errlen);
-  bool *path_end = malloc (g->nedges ? g->nedges : 1);
-  if (!path_end)
-    return fail (err, errlen, "out of memory");
-  for (uint32_t e = 0; e < g->nedges; e++)
-    path_end[e] = (f->notes->edges[e].flags & PP_EDGE_PATH_END) != 0;
   pp_paths *numbering = NULL;
-  int rc = pp_paths_number (g, path_end, &numbering);
-  free (path_end);
+  int rc = pp_notes_paths_number (f->notes, g, &numbering);
   if (rc == PP_PATHS_ENOMEM)
     return fail (err, errlen, "out of memory");
   if (rc != PP_PATHS_OK)

@@ -51,6 +51,13 @@ int pp_function_path_counts (const pp_function_notes *fn, uint32_t index,
    sorts COUNTS so and returns how many of its first entries those are.  */
 uint32_t pp_select_hottest (pp_path_count *counts, uint32_t n, double percent);
 
+/* The Ball-Larus numbering of a path-counting function from its notes FN on
+   its graph G: the edges flagged PP_EDGE_PATH_END are the plan's cuts, so the
+   numbers are the plan's.  Returns a pp_paths status (PP_PATHS_OK with *out
+   set).  */
+int pp_notes_paths_number (const pp_function_notes *fn, const pp_graph *g,
+			   pp_paths **out);
+
 /* Every edge count that the executed paths COUNTS (n, by path number) of a
    function imply, NUMBERING being its Ball-Larus numbering on G: a path counts
    each of its edges and the cut it ends on; a start at a re-entry target counts

@@ -19,14 +19,7 @@ static int
 number_paths (function_paths *fp, const report_function *f, char *err,
 	      size_t errlen)
 {
-  const pp_function_notes *fn = f->notes;
-  bool *path_end = malloc (fn->nedges ? fn->nedges : 1);
-  if (!path_end)
-    return out_of_memory (err, errlen);
-  for (uint32_t e = 0; e < fn->nedges; e++)
-    path_end[e] = (fn->edges[e].flags & PP_EDGE_PATH_END) != 0;
-  int rc = pp_paths_number (&f->graph, path_end, &fp->numbering);
-  free (path_end);
+  int rc = pp_notes_paths_number (f->notes, &f->graph, &fp->numbering);
   if (rc == PP_PATHS_ENOMEM)
     return out_of_memory (err, errlen);
   if (rc != PP_PATHS_OK)
