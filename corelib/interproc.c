@@ -37,41 +37,94 @@ followed (const pp_graph *g, uint32_t e)
   return !(g->edges[e].flags & PP_EDGE_EXIT_ENTRY);
 }
 
+/* The call sites grouped by procedure: those of procedure p (as caller, or
+   as callee) are sites[start[p] .. start[p + 1]), in site order.  */
+typedef struct site_index
+{
+  uint32_t *start, *sites;
+} site_index;
+
 static int
-check_program (const pp_ip_program *prog)
+index_sites (const pp_ip_program *prog, bool by_callee, site_index *x)
+{
+  x->start = calloc (prog->nprocs + 2, sizeof *x->start);
+  x->sites = malloc ((prog->ncalls + 1) * sizeof *x->sites);
+  if (!x->start || !x->sites)
+    return PP_IP_ENOMEM;
+  for (uint32_t s = 0; s < prog->ncalls; s++)
+    x->start[(by_callee ? prog->calls[s].callee : prog->calls[s].proc) + 2]++;
+  for (uint32_t p = 0; p < prog->nprocs; p++)
+    x->start[p + 2] += x->start[p + 1];
+  for (uint32_t s = 0; s < prog->ncalls; s++)
+    x->sites[x->start[(by_callee ? prog->calls[s].callee : prog->calls[s].proc) + 1]++] = s;
+  return PP_IP_OK;
+}
+
+static void
+free_index (site_index *x)
+{
+  free (x->start);
+  free (x->sites);
+}
+
+#define EACH_SITE(x, p, s)						\
+  for (uint32_t i_ = (x)->start[p], s; i_ < (x)->start[(p) + 1]		\
+       && ((s = (x)->sites[i_]), true); i_++)
+
+static int
+check_ranges (const pp_ip_program *prog)
 {
   if (prog->main >= prog->nprocs)
     return PP_IP_EGRAPH;
+  for (uint32_t s = 0; s < prog->ncalls; s++)
+    if (prog->calls[s].proc >= prog->nprocs || prog->calls[s].callee >= prog->nprocs)
+      return PP_IP_EGRAPH;
+  return PP_IP_OK;
+}
+
+/* The conventions of interproc.h, procedure by procedure (BY_PROC: the sites
+   of each), a vertex being the call or return vertex of one site only.  */
+static int
+check_program (const pp_ip_program *prog, const site_index *by_proc)
+{
+  uint32_t most = 0;
   for (uint32_t p = 0; p < prog->nprocs; p++)
+    if (prog->procs[p].nnodes > most)
+      most = prog->procs[p].nnodes;
+  bool *taken = calloc (most + 1, sizeof *taken);
+  if (!taken)
+    return PP_IP_ENOMEM;
+  int status = PP_IP_OK;
+  for (uint32_t p = 0; p < prog->nprocs && status == PP_IP_OK; p++)
     {
       const pp_graph *g = &prog->procs[p];
       for (uint32_t e = 0; e < g->nedges; e++)
 	if (followed (g, e) && (g->edges[e].dst == g->entry || g->edges[e].src == g->exit))
-	  return PP_IP_EGRAPH;
+	  status = PP_IP_EGRAPH;
+      EACH_SITE (by_proc, p, s)
+	{
+	  const pp_ip_call *c = &prog->calls[s];
+	  if (c->call >= g->nnodes || c->ret >= g->nnodes || c->call == c->ret
+	      || c->call == g->entry || c->call == g->exit || c->ret == g->entry
+	      || c->ret == g->exit || taken[c->call] || taken[c->ret])
+	    {
+	      status = PP_IP_EGRAPH;
+	      break;
+	    }
+	  taken[c->call] = taken[c->ret] = true;
+	  for (uint32_t i = g->succ_start[c->call]; i < g->succ_start[c->call + 1]; i++)
+	    if (followed (g, g->succ_edges[i]))
+	      status = PP_IP_EGRAPH;
+	  for (uint32_t i = g->pred_start[c->ret]; i < g->pred_start[c->ret + 1]; i++)
+	    if (followed (g, g->pred_edges[i]))
+	      status = PP_IP_EGRAPH;
+	}
+      EACH_SITE (by_proc, p, s)
+	if (prog->calls[s].call < g->nnodes && prog->calls[s].ret < g->nnodes)
+	  taken[prog->calls[s].call] = taken[prog->calls[s].ret] = false;
     }
-  for (uint32_t s = 0; s < prog->ncalls; s++)
-    {
-      const pp_ip_call *c = &prog->calls[s];
-      if (c->proc >= prog->nprocs || c->callee >= prog->nprocs)
-	return PP_IP_EGRAPH;
-      const pp_graph *g = &prog->procs[c->proc];
-      if (c->call >= g->nnodes || c->ret >= g->nnodes || c->call == c->ret
-	  || c->call == g->entry || c->call == g->exit || c->ret == g->entry
-	  || c->ret == g->exit)
-	return PP_IP_EGRAPH;
-      for (uint32_t i = g->succ_start[c->call]; i < g->succ_start[c->call + 1]; i++)
-	if (followed (g, g->succ_edges[i]))
-	  return PP_IP_EGRAPH;
-      for (uint32_t i = g->pred_start[c->ret]; i < g->pred_start[c->ret + 1]; i++)
-	if (followed (g, g->pred_edges[i]))
-	  return PP_IP_EGRAPH;
-      for (uint32_t t = 0; t < s; t++)
-	if (prog->calls[t].proc == c->proc
-	    && (prog->calls[t].call == c->call || prog->calls[t].ret == c->ret
-		|| prog->calls[t].call == c->ret || prog->calls[t].ret == c->call))
-	  return PP_IP_EGRAPH;
-    }
-  return PP_IP_OK;
+  free (taken);
+  return status;
 }
 
 /* The recursive call sites (backedges of a depth-first search of the call
@@ -117,8 +170,9 @@ classify_calls (const pp_ip_program *prog, bool *recursive, uint32_t *order)
 /* G*_fin inside procedure p: backedges, surrogates, summary edges, and the
    vertices in reverse topological order (into topo, nnodes + 1 entries).  */
 static int
-build_proc (const pp_ip_program *prog, const bool *recursive, bool piecewise,
-	    uint32_t p, pp_ip_proc *ip, uint32_t *topo)
+build_proc (const pp_ip_program *prog, const site_index *by_proc,
+	    const bool *recursive, bool piecewise, uint32_t p, pp_ip_proc *ip,
+	    uint32_t *topo)
 {
   const pp_graph *g = &prog->procs[p];
   uint32_t n = g->nnodes, nv = n + 1 + piecewise;
@@ -153,8 +207,7 @@ build_proc (const pp_ip_program *prog, const bool *recursive, bool piecewise,
     if (pp_graph_add_edge (&w, g->edges[e].src, g->edges[e].dst,
 			   followed (g, e) ? 0 : 1) == UINT32_MAX)
       goto out;
-  for (uint32_t s = 0; s < prog->ncalls; s++)
-    if (prog->calls[s].proc == p)
+  EACH_SITE (by_proc, p, s)
       {
 	if (pp_graph_add_edge (&w, prog->calls[s].call, prog->calls[s].ret, 0)
 	    == UINT32_MAX)
@@ -228,8 +281,8 @@ build_proc (const pp_ip_program *prog, const bool *recursive, bool piecewise,
   for (uint32_t k = 0; k < ip->nedges; k++)
     if (pp_graph_add_edge (&f, ip->edges[k].src, ip->edges[k].dst, 0) == UINT32_MAX)
       goto out;
-  for (uint32_t s = 0; s < prog->ncalls; s++)
-    if (prog->calls[s].proc == p && !recursive[s]
+  EACH_SITE (by_proc, p, s)
+    if (!recursive[s]
 	&& pp_graph_add_edge (&f, prog->calls[s].call, prog->calls[s].ret, 0)
 	   == UINT32_MAX)
       goto out;
@@ -297,19 +350,18 @@ solve_proc (const pp_ip_program *prog, pp_ip_numbering *nb, uint32_t p,
 /* The roots in ENTRY_global's edge order: main, the external procedures,
    the callees of recursive sites.  */
 static void
-find_roots (const pp_ip_program *prog, pp_ip_numbering *nb, bool *is_root)
+find_roots (const pp_ip_program *prog, const site_index *by_callee,
+	    pp_ip_numbering *nb, bool *is_root)
 {
   is_root[prog->main] = true;
   nb->roots[nb->nroots++] = prog->main;
   for (uint32_t pass = 0; pass < 2; pass++)
     for (uint32_t p = 0; p < prog->nprocs; p++)
       {
-	bool want = false;
-	if (pass == 0)
-	  want = prog->external && prog->external[p];
-	else
-	  for (uint32_t s = 0; s < prog->ncalls && !want; s++)
-	    want = nb->recursive[s] && prog->calls[s].callee == p;
+	bool want = pass == 0 && prog->external && prog->external[p];
+	if (pass == 1)
+	  EACH_SITE (by_callee, p, s)
+	    want |= nb->recursive[s];
 	if (want && !is_root[p])
 	  {
 	    is_root[p] = true;
@@ -321,25 +373,24 @@ find_roots (const pp_ip_program *prog, pp_ip_numbering *nb, bool *is_root)
 /* Piecewise: unbal[P] and EXIT_P's successors, callers before callees (the
    reverse of ORDER).  */
 static int
-solve_exits (const pp_ip_program *prog, pp_ip_numbering *nb, const uint32_t *order,
-	     const bool *is_root)
+solve_exits (const pp_ip_program *prog, const site_index *by_callee,
+	     pp_ip_numbering *nb, const uint32_t *order, const bool *is_root)
 {
   for (uint32_t i = prog->nprocs; i-- > 0;)
     {
       uint32_t p = order[i];
       pp_ip_proc *ip = &nb->procs[p];
-      uint32_t k = 0;
-      for (uint32_t s = 0; s < prog->ncalls; s++)
-	k += prog->calls[s].callee == p && !nb->recursive[s];
-      ip->exit_site = malloc ((k + 1) * sizeof *ip->exit_site);
-      ip->exit_value = malloc ((k + 1) * sizeof *ip->exit_value);
+      uint32_t k = by_callee->start[p + 1] - by_callee->start[p] + 1;
+      ip->exit_site = malloc (k * sizeof *ip->exit_site);
+      ip->exit_value = malloc (k * sizeof *ip->exit_value);
       if (!ip->exit_site || !ip->exit_value)
 	return PP_IP_ENOMEM;
-      for (uint32_t s = 0; s < prog->ncalls; s++)
-	if (prog->calls[s].callee == p && !nb->recursive[s])
+      EACH_SITE (by_callee, p, s)
+	if (!nb->recursive[s])
 	  {
 	    const pp_ip_call *c = &prog->calls[s];
 	    const pp_ip_proc *caller = &nb->procs[c->proc];
+	    nb->exit_of_site[s] = ip->nexits;
 	    ip->exit_site[ip->nexits] = s;
 	    mpz_init_set (ip->exit_value[ip->nexits++], ip->unbal);
 	    mpz_addmul (ip->unbal, caller->psi[c->ret].a, caller->unbal);
@@ -361,9 +412,20 @@ pp_ip_number (const pp_ip_program *prog, bool piecewise, pp_ip_numbering *nb)
   memset (nb, 0, sizeof *nb);
   mpz_init (nb->npaths);
   nb->piecewise = piecewise;
-  int status = check_program (prog);
+  site_index by_proc = { 0 }, by_callee = { 0 };
+  int status = check_ranges (prog);
+  if (status == PP_IP_OK)
+    status = index_sites (prog, false, &by_proc);
+  if (status == PP_IP_OK)
+    status = index_sites (prog, true, &by_callee);
+  if (status == PP_IP_OK)
+    status = check_program (prog, &by_proc);
   if (status)
-    return status;
+    {
+      free_index (&by_proc);
+      free_index (&by_callee);
+      return status;
+    }
   status = PP_IP_ENOMEM;
   uint32_t *order = malloc ((prog->nprocs + 1) * sizeof *order);
   uint32_t *topo = NULL;
@@ -373,10 +435,12 @@ pp_ip_number (const pp_ip_program *prog, bool piecewise, pp_ip_numbering *nb)
   nb->procs = calloc (prog->nprocs + 1, sizeof *nb->procs);
   nb->recursive = calloc (prog->ncalls + 1, sizeof *nb->recursive);
   nb->calls = malloc ((prog->ncalls + 1) * sizeof *nb->calls);
+  nb->exit_of_site = malloc ((prog->ncalls + 1) * sizeof *nb->exit_of_site);
   nb->roots = malloc (most_roots * sizeof *nb->roots);
   nb->root_gentry = calloc (most_roots, sizeof *nb->root_gentry);
   nb->root_value = malloc (most_roots * sizeof *nb->root_value);
-  if (!order || !is_root || !nb->procs || !nb->recursive || !nb->calls || !nb->roots
+  if (!order || !is_root || !nb->procs || !nb->recursive || !nb->calls
+      || !nb->exit_of_site || !nb->roots
       || !nb->root_gentry || !nb->root_value)
     goto out;
   for (uint32_t p = 0; p < prog->nprocs; p++)
@@ -398,7 +462,7 @@ pp_ip_number (const pp_ip_program *prog, bool piecewise, pp_ip_numbering *nb)
       for (uint32_t v = 0; v < n; v++)
 	lin_init (&ip->psi[v]);
       ip->nnodes = n;
-      int rc = build_proc (prog, nb->recursive, piecewise, p, ip, topo);
+      int rc = build_proc (prog, &by_proc, nb->recursive, piecewise, p, ip, topo);
       if (rc)
 	{
 	  status = rc;
@@ -406,8 +470,8 @@ pp_ip_number (const pp_ip_program *prog, bool piecewise, pp_ip_numbering *nb)
 	}
       solve_proc (prog, nb, p, topo);
     }
-  find_roots (prog, nb, is_root);
-  if (piecewise && solve_exits (prog, nb, order, is_root))
+  find_roots (prog, &by_callee, nb, is_root);
+  if (piecewise && solve_exits (prog, &by_callee, nb, order, is_root))
     goto out;
   uint32_t nentry = nb->nroots;
   for (uint32_t p = 0; piecewise && p < prog->nprocs; p++)
@@ -436,6 +500,8 @@ out:
   free (order);
   free (topo);
   free (is_root);
+  free_index (&by_proc);
+  free_index (&by_callee);
   if (status)
     pp_ip_numbering_free (nb);
   return status;
@@ -470,6 +536,7 @@ pp_ip_numbering_free (pp_ip_numbering *nb)
   free (nb->procs);
   free (nb->recursive);
   free (nb->calls);
+  free (nb->exit_of_site);
   mpz_clear (nb->npaths);
   memset (nb, 0, sizeof *nb);
   mpz_init (nb->npaths);
@@ -548,16 +615,6 @@ pp_ip_call_site (const pp_ip_numbering *n, pp_ip_cursor *c, uint32_t s)
   return 0;
 }
 
-/* Piecewise, no call open: the value of EXIT_P's successor K.  */
-static uint32_t
-exit_index (const pp_ip_proc *ip, uint32_t site)
-{
-  uint32_t k = 0;
-  while (k < ip->nexits && ip->exit_site[k] != site)
-    k++;
-  return k;
-}
-
 void
 pp_ip_return (const pp_ip_numbering *n, pp_ip_cursor *c, uint32_t s)
 {
@@ -566,20 +623,18 @@ pp_ip_return (const pp_ip_numbering *n, pp_ip_cursor *c, uint32_t s)
       mpz_set (c->x, c->stack[--c->depth]);
       return;
     }
-  const pp_ip_proc *callee = &n->procs[n->calls[s].callee];
-  uint32_t k = exit_index (callee, s);
-  if (k < callee->nexits)
-    mpz_add (c->num, c->num, callee->exit_value[k]);
+  /* Piecewise, no call open: the value of this return among EXIT's
+     successors.  */
+  mpz_add (c->num, c->num, n->procs[n->calls[s].callee].exit_value[n->exit_of_site[s]]);
   mpz_set (c->x, n->procs[n->calls[s].proc].unbal);
 }
 
 void
 pp_ip_exit_global (const pp_ip_numbering *n, pp_ip_cursor *c, uint32_t p)
 {
-  const pp_ip_proc *ip = &n->procs[p];
-  uint32_t k = exit_index (ip, NONE);
-  if (k < ip->nexits)
-    mpz_add (c->num, c->num, ip->exit_value[k]);
+  const pp_ip_proc *ip = &n->procs[p];	/* EXIT_global comes last */
+  if (ip->nexits && ip->exit_site[ip->nexits - 1] == NONE)
+    mpz_add (c->num, c->num, ip->exit_value[ip->nexits - 1]);
 }
 
 /* ------------------------------------------------------------------------- */

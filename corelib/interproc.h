@@ -132,6 +132,8 @@ typedef struct pp_ip_numbering
   pp_ip_proc *procs;
   uint32_t ncalls;
   pp_ip_call *calls;		/* the program's, copied */
+  uint32_t *exit_of_site;	/* piecewise: per non-recursive site, its index
+				   among its callee's EXIT successors */
   bool *recursive;		/* per call site */
   bool piecewise;
   uint32_t nroots;

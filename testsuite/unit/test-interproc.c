@@ -94,13 +94,6 @@ path_done (struct walk *w)
     }
   uint64_t num = mpz_get_ui (w->cur.num);
   w->numbers[w->npaths++] = num;
-  if (getenv ("IP_DEBUG2"))
-    {
-      printf ("path %llu:", (unsigned long long) num);
-      for (uint32_t i = 0; i < w->nsteps; i++)
-	printf (" %d:%u:%u", w->steps[i].kind, w->steps[i].a, w->steps[i].b);
-      printf ("\n");
-    }
   struct replay r = { w->steps, w->nsteps, 0, true };
   int rc = pp_ip_decode (w->n, w->cur.num, replay_step, &r);
   unit_check (w->decode, rc == 0 && r.ok && r.at == r.nwant,
@@ -340,6 +333,42 @@ check_bignums (struct unit_property *big)
     pp_graph_free (&g[i]);
 }
 
+/* Programs that break interproc.h's conventions are refused.  */
+static void
+check_refusals (struct unit_property *refused)
+{
+  pp_graph g;
+  pp_graph_init (&g, 6, 0, 1);
+  pp_graph_add_edge (&g, 0, 2, 0);
+  pp_graph_add_edge (&g, 2, 3, 0);	/* 3: a call vertex */
+  pp_graph_add_edge (&g, 4, 5, 0);
+  pp_graph_add_edge (&g, 5, 1, 0);
+  pp_graph_finish (&g);
+  const struct { pp_ip_call calls[2]; uint32_t ncalls; const char *what; } bad[] = {
+    { { { 0, 3, 4, 0 }, { 0, 3, 4, 0 } }, 2, "call and return vertices of two sites" },
+    { { { 0, 2, 4, 0 } }, 1, "a call vertex with a successor" },
+    { { { 0, 3, 5, 0 } }, 1, "a return vertex with a predecessor" },
+    { { { 0, 3, 4, 7 } }, 1, "a callee out of range" },
+    { { { 0, 3, 1, 0 } }, 1, "EXIT as a return vertex" },
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+    {
+      pp_ip_program prog = { 1, &g, NULL, 0, bad[i].ncalls, bad[i].calls };
+      pp_ip_numbering n;
+      int rc = pp_ip_number (&prog, i % 2, &n);
+      unit_check (refused, rc == PP_IP_EGRAPH, "%s: %d", bad[i].what, rc);
+      if (rc == PP_IP_OK)
+	pp_ip_numbering_free (&n);
+    }
+  pp_ip_program good = { 1, &g, NULL, 0, 1, &(pp_ip_call) { 0, 3, 4, 0 } };
+  pp_ip_numbering n;
+  int rc = pp_ip_number (&good, false, &n);
+  unit_check (refused, rc == PP_IP_OK, "the same graph with one good site: %d", rc);
+  if (rc == PP_IP_OK)
+    pp_ip_numbering_free (&n);
+  pp_graph_free (&g);
+}
+
 int
 main (void)
 {
@@ -416,11 +445,8 @@ main (void)
 		  record (&w, PP_IP_STEP_ROOT, n.roots[r], n.root_gentry[r]);
 		  pp_ip_start (&n, &w.cur, r);
 		  w.rooted = !n.root_gentry[r];
-		  uint32_t before = w.npaths;
 		  explore (&w, n.roots[r], n.root_gentry[r] ? n.procs[n.roots[r]].gentry
 						 : n.procs[n.roots[r]].entry);
-		  if (getenv ("IP_DEBUG"))
-		    printf ("root %u: %u paths\n", r, w.npaths - before);
 		}
 	      pp_ip_cursor_free (&w.cur);
 	      qsort (w.numbers, w.npaths, sizeof *w.numbers, by_value);
@@ -466,10 +492,13 @@ main (void)
     }
   struct unit_property big = { .name = "interproc: numbers beyond 64 bits decode and number back" };
   check_bignums (&big);
+  struct unit_property refused = { .name = "interproc: programs breaking the conventions are refused" };
+  check_refusals (&refused);
   unit_report (&dense);
   unit_report (&decode);
   unit_report (&edges);
   unit_report (&big);
+  unit_report (&refused);
   printf ("note: %u numberings (context and piecewise) enumerated, %u with more than %u paths skipped, %u "
 	  "recursive call sites; the largest path count has %zu bits\n",
 	  cases, skipped, MAXPATHS, recursive, most_bits);
