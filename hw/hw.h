@@ -249,4 +249,41 @@ int hw_read (FILE *in, bool perf, hw_labels *labels,
 	     void (*branch) (void *ctx, const hw_branch *b),
 	     void (*sample_end) (void *ctx), void *ctx, char *err, size_t errlen);
 
+/* ---- Comparing with a software path profile.  */
+
+/* Paths and their executions.  */
+typedef struct hw_compare_row
+{
+  uint64_t paths, executions;
+} hw_compare_row;
+
+/* Why the hardware's paths differ from a software path, from the software
+   side (`pathprof paths --descriptors`) but HW_COMPARE_LONG, which the model
+   decides: a path of more branches than a descriptor holds is split.  */
+enum
+{
+  HW_COMPARE_INDIRECT, HW_COMPARE_LAYOUT, HW_COMPARE_LEAVE, HW_COMPARE_CUT,
+  HW_COMPARE_LONG, HW_COMPARE_NREASONS
+};
+
+typedef struct hw_comparison
+{
+  hw_compare_row software;	/* every software path */
+  hw_compare_row same;		/* found with the same count */
+  hw_compare_row other_count;	/* found with another count */
+  hw_compare_row missing;	/* no such hardware path */
+  hw_compare_row reason[HW_COMPARE_NREASONS];
+  hw_compare_row hardware;	/* every path of the complete profile */
+  hw_compare_row hardware_matched;	/* those a software path found, with
+					   their hardware counts */
+} hw_comparison;
+
+/* Reads the descriptors of a software profile (`pathprof paths
+   --descriptors` text) and looks each one up among COMPLETE's paths, the
+   start by its label in L ("FUNCTION bbN").  Returns 0, or -1 with err
+   naming the line and problem.  */
+int hw_compare (FILE *in, const hw_labels *l, const hw_profile *complete,
+		uint32_t max_length, hw_comparison *out, char *err, size_t errlen);
+const char *hw_compare_reason_name (int reason);
+
 #endif

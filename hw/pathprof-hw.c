@@ -47,6 +47,9 @@ usage (FILE *out)
     "  --address-bits N       start address bits per entry, for the size (default 32)\n"
     "Output:\n"
     "  --top N                hottest paths to print (default 10)\n"
+    "  --software FILE        compare the complete profile with the paths of a\n"
+    "                         paths-mode run of the same program and input\n"
+    "                         ('pathprof paths --descriptors' output)\n"
     "  --help, --version\n");
 }
 
@@ -119,6 +122,55 @@ print_address (const hw_labels *l, uint64_t addr)
     printf ("0x%" PRIx64, addr);
 }
 
+static void
+print_row (const char *what, const hw_compare_row *r, const hw_compare_row *all)
+{
+  printf ("  %s: %" PRIu64 " paths, %" PRIu64 " executions (%.1f%%)\n", what,
+	  r->paths, r->executions,
+	  all->executions ? 100.0 * (double) r->executions / (double) all->executions
+	  : 0.0);
+}
+
+/* --software: the software paths found among the complete profile's.  */
+static int
+compare_software (const char *file, const hw_labels *labels,
+		  const hw_profile *complete, uint32_t max_length)
+{
+  FILE *in = fopen (file, "r");
+  if (!in)
+    {
+      fprintf (stderr, "pathprof-hw: %s: %s\n", file, strerror (errno));
+      return -1;
+    }
+  hw_comparison c;
+  char err[600];
+  int status = hw_compare (in, labels, complete, max_length, &c, err, sizeof err);
+  fclose (in);
+  if (status)
+    {
+      fprintf (stderr, "pathprof-hw: %s: %s\n", file, err);
+      return -1;
+    }
+  printf ("software paths of %s: %" PRIu64 " paths, %" PRIu64 " executions\n",
+	  file, c.software.paths, c.software.executions);
+  print_row ("the same path with the same count", &c.same, &c.software);
+  print_row ("the same path with another count", &c.other_count, &c.software);
+  print_row ("no such hardware path", &c.missing, &c.software);
+  for (int r = 0; r < HW_COMPARE_NREASONS; r++)
+    {
+      char what[64];
+      snprintf (what, sizeof what, "ends otherwise (%s)", hw_compare_reason_name (r));
+      print_row (what, &c.reason[r], &c.software);
+    }
+  printf ("hardware paths: %" PRIu64 " paths, %" PRIu64 " executions; found by "
+	  "the software paths: %" PRIu64 " paths, %" PRIu64 " executions (%.1f%%)\n",
+	  c.hardware.paths, c.hardware.executions, c.hardware_matched.paths,
+	  c.hardware_matched.executions,
+	  c.hardware.executions ? 100.0 * (double) c.hardware_matched.executions
+				  / (double) c.hardware.executions : 0.0);
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -138,6 +190,7 @@ main (int argc, char **argv)
     { "replace", required_argument, NULL, 'r' },
     { "address-bits", required_argument, NULL, 'a' },
     { "top", required_argument, NULL, 't' },
+    { "software", required_argument, NULL, 's' },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
     { NULL, 0, NULL, 0 }
@@ -147,6 +200,7 @@ main (int argc, char **argv)
   static const char *const index_names[] = { "address", "xor", NULL };
   static const char *const replace_names[] = { "lfu", "lru", NULL };
   bool perf = false;
+  const char *software = NULL;
   const char *paths = "ball-larus", *ppcr = NULL;
   uint64_t extension = 1, max_length = 32, stack_depth = 32, queue = 4;
   uint64_t entries = 512, ways = 4, address_bits = 32, top = 10;
@@ -158,6 +212,7 @@ main (int argc, char **argv)
     switch (c)
       {
       case 'P': perf = true; break;
+      case 's': software = optarg; break;
       case 'k': paths = optarg; break;
       case 'p': ppcr = optarg; break;
       case 'x': bad |= number ("extension", optarg, 0, 1000000, &extension); break;
@@ -278,6 +333,9 @@ main (int argc, char **argv)
 	    }
 	  free (sorted);
 	}
+      if (software && compare_software (software, &labels, &m.complete,
+					 (uint32_t) max_length))
+	status = -1;
       printf ("overlap %.1f%% with an HPT of %" PRIu64 " bytes\n",
 	      hw_overlap (&hpt, &m.complete),
 	      hw_hpt_bytes (&hpt, (unsigned) address_bits, (unsigned) max_length));

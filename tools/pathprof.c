@@ -30,9 +30,10 @@ static const struct command
   { "stats", "FILE", "print the blocks, edges and probes or counters of every\n"
     "function and unit, and the probes per block and per edge",
     stats_command },
-  { "paths", "FILE [--function NAME] [--top N]",
+  { "paths", "FILE [--function NAME] [--top N] [--descriptors]",
     "print the executed paths of every function of the paths mode, hottest\n"
-    "first, with their blocks and source lines",
+    "first, with their blocks and source lines; with --descriptors, the path\n"
+    "descriptors pathprof-hw --software compares with its own",
     paths_command },
   { "residual", "FILE [--function NAME]",
     "print the paths a run of the residual mode took that the tests (the\n"

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "branch-layout.h"
 #include "commands.h"
 #include "path-counts.h"
 
@@ -222,6 +223,99 @@ print_function (const report_unit *ru, const report_function *f, uint64_t top,
   return status;
 }
 
+/* --descriptors: the descriptor the hardware path profiler's Ball-Larus
+   paths (hw/, table 5.1) would give a path on the machine of
+   branch-layout.h: its first block, then one outcome bit per branch it
+   retires (1 unless a conditional falls through), the backedge that ends it
+   included.  REASON says why the hardware sees something else: "indirect"
+   (a jump table ends hardware paths), "layout" (a branch the layout makes
+   backward inside the path, or a backedge it makes forward), "leave" (the
+   path ends at a call that did not return), "cut" (a cut of the plan: a
+   region cut or an edge into a re-entry point); "-" when it sees the same.  */
+struct descriptor
+{
+  uint32_t start, length;
+  uint64_t outcomes;
+  const char *reason;
+};
+
+static void
+descriptor_add (struct descriptor *d, const pp_graph *g, const uint32_t *order,
+		uint32_t e, bool last)
+{
+  enum branch_kind k = branch_layout_kind (g, order, e);
+  if (k == BRANCH_NONE)
+    return;
+  bool backward = order[g->edges[e].dst] <= order[g->edges[e].src];
+  if (k == BRANCH_INDIRECT && !last && !d->reason)
+    d->reason = "indirect";
+  if (backward != last && !d->reason)
+    d->reason = "layout";
+  if (d->length < 64)
+    d->outcomes |= (uint64_t) (k != BRANCH_COND_NOT_TAKEN) << d->length;
+  d->length++;
+}
+
+static struct descriptor
+path_descriptor (const pp_graph *g, const pp_paths *p, const uint32_t *order,
+		 const pp_path *path)
+{
+  struct descriptor d = { path->start_node, 0, 0, NULL };
+  if (d.start == g->entry && path->nedges)
+    d.start = g->edges[path->edges[0]].dst;
+  else if (d.start != g->entry && !has_pred (g, p, d.start, PP_PATH_ROLE_BACK, 0)
+	   && !has_pred (g, p, d.start, PP_PATH_ROLE_START, PP_EDGE_FAKE))
+    d.reason = "cut";
+  for (uint32_t i = 0; i < path->nedges; i++)
+    descriptor_add (&d, g, order, path->edges[i], false);
+  if (path->end_edge != PP_PATH_NONE)
+    {
+      if (p->role[path->end_edge] != PP_PATH_ROLE_BACK)
+	d.reason = "cut";
+      else
+	descriptor_add (&d, g, order, path->end_edge, true);
+    }
+  else if (path->nedges
+	   && g->edges[path->edges[path->nedges - 1]].flags & PP_EDGE_FAKE)
+    d.reason = "leave";
+  return d;
+}
+
+static int
+print_descriptors (const report_unit *ru, const report_function *f, void *data,
+		   char *err, size_t errlen)
+{
+  (void) ru;
+  (void) data;
+  function_paths fp;
+  if (function_paths_load (&fp, f, ru->data, err, errlen))
+    {
+      function_paths_free (&fp);
+      return -1;
+    }
+  const pp_paths *p = fp.numbering;
+  function_paths_sort_hottest (&fp);
+  uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
+  uint32_t *order = branch_layout_order (&f->graph);
+  int status = edges && order ? 0 : -1;
+  for (uint32_t i = 0; i < fp.nexecuted && status == 0; i++)
+    {
+      pp_path path = { .edges = edges };
+      if (pp_paths_decode (p, fp.executed[i].path, &path) != PP_PATHS_OK)
+	abort ();		/* function_paths_load checked the range */
+      struct descriptor d = path_descriptor (&f->graph, p, order, &path);
+      printf ("path %s bb%" PRIu32 " %" PRIu32 " 0x%" PRIx64 " %" PRIu64 " %s\n",
+	      f->notes->name, d.start, d.length, d.outcomes,
+	      fp.executed[i].count, d.reason ? d.reason : "-");
+    }
+  if (status)
+    snprintf (err, errlen, "out of memory");
+  free (order);
+  free (edges);
+  function_paths_free (&fp);
+  return status;
+}
+
 static bool
 counts_paths (const report_unit *ru)
 {
@@ -288,10 +382,12 @@ paths_command (int argc, char **argv)
   static const struct option options[] = {
     { "function", required_argument, NULL, 'f' },
     { "top", required_argument, NULL, 't' },
+    { "descriptors", no_argument, NULL, 'd' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
   const char *function_name = NULL;
+  bool descriptors = false;
   uint64_t top = UINT64_MAX;
   int c, usage;
   opterr = 0;
@@ -305,6 +401,9 @@ paths_command (int argc, char **argv)
 	if ((usage = tool_number_of_paths ("paths", "--top", optarg,
 					      &top)) >= 0)
 	  return usage;
+	break;
+      case 'd':
+	descriptors = true;
 	break;
       case 'h':
 	return tool_help ();
@@ -323,6 +422,12 @@ paths_command (int argc, char **argv)
     .mode_option = "paths", .unit_headers = true, .each = print_function_each,
     .data = &top,
   };
+  if (descriptors)
+    {
+      printf ("# pathprof-descriptors 1\n# from %s\n", path);
+      walk.unit_headers = false;
+      walk.each = print_descriptors;
+    }
   int status = paths_each_function (&r, &walk);
   report_free (&r);
   return status ? EXIT_FAILURE : EXIT_SUCCESS;

@@ -1,9 +1,7 @@
 /* pathprof trace: the regenerated execution of every thread of a trace file,
    block by block with source lines, calls, returns and longjmps; or, with
    --branches, the branch stream that pathprof-hw reads (hw/): one record per
-   retired branch of a machine that lays each function's blocks out in
-   reverse postorder, so that a branch is backward exactly when it goes back
-   along the CFG's depth-first order.  The last line says what the trace cost
+   retired branch of the machine of branch-layout.h.  The last line says what the trace cost
    against recording every branch outcome (Ball-Larus 1994, table 3).  */
 
 #include <getopt.h>
@@ -12,19 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "branch-layout.h"
 #include "commands.h"
 #include "trace-file.h"
-
-/* Block addresses: the functions one after the other from 0x400000, as a
-   linker lays them out, each function's blocks in reverse postorder, 16
-   bytes a block; a block's branch at +12, its calls at +8.  */
-#define TEXT_START 0x400000
 
 struct printer
 {
   trace_file *t;
   bool branches, summary;
-  uint32_t **rpo;		/* per function number: per block */
+  uint32_t **rpo;		/* per function number: branch_layout_order */
   uint64_t *base;		/* per function number: its first block's address */
   uint32_t *at;			/* per depth: the current block */
   uint32_t *fn_at;		/* per depth: the function */
@@ -32,52 +26,6 @@ struct printer
   uint64_t blocks, calls, outcome_bits;
   const char *file;
 };
-
-static uint32_t *
-reverse_postorder (const pp_graph *g)
-{
-  uint32_t *rpo = malloc ((g->nnodes + 1) * sizeof *rpo);
-  uint32_t *stack = malloc ((g->nnodes + 1) * sizeof *stack);
-  uint32_t *next = calloc (g->nnodes + 1, sizeof *next);
-  bool *seen = calloc (g->nnodes + 1, sizeof *seen);
-  if (!rpo || !stack || !next || !seen)
-    {
-      free (rpo);
-      rpo = NULL;
-      goto out;
-    }
-  uint32_t n = g->nnodes, top = 0;
-  for (uint32_t v = 0; v < g->nnodes; v++)
-    rpo[v] = UINT32_MAX;
-  stack[top++] = g->entry;
-  seen[g->entry] = true;
-  while (top)
-    {
-      uint32_t v = stack[top - 1];
-      if (next[v] < pp_graph_out_degree (g, v))
-	{
-	  uint32_t e = g->succ_edges[g->succ_start[v] + next[v]++];
-	  uint32_t w = g->edges[e].dst;
-	  if (pp_trace_real_edge (g, e) && !seen[w])
-	    {
-	      seen[w] = true;
-	      stack[top++] = w;
-	    }
-	  continue;
-	}
-      rpo[v] = --n;
-      top--;
-    }
-  /* Blocks reached only by re-entries go after the others.  */
-  uint32_t k = g->nnodes - n;
-  for (uint32_t v = 0; v < g->nnodes; v++)
-    rpo[v] = rpo[v] == UINT32_MAX ? k++ : rpo[v] - n;
-out:
-  free (stack);
-  free (next);
-  free (seen);
-  return rpo;
-}
 
 static uint64_t
 address (struct printer *p, uint32_t id, uint32_t block)
@@ -179,17 +127,10 @@ on_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id, uint32_t x)
 	while (n > 1 && ((uint32_t) 1 << bits) < n)
 	  bits++;
 	p->outcome_bits += bits;
-	if (!p->branches || p->summary || src == g->entry || dst == g->exit
-	    || !pp_trace_real_edge (g, x))
-	  break;
-	uint64_t from = address (p, id, src) + 12, to = address (p, id, dst);
-	bool next = p->rpo[id][dst] == p->rpo[id][src] + 1;
-	if (n > 2)
-	  branch (from, to, "ij");
-	else if (n == 2)
-	  branch (from, to, next ? "cn" : "ct");
-	else if (!next)
-	  branch (from, to, "j");
+	enum branch_kind k = branch_layout_kind (g, p->rpo[id], x);
+	if (p->branches && !p->summary && k != BRANCH_NONE)
+	  branch (address (p, id, src) + 12, address (p, id, dst),
+		  branch_kind_name (k));
 	break;
       }
     case PP_TRACE_EV_RETURN:
@@ -256,10 +197,10 @@ trace_command (int argc, char **argv)
   p.rpo = calloc (t.nfunctions + 1, sizeof *p.rpo);
   for (uint32_t u = 0; p.rpo && u < t.nunits; u++)
     for (uint32_t f = 0; f < t.units[u].notes.nfunctions; f++)
-      if (!(p.rpo[t.units[u].first + f] = reverse_postorder (&t.units[u].graphs[f])))
+      if (!(p.rpo[t.units[u].first + f] = branch_layout_order (&t.units[u].graphs[f])))
 	status = 1;
   p.base = calloc (t.nfunctions + 1, sizeof *p.base);
-  uint64_t next = TEXT_START;
+  uint64_t next = BRANCH_TEXT_START;
   for (uint32_t u = 0; p.base && u < t.nunits; u++)
     for (uint32_t f = 0; f < t.units[u].notes.nfunctions; f++)
       {
