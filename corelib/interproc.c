@@ -37,6 +37,15 @@ followed (const pp_graph *g, uint32_t e)
   return !(g->edges[e].flags & PP_EDGE_EXIT_ENTRY);
 }
 
+/* A leave u -> EXIT or a re-entry ENTRY -> v (PP_EDGE_FAKE): replaced by a
+   surrogate, as a backedge is.  */
+static bool
+fake (const pp_graph *g, uint32_t e)
+{
+  return (g->edges[e].flags & PP_EDGE_FAKE)
+	 && (g->edges[e].src == g->entry || g->edges[e].dst == g->exit);
+}
+
 /* The call sites grouped by procedure: those of procedure p (as caller, or
    as callee) are sites[start[p] .. start[p + 1]), in site order.  */
 typedef struct site_index
@@ -99,7 +108,8 @@ check_program (const pp_ip_program *prog, const site_index *by_proc)
     {
       const pp_graph *g = &prog->procs[p];
       for (uint32_t e = 0; e < g->nedges; e++)
-	if (followed (g, e) && (g->edges[e].dst == g->entry || g->edges[e].src == g->exit))
+	if (followed (g, e) && (g->edges[e].dst == g->entry || g->edges[e].src == g->exit
+				|| ((g->edges[e].flags & PP_EDGE_FAKE) && !fake (g, e))))
 	  status = PP_IP_EGRAPH;
       EACH_SITE (by_proc, p, s)
 	{
@@ -113,10 +123,10 @@ check_program (const pp_ip_program *prog, const site_index *by_proc)
 	    }
 	  taken[c->call] = taken[c->ret] = true;
 	  for (uint32_t i = g->succ_start[c->call]; i < g->succ_start[c->call + 1]; i++)
-	    if (followed (g, g->succ_edges[i]))
+	    if (followed (g, g->succ_edges[i]) && !fake (g, g->succ_edges[i]))
 	      status = PP_IP_EGRAPH;
 	  for (uint32_t i = g->pred_start[c->ret]; i < g->pred_start[c->ret + 1]; i++)
-	    if (followed (g, g->pred_edges[i]))
+	    if (followed (g, g->pred_edges[i]) && !fake (g, g->pred_edges[i]))
 	      status = PP_IP_EGRAPH;
 	}
       EACH_SITE (by_proc, p, s)
@@ -203,6 +213,18 @@ build_proc (const pp_ip_program *prog, const site_index *by_proc,
      dropped (no path runs there).  */
   if (pp_graph_init (&w, n, g->entry, g->exit))
     goto out;
+  for (uint32_t e = 0; e < g->nedges; e++)
+    if (fake (g, e))
+      {
+	ip->back_of_edge[e] = 2;
+	if (g->edges[e].src == g->entry)
+	  back_dst[g->edges[e].dst] = true;
+	else
+	  back_src[g->edges[e].src] = true;
+      }
+  /* The walk's edges: the graph's first (their indices are the graph's;
+     the fake ones too, which reach the code only re-entries reach, and
+     are never backedges), then c -> r.  */
   for (uint32_t e = 0; e < g->nedges; e++)
     if (pp_graph_add_edge (&w, g->edges[e].src, g->edges[e].dst,
 			   followed (g, e) ? 0 : 1) == UINT32_MAX)
@@ -326,24 +348,27 @@ solve_proc (const pp_ip_program *prog, pp_ip_numbering *nb, uint32_t p,
 	mpz_set_ui (psi->a, 1);
       else if (v == ip->gexit)
 	mpz_set_ui (psi->b, 1);
-      else if (ip->call_at[v] != NONE)
-	{
-	  const pp_ip_call *c = &prog->calls[ip->call_at[v]];
-	  const pp_ip_lin *q = &nb->procs[c->callee].psi[prog->procs[c->callee].entry];
-	  const pp_ip_lin *r = &ip->psi[c->ret];
-	  mpz_mul (psi->a, q->a, r->a);
-	  mpz_mul (psi->b, q->a, r->b);
-	  mpz_add (psi->b, psi->b, q->b);
-	}
       else
-	for (uint32_t k = ip->out_start[v]; k < ip->out_start[v + 1]; k++)
-	  {
-	    pp_ip_edge *e = &ip->edges[k];
-	    mpz_set (e->rho.a, psi->a);
-	    mpz_set (e->rho.b, psi->b);
-	    mpz_add (psi->a, psi->a, ip->psi[e->dst].a);
-	    mpz_add (psi->b, psi->b, ip->psi[e->dst].b);
-	  }
+	{
+	  /* A call vertex: the call first, then a leave's surrogate, if any.  */
+	  if (ip->call_at[v] != NONE)
+	    {
+	      const pp_ip_call *c = &prog->calls[ip->call_at[v]];
+	      const pp_ip_lin *q = &nb->procs[c->callee].psi[prog->procs[c->callee].entry];
+	      const pp_ip_lin *r = &ip->psi[c->ret];
+	      mpz_mul (psi->a, q->a, r->a);
+	      mpz_mul (psi->b, q->a, r->b);
+	      mpz_add (psi->b, psi->b, q->b);
+	    }
+	  for (uint32_t k = ip->out_start[v]; k < ip->out_start[v + 1]; k++)
+	    {
+	      pp_ip_edge *e = &ip->edges[k];
+	      mpz_set (e->rho.a, psi->a);
+	      mpz_set (e->rho.b, psi->b);
+	      mpz_add (psi->a, psi->a, ip->psi[e->dst].a);
+	      mpz_add (psi->b, psi->b, ip->psi[e->dst].b);
+	    }
+	}
     }
 }
 
@@ -711,7 +736,14 @@ pp_ip_decode (const pp_ip_numbering *n, const mpz_t number, pp_ip_step_fn *fn,
 	  v = n->calls[s].ret;
 	  continue;
 	}
-      if (ip->call_at[v] != NONE)
+      bool call = ip->call_at[v] != NONE;
+      if (call && ip->out_start[v] < ip->out_start[v + 1])
+	{
+	  /* Below the leave's value, the path makes the call.  */
+	  lin_apply (val, &ip->edges[ip->out_start[v]].rho, c.x);
+	  call = mpz_cmp (num, val) < 0;
+	}
+      if (call)
 	{
 	  uint32_t s = ip->call_at[v];
 	  if (c.depth == cap)

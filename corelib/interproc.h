@@ -11,7 +11,14 @@
    G*_fin (section 3.2).  Each procedure gets a vertex GEXIT (index nnodes of
    its graph); a depth-first search from ENTRY (c -> r counting as an edge)
    finds the intraprocedural backedges, each w -> v replaced by a surrogate
-   ENTRY -> v and an edge w -> GEXIT (one each per target v and source w).  A
+   ENTRY -> v and an edge w -> GEXIT (one each per target v and source w).
+   The plugin's fake edges (PP_EDGE_FAKE, DESIGN.md "CFG normalisation") are
+   replaced the same way, as section 9.2 does for exceptions: a leave u ->
+   EXIT (a call that may not return; u may be a call vertex, whose call then
+   comes before the surrogate in value order) by u -> GEXIT, a re-entry
+   ENTRY -> v (where a longjmp lands) by the surrogate ENTRY -> v: a path
+   ends where the process or a longjmp left, and one starts where it landed,
+   in the context of the activation it landed in.  A
    depth-first search of the call graph from the roots finds the recursive call
    sites; such a site gets a summary edge c -> r instead of its call and
    return, and its callee becomes a root.  The roots: main, every procedure
@@ -116,7 +123,9 @@ typedef struct pp_ip_proc
   uint32_t *out_start;
   uint32_t *call_at;		/* per vertex: the non-recursive call site whose
 				   call vertex it is, or UINT32_MAX */
-  int32_t *back_of_edge;	/* per edge of the graph: 1 for a backedge */
+  int32_t *back_of_edge;	/* per edge of the graph: 1 for a backedge, 2
+				   for a fake edge (both: replaced by their
+				   surrogates) */
   /* Piecewise: unbalanced-right-left paths from EXIT with no call open, and
      EXIT's successors in order: the sites calling the procedure
      (non-recursive), then UINT32_MAX for EXIT_global if it is a root.  */
