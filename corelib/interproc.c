@@ -296,6 +296,25 @@ build_proc (const pp_ip_program *prog, const site_index *by_proc,
 #undef ADD
     }
   ip->out_start[nv] = ip->nedges;
+  ip->fin_of_edge = malloc ((g->nedges + 1) * sizeof *ip->fin_of_edge);
+  ip->gexit_of = malloc (nv * sizeof *ip->gexit_of);
+  ip->surrogate_into = malloc (nv * sizeof *ip->surrogate_into);
+  if (!ip->fin_of_edge || !ip->gexit_of || !ip->surrogate_into)
+    goto out;
+  for (uint32_t e = 0; e < g->nedges; e++)
+    ip->fin_of_edge[e] = NONE;
+  for (uint32_t v = 0; v < nv; v++)
+    ip->gexit_of[v] = ip->surrogate_into[v] = NONE;
+  for (uint32_t k = 0; k < ip->nedges; k++)
+    {
+      const pp_ip_edge *x = &ip->edges[k];
+      if (x->kind == PP_IP_EDGE)
+	ip->fin_of_edge[x->arg] = k;
+      else if (x->kind == PP_IP_SURROGATE_GEXIT)
+	ip->gexit_of[x->src] = k;
+      else if (x->kind == PP_IP_SURROGATE_ENTRY)
+	ip->surrogate_into[x->dst] = k;
+    }
 
   /* Reverse topological order: postorder of G*_fin with c -> r.  */
   if (pp_graph_init (&f, nv, g->entry, g->exit))
@@ -547,6 +566,9 @@ pp_ip_numbering_free (pp_ip_numbering *nb)
       free (ip->out_start);
       free (ip->call_at);
       free (ip->back_of_edge);
+      free (ip->fin_of_edge);
+      free (ip->gexit_of);
+      free (ip->surrogate_into);
       for (uint32_t k = 0; k < ip->nexits; k++)
 	mpz_clear (ip->exit_value[k]);
       free (ip->exit_site);

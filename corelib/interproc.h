@@ -126,6 +126,11 @@ typedef struct pp_ip_proc
   int32_t *back_of_edge;	/* per edge of the graph: 1 for a backedge, 2
 				   for a fake edge (both: replaced by their
 				   surrogates) */
+  /* What the instrumentation adds on an edge of the graph: the G*_fin edge
+     it is (UINT32_MAX for a backedge, a fake edge, EXIT -> ENTRY); at a
+     backedge w -> v, the path ends on w's surrogate to GEXIT and the next
+     starts on the surrogate into v (per vertex, UINT32_MAX for none).  */
+  uint32_t *fin_of_edge, *gexit_of, *surrogate_into;
   /* Piecewise: unbalanced-right-left paths from EXIT with no call open, and
      EXIT's successors in order: the sites calling the procedure
      (non-recursive), then UINT32_MAX for EXIT_global if it is a root.  */

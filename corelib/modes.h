@@ -47,6 +47,8 @@ struct pp_mode_info
 				   the others (pathprof residual) */
   bool traced;			/* what a run records is a trace file (trace.h);
 				   the profile only carries the notes */
+  bool calls;			/* the notes list every function's calls
+				   (interprocedural paths) */
 };
 
 /* The planners (plan.c).  */

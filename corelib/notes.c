@@ -25,6 +25,14 @@ mode_preferential (uint32_t mode)
   return m && m->preferential;
 }
 
+/* Whether the mode's notes list call sites (the interprocedural modes).  */
+static bool
+mode_calls (uint32_t mode)
+{
+  const pp_mode_info *m = pp_mode_lookup (mode);
+  return m && m->calls;
+}
+
 uint64_t
 pp_notes_cfg_checksum (const pp_function_notes *f)
 {
@@ -171,6 +179,17 @@ pp_notes_encode (const pp_unit_notes *n, unsigned char **buf, size_t *len)
 	    put_u64 (&w, f->keys[k]);
 	  put_u64 (&w, f->ppp_span);
 	}
+      if (mode_calls (n->mode))
+	{
+	  put_u32 (&w, f->function_flags);
+	  put_u32 (&w, f->ncalls);
+	  for (uint32_t k = 0; k < f->ncalls; k++)
+	    {
+	      put_u32 (&w, f->calls[k].block);
+	      put_u32 (&w, f->calls[k].flags);
+	      put_str (&w, f->calls[k].callee);
+	    }
+	}
     }
   if (w.failed)
     {
@@ -193,6 +212,7 @@ enum
   MIN_LINE_BYTES = 8,
   MIN_BLOCK_BYTES = 12,
   MIN_EDGE_BYTES = 16,
+  MIN_CALL_BYTES = 8 + MIN_STR_BYTES,
   MIN_FUNCTION_BYTES = 2 * MIN_STR_BYTES + 4 + 4 + 8 + 4 + 4 + 4 + 4,
 };
 
@@ -416,9 +436,34 @@ decode_preferential (reader *r, pp_function_notes *f)
   return get_u64 (r, &f->ppp_span);
 }
 
+/* The interprocedural section: how the function may be entered, its calls.  */
+static int
+decode_calls (reader *r, pp_function_notes *f)
+{
+  if (get_u32 (r, &f->function_flags)
+      || get_count (r, &f->ncalls, MIN_CALL_BYTES, "calls"))
+    return -1;
+  f->calls = calloc (f->ncalls ? f->ncalls : 1, sizeof *f->calls);
+  if (!f->calls)
+    return fail (r, "out of memory");
+  for (uint32_t k = 0; k < f->ncalls; k++)
+    {
+      pp_call_notes *c = &f->calls[k];
+      set_where (r, "function '%s', call %u", f->name, k);
+      size_t at = r->pos;
+      if (get_index (r, &c->block, f->nblocks, "call block")
+	  || get_u32 (r, &c->flags) || get_str (r, &c->callee))
+	return -1;
+      if (c->block < 2 || (k && c->block < f->calls[k - 1].block))
+	return fail (r, "corrupted at byte %zu: call in block %u out of order",
+		     at, c->block);
+    }
+  return 0;
+}
+
 static int
 decode_function (reader *r, pp_function_notes *f, uint32_t index, uint32_t nfiles,
-		 bool preferential)
+		 bool preferential, bool calls)
 {
   size_t at;
   set_where (r, "function %u", index);
@@ -467,6 +512,9 @@ decode_function (reader *r, pp_function_notes *f, uint32_t index, uint32_t nfile
   set_where (r, "function '%s'", f->name);
   if (preferential && decode_preferential (r, f))
     return -1;
+  if (calls && decode_calls (r, f))
+    return -1;
+  set_where (r, "function '%s'", f->name);
   uint64_t sum = pp_notes_cfg_checksum (f);
   if (PP_CHECKSUM_DIFFERS (f->cfg_checksum, sum))
     return fail (r, "corrupted: the CFG checksum recorded for function '%s' "
@@ -514,7 +562,7 @@ decode_unit (reader *r, pp_unit_notes *n)
     return fail (r, "out of memory");
   for (uint32_t i = 0; i < n->nfunctions; i++)
     if (decode_function (r, &n->functions[i], i, n->nfiles,
-			 mode_preferential (n->mode)))
+			 mode_preferential (n->mode), mode_calls (n->mode)))
       return -1;
 
   set_where (r, "end");
@@ -558,6 +606,10 @@ pp_notes_free (pp_unit_notes *n)
 	free (f->edges);
 	free (f->interesting);
 	free (f->keys);
+	if (f->calls)
+	  for (uint32_t k = 0; k < f->ncalls; k++)
+	    free (f->calls[k].callee);
+	free (f->calls);
       }
   free (n->unit_name);
   free (n->files);

@@ -23,6 +23,11 @@
        u32 nkeys, u64 keys[]                  -- 0, or nvalues: slot k counts path
                                                  keys[k] (UINT64_MAX: a hole)
        u64 ppp_span                           -- the preferential numbers' span
+       only in the interprocedural modes (modes.h "calls"):
+       u32 function flags (enum pp_function_flag)
+       u32 ncalls, per call: u32 block, u32 flags (enum pp_call_flag),
+                  str callee                  -- asm name; empty when indirect
+                                                 -- by block, in statement order
    The edges are exactly the core graph the plan was computed on, including the
    EXIT -> ENTRY edge and the fake edges.
 
@@ -78,6 +83,29 @@ enum pp_block_flag
 				   the CFG checksum */
 };
 
+/* Function flags (the interprocedural modes): how it may be entered.  */
+enum pp_function_flag
+{
+  PP_FUNCTION_PUBLIC = 1u << 0,	/* other units (or libraries) may call it */
+  PP_FUNCTION_ADDRESSED = 1u << 1,	/* its address is taken: callbacks */
+};
+
+/* Call flags.  */
+enum pp_call_flag
+{
+  PP_CALL_INDIRECT = 1u << 0,	/* through a pointer: callee unknown */
+  PP_CALL_RETURNS_TWICE = 1u << 1,	/* setjmp and the like */
+  PP_CALL_ENDS_BLOCK = 1u << 2,	/* the block's last statement: a fake leave
+				   of the block is this call's */
+};
+
+/* A call in a block (the interprocedural modes): the block splits after it.  */
+typedef struct pp_call_notes
+{
+  uint32_t block, flags;
+  char *callee;			/* asm name, "" when indirect */
+} pp_call_notes;
+
 /* The block flags that describe the control flow (the CFG checksum's).  */
 #define PP_BLOCK_CFG_FLAGS PP_BLOCK_LANDING_PAD
 
@@ -116,6 +144,10 @@ typedef struct pp_function_notes
   uint32_t nkeys;		/* 0 or nvalues */
   uint64_t *keys;		/* per slot: the path it counts, or UINT64_MAX */
   uint64_t ppp_span;
+  /* The interprocedural modes only (else 0 and NULL).  */
+  uint32_t function_flags;	/* enum pp_function_flag */
+  uint32_t ncalls;
+  pp_call_notes *calls;		/* by block, in statement order */
 } pp_function_notes;
 
 typedef struct pp_unit_notes
@@ -134,7 +166,8 @@ int pp_notes_encode (const pp_unit_notes *n, unsigned char **buf, size_t *len);
    bytes left (before allocating), file indices < nfiles, edge ends < nblocks,
    nblocks >= 2, value indices < the function's nvalues (or -1), a known mode
    (modes.h), each function's CFG checksum, interesting paths increasing, each
-   key a hole or an interesting path, no key twice, no trailing bytes.  Returns 0, or -1 with n zeroed and a message in err naming the
+   key a hole or an interesting path, no key twice, call blocks in order
+   below nblocks and not ENTRY or EXIT, no trailing bytes.  Returns 0, or -1 with n zeroed and a message in err naming the
    byte offset and the place, e.g. "notes truncated at byte 120: 4 more bytes
    needed at byte 118 (function 'f', edge 3)".  */
 int pp_notes_decode (const unsigned char *buf, size_t len, pp_unit_notes *n,

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "interproc.h"
+#include "ip-notes.h"
 #include "unit.h"
 
 #define MAXPROCS 4
@@ -388,6 +389,97 @@ check_refusals (struct unit_property *refused)
   pp_graph_free (&g);
 }
 
+/* The program of two units' notes (ip-notes.h): calls resolved in their own
+   unit first (two static functions named f), then among the public
+   functions; indirect calls, library calls and setjmp are edges; a block
+   splits after each call; a fake leave of a block ending with a call leaves
+   from the call vertex.  */
+static void
+add_function (pp_unit_notes *u, const char *name, uint32_t flags, uint32_t nblocks,
+	      const uint32_t (*edges)[3], uint32_t nedges,
+	      const pp_call_notes *calls, uint32_t ncalls)
+{
+  pp_function_notes *f = &u->functions[u->nfunctions++];
+  memset (f, 0, sizeof *f);
+  f->asm_name = f->name = (char *) name;
+  f->function_flags = flags;
+  f->nblocks = nblocks;
+  f->nedges = nedges;
+  f->edges = calloc (nedges, sizeof *f->edges);
+  for (uint32_t e = 0; e < nedges; e++)
+    f->edges[e] = (pp_edge_notes) { edges[e][0], edges[e][1], edges[e][2], -1 };
+  f->ncalls = ncalls;
+  f->calls = (pp_call_notes *) calls;
+}
+
+static void
+check_layout (struct unit_property *layout)
+{
+  enum { F = PP_EDGE_FAKE, X = PP_EDGE_EXIT_ENTRY };
+  static const uint32_t main_edges[][3] = { {0, 2, 0}, {2, 3, 0}, {3, 1, 0},
+					    {2, 1, F}, {1, 0, X} };
+  static const uint32_t f_edges[][3] = { {0, 2, 0}, {2, 1, 0}, {1, 0, X} };
+  static const uint32_t h_edges[][3] = { {0, 2, 0}, {2, 2, 0}, {2, 1, 0},
+					 {0, 2, F}, {1, 0, X} };
+  static const pp_call_notes main_calls[] = {
+    { 2, PP_CALL_ENDS_BLOCK, "f" }, { 3, 0, "printf" }, { 3, 0, "h" } };
+  static const pp_call_notes fa_calls[] = { { 2, 0, "h" } };
+  static const pp_call_notes h_calls[] = {
+    { 2, PP_CALL_RETURNS_TWICE, "_setjmp" }, { 2, 0, "f" },
+    { 2, PP_CALL_INDIRECT, "" } };
+  pp_function_notes fa[2], fb[2];
+  pp_unit_notes a = { .functions = fa }, b = { .functions = fb };
+  add_function (&a, "f", 0, 3, f_edges, 3, fa_calls, 1);
+  add_function (&a, "main", PP_FUNCTION_PUBLIC, 4, main_edges, 5, main_calls, 3);
+  add_function (&b, "h", PP_FUNCTION_PUBLIC, 3, h_edges, 5, h_calls, 3);
+  add_function (&b, "f", PP_FUNCTION_ADDRESSED, 3, f_edges, 3, NULL, 0);
+  const pp_unit_notes *units[] = { &a, &b };
+  pp_ip_layout l;
+  int rc = pp_ip_layout_build (units, 2, &l);
+  unit_check (layout, rc == 0, "build: %d", rc);
+  if (rc)
+    goto out;
+  const pp_ip_program *pr = &l.prog;
+  /* Procedures: 0 a.f, 1 main, 2 h, 3 b.f.  */
+  unit_check (layout, pr->nprocs == 4 && pr->main == 1 && l.first_proc[1] == 2,
+	      "procedures %u, main %u", pr->nprocs, pr->main);
+  unit_check (layout, !pr->external[0] && pr->external[1] && pr->external[2]
+		      && pr->external[3], "external flags");
+  unit_check (layout, pr->ncalls == 4, "%u call sites, expected 4", pr->ncalls);
+  struct { uint32_t proc, call, callee; } want[] = {
+    { 1, 0, 0 }, { 1, 2, 2 }, { 0, 0, 2 }, { 2, 1, 3 } };
+  for (unsigned i = 0; i < 4; i++)
+    {
+      uint32_t s = l.site_of_call[want[i].proc][want[i].call];
+      unit_check (layout, s < pr->ncalls && pr->calls[s].callee == want[i].callee
+			  && pr->calls[s].proc == want[i].proc,
+		  "call %u of procedure %u: site %u", want[i].call, want[i].proc, s);
+    }
+  unit_check (layout, l.site_of_call[1][1] == UINT32_MAX && l.leaf_edge[1][1] != UINT32_MAX
+		      && l.site_of_call[2][0] == UINT32_MAX && l.site_of_call[2][2] == UINT32_MAX,
+	      "printf, setjmp and the indirect call are edges");
+  /* main: block 2 = call vertex of f, 4 its return vertex, which has
+     2 -> 3; block 3 calls printf (5) then h (6), 6 -> EXIT.  */
+  const pp_graph *gm = &pr->procs[1];
+  unit_check (layout, gm->nnodes == 7 && gm->edges[1].src == 4 && gm->edges[1].dst == 3
+		      && gm->edges[2].src == 6 && gm->edges[3].src == 2
+		      && l.call_vertex[1][2] == 5 && l.return_vertex[1][2] == 6,
+	      "main's vertices: %u, 2->3 from %u, leave from %u", gm->nnodes,
+	      gm->edges[1].src, gm->edges[3].src);
+  for (int pw = 0; pw < 2; pw++)
+    {
+      pp_ip_numbering n;
+      rc = pp_ip_number (pr, pw, &n);
+      unit_check (layout, rc == 0, "numbering (piecewise %d): %d", pw, rc);
+      if (rc == 0)
+	pp_ip_numbering_free (&n);
+    }
+  pp_ip_layout_free (&l);
+out:
+  for (unsigned i = 0; i < 2; i++)
+    free (fa[i].edges), free (fb[i].edges);
+}
+
 int
 main (void)
 {
@@ -446,6 +538,22 @@ main (void)
 			       && (reentry ? sur_in == 1 : sur_out == 1)
 			: ip->back_of_edge[e] ? copies == 0 && sur_in == 1 && sur_out == 1
 			: copies == 1;
+		  /* The instrumentation's lookups.  */
+		  uint32_t k = ip->fin_of_edge[e], src = g[p].edges[e].src,
+			   dst = g[p].edges[e].dst;
+		  if (ip->back_of_edge[e] == 0 && !(g[p].edges[e].flags & PP_EDGE_EXIT_ENTRY))
+		    ok &= k < ip->nedges && ip->edges[k].kind == PP_IP_EDGE
+			  && ip->edges[k].arg == e;
+		  else
+		    ok &= k == UINT32_MAX;
+		  if (ip->back_of_edge[e] == 1 || (fake && !reentry))
+		    ok &= ip->gexit_of[src] < ip->nedges
+			  && ip->edges[ip->gexit_of[src]].src == src
+			  && ip->edges[ip->gexit_of[src]].dst == ip->gexit;
+		  if (ip->back_of_edge[e] == 1 || (fake && reentry))
+		    ok &= ip->surrogate_into[dst] < ip->nedges
+			  && ip->edges[ip->surrogate_into[dst]].dst == dst
+			  && ip->edges[ip->surrogate_into[dst]].kind == PP_IP_SURROGATE_ENTRY;
 		}
 	    }
 	  for (uint32_t s = 0; s < ncalls; s++)
@@ -518,11 +626,14 @@ main (void)
   check_bignums (&big);
   struct unit_property refused = { .name = "interproc: programs breaking the conventions are refused" };
   check_refusals (&refused);
+  struct unit_property layout = { .name = "interproc: the program of units' notes (calls resolved, blocks split)" };
+  check_layout (&layout);
   unit_report (&dense);
   unit_report (&decode);
   unit_report (&edges);
   unit_report (&big);
   unit_report (&refused);
+  unit_report (&layout);
   printf ("note: %u numberings (context and piecewise) enumerated, %u with more than %u paths skipped, %u "
 	  "recursive call sites, %u fake edges; the largest path count has %zu bits\n",
 	  cases, skipped, MAXPATHS, recursive, fakes, most_bits);

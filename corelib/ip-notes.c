@@ -1,0 +1,211 @@
+/* The program of the interprocedural modes from notes (ip-notes.h).  */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ip-notes.h"
+
+#define NONE UINT32_MAX
+
+/* The public functions by asm name, for calls between units.  */
+struct name
+{
+  const char *asm_name;
+  uint32_t proc;
+};
+
+static int
+by_name (const void *a, const void *b)
+{
+  const struct name *x = a, *y = b;
+  int c = strcmp (x->asm_name, y->asm_name);
+  return c ? c : (x->proc > y->proc) - (x->proc < y->proc);
+}
+
+static uint32_t
+lookup (const struct name *names, uint32_t n, const char *asm_name)
+{
+  uint32_t lo = 0, hi = n;
+  while (lo < hi)		/* the first of that name */
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (strcmp (names[mid].asm_name, asm_name) < 0)
+	lo = mid + 1;
+      else
+	hi = mid;
+    }
+  return lo < n && strcmp (names[lo].asm_name, asm_name) == 0 ? names[lo].proc : NONE;
+}
+
+/* Procedure p (function fn of a unit whose procedures start at first):
+   vertices, edges and calls.  */
+static int
+build_proc (pp_ip_layout *l, uint32_t p, const pp_unit_notes *u, uint32_t first,
+	    const pp_function_notes *fn, const struct name *pub, uint32_t npub,
+	    const struct name *own, uint32_t nown, pp_ip_call *calls)
+{
+  uint32_t nc = fn->ncalls;
+  uint32_t *last = malloc ((fn->nblocks + 1) * sizeof *last);
+  l->site_of_call[p] = malloc ((nc + 1) * sizeof (uint32_t));
+  l->leaf_edge[p] = malloc ((nc + 1) * sizeof (uint32_t));
+  l->call_vertex[p] = malloc ((nc + 1) * sizeof (uint32_t));
+  l->return_vertex[p] = malloc ((nc + 1) * sizeof (uint32_t));
+  pp_graph *g = (pp_graph *) &l->prog.procs[p];
+  int status = -1;
+  if (!last || !l->site_of_call[p] || !l->leaf_edge[p] || !l->call_vertex[p]
+      || !l->return_vertex[p]
+      || pp_graph_init (g, fn->nblocks + nc, 0, 1))
+    goto out;
+  for (uint32_t b = 0; b < fn->nblocks; b++)
+    last[b] = b;
+  for (uint32_t k = 0; k < nc; k++)
+    {
+      uint32_t b = fn->calls[k].block;
+      l->call_vertex[p][k] = last[b];
+      l->return_vertex[p][k] = last[b] = fn->nblocks + k;
+    }
+  for (uint32_t e = 0; e < fn->nedges; e++)
+    {
+      /* A fake leave of a block that ends with a call is that call's: it
+	 leaves from the call vertex, the call under way.  */
+      const pp_edge_notes *en = &fn->edges[e];
+      uint32_t src = last[en->src];
+      if ((en->flags & PP_EDGE_FAKE) && en->dst == 1 && src >= fn->nblocks
+	  && (fn->calls[src - fn->nblocks].flags & PP_CALL_ENDS_BLOCK))
+	src = l->call_vertex[p][src - fn->nblocks];
+      if (pp_graph_add_edge (g, src, en->dst, en->flags) == NONE)
+	goto out;
+    }
+  for (uint32_t k = 0; k < nc; k++)
+    {
+      const pp_call_notes *c = &fn->calls[k];
+      uint32_t callee = NONE;
+      if (!(c->flags & (PP_CALL_INDIRECT | PP_CALL_RETURNS_TWICE)) && c->callee[0])
+	{
+	  callee = lookup (own, nown, c->callee);
+	  if (callee == NONE)
+	    callee = lookup (pub, npub, c->callee);
+	  else
+	    callee += first;
+	}
+      l->site_of_call[p][k] = l->leaf_edge[p][k] = NONE;
+      if (callee == NONE)
+	{
+	  l->leaf_edge[p][k] = pp_graph_add_edge (g, l->call_vertex[p][k],
+						  l->return_vertex[p][k], 0);
+	  if (l->leaf_edge[p][k] == NONE)
+	    goto out;
+	}
+      else
+	{
+	  l->site_of_call[p][k] = l->prog.ncalls;
+	  calls[l->prog.ncalls++] = (pp_ip_call) { p, l->call_vertex[p][k],
+						   l->return_vertex[p][k], callee };
+	}
+    }
+  (void) u;
+  status = pp_graph_finish (g) ? -1 : 0;
+out:
+  free (last);
+  return status;
+}
+
+int
+pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
+		    pp_ip_layout *l)
+{
+  memset (l, 0, sizeof *l);
+  uint32_t nprocs = 0, ncalls = 0, most = 0;
+  for (uint32_t u = 0; u < nunits; u++)
+    {
+      nprocs += units[u]->nfunctions;
+      if (units[u]->nfunctions > most)
+	most = units[u]->nfunctions;
+      for (uint32_t f = 0; f < units[u]->nfunctions; f++)
+	ncalls += units[u]->functions[f].ncalls;
+    }
+  l->nunits = nunits;
+  l->first_proc = malloc ((nunits + 1) * sizeof *l->first_proc);
+  pp_graph *procs = calloc (nprocs + 1, sizeof *procs);
+  bool *external = calloc (nprocs + 1, sizeof *external);
+  pp_ip_call *calls = malloc ((ncalls + 1) * sizeof *calls);
+  l->site_of_call = calloc (nprocs + 1, sizeof *l->site_of_call);
+  l->leaf_edge = calloc (nprocs + 1, sizeof *l->leaf_edge);
+  l->call_vertex = calloc (nprocs + 1, sizeof *l->call_vertex);
+  l->return_vertex = calloc (nprocs + 1, sizeof *l->return_vertex);
+  struct name *pub = malloc ((nprocs + 1) * sizeof *pub);
+  struct name *own = malloc ((most + 1) * sizeof *own);
+  l->prog = (pp_ip_program) { nprocs, procs, external, 0, 0, calls };
+  int status = -1;
+  if (!l->first_proc || !procs || !external || !calls || !l->site_of_call
+      || !l->leaf_edge || !l->call_vertex || !l->return_vertex || !pub || !own)
+    goto out;
+  uint32_t npub = 0, p = 0;
+  bool have_main = false;
+  for (uint32_t u = 0; u < nunits; u++)
+    {
+      l->first_proc[u] = p;
+      for (uint32_t f = 0; f < units[u]->nfunctions; f++, p++)
+	{
+	  const pp_function_notes *fn = &units[u]->functions[f];
+	  external[p] = fn->function_flags & (PP_FUNCTION_PUBLIC | PP_FUNCTION_ADDRESSED);
+	  if (fn->function_flags & PP_FUNCTION_PUBLIC)
+	    {
+	      pub[npub++] = (struct name) { fn->asm_name, p };
+	      if (!have_main && strcmp (fn->asm_name, "main") == 0)
+		{
+		  l->prog.main = p;
+		  have_main = true;
+		}
+	    }
+	}
+    }
+  qsort (pub, npub, sizeof *pub, by_name);
+  p = 0;
+  for (uint32_t u = 0; u < nunits; u++)
+    {
+      const pp_unit_notes *un = units[u];
+      for (uint32_t f = 0; f < un->nfunctions; f++)
+	own[f] = (struct name) { un->functions[f].asm_name, f };
+      qsort (own, un->nfunctions, sizeof *own, by_name);
+      for (uint32_t f = 0; f < un->nfunctions; f++, p++)
+	if (build_proc (l, p, un, l->first_proc[u], &un->functions[f], pub, npub,
+			own, un->nfunctions, calls))
+	  goto out;
+    }
+  status = 0;
+out:
+  free (pub);
+  free (own);
+  if (status)
+    pp_ip_layout_free (l);
+  return status;
+}
+
+void
+pp_ip_layout_free (pp_ip_layout *l)
+{
+  uint32_t n = l->prog.nprocs;
+  for (uint32_t p = 0; p < n; p++)
+    {
+      if (l->prog.procs)
+	pp_graph_free ((pp_graph *) &l->prog.procs[p]);
+      if (l->site_of_call)
+	free (l->site_of_call[p]);
+      if (l->leaf_edge)
+	free (l->leaf_edge[p]);
+      if (l->call_vertex)
+	free (l->call_vertex[p]);
+      if (l->return_vertex)
+	free (l->return_vertex[p]);
+    }
+  free ((void *) l->prog.procs);
+  free ((void *) l->prog.external);
+  free ((void *) l->prog.calls);
+  free (l->first_proc);
+  free (l->site_of_call);
+  free (l->leaf_edge);
+  free (l->call_vertex);
+  free (l->return_vertex);
+  memset (l, 0, sizeof *l);
+}

@@ -1,0 +1,54 @@
+/* The program of the interprocedural modes, from its units' notes: the
+   supergraph interproc.h numbers, built the same way by libprof (at program
+   start, from the units it registered) and by the tool (from the profile).
+
+   Procedures are the functions of the units in the order given (unit by
+   unit, functions in notes order).  A block with calls splits after each:
+   block b with calls k1 .. km (notes order) becomes vertices b (up to the
+   call k1: its call vertex), then one new vertex per call (appended after
+   the function's blocks), the one after km taking b's successors; call kj's
+   return vertex is the vertex after it.  Graph edge e is the notes' edge e,
+   its source moved to the last vertex of its block, but for a fake leave of
+   a block that ends with a call, which leaves from the call vertex (the call
+   did not return: exit, longjmp); then come the edges
+   c -> r of the calls that are not calls of the program: indirect calls,
+   calls of functions no unit defines (libraries, not instrumented), setjmp.
+   A call's callee is the function of that asm name in its own unit, else the
+   public one of another unit.  The roots: main (the public function named
+   "main"; without one, the first procedure), then every public or addressed
+   function (external: it may be entered from code not instrumented).  */
+
+#ifndef PATHPROF_CORE_IP_NOTES_H
+#define PATHPROF_CORE_IP_NOTES_H
+
+#include "interproc.h"
+#include "notes.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pp_ip_layout
+{
+  pp_ip_program prog;		/* what pp_ip_number numbers; owns its arrays */
+  uint32_t nunits;
+  uint32_t *first_proc;		/* per unit: the procedure of its function 0 */
+  /* Per procedure, per call of its notes: the program's call site, or
+     UINT32_MAX for a call that is an edge (leaf_edge).  */
+  uint32_t **site_of_call;
+  uint32_t **leaf_edge;		/* per call: the edge c -> r, or UINT32_MAX */
+  uint32_t **call_vertex;	/* per call: its call and return vertices */
+  uint32_t **return_vertex;
+} pp_ip_layout;
+
+/* Builds the program of units[0 .. nunits) (decoded notes of a mode with
+   calls).  Returns 0, or -1 when out of memory.  */
+int pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
+			pp_ip_layout *out);
+void pp_ip_layout_free (pp_ip_layout *l);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
