@@ -20,8 +20,10 @@ enum
   MAGIC_BYTES = 8,
   HEADER_BYTES = MAGIC_BYTES + 4 + 4,
   TRAILER_BYTES = 8,
-  /* name length, checksum, runs, notes_len, value_kind, nvalues, nsparse */
-  MIN_UNIT_BYTES = 4 + 8 + 8 + 4 + 4 + 4 + 4,
+  /* name length, checksum, runs, notes_len, value_kind, nvalues, nsparse,
+     (version 4) wide_words, nwide */
+  MIN_UNIT_BYTES_V3 = 4 + 8 + 8 + 4 + 4 + 4 + 4,
+  MIN_UNIT_BYTES = MIN_UNIT_BYTES_V3 + 4 + 4,
   SPARSE_BYTES = 4 + 8 + 8,	/* function, path, count */
 };
 
@@ -133,6 +135,7 @@ typedef struct reader
   char *err;
   size_t errlen;
   uint64_t trailer;		/* the structural pass chains the trailer here */
+  uint32_t version;
   /* Filling pass: notes point into buf (or a trusted unit's) instead of being
      copied; the notes of units equal to a trusted one are not hashed.  */
   bool borrow;
@@ -217,6 +220,17 @@ sparse_disorder (const pp_sparse_count *sparse, uint32_t n)
   return n;
 }
 
+/* The same for wide counts.  */
+static uint32_t
+wide_disorder (const uint64_t *wide, uint32_t words, uint32_t n)
+{
+  for (uint32_t i = 1; i < n; i++)
+    if (!pp_wide_before (wide + (size_t) (i - 1) * (words + 1),
+			 wide + (size_t) i * (words + 1), words))
+      return i;
+  return n;
+}
+
 static bool
 same_unit (const pp_unit_data *a, const char *name, uint64_t checksum)
 {
@@ -272,6 +286,29 @@ read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
     }
   sparse = r->buf + r->pos;
   r->pos += (size_t) nsparse * SPARSE_BYTES;
+  uint32_t wide_words = 0, nwide = 0;
+  const unsigned char *wide = r->buf + r->pos;
+  if (r->version >= 4)
+    {
+      at = r->pos;
+      if (get_u32 (r, &wide_words, "unit wide path counts")
+	  || get_u32 (r, &nwide, "unit wide path counts"))
+	return -1;
+      if (wide_words > PP_PROFILE_WIDE_WORDS_MAX || (nwide && wide_words == 0))
+	{
+	  set_err (r->err, r->errlen, "corrupted at byte %zu: wide path numbers "
+		   "of %u words", at, wide_words);
+	  return -1;
+	}
+      if (nwide > (r->len - r->pos) / (8 * ((size_t) wide_words + 1)))
+	{
+	  set_err (r->err, r->errlen, "truncated at byte %zu (%u wide path counts "
+		   "at byte %zu)", r->len, nwide, r->pos);
+	  return -1;
+	}
+      wide = r->buf + r->pos;
+      r->pos += (size_t) nwide * 8 * ((size_t) wide_words + 1);
+    }
   if (!u)
     {
       /* The trailer covers the unit's head and tail; its notes only through
@@ -320,8 +357,24 @@ read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
   u->values = malloc (nvalues ? (size_t) nvalues * size : 1);
   u->nsparse = nsparse;
   u->sparse = malloc (nsparse ? (size_t) nsparse * sizeof *u->sparse : 1);
-  if (!u->notes || !u->values || !u->sparse)
+  size_t nwords = (size_t) nwide * ((size_t) wide_words + 1);
+  u->wide_words = wide_words;
+  u->nwide = nwide;
+  u->wide = malloc (nwords ? nwords * 8 : 1);
+  if (!u->notes || !u->values || !u->sparse || !u->wide)
     goto oom;
+  reader wr = { .buf = wide, .len = nwords * 8 };
+  for (size_t i = 0; i < nwords; i++)
+    u->wide[i] = take_u64 (&wr);
+  uint32_t wbad = wide_disorder (u->wide, wide_words, nwide);
+  if (wbad < nwide)
+    {
+      set_err (r->err, r->errlen, "corrupted at byte %zu: the wide path counts of "
+	       "unit '%s' are out of order or repeated (count %u)",
+	       (size_t) (wide - r->buf) + (size_t) wbad * 8 * (wide_words + 1),
+	       u->name, wbad);
+      return -1;
+    }
   if (kind == PP_VALUES_U8)
     memcpy (u->values, values, nvalues);
   else
@@ -395,15 +448,16 @@ decode (reader *r, pp_profile *p)
   r->pos = MAGIC_BYTES;
   if (get_u32 (r, &version, "header"))
     return -1;
-  if (version != PP_PROFILE_VERSION)
+  if (version != PP_PROFILE_VERSION && version != 3)
     {
       set_err (err, errlen, "unsupported format version %u (this build reads "
-	       "version %u)", version, PP_PROFILE_VERSION);
+	       "versions 3 and %u)", version, PP_PROFILE_VERSION);
       return -1;
     }
+  r->version = version;
   if (get_u32 (r, &nunits, "header"))
     return -1;
-  if (nunits > (len - r->pos) / MIN_UNIT_BYTES)
+  if (nunits > (len - r->pos) / (version == 3 ? MIN_UNIT_BYTES_V3 : MIN_UNIT_BYTES))
     {
       set_err (err, errlen, "truncated at byte %zu (the header announces %u units)",
 	       len, nunits);
@@ -472,7 +526,8 @@ pp_profile_seal (unsigned char *buf, size_t len)
   uint32_t nunits;
   if (len < HEADER_BYTES + TRAILER_BYTES)
     return -1;
-  r.pos = MAGIC_BYTES + 4;
+  r.pos = MAGIC_BYTES;
+  r.version = take_u32 (&r);
   nunits = take_u32 (&r);
   r.len = len - TRAILER_BYTES;
   r.trailer = pp_hash64 (buf, HEADER_BYTES, PP_HASH_SEED);
@@ -586,7 +641,11 @@ make_pieces (const pp_profile *p, pieces *pc)
 	  || !add_size (&total, size * u->nvalues)
 	  || (u->nsparse && SPARSE_BYTES > SIZE_MAX / u->nsparse)
 	  || !add_size (&total, (size_t) u->nsparse * SPARSE_BYTES)
-	  || sparse_disorder (u->sparse, u->nsparse) < u->nsparse)
+	  || sparse_disorder (u->sparse, u->nsparse) < u->nsparse
+	  || u->wide_words > PP_PROFILE_WIDE_WORDS_MAX
+	  || (u->nwide && u->wide_words == 0)
+	  || !add_size (&total, (size_t) u->nwide * 8 * (u->wide_words + 1))
+	  || wide_disorder (u->wide, u->wide_words, u->nwide) < u->nwide)
 	{
 	  errno = EINVAL;
 	  return -1;
@@ -633,6 +692,10 @@ make_pieces (const pp_profile *p, pieces *pc)
 	  o = put_u64 (o, u->sparse[k].path);
 	  o = put_u64 (o, u->sparse[k].count);
 	}
+      o = put_u32 (o, u->wide_words);
+      o = put_u32 (o, u->nwide);
+      for (size_t k = 0; k < (size_t) u->nwide * (u->wide_words + 1); k++)
+	o = put_u64 (o, u->wide[k]);
       pc->cut[2 * i + 1] = (size_t) (o - pc->meta);
       pc->trailer = pp_hash64 (tail, (size_t) (o - tail), pc->trailer);
     }
@@ -762,6 +825,7 @@ check_same_layout (const pp_unit_data *d, const pp_unit_data *u, char *err,
 		   size_t errlen)
 {
   if (d->value_kind != u->value_kind || d->nvalues != u->nvalues
+      || (d->nwide && u->nwide && d->wide_words != u->wide_words)
       || d->notes_len != u->notes_len
       || (u->notes_len && memcmp (d->notes, u->notes, u->notes_len) != 0))
     {
@@ -784,7 +848,9 @@ check_unit_data (const pp_unit_data *u, char *err, size_t errlen)
 	       u->value_kind);
       return -1;
     }
-  if (sparse_disorder (u->sparse, u->nsparse) < u->nsparse)
+  if (sparse_disorder (u->sparse, u->nsparse) < u->nsparse
+      || (u->nwide && (u->wide_words == 0 || u->wide_words > PP_PROFILE_WIDE_WORDS_MAX))
+      || wide_disorder (u->wide, u->wide_words, u->nwide) < u->nwide)
     {
       set_err (err, errlen, "unit '%s' has path counts out of order or repeated",
 	       u->name);
@@ -841,6 +907,43 @@ merge_sparse (const pp_sparse_count *a, uint32_t na, const pp_sparse_count *b,
   return m;
 }
 
+/* The union of d's and u's wide counts (the same width), equal numbers
+   added, replacing d's.  Returns 0, or -1 when out of memory.  */
+static int
+merge_wide (pp_unit_data *d, const pp_unit_data *u)
+{
+  if (u->nwide == 0)
+    return 0;
+  uint32_t w = u->wide_words, na = d->nwide, nb = u->nwide;
+  uint64_t most = (uint64_t) na + nb;
+  uint64_t *m = most <= UINT32_MAX
+		? malloc ((size_t) most * 8 * (w + 1)) : NULL;
+  if (!m)
+    return -1;
+  const uint64_t *a = d->wide, *b = u->wide;
+  uint32_t i = 0, j = 0, k = 0;
+  while (i < na || j < nb)
+    {
+      const uint64_t *x = a + (size_t) i * (w + 1), *y = b + (size_t) j * (w + 1);
+      uint64_t *o = m + (size_t) k++ * (w + 1);
+      if (j == nb || (i < na && pp_wide_before (x, y, w)))
+	memcpy (o, x, 8 * ((size_t) w + 1)), i++;
+      else if (i == na || pp_wide_before (y, x, w))
+	memcpy (o, y, 8 * ((size_t) w + 1)), j++;
+      else
+	{
+	  memcpy (o, x, 8 * (size_t) w);
+	  o[w] = pp_sat_add (x[w], y[w]);
+	  i++, j++;
+	}
+    }
+  free (d->wide);
+  d->wide = m;
+  d->nwide = k;
+  d->wide_words = w;
+  return 0;
+}
+
 /* Adds u's values to d's; sparse, d's merged sparse counts (nsparse of them),
    replaces d's.  */
 static void
@@ -889,13 +992,15 @@ append_copy (pp_profile *p, const pp_unit_data *u, char *err, size_t errlen)
   c.notes = p->notes_borrowed ? u->notes : copy_bytes (u->notes, u->notes_len);
   c.values = copy_bytes (u->values, size);
   c.sparse = copy_bytes (u->sparse, (size_t) u->nsparse * sizeof *u->sparse);
-  if (!c.name || !c.notes || !c.values || !c.sparse)
+  c.wide = copy_bytes (u->wide, (size_t) u->nwide * 8 * (u->wide_words + 1));
+  if (!c.name || !c.notes || !c.values || !c.sparse || !c.wide)
     {
       free (c.name);
       if (!p->notes_borrowed)
 	free (c.notes);
       free (c.values);
       free (c.sparse);
+      free (c.wide);
       set_err (err, errlen, "out of memory");
       return -1;
     }
@@ -916,8 +1021,9 @@ pp_profile_add_unit (pp_profile *p, const pp_unit_data *u, char *err,
   uint32_t nsparse;
   pp_sparse_count *sparse = merge_sparse (d->sparse, d->nsparse, u->sparse,
 					  u->nsparse, &nsparse);
-  if (!sparse)
+  if (!sparse || merge_wide (d, u))
     {
+      free (sparse);
       set_err (err, errlen, "out of memory");
       return -1;
     }
@@ -946,6 +1052,7 @@ pp_profile_free (pp_profile *p)
 	  free (p->units[i].notes);
 	free (p->units[i].values);
 	free (p->units[i].sparse);
+	free (p->units[i].wide);
       }
   free (p->units);
   memset (p, 0, sizeof *p);

@@ -11,14 +11,19 @@
        u32 nsparse, nsparse x (u32 function, u64 path, u64 count)
          -- the path counts of the functions whose paths libprof counted in a
             hash table (paths mode), sorted by (function, path), no key twice
+       u32 wide_words, u32 nwide, nwide x (wide_words x u64, u64 count)
+         -- (version 4) path counts keyed by numbers of wide_words 64-bit
+            words, least significant first (the interprocedural modes'
+            program record), in increasing order, no key twice; version 3
+            files have none
      u64 trailer: pp_hash64 chained (from PP_HASH_SEED) over the header (its
        16 bytes), then per unit over its head (name length to notes_len) and
        its tail (value_kind to its last sparse count): every byte but the
        notes, which the unit's checksum in its head stands for (each unit's
        notes are checked against it on decoding; a writer need not hash them)
    A unit is identified by (name, checksum).  Merging adds u64 values and the
-   counts of equal sparse keys (saturating at UINT64_MAX) and ORs u8 values; runs
-   add up.  */
+   counts of equal sparse and wide keys (saturating at UINT64_MAX) and ORs u8
+   values; runs add up.  */
 
 #ifndef PATHPROF_CORE_PROFILE_H
 #define PATHPROF_CORE_PROFILE_H
@@ -32,7 +37,9 @@ extern "C" {
 #endif
 
 #define PP_PROFILE_MAGIC "PATHPROF"
-#define PP_PROFILE_VERSION 3u	/* 3: the trailer leaves the notes to their checksums */
+#define PP_PROFILE_VERSION 4u	/* 4: wide path counts; 3 (read too): the
+				   trailer leaves the notes to their checksums */
+#define PP_PROFILE_WIDE_WORDS_MAX 1024u	/* 65,536-bit path numbers */
 
 enum pp_value_kind
 {
@@ -57,6 +64,10 @@ typedef struct pp_unit_data
   void *values;			/* uint64_t[nvalues] or uint8_t[nvalues] */
   uint32_t nsparse;
   pp_sparse_count *sparse;	/* sorted by (function, path), no key twice */
+  /* Wide path counts: nwide entries of wide_words + 1 u64 each (the number,
+     least significant word first, then the count), increasing.  */
+  uint32_t wide_words, nwide;
+  uint64_t *wide;
 } pp_unit_data;
 
 typedef struct pp_profile
@@ -134,6 +145,16 @@ int pp_profile_add_unit (pp_profile *p, const pp_unit_data *u, char *err,
 pp_unit_data *pp_profile_find (const pp_profile *p, const char *name,
 			       uint64_t checksum);
 void pp_profile_free (pp_profile *p);
+
+/* Whether wide number a (words words, least significant first) is below b.  */
+static inline int pp_wide_before (const uint64_t *a, const uint64_t *b,
+				  uint32_t words)
+{
+  for (uint32_t i = words; i-- > 0;)
+    if (a[i] != b[i])
+      return a[i] < b[i];
+  return 0;
+}
 
 /* Whether sparse count a comes strictly before b in the (function, path) order
    of a unit's sparse counts.  */

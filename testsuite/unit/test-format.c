@@ -417,6 +417,28 @@ random_sparse (pp_unit_data *u, uint32_t max_n, uint32_t path_range)
       u->nsparse = i;
 }
 
+/* Gives u up to max_n wide counts in increasing order, of a width that its
+   checksum decides (a unit merges only with itself), numbers with few bits
+   set so that some repeat across units.  */
+static void
+random_wide (pp_unit_data *u, uint32_t max_n)
+{
+  uint32_t w = 1 + (uint32_t) (u->checksum % 3), n = rnd (max_n + 1);
+  u->wide_words = n ? w : 0;
+  u->wide = calloc ((size_t) (n + 1) * (w + 1), 8);
+  u->nwide = 0;
+  uint64_t *prev = NULL;
+  for (uint32_t i = 0; i < n; i++)
+    {
+      uint64_t *x = u->wide + (size_t) u->nwide * (w + 1);
+      for (uint32_t k = 0; k < w; k++)
+	x[k] = rnd (3) ? rnd (4) : (uint64_t) 1 << 63 | rnd (4);
+      x[w] = rnd (4) ? 1 + rnd (1000) : UINT64_MAX - rnd (1000);
+      if (!prev || pp_wide_before (prev, x, w))
+	prev = x, u->nwide++;
+    }
+}
+
 static void
 fill_unit (pp_unit_data *u, const char *name, uint32_t kind, uint32_t nvalues)
 {
@@ -445,6 +467,7 @@ fill_unit (pp_unit_data *u, const char *name, uint32_t kind, uint32_t nvalues)
       u->values = v;
     }
   random_sparse (u, 8, 1000);
+  random_wide (u, 6);
 }
 
 static void
@@ -454,6 +477,7 @@ free_unit (pp_unit_data *u)
   free (u->notes);
   free (u->values);
   free (u->sparse);
+  free (u->wide);
 }
 
 static void
@@ -760,6 +784,69 @@ test_profile_errors (void)
   unit_result (ok, "profile: clear errors for each kind of damage", "see notes");
 }
 
+/* Wide path counts: written and read back, merged by adding equal numbers,
+   refused out of order; a version 3 file (which has none) still reads.  */
+static void
+test_profile_wide (void)
+{
+  pp_unit_data u;
+  uint64_t wide[3][3] = { { 5, 0, 1 }, { 1, 1, 2 }, { 0, 2, 3 } };
+  pp_profile p = { .nunits = 1, .cap = 1, .units = &u }, d, m = { 0 };
+  size_t len;
+  char err[256];
+  fill_unit (&u, "/src/w.c", PP_VALUES_U64, 2);
+  free (u.wide);
+  u.wide = &wide[0][0];
+  u.wide_words = 2;
+  u.nwide = 3;
+  unsigned char *buf = encode (&p, &len);
+  bool ok = buf && pp_profile_decode (buf, len, &d, err, sizeof err) == 0
+	    && d.units[0].nwide == 3 && d.units[0].wide_words == 2
+	    && memcmp (d.units[0].wide, wide, sizeof wide) == 0;
+  /* Merged twice: the counts double.  */
+  ok = ok && pp_profile_merge_unit (&m, &u, err, sizeof err) == 0
+       && pp_profile_merge_unit (&m, &d.units[0], err, sizeof err) == 0
+       && m.units[0].nwide == 3 && m.units[0].wide[2] == 2
+       && m.units[0].wide[8] == 6;
+  /* Out of order: the third number (2 << 64) made 0.  */
+  if (buf)
+    {
+      unsigned char *bad = malloc (len);
+      memcpy (bad, buf, len);
+      size_t third = len - 8 - 3 * 8;
+      memset (bad + third, 0, 16);
+      reseal (bad, len);
+      ok = ok && profile_fails_with (bad, len, "wide path counts of unit "
+				     "'/src/w.c' are out of order or repeated (count 2)");
+      free (bad);
+    }
+  /* Version 3: the same file without the wide section.  */
+  u.nwide = u.wide_words = 0;
+  free (buf);
+  buf = encode (&p, &len);
+  if (buf)
+    {
+      unsigned char *v3 = malloc (len);
+      memcpy (v3, buf, len - 16);
+      memcpy (v3 + len - 16, buf + len - 8, 8);
+      v3[8] = 3;
+      reseal (v3, len - 8);
+      pp_profile o;
+      ok = ok && pp_profile_decode (v3, len - 8, &o, err, sizeof err) == 0
+	   && o.nunits == 1 && o.units[0].nwide == 0;
+      if (ok)
+	pp_profile_free (&o);
+      free (v3);
+    }
+  free (buf);
+  pp_profile_free (&d);
+  pp_profile_free (&m);
+  u.wide = NULL;
+  free_unit (&u);
+  unit_result (ok, "profile: wide path counts round-trip, merge and are checked; "
+	       "version 3 files still read", err);
+}
+
 static void
 test_profile_sparse_errors (void)
 {
@@ -770,10 +857,13 @@ test_profile_sparse_errors (void)
   char err[256], expect[128];
   fill_unit (&u, "/src/s.c", PP_VALUES_U64, 2);
   free (u.sparse);
+  free (u.wide);
   u.sparse = sorted;
   u.nsparse = 3;
+  u.wide = NULL;
+  u.nwide = u.wide_words = 0;
   unsigned char *buf = encode (&p, &len);
-  size_t first = len - 8 - 3 * 20;
+  size_t first = len - 8 - 8 - 3 * 20;
   bool ok = buf != NULL;
   ok = ok && profile_fails_with (buf, len - 30, "3 path counts at byte");
 
@@ -1027,6 +1117,7 @@ main (void)
   test_profile_errors ();
   test_profile_writer ();
   test_profile_sparse_errors ();
+  test_profile_wide ();
   test_profile_read_fd ();
   test_merge ();
   test_merge_sparse ();
