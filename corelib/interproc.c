@@ -190,8 +190,7 @@ build_proc (const pp_ip_program *prog, const site_index *by_proc,
   pp_graph w = { 0 }, f = { 0 };
   pp_dfs d = { 0 };
   bool dfs_ready = false;
-  bool *back_src = calloc (nv, sizeof *back_src);
-  bool *back_dst = calloc (nv, sizeof *back_dst);
+  bool *cut = calloc (g->nedges + 1, sizeof *cut);
   uint32_t *summary_at = malloc (nv * sizeof *summary_at);
   ip->nnodes = nv;
   ip->entry = g->entry;
@@ -202,26 +201,19 @@ build_proc (const pp_ip_program *prog, const site_index *by_proc,
   ip->call_at = malloc (nv * sizeof *ip->call_at);
   ip->back_of_edge = calloc (g->nedges + 1, sizeof *ip->back_of_edge);
   ip->out_start = calloc (nv + 1, sizeof *ip->out_start);
-  if (!back_src || !back_dst || !summary_at || !ip->call_at || !ip->back_of_edge
-      || !ip->out_start)
+  if (!cut || !summary_at || !ip->call_at || !ip->back_of_edge || !ip->out_start)
     goto out;
   for (uint32_t v = 0; v < nv; v++)
     ip->call_at[v] = summary_at[v] = NONE;
 
   /* Backedges: a walk of the graph with c -> r as an edge.  Those reached from
      ENTRY become surrogates; in code ENTRY never reaches, backedges are only
-     dropped (no path runs there).  */
+     dropped (no path runs there).  Every fake edge is cut too.  */
   if (pp_graph_init (&w, n, g->entry, g->exit))
     goto out;
   for (uint32_t e = 0; e < g->nedges; e++)
     if (fake (g, e))
-      {
-	ip->back_of_edge[e] = 2;
-	if (g->edges[e].src == g->entry)
-	  back_dst[g->edges[e].dst] = true;
-	else
-	  back_src[g->edges[e].src] = true;
-      }
+      ip->back_of_edge[e] = 2, cut[e] = true;
   /* The walk's edges: the graph's first (their indices are the graph's;
      the fake ones too, which reach the code only re-entries reach, and
      are never backedges), then c -> r.  */
@@ -252,21 +244,25 @@ build_proc (const pp_ip_program *prog, const site_index *by_proc,
 	if (st.event == PP_DFS_BACK && st.edge < g->nedges)
 	  {
 	    ip->back_of_edge[st.edge] = 1;
-	    if (r == 0)
-	      back_src[st.src] = back_dst[st.dst] = true;
+	    cut[st.edge] = r == 0;
 	  }
     }
   pp_dfs_free (&d);
   dfs_ready = false;
 
-  /* The edges of G*_fin, by source vertex in successor order.  */
+  /* The edges of G*_fin, by source vertex in successor order: a vertex's
+     edges, then the surrogates to GEXIT of the cuts leaving it (backedges,
+     fake leaves); from ENTRY (GENTRY), the surrogates into the cuts'
+     targets (backedges, re-entries), one per cut edge, so that the paths
+     tell each cut edge's count.  */
   uint32_t m = 0;
   for (uint32_t v = 0; v < n; v++)
-    {
-      for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
-	m += followed (g, g->succ_edges[i]) && !ip->back_of_edge[g->succ_edges[i]];
-      m += back_src[v] + back_dst[v] + (summary_at[v] != NONE);
-    }
+    for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
+      m += followed (g, g->succ_edges[i]) && !ip->back_of_edge[g->succ_edges[i]];
+  for (uint32_t e = 0; e < g->nedges; e++)
+    m += 2 * cut[e];
+  for (uint32_t v = 0; v < n; v++)
+    m += summary_at[v] != NONE;
   ip->edges = calloc (m ? m : 1, sizeof *ip->edges);
   if (!ip->edges)
     goto out;
@@ -285,35 +281,48 @@ build_proc (const pp_ip_program *prog, const site_index *by_proc,
 	  if (followed (g, e) && !ip->back_of_edge[e])
 	    ADD (g->edges[e].dst, PP_IP_EDGE, e);
 	}
-      if (back_src[v])
-	ADD (n, PP_IP_SURROGATE_GEXIT, v);
+      for (uint32_t e = 0; v < n && e < g->nedges; e++)
+	if (cut[e] && g->edges[e].src == v
+	    && !(ip->back_of_edge[e] == 2 && g->edges[e].src == g->entry))
+	  ADD (n, PP_IP_SURROGATE_GEXIT, e);
       if (v == surrogate_src)
-	for (uint32_t t = 0; t < n; t++)
-	  if (back_dst[t])
-	    ADD (t, PP_IP_SURROGATE_ENTRY, t);
+	for (uint32_t e = 0; e < g->nedges; e++)
+	  if (cut[e] && !(ip->back_of_edge[e] == 2 && g->edges[e].dst == g->exit))
+	    ADD (g->edges[e].dst, PP_IP_SURROGATE_ENTRY, e);
       if (summary_at[v] != NONE)
 	ADD (prog->calls[summary_at[v]].ret, PP_IP_SUMMARY, summary_at[v]);
 #undef ADD
     }
   ip->out_start[nv] = ip->nedges;
   ip->fin_of_edge = malloc ((g->nedges + 1) * sizeof *ip->fin_of_edge);
-  ip->gexit_of = malloc (nv * sizeof *ip->gexit_of);
-  ip->surrogate_into = malloc (nv * sizeof *ip->surrogate_into);
-  if (!ip->fin_of_edge || !ip->gexit_of || !ip->surrogate_into)
+  ip->exit_of_edge = malloc ((g->nedges + 1) * sizeof *ip->exit_of_edge);
+  ip->entry_of_edge = malloc ((g->nedges + 1) * sizeof *ip->entry_of_edge);
+  ip->leave_of = malloc (nv * sizeof *ip->leave_of);
+  ip->reentry_of = malloc (nv * sizeof *ip->reentry_of);
+  if (!ip->fin_of_edge || !ip->exit_of_edge || !ip->entry_of_edge
+      || !ip->leave_of || !ip->reentry_of)
     goto out;
   for (uint32_t e = 0; e < g->nedges; e++)
-    ip->fin_of_edge[e] = NONE;
+    ip->fin_of_edge[e] = ip->exit_of_edge[e] = ip->entry_of_edge[e] = NONE;
   for (uint32_t v = 0; v < nv; v++)
-    ip->gexit_of[v] = ip->surrogate_into[v] = NONE;
+    ip->leave_of[v] = ip->reentry_of[v] = NONE;
   for (uint32_t k = 0; k < ip->nedges; k++)
     {
       const pp_ip_edge *x = &ip->edges[k];
       if (x->kind == PP_IP_EDGE)
 	ip->fin_of_edge[x->arg] = k;
       else if (x->kind == PP_IP_SURROGATE_GEXIT)
-	ip->gexit_of[x->src] = k;
+	{
+	  ip->exit_of_edge[x->arg] = k;
+	  if (ip->back_of_edge[x->arg] == 2)
+	    ip->leave_of[x->src] = k;
+	}
       else if (x->kind == PP_IP_SURROGATE_ENTRY)
-	ip->surrogate_into[x->dst] = k;
+	{
+	  ip->entry_of_edge[x->arg] = k;
+	  if (ip->back_of_edge[x->arg] == 2)
+	    ip->reentry_of[x->dst] = k;
+	}
     }
 
   /* Reverse topological order: postorder of G*_fin with c -> r.  */
@@ -346,8 +355,7 @@ out:
     pp_dfs_free (&d);
   pp_graph_free (&w);
   pp_graph_free (&f);
-  free (back_src);
-  free (back_dst);
+  free (cut);
   free (summary_at);
   return status;
 }
@@ -567,8 +575,10 @@ pp_ip_numbering_free (pp_ip_numbering *nb)
       free (ip->call_at);
       free (ip->back_of_edge);
       free (ip->fin_of_edge);
-      free (ip->gexit_of);
-      free (ip->surrogate_into);
+      free (ip->exit_of_edge);
+      free (ip->entry_of_edge);
+      free (ip->leave_of);
+      free (ip->reentry_of);
       for (uint32_t k = 0; k < ip->nexits; k++)
 	mpz_clear (ip->exit_value[k]);
       free (ip->exit_site);

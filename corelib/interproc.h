@@ -11,7 +11,10 @@
    G*_fin (section 3.2).  Each procedure gets a vertex GEXIT (index nnodes of
    its graph); a depth-first search from ENTRY (c -> r counting as an edge)
    finds the intraprocedural backedges, each w -> v replaced by a surrogate
-   ENTRY -> v and an edge w -> GEXIT (one each per target v and source w).
+   ENTRY -> v and an edge w -> GEXIT.
+   Unlike the paper, which has one surrogate per target and per source,
+   every cut edge gets its own pair (as paths.h's end and start edges), so
+   that a profile tells each backedge's count.
    The plugin's fake edges (PP_EDGE_FAKE, DESIGN.md "CFG normalisation") are
    replaced the same way, as section 9.2 does for exceptions: a leave u ->
    EXIT (a call that may not return; u may be a call vertex, whose call then
@@ -95,8 +98,8 @@ typedef struct pp_ip_lin
 enum pp_ip_edge_kind
 {
   PP_IP_EDGE = 0,		/* an edge of the procedure's graph (arg: its index) */
-  PP_IP_SURROGATE_ENTRY = 1,	/* ENTRY -> v for the backedges into v (arg: v) */
-  PP_IP_SURROGATE_GEXIT = 2,	/* w -> GEXIT for the backedges out of w (arg: w) */
+  PP_IP_SURROGATE_ENTRY = 1,	/* ENTRY -> v for cut edge w -> v (arg: it) */
+  PP_IP_SURROGATE_GEXIT = 2,	/* w -> GEXIT for cut edge w -> v (arg: it) */
   PP_IP_SUMMARY = 3,		/* c -> r of a recursive call site (arg: site) */
 };
 
@@ -128,9 +131,11 @@ typedef struct pp_ip_proc
 				   surrogates) */
   /* What the instrumentation adds on an edge of the graph: the G*_fin edge
      it is (UINT32_MAX for a backedge, a fake edge, EXIT -> ENTRY); at a
-     backedge w -> v, the path ends on w's surrogate to GEXIT and the next
-     starts on the surrogate into v (per vertex, UINT32_MAX for none).  */
-  uint32_t *fin_of_edge, *gexit_of, *surrogate_into;
+     backedge e, the path ends on e's surrogate to GEXIT (exit_of_edge) and
+     the next starts on e's surrogate from ENTRY (entry_of_edge); per vertex,
+     the surrogate of its fake leave and of the fake re-entry into it
+     (UINT32_MAX: none).  */
+  uint32_t *fin_of_edge, *exit_of_edge, *entry_of_edge, *leave_of, *reentry_of;
   /* Piecewise: unbalanced-right-left paths from EXIT with no call open, and
      EXIT's successors in order: the sites calling the procedure
      (non-recursive), then UINT32_MAX for EXIT_global if it is a root.  */

@@ -1,5 +1,7 @@
 /* The program of the interprocedural modes from notes (ip-notes.h).  */
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,10 +52,12 @@ build_proc (pp_ip_layout *l, uint32_t p, const pp_unit_notes *u, uint32_t first,
   l->leaf_edge[p] = malloc ((nc + 1) * sizeof (uint32_t));
   l->call_vertex[p] = malloc ((nc + 1) * sizeof (uint32_t));
   l->return_vertex[p] = malloc ((nc + 1) * sizeof (uint32_t));
+  l->call_block[p] = malloc ((nc + 1) * sizeof (uint32_t));
+  l->ncalls_of[p] = nc;
   pp_graph *g = (pp_graph *) &l->prog.procs[p];
   int status = -1;
   if (!last || !l->site_of_call[p] || !l->leaf_edge[p] || !l->call_vertex[p]
-      || !l->return_vertex[p]
+      || !l->return_vertex[p] || !l->call_block[p]
       || pp_graph_init (g, fn->nblocks + nc, 0, 1))
     goto out;
   for (uint32_t b = 0; b < fn->nblocks; b++)
@@ -61,6 +65,7 @@ build_proc (pp_ip_layout *l, uint32_t p, const pp_unit_notes *u, uint32_t first,
   for (uint32_t k = 0; k < nc; k++)
     {
       uint32_t b = fn->calls[k].block;
+      l->call_block[p][k] = b;
       l->call_vertex[p][k] = last[b];
       l->return_vertex[p][k] = last[b] = fn->nblocks + k;
     }
@@ -133,12 +138,15 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
   l->leaf_edge = calloc (nprocs + 1, sizeof *l->leaf_edge);
   l->call_vertex = calloc (nprocs + 1, sizeof *l->call_vertex);
   l->return_vertex = calloc (nprocs + 1, sizeof *l->return_vertex);
+  l->call_block = calloc (nprocs + 1, sizeof *l->call_block);
+  l->ncalls_of = calloc (nprocs + 1, sizeof *l->ncalls_of);
   struct name *pub = malloc ((nprocs + 1) * sizeof *pub);
   struct name *own = malloc ((most + 1) * sizeof *own);
   l->prog = (pp_ip_program) { nprocs, procs, external, 0, 0, calls };
   int status = -1;
   if (!l->first_proc || !procs || !external || !calls || !l->site_of_call
-      || !l->leaf_edge || !l->call_vertex || !l->return_vertex || !pub || !own)
+      || !l->leaf_edge || !l->call_vertex || !l->return_vertex || !l->call_block
+      || !l->ncalls_of || !pub || !own)
     goto out;
   uint32_t npub = 0, p = 0;
   bool have_main = false;
@@ -198,6 +206,8 @@ pp_ip_layout_free (pp_ip_layout *l)
 	free (l->call_vertex[p]);
       if (l->return_vertex)
 	free (l->return_vertex[p]);
+      if (l->call_block)
+	free (l->call_block[p]);
     }
   free ((void *) l->prog.procs);
   free ((void *) l->prog.external);
@@ -207,5 +217,136 @@ pp_ip_layout_free (pp_ip_layout *l)
   free (l->leaf_edge);
   free (l->call_vertex);
   free (l->return_vertex);
+  free (l->call_block);
+  free (l->ncalls_of);
   memset (l, 0, sizeof *l);
+}
+
+/* ------------------------------------------------------------------------- */
+/* The program record's manifest.  */
+
+static unsigned char *
+put32 (unsigned char *o, uint32_t v)
+{
+  for (int i = 0; i < 4; i++)
+    *o++ = (unsigned char) (v >> (8 * i));
+  return o;
+}
+
+static uint32_t
+get32 (const unsigned char *p)
+{
+  return p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24;
+}
+
+int
+pp_ip_manifest_encode (const pp_ip_manifest *m, unsigned char **buf, uint32_t *len)
+{
+  size_t n = 16;
+  for (uint32_t u = 0; u < m->nunits; u++)
+    n += 4 + strlen (m->names[u]) + 8;
+  unsigned char *b = n <= UINT32_MAX ? malloc (n) : NULL, *o = b;
+  if (!b)
+    return -1;
+  o = put32 (o, PP_IP_MANIFEST_MAGIC);
+  o = put32 (o, PP_IP_MANIFEST_VERSION);
+  o = put32 (o, m->kind);
+  o = put32 (o, m->nunits);
+  for (uint32_t u = 0; u < m->nunits; u++)
+    {
+      size_t k = strlen (m->names[u]);
+      o = put32 (o, (uint32_t) k);
+      memcpy (o, m->names[u], k);
+      o += k;
+      o = put32 (o, (uint32_t) m->checksums[u]);
+      o = put32 (o, (uint32_t) (m->checksums[u] >> 32));
+    }
+  *buf = b;
+  *len = (uint32_t) n;
+  return 0;
+}
+
+bool
+pp_ip_manifest_p (const unsigned char *buf, size_t len)
+{
+  return len >= 4 && get32 (buf) == PP_IP_MANIFEST_MAGIC;
+}
+
+int
+pp_ip_manifest_decode (const unsigned char *buf, size_t len, pp_ip_manifest *m,
+		       char *err, size_t errlen)
+{
+  memset (m, 0, sizeof *m);
+  size_t pos = 16;
+  if (len < 16 || !pp_ip_manifest_p (buf, len))
+    {
+      snprintf (err, errlen, "not a program record");
+      return -1;
+    }
+  if (get32 (buf + 4) != PP_IP_MANIFEST_VERSION)
+    {
+      snprintf (err, errlen, "program record version %" PRIu32 " is not "
+		"supported (expected %u)", get32 (buf + 4), PP_IP_MANIFEST_VERSION);
+      return -1;
+    }
+  m->kind = get32 (buf + 8);
+  uint32_t n = get32 (buf + 12);
+  if (m->kind > PP_IP_PIECEWISE || n > (len - pos) / 12)
+    {
+      snprintf (err, errlen, "damaged program record (kind %" PRIu32 ", %" PRIu32
+		" units in %zu bytes)", m->kind, n, len);
+      return -1;
+    }
+  m->names = calloc (n + 1, sizeof *m->names);
+  m->checksums = calloc (n + 1, sizeof *m->checksums);
+  if (!m->names || !m->checksums)
+    goto oom;
+  for (uint32_t u = 0; u < n; u++)
+    {
+      uint32_t k = len - pos >= 4 ? get32 (buf + pos) : UINT32_MAX;
+      if (k == UINT32_MAX || k > len - pos - 4 || len - pos - 4 - k < 8
+	  || memchr (buf + pos + 4, 0, k))
+	{
+	  snprintf (err, errlen, "damaged program record (unit %" PRIu32 " at byte "
+		    "%zu)", u, pos);
+	  pp_ip_manifest_free (m);
+	  return -1;
+	}
+      if (!(m->names[u] = malloc ((size_t) k + 1)))
+	goto oom;
+      memcpy (m->names[u], buf + pos + 4, k);
+      m->names[u][k] = 0;
+      pos += 4 + k;
+      m->checksums[u] = get32 (buf + pos) | (uint64_t) get32 (buf + pos + 4) << 32;
+      pos += 8;
+      m->nunits = u + 1;
+    }
+  if (pos != len)
+    {
+      snprintf (err, errlen, "damaged program record (%zu bytes after byte %zu)",
+		len - pos, pos);
+      pp_ip_manifest_free (m);
+      return -1;
+    }
+  return 0;
+oom:
+  pp_ip_manifest_free (m);
+  snprintf (err, errlen, "out of memory");
+  return -1;
+}
+
+void
+pp_ip_manifest_free (pp_ip_manifest *m)
+{
+  for (uint32_t u = 0; m->names && u < m->nunits; u++)
+    free (m->names[u]);
+  free (m->names);
+  free (m->checksums);
+  memset (m, 0, sizeof *m);
+}
+
+void
+pp_ip_record_name (char *buf, size_t len, uint64_t sum)
+{
+  snprintf (buf, len, "interprocedural paths %016" PRIx64, sum);
 }

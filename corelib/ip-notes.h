@@ -39,6 +39,8 @@ typedef struct pp_ip_layout
   uint32_t **leaf_edge;		/* per call: the edge c -> r, or UINT32_MAX */
   uint32_t **call_vertex;	/* per call: its call and return vertices */
   uint32_t **return_vertex;
+  uint32_t *ncalls_of;		/* per procedure: its calls */
+  uint32_t **call_block;	/* per call: its block */
 } pp_ip_layout;
 
 /* Builds the program of units[0 .. nunits) (decoded notes of a mode with
@@ -46,6 +48,44 @@ typedef struct pp_ip_layout
 int pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
 			pp_ip_layout *out);
 void pp_ip_layout_free (pp_ip_layout *l);
+
+/* The program record of a profile (the interprocedural mode): its counts
+   are keyed by path numbers of one numbering of one set of units, which
+   its notes, the manifest, name:
+     u32 PP_IP_MANIFEST_MAGIC, u32 PP_IP_MANIFEST_VERSION, u32 kind
+     (enum pp_ip_kind), u32 nunits, per unit (sorted by name, then
+     checksum): str name, u64 checksum
+   Its name is "interprocedural paths XXXXXXXXXXXXXXXX", the manifest's
+   checksum in hexadecimal, so that the records of several programs sharing
+   a profile file never meet; its values are the paths counted and the
+   paths lost (not named by a number: see libprof/ip-runtime.c).  */
+#define PP_IP_MANIFEST_MAGIC 0x50495050u	/* "PPIP" */
+#define PP_IP_MANIFEST_VERSION 1u
+
+enum pp_ip_kind
+{
+  PP_IP_CONTEXT = 0,
+  PP_IP_PIECEWISE = 1,
+};
+
+typedef struct pp_ip_manifest
+{
+  uint32_t kind, nunits;
+  char **names;
+  uint64_t *checksums;
+} pp_ip_manifest;
+
+/* Returns 0, or -1 when out of memory.  */
+int pp_ip_manifest_encode (const pp_ip_manifest *m, unsigned char **buf,
+			   uint32_t *len);
+/* Returns 0, or -1 with err set (not a manifest, damaged, out of memory).  */
+int pp_ip_manifest_decode (const unsigned char *buf, size_t len,
+			   pp_ip_manifest *m, char *err, size_t errlen);
+void pp_ip_manifest_free (pp_ip_manifest *m);
+/* Whether notes bytes are a manifest (a program record), not a unit's.  */
+bool pp_ip_manifest_p (const unsigned char *buf, size_t len);
+/* The record's name for a manifest of checksum SUM.  */
+void pp_ip_record_name (char *buf, size_t len, uint64_t sum);
 
 #ifdef __cplusplus
 }

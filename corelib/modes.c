@@ -43,6 +43,10 @@ const pp_mode_info pp_modes[] = {
     "the complete block sequence of every thread, regenerated from witnesses on few edges",
     PP_VALUES_U8, PP_PROBE_TRACE_WITNESS, PP_SITE_EDGE, true, false, false,
     pp_plan_trace, 0, false, false, true, false },
+  { PP_MODE_INTERPROC, "interproc",
+    "interprocedural (Melski-Reps context) path counts, and every count derived from them",
+    PP_VALUES_U64, PP_PROBE_IP_EDGE, PP_SITE_EDGE, false, true, true,
+    pp_plan_interproc, 0, false, false, false, true },
 };
 const unsigned pp_nmodes = sizeof pp_modes / sizeof *pp_modes;
 

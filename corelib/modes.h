@@ -56,6 +56,8 @@ pp_planner pp_plan_edge_counts;	/* counters on maximum-spanning-tree chords */
 pp_planner pp_plan_block_counts;	/* of those, what block and line counts need */
 pp_planner pp_plan_coverage;	/* plan_arg: enum pp_coverage_mode */
 pp_planner pp_plan_trace;	/* witnesses for regenerating executions */
+pp_planner pp_plan_interproc;	/* interprocedural paths: every real edge,
+				   entry, exits, re-entries */
 pp_planner pp_plan_paths;	/* Ball-Larus paths, increments on chords; the
 				   preferential modes' interesting paths in
 				   slots by preferential number (ppp.h) */

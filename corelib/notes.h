@@ -72,6 +72,7 @@ enum pp_mode
   PP_MODE_PPP = 7,
   PP_MODE_RESIDUAL = 8,
   PP_MODE_TRACE = 9,
+  PP_MODE_INTERPROC = 10,
 };
 
 /* Block flags.  */

@@ -257,6 +257,59 @@ pp_plan_trace (const pp_mode_info *mode, const pp_graph *g,
   return PP_PLAN_OK;
 }
 
+/* Interprocedural paths (libprof/ip-runtime.c numbers them at run time, so
+   no edge's value is known here): ENTER on the entry edge, a probe on every
+   real edge, EXIT after those into EXIT, LAND at the blocks a longjmp, a
+   computed goto or an exception may enter (with the setjmp call that starts
+   the block, from the calls of FN, which may be NULL).  The probes follow
+   from the graph: pp_plan_from_notes makes them again.  */
+static int
+interproc_probes (const pp_graph *g, const pp_function_notes *fn, pp_plan *out)
+{
+  if (plan_alloc (out, 2 * g->nedges + g->nnodes + 1))
+    return PP_PLAN_ENOMEM;
+  bool *land = calloc (g->nnodes + 1, sizeof *land);
+  if (!land)
+    {
+      pp_plan_free (out);
+      return PP_PLAN_ENOMEM;
+    }
+  for (uint32_t e = 0; e < g->nedges; e++)
+    {
+      const pp_edge *ed = &g->edges[e];
+      if ((ed->src == g->entry && (ed->flags & PP_EDGE_FAKE)) || (ed->flags & PP_EDGE_EH))
+	land[ed->dst] = true;
+      if (!pp_trace_real_flags (ed->flags))
+	continue;
+      if (ed->src == g->entry)
+	add_probe (out, PP_PROBE_IP_ENTER, PP_SITE_EDGE, e, 0, 0);
+      add_probe (out, PP_PROBE_IP_EDGE, PP_SITE_EDGE, e, 0, e);
+      if (ed->dst == g->exit)
+	add_probe (out, PP_PROBE_IP_EXIT, PP_SITE_EDGE, e, 0, 0);
+    }
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    if (land[v])
+      {
+	uint32_t call = UINT32_MAX;
+	for (uint32_t k = 0; fn && k < fn->ncalls; k++)
+	  if (fn->calls[k].block == v && (fn->calls[k].flags & PP_CALL_RETURNS_TWICE))
+	    call = k;
+	add_probe (out, PP_PROBE_IP_LAND, PP_SITE_BLOCK, v, 0, v);
+	out->probes[out->nprobes - 1].operand2 = call;
+      }
+  free (land);
+  return PP_PLAN_OK;
+}
+
+int
+pp_plan_interproc (const pp_mode_info *mode, const pp_graph *g,
+		   const pp_plan_input *in, pp_plan *out, const char **why)
+{
+  (void) mode;
+  (void) why;
+  return interproc_probes (g, in->notes, out);
+}
+
 /* One-byte probes on the fewest blocks or edges (Chen et al.), the cheapest such
    set under the weighting.  */
 int
@@ -569,6 +622,19 @@ int
 pp_plan_from_notes (const pp_function_notes *fn, const pp_mode_info *mode,
 		    pp_plan *plan, char *err, size_t errlen)
 {
+  if (mode->calls)
+    {
+      pp_graph g;
+      int rc = PP_PLAN_ENOMEM;
+      if (pp_notes_function_graph (fn, &g) == 0)
+	{
+	  rc = interproc_probes (&g, fn, plan);
+	  pp_graph_free (&g);
+	}
+      if (rc)
+	snprintf (err, errlen, "out of memory");
+      return rc ? -1 : 0;
+    }
   uint32_t n = 0;
   for (uint32_t v = 0; v < fn->nblocks; v++)
     n += fn->blocks[v].value >= 0;

@@ -33,6 +33,16 @@
      PP_PROBE_TRACE_RETURN      record RETURN, back to the caller's width
      PP_PROBE_TRACE_LAND        record LAND (the activation's depth, block
                                 operand), width operand2
+     PP_PROBE_IP_ENTER          the activation starts (libprof/ip-runtime.c:
+                                it continues the caller's path or starts one)
+     PP_PROBE_IP_EDGE           edge operand is taken: the path number grows
+                                by its value, or a path ends and one starts
+     PP_PROBE_IP_EXIT           the activation returns
+     PP_PROBE_IP_LAND           block operand may be entered by a longjmp or
+                                a computed goto; operand2: the setjmp call
+                                (notes index) that starts it, or UINT32_MAX
+   The interprocedural mode's calls (notes' calls) are probed around the call
+   statements by the plugin (plugin/probes.cc, insert_call_probes).
 
    Preferential modes (ppp.h) keep a second register q per activation, the
    path's preferential number, and a read-only key per slot: the Ball-Larus
@@ -50,7 +60,7 @@
    and run in list order (a path count before the register update on the same
    edge: the count reads the register first).
 
-   New modes add actions here (context push and pop for interprocedural paths) with their meaning above and their GIMPLE in the
+   New modes add actions here with their meaning above and their GIMPLE in the
    plugin's inserter: one line each, not a branch per mode.  */
 
 #ifndef PATHPROF_CORE_PLAN_H
@@ -83,6 +93,10 @@ enum pp_probe_action
   PP_PROBE_TRACE_WITNESS = 11,
   PP_PROBE_TRACE_RETURN = 12,
   PP_PROBE_TRACE_LAND = 13,
+  PP_PROBE_IP_ENTER = 14,
+  PP_PROBE_IP_EDGE = 15,
+  PP_PROBE_IP_EXIT = 16,
+  PP_PROBE_IP_LAND = 17,
 };
 
 enum pp_probe_site

@@ -85,6 +85,23 @@ uint64_t __pathprof_trace_enter (struct __pathprof_unit *u, uint32_t function,
 void __pathprof_trace_witness (uint32_t k);
 void __pathprof_trace_return (uint64_t frame);
 void __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width);
+/* Interprocedural mode (libprof/ip-runtime.c).  ENTER at the entry of
+   function `function` of u, whose address is self: returns the activation's
+   frame word (0: not tracked), which every other probe of the activation
+   takes.  EDGE when edge `edge` (notes index) is taken; CALL before call
+   `call` (notes index) of callee (its address for a direct call, else 0),
+   RETURN after it returned; EXIT before the activation returns; JUMP before
+   the computed goto that ends block `block`; LAND at the start of a block a
+   longjmp or computed goto may enter (after the setjmp call `call` that
+   starts it, or UINT32_MAX).  */
+uint64_t __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function,
+			      const void *self);
+void __pathprof_ip_edge (uint64_t frame, uint32_t edge);
+void __pathprof_ip_call (uint64_t frame, uint32_t call, const void *callee);
+void __pathprof_ip_return (uint64_t frame, uint32_t call);
+void __pathprof_ip_exit (uint64_t frame);
+void __pathprof_ip_jump (uint64_t frame, uint32_t block);
+void __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call);
 /* Same as pathprof_dump; the plugin calls it before calls that end the process or
    replace its image without running exit handlers (abort, _exit, exec...).  Not
    async-signal-safe.  */

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "hash.h"
+#include "ip-runtime.h"
 #include "path-tables.h"
 #include "pathprof-abi.h"
 #include "pathprof.h"
@@ -114,14 +115,20 @@ unit_has_counts (const struct __pathprof_unit *u)
 static void
 lock_before_fork (void)
 {
+  if (pp_ip_before_fork)
+    pp_ip_before_fork (0);
   pthread_mutex_lock (&units_lock);
   pp_tables_lock ();
   pp_trace_before_fork ();
+  if (pp_ip_before_fork)
+    pp_ip_before_fork (1);
 }
 
 static void
 unlock_after_fork_in_parent (void)
 {
+  if (pp_ip_after_fork)
+    pp_ip_after_fork (false);
   pp_trace_after_fork_in_parent ();
   pp_tables_unlock ();
   pthread_mutex_unlock (&units_lock);
@@ -133,6 +140,8 @@ unlock_after_fork_in_parent (void)
 static void
 reset_after_fork_in_child (void)
 {
+  if (pp_ip_after_fork)
+    pp_ip_after_fork (true);
   pp_trace_after_fork_in_child (getppid ());
   pp_tables_unlock ();		/* the child is the only thread now */
   for (struct __pathprof_unit *u = units; u; u = u->next)
@@ -194,7 +203,7 @@ __pathprof_register_unit (struct __pathprof_unit *u)
     atfork_installed = pthread_atfork (lock_before_fork,
 				       unlock_after_fork_in_parent,
 				       reset_after_fork_in_child) == 0;
-  if (u->nvalues == 0 && u->ntables == 0)
+  if (u->value_kind == PP_VALUES_U8 && u->nvalues == 0 && u->ntables == 0)
     goto out;			/* traced: its notes go to the trace file */
   u->next = units;
   units = u;
@@ -203,6 +212,18 @@ __pathprof_register_unit (struct __pathprof_unit *u)
 out:
   pthread_mutex_unlock (&units_lock);
   errno = saved_errno;
+}
+
+uint32_t
+pp_registered_units (struct __pathprof_unit ***out)
+{
+  pthread_mutex_lock (&units_lock);
+  uint32_t n = 0;
+  *out = malloc ((nunits + 1) * sizeof **out);
+  for (struct __pathprof_unit *u = units; *out && u; u = u->next)
+    (*out)[n++] = u;
+  pthread_mutex_unlock (&units_lock);
+  return n;
 }
 
 /* ------------------------------------------------------------------------- */
@@ -483,6 +504,14 @@ take_snapshot (pp_unit_data *snap, pp_tables_taken *taken)
 {
   bool anything = uncounted_units > 0;
   uint32_t i = 0;
+  /* The interprocedural mode's program record goes after the units.  */
+  if (pp_ip_snapshot)
+    {
+      int ip = pp_ip_snapshot (&snap[nunits]);
+      if (ip < 0)
+	return -1;
+      anything |= ip > 0;
+    }
   for (struct __pathprof_unit *u = units; u; u = u->next, i++)
     {
       pp_unit_data *s = &snap[i];
@@ -526,6 +555,8 @@ static void
 subtract_snapshot (const pp_unit_data *snap, const pp_tables_taken *taken)
 {
   uint32_t i = 0;
+  if (pp_ip_subtract && snap[nunits].name)
+    pp_ip_subtract (&snap[nunits]);
   for (struct __pathprof_unit *u = units; u; u = u->next, i++)
     {
       const pp_unit_data *s = &snap[i];
@@ -552,10 +583,11 @@ subtract_snapshot (const pp_unit_data *snap, const pp_tables_taken *taken)
 static void
 free_snapshot (pp_unit_data *snap, pp_tables_taken *taken)
 {
-  for (uint32_t i = 0; snap && i < nunits; i++)
+  for (uint32_t i = 0; snap && i <= nunits; i++)
     {
       free (snap[i].values);
       free (snap[i].sparse);
+      free (snap[i].wide);
     }
   for (uint32_t i = 0; taken && i < nunits; i++)
     pp_tables_taken_free (&taken[i]);
@@ -574,7 +606,7 @@ dump_locked (bool at_exit)
 			     : "the counts are kept for the next dump";
   char why[512], why_fallback[512];
   char *path = profile_path (), *fallback = NULL;
-  pp_unit_data *snap = calloc (nunits, sizeof *snap);
+  pp_unit_data *snap = calloc (nunits + 1, sizeof *snap);
   pp_tables_taken *taken = calloc (nunits, sizeof *taken);
   int ret = -1, snapped = path && snap && taken ? take_snapshot (snap, taken) : -1;
   if (snapped < 0)
@@ -587,7 +619,8 @@ dump_locked (bool at_exit)
       ret = 0;			/* nothing ran since the last dump */
       goto out;
     }
-  switch (merge_into_file (path, snap, nunits, why, sizeof why))
+  uint32_t nsnap = nunits + (snap[nunits].name != NULL);
+  switch (merge_into_file (path, snap, nsnap, why, sizeof why))
     {
     case MERGE_WRITTEN:
       ret = 0;
@@ -600,7 +633,7 @@ dump_locked (bool at_exit)
       fallback = path_with_pid_suffix (path, ".");
       if (!fallback)
 	set_why (why_fallback, sizeof why_fallback, "out of memory");
-      else if (merge_into_file (fallback, snap, nunits, why_fallback,
+      else if (merge_into_file (fallback, snap, nsnap, why_fallback,
 				sizeof why_fallback) == MERGE_WRITTEN)
 	{
 	  report (at_exit, "'%s': %s; it is left unchanged and this run's profile "
@@ -639,6 +672,8 @@ pathprof_dump (void)
 PP_EXPORT void
 __pathprof_flush (void)
 {
+  if (pp_ip_end_thread_paths)
+    pp_ip_end_thread_paths ();
   pp_trace_flush_all ();
   pathprof_dump ();
 }
@@ -652,6 +687,8 @@ pathprof_reset (void)
       memset (u->values, 0, value_bytes (u));
       pp_tables_zero (u);
     }
+  if (pp_ip_reset)
+    pp_ip_reset ();
   pthread_mutex_unlock (&units_lock);
 }
 
@@ -661,6 +698,8 @@ __pathprof_unit_exit (struct __pathprof_unit *u)
   int saved_errno = errno;
   if (u->trace_id)
     pp_trace_flush_all ();	/* before its notes go away */
+  if (pp_ip_end_thread_paths && !exit_dumped)
+    pp_ip_end_thread_paths ();	/* the process ends here */
   pthread_mutex_lock (&units_lock);
   struct __pathprof_unit **link = &units;
   uint32_t position = 0;

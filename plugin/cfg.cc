@@ -327,8 +327,61 @@ calls_user_code (basic_block bb)
   return false;
 }
 
+/* The calls the interprocedural mode probes: every call but internal
+   functions and GCC builtins, and those builtins too that end their block or
+   do not return (exit, abort, longjmp: where a path may be left).  */
+static bool
+probed_call_p (gcall *call)
+{
+  if (gimple_call_internal_p (call))
+    return false;
+  tree fndecl = gimple_call_fndecl (call);
+  return !fndecl || !fndecl_built_in_p (fndecl) || stmt_ends_bb_p (call)
+	 || (gimple_call_flags (call) & (ECF_NORETURN | ECF_RETURNS_TWICE));
+}
+
 void
-describe_function (pp_function_notes &fn, const pp_graph &g, file_table &files)
+function_calls (auto_vec<gcall *> &calls)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      if (gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi)))
+	if (probed_call_p (call))
+	  calls.safe_push (call);
+}
+
+/* The notes' calls and how the function may be entered (modes with calls).  */
+static void
+describe_calls (pp_function_notes &fn)
+{
+  cgraph_node *node = cgraph_node::get (current_function_decl);
+  fn.function_flags = (TREE_PUBLIC (current_function_decl) ? PP_FUNCTION_PUBLIC : 0)
+		      | (node && node->address_taken ? PP_FUNCTION_ADDRESSED : 0);
+  auto_vec<gcall *> calls;
+  function_calls (calls);
+  fn.ncalls = calls.length ();
+  fn.calls = XCNEWVEC (pp_call_notes, MAX (1u, fn.ncalls));
+  for (unsigned k = 0; k < fn.ncalls; k++)
+    {
+      gcall *call = calls[k];
+      tree fndecl = gimple_call_fndecl (call);
+      pp_call_notes &c = fn.calls[k];
+      c.block = gimple_bb (call)->index;
+      c.flags = (fndecl ? 0 : PP_CALL_INDIRECT)
+		| (gimple_call_flags (call) & ECF_RETURNS_TWICE
+		   ? PP_CALL_RETURNS_TWICE : 0)
+		| (stmt_ends_bb_p (call) || call == last_stmt (gimple_bb (call))
+		   ? PP_CALL_ENDS_BLOCK : 0);
+      c.callee = xstrdup (fndecl ? IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fndecl))
+			  : "");
+    }
+}
+
+void
+describe_function (pp_function_notes &fn, const pp_graph &g, file_table &files,
+		   bool calls)
 {
   tree decl = current_function_decl;
   fn.asm_name = xstrdup (IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (decl)));
@@ -359,4 +412,6 @@ describe_function (pp_function_notes &fn, const pp_graph &g, file_table &files)
   fn.edges = XNEWVEC (pp_edge_notes, g.nedges);
   for (unsigned i = 0; i < g.nedges; i++)
     fn.edges[i] = { g.edges[i].src, g.edges[i].dst, g.edges[i].flags, -1 };
+  if (calls)
+    describe_calls (fn);
 }

@@ -85,7 +85,9 @@ void build_core_graph (pp_graph *g, function_record &rec,
 /* The notes of cfun: names, blocks with their gcov-style source lines, the
    graph's edges.  Values and probe flags come from the plan (pp_plan_to_notes).  */
 void describe_function (pp_function_notes &fn, const pp_graph &g,
-			file_table &files);
+			file_table &files, bool calls);
+/* The calls of cfun that the notes list (modes with calls), in their order.  */
+void function_calls (auto_vec<gcall *> &calls);
 
 /* probes.cc.  */
 
@@ -102,6 +104,8 @@ struct probe_target
   tree unit;			/* the unit's registration record */
   tree trace_enter, trace_witness, trace_return, trace_land;	/* libprof's */
   tree trace_tls;		/* libprof's struct __pathprof_trace_thread */
+  tree ip_enter, ip_edge, ip_call, ip_return, ip_exit, ip_jump, ip_land;
+  bool calls;			/* the mode probes calls (interprocedural) */
   tree tls_buf, tls_cursor, tls_limit;	/* its fields */
   bool atomic;			/* atomic counter updates (threads) */
 };

@@ -394,7 +394,7 @@ plan_function (function_record &rec, pp_function_notes &fn, file_table &files,
   auto_vec<double> gcc_weight;
   build_core_graph (&g, rec, gcc_weight);
 
-  describe_function (fn, g, files);
+  describe_function (fn, g, files, option_mode->calls);
   pp_prior_function pf;
   bool in_prior = prior.nunits && find_prior (g, fn, &pf);
 
@@ -463,6 +463,9 @@ free_function_notes (pp_function_notes &fn)
     free (fn.blocks[i].lines);
   free (fn.blocks);
   free (fn.edges);
+  for (unsigned k = 0; k < fn.ncalls; k++)
+    free (fn.calls[k].callee);
+  free (fn.calls);
 }
 
 static unsigned int
@@ -470,6 +473,7 @@ instrument_unit (void)
 {
   probe_target target = {};
   target.atomic = want_atomic_updates ();
+  target.calls = option_mode->calls;
   target.value_type = option_mode->value_kind == PP_VALUES_U8
 		      ? unsigned_char_type_node : long_long_unsigned_type_node;
 

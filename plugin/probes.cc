@@ -268,6 +268,30 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 		       build_int_cst (unsigned_type_node, p.operand),
 		       build_int_cst (unsigned_type_node, p.operand2), seq);
       return;
+    case PP_PROBE_IP_ENTER:
+      {
+	tree word = make_temp_ssa_name (counter_type (), NULL, "PP_ip_frame");
+	gcall *call = gimple_build_call (t.ip_enter, 3,
+					 build_fold_addr_expr (t.unit),
+					 build_int_cst (unsigned_type_node, rec.index),
+					 build_fold_addr_expr (current_function_decl));
+	gimple_call_set_lhs (call, word);
+	gimple_seq_add_stmt (seq, call);
+	gimple_seq_add_stmt (seq, gimple_build_assign (trace_frame (s), word));
+	return;
+      }
+    case PP_PROBE_IP_EDGE:
+      emit_trace_call (t.ip_edge, s, true,
+		       build_int_cst (unsigned_type_node, p.operand), NULL_TREE, seq);
+      return;
+    case PP_PROBE_IP_EXIT:
+      emit_trace_call (t.ip_exit, s, true, NULL_TREE, NULL_TREE, seq);
+      return;
+    case PP_PROBE_IP_LAND:
+      emit_trace_call (t.ip_land, s, true,
+		       build_int_cst (unsigned_type_node, p.operand),
+		       build_int_cst (unsigned_type_node, p.operand2), seq);
+      return;
     }
   gcc_unreachable ();
 }
@@ -546,6 +570,67 @@ ends_process_without_exit_handlers (gcall *call)
   return false;
 }
 
+/* The interprocedural mode's probes around the calls of the notes (CALL
+   before, RETURN after, on the block's normal edge, before that edge's
+   probes, when the call ends its block; none around setjmp, whose block's
+   LAND probe stands for its return) and before computed gotos (JUMP).
+   CALLS was listed before any probe went in.  */
+static void
+insert_call_probes (const probe_target &t, site_state &s,
+		    const auto_vec<gcall *> &calls)
+{
+  for (unsigned k = 0; k < calls.length (); k++)
+    {
+      gcall *call = calls[k];
+      if (gimple_call_flags (call) & ECF_RETURNS_TWICE)
+	continue;
+      tree fndecl = gimple_call_fndecl (call);
+      tree callee = fndecl ? build_fold_addr_expr (fndecl) : null_pointer_node;
+      tree index = build_int_cst (unsigned_type_node, k);
+      gimple_seq before = NULL, after = NULL;
+      emit_trace_call (t.ip_call, s, true, index, callee, &before);
+      gimple_stmt_iterator gsi = gsi_for_stmt (call);
+      gsi_insert_seq_before (&gsi, before, GSI_SAME_STMT);
+      if (gimple_call_flags (call) & ECF_NORETURN)
+	continue;
+      emit_trace_call (t.ip_return, s, true, index, NULL_TREE, &after);
+      basic_block bb = gimple_bb (call);
+      if (call != last_stmt (bb) && !stmt_ends_bb_p (call))
+	{
+	  gsi = gsi_for_stmt (call);
+	  gsi_insert_seq_after (&gsi, after, GSI_SAME_STMT);
+	  continue;
+	}
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+	if (!(e->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE)))
+	  {
+	    gimple_seq edge_probes = PENDING_STMT (e);
+	    PENDING_STMT (e) = NULL;
+	    gsi_insert_seq_on_edge (e, after);
+	    if (edge_probes)
+	      gsi_insert_seq_on_edge (e, edge_probes);
+	    break;
+	  }
+    }
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    {
+      gimple *last = last_stmt (bb);
+      if (last && gimple_code (last) == GIMPLE_GOTO
+	  && TREE_CODE (gimple_goto_dest (last)) != LABEL_DECL)
+	{
+	  gimple_seq seq = NULL;
+	  emit_trace_call (t.ip_jump, s, true,
+			   build_int_cst (unsigned_type_node, bb->index), NULL_TREE,
+			   &seq);
+	  gimple_stmt_iterator gsi = gsi_for_stmt (last);
+	  gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+	}
+    }
+}
+
 static void
 insert_flushes (const probe_target &t)
 {
@@ -567,6 +652,9 @@ insert_probes (const function_record &rec, const probe_target &t)
 {
   const pp_plan &plan = rec.plan;
   site_state s;
+  auto_vec<gcall *> calls;
+  if (t.calls)
+    function_calls (calls);
   for (uint32_t i = 0; i < plan.nprobes;)
     {
       const pp_probe &first = plan.probes[i];
@@ -584,6 +672,8 @@ insert_probes (const function_record &rec, const probe_target &t)
       insert_at_site (rec, first.site, first.where, seq);
       i = end;
     }
+  if (t.calls)
+    insert_call_probes (t, s, calls);
   insert_flushes (t);
   gsi_commit_edge_inserts ();
   for (gimple *marker : s.keyed)

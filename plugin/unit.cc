@@ -112,6 +112,37 @@ declare_trace_runtime (probe_target &t)
 							  u32, NULL_TREE));
 }
 
+/* libprof's probes of the interprocedural mode (pathprof-abi.h).  */
+static void
+declare_ip_runtime (probe_target &t)
+{
+  tree u32 = unsigned_type_node;
+  tree u64 = long_long_unsigned_type_node;
+  tree cptr = build_pointer_type (build_qualified_type (void_type_node,
+							TYPE_QUAL_CONST));
+  t.ip_enter = build_fn_decl ("__pathprof_ip_enter",
+			      build_function_type_list (u64, ptr_type_node, u32,
+							cptr, NULL_TREE));
+  t.ip_edge = build_fn_decl ("__pathprof_ip_edge",
+			     build_function_type_list (void_type_node, u64, u32,
+						       NULL_TREE));
+  t.ip_call = build_fn_decl ("__pathprof_ip_call",
+			     build_function_type_list (void_type_node, u64, u32,
+						       cptr, NULL_TREE));
+  t.ip_return = build_fn_decl ("__pathprof_ip_return",
+			       build_function_type_list (void_type_node, u64, u32,
+							 NULL_TREE));
+  t.ip_exit = build_fn_decl ("__pathprof_ip_exit",
+			     build_function_type_list (void_type_node, u64,
+						       NULL_TREE));
+  t.ip_jump = build_fn_decl ("__pathprof_ip_jump",
+			     build_function_type_list (void_type_node, u64, u32,
+						       NULL_TREE));
+  t.ip_land = build_fn_decl ("__pathprof_ip_land",
+			     build_function_type_list (void_type_node, u64, u32,
+						       u32, NULL_TREE));
+}
+
 void
 create_unit_values (probe_target &t, uint32_t nvalues,
 		    auto_delete_vec<function_record> &records)
@@ -119,6 +150,7 @@ create_unit_values (probe_target &t, uint32_t nvalues,
   unit_type = unit_record_type ();
   t.unit = static_var ("__pathprof_unit", unit_type.type, NULL_TREE, false);
   declare_trace_runtime (t);
+  declare_ip_runtime (t);
   tree u64 = long_long_unsigned_type_node;
   tree array_type = build_array_type_nelts (t.value_type, MAX (nvalues, 1u));
   t.values = static_var ("__pathprof_counters", array_type, NULL_TREE, false);

@@ -1,7 +1,9 @@
 /* The branch streams' machine (branch-layout.h).  */
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "branch-layout.h"
 #include "trace.h"
@@ -72,4 +74,50 @@ branch_kind_name (enum branch_kind k)
 {
   static const char *const names[] = { "", "ct", "cn", "j", "ij" };
   return names[k];
+}
+
+static int
+by_string (const void *a, const void *b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+int
+branch_names_init (branch_names *b, const char *const *names, size_t n)
+{
+  b->n = n;
+  b->names = malloc ((n + 1) * sizeof *b->names);
+  if (!b->names)
+    return -1;
+  memcpy (b->names, names, n * sizeof *names);
+  qsort (b->names, n, sizeof *b->names, by_string);
+  return 0;
+}
+
+void
+branch_names_free (branch_names *b)
+{
+  free (b->names);
+  b->names = NULL;
+}
+
+void
+branch_function_name (const branch_names *b, const char *name, const char *unit,
+		      char *buf, size_t len)
+{
+  size_t lo = 0, hi = b->n;
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      if (strcmp (b->names[mid], name) < 0)
+	lo = mid + 1;
+      else
+	hi = mid;
+    }
+  bool twice = lo + 1 < b->n && strcmp (b->names[lo + 1], name) == 0;
+  const char *base = strrchr (unit, '/');
+  if (twice)
+    snprintf (buf, len, "%s[%s]", name, base ? base + 1 : unit);
+  else
+    snprintf (buf, len, "%s", name);
 }

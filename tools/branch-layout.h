@@ -14,6 +14,7 @@
 #ifndef PATHPROF_TOOLS_BRANCH_LAYOUT_H
 #define PATHPROF_TOOLS_BRANCH_LAYOUT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "graph.h"
 
@@ -39,5 +40,22 @@ enum branch_kind branch_layout_kind (const pp_graph *g, const uint32_t *order,
 
 /* The stream's name of a kind: "ct", "cn", "j", "ij".  */
 const char *branch_kind_name (enum branch_kind k);
+
+/* How labels and descriptors name a function: its name, followed by
+   [UNIT] (the base name of its unit's source) when another unit of the
+   same file has a function of that name (static functions of headers).
+   NAMES are the function names of every unit of the file; a malloc'd
+   string, NULL when out of memory.  */
+typedef struct branch_names
+{
+  size_t n;
+  const char **names;		/* sorted */
+} branch_names;
+
+int branch_names_init (branch_names *b, const char *const *names, size_t n);
+void branch_names_free (branch_names *b);
+/* Writes the function's label name into buf.  */
+void branch_function_name (const branch_names *b, const char *name,
+			   const char *unit, char *buf, size_t len);
 
 #endif

@@ -57,6 +57,11 @@ int paths_print_path (const report_unit *ru, const report_function *f,
 		      const pp_paths *p, const path_count *pc, const char *mark,
 		      uint32_t *edges);
 
+/* ip-paths.c: `pathprof paths` of the interprocedural mode's program
+   records, the top hottest paths of each (after what the units printed when
+   after_units).  Returns 0 or -1.  */
+int ip_paths_print (const report *r, uint64_t top, bool after_units);
+
 /* Prints the usage on stdout; returns the exit status for --help.  */
 int tool_help (void);
 /* Parses the options of a command whose only option is --help.  Returns -1 with

@@ -285,8 +285,9 @@ static int
 print_descriptors (const report_unit *ru, const report_function *f, void *data,
 		   char *err, size_t errlen)
 {
-  (void) ru;
-  (void) data;
+  char name[512];
+  branch_function_name (data, f->notes->name, ru->notes.unit_name, name,
+			sizeof name);
   function_paths fp;
   if (function_paths_load (&fp, f, ru->data, err, errlen))
     {
@@ -305,7 +306,7 @@ print_descriptors (const report_unit *ru, const report_function *f, void *data,
 	abort ();		/* function_paths_load checked the range */
       struct descriptor d = path_descriptor (&f->graph, p, order, &path);
       printf ("path %s bb%" PRIu32 " %" PRIu32 " 0x%" PRIx64 " %" PRIu64 " %s\n",
-	      f->notes->name, d.start, d.length, d.outcomes,
+	      name, d.start, d.length, d.outcomes,
 	      fp.executed[i].count, d.reason ? d.reason : "-");
     }
   if (status)
@@ -422,13 +423,39 @@ paths_command (int argc, char **argv)
     .mode_option = "paths", .unit_headers = true, .each = print_function_each,
     .data = &top,
   };
+  branch_names names = { 0 };
   if (descriptors)
     {
+      size_t n = 0;
+      for (uint32_t u = 0; u < r.nunits; u++)
+	n += r.units[u].notes.nfunctions;
+      const char **all = malloc ((n + 1) * sizeof *all);
+      n = 0;
+      for (uint32_t u = 0; all && u < r.nunits; u++)
+	for (uint32_t f = 0; f < r.units[u].notes.nfunctions; f++)
+	  all[n++] = r.units[u].notes.functions[f].name;
+      if (!all || branch_names_init (&names, all, n))
+	{
+	  free (all);
+	  report_free (&r);
+	  tool_error (path, "out of memory");
+	  return EXIT_FAILURE;
+	}
+      free (all);
       printf ("# pathprof-descriptors 1\n# from %s\n", path);
       walk.unit_headers = false;
       walk.each = print_descriptors;
+      walk.data = &names;
     }
-  int status = paths_each_function (&r, &walk);
+  bool any_unit = false;
+  for (uint32_t u = 0; u < r.nunits; u++)
+    any_unit |= counts_paths (&r.units[u]);
+  int status = 0;
+  if (any_unit || r.nprograms == 0 || function_name)
+    status = paths_each_function (&r, &walk);
+  if (status == 0 && !descriptors && !function_name)
+    status = ip_paths_print (&r, top, any_unit);
+  branch_names_free (&names);
   report_free (&r);
   return status ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -2,6 +2,7 @@
    per-function facts.  */
 
 #include "report.h"
+#include "ip-counts.h"
 #include "trace-file.h"
 
 #include <inttypes.h>
@@ -63,6 +64,7 @@ static const struct mode_reader
   { PP_MODE_PATHS, report_read_paths },
   { PP_MODE_PPP, report_read_paths },
   { PP_MODE_RESIDUAL, report_read_paths },
+  { PP_MODE_INTERPROC, report_read_interproc },
 };
 
 static const struct mode_reader *
@@ -318,6 +320,8 @@ report_decode_unit (const pp_unit_data *u, pp_unit_notes *notes, char *err,
   return 0;
 }
 
+static void finish_counts (report_function *f, const pp_mode_info *mode);
+
 static int
 load_function (report_function *f, const pp_function_notes *fn,
 	       const pp_unit_data *u, const pp_mode_info *mode,
@@ -350,8 +354,18 @@ load_function (report_function *f, const pp_function_notes *fn,
     }
   if (reader->read (f, u, mode, err, errlen))
     return -1;
+  finish_counts (f, mode);
+  return 0;
+}
 
+/* Block counts, calls and coverage from the edge counts (again after the
+   interprocedural mode's program records added theirs).  */
+static void
+finish_counts (report_function *f, const pp_mode_info *mode)
+{
   const pp_graph *g = &f->graph;
+  const pp_function_notes *fn = f->notes;
+  f->calls = 0;
   if (mode->counts)
     {
       for (uint32_t v = 0; v < fn->nblocks; v++)
@@ -375,7 +389,6 @@ load_function (report_function *f, const pp_function_notes *fn,
 	  && f->block_coverage[e->dst] == REPORT_COVERED)
 	f->called = true;
     }
-  return 0;
 }
 
 static int
@@ -449,16 +462,55 @@ report_load (report *r, const char *path, char *err, size_t errlen)
       report_free (r);
       return -1;
     }
+  uint32_t nprograms = 0;
   for (uint32_t i = 0; i < r->profile.nunits; i++)
     {
+      if (report_is_program (&r->profile.units[i]))
+	{
+	  nprograms++;
+	  continue;
+	}
       /* Counted first so that report_free releases a partly loaded unit.  */
-      r->nunits++;
-      if (load_unit (&r->units[i], &r->profile.units[i], err, errlen))
+      if (load_unit (&r->units[r->nunits++], &r->profile.units[i], err, errlen))
 	{
 	  report_free (r);
 	  return -1;
 	}
     }
+  r->programs = calloc (nprograms + 1, sizeof *r->programs);
+  if (!r->programs)
+    {
+      snprintf (err, errlen, "out of memory");
+      report_free (r);
+      return -1;
+    }
+  for (uint32_t i = 0; i < r->profile.nunits; i++)
+    if (report_is_program (&r->profile.units[i]))
+      {
+	report_program *p = &r->programs[r->nprograms++];
+	p->data = &r->profile.units[i];
+	if (report_program_load (p, r, err, errlen))
+	  {
+	    report_free (r);
+	    return -1;
+	  }
+      }
+  /* The interprocedural units' counts are in now: what follows from them,
+     and EXIT -> ENTRY, which no path takes, by flow conservation.  */
+  for (uint32_t i = 0; i < r->nunits; i++)
+    if (r->units[i].mode->calls)
+      for (uint32_t j = 0; j < r->units[i].notes.nfunctions; j++)
+	{
+	  report_function *f = &r->units[i].functions[j];
+	  const pp_graph *g = &f->graph;
+	  uint64_t entries = 0;
+	  for (uint32_t k = g->succ_start[g->entry]; k < g->succ_start[g->entry + 1]; k++)
+	    entries = pp_sat_add (entries, f->edge_counts[g->succ_edges[k]]);
+	  for (uint32_t e = 0; e < g->nedges; e++)
+	    if (g->edges[e].flags & PP_EDGE_EXIT_ENTRY)
+	      f->edge_counts[e] = entries;
+	  finish_counts (f, r->units[i].mode);
+	}
   return 0;
 }
 
@@ -486,6 +538,9 @@ report_free (report *r)
       free (ru->functions);
       pp_notes_free (&ru->notes);
     }
+  for (uint32_t i = 0; i < r->nprograms; i++)
+    report_program_free (&r->programs[i]);
+  free (r->programs);
   free (r->units);
   pp_profile_free (&r->profile);
   memset (r, 0, sizeof *r);

@@ -84,11 +84,16 @@ typedef struct report_unit
   report_function *functions;	/* notes.nfunctions */
 } report_unit;
 
+struct report_program;
+
 typedef struct report
 {
   pp_profile profile;
   uint32_t nunits;
-  report_unit *units;
+  report_unit *units;		/* the profile's units but program records */
+  uint32_t nprograms;
+  struct report_program *programs;	/* the interprocedural mode's
+					   (ip-counts.h) */
 } report;
 
 /* The names the commands give the edge flags, in flag order, and the sources of

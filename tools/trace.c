@@ -216,19 +216,37 @@ trace_command (int argc, char **argv)
   if (p.branches && !p.summary)
     {
       printf ("# pathprof-branches 1\n# from %s\n", p.file);
+      const char **names = malloc ((t.nfunctions + 1) * sizeof *names);
+      branch_names bn = { 0 };
+      size_t n = 0;
+      for (uint32_t u = 0; names && u < t.nunits; u++)
+	for (uint32_t f = 0; f < t.units[u].notes.nfunctions; f++)
+	  names[n++] = t.units[u].notes.functions[f].name;
+      if (!names || branch_names_init (&bn, names, n))
+	{
+	  free (names);
+	  tool_error (p.file, "out of memory");
+	  status = 1;
+	  goto out;
+	}
+      free (names);
       for (uint32_t u = 0; u < t.nunits; u++)
 	for (uint32_t f = 0; f < t.units[u].notes.nfunctions; f++)
 	  {
 	    const pp_function_notes *fn = &t.units[u].notes.functions[f];
+	    char name[512];
+	    branch_function_name (&bn, fn->name, t.units[u].notes.unit_name, name,
+				  sizeof name);
 	    for (uint32_t b = 2; b < fn->nblocks; b++)
 	      {
 		printf ("label 0x%" PRIx64 " %s bb%u", address (&p, t.units[u].first + f,
-								 b), fn->name, b);
+								 b), name, b);
 		for (uint32_t i = 0; i < fn->blocks[b].nlines; i++)
 		  printf ("%s%u", i ? "," : " line ", fn->blocks[b].lines[i].line);
 		putchar ('\n');
 	      }
 	  }
+      branch_names_free (&bn);
     }
   uint64_t bits = 0;
   for (uint32_t i = 0; i < t.nthreads && status == 0; i++)

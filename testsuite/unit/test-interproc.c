@@ -485,7 +485,7 @@ main (void)
 {
   struct unit_property dense = { .name = "interproc: path numbers are 0 .. npaths-1, once each (brute force)" };
   struct unit_property decode = { .name = "interproc: decoding a number gives back its path" };
-  struct unit_property edges = { .name = "interproc: every edge is in G*_fin once, or is a backedge with its surrogates" };
+  struct unit_property edges = { .name = "interproc: every edge is in G*_fin once, or is cut (backedge, fake edge) with its own surrogates" };
   static struct walk w;
   w.numbers = malloc (MAXPATHS * sizeof *w.numbers);
   w.decode = &decode;
@@ -526,16 +526,17 @@ main (void)
 		      const pp_ip_edge *x = &ip->edges[k];
 		      copies += x->kind == PP_IP_EDGE && x->arg == e
 				&& x->src == g[p].edges[e].src && x->dst == g[p].edges[e].dst;
-		      sur_in += x->kind == PP_IP_SURROGATE_ENTRY && x->dst == g[p].edges[e].dst
+		      sur_in += x->kind == PP_IP_SURROGATE_ENTRY && x->arg == e
+				&& x->dst == g[p].edges[e].dst
 				&& x->src == (pw ? ip->gentry : g[p].entry);
-		      sur_out += x->kind == PP_IP_SURROGATE_GEXIT && x->src == g[p].edges[e].src
-				 && x->dst == ip->gexit;
+		      sur_out += x->kind == PP_IP_SURROGATE_GEXIT && x->arg == e
+				 && x->src == g[p].edges[e].src && x->dst == ip->gexit;
 		    }
 		  bool fake = g[p].edges[e].flags & PP_EDGE_FAKE;
 		  bool reentry = g[p].edges[e].src == g[p].entry;
 		  fakes += fake;
 		  ok &= fake ? ip->back_of_edge[e] == 2 && copies == 0
-			       && (reentry ? sur_in == 1 : sur_out == 1)
+			       && sur_in == reentry && sur_out == !reentry
 			: ip->back_of_edge[e] ? copies == 0 && sur_in == 1 && sur_out == 1
 			: copies == 1;
 		  /* The instrumentation's lookups.  */
@@ -546,14 +547,15 @@ main (void)
 			  && ip->edges[k].arg == e;
 		  else
 		    ok &= k == UINT32_MAX;
+		  uint32_t out = ip->exit_of_edge[e], in = ip->entry_of_edge[e];
 		  if (ip->back_of_edge[e] == 1 || (fake && !reentry))
-		    ok &= ip->gexit_of[src] < ip->nedges
-			  && ip->edges[ip->gexit_of[src]].src == src
-			  && ip->edges[ip->gexit_of[src]].dst == ip->gexit;
+		    ok &= out < ip->nedges && ip->edges[out].arg == e
+			  && ip->edges[out].kind == PP_IP_SURROGATE_GEXIT
+			  && (!fake || ip->leave_of[src] == out);
 		  if (ip->back_of_edge[e] == 1 || (fake && reentry))
-		    ok &= ip->surrogate_into[dst] < ip->nedges
-			  && ip->edges[ip->surrogate_into[dst]].dst == dst
-			  && ip->edges[ip->surrogate_into[dst]].kind == PP_IP_SURROGATE_ENTRY;
+		    ok &= in < ip->nedges && ip->edges[in].arg == e
+			  && ip->edges[in].kind == PP_IP_SURROGATE_ENTRY
+			  && (!fake || ip->reentry_of[dst] == in);
 		}
 	    }
 	  for (uint32_t s = 0; s < ncalls; s++)

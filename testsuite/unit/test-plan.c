@@ -25,7 +25,7 @@ static struct unit_property
   prop_table = { .name = "modes: names and numbers look each other up, one row each" },
   prop_shape = { .name = "plan: probes sorted by site (edges, then blocks), one site's probes together" },
   prop_values = { .name = "plan: value probes store each of the function's values once, at the mode's site" },
-  prop_paths = { .name = "plan: path probes only in path modes, trace probes only in the trace mode, path counts in an array or a table as the limit says" },
+  prop_paths = { .name = "plan: path probes only in path modes, trace probes only in the trace mode, interprocedural probes only in modes with calls, path counts in an array or a table as the limit says" },
   prop_round_trip = { .name = "plan: the notes record the plan; reading it back gives the same probes" },
   prop_checksum = { .name = "plan: the CFG checksum is the same in every mode and survives encoding" },
   prop_corrupt = { .name = "plan: a value twice, missing or at the wrong site is refused" },
@@ -132,10 +132,16 @@ check_shape (const pp_mode_info *m, const pp_graph *g, const pp_plan *plan,
 	  else
 	    seen[p->index] = true;
 	}
-      else if (!pp_mode_counts_paths (m) && !m->traced)
-	paths_ok = false;
-      else if (pp_mode_counts_paths (m) == (p->action >= PP_PROBE_TRACE_ENTER))
-	paths_ok = false;		/* trace probes only in the trace mode */
+      else
+	{
+	  /* Path probes only in path modes, trace probes only in the trace
+	     mode, interprocedural probes only in modes with calls.  */
+	  int family = p->action >= PP_PROBE_IP_ENTER ? 2
+		       : p->action >= PP_PROBE_TRACE_ENTER ? 1 : 0;
+	  int want = m->calls ? 2 : m->traced ? 1 : pp_mode_counts_paths (m) ? 0 : -1;
+	  if (family != want)
+	    paths_ok = false;
+	}
       if (p->site == PP_SITE_SOURCE_END
 	  && !(g->edges[p->where].flags & PP_EDGE_FAKE))
 	sorted = false;

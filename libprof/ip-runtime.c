@@ -1,0 +1,733 @@
+/* libprof, the interprocedural mode (corelib/interproc.h): Melski and Reps'
+   context paths counted at run time.
+
+   The numbering.  It needs the whole program, which no compiler run sees:
+   at the first ENTER of the process, the units registered then (every unit
+   of the program and of the libraries loaded with it; one loaded later by
+   dlopen is not numbered, and its activations are not tracked) are sorted
+   by (name, checksum), their notes decoded and the program of ip-notes.h
+   built and numbered, once, under ip_lock.
+
+   The running number (the paper's pathNum) and the completions at the
+   current procedure's EXIT (numValidCompsFromExit, passed as a parameter in
+   the paper) live in a per-thread shadow stack of activations, so that no
+   function's signature changes: an instrumented call sets the thread's tag
+   to the callee's address, and the callee's ENTER continues the caller's
+   path (x = psi_r(x)) only when the tag names it and the call site is a
+   non-recursive site of the numbering.  Otherwise (main, a recursive site,
+   a call from code that is not instrumented: a callback, a signal handler,
+   a thread's start) the activation starts a path at its root and suspends
+   the one under way until it returns.
+
+   Where paths end: at EXIT of the activation that started them, at a
+   backedge (the path ends on w -> GEXIT, the next starts on ENTRY -> v after
+   the context the activation was entered in), and where the process or a
+   longjmp leaves them: at the call under way in each abandoned activation,
+   on the surrogate of the fake leave of its call vertex.  A path the
+   numbering cannot name (a non-recursive site whose callee did not continue
+   it, an activation of a procedure that is no root entered from outside) is
+   counted as lost, which the profile records.
+
+   Signals: probes are not reentrant (GMP allocates); a handler's probes
+   while a probe of its thread is under way are ignored and its activations
+   untracked.  */
+
+#define _GNU_SOURCE 1
+
+#include <gmp.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hash.h"
+#include "interproc.h"
+#include "ip-notes.h"
+#include "ip-runtime.h"
+#include "modes.h"
+#include "notes.h"
+#include "pathprof-abi.h"
+#include "profile.h"
+
+#define PP_EXPORT __attribute__ ((visibility ("default")))
+#define NONE UINT32_MAX
+#define JUMPED (UINT32_MAX - 1)	/* a computed goto left the activation */
+
+/* ---- The program (under ip_lock until ready).  */
+
+static pthread_mutex_t ip_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct
+{
+  bool tried, ready;
+  uint32_t nunits;
+  struct __pathprof_unit **units;	/* sorted by (name, checksum) */
+  pp_unit_notes *notes;
+  pp_ip_layout layout;
+  pp_ip_numbering nb;
+  uint32_t *root_of;		/* per procedure: its ENTRY root, or NONE */
+  uint32_t words;		/* 64-bit words of a path number */
+  unsigned char *manifest;
+  uint32_t manifest_len;
+  uint64_t checksum;
+  char name[64];
+} prog;
+
+/* Counts by path number: open addressing, words + 2 u64 per slot (the
+   number, its count, 1 when the slot is used), under count_lock.  */
+static pthread_mutex_t count_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct
+{
+  uint64_t *slots;
+  size_t cap, n;
+  uint64_t lost, paths;
+} counts;
+
+static int
+unit_order (const void *a, const void *b)
+{
+  const struct __pathprof_unit *x = *(struct __pathprof_unit *const *) a;
+  const struct __pathprof_unit *y = *(struct __pathprof_unit *const *) b;
+  int c = strcmp (x->name, y->name);
+  return c ? c : (x->checksum > y->checksum) - (x->checksum < y->checksum);
+}
+
+/* The manifest, the program record's notes (ip-notes.h).  */
+static int
+make_manifest (void)
+{
+  pp_ip_manifest m = { PP_IP_CONTEXT, prog.nunits, NULL, NULL };
+  m.names = malloc ((prog.nunits + 1) * sizeof *m.names);
+  m.checksums = malloc ((prog.nunits + 1) * sizeof *m.checksums);
+  int ret = -1;
+  if (m.names && m.checksums)
+    {
+      for (uint32_t u = 0; u < prog.nunits; u++)
+	{
+	  m.names[u] = (char *) prog.units[u]->name;
+	  m.checksums[u] = prog.units[u]->checksum;
+	}
+      ret = pp_ip_manifest_encode (&m, &prog.manifest, &prog.manifest_len);
+    }
+  free (m.names);
+  free (m.checksums);
+  if (ret == 0)
+    {
+      prog.checksum = pp_hash64 (prog.manifest, prog.manifest_len, PP_HASH_SEED);
+      pp_ip_record_name (prog.name, sizeof prog.name, prog.checksum);
+    }
+  return ret;
+}
+
+/* Whether unit U is of the interprocedural mode: the mode is its notes'
+   third word (notes.h).  */
+static bool
+ip_unit (const struct __pathprof_unit *u)
+{
+  if (u->notes_len < 12)
+    return false;
+  const unsigned char *m = u->notes + 8;
+  const pp_mode_info *mode = pp_mode_lookup (m[0] | (uint32_t) m[1] << 8
+					     | (uint32_t) m[2] << 16
+					     | (uint32_t) m[3] << 24);
+  return mode && mode->calls;
+}
+
+/* Numbers the program of the units registered now (runtime.c's list).  */
+static void
+number_program (void)
+{
+  prog.tried = true;
+  struct __pathprof_unit **all;
+  uint32_t n = pp_registered_units (&all);
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (ip_unit (all[i]))
+      all[k++] = all[i];
+  if (k == 0)
+    {
+      free (all);
+      return;
+    }
+  qsort (all, k, sizeof *all, unit_order);
+  prog.units = all;
+  prog.nunits = k;
+  prog.notes = calloc (k, sizeof *prog.notes);
+  const pp_unit_notes **list = calloc (k, sizeof *list);
+  if (!prog.notes || !list)
+    goto out;
+  for (uint32_t u = 0; u < k; u++)
+    {
+      char err[256];
+      if (pp_notes_decode (all[u]->notes, all[u]->notes_len, &prog.notes[u], err,
+			   sizeof err))
+	goto out;
+      list[u] = &prog.notes[u];
+    }
+  if (pp_ip_layout_build (list, k, &prog.layout)
+      || pp_ip_number (&prog.layout.prog, false, &prog.nb))
+    goto out;
+  prog.root_of = malloc ((prog.nb.nprocs + 1) * sizeof *prog.root_of);
+  if (!prog.root_of || make_manifest ())
+    goto out;
+  for (uint32_t p = 0; p < prog.nb.nprocs; p++)
+    prog.root_of[p] = NONE;
+  for (uint32_t r = prog.nb.nroots; r-- > 0;)
+    if (!prog.nb.root_gentry[r])
+      prog.root_of[prog.nb.roots[r]] = r;
+  size_t bits = mpz_sgn (prog.nb.npaths) ? mpz_sizeinbase (prog.nb.npaths, 2) : 1;
+  prog.words = (uint32_t) ((bits + 63) / 64);
+  if (prog.words > PP_PROFILE_WIDE_WORDS_MAX)
+    goto out;
+  prog.ready = true;
+out:
+  free (list);
+}
+
+static bool
+program_ready (void)
+{
+  if (__atomic_load_n (&prog.ready, __ATOMIC_ACQUIRE))
+    return true;
+  pthread_mutex_lock (&ip_lock);
+  if (!prog.tried)
+    {
+      number_program ();
+      __atomic_store_n (&prog.ready, prog.ready, __ATOMIC_RELEASE);
+    }
+  pthread_mutex_unlock (&ip_lock);
+  return prog.ready;
+}
+
+/* The procedure of function F of unit U, or NONE.  */
+static uint32_t
+proc_of (const struct __pathprof_unit *u, uint32_t f)
+{
+  uint32_t lo = 0, hi = prog.nunits;
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+      int c = unit_order (&prog.units[mid], &u);
+      if (c == 0)
+	return prog.units[mid] == u && f < prog.notes[mid].nfunctions
+	       ? prog.layout.first_proc[mid] + f : NONE;
+      if (c < 0)
+	lo = mid + 1;
+      else
+	hi = mid;
+    }
+  return NONE;
+}
+
+/* ---- Counting.  */
+
+static void count_lost (void);
+
+static uint64_t
+hash_words (const uint64_t *w, uint32_t n)
+{
+  return pp_hash64 (w, n * sizeof *w, PP_HASH_SEED);
+}
+
+#define SLOT(i) (counts.slots + (i) * (size_t) (prog.words + 2))
+
+static bool
+grow_counts (void)
+{
+  uint32_t w = prog.words;
+  size_t cap = counts.cap ? 2 * counts.cap : 1024;
+  uint64_t *slots = calloc (cap, (w + 2) * sizeof *slots);
+  if (!slots)
+    return false;
+  for (size_t i = 0; i < counts.cap; i++)
+    {
+      const uint64_t *s = SLOT (i);
+      if (!s[w + 1])
+	continue;
+      size_t j = hash_words (s, w) & (cap - 1);
+      while (slots[j * (w + 2) + w + 1])
+	j = (j + 1) & (cap - 1);
+      memcpy (slots + j * (w + 2), s, (w + 2) * sizeof *s);
+    }
+  free (counts.slots);
+  counts.slots = slots;
+  counts.cap = cap;
+  return true;
+}
+
+/* The slot of KEY (used, or the empty one where it goes).  */
+static uint64_t *
+find_slot (const uint64_t *key)
+{
+  uint32_t w = prog.words;
+  size_t j = hash_words (key, w) & (counts.cap - 1);
+  for (;; j = (j + 1) & (counts.cap - 1))
+    {
+      uint64_t *s = SLOT (j);
+      if (!s[w + 1] || memcmp (s, key, w * sizeof *key) == 0)
+	return s;
+    }
+}
+
+/* One execution of path NUM.  */
+static void
+count_path (const mpz_t num)
+{
+  uint32_t w = prog.words;
+  uint64_t key[PP_PROFILE_WIDE_WORDS_MAX];
+  size_t got = 0;
+  if (mpz_sgn (num) < 0 || mpz_sizeinbase (num, 2) > 64 * (size_t) w)
+    {
+      count_lost ();
+      return;
+    }
+  memset (key, 0, w * sizeof *key);
+  mpz_export (key, &got, -1, sizeof *key, 0, 0, num);
+  pthread_mutex_lock (&count_lock);
+  if ((counts.n + 1) * 2 > counts.cap && !grow_counts ())
+    counts.lost++;
+  else
+    {
+      uint64_t *s = find_slot (key);
+      if (!s[w + 1])
+	{
+	  memcpy (s, key, w * sizeof *key);
+	  s[w + 1] = 1;
+	  counts.n++;
+	}
+      s[w]++;
+      counts.paths++;
+    }
+  pthread_mutex_unlock (&count_lock);
+}
+
+static void
+count_lost (void)
+{
+  pthread_mutex_lock (&count_lock);
+  counts.lost++;
+  pthread_mutex_unlock (&count_lock);
+}
+
+/* ---- Threads.  */
+
+struct act
+{
+  uint32_t proc;
+  uint32_t site;		/* the call under way (notes index), NONE, JUMPED */
+  bool root;			/* it started a path; saved is the one suspended */
+  bool entered;			/* the call under way continued the path */
+  bool entry_lost;		/* on_entry names no path */
+  bool saved_lost;
+  const void *saved_tag;
+  mpz_t x, on_entry, saved;
+};
+
+static __thread struct
+{
+  struct act *acts;
+  uint32_t depth, cap;		/* tracked activations; acts[depth - 1] the top */
+  bool busy;
+  bool lost;			/* the current path is not one of the numbering */
+  bool ready;			/* num and tmp initialised */
+  const void *tag;		/* the callee the last call named */
+  mpz_t num, tmp;
+} ipt;
+
+static struct act *
+push_act (void)
+{
+  if (!ipt.ready)
+    {
+      mpz_init (ipt.num);
+      mpz_init (ipt.tmp);
+      ipt.ready = true;
+    }
+  if (ipt.depth == ipt.cap)
+    {
+      uint32_t cap = ipt.cap ? 2 * ipt.cap : 64;
+      struct act *a = realloc (ipt.acts, cap * sizeof *a);
+      if (!a)
+	return NULL;
+      for (uint32_t i = ipt.cap; i < cap; i++)
+	{
+	  mpz_init (a[i].x);
+	  mpz_init (a[i].on_entry);
+	  mpz_init (a[i].saved);
+	}
+      ipt.acts = a;
+      ipt.cap = cap;
+    }
+  return &ipt.acts[ipt.depth++];
+}
+
+/* num += rho_k (x) in procedure p.  */
+static void
+add_rho (uint32_t p, uint32_t k, const mpz_t x)
+{
+  const pp_ip_lin *rho = &prog.nb.procs[p].edges[k].rho;
+  mpz_addmul (ipt.num, rho->a, x);
+  mpz_add (ipt.num, ipt.num, rho->b);
+}
+
+/* The path under way ends at activation a's call under way (the process or
+   a longjmp leaves it there): on the surrogate of its call vertex's leave.  */
+static void
+end_at_call (const struct act *a)
+{
+  if (a->site == JUMPED)
+    return;			/* counted at the jump */
+  uint32_t g = NONE;
+  if (a->site != NONE)
+    g = prog.nb.procs[a->proc].leave_of[prog.layout.call_vertex[a->proc][a->site]];
+  if (g == NONE || ipt.lost)
+    {
+      count_lost ();
+      return;
+    }
+  add_rho (a->proc, g, a->x);
+  count_path (ipt.num);
+}
+
+/* The activations above DEPTH are gone (a longjmp past them, or the
+   process ends in them): their paths end at their calls under way.  With
+   DEPTH 0, every path of the thread.  */
+static void
+abandon_above (uint32_t depth)
+{
+  if (ipt.depth == 0)
+    return;
+  end_at_call (&ipt.acts[ipt.depth - 1]);
+  while (ipt.depth > depth)
+    {
+      struct act *a = &ipt.acts[--ipt.depth];
+      if (!a->root)
+	continue;
+      mpz_swap (ipt.num, a->saved);
+      ipt.lost = a->saved_lost;
+      ipt.tag = a->saved_tag;
+      if (ipt.depth > 0)
+	end_at_call (&ipt.acts[ipt.depth - 1]);
+    }
+}
+
+/* The activation of FRAME, abandoning those above it; NULL if untracked.  */
+static struct act *
+frame_act (uint64_t frame)
+{
+  if (frame == 0 || frame > ipt.depth)
+    return NULL;
+  if (frame < ipt.depth)
+    abandon_above ((uint32_t) frame);
+  return &ipt.acts[frame - 1];
+}
+
+/* ---- The probes (pathprof-abi.h).  */
+
+PP_EXPORT uint64_t
+__pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *self)
+{
+  if (ipt.busy || !program_ready ())
+    return 0;
+  ipt.busy = true;
+  uint64_t frame = 0;
+  uint32_t p = proc_of (u, function);
+  struct act *caller = ipt.depth ? &ipt.acts[ipt.depth - 1] : NULL;
+  uint32_t s = NONE;
+  if (caller && caller->site < JUMPED && ipt.tag == self)
+    s = prog.layout.site_of_call[caller->proc][caller->site];
+  bool cont = p != NONE && s != NONE && !prog.nb.recursive[s]
+	      && prog.nb.calls[s].callee == p;
+  struct act *a = p == NONE ? NULL : push_act ();
+  if (a)
+    {
+      caller = ipt.depth > 1 ? &ipt.acts[ipt.depth - 2] : NULL;
+      a->proc = p;
+      a->site = NONE;
+      a->entered = false;
+      a->root = !cont;
+      if (cont)
+	{
+	  const pp_ip_lin *psi = &prog.nb.procs[caller->proc].psi[prog.nb.calls[s].ret];
+	  mpz_mul (a->x, caller->x, psi->a);
+	  mpz_add (a->x, a->x, psi->b);
+	  caller->entered = true;
+	}
+      else
+	{
+	  mpz_swap (a->saved, ipt.num);
+	  a->saved_lost = ipt.lost;
+	  a->saved_tag = ipt.tag;
+	  uint32_t r = prog.root_of[p];
+	  ipt.lost = r == NONE;
+	  if (r != NONE)
+	    mpz_set (ipt.num, prog.nb.root_value[r]);
+	  mpz_set_ui (a->x, 1);
+	}
+      mpz_set (a->on_entry, ipt.num);
+      a->entry_lost = ipt.lost;
+      frame = ipt.depth;
+    }
+  ipt.tag = NULL;
+  ipt.busy = false;
+  return frame;
+}
+
+PP_EXPORT void
+__pathprof_ip_edge (uint64_t frame, uint32_t edge)
+{
+  if (ipt.busy)
+    return;
+  ipt.busy = true;
+  struct act *a = frame_act (frame);
+  if (a)
+    {
+      const pp_ip_proc *ip = &prog.nb.procs[a->proc];
+      uint32_t k = ip->fin_of_edge[edge];
+      if (k != NONE)
+	add_rho (a->proc, k, a->x);
+      else if (ip->back_of_edge[edge] == 1)
+	{
+	  /* A backedge w -> v: the path ends on w -> GEXIT, the next starts on
+	     ENTRY -> v after the activation's context.  */
+	  uint32_t out = ip->exit_of_edge[edge], in = ip->entry_of_edge[edge];
+	  if (ipt.lost || out == NONE)
+	    count_lost ();
+	  else
+	    {
+	      add_rho (a->proc, out, a->x);
+	      count_path (ipt.num);
+	    }
+	  mpz_set (ipt.num, a->on_entry);
+	  ipt.lost = a->entry_lost || in == NONE;
+	  if (in != NONE)
+	    add_rho (a->proc, in, a->x);
+	}
+    }
+  ipt.busy = false;
+}
+
+PP_EXPORT void
+__pathprof_ip_call (uint64_t frame, uint32_t call, const void *callee)
+{
+  if (ipt.busy)
+    return;
+  ipt.busy = true;
+  struct act *a = frame_act (frame);
+  if (a)
+    {
+      a->site = call;
+      a->entered = false;
+      ipt.tag = callee;
+    }
+  ipt.busy = false;
+}
+
+PP_EXPORT void
+__pathprof_ip_return (uint64_t frame, uint32_t call)
+{
+  if (ipt.busy)
+    return;
+  ipt.busy = true;
+  struct act *a = frame_act (frame);
+  if (a && a->site == call)
+    {
+      uint32_t p = a->proc, s = prog.layout.site_of_call[p][call];
+      const pp_ip_proc *ip = &prog.nb.procs[p];
+      if (s == NONE)
+	add_rho (p, ip->fin_of_edge[prog.layout.leaf_edge[p][call]], a->x);
+      else if (prog.nb.recursive[s])
+	{
+	  uint32_t c = prog.layout.call_vertex[p][call];
+	  for (uint32_t k = ip->out_start[c]; k < ip->out_start[c + 1]; k++)
+	    if (ip->edges[k].kind == PP_IP_SUMMARY)
+	      add_rho (p, k, a->x);
+	}
+      else if (!a->entered)
+	ipt.lost = true;	/* the callee did not continue the path */
+      a->site = NONE;
+    }
+  ipt.tag = NULL;
+  ipt.busy = false;
+}
+
+PP_EXPORT void
+__pathprof_ip_exit (uint64_t frame)
+{
+  if (ipt.busy)
+    return;
+  ipt.busy = true;
+  struct act *a = frame_act (frame);
+  if (a)
+    {
+      if (a->root)
+	{
+	  if (ipt.lost)
+	    count_lost ();
+	  else
+	    count_path (ipt.num);
+	  mpz_swap (ipt.num, a->saved);
+	  ipt.lost = a->saved_lost;
+	  ipt.tag = a->saved_tag;
+	}
+      ipt.depth--;
+    }
+  ipt.busy = false;
+}
+
+PP_EXPORT void
+__pathprof_ip_jump (uint64_t frame, uint32_t block)
+{
+  if (ipt.busy)
+    return;
+  ipt.busy = true;
+  struct act *a = frame_act (frame);
+  if (a)
+    {
+      /* The leave of a computed goto's block: from its last vertex.  */
+      uint32_t p = a->proc, v = block;
+      for (uint32_t k = 0; k < prog.layout.ncalls_of[p]; k++)
+	if (prog.layout.call_block[p][k] == block)
+	  v = prog.layout.return_vertex[p][k];
+      uint32_t g = prog.nb.procs[p].leave_of[v];
+      if (ipt.lost || g == NONE)
+	count_lost ();
+      else
+	{
+	  add_rho (p, g, a->x);
+	  count_path (ipt.num);
+	}
+      a->site = JUMPED;
+    }
+  ipt.busy = false;
+}
+
+PP_EXPORT void
+__pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call)
+{
+  if (ipt.busy)
+    return;
+  ipt.busy = true;
+  if (frame && frame <= ipt.depth)
+    {
+      struct act *a = &ipt.acts[frame - 1];
+      uint32_t p = a->proc;
+      if (frame < ipt.depth || a->site != NONE)
+	{
+	  /* A longjmp or a computed goto landed here: the paths under way
+	     end where they were, a new one starts at the block.  */
+	  abandon_above ((uint32_t) frame);
+	  uint32_t in = prog.nb.procs[p].reentry_of[block];
+	  mpz_set (ipt.num, a->on_entry);
+	  ipt.lost = a->entry_lost || in == NONE;
+	  if (in != NONE)
+	    add_rho (p, in, a->x);
+	  a->site = NONE;
+	}
+      if (call != NONE)		/* past the setjmp that starts the block */
+	add_rho (p, prog.nb.procs[p].fin_of_edge[prog.layout.leaf_edge[p][call]], a->x);
+      ipt.tag = NULL;
+    }
+  ipt.busy = false;
+}
+
+/* ---- What runtime.c asks.  */
+
+void
+pp_ip_end_thread_paths (void)
+{
+  if (ipt.busy || !prog.ready)
+    return;
+  ipt.busy = true;
+  abandon_above (0);
+  ipt.busy = false;
+}
+
+static int
+by_number (const void *a, const void *b, void *words)
+{
+  uint32_t w = *(const uint32_t *) words;
+  return pp_wide_before (a, b, w) ? -1 : pp_wide_before (b, a, w) ? 1 : 0;
+}
+
+int
+pp_ip_snapshot (pp_unit_data *rec)
+{
+  memset (rec, 0, sizeof *rec);
+  if (!prog.ready)
+    return 0;
+  pthread_mutex_lock (&count_lock);
+  uint32_t w = prog.words;
+  rec->wide = malloc ((counts.n + 1) * (w + 1) * sizeof *rec->wide);
+  rec->values = malloc (2 * sizeof (uint64_t));
+  int ret = -1;
+  if (rec->wide && rec->values)
+    {
+      size_t k = 0;
+      for (size_t i = 0; i < counts.cap; i++)
+	if (SLOT (i)[w])
+	  memcpy (rec->wide + k++ * (w + 1), SLOT (i), (w + 1) * sizeof *rec->wide);
+      /* Increasing numbers, as the profile wants them.  */
+      qsort_r (rec->wide, k, (w + 1) * sizeof *rec->wide, by_number, &w);
+      rec->nwide = (uint32_t) k;
+      rec->wide_words = w;
+      uint64_t *v = rec->values;
+      v[0] = counts.paths;
+      v[1] = counts.lost;
+      rec->nvalues = 2;
+      ret = k > 0 || counts.lost > 0;
+    }
+  pthread_mutex_unlock (&count_lock);
+  rec->name = prog.name;
+  rec->checksum = prog.checksum;
+  rec->notes = prog.manifest;
+  rec->notes_len = prog.manifest_len;
+  rec->value_kind = PP_VALUES_U64;
+  return ret;
+}
+
+void
+pp_ip_subtract (const pp_unit_data *rec)
+{
+  uint32_t w = prog.words;
+  pthread_mutex_lock (&count_lock);
+  for (uint32_t i = 0; i < rec->nwide; i++)
+    {
+      const uint64_t *e = rec->wide + (size_t) i * (w + 1);
+      uint64_t *s = find_slot (e);
+      if (s[w + 1])
+	s[w] -= e[w];		/* what ran meanwhile stays */
+    }
+  const uint64_t *v = rec->values;
+  counts.paths -= v[0];
+  counts.lost -= v[1];
+  pthread_mutex_unlock (&count_lock);
+}
+
+void
+pp_ip_reset (void)
+{
+  pthread_mutex_lock (&count_lock);
+  if (counts.slots)
+    memset (counts.slots, 0, counts.cap * (prog.words + 2) * sizeof *counts.slots);
+  counts.n = counts.paths = counts.lost = 0;
+  pthread_mutex_unlock (&count_lock);
+}
+
+void
+pp_ip_before_fork (int stage)
+{
+  pthread_mutex_lock (stage == 0 ? &ip_lock : &count_lock);
+}
+
+void
+pp_ip_after_fork (bool child)
+{
+  if (child)
+    {
+      if (counts.slots)
+	memset (counts.slots, 0, counts.cap * (prog.words + 2) * sizeof *counts.slots);
+      counts.n = counts.paths = counts.lost = 0;
+    }
+  pthread_mutex_unlock (&count_lock);
+  pthread_mutex_unlock (&ip_lock);
+}

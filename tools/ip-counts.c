@@ -1,0 +1,228 @@
+/* The interprocedural mode in the report layer (ip-counts.h).  */
+
+#include <gmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ip-counts.h"
+
+#define NONE UINT32_MAX
+
+bool
+report_is_program (const pp_unit_data *u)
+{
+  return pp_ip_manifest_p (u->notes, u->notes_len);
+}
+
+int
+report_read_interproc (report_function *f, const pp_unit_data *u,
+		       const pp_mode_info *mode, char *err, size_t errlen)
+{
+  (void) u;
+  (void) mode;
+  (void) err;
+  (void) errlen;
+  for (uint32_t e = 0; e < f->graph.nedges; e++)
+    f->edge_source[e] = REPORT_EDGE_DERIVED;
+  return 0;
+}
+
+const report_function *
+report_program_function (const report_program *p, uint32_t proc,
+			 const report_unit **unit)
+{
+  uint32_t u = p->manifest.nunits;
+  while (u > 0 && p->layout.first_proc[u - 1] > proc)
+    u--;
+  *unit = p->units[u - 1];
+  return &p->units[u - 1]->functions[proc - p->layout.first_proc[u - 1]];
+}
+
+/* Adding one path's count to the edges it takes.  A context path repeats,
+   before its last surrogate from ENTRY, the context of the activation it
+   started in (Melski and Reps' context prefix, which the paths before it
+   ran); only what follows (the active suffix) ran in this path.  */
+struct step
+{
+  int kind;
+  uint32_t x, y;
+};
+
+struct adder
+{
+  report_program *p;
+  uint64_t count;
+  struct step *steps;
+  uint32_t nsteps, cap;
+  bool failed;
+};
+
+static void
+add_edge (struct adder *a, uint32_t proc, uint32_t e)
+{
+  const report_unit *ru;
+  report_function *f = (report_function *) report_program_function (a->p, proc, &ru);
+  if (e < f->graph.nedges)
+    f->edge_counts[e] = pp_sat_add (f->edge_counts[e], a->count);
+}
+
+/* The path's steps, in order, are in a->steps.  */
+static void
+add_path (struct adder *a)
+{
+  const pp_ip_numbering *nb = &a->p->nb;
+  uint32_t suffix = 0;
+  for (uint32_t i = 0; i < a->nsteps; i++)
+    if (a->steps[i].kind == PP_IP_STEP_EDGE
+	&& nb->procs[a->steps[i].x].edges[a->steps[i].y].kind == PP_IP_SURROGATE_ENTRY)
+      suffix = i;
+  for (uint32_t i = 0; i < a->nsteps; i++)
+    {
+      const struct step *st = &a->steps[i];
+      if (st->kind != PP_IP_STEP_EDGE || i < suffix)
+	continue;
+      const pp_ip_proc *ip = &nb->procs[st->x];
+      const pp_ip_edge *ed = &ip->edges[st->y];
+      if (ed->kind == PP_IP_EDGE)
+	add_edge (a, st->x, ed->arg);
+      else if (ed->kind == PP_IP_SURROGATE_GEXIT && ip->back_of_edge[ed->arg] == 1)
+	add_edge (a, st->x, ed->arg);	/* the backedge that ends the path */
+      else if (ed->kind == PP_IP_SURROGATE_ENTRY && ip->back_of_edge[ed->arg] == 2)
+	add_edge (a, st->x, ed->arg);	/* a re-entry (a backedge counts once, above) */
+    }
+  /* Fake leaves are not taken from the paths: a path that a longjmp ends
+     leaves the calls under way above where it lands, and no number tells
+     where that was.  report_program_load derives them afterwards.  */
+}
+
+static void
+add_step (void *ctx, int kind, uint32_t x, uint32_t y)
+{
+  struct adder *a = ctx;
+  if (a->nsteps == a->cap)
+    {
+      uint32_t cap = a->cap ? 2 * a->cap : 64;
+      struct step *steps = realloc (a->steps, cap * sizeof *steps);
+      if (!steps)
+	{
+	  a->failed = true;
+	  return;
+	}
+      a->steps = steps;
+      a->cap = cap;
+    }
+  a->steps[a->nsteps++] = (struct step) { kind, x, y };
+  if (kind == PP_IP_STEP_END)
+    add_path (a);
+}
+
+int
+report_program_load (report_program *p, const report *r, char *err,
+		     size_t errlen)
+{
+  char why[256];
+  const pp_unit_data *u = p->data;
+  if (pp_ip_manifest_decode (u->notes, u->notes_len, &p->manifest, why, sizeof why))
+    {
+      snprintf (err, errlen, "'%s': %s", u->name, why);
+      return -1;
+    }
+  uint32_t n = p->manifest.nunits;
+  p->units = calloc (n + 1, sizeof *p->units);
+  const pp_unit_notes **notes = calloc (n + 1, sizeof *notes);
+  int status = -1;
+  if (!p->units || !notes)
+    {
+      snprintf (err, errlen, "out of memory");
+      goto out;
+    }
+  for (uint32_t m = 0; m < n; m++)
+    {
+      for (uint32_t i = 0; i < r->nunits && !p->units[m]; i++)
+	if (r->units[i].data->checksum == p->manifest.checksums[m]
+	    && strcmp (r->units[i].data->name, p->manifest.names[m]) == 0)
+	  p->units[m] = &r->units[i];
+      if (!p->units[m] || !p->units[m]->mode->calls)
+	{
+	  snprintf (err, errlen, "'%s': its unit '%s' (checksum %016llx) is not in "
+		    "the profile in the interprocedural mode", u->name,
+		    p->manifest.names[m],
+		    (unsigned long long) p->manifest.checksums[m]);
+	  goto out;
+	}
+      notes[m] = &p->units[m]->notes;
+    }
+  if (pp_ip_layout_build (notes, n, &p->layout)
+      || pp_ip_number (&p->layout.prog, p->manifest.kind == PP_IP_PIECEWISE, &p->nb))
+    {
+      snprintf (err, errlen, "'%s': out of memory (or a program the numbering "
+		"refuses)", u->name);
+      goto out;
+    }
+  p->numbered = true;
+  mpz_t num;
+  mpz_init (num);
+  struct adder a = { .p = p };
+  uint32_t w = u->wide_words;
+  for (uint32_t i = 0; i < u->nwide; i++)
+    {
+      const uint64_t *e = u->wide + (size_t) i * (w + 1);
+      mpz_import (num, w, -1, sizeof *e, 0, 0, e);
+      a.count = e[w];
+      a.nsteps = 0;
+      int rc = pp_ip_decode (&p->nb, num, add_step, &a);
+      if (rc || a.failed)
+	{
+	  snprintf (err, errlen, "'%s': %s", u->name,
+		    rc == -2 ? "a path number beyond the numbering of its units "
+		    "(a damaged profile)" : "out of memory");
+	  break;
+	}
+      size_t bits = mpz_sizeinbase (num, 2);
+      if (bits > p->largest_bits)
+	p->largest_bits = bits;
+      if (i + 1 == u->nwide)
+	status = 0;
+    }
+  if (u->nwide == 0)
+    status = 0;
+  /* A block's fake leave (a call under way when the process or a longjmp
+     left) ran as often as the block ran but was not left otherwise: flow
+     conservation, as edge-counts derives it.  */
+  for (uint32_t m = 0; status == 0 && m < n; m++)
+    for (uint32_t k = 0; k < p->units[m]->notes.nfunctions; k++)
+      {
+	report_function *f = &p->units[m]->functions[k];
+	const pp_graph *g = &f->graph;
+	for (uint32_t e = 0; e < g->nedges; e++)
+	  {
+	    const pp_edge *ed = &g->edges[e];
+	    if (!(ed->flags & PP_EDGE_FAKE) || ed->dst != g->exit)
+	      continue;
+	    uint64_t flow = 0;
+	    for (uint32_t i = g->pred_start[ed->src]; i < g->pred_start[ed->src + 1]; i++)
+	      flow += f->edge_counts[g->pred_edges[i]];
+	    for (uint32_t i = g->succ_start[ed->src]; i < g->succ_start[ed->src + 1]; i++)
+	      if (g->succ_edges[i] != e)
+		flow -= f->edge_counts[g->succ_edges[i]];
+	    f->edge_counts[e] = flow;
+	  }
+      }
+  free (a.steps);
+  mpz_clear (num);
+out:
+  free (notes);
+  return status;
+}
+
+void
+report_program_free (report_program *p)
+{
+  if (p->numbered)
+    pp_ip_numbering_free (&p->nb);
+  pp_ip_layout_free (&p->layout);
+  pp_ip_manifest_free (&p->manifest);
+  free (p->units);
+  memset (p, 0, sizeof *p);
+}

@@ -1,0 +1,45 @@
+/* The interprocedural mode in the report layer: a profile's program records
+   (corelib/ip-notes.h), each numbered again from its member units' notes with
+   the code libprof numbered it with, its path counts decoded, and every edge
+   count of the member functions derived from them.  */
+
+#ifndef PATHPROF_TOOLS_IP_COUNTS_H
+#define PATHPROF_TOOLS_IP_COUNTS_H
+
+#include "interproc.h"
+#include "ip-notes.h"
+#include "report.h"
+
+typedef struct report_program
+{
+  const pp_unit_data *data;	/* the record */
+  pp_ip_manifest manifest;
+  report_unit **units;		/* per member unit, in manifest order */
+  pp_ip_layout layout;
+  pp_ip_numbering nb;
+  bool numbered;
+  size_t largest_bits;		/* of the largest path number counted */
+} report_program;
+
+/* Whether a profile record is a program record.  */
+bool report_is_program (const pp_unit_data *u);
+
+/* Numbers program p (its record in p->data) over the loaded units of r and
+   adds the counts of its paths to their functions' edge counts.  Returns 0,
+   or -1 with a reason in err (a member unit missing from the profile, a
+   count beyond the numbering: a stale or damaged profile).  */
+int report_program_load (report_program *p, const report *r, char *err,
+			 size_t errlen);
+void report_program_free (report_program *p);
+
+/* The function of procedure proc: its unit and index.  */
+const report_function *report_program_function (const report_program *p,
+						uint32_t proc,
+						const report_unit **unit);
+
+/* The mode reader of the interprocedural mode (report.c): every edge count
+   derived (from the program records, added later: report_program_load).  */
+int report_read_interproc (report_function *f, const pp_unit_data *u,
+			   const pp_mode_info *mode, char *err, size_t errlen);
+
+#endif

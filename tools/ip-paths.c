@@ -1,0 +1,198 @@
+/* pathprof paths, the interprocedural mode: each program record's paths,
+   hottest first, as the pieces they run through: a function's blocks and
+   source lines, then the call into the next function or the return to the
+   caller, the number of bits of the largest path number on top.  */
+
+#include <gmp.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "ip-counts.h"
+
+#define NONE UINT32_MAX
+
+struct printer
+{
+  const report_program *p;
+  uint32_t proc;		/* the function being printed */
+  uint32_t last_block;
+  int depth;
+  bool started;
+  uint32_t suffix;		/* the step where the path's own part starts */
+  uint32_t step;
+};
+
+/* The block of vertex v of procedure p (a vertex after a call is its block's).  */
+static uint32_t
+block_of (const report_program *p, uint32_t proc, uint32_t v)
+{
+  const report_unit *ru;
+  const report_function *f = report_program_function (p, proc, &ru);
+  if (v < f->notes->nblocks)
+    return v;
+  return p->layout.call_block[proc][v - f->notes->nblocks];
+}
+
+static void
+piece (struct printer *pr, const char *how, uint32_t proc)
+{
+  const report_unit *ru;
+  const report_function *f = report_program_function (pr->p, proc, &ru);
+  printf ("\n    %*s%s%s%s:", 2 * pr->depth, "", how, *how ? " " : "", f->notes->name);
+  pr->proc = proc;
+  pr->last_block = NONE;
+}
+
+static void
+block (struct printer *pr, uint32_t v)
+{
+  uint32_t b = block_of (pr->p, pr->proc, v);
+  const report_unit *ru;
+  const report_function *f = report_program_function (pr->p, pr->proc, &ru);
+  if (b == pr->last_block || b < 2)
+    return;
+  const pp_block_notes *bn = &f->notes->blocks[b];
+  printf (" %" PRIu32, b);
+  if (bn->nlines)
+    {
+      printf (" (line %" PRIu32, bn->lines[0].line);
+      for (uint32_t l = 1; l < bn->nlines; l++)
+	printf (",%" PRIu32, bn->lines[l].line);
+      putchar (')');
+    }
+  pr->last_block = b;
+}
+
+static void
+print_step (void *ctx, int kind, uint32_t x, uint32_t y)
+{
+  struct printer *pr = ctx;
+  const pp_ip_numbering *nb = &pr->p->nb;
+  uint32_t here = pr->step++;
+  if (here == pr->suffix && here > 0)
+    printf ("\n    %*s(the path's own part, after its context:)", 2 * pr->depth, "");
+  switch (kind)
+    {
+    case PP_IP_STEP_ROOT:
+      piece (pr, "", x);
+      break;
+    case PP_IP_STEP_EDGE:
+      {
+	const pp_ip_edge *e = &nb->procs[x].edges[y];
+	if (e->kind == PP_IP_SURROGATE_GEXIT)
+	  {
+	    const report_unit *ru;
+	    const report_function *f = report_program_function (pr->p, x, &ru);
+	    printf (" | ends at %s %" PRIu32 " -> %" PRIu32,
+		    nb->procs[x].back_of_edge[e->arg] == 1 ? "backedge" : "a call that did not return:",
+		    f->notes->edges[e->arg].src, f->notes->edges[e->arg].dst);
+	  }
+	else if (e->kind == PP_IP_SURROGATE_ENTRY)
+	  {
+	    const report_unit *ru;
+	    const report_function *f = report_program_function (pr->p, x, &ru);
+	    printf (" | from %s %" PRIu32 " -> %" PRIu32 ":",
+		    nb->procs[x].back_of_edge[e->arg] == 1 ? "backedge" : "re-entry",
+		    f->notes->edges[e->arg].src, f->notes->edges[e->arg].dst);
+	    block (pr, e->dst);
+	  }
+	else if (e->dst != nb->procs[x].exit)
+	  block (pr, e->dst);
+	break;
+      }
+    case PP_IP_STEP_CALL:
+      pr->depth++;
+      piece (pr, "call", nb->calls[x].callee);
+      break;
+    case PP_IP_STEP_RETURN:
+      if (pr->depth)
+	pr->depth--;
+      piece (pr, "back in", nb->calls[x].proc);
+      break;
+    case PP_IP_STEP_END:
+      break;
+    }
+  (void) y;
+}
+
+/* Finds where a path's active suffix starts: its last surrogate from ENTRY.  */
+struct finder
+{
+  const pp_ip_numbering *nb;
+  uint32_t step, suffix;
+};
+
+static void
+find_suffix (void *ctx, int kind, uint32_t x, uint32_t y)
+{
+  struct finder *fd = ctx;
+  if (kind == PP_IP_STEP_EDGE && fd->nb->procs[x].edges[y].kind == PP_IP_SURROGATE_ENTRY)
+    fd->suffix = fd->step;
+  fd->step++;
+}
+
+static const report_program *sorting;
+
+static int
+hottest_first (const void *a, const void *b)
+{
+  uint32_t w = sorting->data->wide_words;
+  const uint64_t *x = sorting->data->wide + (size_t) *(const uint32_t *) a * (w + 1);
+  const uint64_t *y = sorting->data->wide + (size_t) *(const uint32_t *) b * (w + 1);
+  if (x[w] != y[w])
+    return x[w] > y[w] ? -1 : 1;
+  return pp_wide_before (x, y, w) ? -1 : pp_wide_before (y, x, w) ? 1 : 0;
+}
+
+int
+ip_paths_print (const report *r, uint64_t top, bool after_units)
+{
+  int status = 0;
+  for (uint32_t i = 0; i < r->nprograms && status == 0; i++)
+    {
+      const report_program *p = &r->programs[i];
+      const pp_unit_data *u = p->data;
+      const uint64_t *v = u->values;
+      printf ("%s%s (%s paths) of %" PRIu32 " unit%s: %zu-bit path numbers, %"
+	      PRIu32 " executed", i || after_units ? "\n" : "", u->name,
+	      p->manifest.kind == PP_IP_PIECEWISE ? "piecewise" : "context",
+	      p->manifest.nunits, p->manifest.nunits == 1 ? "" : "s",
+	      mpz_sizeinbase (p->nb.npaths, 2), u->nwide);
+      if (u->nvalues >= 2 && v[1])
+	printf (", %" PRIu64 " path executions lost", v[1]);
+      printf ("; the largest number run has %zu bits\n", p->largest_bits);
+      uint32_t *order = malloc ((u->nwide + 1) * sizeof *order);
+      if (!order)
+	{
+	  tool_error (NULL, "out of memory");
+	  return -1;
+	}
+      for (uint32_t k = 0; k < u->nwide; k++)
+	order[k] = k;
+      sorting = p;
+      qsort (order, u->nwide, sizeof *order, hottest_first);
+      mpz_t num;
+      mpz_init (num);
+      uint32_t w = u->wide_words;
+      for (uint32_t k = 0; k < u->nwide && k < top; k++)
+	{
+	  const uint64_t *e = u->wide + (size_t) order[k] * (w + 1);
+	  mpz_import (num, w, -1, sizeof *e, 0, 0, e);
+	  struct finder fd = { &p->nb, 0, 0 };
+	  pp_ip_decode (&p->nb, num, find_suffix, &fd);
+	  gmp_printf ("  path %Zd: count %" PRIu64, num, e[w]);
+	  struct printer pr = { .p = p, .suffix = fd.suffix };
+	  if (pp_ip_decode (&p->nb, num, print_step, &pr))
+	    status = -1;
+	  putchar ('\n');
+	}
+      mpz_clear (num);
+      free (order);
+    }
+  if (status)
+    tool_error (NULL, "out of memory");
+  return status;
+}
