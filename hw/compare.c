@@ -61,10 +61,39 @@ hw_compare_reason_name (int reason)
   return reasons[reason];
 }
 
+/* The software paths the hardware should see as one path each, by
+   descriptor: two of them may share one (a loop head that is also the
+   function's first block starts paths from the entry and from the
+   backedge), and the hardware's count is then their sum.  */
+struct seen
+{
+  hw_path path;
+  uint64_t count;
+  bool found;			/* a label names its start */
+};
+
+struct seen_list
+{
+  struct seen *e;
+  size_t n, cap;
+};
+
+static int
+by_path (const void *a, const void *b)
+{
+  const hw_path *x = &((const struct seen *) a)->path;
+  const hw_path *y = &((const struct seen *) b)->path;
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  if (x->length != y->length)
+    return x->length < y->length ? -1 : 1;
+  return (x->outcomes > y->outcomes) - (x->outcomes < y->outcomes);
+}
+
 /* One "path FUNCTION bbN LENGTH 0xOUTCOMES COUNT REASON" line.  */
 static int
 compare_line (char *line, const struct key *keys, size_t nkeys,
-	      const hw_profile *complete, uint32_t max_length, hw_comparison *out,
+	      uint32_t max_length, hw_comparison *out, struct seen_list *list,
 	      char *err, size_t errlen)
 {
   char fn[MAX_LINE], block[MAX_LINE], reason[MAX_LINE];
@@ -92,21 +121,45 @@ compare_line (char *line, const struct key *keys, size_t nkeys,
   snprintf (name, sizeof name, "%s %s", fn, block);
   struct key k = { name, 0 };
   const struct key *found = bsearch (&k, keys, nkeys, sizeof *keys, by_name);
-  hw_path p = { found ? found->addr : 0, outcomes, (uint8_t) length };
-  const hw_profile_entry *pe = found ? hw_profile_find (complete, &p) : NULL;
-  if (!pe)
-    add (&out->missing, count);
-  else if (pe->count == count)
+  if (list->n == list->cap)
     {
-      add (&out->same, count);
-      add (&out->hardware_matched, pe->count);
+      size_t cap = list->cap ? 2 * list->cap : 256;
+      struct seen *e = realloc (list->e, cap * sizeof *e);
+      if (!e)
+	return snprintf (err, errlen, "out of memory"), -1;
+      list->e = e;
+      list->cap = cap;
     }
-  else
-    {
-      add (&out->other_count, count);
-      add (&out->hardware_matched, pe->count);
-    }
+  list->e[list->n++] = (struct seen) { { found ? found->addr : 0, outcomes,
+					  (uint8_t) length }, count, found != NULL };
   return 0;
+}
+
+/* Looks the software paths up, a group of one descriptor at a time.  */
+static void
+compare_groups (struct seen_list *list, const hw_profile *complete,
+		hw_comparison *out)
+{
+  qsort (list->e, list->n, sizeof *list->e, by_path);
+  for (size_t i = 0, j; i < list->n; i = j)
+    {
+      uint64_t sum = 0;
+      for (j = i; j < list->n && by_path (&list->e[i], &list->e[j]) == 0; j++)
+	sum += list->e[j].count;
+      const hw_profile_entry *pe = list->e[i].found
+				   ? hw_profile_find (complete, &list->e[i].path) : NULL;
+      hw_compare_row *row = !pe ? &out->missing
+			    : pe->count == sum ? &out->same : &out->other_count;
+      for (size_t k = i; k < j; k++)
+	add (row, list->e[k].count);
+      if (j - i > 1)
+	{
+	  out->shared.paths += j - i;
+	  out->shared.executions += sum;
+	}
+      if (pe)
+	add (&out->hardware_matched, pe->count);
+    }
 }
 
 int
@@ -128,6 +181,7 @@ hw_compare (FILE *in, const hw_labels *l, const hw_profile *complete,
     qsort (keys, l->n, sizeof *keys, by_name);
   char line[MAX_LINE];
   char why[512];
+  struct seen_list list = { 0 };
   unsigned long lineno = 0;
   while (status == 0 && fgets (line, sizeof line, in))
     {
@@ -137,7 +191,7 @@ hw_compare (FILE *in, const hw_labels *l, const hw_profile *complete,
       else if (line[0] == '#' || line[0] == '\n')
 	continue;
       else
-	status = compare_line (line, keys, l->n, complete, max_length, out, why,
+	status = compare_line (line, keys, l->n, max_length, out, &list, why,
 			       sizeof why);
       if (status)
 	snprintf (err, errlen, "line %lu: %s", lineno, why);
@@ -147,6 +201,9 @@ hw_compare (FILE *in, const hw_labels *l, const hw_profile *complete,
   for (size_t i = 0; keys && i < l->n; i++)
     free (keys[i].name);
   free (keys);
+  if (status == 0)
+    compare_groups (&list, complete, out);
+  free (list.e);
   out->hardware.paths = complete->n;
   out->hardware.executions = complete->total;
   return status;

@@ -272,6 +272,9 @@ typedef struct hw_comparison
   hw_compare_row same;		/* found with the same count */
   hw_compare_row other_count;	/* found with another count */
   hw_compare_row missing;	/* no such hardware path */
+  hw_compare_row shared;	/* of those looked up, the ones that share
+				   their descriptor with another (one
+				   hardware path counts them all) */
   hw_compare_row reason[HW_COMPARE_NREASONS];
   hw_compare_row hardware;	/* every path of the complete profile */
   hw_compare_row hardware_matched;	/* those a software path found, with
@@ -280,7 +283,9 @@ typedef struct hw_comparison
 
 /* Reads the descriptors of a software profile (`pathprof paths
    --descriptors` text) and looks each one up among COMPLETE's paths, the
-   start by its label in L ("FUNCTION bbN").  Returns 0, or -1 with err
+   start by its label in L ("FUNCTION bbN"); software paths of one
+   descriptor (a loop head that is also the first block) are compared by
+   the sum of their counts.  Returns 0, or -1 with err
    naming the line and problem.  */
 int hw_compare (FILE *in, const hw_labels *l, const hw_profile *complete,
 		uint32_t max_length, hw_comparison *out, char *err, size_t errlen);

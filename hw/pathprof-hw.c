@@ -156,6 +156,8 @@ compare_software (const char *file, const hw_labels *labels,
   print_row ("the same path with the same count", &c.same, &c.software);
   print_row ("the same path with another count", &c.other_count, &c.software);
   print_row ("no such hardware path", &c.missing, &c.software);
+  print_row ("(in those three, sharing a descriptor: counted together)",
+	     &c.shared, &c.software);
   for (int r = 0; r < HW_COMPARE_NREASONS; r++)
     {
       char what[64];
