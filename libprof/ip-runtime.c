@@ -364,6 +364,8 @@ push_act (void)
 static void
 add_rho (uint32_t p, uint32_t k, const mpz_t x)
 {
+  if (k == NONE)
+    return;
   const pp_ip_lin *rho = &prog.nb.procs[p].edges[k].rho;
   mpz_addmul (ipt.num, rho->a, x);
   mpz_add (ipt.num, ipt.num, rho->b);
@@ -421,6 +423,21 @@ frame_act (uint64_t frame)
   return &ipt.acts[frame - 1];
 }
 
+/* A probe's start: the activation of FRAME, the thread busy until the probe
+   ends (ipt.busy = false); NULL when the probe does nothing (untracked, or a
+   signal handler interrupted a probe of its thread).  */
+static struct act *
+begin (uint64_t frame)
+{
+  if (ipt.busy)
+    return NULL;
+  ipt.busy = true;
+  struct act *a = frame_act (frame);
+  if (!a)
+    ipt.busy = false;
+  return a;
+}
+
 /* ---- The probes (pathprof-abi.h).  */
 
 PP_EXPORT uint64_t
@@ -475,33 +492,29 @@ __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *s
 PP_EXPORT void
 __pathprof_ip_edge (uint64_t frame, uint32_t edge)
 {
-  if (ipt.busy)
+  struct act *a = begin (frame);
+  if (!a)
     return;
-  ipt.busy = true;
-  struct act *a = frame_act (frame);
-  if (a)
+  const pp_ip_proc *ip = &prog.nb.procs[a->proc];
+  uint32_t k = ip->fin_of_edge[edge];
+  if (k != NONE)
+    add_rho (a->proc, k, a->x);
+  else if (ip->back_of_edge[edge] == 1)
     {
-      const pp_ip_proc *ip = &prog.nb.procs[a->proc];
-      uint32_t k = ip->fin_of_edge[edge];
-      if (k != NONE)
-	add_rho (a->proc, k, a->x);
-      else if (ip->back_of_edge[edge] == 1)
+      /* A backedge w -> v: the path ends on w -> GEXIT, the next starts on
+	 ENTRY -> v after the activation's context.  */
+      uint32_t out = ip->exit_of_edge[edge], in = ip->entry_of_edge[edge];
+      if (ipt.lost || out == NONE)
+	count_lost ();
+      else
 	{
-	  /* A backedge w -> v: the path ends on w -> GEXIT, the next starts on
-	     ENTRY -> v after the activation's context.  */
-	  uint32_t out = ip->exit_of_edge[edge], in = ip->entry_of_edge[edge];
-	  if (ipt.lost || out == NONE)
-	    count_lost ();
-	  else
-	    {
-	      add_rho (a->proc, out, a->x);
-	      count_path (ipt.num);
-	    }
-	  mpz_set (ipt.num, a->on_entry);
-	  ipt.lost = a->entry_lost || in == NONE;
-	  if (in != NONE)
-	    add_rho (a->proc, in, a->x);
+	  add_rho (a->proc, out, a->x);
+	  count_path (ipt.num);
 	}
+      mpz_set (ipt.num, a->on_entry);
+      ipt.lost = a->entry_lost || in == NONE;
+      if (in != NONE)
+	add_rho (a->proc, in, a->x);
     }
   ipt.busy = false;
 }
@@ -509,27 +522,22 @@ __pathprof_ip_edge (uint64_t frame, uint32_t edge)
 PP_EXPORT void
 __pathprof_ip_call (uint64_t frame, uint32_t call, const void *callee)
 {
-  if (ipt.busy)
+  struct act *a = begin (frame);
+  if (!a)
     return;
-  ipt.busy = true;
-  struct act *a = frame_act (frame);
-  if (a)
-    {
-      a->site = call;
-      a->entered = false;
-      ipt.tag = callee;
-    }
+  a->site = call;
+  a->entered = false;
+  ipt.tag = callee;
   ipt.busy = false;
 }
 
 PP_EXPORT void
 __pathprof_ip_return (uint64_t frame, uint32_t call)
 {
-  if (ipt.busy)
+  struct act *a = begin (frame);
+  if (!a)
     return;
-  ipt.busy = true;
-  struct act *a = frame_act (frame);
-  if (a && a->site == call)
+  if (a->site == call)
     {
       uint32_t p = a->proc, s = prog.layout.site_of_call[p][call];
       const pp_ip_proc *ip = &prog.nb.procs[p];
@@ -553,51 +561,43 @@ __pathprof_ip_return (uint64_t frame, uint32_t call)
 PP_EXPORT void
 __pathprof_ip_exit (uint64_t frame)
 {
-  if (ipt.busy)
+  struct act *a = begin (frame);
+  if (!a)
     return;
-  ipt.busy = true;
-  struct act *a = frame_act (frame);
-  if (a)
+  if (a->root)
     {
-      if (a->root)
-	{
-	  if (ipt.lost)
-	    count_lost ();
-	  else
-	    count_path (ipt.num);
-	  mpz_swap (ipt.num, a->saved);
-	  ipt.lost = a->saved_lost;
-	  ipt.tag = a->saved_tag;
-	}
-      ipt.depth--;
+      if (ipt.lost)
+	count_lost ();
+      else
+	count_path (ipt.num);
+      mpz_swap (ipt.num, a->saved);
+      ipt.lost = a->saved_lost;
+      ipt.tag = a->saved_tag;
     }
+  ipt.depth--;
   ipt.busy = false;
 }
 
 PP_EXPORT void
 __pathprof_ip_jump (uint64_t frame, uint32_t block)
 {
-  if (ipt.busy)
+  struct act *a = begin (frame);
+  if (!a)
     return;
-  ipt.busy = true;
-  struct act *a = frame_act (frame);
-  if (a)
+  /* The leave of a computed goto's block: from its last vertex.  */
+  uint32_t p = a->proc, v = block;
+  for (uint32_t k = 0; k < prog.layout.ncalls_of[p]; k++)
+    if (prog.layout.call_block[p][k] == block)
+      v = prog.layout.return_vertex[p][k];
+  uint32_t g = prog.nb.procs[p].leave_of[v];
+  if (ipt.lost || g == NONE)
+    count_lost ();
+  else
     {
-      /* The leave of a computed goto's block: from its last vertex.  */
-      uint32_t p = a->proc, v = block;
-      for (uint32_t k = 0; k < prog.layout.ncalls_of[p]; k++)
-	if (prog.layout.call_block[p][k] == block)
-	  v = prog.layout.return_vertex[p][k];
-      uint32_t g = prog.nb.procs[p].leave_of[v];
-      if (ipt.lost || g == NONE)
-	count_lost ();
-      else
-	{
-	  add_rho (p, g, a->x);
-	  count_path (ipt.num);
-	}
-      a->site = JUMPED;
+      add_rho (p, g, a->x);
+      count_path (ipt.num);
     }
+  a->site = JUMPED;
   ipt.busy = false;
 }
 

@@ -72,7 +72,17 @@ enum table_kind
 {
   TABLE_VALUES,			/* one column of counters, probes or values */
   TABLE_PATHS,			/* probes, counters and paths */
+  TABLE_SITES,			/* one column of probe sites (no values: the
+				   interprocedural mode) */
 };
+
+static enum table_kind
+table_kind_of (const pp_mode_info *mode)
+{
+  return pp_mode_counts_paths (mode) ? TABLE_PATHS
+	 : pp_probe_has_value_index ((uint8_t) mode->value_action) ? TABLE_VALUES
+	 : TABLE_SITES;
+}
 
 /* What the values column of a mode's table counts.  */
 static const char *
@@ -104,7 +114,7 @@ print_percent (uint64_t part, uint64_t whole)
 static void
 print_row (enum table_kind kind, const struct totals *t, const char *what)
 {
-  uint64_t probes = kind == TABLE_PATHS ? t->probes : t->values;
+  uint64_t probes = kind == TABLE_VALUES ? t->values : t->probes;
   printf ("%10" PRIu64 " %10" PRIu64 " %10" PRIu64, t->blocks, t->edges, probes);
   print_percent (probes, t->blocks);
   print_percent (probes, t->edges);
@@ -206,8 +216,7 @@ stats_command (int argc, char **argv)
     {
       const report_unit *ru = &r.units[u];
       uint32_t mode = ru->notes.mode;
-      enum table_kind kind = pp_mode_counts_paths (ru->mode) ? TABLE_PATHS
-							      : TABLE_VALUES;
+      enum table_kind kind = table_kind_of (ru->mode);
       if (u == 0)
 	first_mode = mode;
       one_mode &= mode == first_mode;
@@ -250,7 +259,8 @@ stats_command (int argc, char **argv)
       else
 	puts ("several modes");
       bool paths = r.nunits && one_mode && pp_mode_counts_paths (r.units[0].mode);
-      enum table_kind kind = paths ? TABLE_PATHS : TABLE_VALUES;
+      enum table_kind kind = r.nunits && one_mode ? table_kind_of (r.units[0].mode)
+			     : TABLE_VALUES;
       print_header (kind, !r.nunits || !one_mode ? "values"
 			  : values_name (r.units[0].mode));
       print_row (kind, &total, "(total)");
