@@ -222,6 +222,30 @@ pp_ip_layout_free (pp_ip_layout *l)
   memset (l, 0, sizeof *l);
 }
 
+int
+pp_ip_zero_edges (const pp_function_notes *fn, bool *zero)
+{
+  pp_unit_notes unit = { .nfunctions = 1, .functions = (pp_function_notes *) fn };
+  const pp_unit_notes *units[] = { &unit };
+  pp_ip_layout l;
+  pp_ip_numbering nb;
+  if (pp_ip_layout_build (units, 1, &l))
+    return -1;
+  /* Calls of FN to FN itself would be sites: the order is the same.  */
+  int status = pp_ip_number (&l.prog, false, &nb) ? -1 : 0;
+  for (uint32_t e = 0; status == 0 && e < fn->nedges; e++)
+    {
+      const pp_ip_proc *ip = &nb.procs[0];
+      uint32_t k = ip->fin_of_edge[e];
+      zero[e] = k != NONE && ip->call_at[ip->edges[k].src] == NONE
+		&& k == ip->out_start[ip->edges[k].src];
+    }
+  if (status == 0)
+    pp_ip_numbering_free (&nb);
+  pp_ip_layout_free (&l);
+  return status;
+}
+
 /* ------------------------------------------------------------------------- */
 /* The program record's manifest.  */
 

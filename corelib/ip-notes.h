@@ -49,6 +49,14 @@ int pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
 			pp_ip_layout *out);
 void pp_ip_layout_free (pp_ip_layout *l);
 
+/* Which of function FN's notes edges add 0 to the path number in every
+   program FN may be part of: the first edge out of a vertex in G*_fin order
+   (its value is the sum of the values before it).  Numbering FN alone, its
+   calls as edges, gives the same order as numbering the whole program: the
+   backedge walk sees c -> r either way, after the vertex's other edges.  The
+   planner puts no probe there.  Returns 0, or -1 when out of memory.  */
+int pp_ip_zero_edges (const pp_function_notes *fn, bool *zero);
+
 /* The program record of a profile (the interprocedural mode): its counts
    are keyed by path numbers of one numbering of one set of units, which
    its notes, the manifest, name:

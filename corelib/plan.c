@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "ip-notes.h"
 #include "modes.h"
 #include "coverage.h"
 #include "edgeprof.h"
@@ -259,7 +260,8 @@ pp_plan_trace (const pp_mode_info *mode, const pp_graph *g,
 
 /* Interprocedural paths (libprof/ip-runtime.c numbers them at run time, so
    no edge's value is known here): ENTER on the entry edge, a probe on every
-   real edge, EXIT after those into EXIT, LAND at the blocks a longjmp, a
+   real edge but those whose value is 0 whatever the program (ip-notes.h,
+   pp_ip_zero_edges), EXIT after those into EXIT, LAND at the blocks a longjmp, a
    computed goto or an exception may enter (with the setjmp call that starts
    the block, from the calls of FN, which may be NULL).  The probes follow
    from the graph: pp_plan_from_notes makes them again.  */
@@ -269,11 +271,17 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, pp_plan *out)
   if (plan_alloc (out, 2 * g->nedges + g->nnodes + 1))
     return PP_PLAN_ENOMEM;
   bool *land = calloc (g->nnodes + 1, sizeof *land);
-  if (!land)
+  bool *zero = calloc (g->nedges + 1, sizeof *zero);
+  if (!land || !zero)
     {
+      free (land);
+      free (zero);
       pp_plan_free (out);
       return PP_PLAN_ENOMEM;
     }
+  /* Without the notes (or memory for the numbering), a probe on every edge.  */
+  if (fn && pp_ip_zero_edges (fn, zero))
+    memset (zero, 0, (g->nedges + 1) * sizeof *zero);
   for (uint32_t e = 0; e < g->nedges; e++)
     {
       const pp_edge *ed = &g->edges[e];
@@ -283,7 +291,8 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, pp_plan *out)
 	continue;
       if (ed->src == g->entry)
 	add_probe (out, PP_PROBE_IP_ENTER, PP_SITE_EDGE, e, 0, 0);
-      add_probe (out, PP_PROBE_IP_EDGE, PP_SITE_EDGE, e, 0, e);
+      if (!zero[e])
+	add_probe (out, PP_PROBE_IP_EDGE, PP_SITE_EDGE, e, 0, e);
       if (ed->dst == g->exit)
 	add_probe (out, PP_PROBE_IP_EXIT, PP_SITE_EDGE, e, 0, 0);
     }
@@ -298,6 +307,7 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, pp_plan *out)
 	out->probes[out->nprobes - 1].operand2 = call;
       }
   free (land);
+  free (zero);
   return PP_PLAN_OK;
 }
 

@@ -274,14 +274,18 @@ count_path (const mpz_t num)
 {
   uint32_t w = prog.words;
   uint64_t key[PP_PROFILE_WIDE_WORDS_MAX];
-  size_t got = 0;
-  if (mpz_sgn (num) < 0 || mpz_sizeinbase (num, 2) > 64 * (size_t) w)
+  size_t n = mpz_size (num);
+  if (mpz_sgn (num) < 0 || n > w)
     {
       count_lost ();
       return;
     }
-  memset (key, 0, w * sizeof *key);
-  mpz_export (key, &got, -1, sizeof *key, 0, 0, num);
+#if GMP_NUMB_BITS == 64 && GMP_NAIL_BITS == 0
+  memcpy (key, mpz_limbs_read (num), n * sizeof *key);	/* the words as they are */
+#else
+  mpz_export (key, &n, -1, sizeof *key, 0, 0, num);
+#endif
+  memset (key + n, 0, (w - n) * sizeof *key);
   pthread_mutex_lock (&count_lock);
   if ((counts.n + 1) * 2 > counts.cap && !grow_counts ())
     counts.lost++;

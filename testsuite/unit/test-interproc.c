@@ -471,8 +471,24 @@ check_layout (struct unit_property *layout)
       pp_ip_numbering n;
       rc = pp_ip_number (pr, pw, &n);
       unit_check (layout, rc == 0, "numbering (piecewise %d): %d", pw, rc);
-      if (rc == 0)
-	pp_ip_numbering_free (&n);
+      if (rc)
+	continue;
+      /* The edges a function's notes alone say add 0 add 0 in the program.  */
+      const pp_function_notes *fns[] = { &fa[0], &fa[1], &fb[0], &fb[1] };
+      for (uint32_t p = 0; p < 4; p++)
+	{
+	  bool zero[8] = { 0 };
+	  unit_check (layout, pp_ip_zero_edges (fns[p], zero) == 0, "zero edges");
+	  for (uint32_t e = 0; e < fns[p]->nedges; e++)
+	    {
+	      uint32_t k = n.procs[p].fin_of_edge[e];
+	      if (zero[e])
+		unit_check (layout, k != UINT32_MAX && mpz_sgn (n.procs[p].edges[k].rho.a) == 0
+				    && mpz_sgn (n.procs[p].edges[k].rho.b) == 0,
+			    "procedure %u, edge %u: said 0, rho not", p, e);
+	    }
+	}
+      pp_ip_numbering_free (&n);
     }
   pp_ip_layout_free (&l);
 out:
