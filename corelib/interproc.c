@@ -92,7 +92,9 @@ check_ranges (const pp_ip_program *prog)
 }
 
 /* The conventions of interproc.h, procedure by procedure (BY_PROC: the sites
-   of each), a vertex being the call or return vertex of one site only.  */
+   of each), a vertex being the call vertex of one site at most and the
+   return vertex of one site at most (the return vertex of a call may be the
+   call vertex of the next: two calls in a row).  */
 static int
 check_program (const pp_ip_program *prog, const site_index *by_proc)
 {
@@ -100,7 +102,8 @@ check_program (const pp_ip_program *prog, const site_index *by_proc)
   for (uint32_t p = 0; p < prog->nprocs; p++)
     if (prog->procs[p].nnodes > most)
       most = prog->procs[p].nnodes;
-  bool *taken = calloc (most + 1, sizeof *taken);
+  /* Per vertex: 1 when it is a call vertex, 2 when a return vertex.  */
+  uint8_t *taken = calloc (most + 1, sizeof *taken);
   if (!taken)
     return PP_IP_ENOMEM;
   int status = PP_IP_OK;
@@ -116,12 +119,13 @@ check_program (const pp_ip_program *prog, const site_index *by_proc)
 	  const pp_ip_call *c = &prog->calls[s];
 	  if (c->call >= g->nnodes || c->ret >= g->nnodes || c->call == c->ret
 	      || c->call == g->entry || c->call == g->exit || c->ret == g->entry
-	      || c->ret == g->exit || taken[c->call] || taken[c->ret])
+	      || c->ret == g->exit || (taken[c->call] & 1) || (taken[c->ret] & 2))
 	    {
 	      status = PP_IP_EGRAPH;
 	      break;
 	    }
-	  taken[c->call] = taken[c->ret] = true;
+	  taken[c->call] |= 1;
+	  taken[c->ret] |= 2;
 	  for (uint32_t i = g->succ_start[c->call]; i < g->succ_start[c->call + 1]; i++)
 	    if (followed (g, g->succ_edges[i]) && !fake (g, g->succ_edges[i]))
 	      status = PP_IP_EGRAPH;
@@ -131,7 +135,7 @@ check_program (const pp_ip_program *prog, const site_index *by_proc)
 	}
       EACH_SITE (by_proc, p, s)
 	if (prog->calls[s].call < g->nnodes && prog->calls[s].ret < g->nnodes)
-	  taken[prog->calls[s].call] = taken[prog->calls[s].ret] = false;
+	  taken[prog->calls[s].call] = taken[prog->calls[s].ret] = 0;
     }
   free (taken);
   return status;

@@ -152,6 +152,7 @@ report_program_load (report_program *p, const report *r, char *err,
 	  goto out;
 	}
       notes[m] = &p->units[m]->notes;
+      p->units[m]->numbered = true;
     }
   if (pp_ip_layout_build (notes, n, &p->layout)
       || pp_ip_number (&p->layout.prog, p->manifest.kind == PP_IP_PIECEWISE, &p->nb))

@@ -92,15 +92,25 @@ void
 tool_note_unknown_edges (const char *file, const report *r)
 {
   for (uint32_t u = 0; u < r->nunits; u++)
-    for (uint32_t i = 0; i < r->units[u].notes.nfunctions; i++)
-      {
-	const report_function *f = &r->units[u].functions[i];
-	if (f->unknown_edges)
-	  tool_error (file, "note: unit '%s': function '%s': %" PRIu32 " edge "
-		      "count%s cannot be recovered (abnormal control flow); "
-		      "counted as 0", r->units[u].data->name, f->notes->name,
-		      f->unknown_edges, f->unknown_edges == 1 ? "" : "s");
-      }
+    {
+      if (r->units[u].mode->calls && !r->units[u].numbered)
+	{
+	  tool_error (file, "note: unit '%s': no program record of the "
+		      "interproc mode counts its paths (the runs said why on "
+		      "stderr): its counts are unknown, shown as 0",
+		      r->units[u].data->name);
+	  continue;
+	}
+      for (uint32_t i = 0; i < r->units[u].notes.nfunctions; i++)
+	{
+	  const report_function *f = &r->units[u].functions[i];
+	  if (f->unknown_edges)
+	    tool_error (file, "note: unit '%s': function '%s': %" PRIu32 " edge "
+			"count%s cannot be recovered (abnormal control flow); "
+			"counted as 0", r->units[u].data->name, f->notes->name,
+			f->unknown_edges, f->unknown_edges == 1 ? "" : "s");
+	}
+    }
 }
 
 int

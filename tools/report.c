@@ -503,6 +503,13 @@ report_load (report *r, const char *path, char *err, size_t errlen)
 	{
 	  report_function *f = &r->units[i].functions[j];
 	  const pp_graph *g = &f->graph;
+	  if (!r->units[i].numbered)
+	    {
+	      /* No run could number its paths (the run said why).  */
+	      for (uint32_t e = 0; e < g->nedges; e++)
+		f->edge_source[e] = REPORT_EDGE_UNKNOWN;
+	      f->unknown_edges = g->nedges;
+	    }
 	  uint64_t entries = 0;
 	  for (uint32_t k = g->succ_start[g->entry]; k < g->succ_start[g->entry + 1]; k++)
 	    entries = pp_sat_add (entries, f->edge_counts[g->succ_edges[k]]);

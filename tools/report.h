@@ -81,6 +81,8 @@ typedef struct report_unit
   bool counts;			/* the mode counts: edge_counts etc. are set */
   bool edges_determined;	/* the mode tells the coverage of every edge that
 				   can carry a probe (edge-counts, edge-cover) */
+  bool numbered;		/* the interproc mode: a program record counts
+				   its paths (else its counts are unknown) */
   report_function *functions;	/* notes.nfunctions */
 } report_unit;
 

@@ -226,11 +226,24 @@ random_proc (pp_graph *g, uint32_t p, uint32_t nprocs, unsigned long long *rng,
 	  e[m].s = v, e[m++].d = t;
 	}
     }
-  /* Call sites: block u's edges move to r; u -> c.  */
+  /* Call sites: block u's edges move to r; u -> c.  Or, two calls in a
+     row: the return vertex of the previous site is the call vertex, its
+     edges move to r (c stays unused).  */
+  uint32_t prev_r = UINT32_MAX;
   for (uint32_t k = 0; k < nsites; k++)
     {
       uint32_t u = 2 + (uint32_t) (unit_rand (rng) % inner);
       uint32_t c = 2 + inner + 2 * k, r = c + 1;
+      if (prev_r != UINT32_MAX && unit_rand (rng) % 3 == 0)
+	{
+	  for (uint32_t i = 0; i < m; i++)
+	    if (e[i].s == prev_r)
+	      e[i].s = r;
+	  calls[(*ncalls)++] = (pp_ip_call) { p, prev_r, r,
+					      (uint32_t) (unit_rand (rng) % nprocs) };
+	  prev_r = r;
+	  continue;
+	}
       bool taken = false;
       for (uint32_t j = 0; j < *ncalls; j++)
 	taken |= calls[j].proc == p && calls[j].call == u;
@@ -241,6 +254,7 @@ random_proc (pp_graph *g, uint32_t p, uint32_t nprocs, unsigned long long *rng,
 	  e[i].s = r;
       e[m].s = u, e[m++].d = c;
       calls[(*ncalls)++] = (pp_ip_call) { p, c, r, (uint32_t) (unit_rand (rng) % nprocs) };
+      prev_r = r;
     }
   /* Fake edges: leaves (calls that may not return, call vertices too) and
      re-entries (longjmp targets, return vertices too).  */
