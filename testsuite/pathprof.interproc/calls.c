@@ -1,6 +1,7 @@
 /* Interprocedural paths across two units: recursion (fib), mutual recursion
    (even/odd), static functions of the same name in both units (twice), a
-   callback from the C library (qsort), calls through pointers, and exit
+   callback from the C library (qsort), calls through pointers, two calls in
+   a row in one block (square: const, so no call ends its block), and exit
    from a callee when the program has three or more arguments.  */
 /* pathprof-sources: calls-part.c */
 #include <stdio.h>
@@ -12,6 +13,7 @@ int apply (int (*f) (int), int x);
 
 static int twice (int x) { return 2 * x; }
 static int cube (int x) { return x * x * x; }
+static int __attribute__ ((noinline, const)) square (int x) { return x * x; }
 
 static int
 by_value (const void *a, const void *b)
@@ -46,7 +48,7 @@ main (int argc, char **argv)
     v[i] = (i * 7919) % 31;
   qsort (v, 16, sizeof *v, by_value);
   for (int i = 0; i < 14 + argc; i++)
-    s += classify (v[i % 16] + i, argc);
+    s += classify (v[i % 16] + i, argc) + square (i) * square (i + 1);
   printf ("%ld\n", s);
   return 0;
 }
