@@ -462,9 +462,62 @@ solve_exits (const pp_ip_program *prog, const site_index *by_callee,
   return PP_IP_OK;
 }
 
+/* A procedure built and solved, back to before build_proc (its psi zero).  */
+static void
+reset_proc (pp_ip_proc *ip)
+{
+  for (uint32_t k = 0; k < ip->nedges; k++)
+    lin_clear (&ip->edges[k].rho);
+  free (ip->edges);
+  free (ip->out_start);
+  free (ip->call_at);
+  free (ip->back_of_edge);
+  free (ip->fin_of_edge);
+  free (ip->exit_of_edge);
+  free (ip->entry_of_edge);
+  free (ip->leave_of);
+  free (ip->reentry_of);
+  ip->edges = NULL;
+  ip->out_start = ip->call_at = NULL;
+  ip->back_of_edge = NULL;
+  ip->fin_of_edge = ip->exit_of_edge = ip->entry_of_edge = NULL;
+  ip->leave_of = ip->reentry_of = NULL;
+  ip->nedges = 0;
+  for (uint32_t v = 0; v < ip->nnodes; v++)
+    {
+      mpz_set_ui (ip->psi[v].a, 0);
+      mpz_set_ui (ip->psi[v].b, 0);
+    }
+}
+
+/* When procedure p's paths from ENTRY need more than max_bits bits, the
+   non-recursive site of p whose callee has the most paths from its ENTRY
+   (NONE when p has none left, or fits).  */
+static uint32_t
+too_many (const pp_ip_program *prog, const pp_ip_numbering *nb,
+	  const site_index *by_proc, uint32_t p, uint32_t max_bits)
+{
+  const pp_ip_lin *psi = &nb->procs[p].psi[prog->procs[p].entry];
+  if (mpz_sizeinbase (psi->a, 2) <= max_bits && mpz_sizeinbase (psi->b, 2) <= max_bits)
+    return NONE;
+  uint32_t best = NONE;
+  size_t most = 0;
+  EACH_SITE (by_proc, p, s)
+    if (!nb->recursive[s])
+      {
+	const pp_ip_lin *q = &nb->procs[prog->calls[s].callee]
+			       .psi[prog->procs[prog->calls[s].callee].entry];
+	size_t bits = mpz_sizeinbase (q->a, 2) + mpz_sizeinbase (q->b, 2);
+	if (best == NONE || bits > most)
+	  best = s, most = bits;
+      }
+  return best;
+}
+
 int
 pp_ip_number (const pp_ip_program *prog, bool piecewise, pp_ip_numbering *nb)
 {
+  uint32_t max_bits = prog->max_bits ? prog->max_bits : PP_IP_MAX_BITS;
   memset (nb, 0, sizeof *nb);
   mpz_init (nb->npaths);
   nb->piecewise = piecewise;
@@ -518,13 +571,23 @@ pp_ip_number (const pp_ip_program *prog, bool piecewise, pp_ip_numbering *nb)
       for (uint32_t v = 0; v < n; v++)
 	lin_init (&ip->psi[v]);
       ip->nnodes = n;
-      int rc = build_proc (prog, &by_proc, nb->recursive, piecewise, p, ip, topo);
-      if (rc)
+      for (;;)
 	{
-	  status = rc;
-	  goto out;
+	  int rc = build_proc (prog, &by_proc, nb->recursive, piecewise, p, ip, topo);
+	  if (rc)
+	    {
+	      status = rc;
+	      goto out;
+	    }
+	  solve_proc (prog, nb, p, topo);
+	  /* Too many paths from here: the call with the most paths of its own
+	     becomes a summary edge (its callee a root), as a recursive call.  */
+	  uint32_t cut = too_many (prog, nb, &by_proc, p, max_bits);
+	  if (cut == NONE)
+	    break;
+	  nb->recursive[cut] = true;
+	  reset_proc (ip);
 	}
-      solve_proc (prog, nb, p, topo);
     }
   find_roots (prog, &by_callee, nb, is_root);
   if (piecewise && solve_exits (prog, &by_callee, nb, order, is_root))

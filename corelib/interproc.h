@@ -87,7 +87,15 @@ typedef struct pp_ip_program
   uint32_t main;		/* the first root */
   uint32_t ncalls;
   const pp_ip_call *calls;
+  uint32_t max_bits;		/* 0: PP_IP_MAX_BITS */
 } pp_ip_program;
+
+/* Where the numbering cuts: a procedure with more paths from its ENTRY than
+   fit max_bits bits gets, one at a time, its call of the most paths made a
+   summary edge (the callee a root of its own, as for a recursive call),
+   until it fits or has no call left.  Real programs need it: SQLite's
+   context paths need 3,916,016 bits uncut.  */
+#define PP_IP_MAX_BITS 1024u
 
 /* x -> a x + b.  */
 typedef struct pp_ip_lin
@@ -153,7 +161,8 @@ typedef struct pp_ip_numbering
   pp_ip_call *calls;		/* the program's, copied */
   uint32_t *exit_of_site;	/* piecewise: per non-recursive site, its index
 				   among its callee's EXIT successors */
-  bool *recursive;		/* per call site */
+  bool *recursive;		/* per call site: recursive, or cut (too many
+				   paths): a summary edge, the callee a root */
   bool piecewise;
   uint32_t nroots;
   uint32_t *roots;		/* procedures, in ENTRY_global's edge order */

@@ -142,7 +142,7 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
   l->ncalls_of = calloc (nprocs + 1, sizeof *l->ncalls_of);
   struct name *pub = malloc ((nprocs + 1) * sizeof *pub);
   struct name *own = malloc ((most + 1) * sizeof *own);
-  l->prog = (pp_ip_program) { nprocs, procs, external, 0, 0, calls };
+  l->prog = (pp_ip_program) { nprocs, procs, external, 0, 0, calls, 0 };
   int status = -1;
   if (!l->first_proc || !procs || !external || !calls || !l->site_of_call
       || !l->leaf_edge || !l->call_vertex || !l->return_vertex || !l->call_block

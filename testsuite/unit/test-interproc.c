@@ -327,7 +327,7 @@ check_bignums (struct unit_property *big)
 	}
       pp_graph_finish (&g[i]);
     }
-  pp_ip_program prog = { K, g, NULL, 0, ncalls, calls };
+  pp_ip_program prog = { K, g, NULL, 0, ncalls, calls, 0 };
   mpz_t want, r;
   mpz_inits (want, r, NULL);
   mpz_ui_pow_ui (want, 2, (1u << K) - 1);
@@ -361,6 +361,32 @@ check_bignums (struct unit_property *big)
 	      mpz_sizeinbase (n.npaths, 2), pw ? "piecewise" : "context");
       pp_ip_numbering_free (&n);
     }
+  /* Bounded to 64 bits a procedure: calls are cut, the numbers fit.  */
+  prog.max_bits = 64;
+  rc = pp_ip_number (&prog, pw, &n);
+  unit_check (big, rc == 0 && mpz_sizeinbase (n.npaths, 2) <= 64 + 8,
+	      "%d levels cut to 64 bits a procedure: %s paths", K,
+	      rc ? "no" : zstr (n.npaths, 10));
+  if (rc == 0)
+    {
+      gmp_randstate_t st;
+      gmp_randinit_default (st);
+      gmp_randseed_ui (st, 1999);
+      for (unsigned i = 0; i < 200; i++)
+	{
+	  mpz_urandomm (r, st, n.npaths);
+	  struct trail t = { &n, .ok = true };
+	  pp_ip_cursor_init (&t.cur);
+	  int d = pp_ip_decode (&n, r, retrace, &t);
+	  unit_check (big, d == 0 && t.ok && mpz_cmp (t.cur.num, r) == 0,
+		      "cut: number %s decodes (%d) to a path numbered %s",
+		      zstr (r, 16), d, zstr (t.cur.num, 16));
+	  pp_ip_cursor_free (&t.cur);
+	}
+      gmp_randclear (st);
+      pp_ip_numbering_free (&n);
+    }
+  prog.max_bits = 0;
   }
   mpz_clears (want, r, NULL);
   for (uint32_t i = 0; i < K; i++)
@@ -387,14 +413,14 @@ check_refusals (struct unit_property *refused)
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
     {
-      pp_ip_program prog = { 1, &g, NULL, 0, bad[i].ncalls, bad[i].calls };
+      pp_ip_program prog = { 1, &g, NULL, 0, bad[i].ncalls, bad[i].calls, 0 };
       pp_ip_numbering n;
       int rc = pp_ip_number (&prog, i % 2, &n);
       unit_check (refused, rc == PP_IP_EGRAPH, "%s: %d", bad[i].what, rc);
       if (rc == PP_IP_OK)
 	pp_ip_numbering_free (&n);
     }
-  pp_ip_program good = { 1, &g, NULL, 0, 1, &(pp_ip_call) { 0, 3, 4, 0 } };
+  pp_ip_program good = { 1, &g, NULL, 0, 1, &(pp_ip_call) { 0, 3, 4, 0 }, 0 };
   pp_ip_numbering n;
   int rc = pp_ip_number (&good, false, &n);
   unit_check (refused, rc == PP_IP_OK, "the same graph with one good site: %d", rc);
@@ -520,7 +546,7 @@ main (void)
   w.numbers = malloc (MAXPATHS * sizeof *w.numbers);
   w.decode = &decode;
   unsigned long long rng = 0x1998;
-  unsigned cases = 0, skipped = 0, recursive = 0, fakes = 0;
+  unsigned cases = 0, skipped = 0, recursive = 0, fakes = 0, cut_sites = 0;
   size_t most_bits = 0;
   for (unsigned t = 0; t < 3000; t++)
     {
@@ -535,7 +561,10 @@ main (void)
 	  random_proc (&g[p], p, nprocs, &rng, calls, &ncalls);
 	  external[p] = unit_rand (&rng) % 8 == 0;
 	}
-      pp_ip_program prog = { nprocs, g, external, 0, ncalls, calls };
+      /* A third of the programs numbered with a bound of 2 to 4 bits per
+	 procedure: calls are cut into summary edges.  */
+      uint32_t bound = t % 3 == 0 ? 2 + t % 3 : 0;
+      pp_ip_program prog = { nprocs, g, external, 0, ncalls, calls, bound };
       for (int pw = 0; pw < 2; pw++)
       {
       pp_ip_numbering n;
@@ -589,7 +618,10 @@ main (void)
 		}
 	    }
 	  for (uint32_t s = 0; s < ncalls; s++)
-	    recursive += n.recursive[s];
+	    {
+	      recursive += n.recursive[s];
+	      cut_sites += bound && n.recursive[s];
+	    }
 	  unit_check (&edges, ok, "seed %llx", seed);
 	  size_t bits = mpz_sizeinbase (n.npaths, 2);
 	  if (bits > most_bits)
@@ -667,8 +699,9 @@ main (void)
   unit_report (&refused);
   unit_report (&layout);
   printf ("note: %u numberings (context and piecewise) enumerated, %u with more than %u paths skipped, %u "
-	  "recursive call sites, %u fake edges; the largest path count has %zu bits\n",
-	  cases, skipped, MAXPATHS, recursive, fakes, most_bits);
+	  "recursive call sites (%u of them, recursive or cut, under a bound of 2 to 4 bits), "
+	  "%u fake edges; the largest path count has %zu bits\n",
+	  cases, skipped, MAXPATHS, recursive, cut_sites, fakes, most_bits);
   free (w.numbers);
   return unit_exit_status ();
 }
