@@ -462,9 +462,9 @@ solve_exits (const pp_ip_program *prog, const site_index *by_callee,
   return PP_IP_OK;
 }
 
-/* A procedure built and solved, back to before build_proc (its psi zero).  */
+/* What build_proc made of a procedure, freed.  */
 static void
-reset_proc (pp_ip_proc *ip)
+free_built (pp_ip_proc *ip)
 {
   for (uint32_t k = 0; k < ip->nedges; k++)
     lin_clear (&ip->edges[k].rho);
@@ -483,6 +483,13 @@ reset_proc (pp_ip_proc *ip)
   ip->fin_of_edge = ip->exit_of_edge = ip->entry_of_edge = NULL;
   ip->leave_of = ip->reentry_of = NULL;
   ip->nedges = 0;
+}
+
+/* A procedure built and solved, back to before build_proc (its psi zero).  */
+static void
+reset_proc (pp_ip_proc *ip)
+{
+  free_built (ip);
   for (uint32_t v = 0; v < ip->nnodes; v++)
     {
       mpz_set_ui (ip->psi[v].a, 0);
@@ -634,18 +641,8 @@ pp_ip_numbering_free (pp_ip_numbering *nb)
       pp_ip_proc *ip = &nb->procs[p];
       for (uint32_t v = 0; ip->psi && v < ip->nnodes; v++)
 	lin_clear (&ip->psi[v]);
-      for (uint32_t k = 0; k < ip->nedges; k++)
-	lin_clear (&ip->edges[k].rho);
       free (ip->psi);
-      free (ip->edges);
-      free (ip->out_start);
-      free (ip->call_at);
-      free (ip->back_of_edge);
-      free (ip->fin_of_edge);
-      free (ip->exit_of_edge);
-      free (ip->entry_of_edge);
-      free (ip->leave_of);
-      free (ip->reentry_of);
+      free_built (ip);
       for (uint32_t k = 0; k < ip->nexits; k++)
 	mpz_clear (ip->exit_value[k]);
       free (ip->exit_site);

@@ -303,6 +303,32 @@ retrace (void *ctx, int kind, uint32_t a, uint32_t b)
     t->ok &= t->cur.depth == 0;
 }
 
+/* 200 random numbers below n's npaths decode to paths whose numbers,
+   computed again, are the same.  */
+static void
+check_round_trips (struct unit_property *big, const pp_ip_numbering *n,
+		   unsigned long seed, const char *what)
+{
+  mpz_t r;
+  mpz_init (r);
+  gmp_randstate_t st;
+  gmp_randinit_default (st);
+  gmp_randseed_ui (st, seed);
+  for (unsigned i = 0; i < 200; i++)
+    {
+      mpz_urandomm (r, st, n->npaths);
+      struct trail t = { n, .ok = true };
+      pp_ip_cursor_init (&t.cur);
+      int d = pp_ip_decode (n, r, retrace, &t);
+      unit_check (big, d == 0 && t.ok && mpz_cmp (t.cur.num, r) == 0,
+		  "%s: number %s decodes (%d) to a path numbered %s", what,
+		  zstr (r, 16), d, zstr (t.cur.num, 16));
+      pp_ip_cursor_free (&t.cur);
+    }
+  gmp_randclear (st);
+  mpz_clear (r);
+}
+
 static void
 check_bignums (struct unit_property *big)
 {
@@ -328,8 +354,8 @@ check_bignums (struct unit_property *big)
       pp_graph_finish (&g[i]);
     }
   pp_ip_program prog = { K, g, NULL, 0, ncalls, calls, 0 };
-  mpz_t want, r;
-  mpz_inits (want, r, NULL);
+  mpz_t want;
+  mpz_init (want);
   mpz_ui_pow_ui (want, 2, (1u << K) - 1);
   for (int pw = 0; pw < 2; pw++)
   {
@@ -342,21 +368,7 @@ check_bignums (struct unit_property *big)
 	      rc ? "no" : zstr (n.npaths, 10), (1u << K) - 1);
   if (rc == 0)
     {
-      gmp_randstate_t st;
-      gmp_randinit_default (st);
-      gmp_randseed_ui (st, 1998);
-      for (unsigned i = 0; i < 200; i++)
-	{
-	  mpz_urandomm (r, st, n.npaths);
-	  struct trail t = { &n, .ok = true };
-	  pp_ip_cursor_init (&t.cur);
-	  int d = pp_ip_decode (&n, r, retrace, &t);
-	  unit_check (big, d == 0 && t.ok && mpz_cmp (t.cur.num, r) == 0,
-		      "number %s decodes (%d) to a path numbered %s",
-		      zstr (r, 16), d, zstr (t.cur.num, 16));
-	  pp_ip_cursor_free (&t.cur);
-	}
-      gmp_randclear (st);
+      check_round_trips (big, &n, 1998, "uncut");
       printf ("note: %d levels of two calls: %zu-bit %s path numbers\n", K,
 	      mpz_sizeinbase (n.npaths, 2), pw ? "piecewise" : "context");
       pp_ip_numbering_free (&n);
@@ -369,26 +381,12 @@ check_bignums (struct unit_property *big)
 	      rc ? "no" : zstr (n.npaths, 10));
   if (rc == 0)
     {
-      gmp_randstate_t st;
-      gmp_randinit_default (st);
-      gmp_randseed_ui (st, 1999);
-      for (unsigned i = 0; i < 200; i++)
-	{
-	  mpz_urandomm (r, st, n.npaths);
-	  struct trail t = { &n, .ok = true };
-	  pp_ip_cursor_init (&t.cur);
-	  int d = pp_ip_decode (&n, r, retrace, &t);
-	  unit_check (big, d == 0 && t.ok && mpz_cmp (t.cur.num, r) == 0,
-		      "cut: number %s decodes (%d) to a path numbered %s",
-		      zstr (r, 16), d, zstr (t.cur.num, 16));
-	  pp_ip_cursor_free (&t.cur);
-	}
-      gmp_randclear (st);
+      check_round_trips (big, &n, 1999, "cut");
       pp_ip_numbering_free (&n);
     }
   prog.max_bits = 0;
   }
-  mpz_clears (want, r, NULL);
+  mpz_clear (want);
   for (uint32_t i = 0; i < K; i++)
     pp_graph_free (&g[i]);
 }
