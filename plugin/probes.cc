@@ -584,8 +584,12 @@ insert_call_probes (const probe_target &t, site_state &s,
       gcall *call = calls[k];
       if (gimple_call_flags (call) & ECF_RETURNS_TWICE)
 	continue;
+      /* The callee's address, which its ENTER compares with its own: none
+	 for an indirect call, nor for a GCC builtin (never instrumented;
+	 some, as __builtin_longjmp, have no address to take).  */
       tree fndecl = gimple_call_fndecl (call);
-      tree callee = fndecl ? build_fold_addr_expr (fndecl) : null_pointer_node;
+      tree callee = fndecl && !fndecl_built_in_p (fndecl)
+		    ? build_fold_addr_expr (fndecl) : null_pointer_node;
       tree index = build_int_cst (unsigned_type_node, k);
       gimple_seq before = NULL, after = NULL;
       emit_trace_call (t.ip_call, s, true, index, callee, &before);
