@@ -36,10 +36,7 @@
 
 #include <gmp.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdbool.h>
-#include <stdio.h>
-#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,24 +132,6 @@ ip_unit (const struct __pathprof_unit *u)
   return mode && mode->calls;
 }
 
-/* One line on stderr, in one write.  */
-static void
-say (const char *fmt, ...)
-{
-  char line[512];
-  va_list ap;
-  va_start (ap, fmt);
-  int n = vsnprintf (line, sizeof line - 1, fmt, ap);
-  va_end (ap);
-  if (n < 0)
-    return;
-  if ((size_t) n > sizeof line - 2)
-    n = sizeof line - 2;
-  line[n++] = '\n';
-  ssize_t w = write (2, line, (size_t) n);
-  (void) w;
-}
-
 /* Numbers the program of the units registered now (runtime.c's list).  */
 static void
 number_program (void)
@@ -182,7 +161,7 @@ number_program (void)
       if (pp_notes_decode (all[u]->notes, all[u]->notes_len, &prog.notes[u], err,
 			   sizeof err))
 	{
-	  say ("pathprof: interprocedural paths are not counted: unit '%s': %s",
+	  pp_report (false, "interprocedural paths are not counted: unit '%s': %s",
 	       all[u]->name, err);
 	  goto out;
 	}
@@ -192,7 +171,7 @@ number_program (void)
 	   : pp_ip_number (&prog.layout.prog, false, &prog.nb);
   if (rc)
     {
-      say ("pathprof: interprocedural paths are not counted: %s",
+      pp_report (false, "interprocedural paths are not counted: %s",
 	   rc == PP_IP_ENOMEM ? "out of memory for the numbering"
 	   : "the program breaks the numbering's conventions");
       goto out;
@@ -200,7 +179,7 @@ number_program (void)
   prog.root_of = malloc ((prog.nb.nprocs + 1) * sizeof *prog.root_of);
   if (!prog.root_of || make_manifest ())
     {
-      say ("pathprof: interprocedural paths are not counted: out of memory");
+      pp_report (false, "interprocedural paths are not counted: out of memory");
       goto out;
     }
   for (uint32_t p = 0; p < prog.nb.nprocs; p++)
@@ -212,7 +191,7 @@ number_program (void)
   prog.words = (uint32_t) ((bits + 63) / 64);
   if (prog.words > PP_PROFILE_WIDE_WORDS_MAX)
     {
-      say ("pathprof: interprocedural paths are not counted: the program's path "
+      pp_report (false, "interprocedural paths are not counted: the program's path "
 	   "numbers need %zu bits, more than the %u a profile holds", bits,
 	   64 * PP_PROFILE_WIDE_WORDS_MAX);
       goto out;

@@ -13,8 +13,11 @@
 #include "profile.h"
 
 /* runtime.c: the registered units (malloc'd array, *units; returns how
-   many).  */
+   many), and "pathprof: ..." on stderr in one write (at_exit: not twice the
+   same line).  */
 uint32_t pp_registered_units (struct __pathprof_unit ***units);
+void pp_report (bool at_exit, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
 
 /* ip-runtime.c.  The program record of a dump: *rec borrows the name and
    manifest and owns wide and values; returns 1 when it holds counts, 0

@@ -55,8 +55,8 @@ static char last_exit_message[1024];
 /* Writes "pathprof: ...\n" with a single write(), so that the lines of concurrent
    processes do not interleave.  An exit dump does not repeat the message of the
    previous exit dump: the following units' exits would hit the same problem.  */
-static void
-report (bool at_exit, const char *fmt, ...)
+void
+pp_report (bool at_exit, const char *fmt, ...)
 {
   char buf[1024];
   va_list ap;
@@ -182,7 +182,7 @@ __pathprof_register_unit (struct __pathprof_unit *u)
   if (u->abi_version != PATHPROF_ABI_VERSION)
     {
       if (!abi_reported)
-	report (false, "a unit was instrumented for runtime ABI version %u but "
+	pp_report (false, "a unit was instrumented for runtime ABI version %u but "
 		"this libprof implements version %u; such units are not profiled "
 		"(rebuild them with the plugin that matches this libprof)",
 		u->abi_version, PATHPROF_ABI_VERSION);
@@ -192,7 +192,7 @@ __pathprof_register_unit (struct __pathprof_unit *u)
   const char *problem = unit_problem (u);
   if (problem)
     {
-      report (false, "unit '%s' is not profiled: %s", u->name ? u->name : "?",
+      pp_report (false, "unit '%s' is not profiled: %s", u->name ? u->name : "?",
 	      problem);
       goto out;
     }
@@ -611,7 +611,7 @@ dump_locked (bool at_exit)
   int ret = -1, snapped = path && snap && taken ? take_snapshot (snap, taken) : -1;
   if (snapped < 0)
     {
-      report (at_exit, "cannot write the profile: out of memory; %s", lost);
+      pp_report (at_exit, "cannot write the profile: out of memory; %s", lost);
       goto out;
     }
   if (snapped == 0)
@@ -626,7 +626,7 @@ dump_locked (bool at_exit)
       ret = 0;
       break;
     case MERGE_FAILED:
-      report (at_exit, "cannot update '%s': %s; it is unchanged and %s", path, why,
+      pp_report (at_exit, "cannot update '%s': %s; it is unchanged and %s", path, why,
 	      lost);
       break;
     case MERGE_REFUSED:
@@ -636,12 +636,12 @@ dump_locked (bool at_exit)
       else if (merge_into_file (fallback, snap, nsnap, why_fallback,
 				sizeof why_fallback) == MERGE_WRITTEN)
 	{
-	  report (at_exit, "'%s': %s; it is left unchanged and this run's profile "
+	  pp_report (at_exit, "'%s': %s; it is left unchanged and this run's profile "
 		  "was written to '%s' instead", path, why, fallback);
 	  ret = 0;
 	  break;
 	}
-      report (at_exit, "'%s': %s; it is left unchanged, and this run's profile "
+      pp_report (at_exit, "'%s': %s; it is left unchanged, and this run's profile "
 	      "could not be written to '%s' either (%s); %s", path, why,
 	      fallback ? fallback : "<file>.<pid>", why_fallback, lost);
       break;

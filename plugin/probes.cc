@@ -296,6 +296,19 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
   gcc_unreachable ();
 }
 
+/* Inserts SEQ on edge E before what is already pending there (the edge's
+   own probes, inserted earlier: they run after what happens on the way to
+   the edge).  */
+static void
+insert_on_edge_first (edge e, gimple_seq seq)
+{
+  gimple_seq pending = PENDING_STMT (e);
+  PENDING_STMT (e) = NULL;
+  gsi_insert_seq_on_edge (e, seq);
+  if (pending)
+    gsi_insert_seq_on_edge (e, pending);
+}
+
 /* Inserts SEQ at the start of block BB, after its labels, or right after a
    leading setjmp-like call (nothing may precede it); when that call also ends
    the block, on the block's one normal outgoing edge, before the probes of
@@ -320,11 +333,7 @@ insert_at_block (basic_block bb, gimple_seq seq)
 	  {
 	    /* The block's probes run before the edge's own (inserted
 	       earlier: edge sites come first in the plan).  */
-	    gimple_seq edge_probes = PENDING_STMT (e);
-	    PENDING_STMT (e) = NULL;
-	    gsi_insert_seq_on_edge (e, seq);
-	    if (edge_probes)
-	      gsi_insert_seq_on_edge (e, edge_probes);
+	    insert_on_edge_first (e, seq);
 	    return;
 	  }
       internal_error ("pathprof: block %d has no edge for its probe", bb->index);
@@ -610,11 +619,7 @@ insert_call_probes (const probe_target &t, site_state &s,
       FOR_EACH_EDGE (e, ei, bb->succs)
 	if (!(e->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE)))
 	  {
-	    gimple_seq edge_probes = PENDING_STMT (e);
-	    PENDING_STMT (e) = NULL;
-	    gsi_insert_seq_on_edge (e, after);
-	    if (edge_probes)
-	      gsi_insert_seq_on_edge (e, edge_probes);
+	    insert_on_edge_first (e, after);
 	    break;
 	  }
     }
