@@ -223,7 +223,7 @@ pp_ip_layout_free (pp_ip_layout *l)
 }
 
 int
-pp_ip_zero_edges (const pp_function_notes *fn, bool *zero)
+pp_ip_zero_edges (const pp_function_notes *fn, bool piecewise, bool *zero)
 {
   pp_unit_notes unit = { .nfunctions = 1, .functions = (pp_function_notes *) fn };
   const pp_unit_notes *units[] = { &unit };
@@ -232,7 +232,7 @@ pp_ip_zero_edges (const pp_function_notes *fn, bool *zero)
   if (pp_ip_layout_build (units, 1, &l))
     return -1;
   /* Calls of FN to FN itself would be sites: the order is the same.  */
-  int status = pp_ip_number (&l.prog, false, &nb) ? -1 : 0;
+  int status = pp_ip_number (&l.prog, piecewise, &nb) ? -1 : 0;
   for (uint32_t e = 0; status == 0 && e < fn->nedges; e++)
     {
       const pp_ip_proc *ip = &nb.procs[0];

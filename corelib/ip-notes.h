@@ -54,8 +54,10 @@ void pp_ip_layout_free (pp_ip_layout *l);
    (its value is the sum of the values before it).  Numbering FN alone, its
    calls as edges, gives the same order as numbering the whole program: the
    backedge walk sees c -> r either way, after the vertex's other edges.  The
-   planner puts no probe there.  Returns 0, or -1 when out of memory.  */
-int pp_ip_zero_edges (const pp_function_notes *fn, bool *zero);
+   order depends on the kind of paths (piecewise: the surrogates leave GENTRY,
+   not ENTRY).  The planner puts no probe there.  Returns 0, or -1 when out
+   of memory.  */
+int pp_ip_zero_edges (const pp_function_notes *fn, bool piecewise, bool *zero);
 
 /* The program record of a profile (the interprocedural mode): its counts
    are keyed by path numbers of one numbering of one set of units, which

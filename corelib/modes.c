@@ -4,6 +4,7 @@
 
 #include "modes.h"
 #include "coverage.h"
+#include "ip-notes.h"
 #include "profile.h"
 
 const pp_mode_info pp_modes[] = {
@@ -46,7 +47,12 @@ const pp_mode_info pp_modes[] = {
   { PP_MODE_INTERPROC, "interproc",
     "interprocedural (Melski-Reps context) path counts, and every count derived from them",
     PP_VALUES_U64, PP_PROBE_IP_EDGE, PP_SITE_EDGE, false, true, true,
-    pp_plan_interproc, 0, false, false, false, true },
+    pp_plan_interproc, PP_IP_CONTEXT, false, false, false, true },
+  /* -fplugin-arg-pathprof-mode=interproc -fplugin-arg-pathprof-interproc=piecewise.  */
+  { PP_MODE_INTERPROC_PIECEWISE, "interproc-piecewise",
+    "interprocedural (Melski-Reps piecewise) path counts: paths from loop head or entry to backedge or exit, across calls and returns",
+    PP_VALUES_U64, PP_PROBE_IP_EDGE, PP_SITE_EDGE, false, true, true,
+    pp_plan_interproc, PP_IP_PIECEWISE, false, false, false, true },
 };
 const unsigned pp_nmodes = sizeof pp_modes / sizeof *pp_modes;
 

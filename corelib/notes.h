@@ -73,6 +73,7 @@ enum pp_mode
   PP_MODE_RESIDUAL = 8,
   PP_MODE_TRACE = 9,
   PP_MODE_INTERPROC = 10,
+  PP_MODE_INTERPROC_PIECEWISE = 11,
 };
 
 /* Block flags.  */

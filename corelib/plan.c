@@ -264,9 +264,11 @@ pp_plan_trace (const pp_mode_info *mode, const pp_graph *g,
    pp_ip_zero_edges), EXIT after those into EXIT, LAND at the blocks a longjmp, a
    computed goto or an exception may enter (with the setjmp call that starts
    the block, from the calls of FN, which may be NULL).  The probes follow
-   from the graph: pp_plan_from_notes makes them again.  */
+   from the graph and the kind of paths (enum pp_ip_kind, the mode's
+   plan_arg): pp_plan_from_notes makes them again.  */
 static int
-interproc_probes (const pp_graph *g, const pp_function_notes *fn, pp_plan *out)
+interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
+		  pp_plan *out)
 {
   if (plan_alloc (out, 2 * g->nedges + g->nnodes + 1))
     return PP_PLAN_ENOMEM;
@@ -280,7 +282,7 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, pp_plan *out)
       return PP_PLAN_ENOMEM;
     }
   /* Without the notes (or memory for the numbering), a probe on every edge.  */
-  if (fn && pp_ip_zero_edges (fn, zero))
+  if (fn && pp_ip_zero_edges (fn, kind == PP_IP_PIECEWISE, zero))
     memset (zero, 0, (g->nedges + 1) * sizeof *zero);
   for (uint32_t e = 0; e < g->nedges; e++)
     {
@@ -315,9 +317,8 @@ int
 pp_plan_interproc (const pp_mode_info *mode, const pp_graph *g,
 		   const pp_plan_input *in, pp_plan *out, const char **why)
 {
-  (void) mode;
   (void) why;
-  return interproc_probes (g, in->notes, out);
+  return interproc_probes (g, in->notes, mode->plan_arg, out);
 }
 
 /* One-byte probes on the fewest blocks or edges (Chen et al.), the cheapest such
@@ -638,7 +639,7 @@ pp_plan_from_notes (const pp_function_notes *fn, const pp_mode_info *mode,
       int rc = PP_PLAN_ENOMEM;
       if (pp_notes_function_graph (fn, &g) == 0)
 	{
-	  rc = interproc_probes (&g, fn, plan);
+	  rc = interproc_probes (&g, fn, mode->plan_arg, plan);
 	  pp_graph_free (&g);
 	}
       if (rc)

@@ -28,6 +28,16 @@
    it, an activation of a procedure that is no root entered from outside) is
    counted as lost, which the profile records.
 
+   Piecewise paths (-fplugin-arg-pathprof-interproc=piecewise, every unit
+   of the mode interproc-piecewise) differ in where a path starts after a
+   backedge or a landing: at GENTRY -> v with no call open (x = unbal of the
+   procedure), not in the activation's context.  The activations below such
+   a start are not the path's: a return from the activation the path
+   started in (ipt.base, the paper's cntOpenLfParens == 0) adds the value of
+   that return among EXIT's successors and continues in the caller with x =
+   unbal of its procedure (corelib's pp_ip_return); at EXIT of an activation
+   entered from outside, the path leaves for EXIT_global.
+
    Signals: probes are not reentrant (GMP allocates); a handler's probes
    while a probe of its thread is under way are ignored and its activations
    untracked.  */
@@ -64,7 +74,9 @@ static struct
   pp_unit_notes *notes;
   pp_ip_layout layout;
   pp_ip_numbering nb;
+  bool piecewise;
   uint32_t *root_of;		/* per procedure: its ENTRY root, or NONE */
+  uint32_t *gentry_root_of;	/* piecewise: its GENTRY root, or NONE */
   uint32_t words;		/* 64-bit words of a path number */
   unsigned char *manifest;
   uint32_t manifest_len;
@@ -95,7 +107,8 @@ unit_order (const void *a, const void *b)
 static int
 make_manifest (void)
 {
-  pp_ip_manifest m = { PP_IP_CONTEXT, prog.nunits, NULL, NULL };
+  pp_ip_manifest m = { prog.piecewise ? PP_IP_PIECEWISE : PP_IP_CONTEXT,
+		       prog.nunits, NULL, NULL };
   m.names = malloc ((prog.nunits + 1) * sizeof *m.names);
   m.checksums = malloc ((prog.nunits + 1) * sizeof *m.checksums);
   int ret = -1;
@@ -118,18 +131,18 @@ make_manifest (void)
   return ret;
 }
 
-/* Whether unit U is of the interprocedural mode: the mode is its notes'
-   third word (notes.h).  */
-static bool
-ip_unit (const struct __pathprof_unit *u)
+/* The mode of unit U if it is one of the interprocedural modes (the mode is
+   its notes' third word, notes.h), else NULL.  */
+static const pp_mode_info *
+ip_mode (const struct __pathprof_unit *u)
 {
   if (u->notes_len < 12)
-    return false;
+    return NULL;
   const unsigned char *m = u->notes + 8;
   const pp_mode_info *mode = pp_mode_lookup (m[0] | (uint32_t) m[1] << 8
 					     | (uint32_t) m[2] << 16
 					     | (uint32_t) m[3] << 24);
-  return mode && mode->calls;
+  return mode && mode->calls ? mode : NULL;
 }
 
 /* Numbers the program of the units registered now (runtime.c's list).  */
@@ -140,14 +153,30 @@ number_program (void)
   struct __pathprof_unit **all;
   uint32_t n = pp_registered_units (&all);
   uint32_t k = 0;
+  const pp_mode_info *kind = NULL;
   for (uint32_t i = 0; i < n; i++)
-    if (ip_unit (all[i]))
-      all[k++] = all[i];
+    if (ip_mode (all[i]))
+      {
+	if (kind && kind != ip_mode (all[i]))
+	  {
+	    pp_report (false, "interprocedural paths are not counted: unit '%s' "
+		       "is built for %s paths, unit '%s' for %s paths "
+		       "(-fplugin-arg-pathprof-interproc)", all[k - 1]->name,
+		       kind->plan_arg == PP_IP_PIECEWISE ? "piecewise" : "context",
+		       all[i]->name, kind->plan_arg == PP_IP_PIECEWISE
+		       ? "context" : "piecewise");
+	    free (all);
+	    return;
+	  }
+	kind = ip_mode (all[i]);
+	all[k++] = all[i];
+      }
   if (k == 0)
     {
       free (all);
       return;
     }
+  prog.piecewise = kind->plan_arg == PP_IP_PIECEWISE;
   qsort (all, k, sizeof *all, unit_order);
   prog.units = all;
   prog.nunits = k;
@@ -168,7 +197,7 @@ number_program (void)
       list[u] = &prog.notes[u];
     }
   int rc = pp_ip_layout_build (list, k, &prog.layout) ? PP_IP_ENOMEM
-	   : pp_ip_number (&prog.layout.prog, false, &prog.nb);
+	   : pp_ip_number (&prog.layout.prog, prog.piecewise, &prog.nb);
   if (rc)
     {
       pp_report (false, "interprocedural paths are not counted: %s",
@@ -177,16 +206,16 @@ number_program (void)
       goto out;
     }
   prog.root_of = malloc ((prog.nb.nprocs + 1) * sizeof *prog.root_of);
-  if (!prog.root_of || make_manifest ())
+  prog.gentry_root_of = malloc ((prog.nb.nprocs + 1) * sizeof *prog.root_of);
+  if (!prog.root_of || !prog.gentry_root_of || make_manifest ())
     {
       pp_report (false, "interprocedural paths are not counted: out of memory");
       goto out;
     }
   for (uint32_t p = 0; p < prog.nb.nprocs; p++)
-    prog.root_of[p] = NONE;
+    prog.root_of[p] = prog.gentry_root_of[p] = NONE;
   for (uint32_t r = prog.nb.nroots; r-- > 0;)
-    if (!prog.nb.root_gentry[r])
-      prog.root_of[prog.nb.roots[r]] = r;
+    (prog.nb.root_gentry[r] ? prog.gentry_root_of : prog.root_of)[prog.nb.roots[r]] = r;
   size_t bits = mpz_sgn (prog.nb.npaths) ? mpz_sizeinbase (prog.nb.npaths, 2) : 1;
   prog.words = (uint32_t) ((bits + 63) / 64);
   if (prog.words > PP_PROFILE_WIDE_WORDS_MAX)
@@ -340,6 +369,8 @@ struct act
   bool entered;			/* the call under way continued the path */
   bool entry_lost;		/* on_entry names no path */
   bool saved_lost;
+  bool saved_open;
+  uint32_t saved_base;
   const void *saved_tag;
   mpz_t x, on_entry, saved;
 };
@@ -351,6 +382,11 @@ static __thread struct
   bool busy;
   bool lost;			/* the current path is not one of the numbering */
   bool ready;			/* num and tmp initialised */
+  /* The activation the current path started in, or continued in after a
+     return from where it started (piecewise), and whether it started at
+     that activation's ENTRY, its call open (else at its GENTRY).  */
+  uint32_t base;
+  bool open;
   const void *tag;		/* the callee the last call named */
   mpz_t num, tmp;
 } ipt;
@@ -380,6 +416,28 @@ push_act (void)
       ipt.cap = cap;
     }
   return &ipt.acts[ipt.depth++];
+}
+
+/* Activation a starts a path of its own: the one under way waits until a
+   ends (resume).  */
+static void
+suspend (struct act *a)
+{
+  mpz_swap (a->saved, ipt.num);
+  a->saved_lost = ipt.lost;
+  a->saved_tag = ipt.tag;
+  a->saved_base = ipt.base;
+  a->saved_open = ipt.open;
+}
+
+static void
+resume (struct act *a)
+{
+  mpz_swap (ipt.num, a->saved);
+  ipt.lost = a->saved_lost;
+  ipt.tag = a->saved_tag;
+  ipt.base = a->saved_base;
+  ipt.open = a->saved_open;
 }
 
 /* num += rho_k (x) in procedure p.  */
@@ -426,12 +484,38 @@ abandon_above (uint32_t depth)
       struct act *a = &ipt.acts[--ipt.depth];
       if (!a->root)
 	continue;
-      mpz_swap (ipt.num, a->saved);
-      ipt.lost = a->saved_lost;
-      ipt.tag = a->saved_tag;
+      resume (a);
       if (ipt.depth > 0)
 	end_at_call (&ipt.acts[ipt.depth - 1]);
     }
+}
+
+/* A path starts in activation a on its surrogate IN (from ENTRY, or GENTRY
+   when piecewise) after a backedge, or where a longjmp or a computed goto
+   landed: a context path in the context a was entered in, a piecewise one
+   with no call open.  */
+static void
+restart (struct act *a, uint32_t in)
+{
+  if (prog.piecewise)
+    {
+      uint32_t g = prog.gentry_root_of[a->proc];
+      ipt.lost = g == NONE || in == NONE;
+      if (g != NONE)
+	{
+	  mpz_set (ipt.num, prog.nb.root_value[g]);
+	  mpz_set (a->x, prog.nb.procs[a->proc].unbal);
+	}
+      ipt.base = (uint32_t) (a - ipt.acts);
+      ipt.open = false;
+    }
+  else
+    {
+      mpz_set (ipt.num, a->on_entry);
+      ipt.lost = a->entry_lost || in == NONE;
+    }
+  if (!ipt.lost)
+    add_rho (a->proc, in, a->x);
 }
 
 /* The activation of FRAME, abandoning those above it; NULL if untracked.  */
@@ -493,17 +577,20 @@ __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *s
 	}
       else
 	{
-	  mpz_swap (a->saved, ipt.num);
-	  a->saved_lost = ipt.lost;
-	  a->saved_tag = ipt.tag;
+	  suspend (a);
+	  ipt.base = ipt.depth - 1;
+	  ipt.open = true;
 	  uint32_t r = prog.root_of[p];
 	  ipt.lost = r == NONE;
 	  if (r != NONE)
 	    mpz_set (ipt.num, prog.nb.root_value[r]);
 	  mpz_set_ui (a->x, 1);
 	}
-      mpz_set (a->on_entry, ipt.num);
-      a->entry_lost = ipt.lost;
+      if (!prog.piecewise)
+	{
+	  mpz_set (a->on_entry, ipt.num);
+	  a->entry_lost = ipt.lost;
+	}
       frame = ipt.depth;
     }
   ipt.tag = NULL;
@@ -533,10 +620,7 @@ __pathprof_ip_edge (uint64_t frame, uint32_t edge)
 	  add_rho (a->proc, out, a->x);
 	  count_path (ipt.num);
 	}
-      mpz_set (ipt.num, a->on_entry);
-      ipt.lost = a->entry_lost || in == NONE;
-      if (in != NONE)
-	add_rho (a->proc, in, a->x);
+      restart (a, in);
     }
   ipt.busy = false;
 }
@@ -586,15 +670,46 @@ __pathprof_ip_exit (uint64_t frame)
   struct act *a = begin (frame);
   if (!a)
     return;
-  if (a->root)
+  uint32_t p = a->proc;
+  const pp_ip_proc *ip = &prog.nb.procs[p];
+  if (prog.piecewise && ipt.base == ipt.depth - 1 && !ipt.open)
+    {
+      /* Piecewise, no call open: the path leaves EXIT for any of its
+	 successors.  */
+      if (a->root)
+	{
+	  /* For EXIT_global, which comes last if p is a root.  */
+	  if (ipt.lost || ip->nexits == 0 || ip->exit_site[ip->nexits - 1] != NONE)
+	    count_lost ();
+	  else
+	    {
+	      mpz_add (ipt.num, ipt.num, ip->exit_value[ip->nexits - 1]);
+	      count_path (ipt.num);
+	    }
+	  resume (a);
+	}
+      else
+	{
+	  /* For the caller, through the site that called p.  */
+	  struct act *b = a - 1;
+	  uint32_t s = b->site < JUMPED ? prog.layout.site_of_call[b->proc][b->site] : NONE;
+	  if (s == NONE || prog.nb.recursive[s] || prog.nb.calls[s].callee != p)
+	    ipt.lost = true;
+	  else
+	    {
+	      mpz_add (ipt.num, ipt.num, ip->exit_value[prog.nb.exit_of_site[s]]);
+	      mpz_set (b->x, prog.nb.procs[b->proc].unbal);
+	    }
+	  ipt.base--;
+	}
+    }
+  else if (a->root)
     {
       if (ipt.lost)
 	count_lost ();
       else
 	count_path (ipt.num);
-      mpz_swap (ipt.num, a->saved);
-      ipt.lost = a->saved_lost;
-      ipt.tag = a->saved_tag;
+      resume (a);
     }
   ipt.depth--;
   ipt.busy = false;
@@ -638,11 +753,7 @@ __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call)
 	  /* A longjmp or a computed goto landed here: the paths under way
 	     end where they were, a new one starts at the block.  */
 	  abandon_above ((uint32_t) frame);
-	  uint32_t in = prog.nb.procs[p].reentry_of[block];
-	  mpz_set (ipt.num, a->on_entry);
-	  ipt.lost = a->entry_lost || in == NONE;
-	  if (in != NONE)
-	    add_rho (p, in, a->x);
+	  restart (a, prog.nb.procs[p].reentry_of[block]);
 	  a->site = NONE;
 	}
       if (call != NONE)		/* past the setjmp that starts the block */

@@ -52,6 +52,16 @@ static const option_value witness_values[] = {
 };
 static int option_all_witnesses;
 
+/* Interprocedural paths: Melski and Reps' context paths (mode interproc) or
+   their piecewise paths (the row interproc-piecewise): the same probes, which
+   the runtime numbers differently.  -1: not given.  */
+static const option_value interproc_values[] = {
+  {"context", PP_MODE_INTERPROC},
+  {"piecewise", PP_MODE_INTERPROC_PIECEWISE},
+  {NULL, 0}
+};
+static int option_interproc = -1;
+
 static const pp_mode_info *option_mode = pp_mode_lookup (PP_MODE_EDGE_COUNTS);
 static int option_weights = PP_WEIGHTS_GCC;
 /* Functions with at most this many paths count them in an array; larger ones
@@ -238,6 +248,9 @@ parse_options (struct plugin_name_args *info)
       else if (strcmp (arg.key, "witnesses") == 0)
 	ok &= parse_choice ("witnesses", arg.value, witness_values,
 			    &option_all_witnesses);
+      else if (strcmp (arg.key, "interproc") == 0)
+	ok &= parse_choice ("interproc", arg.value, interproc_values,
+			    &option_interproc);
       else
 	{
 	  if (strcmp (arg.key, "profile") == 0)
@@ -245,9 +258,19 @@ parse_options (struct plugin_name_args *info)
 	  else
 	    error ("pathprof: unknown option %<-fplugin-arg-pathprof-%s%>; valid "
 		   "options are: mode, weights, path-array-max, profile, "
-		   "interesting, witnesses", arg.key);
+		   "interesting, witnesses, interproc", arg.key);
 	  ok = false;
 	}
+    }
+  if (ok && option_interproc >= 0)
+    {
+      if (!option_mode->calls)
+	{
+	  error ("pathprof: %<-fplugin-arg-pathprof-interproc%> is only read by "
+		 "mode interproc, not by mode %qs", option_mode->name);
+	  return false;
+	}
+      option_mode = pp_mode_lookup ((uint32_t) option_interproc);
     }
   return ok && load_prior ();
 }
@@ -274,7 +297,9 @@ help_text (void)
 		 "  -fplugin-arg-pathprof-interesting=all|hot:P (ppp: which of its "
 		 "paths; default all)\n"
 		 "  -fplugin-arg-pathprof-witnesses=optimal|all (trace: all is the "
-		 "exhaustive tracer, for testing)\n", NULL);
+		 "exhaustive tracer, for testing)\n"
+		 "  -fplugin-arg-pathprof-interproc=context|piecewise (interproc: "
+		 "which paths; default context)\n", NULL);
 }
 
 /* ------------------------------------------------------------------------- */

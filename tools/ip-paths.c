@@ -72,7 +72,7 @@ print_step (void *ctx, int kind, uint32_t x, uint32_t y)
   struct printer *pr = ctx;
   const pp_ip_numbering *nb = &pr->p->nb;
   uint32_t here = pr->step++;
-  if (here == pr->suffix && here > 0)
+  if (here == pr->suffix && here > 0 && !nb->piecewise)
     printf ("\n    %*s(the path's own part, after its context:)", 2 * pr->depth, "");
   switch (kind)
     {

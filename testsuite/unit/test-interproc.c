@@ -516,7 +516,7 @@ check_layout (struct unit_property *layout)
       for (uint32_t p = 0; p < 4; p++)
 	{
 	  bool zero[8] = { 0 };
-	  unit_check (layout, pp_ip_zero_edges (fns[p], zero) == 0, "zero edges");
+	  unit_check (layout, pp_ip_zero_edges (fns[p], pw, zero) == 0, "zero edges");
 	  for (uint32_t e = 0; e < fns[p]->nedges; e++)
 	    {
 	      uint32_t k = n.procs[p].fin_of_edge[e];
