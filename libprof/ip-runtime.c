@@ -38,6 +38,20 @@
    unbal of its procedure (corelib's pp_ip_return); at EXIT of an activation
    entered from outside, the path leaves for EXIT_global.
 
+   Segments.  The running number is kept in two parts: ipt.num (GMP) and,
+   per activation, u64 sums A and B of the values <a, b> of the edges it took
+   since its segment began, so that its share is A x + B (x its completions
+   at EXIT).  A segment ends where num must be whole (flush): at a call its
+   callee continues, at EXIT, at a path's end, and before a value that does
+   not fit 64 bits (added to num in GMP) or a sum that would overflow.  A path that ends in the segment it
+   began with is N0 + A x + B for the segment's start (N0, x): the
+   procedure's constants at a root's ENTRY (its root value, 1) and at a
+   piecewise GENTRY (its root value, unbal), the activation's context after
+   a backedge in context paths (interned once per activation).  Such a path
+   (most of them: a loop's iterations) is counted by (ctx, A, B) in the
+   thread's table (ip-tables.c), with neither GMP nor a lock, and becomes a
+   number only when the profile is written.
+
    Signals: probes are not reentrant (GMP allocates); a handler's probes
    while a probe of its thread is under way are ignored and its activations
    untracked.  */
@@ -54,6 +68,7 @@
 #include "interproc.h"
 #include "ip-notes.h"
 #include "ip-runtime.h"
+#include "ip-tables.h"
 #include "modes.h"
 #include "notes.h"
 #include "pathprof-abi.h"
@@ -62,6 +77,7 @@
 #define PP_EXPORT __attribute__ ((visibility ("default")))
 #define NONE UINT32_MAX
 #define JUMPED (UINT32_MAX - 1)	/* a computed goto left the activation */
+#define WIDE UINT64_MAX		/* prog.ab: see rho in GMP */
 
 /* ---- The program (under ip_lock until ready).  */
 
@@ -75,6 +91,9 @@ static struct
   pp_ip_layout layout;
   pp_ip_numbering nb;
   bool piecewise;
+  /* Per procedure: rho = <a, b> of its G*_fin edge k at ab[2 k] and
+     ab[2 k + 1], or WIDE at ab[2 k] when a or b does not fit 64 bits.  */
+  uint64_t **ab;
   uint32_t *root_of;		/* per procedure: its ENTRY root, or NONE */
   uint32_t *gentry_root_of;	/* piecewise: its GENTRY root, or NONE */
   uint32_t words;		/* 64-bit words of a path number */
@@ -84,15 +103,22 @@ static struct
   char name[64];
 } prog;
 
-/* Counts by path number: open addressing, words + 2 u64 per slot (the
-   number, its count, 1 when the slot is used), under count_lock.  */
-static pthread_mutex_t count_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Interned contexts (context paths): the (N0, x) of segments that start
+   after a backedge in an activation that is no root (see "Segments"),
+   under ctx_lock; a segment's ctx is 2 p or 2 p + 1 for the constants of
+   procedure p, 2 nprocs + i for contexts[i].  */
+static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct
 {
-  uint64_t *slots;
-  size_t cap, n;
-  uint64_t lost, paths;
-} counts;
+  struct ctx
+  {
+    uint64_t hash;
+    mpz_t n0, x;
+  } **all;
+  uint32_t n, cap;
+  uint32_t *index;		/* open addressing: i + 1, 0 empty */
+  uint32_t index_cap;
+} ctxs;
 
 static int
 unit_order (const void *a, const void *b)
@@ -143,6 +169,39 @@ ip_mode (const struct __pathprof_unit *u)
 					     | (uint32_t) m[2] << 16
 					     | (uint32_t) m[3] << 24);
   return mode && mode->calls ? mode : NULL;
+}
+
+/* Whether v fits the u64 sums (and GMP's _ui calls, which take unsigned
+   long).  */
+static bool
+fits_u64 (const mpz_t v)
+{
+  return mpz_sgn (v) >= 0 && mpz_fits_ulong_p (v);
+}
+
+/* prog.ab: the edge values as u64 where they fit.  */
+static int
+make_value_tables (void)
+{
+  prog.ab = calloc (prog.nb.nprocs + 1, sizeof *prog.ab);
+  if (!prog.ab)
+    return -1;
+  for (uint32_t p = 0; p < prog.nb.nprocs; p++)
+    {
+      const pp_ip_proc *ip = &prog.nb.procs[p];
+      uint64_t *ab = malloc ((2 * (size_t) ip->nedges + 1) * sizeof *ab);
+      if (!ab)
+	return -1;
+      for (uint32_t k = 0; k < ip->nedges; k++)
+	{
+	  const pp_ip_lin *rho = &ip->edges[k].rho;
+	  bool fits = fits_u64 (rho->a) && fits_u64 (rho->b) && mpz_cmp_ui (rho->a, WIDE);
+	  ab[2 * k] = fits ? mpz_get_ui (rho->a) : WIDE;
+	  ab[2 * k + 1] = fits ? mpz_get_ui (rho->b) : 0;
+	}
+      prog.ab[p] = ab;
+    }
+  return 0;
 }
 
 /* Numbers the program of the units registered now (runtime.c's list).  */
@@ -225,6 +284,12 @@ number_program (void)
 	   64 * PP_PROFILE_WIDE_WORDS_MAX);
       goto out;
     }
+  if (make_value_tables ())
+    {
+      pp_report (false, "interprocedural paths are not counted: out of memory");
+      goto out;
+    }
+  pp_ipt_init (prog.words);
   prog.ready = true;
 out:
   free (list);
@@ -265,106 +330,163 @@ proc_of (const struct __pathprof_unit *u, uint32_t f)
   return NONE;
 }
 
-/* ---- Counting.  */
+/* ---- Counting (ip-tables.c keeps the counts).  */
 
-static void count_lost (void);
-
-static uint64_t
-hash_words (const uint64_t *w, uint32_t n)
-{
-  return pp_hash64 (w, n * sizeof *w, PP_HASH_SEED);
-}
-
-#define SLOT(i) (counts.slots + (i) * (size_t) (prog.words + 2))
-
+/* The words of NUM (prog.words of them) in KEY; false if it has more.  */
 static bool
-grow_counts (void)
+number_words (const mpz_t num, uint64_t *key)
 {
   uint32_t w = prog.words;
-  size_t cap = counts.cap ? 2 * counts.cap : 1024;
-  uint64_t *slots = calloc (cap, (w + 2) * sizeof *slots);
-  if (!slots)
-    return false;
-  for (size_t i = 0; i < counts.cap; i++)
-    {
-      const uint64_t *s = SLOT (i);
-      if (!s[w + 1])
-	continue;
-      size_t j = hash_words (s, w) & (cap - 1);
-      while (slots[j * (w + 2) + w + 1])
-	j = (j + 1) & (cap - 1);
-      memcpy (slots + j * (w + 2), s, (w + 2) * sizeof *s);
-    }
-  free (counts.slots);
-  counts.slots = slots;
-  counts.cap = cap;
-  return true;
-}
-
-/* The slot of KEY (used, or the empty one where it goes).  */
-static uint64_t *
-find_slot (const uint64_t *key)
-{
-  uint32_t w = prog.words;
-  size_t j = hash_words (key, w) & (counts.cap - 1);
-  for (;; j = (j + 1) & (counts.cap - 1))
-    {
-      uint64_t *s = SLOT (j);
-      if (!s[w + 1] || memcmp (s, key, w * sizeof *key) == 0)
-	return s;
-    }
-}
-
-/* One execution of path NUM.  */
-static void
-count_path (const mpz_t num)
-{
-  uint32_t w = prog.words;
-  uint64_t key[PP_PROFILE_WIDE_WORDS_MAX];
   size_t n = mpz_size (num);
   if (mpz_sgn (num) < 0 || n > w)
-    {
-      count_lost ();
-      return;
-    }
+    return false;
 #if GMP_NUMB_BITS == 64 && GMP_NAIL_BITS == 0
   memcpy (key, mpz_limbs_read (num), n * sizeof *key);	/* the words as they are */
 #else
   mpz_export (key, &n, -1, sizeof *key, 0, 0, num);
 #endif
   memset (key + n, 0, (w - n) * sizeof *key);
-  pthread_mutex_lock (&count_lock);
-  if ((counts.n + 1) * 2 > counts.cap && !grow_counts ())
-    counts.lost++;
+  return true;
+}
+
+/* One execution of path NUM.  */
+static void
+count_path (const mpz_t num)
+{
+  uint64_t key[PP_PROFILE_WIDE_WORDS_MAX];
+  if (number_words (num, key))
+    pp_ipt_count_number (key);
   else
-    {
-      uint64_t *s = find_slot (key);
-      if (!s[w + 1])
-	{
-	  memcpy (s, key, w * sizeof *key);
-	  s[w + 1] = 1;
-	  counts.n++;
-	}
-      s[w]++;
-      counts.paths++;
-    }
-  pthread_mutex_unlock (&count_lock);
+    pp_ipt_count_lost ();
 }
 
 static void
 count_lost (void)
 {
-  pthread_mutex_lock (&count_lock);
-  counts.lost++;
-  pthread_mutex_unlock (&count_lock);
+  pp_ipt_count_lost ();
+}
+
+/* The ctx of (n0, x): an interned context's, or NONE when out of memory.  */
+static uint32_t
+intern_context (const mpz_t n0, const mpz_t x)
+{
+  uint64_t words[2 * PP_PROFILE_WIDE_WORDS_MAX];
+  if (!number_words (n0, words) || !number_words (x, words + prog.words))
+    return NONE;
+  uint64_t h = pp_hash64 (words, 2 * prog.words * sizeof *words, PP_HASH_SEED);
+  uint32_t id = NONE;
+  pthread_mutex_lock (&ctx_lock);
+  if ((ctxs.n + 1) * 2 > ctxs.index_cap)
+    {
+      uint32_t cap = ctxs.index_cap ? 2 * ctxs.index_cap : 256;
+      uint32_t *index = calloc (cap, sizeof *index);
+      struct ctx **all = realloc (ctxs.all, (cap / 2 + 1) * sizeof *all);
+      if (all)
+	ctxs.all = all;
+      if (!index || !all)
+	{
+	  free (index);
+	  goto out;
+	}
+      for (uint32_t i = 0; i < ctxs.n; i++)
+	{
+	  uint32_t j = (uint32_t) ctxs.all[i]->hash & (cap - 1);
+	  while (index[j])
+	    j = (j + 1) & (cap - 1);
+	  index[j] = i + 1;
+	}
+      free (ctxs.index);
+      ctxs.index = index;
+      ctxs.index_cap = cap;
+    }
+  uint32_t j = (uint32_t) h & (ctxs.index_cap - 1);
+  for (; ctxs.index[j]; j = (j + 1) & (ctxs.index_cap - 1))
+    {
+      const struct ctx *c = ctxs.all[ctxs.index[j] - 1];
+      if (c->hash == h && mpz_cmp (c->n0, n0) == 0 && mpz_cmp (c->x, x) == 0)
+	{
+	  id = ctxs.index[j] - 1;
+	  goto out;
+	}
+    }
+  struct ctx *c = malloc (sizeof *c);
+  if (!c)
+    goto out;
+  c->hash = h;
+  mpz_init_set (c->n0, n0);
+  mpz_init_set (c->x, x);
+  id = ctxs.n++;
+  ctxs.all[id] = c;
+  ctxs.index[j] = id + 1;
+out:
+  pthread_mutex_unlock (&ctx_lock);
+  return id == NONE ? NONE : 2 * prog.nb.nprocs + id;
+}
+
+/* The number of segment (ctx, a, b) for a snapshot (pp_ipt_number_fn),
+   under the count tables' locks.  */
+static bool
+segment_number (uint64_t ctx, uint64_t a, uint64_t b, uint64_t *key)
+{
+  static mpz_t num;
+  static bool ready;
+  if (!ready)
+    {
+      mpz_init (num);
+      ready = true;
+    }
+  uint32_t n = prog.nb.nprocs;
+  if (ctx < 2 * (uint64_t) n)
+    {
+      uint32_t p = (uint32_t) (ctx / 2);
+      uint32_t r = ctx % 2 ? prog.gentry_root_of[p] : prog.root_of[p];
+      if (r == NONE)
+	return false;
+      mpz_set (num, prog.nb.root_value[r]);
+      if (ctx % 2)
+	mpz_addmul_ui (num, prog.nb.procs[p].unbal, a);
+      else
+	mpz_add_ui (num, num, a);	/* x = 1 */
+    }
+  else
+    {
+      pthread_mutex_lock (&ctx_lock);
+      const struct ctx *c = ctx - 2 * n < ctxs.n ? ctxs.all[ctx - 2 * n] : NULL;
+      if (c)
+	{
+	  mpz_set (num, c->n0);
+	  mpz_addmul_ui (num, c->x, a);
+	}
+      pthread_mutex_unlock (&ctx_lock);
+      if (!c)
+	return false;
+    }
+  mpz_add_ui (num, num, b);
+  return mpz_cmp (num, prog.nb.npaths) < 0 && number_words (num, key);
 }
 
 /* ---- Threads.  */
+
+/* Where an activation's segment began (see "Segments"): the number is
+   num + A x + B (SEG_WHOLE), or N0 + A x + B for the start's N0 (and x),
+   num then not set.  */
+enum
+{
+  SEG_WHOLE,
+  SEG_ROOT,			/* at ENTRY of a root: its root value, x = 1 */
+  SEG_GENTRY,			/* piecewise, at GENTRY: its root value, x = unbal */
+  SEG_CONTEXT,			/* context, after a backedge: on_entry, x */
+};
 
 struct act
 {
   uint32_t proc;
   uint32_t site;		/* the call under way (notes index), NONE, JUMPED */
+  uint64_t A, B;		/* the segment's edge values (fast procedures) */
+  const uint64_t *ab;		/* prog.ab[proc] */
+  const uint32_t *fin;		/* the procedure's fin_of_edge */
+  uint8_t seg;
+  uint32_t ctx;			/* SEG_CONTEXT: the interned context, or NONE */
   bool root;			/* it started a path; saved is the one suspended */
   bool entered;			/* the call under way continued the path */
   bool entry_lost;		/* on_entry names no path */
@@ -440,34 +562,122 @@ resume (struct act *a)
   ipt.open = a->saved_open;
 }
 
-/* num += rho_k (x) in procedure p.  */
+/* num (and x) := the start of a's segment.  */
 static void
-add_rho (uint32_t p, uint32_t k, const mpz_t x)
+set_segment_start (struct act *a)
+{
+  uint32_t p = a->proc;
+  switch (a->seg)
+    {
+    case SEG_ROOT:
+      mpz_set (ipt.num, prog.nb.root_value[prog.root_of[p]]);
+      break;
+    case SEG_GENTRY:
+      mpz_set (ipt.num, prog.nb.root_value[prog.gentry_root_of[p]]);
+      mpz_set (a->x, prog.nb.procs[p].unbal);
+      break;
+    case SEG_CONTEXT:
+      mpz_set (ipt.num, a->on_entry);
+      break;
+    }
+  a->seg = SEG_WHOLE;
+}
+
+/* A segment of a begins (KIND: a start whose N0 is known; SEG_WHOLE:
+   num).  */
+static void
+begin_segment (struct act *a, uint8_t kind)
+{
+  a->A = a->B = 0;
+  a->seg = kind;
+}
+
+/* num := the number so far: a's segment ends.  */
+static void
+flush (struct act *a)
+{
+  if (a->seg != SEG_WHOLE)
+    set_segment_start (a);
+  if (a->A)
+    mpz_addmul_ui (ipt.num, a->x, a->A);
+  if (a->B)
+    mpz_add_ui (ipt.num, ipt.num, a->B);
+  a->A = a->B = 0;
+}
+
+/* add_value's other case: a value that does not fit, or a sum that would
+   overflow; num is made whole first.  */
+static __attribute__ ((noinline)) void
+add_value_to_num (struct act *a, uint32_t k)
+{
+  flush (a);
+  if (a->ab[2 * k] != WIDE)
+    {
+      a->A = a->ab[2 * k];
+      a->B = a->ab[2 * k + 1];
+      return;
+    }
+  const pp_ip_lin *rho = &prog.nb.procs[a->proc].edges[k].rho;
+  mpz_addmul (ipt.num, rho->a, a->x);
+  mpz_add (ipt.num, ipt.num, rho->b);
+}
+
+/* The path takes edge k (NONE: none) of a's procedure's G*_fin: its value
+   rho_k (x), to A and B.  */
+static inline void
+add_value (struct act *a, uint32_t k)
 {
   if (k == NONE)
     return;
-  const pp_ip_lin *rho = &prog.nb.procs[p].edges[k].rho;
-  mpz_addmul (ipt.num, rho->a, x);
-  mpz_add (ipt.num, ipt.num, rho->b);
+  uint64_t va = a->ab[2 * k], vb = a->ab[2 * k + 1], na, nb;
+  if (__builtin_expect (!__builtin_add_overflow (a->A, va, &na)
+			& !__builtin_add_overflow (a->B, vb, &nb) & (va != WIDE), 1))
+    {
+      a->A = na;
+      a->B = nb;
+    }
+  else
+    add_value_to_num (a, k);
+}
+
+/* The path under way ends in activation a, its last value added.  */
+static void
+end_path (struct act *a)
+{
+  if (ipt.lost)
+    {
+      count_lost ();
+      return;
+    }
+  uint32_t ctx = NONE, p = a->proc;
+  if (a->seg == SEG_ROOT || a->seg == SEG_GENTRY)
+    ctx = 2 * p + (a->seg == SEG_GENTRY);
+  else if (a->seg == SEG_CONTEXT)
+    {
+      if (a->ctx == NONE)
+	a->ctx = intern_context (a->on_entry, a->x);
+      ctx = a->ctx;
+    }
+  if (ctx != NONE && pp_ipt_count_segment (ctx, a->A, a->B))
+    return;
+  flush (a);
+  count_path (ipt.num);
 }
 
 /* The path under way ends at activation a's call under way (the process or
    a longjmp leaves it there): on the surrogate of its call vertex's leave.  */
 static void
-end_at_call (const struct act *a)
+end_at_call (struct act *a)
 {
   if (a->site == JUMPED)
     return;			/* counted at the jump */
   uint32_t g = NONE;
   if (a->site != NONE)
     g = prog.nb.procs[a->proc].leave_of[prog.layout.call_vertex[a->proc][a->site]];
-  if (g == NONE || ipt.lost)
-    {
-      count_lost ();
-      return;
-    }
-  add_rho (a->proc, g, a->x);
-  count_path (ipt.num);
+  if (g == NONE)
+    ipt.lost = true;
+  add_value (a, g);
+  end_path (a);
 }
 
 /* The activations above DEPTH are gone (a longjmp past them, or the
@@ -499,23 +709,20 @@ restart (struct act *a, uint32_t in)
 {
   if (prog.piecewise)
     {
-      uint32_t g = prog.gentry_root_of[a->proc];
-      ipt.lost = g == NONE || in == NONE;
-      if (g != NONE)
-	{
-	  mpz_set (ipt.num, prog.nb.root_value[g]);
-	  mpz_set (a->x, prog.nb.procs[a->proc].unbal);
-	}
+      bool known = prog.gentry_root_of[a->proc] != NONE;
+      ipt.lost = !known || in == NONE;
+      begin_segment (a, known ? SEG_GENTRY : SEG_WHOLE);
       ipt.base = (uint32_t) (a - ipt.acts);
       ipt.open = false;
     }
   else
     {
-      mpz_set (ipt.num, a->on_entry);
       ipt.lost = a->entry_lost || in == NONE;
+      begin_segment (a, a->root && prog.root_of[a->proc] != NONE ? SEG_ROOT
+			: SEG_CONTEXT);
     }
   if (!ipt.lost)
-    add_rho (a->proc, in, a->x);
+    add_value (a, in);
 }
 
 /* The activation of FRAME, abandoning those above it; NULL if untracked.  */
@@ -532,16 +739,35 @@ frame_act (uint64_t frame)
 /* A probe's start: the activation of FRAME, the thread busy until the probe
    ends (ipt.busy = false); NULL when the probe does nothing (untracked, or a
    signal handler interrupted a probe of its thread).  */
-static struct act *
+static inline struct act *
 begin (uint64_t frame)
 {
-  if (ipt.busy)
+  if (__builtin_expect (ipt.busy, 0))
     return NULL;
   ipt.busy = true;
+  if (__builtin_expect (frame != 0 && frame == ipt.depth, 1))
+    return &ipt.acts[frame - 1];
   struct act *a = frame_act (frame);
   if (!a)
     ipt.busy = false;
   return a;
+}
+
+/* The path reaches edge EDGE of a's graph, which is no edge of G*_fin: at
+   a backedge w -> v it ends on w -> GEXIT, the next starts on ENTRY -> v
+   after the activation's context (or GENTRY -> v).  */
+static __attribute__ ((noinline)) void
+cut_edge (struct act *a, uint32_t edge)
+{
+  const pp_ip_proc *ip = &prog.nb.procs[a->proc];
+  if (ip->back_of_edge[edge] != 1)
+    return;
+  uint32_t out = ip->exit_of_edge[edge], in = ip->entry_of_edge[edge];
+  if (out == NONE)
+    ipt.lost = true;
+  add_value (a, out);
+  end_path (a);
+  restart (a, in);
 }
 
 /* ---- The probes (pathprof-abi.h).  */
@@ -560,14 +786,20 @@ __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *s
     s = prog.layout.site_of_call[caller->proc][caller->site];
   bool cont = p != NONE && s != NONE && !prog.nb.recursive[s]
 	      && prog.nb.calls[s].callee == p;
+  if (caller && p != NONE)
+    flush (caller);		/* num is whole: on_entry, or suspended */
   struct act *a = p == NONE ? NULL : push_act ();
   if (a)
     {
       caller = ipt.depth > 1 ? &ipt.acts[ipt.depth - 2] : NULL;
       a->proc = p;
+      a->ab = prog.ab[p];
+      a->fin = prog.nb.procs[p].fin_of_edge;
       a->site = NONE;
       a->entered = false;
       a->root = !cont;
+      a->ctx = NONE;
+      uint8_t seg = SEG_WHOLE;
       if (cont)
 	{
 	  const pp_ip_lin *psi = &prog.nb.procs[caller->proc].psi[prog.nb.calls[s].ret];
@@ -580,17 +812,19 @@ __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *s
 	  suspend (a);
 	  ipt.base = ipt.depth - 1;
 	  ipt.open = true;
-	  uint32_t r = prog.root_of[p];
-	  ipt.lost = r == NONE;
-	  if (r != NONE)
-	    mpz_set (ipt.num, prog.nb.root_value[r]);
+	  ipt.lost = prog.root_of[p] == NONE;
+	  seg = ipt.lost ? SEG_WHOLE : SEG_ROOT;
 	  mpz_set_ui (a->x, 1);
 	}
+      a->seg = seg;
       if (!prog.piecewise)
 	{
+	  if (seg == SEG_ROOT)
+	    set_segment_start (a);	/* on_entry is that value */
 	  mpz_set (a->on_entry, ipt.num);
 	  a->entry_lost = ipt.lost;
 	}
+      begin_segment (a, seg);
       frame = ipt.depth;
     }
   ipt.tag = NULL;
@@ -604,24 +838,11 @@ __pathprof_ip_edge (uint64_t frame, uint32_t edge)
   struct act *a = begin (frame);
   if (!a)
     return;
-  const pp_ip_proc *ip = &prog.nb.procs[a->proc];
-  uint32_t k = ip->fin_of_edge[edge];
-  if (k != NONE)
-    add_rho (a->proc, k, a->x);
-  else if (ip->back_of_edge[edge] == 1)
-    {
-      /* A backedge w -> v: the path ends on w -> GEXIT, the next starts on
-	 ENTRY -> v after the activation's context.  */
-      uint32_t out = ip->exit_of_edge[edge], in = ip->entry_of_edge[edge];
-      if (ipt.lost || out == NONE)
-	count_lost ();
-      else
-	{
-	  add_rho (a->proc, out, a->x);
-	  count_path (ipt.num);
-	}
-      restart (a, in);
-    }
+  uint32_t k = a->fin[edge];
+  if (__builtin_expect (k != NONE, 1))
+    add_value (a, k);
+  else
+    cut_edge (a, edge);
   ipt.busy = false;
 }
 
@@ -648,13 +869,13 @@ __pathprof_ip_return (uint64_t frame, uint32_t call)
       uint32_t p = a->proc, s = prog.layout.site_of_call[p][call];
       const pp_ip_proc *ip = &prog.nb.procs[p];
       if (s == NONE)
-	add_rho (p, ip->fin_of_edge[prog.layout.leaf_edge[p][call]], a->x);
+	add_value (a, ip->fin_of_edge[prog.layout.leaf_edge[p][call]]);
       else if (prog.nb.recursive[s])
 	{
 	  uint32_t c = prog.layout.call_vertex[p][call];
 	  for (uint32_t k = ip->out_start[c]; k < ip->out_start[c + 1]; k++)
 	    if (ip->edges[k].kind == PP_IP_SUMMARY)
-	      add_rho (p, k, a->x);
+	      add_value (a, k);
 	}
       else if (!a->entered)
 	ipt.lost = true;	/* the callee did not continue the path */
@@ -683,6 +904,7 @@ __pathprof_ip_exit (uint64_t frame)
 	    count_lost ();
 	  else
 	    {
+	      flush (a);
 	      mpz_add (ipt.num, ipt.num, ip->exit_value[ip->nexits - 1]);
 	      count_path (ipt.num);
 	    }
@@ -697,6 +919,7 @@ __pathprof_ip_exit (uint64_t frame)
 	    ipt.lost = true;
 	  else
 	    {
+	      flush (a);	/* b's share is in num: flushed when a began */
 	      mpz_add (ipt.num, ipt.num, ip->exit_value[prog.nb.exit_of_site[s]]);
 	      mpz_set (b->x, prog.nb.procs[b->proc].unbal);
 	    }
@@ -705,12 +928,11 @@ __pathprof_ip_exit (uint64_t frame)
     }
   else if (a->root)
     {
-      if (ipt.lost)
-	count_lost ();
-      else
-	count_path (ipt.num);
+      end_path (a);
       resume (a);
     }
+  else
+    flush (a);			/* the caller goes on from num */
   ipt.depth--;
   ipt.busy = false;
 }
@@ -727,13 +949,10 @@ __pathprof_ip_jump (uint64_t frame, uint32_t block)
     if (prog.layout.call_block[p][k] == block)
       v = prog.layout.return_vertex[p][k];
   uint32_t g = prog.nb.procs[p].leave_of[v];
-  if (ipt.lost || g == NONE)
-    count_lost ();
-  else
-    {
-      add_rho (p, g, a->x);
-      count_path (ipt.num);
-    }
+  if (g == NONE)
+    ipt.lost = true;
+  add_value (a, g);
+  end_path (a);
   a->site = JUMPED;
   ipt.busy = false;
 }
@@ -757,7 +976,7 @@ __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call)
 	  a->site = NONE;
 	}
       if (call != NONE)		/* past the setjmp that starts the block */
-	add_rho (p, prog.nb.procs[p].fin_of_edge[prog.layout.leaf_edge[p][call]], a->x);
+	add_value (a, prog.nb.procs[p].fin_of_edge[prog.layout.leaf_edge[p][call]]);
       ipt.tag = NULL;
     }
   ipt.busy = false;
@@ -775,41 +994,13 @@ pp_ip_end_thread_paths (void)
   ipt.busy = false;
 }
 
-static int
-by_number (const void *a, const void *b, void *words)
-{
-  uint32_t w = *(const uint32_t *) words;
-  return pp_wide_before (a, b, w) ? -1 : pp_wide_before (b, a, w) ? 1 : 0;
-}
-
 int
 pp_ip_snapshot (pp_unit_data *rec)
 {
   memset (rec, 0, sizeof *rec);
   if (!prog.ready)
     return 0;
-  pthread_mutex_lock (&count_lock);
-  uint32_t w = prog.words;
-  rec->wide = malloc ((counts.n + 1) * (w + 1) * sizeof *rec->wide);
-  rec->values = malloc (2 * sizeof (uint64_t));
-  int ret = -1;
-  if (rec->wide && rec->values)
-    {
-      size_t k = 0;
-      for (size_t i = 0; i < counts.cap; i++)
-	if (SLOT (i)[w])
-	  memcpy (rec->wide + k++ * (w + 1), SLOT (i), (w + 1) * sizeof *rec->wide);
-      /* Increasing numbers, as the profile wants them.  */
-      qsort_r (rec->wide, k, (w + 1) * sizeof *rec->wide, by_number, &w);
-      rec->nwide = (uint32_t) k;
-      rec->wide_words = w;
-      uint64_t *v = rec->values;
-      v[0] = counts.paths;
-      v[1] = counts.lost;
-      rec->nvalues = 2;
-      ret = k > 0 || counts.lost > 0;
-    }
-  pthread_mutex_unlock (&count_lock);
+  int ret = pp_ipt_snapshot (rec, segment_number);
   rec->name = prog.name;
   rec->checksum = prog.checksum;
   rec->notes = prog.manifest;
@@ -821,46 +1012,32 @@ pp_ip_snapshot (pp_unit_data *rec)
 void
 pp_ip_subtract (const pp_unit_data *rec)
 {
-  uint32_t w = prog.words;
-  pthread_mutex_lock (&count_lock);
-  for (uint32_t i = 0; i < rec->nwide; i++)
-    {
-      const uint64_t *e = rec->wide + (size_t) i * (w + 1);
-      uint64_t *s = find_slot (e);
-      if (s[w + 1])
-	s[w] -= e[w];		/* what ran meanwhile stays */
-    }
-  const uint64_t *v = rec->values;
-  counts.paths -= v[0];
-  counts.lost -= v[1];
-  pthread_mutex_unlock (&count_lock);
+  (void) rec;			/* what the snapshot read, slot by slot */
+  pp_ipt_subtract ();
 }
 
 void
 pp_ip_reset (void)
 {
-  pthread_mutex_lock (&count_lock);
-  if (counts.slots)
-    memset (counts.slots, 0, counts.cap * (prog.words + 2) * sizeof *counts.slots);
-  counts.n = counts.paths = counts.lost = 0;
-  pthread_mutex_unlock (&count_lock);
+  pp_ipt_reset ();
 }
 
 void
 pp_ip_before_fork (int stage)
 {
-  pthread_mutex_lock (stage == 0 ? &ip_lock : &count_lock);
+  if (stage == 0)
+    pthread_mutex_lock (&ip_lock);
+  else
+    {
+      pp_ipt_before_fork ();	/* the snapshot's order: tables, then contexts */
+      pthread_mutex_lock (&ctx_lock);
+    }
 }
 
 void
 pp_ip_after_fork (bool child)
 {
-  if (child)
-    {
-      if (counts.slots)
-	memset (counts.slots, 0, counts.cap * (prog.words + 2) * sizeof *counts.slots);
-      counts.n = counts.paths = counts.lost = 0;
-    }
-  pthread_mutex_unlock (&count_lock);
+  pp_ipt_after_fork (child);
+  pthread_mutex_unlock (&ctx_lock);
   pthread_mutex_unlock (&ip_lock);
 }

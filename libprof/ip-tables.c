@@ -1,0 +1,439 @@
+/* libprof, the interprocedural mode's count tables (ip-tables.h).
+
+   Numbers.  A path is counted by its number, WORDS 64-bit words, in one table
+   of the process: open addressing with linear probing over slots of WORDS + 2
+   words (the number, its count, 1 when used), under count_lock.
+
+   Segments.  Most paths a program runs begin and end in one activation with
+   no call between (a loop's iterations).  ip-runtime.c counts those by three
+   words (ctx, A, B) that give the number N0 + A x + B, without GMP and
+   without a lock: each thread has a table of its own, which only that thread
+   inserts into or grows, under the table's lock, so that a dump, which takes
+   the lock, reads a whole table; the thread finds its slot and adds to it
+   without the lock, with an atomic add, since a dump subtracts atomically what
+   it wrote.  A thread's table outlives the thread: its counts are the
+   profile's.
+
+   Dumps.  A snapshot reads every slot under the locks, turns segments into
+   numbers (ip-runtime.c knows the contexts), merges equal numbers and
+   records per slot what it read; subtract takes exactly that off each slot,
+   so what ran meanwhile stays.  */
+
+#define _GNU_SOURCE 1
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ip-tables.h"
+
+static uint32_t words;
+
+static inline uint64_t
+mix (uint64_t h, uint64_t w)
+{
+  h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+  return h ^ (h >> 29);
+}
+
+/* ---- Numbers.  */
+
+static pthread_mutex_t count_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct
+{
+  uint64_t *slots;
+  size_t cap, n;
+  uint64_t lost, paths;		/* paths: those counted in this table */
+} numbers;
+
+#define SLOT(slots, i) ((slots) + (i) * (size_t) (words + 2))
+
+static uint64_t
+hash_number (const uint64_t *key)
+{
+  uint64_t h = 0;
+  for (uint32_t i = 0; i < words; i++)
+    h = mix (h, key[i]);
+  return h;
+}
+
+static bool
+same_number (const uint64_t *a, const uint64_t *b)
+{
+  for (uint32_t i = 0; i < words; i++)
+    if (a[i] != b[i])
+      return false;
+  return true;
+}
+
+/* The slot of KEY in SLOTS of CAP (used, or the empty one where it goes).  */
+static uint64_t *
+number_slot (uint64_t *slots, size_t cap, const uint64_t *key)
+{
+  size_t j = hash_number (key) & (cap - 1);
+  for (;; j = (j + 1) & (cap - 1))
+    {
+      uint64_t *s = SLOT (slots, j);
+      if (!s[words + 1] || same_number (s, key))
+	return s;
+    }
+}
+
+static bool
+grow_numbers (void)
+{
+  size_t cap = numbers.cap ? 2 * numbers.cap : 1024;
+  uint64_t *slots = calloc (cap, (words + 2) * sizeof *slots);
+  if (!slots)
+    return false;
+  for (size_t i = 0; i < numbers.cap; i++)
+    {
+      const uint64_t *s = SLOT (numbers.slots, i);
+      if (s[words + 1])
+	memcpy (number_slot (slots, cap, s), s, (words + 2) * sizeof *s);
+    }
+  free (numbers.slots);
+  numbers.slots = slots;
+  numbers.cap = cap;
+  return true;
+}
+
+void
+pp_ipt_init (uint32_t w)
+{
+  words = w;
+}
+
+void
+pp_ipt_count_number (const uint64_t *key)
+{
+  pthread_mutex_lock (&count_lock);
+  if ((numbers.n + 1) * 2 > numbers.cap && !grow_numbers ())
+    numbers.lost++;
+  else
+    {
+      uint64_t *s = number_slot (numbers.slots, numbers.cap, key);
+      if (!s[words + 1])
+	{
+	  memcpy (s, key, words * sizeof *key);
+	  s[words + 1] = 1;
+	  numbers.n++;
+	}
+      s[words]++;
+      numbers.paths++;
+    }
+  pthread_mutex_unlock (&count_lock);
+}
+
+void
+pp_ipt_count_lost (void)
+{
+  pthread_mutex_lock (&count_lock);
+  numbers.lost++;
+  pthread_mutex_unlock (&count_lock);
+}
+
+/* ---- Segments.  */
+
+struct seg_slot
+{
+  uint64_t ctx1;		/* ctx + 1; 0: empty */
+  uint64_t a, b;
+  uint64_t count;		/* modulo 2^64 (a dump subtracts) */
+};
+
+struct seg_table
+{
+  struct seg_table *next;	/* every thread's, newest first */
+  pthread_mutex_t lock;
+  size_t cap, n;
+  struct seg_slot *slots;
+};
+
+static pthread_mutex_t seg_list_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct seg_table *seg_tables;
+static __thread struct seg_table *my_segs
+  __attribute__ ((tls_model ("initial-exec")));
+/* The slot the thread counted last (a loop runs one path many times); NULL
+   after its table grew.  */
+static __thread struct seg_slot *my_last
+  __attribute__ ((tls_model ("initial-exec")));
+
+static inline size_t
+seg_home (const struct seg_table *t, uint64_t ctx1, uint64_t a, uint64_t b)
+{
+  return mix (mix (mix (0, ctx1), a), b) & (t->cap - 1);
+}
+
+static struct seg_slot *
+seg_slot (const struct seg_table *t, uint64_t ctx1, uint64_t a, uint64_t b)
+{
+  for (size_t j = seg_home (t, ctx1, a, b);; j = (j + 1) & (t->cap - 1))
+    {
+      struct seg_slot *s = &t->slots[j];
+      if (!s->ctx1 || (s->ctx1 == ctx1 && s->a == a && s->b == b))
+	return s;
+    }
+}
+
+static struct seg_table *
+new_seg_table (void)
+{
+  struct seg_table *t = calloc (1, sizeof *t);
+  if (!t)
+    return NULL;
+  t->cap = 256;
+  t->slots = calloc (t->cap, sizeof *t->slots);
+  if (!t->slots)
+    {
+      free (t);
+      return NULL;
+    }
+  pthread_mutex_init (&t->lock, NULL);
+  pthread_mutex_lock (&seg_list_lock);
+  t->next = seg_tables;
+  seg_tables = t;
+  pthread_mutex_unlock (&seg_list_lock);
+  return t;
+}
+
+/* Under t->lock.  */
+static bool
+grow_segs (struct seg_table *t)
+{
+  size_t cap = 2 * t->cap;
+  struct seg_slot *slots = calloc (cap, sizeof *slots);
+  if (!slots)
+    return false;
+  struct seg_table bigger = { .cap = cap, .slots = slots };
+  for (size_t i = 0; i < t->cap; i++)
+    if (t->slots[i].ctx1)
+      {
+	const struct seg_slot *s = &t->slots[i];
+	*seg_slot (&bigger, s->ctx1, s->a, s->b) = *s;
+      }
+  free (t->slots);
+  t->slots = slots;
+  t->cap = cap;
+  return true;
+}
+
+bool
+pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b)
+{
+  struct seg_slot *s = my_last;
+  if (s && s->ctx1 == ctx + 1 && s->a == a && s->b == b)
+    {
+      __atomic_fetch_add (&s->count, 1, __ATOMIC_RELAXED);
+      return true;
+    }
+  struct seg_table *t = my_segs;
+  if (!t && !(t = my_segs = new_seg_table ()))
+    return false;
+  s = seg_slot (t, ctx + 1, a, b);
+  if (s->ctx1)
+    {
+      __atomic_fetch_add (&s->count, 1, __ATOMIC_RELAXED);
+      my_last = s;
+      return true;
+    }
+  pthread_mutex_lock (&t->lock);
+  my_last = NULL;
+  bool ok = (t->n + 1) * 2 <= t->cap || grow_segs (t);
+  if (ok)
+    {
+      s = seg_slot (t, ctx + 1, a, b);
+      s->a = a;
+      s->b = b;
+      s->ctx1 = ctx + 1;
+      __atomic_store_n (&s->count, 1, __ATOMIC_RELAXED);
+      t->n++;
+    }
+  pthread_mutex_unlock (&t->lock);
+  return ok;
+}
+
+/* ---- Dumps.  */
+
+/* What the last snapshot read: numbers (WORDS words, then the value) and
+   segments.  */
+static struct
+{
+  uint64_t *numbers;
+  size_t nnumbers;
+  struct taken_seg
+  {
+    struct seg_table *t;
+    struct seg_slot key;	/* count: the value read */
+  } *segs;
+  size_t nsegs;
+  uint64_t paths, lost;
+} taken;
+
+static int
+by_number (const void *a, const void *b)
+{
+  const uint64_t *x = a, *y = b;
+  return pp_wide_before (x, y, words) ? -1 : pp_wide_before (y, x, words) ? 1 : 0;
+}
+
+static void
+lock_segs (void)
+{
+  pthread_mutex_lock (&seg_list_lock);
+  for (struct seg_table *t = seg_tables; t; t = t->next)
+    pthread_mutex_lock (&t->lock);
+}
+
+static void
+unlock_segs (void)
+{
+  for (struct seg_table *t = seg_tables; t; t = t->next)
+    pthread_mutex_unlock (&t->lock);
+  pthread_mutex_unlock (&seg_list_lock);
+}
+
+int
+pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
+{
+  free (taken.numbers);
+  free (taken.segs);
+  memset (&taken, 0, sizeof taken);
+  pthread_mutex_lock (&count_lock);
+  lock_segs ();
+  size_t nsegs = 0;
+  for (struct seg_table *t = seg_tables; t; t = t->next)
+    nsegs += t->n;
+  uint32_t w = words;
+  /* Every count as (number, count), numbers then segments.  */
+  uint64_t *all = malloc ((numbers.n + nsegs + 1) * (w + 1) * sizeof *all);
+  taken.numbers = malloc ((numbers.n + 1) * (w + 1) * sizeof *taken.numbers);
+  taken.segs = malloc ((nsegs + 1) * sizeof *taken.segs);
+  rec->values = malloc (2 * sizeof (uint64_t));
+  int ret = -1;
+  if (all && taken.numbers && taken.segs && rec->values)
+    {
+      size_t k = 0;
+      for (size_t i = 0; i < numbers.cap; i++)
+	{
+	  const uint64_t *s = SLOT (numbers.slots, i);
+	  if (s[w + 1] && s[w])
+	    {
+	      memcpy (all + k * (w + 1), s, (w + 1) * sizeof *s);
+	      memcpy (taken.numbers + k * (w + 1), s, (w + 1) * sizeof *s);
+	      k++;
+	    }
+	}
+      taken.nnumbers = k;
+      taken.paths = numbers.paths;
+      taken.lost = numbers.lost;
+      uint64_t segs_counted = 0, segs_lost = 0;
+      for (struct seg_table *t = seg_tables; t; t = t->next)
+	for (size_t i = 0; i < t->cap; i++)
+	  {
+	    struct seg_slot s = t->slots[i];
+	    s.count = __atomic_load_n (&t->slots[i].count, __ATOMIC_RELAXED);
+	    if (!s.ctx1 || !s.count)
+	      continue;
+	    taken.segs[taken.nsegs++] = (struct taken_seg) { t, s };
+	    uint64_t *e = all + k * (w + 1);
+	    if (number (s.ctx1 - 1, s.a, s.b, e))
+	      {
+		e[w] = s.count;
+		segs_counted += s.count;
+		k++;
+	      }
+	    else
+	      segs_lost += s.count;
+	  }
+      /* Increasing numbers, each once, as the profile wants them.  */
+      qsort (all, k, (w + 1) * sizeof *all, by_number);
+      size_t m = 0;
+      for (size_t i = 0; i < k; i++)
+	{
+	  const uint64_t *e = all + i * (w + 1);
+	  if (m && same_number (all + (m - 1) * (w + 1), e))
+	    all[(m - 1) * (w + 1) + w] += e[w];
+	  else
+	    memmove (all + m++ * (w + 1), e, (w + 1) * sizeof *e);
+	}
+      rec->wide = all;
+      all = NULL;
+      rec->nwide = (uint32_t) m;
+      rec->wide_words = w;
+      uint64_t *v = rec->values;
+      v[0] = numbers.paths + segs_counted;
+      v[1] = numbers.lost + segs_lost;
+      rec->nvalues = 2;
+      ret = m > 0 || v[1] > 0;
+    }
+  unlock_segs ();
+  pthread_mutex_unlock (&count_lock);
+  free (all);
+  return ret;
+}
+
+void
+pp_ipt_subtract (void)
+{
+  uint32_t w = words;
+  pthread_mutex_lock (&count_lock);
+  for (size_t i = 0; i < taken.nnumbers; i++)
+    {
+      const uint64_t *e = taken.numbers + i * (w + 1);
+      uint64_t *s = number_slot (numbers.slots, numbers.cap, e);
+      if (s[w + 1])
+	s[w] -= e[w];
+    }
+  numbers.paths -= taken.paths;
+  numbers.lost -= taken.lost;
+  pthread_mutex_unlock (&count_lock);
+  for (size_t i = 0; i < taken.nsegs; i++)
+    {
+      const struct taken_seg *g = &taken.segs[i];
+      pthread_mutex_lock (&g->t->lock);
+      struct seg_slot *s = seg_slot (g->t, g->key.ctx1, g->key.a, g->key.b);
+      if (s->ctx1)
+	__atomic_fetch_sub (&s->count, g->key.count, __ATOMIC_RELAXED);
+      pthread_mutex_unlock (&g->t->lock);
+    }
+  taken.nnumbers = taken.nsegs = 0;
+  taken.paths = taken.lost = 0;
+}
+
+static void
+zero_all (void)
+{
+  if (numbers.slots)
+    memset (numbers.slots, 0, numbers.cap * (words + 2) * sizeof *numbers.slots);
+  numbers.n = numbers.paths = numbers.lost = 0;
+  for (struct seg_table *t = seg_tables; t; t = t->next)
+    for (size_t i = 0; i < t->cap; i++)
+      __atomic_store_n (&t->slots[i].count, 0, __ATOMIC_RELAXED);
+}
+
+void
+pp_ipt_reset (void)
+{
+  pthread_mutex_lock (&count_lock);
+  lock_segs ();
+  zero_all ();
+  unlock_segs ();
+  pthread_mutex_unlock (&count_lock);
+}
+
+void
+pp_ipt_before_fork (void)
+{
+  pthread_mutex_lock (&count_lock);
+  lock_segs ();
+}
+
+void
+pp_ipt_after_fork (bool child)
+{
+  if (child)
+    zero_all ();
+  unlock_segs ();
+  pthread_mutex_unlock (&count_lock);
+}

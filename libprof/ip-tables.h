@@ -1,0 +1,41 @@
+/* libprof, the interprocedural mode's count tables (ip-tables.c), used by
+   ip-runtime.c only.  */
+
+#ifndef PATHPROF_IP_TABLES_H
+#define PATHPROF_IP_TABLES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+/* Path numbers have WORDS 64-bit words (set once, before any count).  */
+void pp_ipt_init (uint32_t words);
+
+/* One execution of the path of number KEY (WORDS words, least significant
+   first); of a path the numbering cannot name.  */
+void pp_ipt_count_number (const uint64_t *key);
+void pp_ipt_count_lost (void);
+
+/* One execution of the path whose number is N0 + A x + B for the context
+   CTX = (N0, x) (ip-runtime.c says which), counted in the calling thread's
+   table.  Returns false when out of memory (the caller counts the number).  */
+bool pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b);
+
+/* The number of a segment: writes WORDS words to KEY, or returns false when
+   the context is unknown or the number does not fit.  */
+typedef bool pp_ipt_number_fn (uint64_t ctx, uint64_t a, uint64_t b, uint64_t *key);
+
+/* Dumps (under runtime.c's units_lock, snapshot then subtract).  Fills the
+   record's wide counts (increasing numbers, each once) and values (paths
+   counted, paths lost) from every table; returns 1 when there is a count, 0
+   when none, -1 when out of memory.  */
+int pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number);
+/* Removes what the last snapshot read, slot by slot.  */
+void pp_ipt_subtract (void);
+void pp_ipt_reset (void);
+/* Fork: every table locked before, unlocked after (the child's zeroed).  */
+void pp_ipt_before_fork (void);
+void pp_ipt_after_fork (bool child);
+
+#endif
