@@ -39,82 +39,75 @@ report_program_function (const report_program *p, uint32_t proc,
   return &p->units[u - 1]->functions[proc - p->layout.first_proc[u - 1]];
 }
 
-/* Adding one path's count to the edges it takes.  A context path repeats,
-   before its last surrogate from ENTRY, the context of the activation it
-   started in (Melski and Reps' context prefix, which the paths before it
-   ran); only what follows (the active suffix) ran in this path.  */
-struct step
+struct decoder
 {
-  int kind;
-  uint32_t x, y;
-};
-
-struct adder
-{
-  report_program *p;
-  uint64_t count;
-  struct step *steps;
-  uint32_t nsteps, cap;
+  const pp_ip_numbering *nb;
+  report_ip_path *path;
   bool failed;
 };
 
 static void
-add_edge (struct adder *a, uint32_t proc, uint32_t e)
+add_step (void *ctx, int kind, uint32_t x, uint32_t y)
 {
-  const report_unit *ru;
-  report_function *f = (report_function *) report_program_function (a->p, proc, &ru);
-  if (e < f->graph.nedges)
-    f->edge_counts[e] = pp_sat_add (f->edge_counts[e], a->count);
+  struct decoder *d = ctx;
+  report_ip_path *path = d->path;
+  if (path->nsteps == path->cap)
+    {
+      uint32_t cap = path->cap ? 2 * path->cap : 64;
+      report_ip_step *steps = realloc (path->steps, cap * sizeof *steps);
+      if (!steps)
+	{
+	  d->failed = true;
+	  return;
+	}
+      path->steps = steps;
+      path->cap = cap;
+    }
+  if (kind == PP_IP_STEP_EDGE && !d->nb->piecewise
+      && d->nb->procs[x].edges[y].kind == PP_IP_SURROGATE_ENTRY)
+    path->own = path->nsteps;
+  path->steps[path->nsteps++] = (report_ip_step) { kind, x, y };
 }
 
-/* The path's steps, in order, are in a->steps.  */
-static void
-add_path (struct adder *a)
+int
+report_program_decode (const report_program *p, const mpz_t num,
+		       report_ip_path *path)
 {
-  const pp_ip_numbering *nb = &a->p->nb;
-  uint32_t suffix = 0;
-  for (uint32_t i = 0; i < a->nsteps; i++)
-    if (a->steps[i].kind == PP_IP_STEP_EDGE
-	&& nb->procs[a->steps[i].x].edges[a->steps[i].y].kind == PP_IP_SURROGATE_ENTRY)
-      suffix = i;
-  for (uint32_t i = 0; i < a->nsteps; i++)
+  struct decoder d = { &p->nb, path, false };
+  path->nsteps = path->own = 0;
+  int rc = pp_ip_decode (&p->nb, num, add_step, &d);
+  return rc ? rc : d.failed ? -1 : 0;
+}
+
+/* Adds COUNT executions of PATH to the edges it takes: a context path
+   repeats, before its own part, the context of the activation it started in
+   (Melski and Reps' context prefix), which the paths before it ran.  */
+static void
+add_path (report_program *p, const report_ip_path *path, uint64_t count)
+{
+  const pp_ip_numbering *nb = &p->nb;
+  for (uint32_t i = path->own; i < path->nsteps; i++)
     {
-      const struct step *st = &a->steps[i];
-      if (st->kind != PP_IP_STEP_EDGE || i < suffix)
+      const report_ip_step *st = &path->steps[i];
+      if (st->kind != PP_IP_STEP_EDGE)
 	continue;
-      const pp_ip_proc *ip = &nb->procs[st->x];
-      const pp_ip_edge *ed = &ip->edges[st->y];
+      const pp_ip_proc *ip = &nb->procs[st->a];
+      const pp_ip_edge *ed = &ip->edges[st->b];
+      uint32_t e = UINT32_MAX;
       if (ed->kind == PP_IP_EDGE)
-	add_edge (a, st->x, ed->arg);
+	e = ed->arg;
       else if (ed->kind == PP_IP_SURROGATE_GEXIT && ip->back_of_edge[ed->arg] == 1)
-	add_edge (a, st->x, ed->arg);	/* the backedge that ends the path */
+	e = ed->arg;		/* the backedge that ends the path */
       else if (ed->kind == PP_IP_SURROGATE_ENTRY && ip->back_of_edge[ed->arg] == 2)
-	add_edge (a, st->x, ed->arg);	/* a re-entry (a backedge counts once, above) */
+	e = ed->arg;		/* a re-entry (a backedge counts once, above) */
+      const report_unit *ru;
+      report_function *f = (report_function *) report_program_function (p, st->a, &ru);
+      if (e < f->graph.nedges)
+	f->edge_counts[e] = pp_sat_add (f->edge_counts[e], count);
     }
   /* Fake leaves are not taken from the paths: a path that a longjmp ends
      leaves the calls under way above where it lands, and no number tells
      where that was.  report_program_load derives them afterwards.  */
-}
-
-static void
-add_step (void *ctx, int kind, uint32_t x, uint32_t y)
-{
-  struct adder *a = ctx;
-  if (a->nsteps == a->cap)
-    {
-      uint32_t cap = a->cap ? 2 * a->cap : 64;
-      struct step *steps = realloc (a->steps, cap * sizeof *steps);
-      if (!steps)
-	{
-	  a->failed = true;
-	  return;
-	}
-      a->steps = steps;
-      a->cap = cap;
-    }
-  a->steps[a->nsteps++] = (struct step) { kind, x, y };
-  if (kind == PP_IP_STEP_END)
-    add_path (a);
 }
 
 int
@@ -164,16 +157,16 @@ report_program_load (report_program *p, const report *r, char *err,
   p->numbered = true;
   mpz_t num;
   mpz_init (num);
-  struct adder a = { .p = p };
+  report_ip_path path = { 0 };
   uint32_t w = u->wide_words;
   for (uint32_t i = 0; i < u->nwide; i++)
     {
       const uint64_t *e = u->wide + (size_t) i * (w + 1);
       mpz_import (num, w, -1, sizeof *e, 0, 0, e);
-      a.count = e[w];
-      a.nsteps = 0;
-      int rc = pp_ip_decode (&p->nb, num, add_step, &a);
-      if (rc || a.failed)
+      int rc = report_program_decode (p, num, &path);
+      if (rc == 0)
+	add_path (p, &path, e[w]);
+      else
 	{
 	  snprintf (err, errlen, "'%s': %s", u->name,
 		    rc == -2 ? "a path number beyond the numbering of its units "
@@ -210,7 +203,7 @@ report_program_load (report_program *p, const report *r, char *err,
 	    f->edge_counts[e] = flow;
 	  }
       }
-  free (a.steps);
+  free (path.steps);
   mpz_clear (num);
 out:
   free (notes);

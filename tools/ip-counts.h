@@ -37,6 +37,27 @@ const report_function *report_program_function (const report_program *p,
 						uint32_t proc,
 						const report_unit **unit);
 
+/* One path of a program record: pp_ip_decode's steps in order, and where
+   the path's own part starts (own: its last surrogate from ENTRY, after the
+   context prefix that the paths before it ran; 0 when it has none, as every
+   piecewise path).  */
+typedef struct report_ip_step
+{
+  int kind;			/* enum pp_ip_step_kind */
+  uint32_t a, b;
+} report_ip_step;
+
+typedef struct report_ip_path
+{
+  report_ip_step *steps;
+  uint32_t nsteps, cap, own;
+} report_ip_path;
+
+/* Decodes NUM into PATH (whose array it reuses; free steps when done).
+   Returns 0, -1 when out of memory, -2 when NUM is beyond the numbering.  */
+int report_program_decode (const report_program *p, const mpz_t num,
+			   report_ip_path *path);
+
 /* The mode reader of the interprocedural mode (report.c): every edge count
    derived (from the program records, added later: report_program_load).  */
 int report_read_interproc (report_function *f, const pp_unit_data *u,

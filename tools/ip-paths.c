@@ -3,6 +3,8 @@
    source lines, then the call into the next function or the return to the
    caller, the number of bits of the largest path number on top.  */
 
+#define _GNU_SOURCE 1	/* qsort_r */
+
 #include <gmp.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,9 +22,6 @@ struct printer
   uint32_t proc;		/* the function being printed */
   uint32_t last_block;
   int depth;
-  bool started;
-  uint32_t suffix;		/* the step where the path's own part starts */
-  uint32_t step;
 };
 
 /* The block of vertex v of procedure p (a vertex after a call is its block's).  */
@@ -66,14 +65,11 @@ block (struct printer *pr, uint32_t v)
   pr->last_block = b;
 }
 
+/* Step KIND (x, y) of a path (report_ip_step).  */
 static void
-print_step (void *ctx, int kind, uint32_t x, uint32_t y)
+print_step (struct printer *pr, int kind, uint32_t x, uint32_t y)
 {
-  struct printer *pr = ctx;
   const pp_ip_numbering *nb = &pr->p->nb;
-  uint32_t here = pr->step++;
-  if (here == pr->suffix && here > 0 && !nb->piecewise)
-    printf ("\n    %*s(the path's own part, after its context:)", 2 * pr->depth, "");
   switch (kind)
     {
     case PP_IP_STEP_ROOT:
@@ -115,33 +111,15 @@ print_step (void *ctx, int kind, uint32_t x, uint32_t y)
     case PP_IP_STEP_END:
       break;
     }
-  (void) y;
 }
-
-/* Finds where a path's active suffix starts: its last surrogate from ENTRY.  */
-struct finder
-{
-  const pp_ip_numbering *nb;
-  uint32_t step, suffix;
-};
-
-static void
-find_suffix (void *ctx, int kind, uint32_t x, uint32_t y)
-{
-  struct finder *fd = ctx;
-  if (kind == PP_IP_STEP_EDGE && fd->nb->procs[x].edges[y].kind == PP_IP_SURROGATE_ENTRY)
-    fd->suffix = fd->step;
-  fd->step++;
-}
-
-static const report_program *sorting;
 
 static int
-hottest_first (const void *a, const void *b)
+hottest_first (const void *a, const void *b, void *data)
 {
-  uint32_t w = sorting->data->wide_words;
-  const uint64_t *x = sorting->data->wide + (size_t) *(const uint32_t *) a * (w + 1);
-  const uint64_t *y = sorting->data->wide + (size_t) *(const uint32_t *) b * (w + 1);
+  const pp_unit_data *u = data;
+  uint32_t w = u->wide_words;
+  const uint64_t *x = u->wide + (size_t) *(const uint32_t *) a * (w + 1);
+  const uint64_t *y = u->wide + (size_t) *(const uint32_t *) b * (w + 1);
   if (x[w] != y[w])
     return x[w] > y[w] ? -1 : 1;
   return pp_wide_before (x, y, w) ? -1 : pp_wide_before (y, x, w) ? 1 : 0;
@@ -172,23 +150,33 @@ ip_paths_print (const report *r, uint64_t top, bool after_units)
 	}
       for (uint32_t k = 0; k < u->nwide; k++)
 	order[k] = k;
-      sorting = p;
-      qsort (order, u->nwide, sizeof *order, hottest_first);
+      qsort_r (order, u->nwide, sizeof *order, hottest_first, (void *) u);
       mpz_t num;
       mpz_init (num);
+      report_ip_path path = { 0 };
       uint32_t w = u->wide_words;
-      for (uint32_t k = 0; k < u->nwide && k < top; k++)
+      for (uint32_t k = 0; k < u->nwide && k < top && status == 0; k++)
 	{
 	  const uint64_t *e = u->wide + (size_t) order[k] * (w + 1);
 	  mpz_import (num, w, -1, sizeof *e, 0, 0, e);
-	  struct finder fd = { &p->nb, 0, 0 };
-	  pp_ip_decode (&p->nb, num, find_suffix, &fd);
+	  if (report_program_decode (p, num, &path))
+	    {
+	      status = -1;
+	      break;
+	    }
 	  gmp_printf ("  path %Zd: count %" PRIu64, num, e[w]);
-	  struct printer pr = { .p = p, .suffix = fd.suffix };
-	  if (pp_ip_decode (&p->nb, num, print_step, &pr))
-	    status = -1;
+	  struct printer pr = { .p = p };
+	  for (uint32_t i = 0; i < path.nsteps; i++)
+	    {
+	      /* A context: steps before the own part but the root.  */
+	      if (i == path.own && i > 1)
+		printf ("\n    %*s(the path's own part, after its context:)",
+			2 * pr.depth, "");
+	      print_step (&pr, path.steps[i].kind, path.steps[i].a, path.steps[i].b);
+	    }
 	  putchar ('\n');
 	}
+      free (path.steps);
       mpz_clear (num);
       free (order);
     }
