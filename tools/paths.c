@@ -447,11 +447,20 @@ paths_command (int argc, char **argv)
       walk.each = print_descriptors;
       walk.data = &names;
     }
-  bool any_unit = false;
+  bool any_unit = false, ip_unit = false;
   for (uint32_t u = 0; u < r.nunits; u++)
-    any_unit |= counts_paths (&r.units[u]);
+    {
+      any_unit |= counts_paths (&r.units[u]);
+      ip_unit |= r.units[u].mode->calls;
+    }
   int status = 0;
-  if (any_unit || r.nprograms == 0 || function_name)
+  if (!any_unit && r.nprograms == 0 && ip_unit && !descriptors)
+    {
+      tool_error (path, "no program record counts the paths of its interproc "
+		  "units (the runs said why on standard error)");
+      status = -1;
+    }
+  else if (any_unit || r.nprograms == 0 || function_name)
     status = paths_each_function (&r, &walk);
   if (status == 0 && !descriptors && !function_name)
     status = ip_paths_print (&r, top, any_unit);
