@@ -1,5 +1,5 @@
-/* libprof, the interprocedural mode (corelib/interproc.h): Melski and Reps'
-   context paths counted at run time.
+/* libprof, the interprocedural modes (corelib/interproc.h): Melski and
+   Reps' context and piecewise paths counted at run time.
 
    The numbering.  It needs the whole program, which no compiler run sees:
    at the first ENTER of the process, the units registered then (every unit
@@ -43,8 +43,9 @@
    since its segment began, so that its share is A x + B (x its completions
    at EXIT).  A segment ends where num must be whole (flush): at a call its
    callee continues, at EXIT, at a path's end, and before a value that does
-   not fit 64 bits (added to num in GMP) or a sum that would overflow.  A path that ends in the segment it
-   began with is N0 + A x + B for the segment's start (N0, x): the
+   not fit 64 bits (added to num in GMP) or a sum that would overflow.  A
+   path that ends in the segment it began with is N0 + A x + B for the
+   segment's start (N0, x): the
    procedure's constants at a root's ENTRY (its root value, 1) and at a
    piecewise GENTRY (its root value, unbal), the activation's context after
    a backedge in context paths (interned once per activation).  Such a path
