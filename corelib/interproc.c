@@ -285,10 +285,14 @@ build_proc (const pp_ip_program *prog, const site_index *by_proc,
 	  if (followed (g, e) && !ip->back_of_edge[e])
 	    ADD (g->edges[e].dst, PP_IP_EDGE, e);
 	}
-      for (uint32_t e = 0; v < n && e < g->nedges; e++)
-	if (cut[e] && g->edges[e].src == v
-	    && !(ip->back_of_edge[e] == 2 && g->edges[e].src == g->entry))
-	  ADD (n, PP_IP_SURROGATE_GEXIT, e);
+      /* v's cut edges, in edge order (succ_edges lists them so).  */
+      for (uint32_t i = v < n ? g->succ_start[v] : 0;
+	   v < n && i < g->succ_start[v + 1]; i++)
+	{
+	  uint32_t e = g->succ_edges[i];
+	  if (cut[e] && !(ip->back_of_edge[e] == 2 && v == g->entry))
+	    ADD (n, PP_IP_SURROGATE_GEXIT, e);
+	}
       if (v == surrogate_src)
 	for (uint32_t e = 0; e < g->nedges; e++)
 	  if (cut[e] && !(ip->back_of_edge[e] == 2 && g->edges[e].dst == g->exit))

@@ -222,27 +222,53 @@ typedef struct reader
   size_t len, pos;
   char *err;
   size_t errlen;
-  char where[192];		/* what is being read, for messages */
+  /* What is being read, for messages, put into words only by fail (decoding
+     passes every block and edge): a part of the notes, or function NAME
+     (number INDEX before its name is read), and ITEM number ITEM_INDEX of
+     it.  */
+  const char *part, *name, *item;
+  uint32_t index, item_index;
 } reader;
 
 static void
-set_where (reader *r, const char *fmt, ...)
+at_part (reader *r, const char *part)
 {
-  va_list ap;
-  va_start (ap, fmt);
-  vsnprintf (r->where, sizeof r->where, fmt, ap);
-  va_end (ap);
+  r->part = part;
+}
+
+static void
+at_function (reader *r, const char *name, uint32_t index)
+{
+  r->part = NULL;
+  r->name = name;
+  r->index = index;
+  r->item = NULL;
+}
+
+static void
+at_item (reader *r, const char *item, uint32_t index)
+{
+  r->item = item;
+  r->item_index = index;
 }
 
 static int
 fail (reader *r, const char *fmt, ...)
 {
-  char what[256];
+  char what[256], where[192], item[64] = "";
   va_list ap;
   va_start (ap, fmt);
   vsnprintf (what, sizeof what, fmt, ap);
   va_end (ap);
-  snprintf (r->err, r->errlen, "notes %s (%s)", what, r->where);
+  if (r->item)
+    snprintf (item, sizeof item, ", %s %u", r->item, r->item_index);
+  if (r->part)
+    snprintf (where, sizeof where, "%s", r->part);
+  else if (r->name)
+    snprintf (where, sizeof where, "function '%s'%s", r->name, item);
+  else
+    snprintf (where, sizeof where, "function %u%s", r->index, item);
+  snprintf (r->err, r->errlen, "notes %s (%s)", what, where);
   return -1;
 }
 
@@ -449,7 +475,7 @@ decode_calls (reader *r, pp_function_notes *f)
   for (uint32_t k = 0; k < f->ncalls; k++)
     {
       pp_call_notes *c = &f->calls[k];
-      set_where (r, "function '%s', call %u", f->name, k);
+      at_item (r, "call", k);
       size_t at = r->pos;
       if (get_index (r, &c->block, f->nblocks, "call block")
 	  || get_u32 (r, &c->flags) || get_str (r, &c->callee))
@@ -466,10 +492,10 @@ decode_function (reader *r, pp_function_notes *f, uint32_t index, uint32_t nfile
 		 bool preferential, bool calls)
 {
   size_t at;
-  set_where (r, "function %u", index);
+  at_function (r, NULL, index);
   if (get_str (r, &f->asm_name) || get_str (r, &f->name))
     return -1;
-  set_where (r, "function '%s'", f->name);
+  at_function (r, f->name, index);
   if (get_index (r, &f->decl_file, nfiles, "file index")
       || get_u32 (r, &f->decl_line) || get_u64 (r, &f->cfg_checksum)
       || get_u32 (r, &f->value_offset))
@@ -492,12 +518,12 @@ decode_function (reader *r, pp_function_notes *f, uint32_t index, uint32_t nfile
     return fail (r, "out of memory");
   for (uint32_t b = 0; b < f->nblocks; b++)
     {
-      set_where (r, "function '%s', block %u", f->name, b);
+      at_item (r, "block", b);
       if (decode_block (r, &f->blocks[b], nfiles, f->nvalues))
 	return -1;
     }
 
-  set_where (r, "function '%s'", f->name);
+  at_item (r, NULL, 0);
   if (get_count (r, &f->nedges, MIN_EDGE_BYTES, "edges"))
     return -1;
   f->edges = calloc (f->nedges ? f->nedges : 1, sizeof *f->edges);
@@ -505,16 +531,16 @@ decode_function (reader *r, pp_function_notes *f, uint32_t index, uint32_t nfile
     return fail (r, "out of memory");
   for (uint32_t e = 0; e < f->nedges; e++)
     {
-      set_where (r, "function '%s', edge %u", f->name, e);
+      at_item (r, "edge", e);
       if (decode_edge (r, &f->edges[e], f))
 	return -1;
     }
-  set_where (r, "function '%s'", f->name);
+  at_item (r, NULL, 0);
   if (preferential && decode_preferential (r, f))
     return -1;
   if (calls && decode_calls (r, f))
     return -1;
-  set_where (r, "function '%s'", f->name);
+  at_item (r, NULL, 0);
   uint64_t sum = pp_notes_cfg_checksum (f);
   if (PP_CHECKSUM_DIFFERS (f->cfg_checksum, sum))
     return fail (r, "corrupted: the CFG checksum recorded for function '%s' "
@@ -527,7 +553,7 @@ static int
 decode_unit (reader *r, pp_unit_notes *n)
 {
   uint32_t magic, version;
-  set_where (r, "header");
+  at_part (r, "header");
   if (get_u32 (r, &magic))
     return -1;
   if (magic != PP_NOTES_MAGIC)
@@ -544,7 +570,7 @@ decode_unit (reader *r, pp_unit_notes *n)
   if (get_u32 (r, &n->weighting) || get_str (r, &n->unit_name))
     return -1;
 
-  set_where (r, "file table");
+  at_part (r, "file table");
   if (get_count (r, &n->nfiles, MIN_STR_BYTES, "files"))
     return -1;
   n->files = calloc (n->nfiles ? n->nfiles : 1, sizeof *n->files);
@@ -554,7 +580,7 @@ decode_unit (reader *r, pp_unit_notes *n)
     if (get_str (r, &n->files[i]))
       return -1;
 
-  set_where (r, "function table");
+  at_part (r, "function table");
   if (get_count (r, &n->nfunctions, MIN_FUNCTION_BYTES, "functions"))
     return -1;
   n->functions = calloc (n->nfunctions ? n->nfunctions : 1, sizeof *n->functions);
@@ -565,7 +591,7 @@ decode_unit (reader *r, pp_unit_notes *n)
 			 mode_preferential (n->mode), mode_calls (n->mode)))
       return -1;
 
-  set_where (r, "end");
+  at_part (r, "end");
   if (r->pos != r->len)
     return fail (r, "corrupted: %zu unexpected bytes after byte %zu",
 		 r->len - r->pos, r->pos);
@@ -576,7 +602,8 @@ int
 pp_notes_decode (const unsigned char *buf, size_t len, pp_unit_notes *n,
 		 char *err, size_t errlen)
 {
-  reader r = { .buf = buf, .len = len, .err = err, .errlen = errlen };
+  reader r = { .buf = buf, .len = len, .err = err, .errlen = errlen,
+	       .part = "header" };
   memset (n, 0, sizeof *n);
   if (decode_unit (&r, n) == 0)
     return 0;

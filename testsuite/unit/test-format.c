@@ -307,6 +307,7 @@ test_notes_errors (void)
   buf[4] = PP_NOTES_VERSION;
   buf[8] = 99;
   ok &= decode_fails_with (buf, len, "unknown mode 99");
+  ok &= decode_fails_with (buf, len, "(header)");
   buf[8] = PP_MODE_EDGE_COUNTS;
 
   unsigned char *longer = malloc (len + 3);
@@ -317,6 +318,7 @@ test_notes_errors (void)
 
   encode_one_function (3, 0, 0, &buf, &len);
   ok &= decode_fails_with (buf, len, "edge source 3 out of range");
+  ok &= decode_fails_with (buf, len, "(function 'main', edge 0)");
   free (buf);
   encode_one_function (0, 1, 0, &buf, &len);
   ok &= decode_fails_with (buf, len, "value index 1 out of range");
