@@ -315,14 +315,26 @@ program_ready (void)
 static uint32_t
 proc_of (const struct __pathprof_unit *u, uint32_t f)
 {
+  /* The unit the thread entered last: most calls stay in their unit.  */
+  static __thread const struct __pathprof_unit *last_unit
+    __attribute__ ((tls_model ("initial-exec")));
+  static __thread uint32_t last_index
+    __attribute__ ((tls_model ("initial-exec")));
   uint32_t lo = 0, hi = prog.nunits;
+  if (u == last_unit)
+    lo = last_index, hi = lo + 1;
   while (lo < hi)
     {
       uint32_t mid = lo + (hi - lo) / 2;
-      int c = unit_order (&prog.units[mid], &u);
+      int c = prog.units[mid] == u ? 0 : unit_order (&prog.units[mid], &u);
       if (c == 0)
-	return prog.units[mid] == u && f < prog.notes[mid].nfunctions
-	       ? prog.layout.first_proc[mid] + f : NONE;
+	{
+	  if (prog.units[mid] != u || f >= prog.notes[mid].nfunctions)
+	    return NONE;
+	  last_unit = u;
+	  last_index = mid;
+	  return prog.layout.first_proc[mid] + f;
+	}
       if (c < 0)
 	lo = mid + 1;
       else
