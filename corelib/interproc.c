@@ -181,12 +181,23 @@ classify_calls (const pp_ip_program *prog, bool *recursive, uint32_t *order)
   return PP_IP_OK;
 }
 
+/* What the backedge walk of a procedure found, which cuts of its calls do
+   not change (the walk takes c -> r whether or not the call is cut): kept
+   for the procedure's next build.  */
+struct walked
+{
+  bool done;
+  bool *cut;			/* per edge: replaced by its surrogates */
+  int32_t *back;		/* per edge: back_of_edge */
+};
+
 /* G*_fin inside procedure p: backedges, surrogates, summary edges, and the
-   vertices in reverse topological order (into topo, nnodes + 1 entries).  */
+   vertices in reverse topological order (into topo, nnodes + 1 entries).
+   WK holds the backedge walk, made at the procedure's first build.  */
 static int
 build_proc (const pp_ip_program *prog, const site_index *by_proc,
 	    const bool *recursive, bool piecewise, uint32_t p, pp_ip_proc *ip,
-	    uint32_t *topo)
+	    uint32_t *topo, struct walked *wk)
 {
   const pp_graph *g = &prog->procs[p];
   uint32_t n = g->nnodes, nv = n + 1 + piecewise;
@@ -194,7 +205,7 @@ build_proc (const pp_ip_program *prog, const site_index *by_proc,
   pp_graph w = { 0 }, f = { 0 };
   pp_dfs d = { 0 };
   bool dfs_ready = false;
-  bool *cut = calloc (g->nedges + 1, sizeof *cut);
+  bool *cut = wk->done ? wk->cut : calloc (g->nedges + 1, sizeof *cut);
   uint32_t *summary_at = malloc (nv * sizeof *summary_at);
   ip->nnodes = nv;
   ip->entry = g->entry;
@@ -209,6 +220,18 @@ build_proc (const pp_ip_program *prog, const site_index *by_proc,
     goto out;
   for (uint32_t v = 0; v < nv; v++)
     ip->call_at[v] = summary_at[v] = NONE;
+  EACH_SITE (by_proc, p, s)
+    {
+      if (recursive[s])
+	summary_at[prog->calls[s].call] = s;
+      else
+	ip->call_at[prog->calls[s].call] = s;
+    }
+  if (wk->done)
+    {
+      memcpy (ip->back_of_edge, wk->back, g->nedges * sizeof *wk->back);
+      goto walked;
+    }
 
   /* Backedges: a walk of the graph with c -> r as an edge.  Those reached from
      ENTRY become surrogates; in code ENTRY never reaches, backedges are only
@@ -226,15 +249,9 @@ build_proc (const pp_ip_program *prog, const site_index *by_proc,
 			   followed (g, e) ? 0 : 1) == UINT32_MAX)
       goto out;
   EACH_SITE (by_proc, p, s)
-      {
-	if (pp_graph_add_edge (&w, prog->calls[s].call, prog->calls[s].ret, 0)
-	    == UINT32_MAX)
-	  goto out;
-	if (recursive[s])
-	  summary_at[prog->calls[s].call] = s;
-	else
-	  ip->call_at[prog->calls[s].call] = s;
-      }
+    if (pp_graph_add_edge (&w, prog->calls[s].call, prog->calls[s].ret, 0)
+	== UINT32_MAX)
+      goto out;
   if (pp_graph_finish (&w) || pp_dfs_init (&d, &w, PP_DFS_SUCCS, 1, NULL, NULL))
     goto out;
   dfs_ready = true;
@@ -253,7 +270,14 @@ build_proc (const pp_ip_program *prog, const site_index *by_proc,
     }
   pp_dfs_free (&d);
   dfs_ready = false;
+  wk->back = malloc ((g->nedges + 1) * sizeof *wk->back);
+  if (!wk->back)
+    goto out;
+  memcpy (wk->back, ip->back_of_edge, g->nedges * sizeof *wk->back);
+  wk->cut = cut;
+  wk->done = true;
 
+walked:;
   /* The edges of G*_fin, by source vertex in successor order: a vertex's
      edges, then the surrogates to GEXIT of the cuts leaving it (backedges,
      fake leaves); from ENTRY (GENTRY), the surrogates into the cuts'
@@ -363,7 +387,8 @@ out:
     pp_dfs_free (&d);
   pp_graph_free (&w);
   pp_graph_free (&f);
-  free (cut);
+  if (!wk->done)
+    free (cut);			/* else wk's */
   free (summary_at);
   return status;
 }
@@ -582,11 +607,15 @@ pp_ip_number (const pp_ip_program *prog, bool piecewise, pp_ip_numbering *nb)
       for (uint32_t v = 0; v < n; v++)
 	lin_init (&ip->psi[v]);
       ip->nnodes = n;
+      struct walked wk = { 0 };
       for (;;)
 	{
-	  int rc = build_proc (prog, &by_proc, nb->recursive, piecewise, p, ip, topo);
+	  int rc = build_proc (prog, &by_proc, nb->recursive, piecewise, p, ip, topo,
+			       &wk);
 	  if (rc)
 	    {
+	      free (wk.cut);
+	      free (wk.back);
 	      status = rc;
 	      goto out;
 	    }
@@ -599,6 +628,8 @@ pp_ip_number (const pp_ip_program *prog, bool piecewise, pp_ip_numbering *nb)
 	  nb->recursive[cut] = true;
 	  reset_proc (ip);
 	}
+      free (wk.cut);
+      free (wk.back);
     }
   find_roots (prog, &by_callee, nb, is_root);
   if (piecewise && solve_exits (prog, &by_callee, nb, order, is_root))
