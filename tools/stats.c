@@ -4,7 +4,9 @@
    increments the recorded runs made.  In the paths mode also each function's
    number of paths, and per unit the work its probes did in the recorded runs
    next to what Ball and Larus' simple placement would have done
-   (path-counts.h, path_probe_work).  */
+   (path-counts.h, path_probe_work).  A trace file gets the trace mode's
+   table: each function's witnesses (not the edge counts that show and lcov
+   read from it), then its threads and the size of what they recorded.  */
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 #include "commands.h"
 #include "path-counts.h"
+#include "trace-file.h"
 
 struct totals
 {
@@ -29,17 +32,25 @@ struct totals
 };
 
 /* Blocks without ENTRY and EXIT, edges without the fake and closing ones: what
-   the program's code has; the probes' sites (several probes of one site, a path
-   count and a register update, are one probe of the table).  */
+   the program's code has.  */
+static struct totals
+code_totals (const pp_function_notes *fn)
+{
+  struct totals t = { .blocks = fn->nblocks >= 2 ? fn->nblocks - 2 : 0 };
+  for (uint32_t e = 0; e < fn->nedges; e++)
+    if (!(fn->edges[e].flags & (PP_EDGE_FAKE | PP_EDGE_EXIT_ENTRY)))
+      t.edges++;
+  return t;
+}
+
+/* The code, its values, and the probes' sites (several probes of one site, a
+   path count and a register update, are one probe of the table).  */
 static struct totals
 function_totals (const report_function *f)
 {
   const pp_function_notes *fn = f->notes;
-  struct totals t = { .blocks = fn->nblocks >= 2 ? fn->nblocks - 2 : 0,
-		      .values = fn->nvalues };
-  for (uint32_t e = 0; e < fn->nedges; e++)
-    if (!(fn->edges[e].flags & (PP_EDGE_FAKE | PP_EDGE_EXIT_ENTRY)))
-      t.edges++;
+  struct totals t = code_totals (fn);
+  t.values = fn->nvalues;
   for (uint32_t i = 0; i < f->plan.nprobes; i++)
     {
       const pp_probe *p = &f->plan.probes[i];
@@ -197,6 +208,46 @@ function_stats (const report_unit *ru, const report_function *f,
   return rc;
 }
 
+static int
+trace_stats (const char *path)
+{
+  trace_file t;
+  char err[512];
+  if (trace_file_read (path, &t, err, sizeof err))
+    {
+      tool_error (path, "%s", err);
+      return EXIT_FAILURE;
+    }
+  struct totals total = { 0 };
+  for (uint32_t u = 0; u < t.nunits; u++)
+    {
+      const trace_unit *tu = &t.units[u];
+      printf ("%sunit %s: mode trace\n", u ? "\n" : "", tu->name);
+      print_header (TABLE_VALUES, "witnesses");
+      struct totals unit = { 0 };
+      for (uint32_t f = 0; f < tu->notes.nfunctions; f++)
+	{
+	  struct totals ft = code_totals (&tu->notes.functions[f]);
+	  ft.values = tu->functions[f].nwitness;
+	  print_row (TABLE_VALUES, &ft, tu->notes.functions[f].name);
+	  add_totals (&unit, &ft);
+	}
+      print_row (TABLE_VALUES, &unit, "(unit)");
+      add_totals (&total, &unit);
+    }
+  uint64_t bits = 0;
+  for (uint32_t i = 0; i < t.nthreads; i++)
+    bits += t.threads[i].nbits;
+  printf ("%stotal: %" PRIu32 " unit%s, mode trace\n", t.nunits ? "\n" : "",
+	  t.nunits, t.nunits == 1 ? "" : "s");
+  print_header (TABLE_VALUES, "witnesses");
+  print_row (TABLE_VALUES, &total, "(total)");
+  printf ("  %" PRIu32 " thread%s recorded %" PRIu64 " bytes of trace\n",
+	  t.nthreads, t.nthreads == 1 ? "" : "s", (bits + 7) / 8);
+  trace_file_free (&t);
+  return EXIT_SUCCESS;
+}
+
 int
 stats_command (int argc, char **argv)
 {
@@ -204,6 +255,8 @@ stats_command (int argc, char **argv)
   int parsed = tool_single_file_arguments (argc, argv, &path);
   if (parsed >= 0)
     return parsed;
+  if (trace_file_is_trace (path))
+    return trace_stats (path);
 
   report r;
   if (tool_load_report (&r, path, false))
