@@ -104,23 +104,6 @@ static struct
   char name[64];
 } prog;
 
-/* Interned contexts (context paths): the (N0, x) of segments that start
-   after a backedge in an activation that is no root (see "Segments"),
-   under ctx_lock; a segment's ctx is 2 p or 2 p + 1 for the constants of
-   procedure p, 2 nprocs + i for contexts[i].  */
-static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct
-{
-  struct ctx
-  {
-    uint64_t hash;
-    mpz_t n0, x;
-  } **all;
-  uint32_t n, cap;
-  uint32_t *index;		/* open addressing: i + 1, 0 empty */
-  uint32_t index_cap;
-} ctxs;
-
 static int
 unit_order (const void *a, const void *b)
 {
@@ -373,67 +356,17 @@ count_path (const mpz_t num)
     pp_ipt_count_lost ();
 }
 
-static void
-count_lost (void)
-{
-  pp_ipt_count_lost ();
-}
-
-/* The ctx of (n0, x): an interned context's, or NONE when out of memory.  */
+/* The ctx of a segment after a backedge in context paths, whose start is
+   (n0, x): 2 nprocs + its interned id (ip-tables.c), or NONE when out of
+   memory.  (2 p and 2 p + 1 are procedure p's ROOT and GENTRY starts.)  */
 static uint32_t
 intern_context (const mpz_t n0, const mpz_t x)
 {
-  uint64_t words[2 * PP_PROFILE_WIDE_WORDS_MAX];
-  if (!number_words (n0, words) || !number_words (x, words + prog.words))
+  uint64_t key[2 * PP_PROFILE_WIDE_WORDS_MAX];
+  if (!number_words (n0, key) || !number_words (x, key + prog.words))
     return NONE;
-  uint64_t h = pp_hash64 (words, 2 * prog.words * sizeof *words, PP_HASH_SEED);
-  uint32_t id = NONE;
-  pthread_mutex_lock (&ctx_lock);
-  if ((ctxs.n + 1) * 2 > ctxs.index_cap)
-    {
-      uint32_t cap = ctxs.index_cap ? 2 * ctxs.index_cap : 256;
-      uint32_t *index = calloc (cap, sizeof *index);
-      struct ctx **all = realloc (ctxs.all, (cap / 2 + 1) * sizeof *all);
-      if (all)
-	ctxs.all = all;
-      if (!index || !all)
-	{
-	  free (index);
-	  goto out;
-	}
-      for (uint32_t i = 0; i < ctxs.n; i++)
-	{
-	  uint32_t j = (uint32_t) ctxs.all[i]->hash & (cap - 1);
-	  while (index[j])
-	    j = (j + 1) & (cap - 1);
-	  index[j] = i + 1;
-	}
-      free (ctxs.index);
-      ctxs.index = index;
-      ctxs.index_cap = cap;
-    }
-  uint32_t j = (uint32_t) h & (ctxs.index_cap - 1);
-  for (; ctxs.index[j]; j = (j + 1) & (ctxs.index_cap - 1))
-    {
-      const struct ctx *c = ctxs.all[ctxs.index[j] - 1];
-      if (c->hash == h && mpz_cmp (c->n0, n0) == 0 && mpz_cmp (c->x, x) == 0)
-	{
-	  id = ctxs.index[j] - 1;
-	  goto out;
-	}
-    }
-  struct ctx *c = malloc (sizeof *c);
-  if (!c)
-    goto out;
-  c->hash = h;
-  mpz_init_set (c->n0, n0);
-  mpz_init_set (c->x, x);
-  id = ctxs.n++;
-  ctxs.all[id] = c;
-  ctxs.index[j] = id + 1;
-out:
-  pthread_mutex_unlock (&ctx_lock);
-  return id == NONE ? NONE : 2 * prog.nb.nprocs + id;
+  uint32_t id = pp_ipt_intern (key);
+  return id == UINT32_MAX ? NONE : 2 * prog.nb.nprocs + id;
 }
 
 /* The number of segment (ctx, a, b) for a snapshot (pp_ipt_number_fn),
@@ -441,21 +374,17 @@ out:
 static bool
 segment_number (uint64_t ctx, uint64_t a, uint64_t b, uint64_t *key)
 {
-  static mpz_t num;
-  static bool ready;
-  if (!ready)
-    {
-      mpz_init (num);
-      ready = true;
-    }
   uint32_t n = prog.nb.nprocs;
+  mpz_t num;
+  mpz_init (num);
+  bool known = true;
   if (ctx < 2 * (uint64_t) n)
     {
       uint32_t p = (uint32_t) (ctx / 2);
       uint32_t r = ctx % 2 ? prog.gentry_root_of[p] : prog.root_of[p];
-      if (r == NONE)
-	return false;
-      mpz_set (num, prog.nb.root_value[r]);
+      known = r != NONE;
+      if (known)
+	mpz_set (num, prog.nb.root_value[r]);
       if (ctx % 2)
 	mpz_addmul_ui (num, prog.nb.procs[p].unbal, a);
       else
@@ -463,19 +392,23 @@ segment_number (uint64_t ctx, uint64_t a, uint64_t b, uint64_t *key)
     }
   else
     {
-      pthread_mutex_lock (&ctx_lock);
-      const struct ctx *c = ctx - 2 * n < ctxs.n ? ctxs.all[ctx - 2 * n] : NULL;
-      if (c)
+      uint64_t words[2 * PP_PROFILE_WIDE_WORDS_MAX];
+      uint32_t w = prog.words;
+      known = ctx - 2 * n < UINT32_MAX && pp_ipt_interned ((uint32_t) (ctx - 2 * n), words);
+      if (known)
 	{
-	  mpz_set (num, c->n0);
-	  mpz_addmul_ui (num, c->x, a);
+	  mpz_t x;
+	  mpz_init (x);
+	  mpz_import (num, w, -1, sizeof *words, 0, 0, words);
+	  mpz_import (x, w, -1, sizeof *words, 0, 0, words + w);
+	  mpz_addmul_ui (num, x, a);
+	  mpz_clear (x);
 	}
-      pthread_mutex_unlock (&ctx_lock);
-      if (!c)
-	return false;
     }
   mpz_add_ui (num, num, b);
-  return mpz_cmp (num, prog.nb.npaths) < 0 && number_words (num, key);
+  known = known && mpz_cmp (num, prog.nb.npaths) < 0 && number_words (num, key);
+  mpz_clear (num);
+  return known;
 }
 
 /* ---- Threads.  */
@@ -495,7 +428,7 @@ struct act
 {
   uint32_t proc;
   uint32_t site;		/* the call under way (notes index), NONE, JUMPED */
-  uint64_t A, B;		/* the segment's edge values (fast procedures) */
+  uint64_t A, B;		/* the segment's sums of edge values */
   const uint64_t *ab;		/* prog.ab[proc] */
   const uint32_t *fin;		/* the procedure's fin_of_edge */
   uint8_t seg;
@@ -516,14 +449,14 @@ static __thread struct
   uint32_t depth, cap;		/* tracked activations; acts[depth - 1] the top */
   bool busy;
   bool lost;			/* the current path is not one of the numbering */
-  bool ready;			/* num and tmp initialised */
+  bool ready;			/* num initialised */
   /* The activation the current path started in, or continued in after a
      return from where it started (piecewise), and whether it started at
      that activation's ENTRY, its call open (else at its GENTRY).  */
   uint32_t base;
   bool open;
   const void *tag;		/* the callee the last call named */
-  mpz_t num, tmp;
+  mpz_t num;
 } ipt;
 
 static struct act *
@@ -532,7 +465,6 @@ push_act (void)
   if (!ipt.ready)
     {
       mpz_init (ipt.num);
-      mpz_init (ipt.tmp);
       ipt.ready = true;
     }
   if (ipt.depth == ipt.cap)
@@ -659,7 +591,7 @@ end_path (struct act *a)
 {
   if (ipt.lost)
     {
-      count_lost ();
+      pp_ipt_count_lost ();
       return;
     }
   uint32_t ctx = NONE, p = a->proc;
@@ -812,32 +744,27 @@ __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *s
       a->entered = false;
       a->root = !cont;
       a->ctx = NONE;
-      uint8_t seg = SEG_WHOLE;
       if (cont)
 	{
 	  const pp_ip_lin *psi = &prog.nb.procs[caller->proc].psi[prog.nb.calls[s].ret];
 	  mpz_mul (a->x, caller->x, psi->a);
 	  mpz_add (a->x, a->x, psi->b);
 	  caller->entered = true;
+	  if (!prog.piecewise)
+	    mpz_set (a->on_entry, ipt.num);	/* SEG_CONTEXT's start */
+	  begin_segment (a, SEG_WHOLE);
 	}
       else
 	{
+	  /* A root's context is its root value (SEG_ROOT): no on_entry.  */
 	  suspend (a);
 	  ipt.base = ipt.depth - 1;
 	  ipt.open = true;
 	  ipt.lost = prog.root_of[p] == NONE;
-	  seg = ipt.lost ? SEG_WHOLE : SEG_ROOT;
 	  mpz_set_ui (a->x, 1);
+	  begin_segment (a, ipt.lost ? SEG_WHOLE : SEG_ROOT);
 	}
-      a->seg = seg;
-      if (!prog.piecewise)
-	{
-	  if (seg == SEG_ROOT)
-	    set_segment_start (a);	/* on_entry is that value */
-	  mpz_set (a->on_entry, ipt.num);
-	  a->entry_lost = ipt.lost;
-	}
-      begin_segment (a, seg);
+      a->entry_lost = ipt.lost;
       frame = ipt.depth;
     }
   ipt.tag = NULL;
@@ -914,7 +841,7 @@ __pathprof_ip_exit (uint64_t frame)
 	{
 	  /* For EXIT_global, which comes last if p is a root.  */
 	  if (ipt.lost || ip->nexits == 0 || ip->exit_site[ip->nexits - 1] != NONE)
-	    count_lost ();
+	    pp_ipt_count_lost ();
 	  else
 	    {
 	      flush (a);
@@ -1041,16 +968,12 @@ pp_ip_before_fork (int stage)
   if (stage == 0)
     pthread_mutex_lock (&ip_lock);
   else
-    {
-      pp_ipt_before_fork ();	/* the snapshot's order: tables, then contexts */
-      pthread_mutex_lock (&ctx_lock);
-    }
+    pp_ipt_before_fork ();
 }
 
 void
 pp_ip_after_fork (bool child)
 {
   pp_ipt_after_fork (child);
-  pthread_mutex_unlock (&ctx_lock);
   pthread_mutex_unlock (&ip_lock);
 }

@@ -23,7 +23,8 @@ void pp_report (bool at_exit, const char *fmt, ...)
    manifest and owns wide and values; returns 1 when it holds counts, 0
    when there is none (no numbering), -1 when out of memory.  */
 int pp_ip_snapshot (pp_unit_data *rec) __attribute__ ((weak));
-/* Removes what a written snapshot held from the live counts.  */
+/* Removes what the last snapshot read, slot by slot, from the live counts
+   (REC is that snapshot).  */
 void pp_ip_subtract (const pp_unit_data *rec) __attribute__ ((weak));
 /* Zeroes the counts (pathprof_reset, a forked child).  */
 void pp_ip_reset (void) __attribute__ ((weak));

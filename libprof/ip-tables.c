@@ -1,8 +1,9 @@
 /* libprof, the interprocedural mode's count tables (ip-tables.h).
 
    Numbers.  A path is counted by its number, WORDS 64-bit words, in one table
-   of the process: open addressing with linear probing over slots of WORDS + 2
-   words (the number, its count, 1 when used), under count_lock.
+   of the process (a wide-key table: open addressing over slots of key, value
+   and a used word), under count_lock.  The same kind of table interns the
+   contexts of segments (below), under ctx_lock.
 
    Segments.  Most paths a program runs begin and end in one activation with
    no call between (a loop's iterations).  ip-runtime.c counts those by three
@@ -36,92 +37,104 @@ mix (uint64_t h, uint64_t w)
   return h ^ (h >> 29);
 }
 
+/* ---- Wide keys: open addressing with linear probing over slots of KW
+   words of key, one of value and one that is 1 when the slot is used.  */
+
+struct wide_table
+{
+  uint32_t kw;
+  uint64_t *slots;
+  size_t cap, n;
+};
+
+#define SLOT(t, slots, i) ((slots) + (i) * (size_t) ((t)->kw + 2))
+
+/* The slot of KEY in SLOTS of CAP (used, or the empty one where it goes).  */
+static uint64_t *
+wide_slot (const struct wide_table *t, uint64_t *slots, size_t cap,
+	   const uint64_t *key)
+{
+  uint64_t h = 0;
+  for (uint32_t i = 0; i < t->kw; i++)
+    h = mix (h, key[i]);
+  for (size_t j = h & (cap - 1);; j = (j + 1) & (cap - 1))
+    {
+      uint64_t *s = SLOT (t, slots, j);
+      if (!s[t->kw + 1] || memcmp (s, key, t->kw * sizeof *key) == 0)
+	return s;
+    }
+}
+
+/* KEY's slot, claimed (value 0) if new; NULL when out of memory.  */
+static uint64_t *
+wide_claim (struct wide_table *t, const uint64_t *key)
+{
+  if ((t->n + 1) * 2 > t->cap)
+    {
+      size_t cap = t->cap ? 2 * t->cap : 1024;
+      uint64_t *slots = calloc (cap, (t->kw + 2) * sizeof *slots);
+      if (!slots)
+	return NULL;
+      for (size_t i = 0; i < t->cap; i++)
+	{
+	  const uint64_t *s = SLOT (t, t->slots, i);
+	  if (s[t->kw + 1])
+	    memcpy (wide_slot (t, slots, cap, s), s, (t->kw + 2) * sizeof *s);
+	}
+      free (t->slots);
+      t->slots = slots;
+      t->cap = cap;
+    }
+  uint64_t *s = wide_slot (t, t->slots, t->cap, key);
+  if (!s[t->kw + 1])
+    {
+      memcpy (s, key, t->kw * sizeof *key);
+      s[t->kw + 1] = 1;
+      t->n++;
+    }
+  return s;
+}
+
 /* ---- Numbers.  */
 
 static pthread_mutex_t count_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct
 {
-  uint64_t *slots;
-  size_t cap, n;
+  struct wide_table table;	/* value: the count */
   uint64_t lost, paths;		/* paths: those counted in this table */
 } numbers;
 
-#define SLOT(slots, i) ((slots) + (i) * (size_t) (words + 2))
+/* ---- Contexts: interned keys, under ctx_lock, each kept by its id too
+   (slots move when the table grows).  */
 
-static uint64_t
-hash_number (const uint64_t *key)
+static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct
 {
-  uint64_t h = 0;
-  for (uint32_t i = 0; i < words; i++)
-    h = mix (h, key[i]);
-  return h;
-}
-
-static bool
-same_number (const uint64_t *a, const uint64_t *b)
-{
-  for (uint32_t i = 0; i < words; i++)
-    if (a[i] != b[i])
-      return false;
-  return true;
-}
-
-/* The slot of KEY in SLOTS of CAP (used, or the empty one where it goes).  */
-static uint64_t *
-number_slot (uint64_t *slots, size_t cap, const uint64_t *key)
-{
-  size_t j = hash_number (key) & (cap - 1);
-  for (;; j = (j + 1) & (cap - 1))
-    {
-      uint64_t *s = SLOT (slots, j);
-      if (!s[words + 1] || same_number (s, key))
-	return s;
-    }
-}
-
-static bool
-grow_numbers (void)
-{
-  size_t cap = numbers.cap ? 2 * numbers.cap : 1024;
-  uint64_t *slots = calloc (cap, (words + 2) * sizeof *slots);
-  if (!slots)
-    return false;
-  for (size_t i = 0; i < numbers.cap; i++)
-    {
-      const uint64_t *s = SLOT (numbers.slots, i);
-      if (s[words + 1])
-	memcpy (number_slot (slots, cap, s), s, (words + 2) * sizeof *s);
-    }
-  free (numbers.slots);
-  numbers.slots = slots;
-  numbers.cap = cap;
-  return true;
-}
+  struct wide_table table;	/* value: the id */
+  uint64_t *by_id;		/* n keys of table.kw words */
+  size_t cap;			/* keys by_id holds room for */
+} ctxs;
 
 void
 pp_ipt_init (uint32_t w)
 {
   words = w;
+  numbers.table.kw = w;
+  ctxs.table.kw = 2 * w;
 }
 
 void
 pp_ipt_count_number (const uint64_t *key)
 {
   pthread_mutex_lock (&count_lock);
-  if ((numbers.n + 1) * 2 > numbers.cap && !grow_numbers ())
-    numbers.lost++;
-  else
+  uint64_t *s = wide_claim (&numbers.table, key);
+  if (s)
     {
-      uint64_t *s = number_slot (numbers.slots, numbers.cap, key);
-      if (!s[words + 1])
-	{
-	  memcpy (s, key, words * sizeof *key);
-	  s[words + 1] = 1;
-	  numbers.n++;
-	}
       s[words]++;
       numbers.paths++;
     }
+  else
+    numbers.lost++;
   pthread_mutex_unlock (&count_lock);
 }
 
@@ -131,6 +144,45 @@ pp_ipt_count_lost (void)
   pthread_mutex_lock (&count_lock);
   numbers.lost++;
   pthread_mutex_unlock (&count_lock);
+}
+
+uint32_t
+pp_ipt_intern (const uint64_t *key)
+{
+  uint32_t kw = ctxs.table.kw, id = UINT32_MAX;
+  pthread_mutex_lock (&ctx_lock);
+  if (ctxs.table.n == ctxs.cap)
+    {
+      size_t cap = ctxs.cap ? 2 * ctxs.cap : 256;
+      uint64_t *by_id = realloc (ctxs.by_id, cap * kw * sizeof *by_id);
+      if (by_id)
+	ctxs.by_id = by_id, ctxs.cap = cap;
+    }
+  size_t n = ctxs.table.n;
+  uint64_t *s = n < ctxs.cap ? wide_claim (&ctxs.table, key) : NULL;
+  if (s)
+    {
+      if (ctxs.table.n > n)	/* new */
+	{
+	  s[kw] = n;
+	  memcpy (ctxs.by_id + n * kw, key, kw * sizeof *key);
+	}
+      id = (uint32_t) s[kw];
+    }
+  pthread_mutex_unlock (&ctx_lock);
+  return id;
+}
+
+bool
+pp_ipt_interned (uint32_t id, uint64_t *key)
+{
+  pthread_mutex_lock (&ctx_lock);
+  bool known = id < ctxs.table.n;
+  if (known)
+    memcpy (key, ctxs.by_id + (size_t) id * ctxs.table.kw,
+	    ctxs.table.kw * sizeof *key);
+  pthread_mutex_unlock (&ctx_lock);
+  return known;
 }
 
 /* ---- Segments.  */
@@ -306,17 +358,18 @@ pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
     nsegs += t->n;
   uint32_t w = words;
   /* Every count as (number, count), numbers then segments.  */
-  uint64_t *all = malloc ((numbers.n + nsegs + 1) * (w + 1) * sizeof *all);
-  taken.numbers = malloc ((numbers.n + 1) * (w + 1) * sizeof *taken.numbers);
+  const struct wide_table *nt = &numbers.table;
+  uint64_t *all = malloc ((nt->n + nsegs + 1) * (w + 1) * sizeof *all);
+  taken.numbers = malloc ((nt->n + 1) * (w + 1) * sizeof *taken.numbers);
   taken.segs = malloc ((nsegs + 1) * sizeof *taken.segs);
   rec->values = malloc (2 * sizeof (uint64_t));
   int ret = -1;
   if (all && taken.numbers && taken.segs && rec->values)
     {
       size_t k = 0;
-      for (size_t i = 0; i < numbers.cap; i++)
+      for (size_t i = 0; i < nt->cap; i++)
 	{
-	  const uint64_t *s = SLOT (numbers.slots, i);
+	  const uint64_t *s = SLOT (nt, nt->slots, i);
 	  if (s[w + 1] && s[w])
 	    {
 	      memcpy (all + k * (w + 1), s, (w + 1) * sizeof *s);
@@ -352,7 +405,7 @@ pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
       for (size_t i = 0; i < k; i++)
 	{
 	  const uint64_t *e = all + i * (w + 1);
-	  if (m && same_number (all + (m - 1) * (w + 1), e))
+	  if (m && memcmp (all + (m - 1) * (w + 1), e, w * sizeof *e) == 0)
 	    all[(m - 1) * (w + 1) + w] += e[w];
 	  else
 	    memmove (all + m++ * (w + 1), e, (w + 1) * sizeof *e);
@@ -381,7 +434,8 @@ pp_ipt_subtract (void)
   for (size_t i = 0; i < taken.nnumbers; i++)
     {
       const uint64_t *e = taken.numbers + i * (w + 1);
-      uint64_t *s = number_slot (numbers.slots, numbers.cap, e);
+      uint64_t *s = wide_slot (&numbers.table, numbers.table.slots,
+			       numbers.table.cap, e);
       if (s[w + 1])
 	s[w] -= e[w];
     }
@@ -404,9 +458,10 @@ pp_ipt_subtract (void)
 static void
 zero_all (void)
 {
-  if (numbers.slots)
-    memset (numbers.slots, 0, numbers.cap * (words + 2) * sizeof *numbers.slots);
-  numbers.n = numbers.paths = numbers.lost = 0;
+  /* The keys stay: a count of 0 is written as none.  */
+  for (size_t i = 0; i < numbers.table.cap; i++)
+    SLOT (&numbers.table, numbers.table.slots, i)[words] = 0;
+  numbers.paths = numbers.lost = 0;
   for (struct seg_table *t = seg_tables; t; t = t->next)
     for (size_t i = 0; i < t->cap; i++)
       __atomic_store_n (&t->slots[i].count, 0, __ATOMIC_RELAXED);
@@ -425,8 +480,10 @@ pp_ipt_reset (void)
 void
 pp_ipt_before_fork (void)
 {
+  /* The snapshot's order: numbers, segments, contexts.  */
   pthread_mutex_lock (&count_lock);
   lock_segs ();
+  pthread_mutex_lock (&ctx_lock);
 }
 
 void
@@ -434,6 +491,7 @@ pp_ipt_after_fork (bool child)
 {
   if (child)
     zero_all ();
+  pthread_mutex_unlock (&ctx_lock);
   unlock_segs ();
   pthread_mutex_unlock (&count_lock);
 }

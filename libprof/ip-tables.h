@@ -22,6 +22,12 @@ void pp_ipt_count_lost (void);
    table.  Returns false when out of memory (the caller counts the number).  */
 bool pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b);
 
+/* A context, 2 WORDS words (N0, then x), interned: its id, the same for
+   equal keys, or UINT32_MAX when out of memory.  pp_ipt_interned gives its
+   words back (false for an unknown id).  */
+uint32_t pp_ipt_intern (const uint64_t *key);
+bool pp_ipt_interned (uint32_t id, uint64_t *key);
+
 /* The number of a segment: writes WORDS words to KEY, or returns false when
    the context is unknown or the number does not fit.  */
 typedef bool pp_ipt_number_fn (uint64_t ctx, uint64_t a, uint64_t b, uint64_t *key);
