@@ -1,6 +1,8 @@
 /* Profile files: encoding, bounds-checked decoding and merging (layout in
    profile.h).  Compiled into libprof as well as libppcore, so it uses only libc.  */
 
+#define _GNU_SOURCE 1		/* AT_EMPTY_PATH */
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -82,11 +84,21 @@ pp_write_all (int fd, const void *buf, size_t len)
 }
 
 int
+pp_fstat (int fd, struct stat *st)
+{
+#ifdef AT_EMPTY_PATH
+  return fstatat (fd, "", st, AT_EMPTY_PATH);
+#else
+  return fstat (fd, st);
+#endif
+}
+
+int
 pp_read_all (int fd, unsigned char **buf, size_t *len)
 {
   struct stat st;
   size_t cap = 4096, n = 0;
-  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > 0
+  if (pp_fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > 0
       && (unsigned long long) st.st_size < SIZE_MAX - 1)
     cap = (size_t) st.st_size + 1;	/* +1: EOF is seen without growing */
   unsigned char *b = malloc (cap);
@@ -197,15 +209,33 @@ copy_bytes (const void *src, size_t n)
   return p;
 }
 
+/* A unit name, copied by loops rather than memcpy (see same_string).  */
 static char *
-copy_string (const void *src, size_t n)
+copy_name (const char *name)
+{
+  char *s = malloc (pp_short_strlen (name) + 1), *o = s;
+  if (s)
+    while ((*o++ = *name++))
+      ;
+  return s;
+}
+
+/* The name of n bytes at src, NUL terminated; NULL with *nul set if it holds
+   a NUL byte, NULL alone when out of memory.  */
+static char *
+copy_file_name (const unsigned char *src, size_t n, bool *nul)
 {
   char *s = malloc (n + 1);
+  *nul = false;
+  for (size_t i = 0; s && i < n; i++)
+    if (!(s[i] = (char) src[i]))
+      {
+	*nul = true;
+	free (s);
+	return NULL;
+      }
   if (s)
-    {
-      memcpy (s, src, n);
-      s[n] = 0;
-    }
+    s[n] = 0;
   return s;
 }
 
@@ -231,10 +261,22 @@ wide_disorder (const uint64_t *wide, uint32_t words, uint32_t n)
   return n;
 }
 
+/* libprof runs this file at exit, where the first call of each libc function
+   costs the dynamic linker a symbol lookup (DESIGN.md, "The cost of a short
+   run"): short names and magics are compared and copied by loops, not by
+   strcmp, memcmp, memchr or memcpy.  */
+static bool
+same_string (const char *a, const char *b)
+{
+  while (*a && *a == *b)
+    a++, b++;
+  return *a == *b;
+}
+
 static bool
 same_unit (const pp_unit_data *a, const char *name, uint64_t checksum)
 {
-  return a->checksum == checksum && strcmp (a->name, name) == 0;
+  return a->checksum == checksum && same_string (a->name, name);
 }
 
 /* Reads one unit record.  With u NULL it only checks the structure, allocating
@@ -319,13 +361,14 @@ read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
       return 0;
     }
 
-  if (memchr (name, 0, name_len))
+  bool nul;
+  u->name = copy_file_name (name, name_len, &nul);
+  if (nul)
     {
       set_err (r->err, r->errlen, "corrupted at byte %zu: unit name contains a "
 	       "NUL byte", start);
       return -1;
     }
-  u->name = copy_string (name, name_len);
   if (!u->name)
     goto oom;
   const pp_unit_data *trusted = NULL;
@@ -414,6 +457,7 @@ read_units (reader *r, uint32_t nunits, pp_profile *p)
     {
       if (p)
 	{
+	  p->units[i] = (pp_unit_data) { 0 };
 	  if (read_unit (r, &p->units[i], p))
 	    return -1;
 	  p->nunits = i + 1;
@@ -421,6 +465,25 @@ read_units (reader *r, uint32_t nunits, pp_profile *p)
       else if (read_unit (r, NULL, NULL))
 	return -1;
     }
+  return 0;
+}
+
+/* Room for the file's units and the trusted ones a merge may add (libprof's
+   exit then grows nothing).  */
+static int
+reserve_units (pp_profile *p, uint32_t nunits, uint32_t more, char *err,
+	       size_t errlen)
+{
+  size_t cap = (size_t) nunits + more;
+  if (cap == 0)
+    return 0;
+  p->units = cap > UINT32_MAX ? NULL : malloc (cap * sizeof *p->units);
+  if (!p->units)
+    {
+      set_err (err, errlen, "out of memory");
+      return -1;
+    }
+  p->cap = (uint32_t) cap;
   return 0;
 }
 
@@ -437,8 +500,11 @@ decode (reader *r, pp_profile *p)
   memset (p, 0, sizeof *p);
   p->notes_borrowed = r->borrow;
   if (len == 0)
-    return 0;
-  if (memcmp (buf, PP_PROFILE_MAGIC, len < MAGIC_BYTES ? len : MAGIC_BYTES) != 0)
+    return reserve_units (p, 0, r->ntrusted, err, errlen);
+  bool magic = true;
+  for (size_t i = 0; i < MAGIC_BYTES && i < len; i++)
+    magic &= buf[i] == (unsigned char) PP_PROFILE_MAGIC[i];
+  if (!magic)
     {
       set_err (err, errlen, "not a pathprof profile (bad magic)");
       return -1;
@@ -482,13 +548,8 @@ decode (reader *r, pp_profile *p)
     }
 
   r->pos = HEADER_BYTES;
-  p->units = calloc (nunits ? nunits : 1, sizeof *p->units);
-  if (!p->units)
-    {
-      set_err (err, errlen, "out of memory");
-      return -1;
-    }
-  p->cap = nunits;
+  if (reserve_units (p, nunits, r->ntrusted, err, errlen))
+    return -1;
   if (read_units (r, nunits, p))
     {
       /* The failed unit may be partly filled: count it so that it is freed.  */
@@ -621,6 +682,7 @@ typedef struct pieces
 {
   unsigned char *meta;
   size_t *cut;
+  struct iovec *iov;		/* room for file_iovecs */
   size_t notes_total;
   uint64_t trailer;
 } pieces;
@@ -633,7 +695,8 @@ make_pieces (const pp_profile *p, pieces *pc)
   for (uint32_t i = 0; i < p->nunits; i++)
     {
       const pp_unit_data *u = &p->units[i];
-      size_t name_len = strlen (u->name), size = value_size (u->value_kind);
+      size_t name_len = pp_short_strlen (u->name);
+      size_t size = value_size (u->value_kind);
       if (name_len > UINT32_MAX || size == 0
 	  || !add_size (&total, MIN_UNIT_BYTES) || !add_size (&total, name_len)
 	  || !add_size (&pc->notes_total, u->notes_len)
@@ -651,15 +714,17 @@ make_pieces (const pp_profile *p, pieces *pc)
 	  return -1;
 	}
     }
-  pc->meta = malloc (total);
-  pc->cut = malloc ((2 * (size_t) p->nunits + 1) * sizeof *pc->cut);
-  if (!pc->meta || !pc->cut)
+  /* One block: cut, iov, meta (freed through cut).  */
+  size_t ncut = 2 * (size_t) p->nunits + 1, niov = ncut + 1;
+  size_t head = ncut * sizeof *pc->cut + niov * sizeof *pc->iov;
+  pc->cut = total > SIZE_MAX - head ? NULL : malloc (head + total);
+  if (!pc->cut)
     {
-      free (pc->meta);
-      free (pc->cut);
       errno = ENOMEM;
       return -1;
     }
+  pc->iov = (struct iovec *) (pc->cut + ncut);
+  pc->meta = (unsigned char *) (pc->iov + niov);
   unsigned char *o = pc->meta;
   o = put_bytes (o, PP_PROFILE_MAGIC, MAGIC_BYTES);
   o = put_u32 (o, PP_PROFILE_VERSION);
@@ -668,10 +733,11 @@ make_pieces (const pp_profile *p, pieces *pc)
   for (uint32_t i = 0; i < p->nunits; i++)
     {
       const pp_unit_data *u = &p->units[i];
-      size_t name_len = strlen (u->name);
+      size_t name_len = pp_short_strlen (u->name);
       unsigned char *head = o;
       o = put_u32 (o, (uint32_t) name_len);
-      o = put_bytes (o, u->name, name_len);
+      for (const char *c = u->name; *c; c++)
+	*o++ = (unsigned char) *c;
       o = put_u64 (o, u->checksum);
       o = put_u64 (o, u->runs);
       o = put_u32 (o, u->notes_len);
@@ -729,16 +795,14 @@ pp_profile_encode (const pp_profile *p, unsigned char **buf, size_t *len)
   pieces pc;
   if (make_pieces (p, &pc))
     return -1;
-  struct iovec *iov = malloc ((2 * (size_t) p->nunits + 2) * sizeof *iov);
+  struct iovec *iov = pc.iov;
   unsigned char trailer[TRAILER_BYTES];
-  size_t n = iov ? file_iovecs (p, &pc, trailer, iov) : 0, total = 0;
+  size_t n = file_iovecs (p, &pc, trailer, iov), total = 0;
   for (size_t k = 0; k < n; k++)
     total += iov[k].iov_len;
-  unsigned char *b = iov ? malloc (total) : NULL, *o = b;
+  unsigned char *b = malloc (total), *o = b;
   for (size_t k = 0; b && k < n; k++)
     o = put_bytes (o, iov[k].iov_base, iov[k].iov_len);
-  free (iov);
-  free (pc.meta);
   free (pc.cut);
   if (!b)
     {
@@ -756,14 +820,7 @@ pp_profile_write (int fd, const pp_profile *p)
   pieces pc;
   if (make_pieces (p, &pc))
     return -1;
-  struct iovec *iov = malloc ((2 * (size_t) p->nunits + 2) * sizeof *iov);
-  if (!iov)
-    {
-      free (pc.meta);
-      free (pc.cut);
-      errno = ENOMEM;
-      return -1;
-    }
+  struct iovec *iov = pc.iov;
   unsigned char trailer[TRAILER_BYTES];
   size_t n = file_iovecs (p, &pc, trailer, iov), k = 0;
   int ret = 0;
@@ -800,8 +857,6 @@ pp_profile_write (int fd, const pp_profile *p)
 	}
     }
   int saved = errno;
-  free (iov);
-  free (pc.meta);
   free (pc.cut);
   errno = saved;
   return ret;
@@ -827,7 +882,8 @@ check_same_layout (const pp_unit_data *d, const pp_unit_data *u, char *err,
   if (d->value_kind != u->value_kind || d->nvalues != u->nvalues
       || (d->nwide && u->nwide && d->wide_words != u->wide_words)
       || d->notes_len != u->notes_len
-      || (u->notes_len && memcmp (d->notes, u->notes, u->notes_len) != 0))
+      || (u->notes_len && d->notes != u->notes
+	  && memcmp (d->notes, u->notes, u->notes_len) != 0))
     {
       set_err (err, errlen, "unit '%s' (checksum %016llx) has %u %s values in "
 	       "the profile but %u %s values in the new data", u->name,
@@ -869,7 +925,7 @@ pp_profile_check_unit (const pp_profile *p, const pp_unit_data *u, char *err,
   if (same)
     return check_same_layout (same, u, err, errlen);
   for (uint32_t i = 0; i < p->nunits; i++)
-    if (strcmp (p->units[i].name, u->name) == 0)
+    if (same_string (p->units[i].name, u->name))
       {
 	set_err (err, errlen, "unit '%s' is stale: the profile has checksum "
 		 "%016llx, the new data %016llx (compiled from different sources)",
@@ -988,12 +1044,16 @@ append_copy (pp_profile *p, const pp_unit_data *u, char *err, size_t errlen)
     }
   pp_unit_data c = *u;
   size_t size = value_size (u->value_kind) * u->nvalues;
-  c.name = copy_string (u->name, strlen (u->name));
+  c.name = copy_name (u->name);
   c.notes = p->notes_borrowed ? u->notes : copy_bytes (u->notes, u->notes_len);
   c.values = copy_bytes (u->values, size);
-  c.sparse = copy_bytes (u->sparse, (size_t) u->nsparse * sizeof *u->sparse);
-  c.wide = copy_bytes (u->wide, (size_t) u->nwide * 8 * (u->wide_words + 1));
-  if (!c.name || !c.notes || !c.values || !c.sparse || !c.wide)
+  /* No path counts, no arrays (one allocation less each in a short run).  */
+  c.sparse = u->nsparse ? copy_bytes (u->sparse, (size_t) u->nsparse
+				      * sizeof *u->sparse) : NULL;
+  c.wide = u->nwide ? copy_bytes (u->wide, (size_t) u->nwide * 8
+				  * (u->wide_words + 1)) : NULL;
+  if (!c.name || !c.notes || !c.values || (u->nsparse && !c.sparse)
+      || (u->nwide && !c.wide))
     {
       free (c.name);
       if (!p->notes_borrowed)

@@ -67,7 +67,7 @@ typedef struct pp_unit_data
   /* Wide path counts: nwide entries of wide_words + 1 u64 each (the number,
      least significant word first, then the count), increasing.  */
   uint32_t wide_words, nwide;
-  uint64_t *wide;
+  uint64_t *wide;		/* this and sparse may be NULL when empty */
 } pp_unit_data;
 
 typedef struct pp_profile
@@ -123,6 +123,21 @@ int pp_write_all (int fd, const void *buf, size_t len);
 /* Reads fd to its end into a malloc'd buffer, retrying EINTR.  Returns 0, or -1 with
    errno set.  */
 int pp_read_all (int fd, unsigned char **buf, size_t *len);
+/* fstat, through fstatat as libprof's stat of a path: its exit then binds
+   one libc function for both (DESIGN.md, "The cost of a short run").  */
+struct stat;
+int pp_fstat (int fd, struct stat *st);
+/* strlen of a short string (a unit name, a path), as a loop for the same
+   reason.  (GCC 12 turns the indexed form of this loop into a strlen call,
+   not this one.)  */
+static inline size_t
+pp_short_strlen (const char *s)
+{
+  const char *e = s;
+  while (*e)
+    e++;
+  return (size_t) (e - s);
+}
 
 /* Merges unit u into p: adds to the unit with the same name and checksum, or appends
    a copy.  Returns 0; 1 when p has a unit with u's name but none with u's checksum

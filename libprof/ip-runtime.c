@@ -924,8 +924,8 @@ __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call)
 
 /* ---- What runtime.c asks.  */
 
-void
-pp_ip_end_thread_paths (void)
+static void
+ip_end_thread_paths (void)
 {
   if (ipt.busy || !prog.ready)
     return;
@@ -934,8 +934,8 @@ pp_ip_end_thread_paths (void)
   ipt.busy = false;
 }
 
-int
-pp_ip_snapshot (pp_unit_data *rec)
+static int
+ip_snapshot (pp_unit_data *rec)
 {
   memset (rec, 0, sizeof *rec);
   if (!prog.ready)
@@ -949,21 +949,21 @@ pp_ip_snapshot (pp_unit_data *rec)
   return ret;
 }
 
-void
-pp_ip_subtract (const pp_unit_data *rec)
+static void
+ip_subtract (const pp_unit_data *rec)
 {
   (void) rec;			/* what the snapshot read, slot by slot */
   pp_ipt_subtract ();
 }
 
-void
-pp_ip_reset (void)
+static void
+ip_reset (void)
 {
   pp_ipt_reset ();
 }
 
-void
-pp_ip_before_fork (int stage)
+static void
+ip_before_fork (int stage)
 {
   if (stage == 0)
     pthread_mutex_lock (&ip_lock);
@@ -971,9 +971,24 @@ pp_ip_before_fork (int stage)
     pp_ipt_before_fork ();
 }
 
-void
-pp_ip_after_fork (bool child)
+static void
+ip_after_fork (bool child)
 {
   pp_ipt_after_fork (child);
   pthread_mutex_unlock (&ip_lock);
+}
+
+static const struct pp_ip_hooks hooks = {
+  .snapshot = ip_snapshot,
+  .subtract = ip_subtract,
+  .reset = ip_reset,
+  .before_fork = ip_before_fork,
+  .after_fork = ip_after_fork,
+  .end_thread_paths = ip_end_thread_paths,
+};
+
+__attribute__ ((constructor)) static void
+install_hooks (void)
+{
+  pp_ip = &hooks;
 }

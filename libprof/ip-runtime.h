@@ -1,7 +1,9 @@
 /* libprof internals shared between runtime.c and ip-runtime.c (the
-   interprocedural mode).  runtime.c calls the ip-runtime.c functions through
-   weak references: a program with no unit of that mode does not link
-   ip-runtime.c, corelib's numbering or GMP.  */
+   interprocedural mode).  runtime.c calls ip-runtime.c through the hooks that
+   ip-runtime.c installs from a constructor: a program with no unit of that
+   mode does not link ip-runtime.c, corelib's numbering or GMP.  (Not weak
+   references: each weak undefined symbol costs the dynamic linker a failed
+   lookup through every library at each start, about 450 instructions.)  */
 
 #ifndef PATHPROF_IP_RUNTIME_H
 #define PATHPROF_IP_RUNTIME_H
@@ -19,22 +21,28 @@ uint32_t pp_registered_units (struct __pathprof_unit ***units);
 void pp_report (bool at_exit, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
 
-/* ip-runtime.c.  The program record of a dump: *rec borrows the name and
-   manifest and owns wide and values; returns 1 when it holds counts, 0
-   when there is none (no numbering), -1 when out of memory.  */
-int pp_ip_snapshot (pp_unit_data *rec) __attribute__ ((weak));
-/* Removes what the last snapshot read, slot by slot, from the live counts
-   (REC is that snapshot).  */
-void pp_ip_subtract (const pp_unit_data *rec) __attribute__ ((weak));
-/* Zeroes the counts (pathprof_reset, a forked child).  */
-void pp_ip_reset (void) __attribute__ ((weak));
-/* Fork: stage 0 before units_lock is taken (the numbering's lock), stage 1
-   after it (the counts'); the parent then unlocks both, the child too after
-   zeroing the counts.  */
-void pp_ip_before_fork (int stage) __attribute__ ((weak));
-void pp_ip_after_fork (bool child) __attribute__ ((weak));
-/* The process ends in the calling thread: its paths under way end where
-   they are.  */
-void pp_ip_end_thread_paths (void) __attribute__ ((weak));
+/* What runtime.c asks ip-runtime.c; pp_ip is NULL when the program has no
+   interprocedural unit.  */
+struct pp_ip_hooks
+{
+  /* The program record of a dump: *rec borrows the name and manifest and
+     owns wide and values; returns 1 when it holds counts, 0 when there is
+     none (no numbering), -1 when out of memory.  */
+  int (*snapshot) (pp_unit_data *rec);
+  /* Removes what the last snapshot read, slot by slot, from the live counts
+     (REC is that snapshot).  */
+  void (*subtract) (const pp_unit_data *rec);
+  /* Zeroes the counts (pathprof_reset, a forked child).  */
+  void (*reset) (void);
+  /* Fork: stage 0 before units_lock is taken (the numbering's lock), stage 1
+     after it (the counts'); the parent then unlocks both, the child too after
+     zeroing the counts.  */
+  void (*before_fork) (int stage);
+  void (*after_fork) (bool child);
+  /* The process ends in the calling thread: its paths under way end where
+     they are.  */
+  void (*end_thread_paths) (void);
+};
+extern const struct pp_ip_hooks *pp_ip;
 
 #endif

@@ -351,21 +351,25 @@ pp_tables_snapshot (const struct __pathprof_unit *u, pp_unit_data *snap,
   size_t n = 0, cap = 0;
   bool ok = true;
   /* One pass, under the lock: every slot is read once while no count moves, so
-     the counts read of a key add up to what it counted.  */
-  pthread_mutex_lock (&tables_lock);
-  for (uint32_t i = 0; i < u->ntables && ok; i++)
-    for (struct hash_table *h = newest (&u->tables[i]); h && ok; h = h->older)
-      for (uint64_t s = 0; s <= h->mask && ok; s++)
-	{
-	  struct slot *slot = &h->slots[s];
-	  uint64_t key = __atomic_load_n (&slot->key, __ATOMIC_ACQUIRE);
-	  uint64_t value = __atomic_load_n (&slot->count, __ATOMIC_RELAXED);
-	  if (key != 0 && value != 0)
-	    ok = take (&sparse, &counts, &n, &cap,
-		       (pp_sparse_count) { u->tables[i].function, key - 1, value },
-		       &slot->count);
-	}
-  pthread_mutex_unlock (&tables_lock);
+     the counts read of a key add up to what it counted.  (A unit without
+     tables takes no lock: a short run's exit need not bind the mutex.)  */
+  if (u->ntables)
+    {
+      pthread_mutex_lock (&tables_lock);
+      for (uint32_t i = 0; i < u->ntables && ok; i++)
+	for (struct hash_table *h = newest (&u->tables[i]); h && ok; h = h->older)
+	  for (uint64_t s = 0; s <= h->mask && ok; s++)
+	    {
+	      struct slot *slot = &h->slots[s];
+	      uint64_t key = __atomic_load_n (&slot->key, __ATOMIC_ACQUIRE);
+	      uint64_t value = __atomic_load_n (&slot->count, __ATOMIC_RELAXED);
+	      if (key != 0 && value != 0)
+		ok = take (&sparse, &counts, &n, &cap,
+			   (pp_sparse_count) { u->tables[i].function, key - 1,
+					       value }, &slot->count);
+	    }
+      pthread_mutex_unlock (&tables_lock);
+    }
   snap->nsparse = 0;
   snap->sparse = NULL;
   taken->n = 0;

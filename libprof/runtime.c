@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -33,8 +34,27 @@
 
 #define DEFAULT_PROFILE_FILE "pathprof.data"
 
-/* Everything below is protected by units_lock.  */
-static pthread_mutex_t units_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Everything below is protected by units_lock, an atomic flag rather than a
+   pthread mutex: each libc function libprof calls costs the dynamic linker a
+   symbol lookup (about 700 instructions) the first time in each process, and
+   such lookups are most of a short run's fixed cost (DESIGN.md, "The cost of
+   a short run").  It is held through a dump's file I/O; a waiter (another
+   thread dumping at the same time) yields.  */
+static int units_lock;
+
+static void
+lock_units (void)
+{
+  while (__atomic_exchange_n (&units_lock, 1, __ATOMIC_ACQUIRE))
+    sched_yield ();
+}
+
+static void
+unlock_units (void)
+{
+  __atomic_store_n (&units_lock, 0, __ATOMIC_RELEASE);
+}
+
 /* Registered units, newest first.  */
 static struct __pathprof_unit *units;
 static uint32_t nunits;
@@ -43,6 +63,9 @@ static uint32_t nunits;
    dump counts them all).  */
 static uint32_t uncounted_units;
 static bool atfork_installed;
+
+/* Set by ip-runtime.c when the program links it.  */
+const struct pp_ip_hooks *pp_ip;
 
 /* Dumps made by __pathprof_unit_exit: the first one writes everything; after that
    only code that ran since makes another.  */
@@ -115,23 +138,23 @@ unit_has_counts (const struct __pathprof_unit *u)
 static void
 lock_before_fork (void)
 {
-  if (pp_ip_before_fork)
-    pp_ip_before_fork (0);
-  pthread_mutex_lock (&units_lock);
+  if (pp_ip)
+    pp_ip->before_fork (0);
+  lock_units ();
   pp_tables_lock ();
   pp_trace_before_fork ();
-  if (pp_ip_before_fork)
-    pp_ip_before_fork (1);
+  if (pp_ip)
+    pp_ip->before_fork (1);
 }
 
 static void
 unlock_after_fork_in_parent (void)
 {
-  if (pp_ip_after_fork)
-    pp_ip_after_fork (false);
+  if (pp_ip)
+    pp_ip->after_fork (false);
   pp_trace_after_fork_in_parent ();
   pp_tables_unlock ();
-  pthread_mutex_unlock (&units_lock);
+  unlock_units ();
 }
 
 /* The child's profile must hold only what the child runs: the parent dumps what
@@ -140,8 +163,8 @@ unlock_after_fork_in_parent (void)
 static void
 reset_after_fork_in_child (void)
 {
-  if (pp_ip_after_fork)
-    pp_ip_after_fork (true);
+  if (pp_ip)
+    pp_ip->after_fork (true);
   pp_trace_after_fork_in_child (getppid ());
   pp_tables_unlock ();		/* the child is the only thread now */
   for (struct __pathprof_unit *u = units; u; u = u->next)
@@ -149,7 +172,7 @@ reset_after_fork_in_child (void)
   uncounted_units = nunits;
   exit_dumped = false;
   last_exit_message[0] = 0;
-  pthread_mutex_unlock (&units_lock);
+  unlock_units ();
 }
 
 /* Checks a unit before its fields are trusted.  Returns a reason or NULL.  */
@@ -177,7 +200,7 @@ __pathprof_register_unit (struct __pathprof_unit *u)
 {
   static bool abi_reported;
   int saved_errno = errno;
-  pthread_mutex_lock (&units_lock);
+  lock_units ();
   /* Only abi_version is read from a unit of another ABI: its layout may differ.  */
   if (u->abi_version != PATHPROF_ABI_VERSION)
     {
@@ -210,19 +233,19 @@ __pathprof_register_unit (struct __pathprof_unit *u)
   nunits++;
   uncounted_units++;
 out:
-  pthread_mutex_unlock (&units_lock);
+  unlock_units ();
   errno = saved_errno;
 }
 
 uint32_t
 pp_registered_units (struct __pathprof_unit ***out)
 {
-  pthread_mutex_lock (&units_lock);
+  lock_units ();
   uint32_t n = 0;
   *out = malloc ((nunits + 1) * sizeof **out);
   for (struct __pathprof_unit *u = units; *out && u; u = u->next)
     (*out)[n++] = u;
-  pthread_mutex_unlock (&units_lock);
+  unlock_units ();
   return n;
 }
 
@@ -248,21 +271,46 @@ pp_pid_digits (char *buf)
   return n;
 }
 
+/* n bytes of src to dst, 8 at a time: a __builtin_memcpy of constant size
+   is a load and a store, where a memcpy call would cost a symbol binding and
+   a byte loop several instructions per byte (see lock_units).  */
+static void
+copy_short (char *dst, const char *src, size_t n)
+{
+  for (; n >= 8; n -= 8, dst += 8, src += 8)
+    __builtin_memcpy (dst, src, 8);
+  while (n--)
+    *dst++ = *src++;
+}
+
+/* PATHPROF_FILE with %p replaced by the pid and %% by %; *len its length.  */
 static char *
-profile_path (void)
+profile_path (size_t *len)
 {
   const char *pattern = getenv ("PATHPROF_FILE");
   if (!pattern || !*pattern)
     pattern = DEFAULT_PROFILE_FILE;
+  const char *end = pattern;
+  bool percent = false;
+  for (; *end; end++)
+    percent |= *end == '%';
+  *len = (size_t) (end - pattern);
+  if (!percent)
+    {
+      char *path = malloc (*len + 1);
+      if (path)
+	copy_short (path, pattern, *len + 1);
+      return path;
+    }
   char pid[24];
   int pid_len = pp_pid_digits (pid);
-  char *path = malloc (strlen (pattern) * (size_t) pid_len + 1), *o = path;
+  char *path = malloc (*len * (size_t) pid_len + 1), *o = path;
   if (!path)
     return NULL;
   for (const char *s = pattern; *s; s++)
     if (s[0] == '%' && s[1] == 'p')
       {
-	memcpy (o, pid, (size_t) pid_len);
+	copy_short (o, pid, (size_t) pid_len);
 	o += pid_len;
 	s++;
       }
@@ -271,20 +319,23 @@ profile_path (void)
     else
       *o++ = *s;
   *o = 0;
+  *len = (size_t) (o - path);
   return path;
 }
 
+/* path (of length len) followed by suffix, and by the process id if
+   with_pid.  */
 static char *
-path_with_pid_suffix (const char *path, const char *infix)
+path_with_suffix (const char *path, size_t len, const char *suffix, bool with_pid)
 {
-  size_t path_len = strlen (path), infix_len = strlen (infix);
-  char *s = malloc (path_len + infix_len + 24);
-  if (s)
-    {
-      memcpy (s, path, path_len);
-      memcpy (s + path_len, infix, infix_len);
-      pp_pid_digits (s + path_len + infix_len);
-    }
+  char *s = malloc (len + pp_short_strlen (suffix) + 24), *o = s + len;
+  if (!s)
+    return NULL;
+  copy_short (s, path, len);
+  while ((*o = *suffix++))
+    o++;
+  if (with_pid)
+    pp_pid_digits (o);
   return s;
 }
 
@@ -322,7 +373,7 @@ static int
 still_named (const char *path, const struct stat *st)
 {
   struct stat now;
-  if (stat (path, &now) != 0)
+  if (fstatat (AT_FDCWD, path, &now, 0) != 0)
     return errno == ENOENT ? 0 : -1;
   return now.st_dev == st->st_dev && now.st_ino == st->st_ino;
 }
@@ -353,7 +404,7 @@ open_locked (const char *path, struct stat *st, bool *created, const char **fail
       if (lock_file (fd) == 0)
 	{
 	  *failed = "cannot stat it";
-	  if (fstat (fd, st) == 0)
+	  if (pp_fstat (fd, st) == 0)
 	    named = still_named (path, st);
 	}
       if (named == 1)
@@ -408,17 +459,18 @@ merge_in_memory (const unsigned char *old, size_t old_len, const pp_unit_data *m
 
 /* Writes p to a temporary file next to path and renames it over path.  */
 static merge_result
-replace_file (const char *path, const struct stat *old, bool created,
-	      const pp_profile *p, char *why, size_t whylen)
+replace_file (const char *path, size_t path_len, const struct stat *old,
+	      bool created, const pp_profile *p, char *why, size_t whylen)
 {
-  char *tmp = path_with_pid_suffix (path, ".tmp.");
+  char *tmp = path_with_suffix (path, path_len, ".tmp", false);
   if (!tmp)
     {
       set_why (why, whylen, "out of memory");
       return MERGE_FAILED;
     }
-  /* The name holds our pid and the file is locked: an existing temporary file was
-     left by a dead process whose pid we now have.  */
+  /* Only the holder of the lock of the file path names writes this name, and
+     it renames it before unlocking: an existing one was left by a process
+     that died while writing it.  */
   int fd = open (tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd < 0 && errno == EEXIST && unlink (tmp) == 0)
     fd = open (tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
@@ -428,8 +480,11 @@ replace_file (const char *path, const struct stat *old, bool created,
       free (tmp);
       return MERGE_FAILED;
     }
-  /* Keeping the old file's permissions is a courtesy, not a requirement.  */
-  if (!created)
+  /* Keeping the old file's permissions is a courtesy, not a requirement
+     (and usually the umask gives the same ones).  */
+  struct stat now;
+  if (!created && (pp_fstat (fd, &now) != 0
+		   || (now.st_mode & 07777) != (old->st_mode & 07777)))
     (void) fchmod (fd, old->st_mode & 07777);
   const char *failed = "cannot write";
   bool ok = pp_profile_write (fd, p) == 0;
@@ -457,8 +512,8 @@ replace_file (const char *path, const struct stat *old, bool created,
 /* Merges mine into the profile file at path, holding its lock throughout.  On
    failure why says what went wrong, for a message about path.  */
 static merge_result
-merge_into_file (const char *path, const pp_unit_data *mine, uint32_t nmine,
-		 char *why, size_t whylen)
+merge_into_file (const char *path, size_t path_len, const pp_unit_data *mine,
+		 uint32_t nmine, char *why, size_t whylen)
 {
   struct stat st;
   bool created;
@@ -482,7 +537,7 @@ merge_into_file (const char *path, const pp_unit_data *mine, uint32_t nmine,
   else
     result = merge_in_memory (old, old_len, mine, nmine, &merged, why, whylen);
   if (result == MERGE_WRITTEN)
-    result = replace_file (path, &st, created, &merged, why, whylen);
+    result = replace_file (path, path_len, &st, created, &merged, why, whylen);
   /* Leave no empty file behind when nothing could be written into it; whoever
      waits for its lock finds it gone and starts over.  */
   if (result == MERGE_FAILED && created)
@@ -504,14 +559,23 @@ take_snapshot (pp_unit_data *snap, pp_tables_taken *taken)
 {
   bool anything = uncounted_units > 0;
   uint32_t i = 0;
-  /* The interprocedural mode's program record goes after the units.  */
-  if (pp_ip_snapshot)
+  /* Each entry is set before anything can fail, for free_snapshot (no
+     calloc: see lock_units).  */
+  for (struct __pathprof_unit *u = units; u; u = u->next, i++)
     {
-      int ip = pp_ip_snapshot (&snap[nunits]);
+      snap[i] = (pp_unit_data) { 0 };
+      taken[i] = (pp_tables_taken) { 0 };
+    }
+  snap[nunits] = (pp_unit_data) { 0 };
+  /* The interprocedural mode's program record goes after the units.  */
+  if (pp_ip)
+    {
+      int ip = pp_ip->snapshot (&snap[nunits]);
       if (ip < 0)
 	return -1;
       anything |= ip > 0;
     }
+  i = 0;
   for (struct __pathprof_unit *u = units; u; u = u->next, i++)
     {
       pp_unit_data *s = &snap[i];
@@ -555,8 +619,8 @@ static void
 subtract_snapshot (const pp_unit_data *snap, const pp_tables_taken *taken)
 {
   uint32_t i = 0;
-  if (pp_ip_subtract && snap[nunits].name)
-    pp_ip_subtract (&snap[nunits]);
+  if (pp_ip && snap[nunits].name)
+    pp_ip->subtract (&snap[nunits]);
   for (struct __pathprof_unit *u = units; u; u = u->next, i++)
     {
       const pp_unit_data *s = &snap[i];
@@ -583,16 +647,17 @@ subtract_snapshot (const pp_unit_data *snap, const pp_tables_taken *taken)
 static void
 free_snapshot (pp_unit_data *snap, pp_tables_taken *taken)
 {
-  for (uint32_t i = 0; snap && i <= nunits; i++)
+  if (!snap)
+    return;
+  for (uint32_t i = 0; i <= nunits; i++)
     {
       free (snap[i].values);
       free (snap[i].sparse);
       free (snap[i].wide);
     }
-  for (uint32_t i = 0; taken && i < nunits; i++)
+  for (uint32_t i = 0; i < nunits; i++)
     pp_tables_taken_free (&taken[i]);
   free (snap);
-  free (taken);
 }
 
 /* Merges every registered unit into the profile file, or into <file>.<pid> when the
@@ -605,10 +670,20 @@ dump_locked (bool at_exit)
   const char *lost = at_exit ? "this run's profile is lost"
 			     : "the counts are kept for the next dump";
   char why[512], why_fallback[512];
-  char *path = profile_path (), *fallback = NULL;
-  pp_unit_data *snap = calloc (nunits + 1, sizeof *snap);
-  pp_tables_taken *taken = calloc (nunits, sizeof *taken);
-  int ret = -1, snapped = path && snap && taken ? take_snapshot (snap, taken) : -1;
+  size_t path_len = 0;
+  char *path = profile_path (&path_len), *fallback = NULL;
+  /* One block for both, freed through snap.  */
+  pp_unit_data *snap = malloc ((nunits + 1) * sizeof *snap
+			       + nunits * sizeof (pp_tables_taken));
+  pp_tables_taken *taken = snap ? (pp_tables_taken *) (snap + nunits + 1) : NULL;
+  int ret = -1, snapped = -1;
+  if (path && snap)
+    snapped = take_snapshot (snap, taken);
+  else
+    {
+      free (snap);
+      snap = NULL;
+    }
   if (snapped < 0)
     {
       pp_report (at_exit, "cannot write the profile: out of memory; %s", lost);
@@ -620,7 +695,7 @@ dump_locked (bool at_exit)
       goto out;
     }
   uint32_t nsnap = nunits + (snap[nunits].name != NULL);
-  switch (merge_into_file (path, snap, nsnap, why, sizeof why))
+  switch (merge_into_file (path, path_len, snap, nsnap, why, sizeof why))
     {
     case MERGE_WRITTEN:
       ret = 0;
@@ -630,11 +705,12 @@ dump_locked (bool at_exit)
 	      lost);
       break;
     case MERGE_REFUSED:
-      fallback = path_with_pid_suffix (path, ".");
+      fallback = path_with_suffix (path, path_len, ".", true);
       if (!fallback)
 	set_why (why_fallback, sizeof why_fallback, "out of memory");
-      else if (merge_into_file (fallback, snap, nsnap, why_fallback,
-				sizeof why_fallback) == MERGE_WRITTEN)
+      else if (merge_into_file (fallback, pp_short_strlen (fallback), snap,
+				nsnap, why_fallback, sizeof why_fallback)
+	       == MERGE_WRITTEN)
 	{
 	  pp_report (at_exit, "'%s': %s; it is left unchanged and this run's profile "
 		  "was written to '%s' instead", path, why, fallback);
@@ -662,9 +738,9 @@ PP_EXPORT int
 pathprof_dump (void)
 {
   int saved_errno = errno;
-  pthread_mutex_lock (&units_lock);
+  lock_units ();
   int ret = dump_locked (false);
-  pthread_mutex_unlock (&units_lock);
+  unlock_units ();
   errno = saved_errno;
   return ret;
 }
@@ -672,8 +748,8 @@ pathprof_dump (void)
 PP_EXPORT void
 __pathprof_flush (void)
 {
-  if (pp_ip_end_thread_paths)
-    pp_ip_end_thread_paths ();
+  if (pp_ip)
+    pp_ip->end_thread_paths ();
   pp_trace_flush_all ();
   pathprof_dump ();
 }
@@ -681,15 +757,15 @@ __pathprof_flush (void)
 PP_EXPORT void
 pathprof_reset (void)
 {
-  pthread_mutex_lock (&units_lock);
+  lock_units ();
   for (struct __pathprof_unit *u = units; u; u = u->next)
     {
       memset (u->values, 0, value_bytes (u));
       pp_tables_zero (u);
     }
-  if (pp_ip_reset)
-    pp_ip_reset ();
-  pthread_mutex_unlock (&units_lock);
+  if (pp_ip)
+    pp_ip->reset ();
+  unlock_units ();
 }
 
 PP_EXPORT void
@@ -698,9 +774,9 @@ __pathprof_unit_exit (struct __pathprof_unit *u)
   int saved_errno = errno;
   if (u->trace_id)
     pp_trace_flush_all ();	/* before its notes go away */
-  if (pp_ip_end_thread_paths && !exit_dumped)
-    pp_ip_end_thread_paths ();	/* the process ends here */
-  pthread_mutex_lock (&units_lock);
+  if (pp_ip && !exit_dumped)
+    pp_ip->end_thread_paths ();	/* the process ends here */
+  lock_units ();
   struct __pathprof_unit **link = &units;
   uint32_t position = 0;
   while (*link && *link != u)
@@ -722,6 +798,6 @@ __pathprof_unit_exit (struct __pathprof_unit *u)
       if (position < uncounted_units)
 	uncounted_units--;
     }
-  pthread_mutex_unlock (&units_lock);
+  unlock_units ();
   errno = saved_errno;
 }

@@ -309,6 +309,36 @@ scenario_dump_exact (void)
 	       "(runs once per process)", "wrong totals");
 }
 
+
+/* The merge writes FILE.tmp and renames it: one left by a process killed
+   while writing it is replaced, none is left behind, and the profile keeps
+   its permissions (fchmod runs only when the umask gave others).  */
+static void
+scenario_temporary_file (void)
+{
+  const char *path = use_profile ("tmp.data");
+  char tmp[1100];
+  snprintf (tmp, sizeof tmp, "%s.tmp", path);
+  set_values (1, 2);
+  bool ok = pathprof_dump () == 0 && chmod (path, 0604) == 0
+	    && write_bytes (tmp, "garbage", 7);
+  set_values (1, 2);
+  capture_stderr ();
+  int ret = pathprof_dump ();
+  char *err = captured_stderr ();
+  struct stat st;
+  pp_profile p;
+  ok &= ret == 0 && !*err && !exists (tmp) && stat (path, &st) == 0
+	&& (st.st_mode & 07777) == 0604 && read_profile (path, &p);
+  if (ok)
+    {
+      ok = u64_value (&p, &unit_a, 0) == 2 && u64_value (&p, &unit_c, 0) == 4;
+      pp_profile_free (&p);
+    }
+  unit_result (ok, "runtime: a leftover FILE.tmp is replaced, none is left, "
+	       "permissions are kept", "stderr '%s'", err);
+  free (err);
+}
 static int
 concurrent_dumper (void *arg)
 {
@@ -1211,6 +1241,7 @@ main (int argc, char **argv)
       return 1;
     }
   in_child ("runtime: exact values", scenario_dump_exact);
+  in_child ("runtime: temporary file", scenario_temporary_file);
   in_child ("runtime: concurrent processes", scenario_concurrent);
   in_child ("runtime: fork", scenario_fork);
   in_child ("runtime: %p expansion", scenario_pid_expansion);
