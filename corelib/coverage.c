@@ -500,11 +500,102 @@ fail:
 }
 
 static inline bool
+is_block (const pp_graph *g, uint32_t v)
+{
+  return v != g->entry && v != g->exit;
+}
+
+static inline bool
 closed_chain (const struct analysis *a, uint32_t c)
 {
   uint32_t first = a->comp_nodes[a->comp_start[c]];
   uint32_t last = a->comp_nodes[a->comp_start[c + 1] - 1];
   return !(a->kind[first] & BACKWARD) && !(a->kind[last] & FORWARD);
+}
+
+/* The chains a plan must see into when only the blocks in TARGET (NULL: all)
+   need exact coverage: each chain holding a target, and each chain a needed
+   chain that is not closed is inferred from (the inference edges leaving
+   it), and so on.  By induction from the closed ones, a probe in every
+   needed closed chain makes every needed chain inferable, as theorem 1 does
+   for all of them; a chain nothing needed depends on may stay unknown.
+   Fills NEEDED[c] (all true without TARGET); false on allocation failure.  */
+static bool
+needed_chains (const pp_graph *k, const struct analysis *a, const bool *target,
+	       bool *needed)
+{
+  for (uint32_t c = 0; c < a->ncomps; c++)
+    needed[c] = target == NULL;
+  if (!target)
+    return true;
+  uint32_t n = k->nnodes;
+  uint32_t *comp_of = malloc ((n ? n : 1) * sizeof *comp_of);
+  uint32_t *stack = malloc (((size_t) a->ncomps + 1) * sizeof *stack);
+  if (!comp_of || !stack)
+    {
+      free (comp_of);
+      free (stack);
+      return false;
+    }
+  for (uint32_t v = 0; v < n; v++)
+    comp_of[v] = NONE;
+  uint32_t top = 0;
+  for (uint32_t c = 0; c < a->ncomps; c++)
+    for (uint32_t i = a->comp_start[c]; i < a->comp_start[c + 1]; i++)
+      {
+	uint32_t v = a->comp_nodes[i];
+	comp_of[v] = c;
+	if (target[v] && !needed[c])
+	  {
+	    needed[c] = true;
+	    stack[top++] = c;
+	  }
+      }
+  while (top)
+    {
+      uint32_t c = stack[--top];
+      for (uint32_t i = a->comp_start[c]; i < a->comp_start[c + 1]; i++)
+	{
+	  uint32_t u = a->comp_nodes[i];
+	  /* The inference edges of u (add_inference_edges).  */
+	  for (int backward = 0; backward < 2; backward++)
+	    {
+	      if (!(a->kind[u] & (backward ? BACKWARD : FORWARD)))
+		continue;
+	      const uint32_t *start = backward ? k->pred_start : k->succ_start;
+	      const uint32_t *list = backward ? k->pred_edges : k->succ_edges;
+	      for (uint32_t j = start[u]; j < start[u + 1]; j++)
+		{
+		  const pp_edge *e = &k->edges[list[j]];
+		  uint32_t y = backward ? e->src : e->dst;
+		  if (y == u || !pp_dominates (backward ? &a->pdom : &a->dom, u, y))
+		    continue;
+		  uint32_t d = comp_of[y];
+		  if (d != NONE && !needed[d])
+		    {
+		      needed[d] = true;
+		      stack[top++] = d;
+		    }
+		}
+	    }
+	}
+    }
+  free (comp_of);
+  free (stack);
+  return true;
+}
+
+/* Marks the blocks of the chains no plan needs (needed_chains) in INEXACT:
+   their coverage is reported only when surely covered.  */
+static void
+mark_unneeded (const pp_graph *g, const struct analysis *a, const bool *needed,
+	       bool *inexact)
+{
+  for (uint32_t c = 0; c < a->ncomps; c++)
+    if (!needed[c])
+      for (uint32_t i = a->comp_start[c]; i < a->comp_start[c + 1]; i++)
+	if (is_block (g, a->comp_nodes[i]))
+	  inexact[a->comp_nodes[i]] = true;
 }
 
 /* ------------------------------------------------------------------------- */
@@ -526,12 +617,6 @@ collect (const bool *mark, uint32_t n, uint32_t *count, uint32_t **list)
     if (mark[i])
       (*list)[c++] = i;
   return 0;
-}
-
-static inline bool
-is_block (const pp_graph *g, uint32_t v)
-{
-  return v != g->entry && v != g->exit;
 }
 
 /* The estimated cost of a probe (coverage.h): a block's, the sum of the weights
@@ -556,19 +641,27 @@ edge_cost (const double *w, uint32_t e)
 /* Section 4: one block in every closed chain that holds a block, the cheapest
    (the first of the cheapest in chain order).  */
 static int
-plan_blocks (const pp_graph *g, const double *w, bool *probe)
+plan_blocks (const pp_graph *g, const double *w, const bool *target, bool *probe,
+	     bool *inexact)
 {
   struct model m;
-  struct analysis a;
+  struct analysis a = { 0 };
   int status = build_model (g, false, &m);
   if (status != 0)
     return status;
   status = analyse (&m.g, &a);
+  bool *needed = status == 0 ? calloc (a.ncomps + 1, sizeof *needed) : NULL;
+  if (status == 0 && (!needed || !needed_chains (&m.g, &a, target, needed)))
+    {
+      status = PP_COVERAGE_NOMEM;
+      analysis_free (&a);
+    }
   if (status == 0)
     {
+      mark_unneeded (g, &a, needed, inexact);
       for (uint32_t c = 0; c < a.ncomps; c++)
 	{
-	  if (!closed_chain (&a, c))
+	  if (!closed_chain (&a, c) || !needed[c])
 	    continue;
 	  uint32_t best = NONE;
 	  double best_cost = 0;
@@ -587,6 +680,7 @@ plan_blocks (const pp_graph *g, const double *w, bool *probe)
 	}
       analysis_free (&a);
     }
+  free (needed);
   model_free (&m);
   return status;
 }
@@ -686,19 +780,28 @@ choice_edges (const struct model *m, const struct analysis *a, const double *w,
    cost as in size (with no weights, cost is size).  Blocks of a chain with no
    choice free of pinned edges are marked in INEXACT.  */
 static int
-plan_blocks_by_edges (const pp_graph *g, const double *w, bool *probe,
-		      bool *inexact)
+plan_blocks_by_edges (const pp_graph *g, const double *w, const bool *target,
+		      bool *probe, bool *inexact)
 {
   struct model m;
-  struct analysis a;
+  struct analysis a = { 0 };
   int status = build_model (g, true, &m);
   if (status != 0)
     return status;
   status = analyse (&m.g, &a);
+  bool *needed = status == 0 ? calloc (a.ncomps + 1, sizeof *needed) : NULL;
+  if (status == 0 && (!needed || !needed_chains (&m.g, &a, target, needed)))
+    {
+      status = PP_COVERAGE_NOMEM;
+      analysis_free (&a);
+    }
   if (status == 0)
     {
+      mark_unneeded (g, &a, needed, inexact);
       for (uint32_t c = 0; c < a.ncomps; c++)
 	{
+	  if (!needed[c])
+	    continue;
 	  const uint32_t *chain = a.comp_nodes + a.comp_start[c];
 	  uint32_t len = a.comp_start[c + 1] - a.comp_start[c];
 	  bool holds_block = false;
@@ -736,6 +839,7 @@ plan_blocks_by_edges (const pp_graph *g, const double *w, bool *probe,
 	}
       analysis_free (&a);
     }
+  free (needed);
   model_free (&m);
   return status;
 }
@@ -751,6 +855,14 @@ int
 pp_coverage_plan_weighted (const pp_graph *g, enum pp_coverage_mode mode,
 			   const double *weights, pp_coverage_plan *plan)
 {
+  return pp_coverage_plan_targets (g, mode, weights, NULL, plan);
+}
+
+int
+pp_coverage_plan_targets (const pp_graph *g, enum pp_coverage_mode mode,
+			  const double *weights, const bool *target,
+			  pp_coverage_plan *plan)
+{
   memset (plan, 0, sizeof *plan);
   plan->mode = mode;
   if (mode > PP_COVER_BLOCKS_BY_EDGES)
@@ -764,11 +876,11 @@ pp_coverage_plan_weighted (const pp_graph *g, enum pp_coverage_mode mode,
   if (!probe || !inexact)
     status = PP_COVERAGE_NOMEM;
   else if (mode == PP_COVER_BLOCKS)
-    status = plan_blocks (g, weights, probe);
+    status = plan_blocks (g, weights, target, probe, inexact);
   else if (mode == PP_COVER_EDGES)
     status = plan_edges (g, weights, probe);
   else
-    status = plan_blocks_by_edges (g, weights, probe, inexact);
+    status = plan_blocks_by_edges (g, weights, NULL, probe, inexact);
   if (status == 0)
     status = collect (probe, nids, &plan->nprobes, &plan->probes);
   if (status == 0)

@@ -77,9 +77,11 @@ typedef struct pp_coverage_plan
      Never ENTRY, EXIT or a pinned edge.  */
   uint32_t nprobes;
   uint32_t *probes;
-  /* PP_COVER_BLOCKS_BY_EDGES only: blocks whose coverage cannot be inferred from any
-     set of probe-able edges, ascending; inference reports them covered only when they
-     surely are.  Empty in the other modes.  */
+  /* PP_COVER_BLOCKS_BY_EDGES: blocks whose coverage cannot be inferred from any
+     set of probe-able edges; PP_COVER_BLOCKS with targets
+     (pp_coverage_plan_targets): the blocks the plan does not see into.
+     Ascending; inference reports them covered only when they surely are.
+     Empty otherwise.  */
   uint32_t ninexact;
   uint32_t *inexact;
 } pp_coverage_plan;
@@ -107,6 +109,19 @@ int pp_coverage_plan_compute (const pp_graph *g, enum pp_coverage_mode mode,
    plan).  */
 int pp_coverage_plan_weighted (const pp_graph *g, enum pp_coverage_mode mode,
 			       const double *weights, pp_coverage_plan *plan);
+/* The same when only some blocks need exact coverage (TARGET[v], NULL: all),
+   in PP_COVER_BLOCKS (the other modes ignore TARGET: section 7's choices
+   for a chain rely on its neighbours' being seen into, which the brute-force
+   test shows): the probes go only into the closed chains that hold a target
+   or that a target's inference goes through, so no more than for all
+   blocks, and the other blocks are listed in plan.inexact (reported covered
+   only when surely covered).  pathprof's targets are the blocks with
+   source lines and those ENTRY enters (whether the function was called): a
+   block without lines, such as a loop's empty latch, has no coverage anyone
+   reads, and probing it costs a store per iteration.  */
+int pp_coverage_plan_targets (const pp_graph *g, enum pp_coverage_mode mode,
+			      const double *weights, const bool *target,
+			      pp_coverage_plan *plan);
 void pp_coverage_plan_free (pp_coverage_plan *plan);
 
 /* Psi: infers coverage from the probes' bits.  PROBES[0..NPROBES-1] are the probe

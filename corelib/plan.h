@@ -202,6 +202,12 @@ int32_t *pp_plan_counter_of_edge (const pp_plan *plan, uint32_t nedges);
 int pp_plan_weights (const pp_graph *g, int requested, const double *gcc_weight,
 		     const uint64_t *counts, double *w);
 
+/* The blocks whose coverage the coverage modes must infer exactly, into
+   target[0..nnodes-1]: those with source lines, and those ENTRY enters by
+   a real edge (whether the function was called).  FN's blocks are G's nodes.  */
+void pp_plan_coverage_targets (const pp_graph *g, const pp_function_notes *fn,
+			       bool *target);
+
 /* Records the plan in a function's notes: nvalues, the value index of each site's
    MARK or COUNT probe (-1 elsewhere), and the edge flags (the plan's edge_flags,
    PP_EDGE_PATH_COUNT/_CONST and PP_EDGE_PATH_REG/_SET for path probes), and

@@ -200,12 +200,24 @@ coverage_error (int rc, char *err, size_t errlen)
   return -1;
 }
 
-/* Marks the blocks whose coverage no set of edge probes determines.  */
+/* Marks the blocks whose coverage the mode's probes do not determine: in
+   block-cover those without lines that no line's block needs
+   (pp_plan_coverage_targets), with edge probes those no set of edge probes
+   determines.  */
 static int
-find_inexact_blocks (report_function *f, char *err, size_t errlen)
+find_inexact_blocks (report_function *f, enum pp_coverage_mode mode, char *err,
+		     size_t errlen)
 {
   pp_coverage_plan plan;
-  int rc = pp_coverage_plan_compute (&f->graph, PP_COVER_BLOCKS_BY_EDGES, &plan);
+  bool *target = mode == PP_COVER_BLOCKS
+		 ? malloc ((f->graph.nnodes ? f->graph.nnodes : 1) * sizeof *target)
+		 : NULL;
+  if (mode == PP_COVER_BLOCKS && !target)
+    return coverage_error (PP_COVERAGE_NOMEM, err, errlen);
+  if (target)
+    pp_plan_coverage_targets (&f->graph, f->notes, target);
+  int rc = pp_coverage_plan_targets (&f->graph, mode, NULL, target, &plan);
+  free (target);
   if (rc)
     return coverage_error (rc, err, errlen);
   for (uint32_t i = 0; i < plan.ninexact; i++)
@@ -271,7 +283,8 @@ read_coverage (report_function *f, const pp_unit_data *u,
   for (uint32_t v = 0; v < fn->nblocks; v++)
     if (v != g->entry && v != g->exit)
       f->block_coverage[v] = coverage_of (covered[v]);
-  status = block_probes ? 0 : find_inexact_blocks (f, err, errlen);
+  status = find_inexact_blocks (f, block_probes ? PP_COVER_BLOCKS
+			       : PP_COVER_BLOCKS_BY_EDGES, err, errlen);
 
 out:
   free (probes);

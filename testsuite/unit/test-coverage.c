@@ -77,6 +77,7 @@ static struct unit_property
     { .name = "block-cover-edge-probes, weighted: valid, at most twice the cheapest valid set" },
   },
   prop_true_model = { .name = "edge modes: Psi exact in the uncut model when abnormal edges join blocks" },
+  prop_targets = { .name = "block-cover, some blocks targets: targets determined, no more probes, the rest inexact and sound" },
   prop_sampled = { .name = "all modes: Psi exact on sampled executions of random graphs up to 300 nodes" },
   prop_large = { .name = "all modes: 100k-node graphs planned and inferred exactly in the test budget" };
 
@@ -701,6 +702,68 @@ check_graph (const struct tgraph *t, enum pp_coverage_mode mode, const struct ct
 		 mode_names[mode], c->desc, why);
 	}
       oracle_free (&truth);
+    }
+
+  /* Only some blocks as targets (pp_coverage_plan_targets), two random
+     subsets per graph.  */
+  for (int round = 0; round < 2 && mode == PP_COVER_BLOCKS; round++)
+    {
+      unsigned long long r = c->seed ^ 0x7a26e7ull ^ (unsigned long long) (mode + 4 * round);
+      bool target[64] = { false };
+      set tset = 0;
+      for (uint32_t v = 0; v < t->n; v++)
+	if (v != ENTRY && v != EXIT && unit_rand (&r) % 3 != 0)
+	  {
+	    target[v] = true;
+	    tset |= bit (v);
+	  }
+      pp_coverage_plan tp;
+      bool ok = pp_coverage_plan_targets (&g, mode, NULL, target, &tp) == 0;
+      set tchosen = 0, tinexact = 0;
+      for (uint32_t i = 0; ok && i < tp.nprobes; i++)
+	tchosen |= bit (item_of_probe (t, mode, tp.probes[i]));
+      for (uint32_t i = 0; ok && i < tp.ninexact; i++)
+	tinexact |= bit (tp.inexact[i]);
+      /* No more probes than for every block; a probe-free plan for no target.  */
+      ok = ok && tp.nprobes <= plan.nprobes && (tset || tp.nprobes == 0);
+      /* Every target determined, or undeterminable and inexact (edge probes);
+	 every block that is neither a target nor determined is inexact.  */
+      size_t tncons = 0;
+      set *tcons = malloc ((o.ncovers * 64 + 1) * sizeof *tcons);
+      for (uint32_t x = 0; ok && tcons && x < t->n; x++)
+	{
+	  if (x == ENTRY || x == EXIT)
+	    continue;
+	  size_t first = tncons;
+	  bool determinable = constraints_of (&o, x, probe_items (t, mode), tcons, &tncons);
+	  bool determined = determinable;
+	  for (size_t i = first; i < tncons; i++)
+	    determined &= (tcons[i] & tchosen) != 0;
+	  tncons = first;
+	  if (tset & bit (x))
+	    ok = determined ? !(tinexact & bit (x))
+			    : !determinable && (tinexact & bit (x));
+	  else if (!determined)
+	    ok = (tinexact & bit (x)) != 0;
+	}
+      free (tcons);
+      char twhy[256] = "";
+      if (ok)
+	{
+	  size_t nsets = o.ncovers + 1;
+	  set *sets = malloc (nsets * sizeof *sets);
+	  sets[0] = 0;
+	  memcpy (sets + 1, o.covers, o.ncovers * sizeof *sets);
+	  ok = psi_exact_on (&g, t, mode, &tp, tchosen, sets, nsets, tset, tinexact,
+			     twhy, sizeof twhy);
+	  free (sets);
+	}
+      unit_check (&prop_targets, ok, "seed %llu %s: %s: targets 0x%llx, probes "
+		  "0x%llx (%u, all blocks %u), inexact 0x%llx %s", c->seed,
+		  mode_names[mode], c->desc, (unsigned long long) tset,
+		  (unsigned long long) tchosen, tp.nprobes, plan.nprobes,
+		  (unsigned long long) tinexact, twhy);
+      pp_coverage_plan_free (&tp);
     }
 
 out:
@@ -1531,6 +1594,7 @@ main (void)
       unit_report (&prop_exact[mode]);
     }
   unit_report (&prop_true_model);
+  unit_report (&prop_targets);
   unit_report (&prop_sampled);
   unit_report (&prop_large);
   printf ("# exhaustive: %lu graphs of up to 5 nodes (block mode), %lu of up to 5 "
