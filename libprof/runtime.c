@@ -36,7 +36,7 @@
 
 /* Everything below is protected by units_lock, an atomic flag rather than a
    pthread mutex: each libc function libprof calls costs the dynamic linker a
-   symbol lookup (about 700 instructions) the first time in each process, and
+   symbol lookup (about 650 instructions) the first time in each process, and
    such lookups are most of a short run's fixed cost (DESIGN.md, "The cost of
    a short run").  It is held through a dump's file I/O; a waiter (another
    thread dumping at the same time) yields.  */
