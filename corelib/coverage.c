@@ -780,28 +780,19 @@ choice_edges (const struct model *m, const struct analysis *a, const double *w,
    cost as in size (with no weights, cost is size).  Blocks of a chain with no
    choice free of pinned edges are marked in INEXACT.  */
 static int
-plan_blocks_by_edges (const pp_graph *g, const double *w, const bool *target,
-		      bool *probe, bool *inexact)
+plan_blocks_by_edges (const pp_graph *g, const double *w, bool *probe,
+		      bool *inexact)
 {
   struct model m;
-  struct analysis a = { 0 };
+  struct analysis a;
   int status = build_model (g, true, &m);
   if (status != 0)
     return status;
   status = analyse (&m.g, &a);
-  bool *needed = status == 0 ? calloc (a.ncomps + 1, sizeof *needed) : NULL;
-  if (status == 0 && (!needed || !needed_chains (&m.g, &a, target, needed)))
-    {
-      status = PP_COVERAGE_NOMEM;
-      analysis_free (&a);
-    }
   if (status == 0)
     {
-      mark_unneeded (g, &a, needed, inexact);
       for (uint32_t c = 0; c < a.ncomps; c++)
 	{
-	  if (!needed[c])
-	    continue;
 	  const uint32_t *chain = a.comp_nodes + a.comp_start[c];
 	  uint32_t len = a.comp_start[c + 1] - a.comp_start[c];
 	  bool holds_block = false;
@@ -839,7 +830,6 @@ plan_blocks_by_edges (const pp_graph *g, const double *w, const bool *target,
 	}
       analysis_free (&a);
     }
-  free (needed);
   model_free (&m);
   return status;
 }
@@ -880,7 +870,7 @@ pp_coverage_plan_targets (const pp_graph *g, enum pp_coverage_mode mode,
   else if (mode == PP_COVER_EDGES)
     status = plan_edges (g, weights, probe);
   else
-    status = plan_blocks_by_edges (g, weights, NULL, probe, inexact);
+    status = plan_blocks_by_edges (g, weights, probe, inexact);
   if (status == 0)
     status = collect (probe, nids, &plan->nprobes, &plan->probes);
   if (status == 0)

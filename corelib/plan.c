@@ -321,38 +321,43 @@ pp_plan_interproc (const pp_mode_info *mode, const pp_graph *g,
   return interproc_probes (g, in->notes, mode->plan_arg, out);
 }
 
-void
-pp_plan_coverage_targets (const pp_graph *g, const pp_function_notes *fn,
-			  bool *target)
+int
+pp_plan_coverage_of (const pp_graph *g, const pp_function_notes *fn,
+		     enum pp_coverage_mode mode, const double *weights,
+		     pp_coverage_plan *plan)
 {
-  for (uint32_t v = 0; v < g->nnodes; v++)
-    target[v] = v != g->entry && v != g->exit && v < fn->nblocks
-		&& fn->blocks[v].nlines > 0;
-  for (uint32_t i = g->succ_start[g->entry]; i < g->succ_start[g->entry + 1]; i++)
+  bool *target = NULL;
+  if (fn && mode == PP_COVER_BLOCKS)
     {
-      const pp_edge *e = &g->edges[g->succ_edges[i]];
-      if (!(e->flags & PP_EDGE_FAKE) && e->dst != g->exit)
-	target[e->dst] = true;
+      target = malloc ((g->nnodes ? g->nnodes : 1) * sizeof *target);
+      if (!target)
+	return PP_COVERAGE_NOMEM;
+      for (uint32_t v = 0; v < g->nnodes; v++)
+	target[v] = v != g->entry && v != g->exit && v < fn->nblocks
+		    && fn->blocks[v].nlines > 0;
+      for (uint32_t i = g->succ_start[g->entry]; i < g->succ_start[g->entry + 1];
+	   i++)
+	{
+	  const pp_edge *e = &g->edges[g->succ_edges[i]];
+	  if (!(e->flags & PP_EDGE_FAKE) && e->dst != g->exit)
+	    target[e->dst] = true;
+	}
     }
+  int rc = pp_coverage_plan_targets (g, mode, weights, target, plan);
+  free (target);
+  return rc;
 }
 
 /* One-byte probes on the fewest blocks or edges (Chen et al.), the cheapest such
    set under the weighting; in block-cover only for the blocks a report shows
-   (pp_plan_coverage_targets).  */
+   (pp_plan_coverage_of).  */
 int
 pp_plan_coverage (const pp_mode_info *mode, const pp_graph *g,
 		  const pp_plan_input *in, pp_plan *out, const char **why)
 {
   pp_coverage_plan cov;
-  bool *target = in->notes ? malloc ((g->nnodes ? g->nnodes : 1) * sizeof *target)
-		 : NULL;
-  if (in->notes && !target)
-    return PP_PLAN_ENOMEM;
-  if (target)
-    pp_plan_coverage_targets (g, in->notes, target);
-  int rc = pp_coverage_plan_targets (g, (enum pp_coverage_mode) mode->plan_arg,
-				     in->weights, target, &cov);
-  free (target);
+  int rc = pp_plan_coverage_of (g, in->notes, (enum pp_coverage_mode) mode->plan_arg,
+				in->weights, &cov);
   if (rc == PP_COVERAGE_NOMEM)
     return PP_PLAN_ENOMEM;
   if (rc != 0)

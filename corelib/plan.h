@@ -71,6 +71,7 @@
 #include <stdint.h>
 
 #include "graph.h"
+#include "coverage.h"
 #include "notes.h"
 
 #ifdef __cplusplus
@@ -202,11 +203,14 @@ int32_t *pp_plan_counter_of_edge (const pp_plan *plan, uint32_t nedges);
 int pp_plan_weights (const pp_graph *g, int requested, const double *gcc_weight,
 		     const uint64_t *counts, double *w);
 
-/* The blocks whose coverage the coverage modes must infer exactly, into
-   target[0..nnodes-1]: those with source lines, and those ENTRY enters by
-   a real edge (whether the function was called).  FN's blocks are G's nodes.  */
-void pp_plan_coverage_targets (const pp_graph *g, const pp_function_notes *fn,
-			       bool *target);
+/* The coverage plan of MODE for a function (FN's blocks are G's nodes; FN
+   may be NULL), the one the plugin makes and the tool recomputes: in
+   PP_COVER_BLOCKS its targets are the blocks with source lines and those
+   ENTRY enters by a real edge (whether the function was called).  Returns
+   as pp_coverage_plan_targets.  */
+int pp_plan_coverage_of (const pp_graph *g, const pp_function_notes *fn,
+			 enum pp_coverage_mode mode, const double *weights,
+			 pp_coverage_plan *plan);
 
 /* Records the plan in a function's notes: nvalues, the value index of each site's
    MARK or COUNT probe (-1 elsewhere), and the edge flags (the plan's edge_flags,

@@ -128,8 +128,8 @@ int pp_read_all (int fd, unsigned char **buf, size_t *len);
 struct stat;
 int pp_fstat (int fd, struct stat *st);
 /* strlen of a short string (a unit name, a path), as a loop for the same
-   reason.  (GCC 12 turns the indexed form of this loop into a strlen call,
-   not this one.)  */
+   reason (libprof is built with -fno-tree-loop-distribute-patterns, which
+   keeps GCC from making it a strlen call again).  */
 static inline size_t
 pp_short_strlen (const char *s)
 {

@@ -283,9 +283,9 @@ copy_short (char *dst, const char *src, size_t n)
     *dst++ = *src++;
 }
 
-/* PATHPROF_FILE with %p replaced by the pid and %% by %; *len its length.  */
+/* PATHPROF_FILE with %p replaced by the pid and %% by %.  */
 static char *
-profile_path (size_t *len)
+profile_path (void)
 {
   const char *pattern = getenv ("PATHPROF_FILE");
   if (!pattern || !*pattern)
@@ -294,17 +294,17 @@ profile_path (size_t *len)
   bool percent = false;
   for (; *end; end++)
     percent |= *end == '%';
-  *len = (size_t) (end - pattern);
+  size_t len = (size_t) (end - pattern);
   if (!percent)
     {
-      char *path = malloc (*len + 1);
+      char *path = malloc (len + 1);
       if (path)
-	copy_short (path, pattern, *len + 1);
+	copy_short (path, pattern, len + 1);
       return path;
     }
   char pid[24];
   int pid_len = pp_pid_digits (pid);
-  char *path = malloc (*len * (size_t) pid_len + 1), *o = path;
+  char *path = malloc (len * (size_t) pid_len + 1), *o = path;
   if (!path)
     return NULL;
   for (const char *s = pattern; *s; s++)
@@ -319,15 +319,14 @@ profile_path (size_t *len)
     else
       *o++ = *s;
   *o = 0;
-  *len = (size_t) (o - path);
   return path;
 }
 
-/* path (of length len) followed by suffix, and by the process id if
-   with_pid.  */
+/* path followed by suffix, and by the process id if with_pid.  */
 static char *
-path_with_suffix (const char *path, size_t len, const char *suffix, bool with_pid)
+path_with_suffix (const char *path, const char *suffix, bool with_pid)
 {
+  size_t len = pp_short_strlen (path);
   char *s = malloc (len + pp_short_strlen (suffix) + 24), *o = s + len;
   if (!s)
     return NULL;
@@ -459,10 +458,10 @@ merge_in_memory (const unsigned char *old, size_t old_len, const pp_unit_data *m
 
 /* Writes p to a temporary file next to path and renames it over path.  */
 static merge_result
-replace_file (const char *path, size_t path_len, const struct stat *old,
-	      bool created, const pp_profile *p, char *why, size_t whylen)
+replace_file (const char *path, const struct stat *old, bool created,
+	      const pp_profile *p, char *why, size_t whylen)
 {
-  char *tmp = path_with_suffix (path, path_len, ".tmp", false);
+  char *tmp = path_with_suffix (path, ".tmp", false);
   if (!tmp)
     {
       set_why (why, whylen, "out of memory");
@@ -512,8 +511,8 @@ replace_file (const char *path, size_t path_len, const struct stat *old,
 /* Merges mine into the profile file at path, holding its lock throughout.  On
    failure why says what went wrong, for a message about path.  */
 static merge_result
-merge_into_file (const char *path, size_t path_len, const pp_unit_data *mine,
-		 uint32_t nmine, char *why, size_t whylen)
+merge_into_file (const char *path, const pp_unit_data *mine, uint32_t nmine,
+		 char *why, size_t whylen)
 {
   struct stat st;
   bool created;
@@ -537,7 +536,7 @@ merge_into_file (const char *path, size_t path_len, const pp_unit_data *mine,
   else
     result = merge_in_memory (old, old_len, mine, nmine, &merged, why, whylen);
   if (result == MERGE_WRITTEN)
-    result = replace_file (path, path_len, &st, created, &merged, why, whylen);
+    result = replace_file (path, &st, created, &merged, why, whylen);
   /* Leave no empty file behind when nothing could be written into it; whoever
      waits for its lock finds it gone and starts over.  */
   if (result == MERGE_FAILED && created)
@@ -551,22 +550,23 @@ merge_into_file (const char *path, size_t path_len, const pp_unit_data *mine,
 /* ------------------------------------------------------------------------- */
 /* Dumping.  */
 
+/* A snapshot is one block: nunits + 1 unit records (the last for the
+   interprocedural program record), then the nunits units' taken path counts.  */
+static pp_tables_taken *
+taken_of (pp_unit_data *snap)
+{
+  return (pp_tables_taken *) (snap + nunits + 1);
+}
+
 /* Copies the live values and path counts: what is written is exactly what is
    later subtracted.  Returns 1 if there is something to write (a count or a run to
    count), 0 if not, -1 when out of memory.  */
 static int
-take_snapshot (pp_unit_data *snap, pp_tables_taken *taken)
+take_snapshot (pp_unit_data *snap)
 {
+  pp_tables_taken *taken = taken_of (snap);
   bool anything = uncounted_units > 0;
   uint32_t i = 0;
-  /* Each entry is set before anything can fail, for free_snapshot (no
-     calloc: see lock_units).  */
-  for (struct __pathprof_unit *u = units; u; u = u->next, i++)
-    {
-      snap[i] = (pp_unit_data) { 0 };
-      taken[i] = (pp_tables_taken) { 0 };
-    }
-  snap[nunits] = (pp_unit_data) { 0 };
   /* The interprocedural mode's program record goes after the units.  */
   if (pp_ip)
     {
@@ -575,7 +575,6 @@ take_snapshot (pp_unit_data *snap, pp_tables_taken *taken)
 	return -1;
       anything |= ip > 0;
     }
-  i = 0;
   for (struct __pathprof_unit *u = units; u; u = u->next, i++)
     {
       pp_unit_data *s = &snap[i];
@@ -616,8 +615,9 @@ take_snapshot (pp_unit_data *snap, pp_tables_taken *taken)
    bytes that were written are cleared (one set meanwhile only records again what
    the file already has), so that a later exit dump sees only code run since.  */
 static void
-subtract_snapshot (const pp_unit_data *snap, const pp_tables_taken *taken)
+subtract_snapshot (pp_unit_data *snap)
 {
+  const pp_tables_taken *taken = taken_of (snap);
   uint32_t i = 0;
   if (pp_ip && snap[nunits].name)
     pp_ip->subtract (&snap[nunits]);
@@ -644,11 +644,30 @@ subtract_snapshot (const pp_unit_data *snap, const pp_tables_taken *taken)
     }
 }
 
+/* A zeroed snapshot block (taken_of), or NULL; zeroed by loops, not calloc
+   (see lock_units).  */
+static pp_unit_data *
+new_snapshot (void)
+{
+  pp_unit_data *snap = malloc ((nunits + 1) * sizeof *snap
+			       + nunits * sizeof (pp_tables_taken));
+  if (snap)
+    {
+      pp_tables_taken *taken = taken_of (snap);
+      for (uint32_t i = 0; i <= nunits; i++)
+	snap[i] = (pp_unit_data) { 0 };
+      for (uint32_t i = 0; i < nunits; i++)
+	taken[i] = (pp_tables_taken) { 0 };
+    }
+  return snap;
+}
+
 static void
-free_snapshot (pp_unit_data *snap, pp_tables_taken *taken)
+free_snapshot (pp_unit_data *snap)
 {
   if (!snap)
     return;
+  pp_tables_taken *taken = taken_of (snap);
   for (uint32_t i = 0; i <= nunits; i++)
     {
       free (snap[i].values);
@@ -670,20 +689,9 @@ dump_locked (bool at_exit)
   const char *lost = at_exit ? "this run's profile is lost"
 			     : "the counts are kept for the next dump";
   char why[512], why_fallback[512];
-  size_t path_len = 0;
-  char *path = profile_path (&path_len), *fallback = NULL;
-  /* One block for both, freed through snap.  */
-  pp_unit_data *snap = malloc ((nunits + 1) * sizeof *snap
-			       + nunits * sizeof (pp_tables_taken));
-  pp_tables_taken *taken = snap ? (pp_tables_taken *) (snap + nunits + 1) : NULL;
-  int ret = -1, snapped = -1;
-  if (path && snap)
-    snapped = take_snapshot (snap, taken);
-  else
-    {
-      free (snap);
-      snap = NULL;
-    }
+  char *path = profile_path (), *fallback = NULL;
+  pp_unit_data *snap = path ? new_snapshot () : NULL;
+  int ret = -1, snapped = snap ? take_snapshot (snap) : -1;
   if (snapped < 0)
     {
       pp_report (at_exit, "cannot write the profile: out of memory; %s", lost);
@@ -695,7 +703,7 @@ dump_locked (bool at_exit)
       goto out;
     }
   uint32_t nsnap = nunits + (snap[nunits].name != NULL);
-  switch (merge_into_file (path, path_len, snap, nsnap, why, sizeof why))
+  switch (merge_into_file (path, snap, nsnap, why, sizeof why))
     {
     case MERGE_WRITTEN:
       ret = 0;
@@ -705,12 +713,11 @@ dump_locked (bool at_exit)
 	      lost);
       break;
     case MERGE_REFUSED:
-      fallback = path_with_suffix (path, path_len, ".", true);
+      fallback = path_with_suffix (path, ".", true);
       if (!fallback)
 	set_why (why_fallback, sizeof why_fallback, "out of memory");
-      else if (merge_into_file (fallback, pp_short_strlen (fallback), snap,
-				nsnap, why_fallback, sizeof why_fallback)
-	       == MERGE_WRITTEN)
+      else if (merge_into_file (fallback, snap, nsnap, why_fallback,
+				sizeof why_fallback) == MERGE_WRITTEN)
 	{
 	  pp_report (at_exit, "'%s': %s; it is left unchanged and this run's profile "
 		  "was written to '%s' instead", path, why, fallback);
@@ -724,11 +731,11 @@ dump_locked (bool at_exit)
     }
   if (ret == 0)
     {
-      subtract_snapshot (snap, taken);
+      subtract_snapshot (snap);
       uncounted_units = 0;
     }
 out:
-  free_snapshot (snap, taken);
+  free_snapshot (snap);
   free (fallback);
   free (path);
   return ret;

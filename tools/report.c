@@ -202,22 +202,14 @@ coverage_error (int rc, char *err, size_t errlen)
 
 /* Marks the blocks whose coverage the mode's probes do not determine: in
    block-cover those without lines that no line's block needs
-   (pp_plan_coverage_targets), with edge probes those no set of edge probes
+   (pp_plan_coverage_of), with edge probes those no set of edge probes
    determines.  */
 static int
 find_inexact_blocks (report_function *f, enum pp_coverage_mode mode, char *err,
 		     size_t errlen)
 {
   pp_coverage_plan plan;
-  bool *target = mode == PP_COVER_BLOCKS
-		 ? malloc ((f->graph.nnodes ? f->graph.nnodes : 1) * sizeof *target)
-		 : NULL;
-  if (mode == PP_COVER_BLOCKS && !target)
-    return coverage_error (PP_COVERAGE_NOMEM, err, errlen);
-  if (target)
-    pp_plan_coverage_targets (&f->graph, f->notes, target);
-  int rc = pp_coverage_plan_targets (&f->graph, mode, NULL, target, &plan);
-  free (target);
+  int rc = pp_plan_coverage_of (&f->graph, f->notes, mode, NULL, &plan);
   if (rc)
     return coverage_error (rc, err, errlen);
   for (uint32_t i = 0; i < plan.ninexact; i++)
