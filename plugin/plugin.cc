@@ -63,7 +63,9 @@ static const option_value interproc_values[] = {
 static int option_interproc = -1;
 
 static const pp_mode_info *option_mode = pp_mode_lookup (PP_MODE_EDGE_COUNTS);
-static int option_weights = PP_WEIGHTS_GCC;
+/* -1 until given: gcc, or profile in the modes that read a profile anyway
+   (its counts place the chords of the paths they count).  */
+static int option_weights = -1;
 /* Functions with at most this many paths count them in an array; larger ones
    in a hash table in libprof.  */
 static uint64_t option_path_array_max = 4096;
@@ -262,6 +264,8 @@ parse_options (struct plugin_name_args *info)
 	  ok = false;
 	}
     }
+  if (option_weights < 0)
+    option_weights = option_mode->preferential ? PP_WEIGHTS_PROFILE : PP_WEIGHTS_GCC;
   if (ok && option_interproc >= 0)
     {
       if (!option_mode->calls)
@@ -290,7 +294,8 @@ help_text (void)
   return concat ("pathprof: minimal coverage probes and optimal edge/path "
 		 "profiles.\n  -fplugin-arg-pathprof-mode=", modes,
 		 "\n  -fplugin-arg-pathprof-path-array-max=N (default 4096)\n"
-		 "  -fplugin-arg-pathprof-weights=gcc|heuristic|uniform|profile\n"
+		 "  -fplugin-arg-pathprof-weights=gcc|heuristic|uniform|profile "
+		 "(default gcc; ppp, residual: profile)\n"
 		 "  -fplugin-arg-pathprof-profile=FILE (ppp, residual: the paths "
 		 "profile to learn from; weights=profile: a profile with edge "
 		 "counts)\n"

@@ -1,5 +1,5 @@
 /* Oracle tests for corelib/ppp (preferential path profiling) and the two-register
-   placement of pp_paths_plan.
+   placement of pp_paths_plan, and the ppp mode's plan.
 
    On thousands of random graphs (with loops, early leaves, re-entries, caller
    path ends) and structured ones, a random set of interesting paths is numbered
@@ -11,14 +11,19 @@
    path's number and the second register at the interesting path's number, so
    that the runtime's check (slot in range and its recorded Ball-Larus number
    equal) counts exactly the interesting paths in their slots: an uninteresting
-   path is never counted in a slot.  Plus the paper's figure 3.  */
+   path is never counted in a slot.  The same for the ppp mode's plan (the
+   probes the plugin emits, both numbers in one register: plan.h): every
+   path, simulated through the probes, is counted once, an interesting path
+   with a slot in its slot, any other in the table by its Ball-Larus number.  Plus the paper's figure 3.  */
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "edgeprof.h"
+#include "modes.h"
 #include "paths.h"
+#include "plan.h"
 #include "ppp.h"
 #include "unit.h"
 #include "gen-cfg.h"
@@ -36,7 +41,8 @@ static struct unit_property
   prop_all = { .name = "ppp: with every path interesting, delta is 1" },
   prop_same_bl = { .name = "ppp: the Ball-Larus register's actions are those of the paths mode where the second register is idle" },
   prop_figure3 = { .name = "ppp: the paper's figure 3 numbers sacdt, sact, sbct 0, 1, 2" },
-  prop_invalid = { .name = "ppp: numbers >= npaths are refused" };
+  prop_invalid = { .name = "ppp: numbers >= npaths are refused" },
+  prop_plan = { .name = "ppp plan: one register for both numbers; simulated probes count every path once, interesting ones in their slots, the others in the table by Ball-Larus number" };
 
 /* Statistics for the log.  */
 static double delta_sum;
@@ -140,6 +146,119 @@ simulate_all (const pp_graph *g, const pp_paths *p, const uint64_t *keys,
 	}
     }
   free (edges);
+}
+
+/* What the probes of a plan did along one path: where they counted it.  */
+struct plan_run
+{
+  uint64_t r;
+  unsigned ncounts;
+  bool in_slot;			/* counted in a slot (else by number) */
+  uint64_t at;			/* the slot, or the number */
+};
+
+/* Applies the probes of edge E (all of them, or only its register updates),
+   as plan.h defines them.  */
+static void
+apply_probes (const pp_plan *plan, uint32_t e, bool counts, struct plan_run *s)
+{
+  for (uint32_t i = 0; i < plan->nprobes; i++)
+    {
+      const pp_probe *pr = &plan->probes[i];
+      if (pr->site == PP_SITE_BLOCK || pr->where != e)
+	continue;
+      uint64_t n = s->r + pr->operand;
+      bool count = pp_probe_counts_path (pr->action);
+      if (count && !counts)
+	continue;
+      s->ncounts += count;
+      switch (pr->action)
+	{
+	case PP_PROBE_PATH_COUNT:
+	  s->in_slot = false, s->at = pp_plan_path_number (plan, n);
+	  break;
+	case PP_PROBE_PATH_COUNT_CONST:
+	  s->in_slot = false, s->at = pr->operand;
+	  break;
+	case PP_PROBE_PATH_COUNT_SLOT:
+	  s->in_slot = true, s->at = pr->index;
+	  break;
+	case PP_PROBE_PATH_COUNT_KEYED:
+	  {
+	    uint64_t k = n >> plan->ppp_shift;
+	    s->in_slot = k < plan->nkeys && pp_plan_key (plan, (uint32_t) k) == n;
+	    s->at = s->in_slot ? k : pp_plan_path_number (plan, n);
+	    break;
+	  }
+	case PP_PROBE_PATH_SET:
+	  s->r = pr->operand;
+	  break;
+	case PP_PROBE_PATH_ADD:
+	  s->r += pr->operand;
+	  break;
+	}
+    }
+}
+
+/* The ppp mode's plan of the graph, with the numbering P's interesting paths
+   (P->ppp), simulated along every path of P from every way of arriving.  */
+static void
+check_plan (const pp_graph *g, const pp_paths *p, const bool *ends,
+	    unsigned long long seed, unsigned long long *rng)
+{
+  const pp_ppp *ppp = p->ppp;
+  pp_plan_input in = { .path_array_max = *rng % 2, .prior_path_end = ends,
+		       .interesting = ppp->interesting,
+		       .ninteresting = ppp->ninteresting };
+  const pp_mode_info *m = pp_mode_by_name ("ppp");
+  pp_plan plan;
+  const char *why;
+  if (m->plan (m, g, &in, &plan, &why) != PP_PLAN_OK)
+    {
+      unit_check (&prop_plan, 0, "seed %#llx: planning failed", seed);
+      return;
+    }
+  uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
+  for (uint64_t n = 0; n < p->npaths; n++)
+    {
+      pp_path path = { .edges = edges };
+      if (pp_paths_decode (p, n, &path) != PP_PATHS_OK)
+	abort ();
+      uint64_t slot = pp_ppp_slot (ppp, n);
+      bool want_slot = plan.nkeys && slot < plan.nkeys;
+      for (uint32_t k = g->pred_start[path.start_node];
+	   k <= g->pred_start[path.start_node + 1]; k++)
+	{
+	  struct plan_run s = { .r = unit_rand (rng) };
+	  if (path.start_node != g->entry)
+	    {
+	      if (k == g->pred_start[path.start_node + 1])
+		break;
+	      uint32_t e = g->pred_edges[k];
+	      if (p->role[e] != PP_PATH_ROLE_BACK && p->role[e] != PP_PATH_ROLE_CUT
+		  && p->role[e] != PP_PATH_ROLE_START)
+		continue;
+	      apply_probes (&plan, e, false, &s);
+	    }
+	  for (uint32_t i = 0; i <= path.nedges && !s.ncounts; i++)
+	    {
+	      uint32_t e = i < path.nedges ? path.edges[i] : path.end_edge;
+	      if (e == PP_PATH_NONE)
+		break;
+	      apply_probes (&plan, e, true, &s);
+	    }
+	  unit_check (&prop_plan, s.ncounts == 1 && s.in_slot == want_slot
+				  && s.at == (want_slot ? slot : n),
+		      "seed %#llx: path %llu (slot %llu of %u): %u counts, in "
+		      "%s %llu", seed, (unsigned long long) n,
+		      (unsigned long long) slot, plan.nkeys, s.ncounts,
+		      s.in_slot ? "slot" : "table", (unsigned long long) s.at);
+	  if (path.start_node == g->entry)
+	    break;
+	}
+    }
+  free (edges);
+  pp_plan_free (&plan);
 }
 
 /* The numbering's own properties; keys (span entries) receives slot -> number.  */
@@ -258,7 +377,10 @@ check_graph (struct gen *x, unsigned long long seed, bool cuts)
     {
       uint64_t *keys = check_numbering (p, seed);
       if (p->npaths <= ENUMERATION_CAP)
-	simulate_all (&x->g, p, keys, seed, &x->rng);
+	{
+	  simulate_all (&x->g, p, keys, seed, &x->rng);
+	  check_plan (&x->g, p, ends, seed, &x->rng);
+	}
       check_same_bl (&x->g, &opt, p, seed);
       free (keys);
       pp_paths_free (p);
@@ -368,7 +490,9 @@ main (void)
   unit_report (&prop_same_bl);
   unit_report (&prop_figure3);
   unit_report (&prop_invalid);
+  unit_report (&prop_plan);
   printf ("ppp: mean delta %.3f over %lu numberings\n",
 	  delta_n ? delta_sum / delta_n : 0.0, delta_n);
+
   return unit_exit_status ();
 }
