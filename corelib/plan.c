@@ -427,35 +427,43 @@ interesting_count_sites (const pp_paths *p)
 }
 
 /* The probes of one edge's path action: the count first, then the register
-   update.  With slots, the register holds both numbers (plan.h).  KEYED_SITE
-   (with slots only): the edges where an interesting path may be counted.  */
+   updates.  KEYED_SITE (preferential numbering only): the edges where an
+   interesting path may be counted.  */
 static void
 add_path_probes (pp_plan *out, const pp_paths *p, const bool *keyed_site,
 		 uint32_t e)
 {
   const pp_path_action *a = &p->action[e];
   uint8_t site = a->at_source_end ? PP_SITE_SOURCE_END : PP_SITE_EDGE;
-  unsigned shift = out->ppp_shift;
-  if (a->count == PP_PATH_COUNT_REG && shift && keyed_site[e])
-    add_probe (out, PP_PROBE_PATH_COUNT_KEYED, site, e, 0,
-	       a->count_offset + (a->count_offset2 << shift));
+  if (a->count == PP_PATH_COUNT_REG && p->ppp && keyed_site[e])
+    {
+      add_probe (out, PP_PROBE_PATH_COUNT_KEYED, site, e, 0, a->count_offset);
+      out->probes[out->nprobes - 1].operand2 = a->count_offset2;
+    }
   else if (a->count == PP_PATH_COUNT_REG)
-    add_probe (out, PP_PROBE_PATH_COUNT, site, e, 0,
-	       a->count_offset + (shift ? a->count_offset2 << shift : 0));
+    add_probe (out, PP_PROBE_PATH_COUNT, site, e, 0, a->count_offset);
   else if (a->count == PP_PATH_COUNT_CONST)
     {
-      uint64_t slot = shift ? pp_ppp_slot (p->ppp, a->count_offset) : UINT64_MAX;
+      uint64_t slot = p->ppp ? pp_ppp_slot (p->ppp, a->count_offset) : UINT64_MAX;
       if (slot < out->nkeys)
 	add_probe (out, PP_PROBE_PATH_COUNT_SLOT, site, e, (uint32_t) slot,
 		   a->count_offset);
       else
 	add_probe (out, PP_PROBE_PATH_COUNT_CONST, site, e, 0, a->count_offset);
     }
-  uint64_t value = a->reg_value + (shift ? a->reg_value2 << shift : 0);
   if (a->reg == PP_PATH_REG_SET)
-    add_probe (out, PP_PROBE_PATH_SET, site, e, 0, value);
-  else if (a->reg == PP_PATH_REG_ADD && value != 0)
-    add_probe (out, PP_PROBE_PATH_ADD, site, e, 0, value);
+    {
+      add_probe (out, PP_PROBE_PATH_SET, site, e, 0, a->reg_value);
+      if (p->ppp)
+	add_probe (out, PP_PROBE_PPP_SET, site, e, 0, a->reg_value2);
+    }
+  else if (a->reg == PP_PATH_REG_ADD)
+    {
+      if (a->reg_value != 0)
+	add_probe (out, PP_PROBE_PATH_ADD, site, e, 0, a->reg_value);
+      if (p->ppp && a->reg_value2 != 0)
+	add_probe (out, PP_PROBE_PPP_ADD, site, e, 0, a->reg_value2);
+    }
 }
 
 /* The preferential half of a plan: the interesting paths (sorted, unique) and,
@@ -481,16 +489,8 @@ plan_slots (pp_plan *out, const pp_paths *p, const pp_plan_input *in)
   if (!ppp)
     return 0;
   out->ppp_span = ppp->span;
-  /* The register's low bits hold the Ball-Larus number, below 2^shift; the
-     slots take what is left.  */
-  unsigned shift = 1;
-  while (shift < 64 && p->npaths >> shift)
-    shift++;
-  uint64_t cap = shift < 64 ? slot_cap (in) : 0;
-  if (shift > 32 && cap > (uint64_t) 1 << (64 - shift))
-    cap = (uint64_t) 1 << (64 - shift);
+  uint64_t cap = slot_cap (in);
   out->nkeys = (uint32_t) (ppp->span < cap ? ppp->span : cap);
-  out->ppp_shift = out->nkeys ? (uint8_t) shift : 0;
   out->keys = malloc ((out->nkeys ? out->nkeys : 1) * sizeof *out->keys);
   if (!out->keys)
     return -1;
@@ -559,8 +559,8 @@ pp_plan_paths (const pp_mode_info *mode, const pp_graph *g,
       pp_paths_free (p);
       return PP_PLAN_ENOMEM;
     }
-  bool *keyed_site = out->ppp_shift ? interesting_count_sites (p) : NULL;
-  if (out->ppp_shift && !keyed_site)
+  bool *keyed_site = p->ppp ? interesting_count_sites (p) : NULL;
+  if (p->ppp && !keyed_site)
     {
       pp_plan_free (out);
       pp_paths_free (p);
@@ -622,7 +622,8 @@ pp_plan_to_notes (const pp_plan *plan, pp_function_notes *fn)
 		    | (pp_probe_counts_constant (p->action) ? PP_EDGE_PATH_CONST : 0);
       else if (pp_probe_sets_register (p->action))
 	e->flags |= PP_EDGE_PATH_REG
-		    | (p->action == PP_PROBE_PATH_SET ? PP_EDGE_PATH_SET : 0);
+		    | (p->action == PP_PROBE_PATH_SET || p->action == PP_PROBE_PPP_SET
+		       ? PP_EDGE_PATH_SET : 0);
     }
 }
 

@@ -17,13 +17,13 @@
      PP_PROBE_COUNT             values[index] += 1      (atomic under threads)
      PP_PROBE_PATH_SET          r = operand
      PP_PROBE_PATH_ADD          r += operand
-     PP_PROBE_PATH_COUNT        count path r + operand  (array or table; with
-                                slots, the table gets pp_plan_path_number)
+     PP_PROBE_PATH_COUNT        count path r + operand  (array or table)
      PP_PROBE_PATH_COUNT_CONST  count path operand
-     PP_PROBE_PATH_COUNT_KEYED  n = r + operand, k = n >> ppp_shift; if k <
-                                nkeys and the runtime key of k (pp_plan_key)
-                                equals n, values[k] += 1, else count path
-                                n & (2^ppp_shift - 1) in the table
+     PP_PROBE_PPP_SET           q = operand
+     PP_PROBE_PPP_ADD           q += operand
+     PP_PROBE_PATH_COUNT_KEYED  k = q + operand2; if k < nkeys and keys[k] == r +
+                                operand, values[k] += 1, else count path r +
+                                operand in the table
      PP_PROBE_PATH_COUNT_SLOT   values[index] += 1  (interesting path operand,
                                 known at compile time)
      PP_PROBE_TRACE_ENTER       the activation starts: record ENTER (unit,
@@ -44,15 +44,9 @@
    The interprocedural mode's calls (notes' calls) are probed around the call
    statements by the plugin (plugin/probes.cc, insert_call_probes).
 
-   Preferential modes (ppp.h) with slots keep two numbers per path, the
-   Ball-Larus number b and the preferential number q, in the one register:
-   r = b + q * 2^ppp_shift (mod 2^64), where 2^ppp_shift > npaths.  The updates
-   of both are on the same edges (pp_paths_plan), so one add per edge does both;
-   b is r's low ppp_shift bits (what PATH_COUNT counts in the table, masked),
-   and the slot is q modulo 2^(64 - ppp_shift), a range that holds the nkeys
-   slots.  A slot's runtime key is its path's whole register value, so a path
-   that lands in a slot and is not the slot's path differs in the low bits:
-   the key check needs no second register.
+   Preferential modes (ppp.h) keep a second register q per activation, the
+   path's preferential number, and a read-only key per slot: the Ball-Larus
+   number of the path the slot counts.
 
    Sites.  PP_SITE_EDGE: on the edge (the inserter splits it if needed);
    PP_SITE_BLOCK: first thing in the block, after its labels (after a leading
@@ -92,6 +86,8 @@ enum pp_probe_action
   PP_PROBE_PATH_ADD = 3,
   PP_PROBE_PATH_COUNT = 4,
   PP_PROBE_PATH_COUNT_CONST = 5,
+  PP_PROBE_PPP_SET = 6,
+  PP_PROBE_PPP_ADD = 7,
   PP_PROBE_PATH_COUNT_KEYED = 8,
   PP_PROBE_PATH_COUNT_SLOT = 9,
   PP_PROBE_TRACE_ENTER = 10,
@@ -118,8 +114,9 @@ typedef struct pp_probe
   uint32_t where;		/* edge id (EDGE, SOURCE_END) or block id (BLOCK) */
   uint32_t index;		/* MARK, COUNT, PATH_COUNT_SLOT: the value, from
 				   the function's first */
-  uint64_t operand;		/* PATH_*: as in the table above, modulo 2^64 */
-  uint64_t operand2;		/* TRACE_LAND: the width */
+  uint64_t operand;		/* PATH_*, PPP_*: as in the table above, modulo 2^64 */
+  uint64_t operand2;		/* PATH_COUNT_KEYED: the slot's offset from q;
+				   TRACE_LAND: the width */
 } pp_probe;
 
 /* Does the action store into the function's values at `index`?  */
@@ -136,7 +133,8 @@ static inline bool pp_probe_counts_path (uint8_t action)
 static inline bool pp_probe_counts_constant (uint8_t action)
 { return action == PP_PROBE_PATH_COUNT_CONST || action == PP_PROBE_PATH_COUNT_SLOT; }
 static inline bool pp_probe_sets_register (uint8_t action)
-{ return action == PP_PROBE_PATH_SET || action == PP_PROBE_PATH_ADD; }
+{ return action == PP_PROBE_PATH_SET || action == PP_PROBE_PATH_ADD
+	 || action == PP_PROBE_PPP_SET || action == PP_PROBE_PPP_ADD; }
 
 typedef struct pp_plan
 {
@@ -158,23 +156,10 @@ typedef struct pp_plan
   uint32_t nkeys;
   uint64_t *keys;
   uint64_t ppp_span;		/* the preferential numbers' span (uncapped) */
-  uint8_t ppp_shift;		/* with slots: where q starts in the register
-				   (above), else 0 */
   /* What the plugin reports as warnings.  */
   int pinned_chords;		/* abnormal edges that could not be counted */
   uint32_t ninexact;		/* blocks whose coverage edge probes cannot tell */
 } pp_plan;
-
-/* The runtime key of slot K of a plan with slots: the register's value at
-   the count of the slot's path (UINT64_MAX for a hole, whose low bits,
-   2^ppp_shift - 1, are no path's number).  */
-static inline uint64_t pp_plan_key (const struct pp_plan *plan, uint32_t k)
-{ return plan->keys[k] == UINT64_MAX ? UINT64_MAX
-	 : plan->keys[k] + ((uint64_t) k << plan->ppp_shift); }
-
-/* The Ball-Larus number in the register value N of a plan's count.  */
-static inline uint64_t pp_plan_path_number (const struct pp_plan *plan, uint64_t n)
-{ return plan->ppp_shift ? n & (((uint64_t) 1 << plan->ppp_shift) - 1) : n; }
 
 /* What a planner gets besides the graph.  */
 typedef struct pp_plan_input

@@ -55,23 +55,13 @@ emit_increment (const probe_target &t, tree ref, gimple_seq *seq)
 }
 
 /* Counts one execution of path PATH (an SSA name or a constant): in the
-   function's slice of the values, or in its libprof hash table (with slots,
-   the register's Ball-Larus bits: plan.h).  */
+   function's slice of the values, or in its libprof hash table.  */
 static void
 emit_path_count (const function_record &rec, const probe_target &t, tree path,
 		 gimple_seq *seq)
 {
   if (rec.path_table >= 0)
     {
-      if (rec.plan.ppp_shift && TREE_CODE (path) != INTEGER_CST)
-	{
-	  tree number = make_temp_ssa_name (counter_type (), NULL, "PP_path");
-	  gimple_seq_add_stmt (seq, gimple_build_assign (
-	    number, BIT_AND_EXPR, path,
-	    build_int_cstu (counter_type (), pp_plan_path_number (&rec.plan,
-								   UINT64_MAX))));
-	  path = number;
-	}
       tree table = build4 (ARRAY_REF, TREE_TYPE (TREE_TYPE (t.path_tables)),
 			   t.path_tables,
 			   build_int_cst (integer_type_node, rec.path_table),
@@ -94,9 +84,10 @@ emit_path_count (const function_record &rec, const probe_target &t, tree path,
    start of the site when a probe reads it.  */
 struct site_state
 {
-  tree reg = NULL_TREE;		/* r, the path number (and the preferential
-				   number, with slots: plan.h) */
+  tree reg = NULL_TREE;		/* r, the Ball-Larus number */
   tree value = NULL_TREE;
+  tree reg2 = NULL_TREE;	/* q, the preferential number */
+  tree value2 = NULL_TREE;
   tree frame = NULL_TREE;	/* the trace frame word (ENTER's result) */
   auto_vec<gimple *> keyed;	/* the keyed counts' markers (expand_keyed) */
   auto_vec<gimple *> witnesses;	/* the witnesses' calls (expand_witness) */
@@ -117,6 +108,12 @@ static tree
 path_register (site_state &s)
 {
   return make_register (&s.reg, "PP_path_register");
+}
+
+static tree
+ppp_register (site_state &s)
+{
+  return make_register (&s.reg2, "PP_ppp_register");
 }
 
 static tree
@@ -154,17 +151,24 @@ reads_register (uint8_t action)
 	 || action == PP_PROBE_PATH_COUNT_KEYED;
 }
 
-/* The value of the path register at the start of a site (probes FIRST ..
-   END-1 of PLAN), loaded into SEQ when one of them reads it, else NULL_TREE.  */
+static bool
+reads_ppp_register (uint8_t action)
+{
+  return action == PP_PROBE_PPP_ADD || action == PP_PROBE_PATH_COUNT_KEYED;
+}
+
+/* The value of register REG at the start of a site (probes FIRST .. END-1 of
+   PLAN), loaded into SEQ when one of them READS it, else NULL_TREE.  */
 static tree
-load_register (const pp_plan &plan, uint32_t first, uint32_t end, site_state &s,
+load_register (const pp_plan &plan, uint32_t first, uint32_t end,
+	       bool (*reads) (uint8_t), tree (*reg) (site_state &), site_state &s,
 	       gimple_seq *seq)
 {
   for (uint32_t k = first; k < end; k++)
-    if (reads_register (plan.probes[k].action))
+    if (reads (plan.probes[k].action))
       {
 	tree value = make_temp_ssa_name (counter_type (), NULL, "PP_path");
-	gimple_seq_add_stmt (seq, gimple_build_assign (value, path_register (s)));
+	gimple_seq_add_stmt (seq, gimple_build_assign (value, reg (s)));
 	return value;
       }
   return NULL_TREE;
@@ -214,7 +218,9 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 	/* A marker call that expand_keyed turns into the check: edge
 	   insertions cannot carry control flow.  */
 	tree number = emit_sum (s.value, operand, seq);
-	gimple *marker = gimple_build_call (t.keyed_marker, 1, number);
+	tree slot = emit_sum (s.value2, build_int_cstu (counter_type (), p.operand2),
+			      seq);
+	gimple *marker = gimple_build_call (t.keyed_marker, 2, number, slot);
 	gimple_seq_add_stmt (seq, marker);
 	s.keyed.safe_push (marker);
 	return;
@@ -226,6 +232,14 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
     case PP_PROBE_PATH_SET:
       gimple_seq_add_stmt (seq, gimple_build_assign (path_register (s), operand));
       s.value = operand;
+      return;
+    case PP_PROBE_PPP_ADD:
+      s.value2 = emit_sum (s.value2, operand, seq);
+      gimple_seq_add_stmt (seq, gimple_build_assign (ppp_register (s), s.value2));
+      return;
+    case PP_PROBE_PPP_SET:
+      gimple_seq_add_stmt (seq, gimple_build_assign (ppp_register (s), operand));
+      s.value2 = operand;
       return;
     case PP_PROBE_TRACE_ENTER:
       {
@@ -362,15 +376,14 @@ new_block (basic_block after)
   return bb;
 }
 
-/* Replaces the marker of a keyed count (the register value n) by
-       slot = n >> ppp_shift;
-       if (slot < nkeys) { if (keys[slot] == n) values[slot]++; else miss; }
-       else miss;              miss: count path n's Ball-Larus bits in the table
+/* Replaces the marker of a keyed count (number, slot) by
+       if (slot < nkeys) { if (keys[slot] == number) values[slot]++; else miss; }
+       else miss;              miss: count path number in the table
    with both branches expected to go to the slot.  */
 static void
 expand_keyed (const function_record &rec, const probe_target &t, gimple *marker)
 {
-  tree number = gimple_call_arg (marker, 0);
+  tree number = gimple_call_arg (marker, 0), slot = gimple_call_arg (marker, 1);
   basic_block bb = gimple_bb (marker);
   edge fallthru = split_block (bb, marker);
   basic_block join = fallthru->dest;
@@ -380,12 +393,7 @@ expand_keyed (const function_record &rec, const probe_target &t, gimple *marker)
   basic_block check = new_block (bb), hit = new_block (check),
 	      miss = new_block (hit);
   profile_probability likely = profile_probability::very_likely ();
-  tree slot = make_temp_ssa_name (counter_type (), NULL, "PP_slot");
   gsi = gsi_last_bb (bb);
-  gsi_insert_after (&gsi, gimple_build_assign (slot, RSHIFT_EXPR, number,
-					       build_int_cst (integer_type_node,
-							      rec.plan.ppp_shift)),
-		    GSI_NEW_STMT);
   gsi_insert_after (&gsi, gimple_build_cond (LT_EXPR, slot,
 					     build_int_cstu (counter_type (),
 							     rec.plan.nkeys),
@@ -664,7 +672,10 @@ insert_probes (const function_record &rec, const probe_target &t)
 	     && plan.probes[end].where == first.where)
 	end++;
       gimple_seq seq = NULL;
-      s.value = load_register (plan, i, end, s, &seq);
+      s.value = load_register (plan, i, end, reads_register, path_register, s,
+			       &seq);
+      s.value2 = load_register (plan, i, end, reads_ppp_register, ppp_register,
+				s, &seq);
       for (uint32_t k = i; k < end; k++)
 	emit_action (rec, t, plan.probes[k], s, &seq);
       insert_at_site (rec, first.site, first.where, seq);

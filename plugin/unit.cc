@@ -163,11 +163,10 @@ create_unit_values (probe_target &t, uint32_t nvalues,
 							  NULL_TREE));
 
   t.keyed_marker = build_fn_decl ("__pathprof_keyed_count",
-				  build_function_type_list (void_type_node, u64,
+				  build_function_type_list (void_type_node, u64, u64,
 							    NULL_TREE));
 
-  /* The preferential slots' runtime keys (plan.h), read-only, one run per
-     keyed function.  */
+  /* The preferential slots' keys, read-only, one run per keyed function.  */
   t.keys = NULL_TREE;
   vec<constructor_elt, va_gc> *keys = NULL;
   uint32_t nkeys = 0;
@@ -176,7 +175,7 @@ create_unit_values (probe_target &t, uint32_t nvalues,
       rec->key_offset = nkeys;
       for (uint32_t k = 0; k < rec->plan.nkeys; k++)
 	CONSTRUCTOR_APPEND_ELT (keys, NULL_TREE,
-				build_int_cstu (u64, pp_plan_key (&rec->plan, k)));
+				build_int_cstu (u64, rec->plan.keys[k]));
       nkeys += rec->plan.nkeys;
     }
   if (nkeys)

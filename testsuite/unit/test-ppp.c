@@ -12,8 +12,7 @@
    that the runtime's check (slot in range and its recorded Ball-Larus number
    equal) counts exactly the interesting paths in their slots: an uninteresting
    path is never counted in a slot.  The same for the ppp mode's plan (the
-   probes the plugin emits, both numbers in one register: plan.h): every
-   path, simulated through the probes, is counted once, an interesting path
+   probes the plugin emits): every path, simulated through the probes, is counted once, an interesting path
    with a slot in its slot, any other in the table by its Ball-Larus number.  Plus the paper's figure 3.  */
 
 #include <stdint.h>
@@ -42,7 +41,7 @@ static struct unit_property
   prop_same_bl = { .name = "ppp: the Ball-Larus register's actions are those of the paths mode where the second register is idle" },
   prop_figure3 = { .name = "ppp: the paper's figure 3 numbers sacdt, sact, sbct 0, 1, 2" },
   prop_invalid = { .name = "ppp: numbers >= npaths are refused" },
-  prop_plan = { .name = "ppp plan: one register for both numbers; simulated probes count every path once, interesting ones in their slots, the others in the table by Ball-Larus number" };
+  prop_plan = { .name = "ppp plan: simulated probes (both registers) count every path once, interesting ones in their slots, the others in the table by Ball-Larus number" };
 
 /* Statistics for the log.  */
 static double delta_sum;
@@ -151,7 +150,7 @@ simulate_all (const pp_graph *g, const pp_paths *p, const uint64_t *keys,
 /* What the probes of a plan did along one path: where they counted it.  */
 struct plan_run
 {
-  uint64_t r;
+  uint64_t r, q;
   unsigned ncounts;
   bool in_slot;			/* counted in a slot (else by number) */
   uint64_t at;			/* the slot, or the number */
@@ -167,7 +166,7 @@ apply_probes (const pp_plan *plan, uint32_t e, bool counts, struct plan_run *s)
       const pp_probe *pr = &plan->probes[i];
       if (pr->site == PP_SITE_BLOCK || pr->where != e)
 	continue;
-      uint64_t n = s->r + pr->operand;
+      uint64_t n = s->r + pr->operand, k = s->q + pr->operand2;
       bool count = pp_probe_counts_path (pr->action);
       if (count && !counts)
 	continue;
@@ -175,7 +174,7 @@ apply_probes (const pp_plan *plan, uint32_t e, bool counts, struct plan_run *s)
       switch (pr->action)
 	{
 	case PP_PROBE_PATH_COUNT:
-	  s->in_slot = false, s->at = pp_plan_path_number (plan, n);
+	  s->in_slot = false, s->at = n;
 	  break;
 	case PP_PROBE_PATH_COUNT_CONST:
 	  s->in_slot = false, s->at = pr->operand;
@@ -184,17 +183,20 @@ apply_probes (const pp_plan *plan, uint32_t e, bool counts, struct plan_run *s)
 	  s->in_slot = true, s->at = pr->index;
 	  break;
 	case PP_PROBE_PATH_COUNT_KEYED:
-	  {
-	    uint64_t k = n >> plan->ppp_shift;
-	    s->in_slot = k < plan->nkeys && pp_plan_key (plan, (uint32_t) k) == n;
-	    s->at = s->in_slot ? k : pp_plan_path_number (plan, n);
-	    break;
-	  }
+	  s->in_slot = k < plan->nkeys && plan->keys[k] == n;
+	  s->at = s->in_slot ? k : n;
+	  break;
 	case PP_PROBE_PATH_SET:
 	  s->r = pr->operand;
 	  break;
 	case PP_PROBE_PATH_ADD:
 	  s->r += pr->operand;
+	  break;
+	case PP_PROBE_PPP_SET:
+	  s->q = pr->operand;
+	  break;
+	case PP_PROBE_PPP_ADD:
+	  s->q += pr->operand;
 	  break;
 	}
     }
@@ -229,7 +231,7 @@ check_plan (const pp_graph *g, const pp_paths *p, const bool *ends,
       for (uint32_t k = g->pred_start[path.start_node];
 	   k <= g->pred_start[path.start_node + 1]; k++)
 	{
-	  struct plan_run s = { .r = unit_rand (rng) };
+	  struct plan_run s = { .r = unit_rand (rng), .q = unit_rand (rng) };
 	  if (path.start_node != g->entry)
 	    {
 	      if (k == g->pred_start[path.start_node + 1])
