@@ -1,0 +1,266 @@
+/* The depth-k supergraph of a root procedure (segments.h).  */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "segments.h"
+
+/* A growable array of uint32_t.  */
+struct vec
+{
+  uint32_t *v;
+  uint32_t n, cap;
+};
+
+static int
+push (struct vec *a, uint32_t x)
+{
+  if (a->n == a->cap)
+    {
+      uint32_t cap = a->cap ? 2 * a->cap : 16;
+      uint32_t *v = realloc (a->v, cap * sizeof *v);
+      if (!v)
+	return -1;
+      a->v = v;
+      a->cap = cap;
+    }
+  a->v[a->n++] = x;
+  return 0;
+}
+
+void
+pp_seg_free (pp_seg_graph *s)
+{
+  pp_graph_free (&s->g);
+  free (s->copies);
+  free (s->kind);
+  free (s->copy_of);
+  free (s->arg);
+  free (s->edge_of);
+  free (s->site_start);
+  free (s->sites);
+  free (s->first_call);
+  free (s->child);
+  free (s->call_edge);
+  free (s->return_edge);
+  memset (s, 0, sizeof *s);
+}
+
+uint32_t
+pp_seg_site_index (const pp_seg_graph *s, uint32_t c, uint32_t site)
+{
+  uint32_t p = s->copies[c].proc;
+  for (uint32_t j = s->site_start[p]; j < s->site_start[p + 1]; j++)
+    if (s->sites[j] == site)
+      return j - s->site_start[p];
+  return UINT32_MAX;
+}
+
+/* Per procedure, its call sites in program order (a counting sort).  */
+static int
+sort_sites (const pp_ip_program *prog, pp_seg_graph *s)
+{
+  s->site_start = calloc (prog->nprocs + 1, sizeof *s->site_start);
+  s->sites = malloc ((prog->ncalls ? prog->ncalls : 1) * sizeof *s->sites);
+  if (!s->site_start || !s->sites)
+    return PP_SEG_ENOMEM;
+  for (uint32_t i = 0; i < prog->ncalls; i++)
+    s->site_start[prog->calls[i].proc + 1]++;
+  for (uint32_t p = 0; p < prog->nprocs; p++)
+    s->site_start[p + 1] += s->site_start[p];
+  uint32_t *at = malloc ((prog->nprocs ? prog->nprocs : 1) * sizeof *at);
+  if (!at)
+    return PP_SEG_ENOMEM;
+  memcpy (at, s->site_start, prog->nprocs * sizeof *at);
+  for (uint32_t i = 0; i < prog->ncalls; i++)
+    s->sites[at[prog->calls[i].proc]++] = i;
+  free (at);
+  return PP_SEG_OK;
+}
+
+/* The copies, breadth-first from the root, and which of them each call site
+   of each copy inlines (s->child, by s->first_call).  */
+static int
+make_copies (const pp_ip_program *prog, uint32_t root, uint32_t k,
+	     pp_seg_graph *s)
+{
+  uint32_t cap = 16, nodes = prog->procs[root].nnodes,
+	   slots = prog->procs[root].nedges;
+  struct vec child = { 0 };
+  s->copies = malloc (cap * sizeof *s->copies);
+  if (!s->copies)
+    return PP_SEG_ENOMEM;
+  s->copies[0] = (pp_seg_copy) { .proc = root, .parent = UINT32_MAX,
+				 .site = UINT32_MAX, .depth = 0 };
+  s->ncopies = 1;
+  struct vec first_call = { 0 };
+  for (uint32_t i = 0; i < s->ncopies; i++)
+    {
+      pp_seg_copy c = s->copies[i];
+      if (push (&first_call, child.n))
+	goto nomem;
+      for (uint32_t j = s->site_start[c.proc]; j < s->site_start[c.proc + 1]; j++)
+	{
+	  const pp_ip_call *site = &prog->calls[s->sites[j]];
+	  const pp_graph *q = &prog->procs[site->callee];
+	  if (c.depth >= k || s->ncopies >= PP_SEG_MAX_COPIES
+	      || q->nnodes > PP_SEG_MAX_NODES - nodes)
+	    {
+	      if (push (&child, UINT32_MAX))
+		goto nomem;
+	      continue;
+	    }
+	  if (s->ncopies == cap)
+	    {
+	      pp_seg_copy *more = realloc (s->copies, 2 * cap * sizeof *more);
+	      if (!more)
+		goto nomem;
+	      s->copies = more;
+	      cap *= 2;
+	    }
+	  s->copies[s->ncopies] = (pp_seg_copy) {
+	    .proc = site->callee, .parent = i, .site = s->sites[j],
+	    .depth = c.depth + 1, .first_node = nodes, .first_slot = slots };
+	  nodes += q->nnodes;
+	  slots += q->nedges;
+	  if (push (&child, s->ncopies++))
+	    goto nomem;
+	}
+    }
+  if (push (&first_call, child.n))
+    goto nomem;
+  s->first_call = first_call.v;
+  s->child = child.v;
+  return PP_SEG_OK;
+nomem:
+  free (first_call.v);
+  free (child.v);
+  return PP_SEG_ENOMEM;
+}
+
+/* Appends S edge SRC -> DST with what it is.  */
+static uint32_t
+add_edge (pp_seg_graph *s, uint32_t src, uint32_t dst, uint32_t flags,
+	  uint8_t kind, uint32_t copy, uint32_t arg, uint32_t *cap)
+{
+  uint32_t e = pp_graph_add_edge (&s->g, src, dst, flags);
+  if (e == UINT32_MAX)
+    return e;
+  if (e >= *cap)
+    {
+      uint32_t n = 2 * *cap;
+      uint8_t *kinds = realloc (s->kind, n * sizeof *kinds);
+      if (kinds)
+	s->kind = kinds;
+      uint32_t *copies = realloc (s->copy_of, n * sizeof *copies);
+      if (copies)
+	s->copy_of = copies;
+      uint32_t *args = realloc (s->arg, n * sizeof *args);
+      if (args)
+	s->arg = args;
+      if (!kinds || !copies || !args)
+	return UINT32_MAX;
+      *cap = n;
+    }
+  s->kind[e] = kind;
+  s->copy_of[e] = copy;
+  s->arg[e] = arg;
+  return e;
+}
+
+/* S's edges, copy by copy: the copy's graph edges in order (the fake ones of
+   an inlined copy from S's ENTRY or to S's EXIT), then its call sites'.  */
+static int
+make_edges (const pp_ip_program *prog, pp_seg_graph *s)
+{
+  const pp_seg_copy *last = &s->copies[s->ncopies - 1];
+  uint32_t nnodes = last->first_node + prog->procs[last->proc].nnodes;
+  uint32_t nslots = last->first_slot + prog->procs[last->proc].nedges;
+  const pp_graph *rg = &prog->procs[s->copies[0].proc];
+  uint32_t cap = 64;
+  uint32_t ncalls = s->first_call[s->ncopies];
+  s->kind = malloc (cap * sizeof *s->kind);
+  s->copy_of = malloc (cap * sizeof *s->copy_of);
+  s->arg = malloc (cap * sizeof *s->arg);
+  s->edge_of = malloc ((nslots ? nslots : 1) * sizeof *s->edge_of);
+  s->call_edge = malloc ((ncalls ? ncalls : 1) * sizeof *s->call_edge);
+  s->return_edge = malloc ((ncalls ? ncalls : 1) * sizeof *s->return_edge);
+  if (!s->kind || !s->copy_of || !s->arg || !s->edge_of || !s->call_edge
+      || !s->return_edge
+      || pp_graph_init (&s->g, nnodes, rg->entry, rg->exit))
+    return PP_SEG_ENOMEM;
+  for (uint32_t i = 0; i < s->ncopies; i++)
+    {
+      const pp_seg_copy *c = &s->copies[i];
+      const pp_graph *g = &prog->procs[c->proc];
+      for (uint32_t e = 0; e < g->nedges; e++)
+	{
+	  const pp_edge *x = &g->edges[e];
+	  uint32_t src = c->first_node + x->src, dst = c->first_node + x->dst;
+	  s->edge_of[c->first_slot + e] = UINT32_MAX;
+	  if (i != 0 && (x->flags & PP_EDGE_EXIT_ENTRY))
+	    continue;
+	  if (i != 0 && (x->flags & PP_EDGE_FAKE))
+	    {
+	      if (x->src == g->entry)
+		src = s->g.entry;
+	      else
+		dst = s->g.exit;
+	    }
+	  uint32_t se = add_edge (s, src, dst, x->flags, PP_SEG_EDGE, i, e, &cap);
+	  if (se == UINT32_MAX)
+	    return PP_SEG_ENOMEM;
+	  s->edge_of[c->first_slot + e] = se;
+	}
+      for (uint32_t j = s->site_start[c->proc]; j < s->site_start[c->proc + 1]; j++)
+	{
+	  uint32_t site = s->sites[j], slot = s->first_call[i] + j - s->site_start[c->proc];
+	  const pp_ip_call *call = &prog->calls[site];
+	  uint32_t cv = c->first_node + call->call, rv = c->first_node + call->ret;
+	  uint32_t child = s->child[slot];
+	  if (child == UINT32_MAX)
+	    {
+	      s->call_edge[slot] = add_edge (s, cv, rv, 0, PP_SEG_SUMMARY, i, site, &cap);
+	      s->return_edge[slot] = UINT32_MAX;
+	      if (s->call_edge[slot] == UINT32_MAX)
+		return PP_SEG_ENOMEM;
+	      continue;
+	    }
+	  const pp_seg_copy *q = &s->copies[child];
+	  const pp_graph *qg = &prog->procs[q->proc];
+	  s->call_edge[slot] = add_edge (s, cv, q->first_node + qg->entry, 0,
+					 PP_SEG_CALL, i, site, &cap);
+	  s->return_edge[slot] = add_edge (s, q->first_node + qg->exit, rv, 0,
+					   PP_SEG_RETURN, i, site, &cap);
+	  if (s->call_edge[slot] == UINT32_MAX || s->return_edge[slot] == UINT32_MAX)
+	    return PP_SEG_ENOMEM;
+	}
+    }
+  return pp_graph_finish (&s->g) ? PP_SEG_ENOMEM : PP_SEG_OK;
+}
+
+int
+pp_seg_build (const pp_ip_program *prog, uint32_t root, uint32_t k,
+	      pp_seg_graph *out)
+{
+  memset (out, 0, sizeof *out);
+  if (root >= prog->nprocs)
+    return PP_SEG_EGRAPH;
+  for (uint32_t i = 0; i < prog->ncalls; i++)
+    {
+      const pp_ip_call *c = &prog->calls[i];
+      if (c->proc >= prog->nprocs || c->callee >= prog->nprocs
+	  || c->call >= prog->procs[c->proc].nnodes
+	  || c->ret >= prog->procs[c->proc].nnodes)
+	return PP_SEG_EGRAPH;
+    }
+  out->depth = k;
+  int rc = sort_sites (prog, out);
+  if (rc == PP_SEG_OK)
+    rc = make_copies (prog, root, k, out);
+  if (rc == PP_SEG_OK)
+    rc = make_edges (prog, out);
+  if (rc != PP_SEG_OK)
+    pp_seg_free (out);
+  return rc;
+}

@@ -1,0 +1,111 @@
+/* Interprocedural path segments of depth k (Vaswani's thesis, section 3.4):
+   the k-inlined supergraph of a root procedure, numbered as one procedure.
+
+   A segment is a Ball-Larus path (paths.h) of its root's supergraph S: the
+   root's graph with each of its program calls (interproc.h's call sites)
+   replaced by a copy of the callee's graph, entered by a CALL edge from the
+   call vertex and left by a RETURN edge into the return vertex, and so on in
+   the copies down to depth k; a call deeper than that is a SUMMARY edge
+   c -> r, and its callee runs as a root of its own supergraph.  So a segment
+   starts at the root's ENTRY or at a loop head anywhere in S (in a copy too:
+   the loop of a callee inlined at depth d sees k - d calls deeper), follows
+   calls and returns up to depth k, and ends at a backedge of any copy or at
+   the root's EXIT: the segments of a run partition its execution, as
+   intraprocedural paths partition a function's.  With k = 0 they are the
+   root's own paths, calls as edges.
+
+   Recursion needs nothing special: the copies are bounded by k.  Fake edges
+   keep their meaning (paths.h): a leave u -> EXIT in a copy (the process or
+   a longjmp left) goes to S's EXIT, a re-entry ENTRY -> v in a copy (a
+   longjmp lands there) comes from S's ENTRY; the copies' EXIT -> ENTRY edges
+   are dropped, the root's kept.
+
+   The same construction, node for node and edge for edge, serves the runtime
+   (which adds each copy's edge values to the root activation's path number)
+   and the tool (which decodes): pp_seg_build is deterministic.  */
+
+#ifndef PATHPROF_CORE_SEGMENTS_H
+#define PATHPROF_CORE_SEGMENTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "graph.h"
+#include "interproc.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* No more copies than this, nor more nodes in S than PP_SEG_MAX_NODES: the
+   sites that would exceed them stay SUMMARY edges (callers first, in
+   breadth-first order, so the cut is the same everywhere).  */
+#define PP_SEG_MAX_COPIES (1u << 16)
+#define PP_SEG_MAX_NODES (1u << 22)
+
+enum pp_seg_edge_kind
+{
+  PP_SEG_EDGE = 0,		/* an edge of a copy's graph (arg: its index) */
+  PP_SEG_CALL = 1,		/* call vertex -> the callee copy's ENTRY (arg: site) */
+  PP_SEG_RETURN = 2,		/* the callee copy's EXIT -> return vertex (arg: site) */
+  PP_SEG_SUMMARY = 3,		/* call vertex -> return vertex, not inlined (arg: site) */
+};
+
+typedef struct pp_seg_copy
+{
+  uint32_t proc;
+  uint32_t parent;		/* the copy it is inlined into; UINT32_MAX for the root */
+  uint32_t site;		/* the program's call site it is inlined at */
+  uint32_t depth;		/* 0 for the root */
+  uint32_t first_node;		/* vertex v of proc's graph is S node first_node + v */
+  uint32_t first_slot;		/* its rows in edge_of and call_of (below) */
+} pp_seg_copy;
+
+typedef struct pp_seg_graph
+{
+  pp_graph g;			/* S; its ENTRY and EXIT are the root copy's */
+  uint32_t depth;		/* k */
+  uint32_t ncopies;
+  pp_seg_copy *copies;		/* breadth-first: the root is copy 0 */
+  /* Per S edge.  */
+  uint8_t *kind;		/* enum pp_seg_edge_kind */
+  uint32_t *copy_of;		/* the copy it belongs to (CALL, SUMMARY: the
+				   caller's; RETURN: the caller's too) */
+  uint32_t *arg;
+  /* Per copy, per edge of its procedure's graph (from first_slot): its S
+     edge, or UINT32_MAX (a copy's EXIT -> ENTRY edge).  */
+  uint32_t *edge_of;
+  /* Per procedure: its call sites in program order (into prog->calls).  */
+  uint32_t *site_start, *sites;
+  /* Per copy, per call site of its procedure (from first_call): the copy
+     inlined there, or UINT32_MAX (a SUMMARY edge); and the S edges of the
+     call (CALL or SUMMARY) and of the return (RETURN, or UINT32_MAX).  */
+  uint32_t *first_call;		/* per copy */
+  uint32_t *child, *call_edge, *return_edge;
+} pp_seg_graph;
+
+enum
+{
+  PP_SEG_OK = 0,
+  PP_SEG_ENOMEM = -1,
+  PP_SEG_EGRAPH = -2,		/* a call site or root out of range */
+};
+
+/* Builds the depth-K supergraph of procedure ROOT of PROG (pp_graph_finish
+   done).  Returns PP_SEG_OK with *out filled, or a negative status.  */
+int pp_seg_build (const pp_ip_program *prog, uint32_t root, uint32_t k,
+		  pp_seg_graph *out);
+void pp_seg_free (pp_seg_graph *s);
+
+/* The S edge of edge E of copy C's procedure graph (UINT32_MAX: none).  */
+static inline uint32_t pp_seg_edge (const pp_seg_graph *s, uint32_t c, uint32_t e)
+{ return s->edge_of[s->copies[c].first_slot + e]; }
+
+/* The index of SITE among copy C's procedure's call sites, or UINT32_MAX.  */
+uint32_t pp_seg_site_index (const pp_seg_graph *s, uint32_t c, uint32_t site);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,381 @@
+/* Depth-k interprocedural path segments (corelib/segments.h) against brute
+   force: on thousands of random programs (loops, several call sites per
+   callee, recursion, fake leaves and re-entries), for every procedure as the
+   root and k = 0 .. 3, every segment is enumerated by walking the program
+   itself (a stack of call sites, a call followed while fewer than k are open,
+   a return to the caller's return vertex, a fake leave ending the walk only
+   where nothing else can follow), and the Ball-Larus numbering of the root's
+   supergraph must give exactly those walks: decoding 0 .. npaths-1 yields
+   each once.  The cuts (backedges, edges into re-entry targets) are the
+   numbering's; so are the edges on no path and the function entries into
+   re-entry targets (paths.h); everything else (which copy a call enters,
+   where a return goes, which calls are summaries, where fake edges lead) the
+   walk finds on its own.  With
+   k = 0, a segment never enters a call.  */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "paths.h"
+#include "segments.h"
+#include "unit.h"
+#include "gen-program.h"
+
+#define MAXPROCS 4
+#define MAXDEPTH 3
+#define MAXTOKENS 512
+#define MAXWALKS 3000
+
+enum token
+{
+  T_START = 0x80000000u,	/* then the start's call sites, T_AT, vertex */
+  T_AT,
+  T_EDGE,			/* then the graph edge */
+  T_CALL,			/* then the site */
+  T_RETURN,
+  T_SUMMARY,
+  T_CUT,			/* the walk ended on the step before */
+};
+
+struct walks
+{
+  uint32_t n;
+  uint32_t len[MAXWALKS];
+  uint32_t tok[MAXWALKS][MAXTOKENS];
+  bool overflow;
+};
+
+static struct walks found, decoded;
+
+struct walker
+{
+  const pp_ip_program *prog;
+  const pp_seg_graph *s;
+  const pp_paths *p;
+  uint32_t k;
+  uint32_t tok[MAXTOKENS], ntok;
+  /* The open calls: per level, the site and the copy it runs in.  */
+  uint32_t site[MAXDEPTH + 2], copy[MAXDEPTH + 2], depth;
+};
+
+static void
+emit (struct walker *w, uint32_t t)
+{
+  if (w->ntok < MAXTOKENS)
+    w->tok[w->ntok] = t;
+  w->ntok++;
+}
+
+static void
+keep (struct walks *ws, const uint32_t *tok, uint32_t ntok)
+{
+  if (ws->n == MAXWALKS || ntok > MAXTOKENS)
+    {
+      ws->overflow = true;
+      return;
+    }
+  memcpy (ws->tok[ws->n], tok, ntok * sizeof *tok);
+  ws->len[ws->n++] = ntok;
+}
+
+static bool
+is_cut (const pp_paths *p, uint32_t se)
+{
+  return p->role[se] == PP_PATH_ROLE_BACK || p->role[se] == PP_PATH_ROLE_CUT;
+}
+
+/* The call site whose call vertex V of procedure P is, or UINT32_MAX.  */
+static uint32_t
+site_at (const pp_ip_program *prog, uint32_t p, uint32_t v)
+{
+  for (uint32_t i = 0; i < prog->ncalls; i++)
+    if (prog->calls[i].proc == p && prog->calls[i].call == v)
+      return i;
+  return UINT32_MAX;
+}
+
+/* The copy entered from copy C at SITE, by the program alone: the copy whose
+   parent is C and whose site is SITE.  */
+static uint32_t
+copy_at (const pp_seg_graph *s, uint32_t c, uint32_t site)
+{
+  for (uint32_t i = 0; i < s->ncopies; i++)
+    if (s->copies[i].parent == c && s->copies[i].site == site)
+      return i;
+  return UINT32_MAX;
+}
+
+static void walk_from (struct walker *w, uint32_t v);
+
+/* Takes step TOKEN, ARG over S edge SE, then goes on at V (or ends there on
+   a cut).  */
+static void
+step (struct walker *w, uint32_t token, uint32_t arg, uint32_t se, uint32_t v)
+{
+  uint8_t role = w->p->role[se];
+  if (role == PP_PATH_ROLE_START || role == PP_PATH_ROLE_DEAD
+      || role == PP_PATH_ROLE_LOST)
+    return;			/* a start (ENTRY into a re-entry target), or on no path */
+  uint32_t mark = w->ntok;
+  emit (w, token);
+  emit (w, arg);
+  if (is_cut (w->p, se))
+    {
+      emit (w, T_CUT);
+      keep (&found, w->tok, w->ntok);
+    }
+  else
+    walk_from (w, v);
+  w->ntok = mark;
+}
+
+static void
+walk_from (struct walker *w, uint32_t v)
+{
+  const pp_ip_program *prog = w->prog;
+  uint32_t c = w->copy[w->depth], p = w->s->copies[c].proc;
+  const pp_graph *g = &prog->procs[p];
+  if (v == g->exit)
+    {
+      if (w->depth == 0)
+	{
+	  keep (&found, w->tok, w->ntok);
+	  return;
+	}
+      uint32_t site = w->site[w->depth];
+      uint32_t slot = w->s->first_call[w->copy[w->depth - 1]]
+		      + pp_seg_site_index (w->s, w->copy[w->depth - 1], site);
+      w->depth--;
+      step (w, T_RETURN, site, w->s->return_edge[slot], prog->calls[site].ret);
+      w->copy[++w->depth] = c;
+      w->site[w->depth] = site;
+      return;
+    }
+  uint32_t site = site_at (prog, p, v);
+  uint32_t real = 0;
+  for (uint32_t k = g->succ_start[v]; k < g->succ_start[v + 1]; k++)
+    real += !(g->edges[g->succ_edges[k]].flags & (PP_EDGE_FAKE | PP_EDGE_EXIT_ENTRY));
+  for (uint32_t k = g->succ_start[v]; k < g->succ_start[v + 1]; k++)
+    {
+      uint32_t e = g->succ_edges[k];
+      const pp_edge *x = &g->edges[e];
+      if (x->flags & PP_EDGE_EXIT_ENTRY)
+	continue;
+      if (x->flags & PP_EDGE_FAKE)
+	{
+	  /* A leave ends a walk only as the block's one way out.  */
+	  if (x->src != g->entry && real == 0 && site == UINT32_MAX
+	      && g->succ_start[v + 1] - g->succ_start[v] == 1)
+	    {
+	      uint32_t mark = w->ntok;
+	      emit (w, T_EDGE);
+	      emit (w, e);
+	      keep (&found, w->tok, w->ntok);
+	      w->ntok = mark;
+	    }
+	  continue;
+	}
+      step (w, T_EDGE, e, pp_seg_edge (w->s, c, e), x->dst);
+    }
+  if (site == UINT32_MAX)
+    return;
+  uint32_t slot = w->s->first_call[c] + pp_seg_site_index (w->s, c, site);
+  if (w->depth < w->k)
+    {
+      uint32_t q = copy_at (w->s, c, site);
+      if (q == UINT32_MAX || w->s->copies[q].proc != prog->calls[site].callee)
+	{
+	  emit (w, 0xdeadu);	/* no such copy: a walk nobody decodes */
+	  keep (&found, w->tok, w->ntok);
+	  w->ntok--;
+	  return;
+	}
+      w->depth++;
+      w->copy[w->depth] = q;
+      w->site[w->depth] = site;
+      step (w, T_CALL, site, w->s->call_edge[slot],
+	    prog->procs[prog->calls[site].callee].entry);
+      w->depth--;
+    }
+  else
+    step (w, T_SUMMARY, site, w->s->call_edge[slot], prog->calls[site].ret);
+}
+
+/* The start at S node V: its copy's chain of sites from the root, then the
+   vertex.  */
+static void
+start_tokens (const pp_seg_graph *s, uint32_t v, uint32_t *tok, uint32_t *n,
+	      uint32_t *copy_out)
+{
+  uint32_t c = 0;
+  for (uint32_t i = 0; i < s->ncopies; i++)
+    if (s->copies[i].first_node <= v)
+      c = i;
+  *copy_out = c;
+  uint32_t chain[MAXDEPTH + 2], depth = 0;
+  for (uint32_t i = c; i != 0; i = s->copies[i].parent)
+    chain[depth++] = s->copies[i].site;
+  tok[(*n)++] = T_START;
+  while (depth)
+    tok[(*n)++] = chain[--depth];
+  tok[(*n)++] = T_AT;
+  tok[(*n)++] = v - s->copies[c].first_node;
+}
+
+static int
+cmp_walk (const void *a, const void *b)
+{
+  const uint32_t *x = a, *y = b;
+  for (uint32_t i = 0; i < MAXTOKENS; i++)
+    if (x[i] != y[i])
+      return x[i] < y[i] ? -1 : 1;
+  return 0;
+}
+
+static void
+sort_walks (struct walks *ws)
+{
+  for (uint32_t i = 0; i < ws->n; i++)
+    memset (ws->tok[i] + ws->len[i], 0xff, (MAXTOKENS - ws->len[i]) * sizeof (uint32_t));
+  qsort (ws->tok, ws->n, sizeof ws->tok[0], cmp_walk);
+}
+
+/* Decodes every number of P (S's numbering) into tokens.  */
+static void
+decode_all (const pp_seg_graph *s, const pp_paths *p)
+{
+  uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
+  for (uint64_t n = 0; n < p->npaths && !decoded.overflow; n++)
+    {
+      pp_path path = { .edges = edges };
+      uint32_t tok[MAXTOKENS], nt = 0, c;
+      if (pp_paths_decode (p, n, &path) != PP_PATHS_OK)
+	abort ();
+      start_tokens (s, path.start_node, tok, &nt, &c);
+      for (uint32_t i = 0; i <= path.nedges && nt + 3 < MAXTOKENS; i++)
+	{
+	  uint32_t se = i < path.nedges ? path.edges[i] : path.end_edge;
+	  if (se == PP_PATH_NONE)
+	    break;
+	  static const uint32_t kinds[] = { T_EDGE, T_CALL, T_RETURN, T_SUMMARY };
+	  tok[nt++] = kinds[s->kind[se]];
+	  tok[nt++] = s->arg[se];
+	  if (i == path.nedges)
+	    tok[nt++] = T_CUT;
+	}
+      keep (&decoded, tok, nt);
+    }
+  free (edges);
+}
+
+int
+main (void)
+{
+  struct unit_property same = { .name = "segments: the supergraph's paths are exactly the program's depth-k walks, each numbered once (brute force)" };
+  struct unit_property shape = { .name = "segments: copies to depth k, one per open call chain; a call deeper is a summary edge" };
+  unsigned long long rng = 0x5e6;
+  unsigned cases = 0, skipped = 0, inlined = 0;
+  for (unsigned t = 0; t < 1500; t++)
+    {
+      unsigned long long seed = rng;
+      uint32_t nprocs = 1 + (uint32_t) (unit_rand (&rng) % MAXPROCS);
+      pp_graph g[MAXPROCS];
+      pp_ip_call calls[3 * MAXPROCS];
+      uint32_t ncalls = 0;
+      for (uint32_t p = 0; p < nprocs; p++)
+	random_proc (&g[p], p, nprocs, &rng, calls, &ncalls);
+      pp_ip_program prog = { nprocs, g, NULL, 0, ncalls, calls, 0 };
+      for (uint32_t root = 0; root < nprocs; root++)
+	for (uint32_t k = 0; k <= MAXDEPTH; k++)
+	  {
+	    pp_seg_graph s;
+	    int rc = pp_seg_build (&prog, root, k, &s);
+	    unit_check (&same, rc == PP_SEG_OK, "seed %llx: build failed (%d)", seed, rc);
+	    if (rc != PP_SEG_OK)
+	      continue;
+	    /* Shape: every copy below k has a copy per site, none at k.  */
+	    bool ok = s.copies[0].proc == root;
+	    for (uint32_t c = 0; c < s.ncopies; c++)
+	      {
+		const pp_seg_copy *x = &s.copies[c];
+		uint32_t n = s.site_start[x->proc + 1] - s.site_start[x->proc];
+		for (uint32_t j = 0; j < n; j++)
+		  {
+		    uint32_t ch = s.child[s.first_call[c] + j];
+		    uint32_t site = s.sites[s.site_start[x->proc] + j];
+		    ok &= x->depth < k ? ch != UINT32_MAX && s.copies[ch].parent == c
+					 && s.copies[ch].site == site
+					 && s.copies[ch].proc == calls[site].callee
+					 && s.copies[ch].depth == x->depth + 1
+				       : ch == UINT32_MAX;
+		  }
+	      }
+	    inlined += s.ncopies - 1;
+	    unit_check (&shape, ok, "seed %llx: root %u, k %u", seed, root, k);
+	    pp_paths *p;
+	    pp_paths_options opt = { 0 };
+	    if (pp_paths_plan (&s.g, &opt, &p) != PP_PATHS_OK)
+	      {
+		unit_check (&same, 0, "seed %llx: root %u, k %u: numbering failed",
+			    seed, root, k);
+		pp_seg_free (&s);
+		continue;
+	      }
+	    if (p->npaths > MAXWALKS)
+	      {
+		skipped++;
+		pp_paths_free (p);
+		pp_seg_free (&s);
+		continue;
+	      }
+	    found.n = decoded.n = 0;
+	    found.overflow = decoded.overflow = false;
+	    struct walker w = { .prog = &prog, .s = &s, .p = p, .k = k };
+	    for (uint32_t v = 0; v < s.g.nnodes; v++)
+	      if (v == s.g.entry || p->start_of_node[v] != PP_PATH_NONE)
+		{
+		  w.ntok = 0;
+		  uint32_t c;
+		  start_tokens (&s, v, w.tok, &w.ntok, &c);
+		  /* The open calls of the copy the walk starts in.  */
+		  uint32_t chain[MAXDEPTH + 2], d = 0;
+		  for (uint32_t i = c; i != 0; i = s.copies[i].parent)
+		    chain[d++] = i;
+		  w.depth = 0;
+		  w.copy[0] = 0;
+		  while (d)
+		    {
+		      uint32_t i = chain[--d];
+		      w.depth++;
+		      w.copy[w.depth] = i;
+		      w.site[w.depth] = s.copies[i].site;
+		    }
+		  walk_from (&w, v - s.copies[c].first_node);
+		}
+	    decode_all (&s, p);
+	    cases++;
+	    bool equal = !found.overflow && !decoded.overflow && found.n == decoded.n;
+	    if (equal)
+	      {
+		sort_walks (&found);
+		sort_walks (&decoded);
+		for (uint32_t i = 0; i < found.n && equal; i++)
+		  equal = cmp_walk (found.tok[i], decoded.tok[i]) == 0
+			  && (i == 0 || cmp_walk (found.tok[i - 1], found.tok[i]) != 0);
+	      }
+	    unit_check (&same, equal, "seed %llx: root %u, k %u: %u walks, %u "
+			"decoded paths of %llu", seed, root, k, found.n, decoded.n,
+			(unsigned long long) p->npaths);
+	    pp_paths_free (p);
+	    pp_seg_free (&s);
+	  }
+      for (uint32_t p = 0; p < nprocs; p++)
+	pp_graph_free (&g[p]);
+    }
+  unit_report (&same);
+  unit_report (&shape);
+  printf ("segments: %u supergraphs enumerated (%u too large), %u copies inlined\n",
+	  cases, skipped, inlined);
+  return unit_exit_status ();
+}
