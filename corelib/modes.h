@@ -33,8 +33,11 @@ struct pp_mode_info
   int value_action;		/* what a value index on a block or edge stores
 				   (PP_PROBE_MARK, PP_PROBE_COUNT); -1: the values
 				   are path counts */
-  uint8_t value_site;		/* where those probes are: PP_SITE_BLOCK or
-				   PP_SITE_EDGE */
+  uint8_t value_sites;		/* where those probes may be: PP_SITES of
+				   PP_SITE_BLOCK, PP_SITE_EDGE; block-cover's are
+				   on a function's blocks, or on its edges where
+				   those cost less (pp_plan_coverage), never
+				   both */
   bool weighted;		/* the planner reads edge weights (spanning trees) */
   bool counts;			/* the profile yields counts, not only coverage */
   bool edges_determined;	/* every edge's count or coverage is known */
@@ -61,6 +64,9 @@ pp_planner pp_plan_interproc;	/* interprocedural paths: every real edge,
 pp_planner pp_plan_paths;	/* Ball-Larus paths, increments on chords; the
 				   preferential modes' interesting paths in
 				   slots by preferential number (ppp.h) */
+
+/* The bit of SITE in pp_mode_info.value_sites.  */
+#define PP_SITES(site) (1u << (site))
 
 /* Are the mode's values path counts (numbered paths, not probe sites)?  */
 static inline bool pp_mode_counts_paths (const pp_mode_info *m)

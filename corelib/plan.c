@@ -321,36 +321,104 @@ pp_plan_interproc (const pp_mode_info *mode, const pp_graph *g,
   return interproc_probes (g, in->notes, mode->plan_arg, out);
 }
 
+/* The blocks a block-cover report shows (with source lines, or entered from
+   ENTRY), into a malloc'd array; NULL when out of memory.  */
+static bool *
+coverage_targets (const pp_graph *g, const pp_function_notes *fn)
+{
+  bool *target = malloc ((g->nnodes ? g->nnodes : 1) * sizeof *target);
+  if (!target)
+    return NULL;
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    target[v] = v != g->entry && v != g->exit && v < fn->nblocks
+		&& fn->blocks[v].nlines > 0;
+  for (uint32_t i = g->succ_start[g->entry]; i < g->succ_start[g->entry + 1]; i++)
+    {
+      const pp_edge *e = &g->edges[g->succ_edges[i]];
+      if (!(e->flags & PP_EDGE_FAKE) && e->dst != g->exit)
+	target[e->dst] = true;
+    }
+  return target;
+}
+
 int
 pp_plan_coverage_of (const pp_graph *g, const pp_function_notes *fn,
 		     enum pp_coverage_mode mode, const double *weights,
 		     pp_coverage_plan *plan)
 {
   bool *target = NULL;
-  if (fn && mode == PP_COVER_BLOCKS)
-    {
-      target = malloc ((g->nnodes ? g->nnodes : 1) * sizeof *target);
-      if (!target)
-	return PP_COVERAGE_NOMEM;
-      for (uint32_t v = 0; v < g->nnodes; v++)
-	target[v] = v != g->entry && v != g->exit && v < fn->nblocks
-		    && fn->blocks[v].nlines > 0;
-      for (uint32_t i = g->succ_start[g->entry]; i < g->succ_start[g->entry + 1];
-	   i++)
-	{
-	  const pp_edge *e = &g->edges[g->succ_edges[i]];
-	  if (!(e->flags & PP_EDGE_FAKE) && e->dst != g->exit)
-	    target[e->dst] = true;
-	}
-    }
+  if (fn && mode == PP_COVER_BLOCKS && !(target = coverage_targets (g, fn)))
+    return PP_COVERAGE_NOMEM;
   int rc = pp_coverage_plan_targets (g, mode, weights, target, plan);
   free (target);
   return rc;
 }
 
+/* The estimated cost of coverage plan COV: its probes' weights (a block's,
+   the sum over the edges into it).  */
+static double
+coverage_cost (const pp_graph *g, const pp_coverage_plan *cov, const double *w)
+{
+  double cost = 0;
+  for (uint32_t i = 0; i < cov->nprobes; i++)
+    if (cov->mode != PP_COVER_BLOCKS)
+      cost += w[cov->probes[i]];
+    else
+      for (uint32_t k = g->pred_start[cov->probes[i]];
+	   k < g->pred_start[cov->probes[i] + 1]; k++)
+	cost += w[g->pred_edges[k]];
+  return cost;
+}
+
+/* Block-cover's alternative: edge probes (V/E) instead of block probes, when
+   they cost less under the weighting and see every block the report shows.
+   Replaces *COV then.  Returns a PP_COVERAGE status.  */
+static int
+cheaper_by_edges (const pp_graph *g, const pp_function_notes *fn,
+		  const double *weights, pp_coverage_plan *cov)
+{
+  if (!weights || !fn)
+    return 0;
+  pp_coverage_plan by_edges;
+  int rc = pp_coverage_plan_targets (g, PP_COVER_BLOCKS_BY_EDGES, weights, NULL,
+				     &by_edges);
+  if (rc)
+    return rc;
+  /* Less by more than rounding: a tie keeps the block probes.  */
+  bool better = coverage_cost (g, &by_edges, weights)
+		< coverage_cost (g, cov, weights) * (1 - 1e-9);
+  if (better && by_edges.ninexact)
+    {
+      bool *target = coverage_targets (g, fn);
+      if (!target)
+	{
+	  pp_coverage_plan_free (&by_edges);
+	  return PP_COVERAGE_NOMEM;
+	}
+      for (uint32_t i = 0; i < by_edges.ninexact && better; i++)
+	better = !target[by_edges.inexact[i]];
+      free (target);
+    }
+  if (better)
+    {
+      pp_coverage_plan_free (cov);
+      *cov = by_edges;
+    }
+  else
+    pp_coverage_plan_free (&by_edges);
+  return 0;
+}
+
 /* One-byte probes on the fewest blocks or edges (Chen et al.), the cheapest such
    set under the weighting; in block-cover only for the blocks a report shows
-   (pp_plan_coverage_of).  */
+   (pp_plan_coverage_of), and on edges instead where those cost less
+   (cheaper_by_edges; the mode's value_sites allow both).  Among the probe
+   sets that tell every shown block, the fewest block probes are not always
+   the cheapest: in a loop whose body branches, one probe per iteration must
+   see each way round, and an edge can be the rare way where a block cannot.
+   Which costs less is an estimate (GCC's, the heuristic's, or a previous
+   run's counts), so the choice is per function and exactness never depends
+   on it.  */
 int
 pp_plan_coverage (const pp_mode_info *mode, const pp_graph *g,
 		  const pp_plan_input *in, pp_plan *out, const char **why)
@@ -358,6 +426,13 @@ pp_plan_coverage (const pp_mode_info *mode, const pp_graph *g,
   pp_coverage_plan cov;
   int rc = pp_plan_coverage_of (g, in->notes, (enum pp_coverage_mode) mode->plan_arg,
 				in->weights, &cov);
+  if (rc == 0 && cov.mode == PP_COVER_BLOCKS
+      && (mode->value_sites & PP_SITES (PP_SITE_EDGE)))
+    {
+      rc = cheaper_by_edges (g, in->notes, in->weights, &cov);
+      if (rc)
+	pp_coverage_plan_free (&cov);
+    }
   if (rc == PP_COVERAGE_NOMEM)
     return PP_PLAN_ENOMEM;
   if (rc != 0)
@@ -370,7 +445,7 @@ pp_plan_coverage (const pp_mode_info *mode, const pp_graph *g,
       pp_coverage_plan_free (&cov);
       return PP_PLAN_ENOMEM;
     }
-  uint8_t site = mode->plan_arg == PP_COVER_BLOCKS ? PP_SITE_BLOCK : PP_SITE_EDGE;
+  uint8_t site = cov.mode == PP_COVER_BLOCKS ? PP_SITE_BLOCK : PP_SITE_EDGE;
   for (uint32_t i = 0; i < cov.nprobes; i++)
     add_probe (out, PP_PROBE_MARK, site, cov.probes[i], i, 0);
   out->nvalues = cov.nprobes;
@@ -637,6 +712,17 @@ from_notes_error (pp_plan *plan, char *err, size_t errlen, const char *what,
   return -1;
 }
 
+/* Whether a value probe at SITE would join PLAN's value probes on the other
+   kind of site (blocks and edges), which no planner does.  */
+static bool
+mixes_sites (const pp_plan *plan, uint8_t site)
+{
+  for (uint32_t i = 0; i < plan->nprobes; i++)
+    if (pp_probe_has_value_index (plan->probes[i].action))
+      return (plan->probes[i].site == PP_SITE_BLOCK) != (site == PP_SITE_BLOCK);
+  return false;
+}
+
 /* A probe that stores value VALUE at site SITE, WHERE.  Returns 0, or -1 when the
    mode puts no such probe there or the value has one already.  */
 static int
@@ -644,7 +730,9 @@ add_value_probe (pp_plan *plan, const pp_mode_info *mode, bool *seen,
 		 uint8_t site, uint32_t where, int32_t value, char *err,
 		 size_t errlen)
 {
-  if (mode->value_action < 0 || site != mode->value_site)
+  if (mode->value_action < 0 || !(mode->value_sites & PP_SITES (site))
+      || ((mode->value_sites & PP_SITES (PP_SITE_BLOCK))
+	  && (mode->value_sites & PP_SITES (PP_SITE_EDGE)) && mixes_sites (plan, site)))
     return from_notes_error (plan, err, errlen, site == PP_SITE_BLOCK
 			     ? "is on a block" : "is on an edge",
 			     (uint32_t) value);

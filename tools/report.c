@@ -227,7 +227,10 @@ read_coverage (report_function *f, const pp_unit_data *u,
 {
   const pp_function_notes *fn = f->notes;
   const pp_graph *g = &f->graph;
-  bool block_probes = info->value_site == PP_SITE_BLOCK;
+  /* Block-cover's probes are on the function's blocks, or on its edges
+     (pp_plan_coverage): pp_plan_from_notes refused a mix.  */
+  bool block_probes = f->plan.nprobes ? f->plan.probes[0].site == PP_SITE_BLOCK
+		      : (info->value_sites & PP_SITES (PP_SITE_BLOCK)) != 0;
   size_t nvalues = fn->nvalues ? fn->nvalues : 1;
   size_t nids = fn->nblocks > fn->nedges ? fn->nblocks : fn->nedges;
   uint32_t *probes = malloc (nvalues * sizeof *probes);

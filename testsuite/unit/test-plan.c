@@ -7,6 +7,7 @@
    estimates.  Each property prints one PASS/FAIL line naming the first graph
    (seed) that broke it.  */
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +30,11 @@ static struct unit_property
   prop_round_trip = { .name = "plan: the notes record the plan; reading it back gives the same probes" },
   prop_checksum = { .name = "plan: the CFG checksum is the same in every mode and survives encoding" },
   prop_corrupt = { .name = "plan: a value twice, missing or at the wrong site is refused" },
-  prop_weights = { .name = "plan: the weighting falls back to the heuristic without GCC's estimates, and a previous run's counts order it" };
+  prop_weights = { .name = "plan: the weighting falls back to the heuristic without GCC's estimates, and a previous run's counts order it" },
+  prop_cover_sites = { .name = "plan: block-cover takes the edge-probe plan exactly when it weighs less and sees every block a report shows, else the block-probe plan" };
+
+/* Block-cover plans that took edge probes, of all (the log).  */
+static unsigned long cover_by_edges, cover_plans;
 
 static void
 check_table (void)
@@ -126,7 +131,9 @@ check_shape (const pp_mode_info *m, const pp_graph *g, const pp_plan *plan,
 	}
       if (pp_probe_has_value_index (p->action))
 	{
-	  if ((int) p->action != m->value_action || p->site != m->value_site
+	  if ((int) p->action != m->value_action
+	      || !(m->value_sites & PP_SITES (p->site))
+	      || (p->site == PP_SITE_BLOCK) != (plan->probes[0].site == PP_SITE_BLOCK)
 	      || p->index >= plan->nvalues || seen[p->index])
 	    values_ok = false;
 	  else
@@ -215,8 +222,10 @@ check_round_trip (const pp_mode_info *m, const pp_graph *g, const pp_plan *plan,
       bool refused = pp_plan_from_notes (&fn, m, &back, err, sizeof err) != 0
 		     && strstr (err, "corrupted profile");
       *slot = 1;
-      /* A value probe where the mode puts none.  */
-      int32_t *wrong = m->value_site == PP_SITE_EDGE
+      /* A value probe where the plan has none: on a block when its values
+	 are on edges, on an edge when they are on blocks (block-cover may put
+	 them on either, never on both).  */
+      int32_t *wrong = plan->probes[0].site != PP_SITE_BLOCK
 		       ? &fn.blocks[fn.nblocks - 1].value : &fn.edges[0].value;
       int32_t saved = *wrong;
       *wrong = 1;
@@ -228,6 +237,58 @@ check_round_trip (const pp_mode_info *m, const pp_graph *g, const pp_plan *plan,
 		  "%llx: corrupted values read back (%s)", m->name, seed, err);
     }
   free_graph_notes (&fn);
+}
+
+/* The weight of coverage probes on SITE (a block's: its in-edges').  */
+static double
+site_weight (const pp_graph *g, const double *w, uint8_t site, uint32_t where)
+{
+  if (site != PP_SITE_BLOCK)
+    return w[where];
+  double sum = 0;
+  for (uint32_t k = g->pred_start[where]; k < g->pred_start[where + 1]; k++)
+    sum += w[g->pred_edges[k]];
+  return sum;
+}
+
+/* Block-cover's choice between its two plans, both made again here.  */
+static void
+check_cover_sites (const pp_graph *g, const pp_function_notes *fn,
+		   const double *w, const pp_plan *plan, unsigned long long seed)
+{
+  pp_coverage_plan vv, ve;
+  if (pp_plan_coverage_of (g, fn, PP_COVER_BLOCKS, w, &vv))
+    abort ();
+  if (pp_plan_coverage_of (g, fn, PP_COVER_BLOCKS_BY_EDGES, w, &ve))
+    abort ();
+  double cost_vv = 0, cost_ve = 0;
+  for (uint32_t i = 0; i < vv.nprobes; i++)
+    cost_vv += site_weight (g, w, PP_SITE_BLOCK, vv.probes[i]);
+  for (uint32_t i = 0; i < ve.nprobes; i++)
+    cost_ve += site_weight (g, w, PP_SITE_EDGE, ve.probes[i]);
+  /* The blocks a report shows: with lines (none here) or entered from
+     ENTRY by a real edge.  */
+  bool sees_all = true;
+  for (uint32_t i = 0; i < ve.ninexact; i++)
+    for (uint32_t k = g->succ_start[g->entry]; k < g->succ_start[g->entry + 1]; k++)
+      {
+	const pp_edge *e = &g->edges[g->succ_edges[k]];
+	if (!(e->flags & PP_EDGE_FAKE) && e->dst == ve.inexact[i])
+	  sees_all = false;
+      }
+  bool edges = cost_ve < cost_vv * (1 - 1e-9) && sees_all;
+  const pp_coverage_plan *want = edges ? &ve : &vv;
+  bool ok = plan->nprobes == want->nprobes;
+  for (uint32_t i = 0; ok && i < plan->nprobes; i++)
+    ok = plan->probes[i].where == want->probes[i]
+	 && (plan->probes[i].site == PP_SITE_BLOCK) == !edges;
+  cover_by_edges += edges;
+  cover_plans++;
+  unit_check (&prop_cover_sites, ok, "graph seed %llx: block probes weigh %.17g, "
+	      "edge probes %.17g%s (plan: %u on %s)", seed, cost_vv, cost_ve,
+	      sees_all ? "" : " (not seeing every block shown)", plan->nprobes, plan->nprobes && plan->probes[0].site == PP_SITE_BLOCK ? "blocks" : "edges");
+  pp_coverage_plan_free (&vv);
+  pp_coverage_plan_free (&ve);
 }
 
 static void
@@ -278,7 +339,7 @@ check_graph (const pp_graph *g, unsigned long long seed)
       const pp_mode_info *m = &pp_modes[i];
       pp_plan_input in = { .weights = m->weighted ? w : NULL,
 			   .path_array_max = array_max,
-			   .notes = m->calls ? &fn : NULL };
+			   .notes = &fn };
       pp_plan plan;
       const char *why = NULL;
       int rc = m->plan (m, g, &in, &plan, &why);
@@ -290,6 +351,8 @@ check_graph (const pp_graph *g, unsigned long long seed)
 	}
       check_shape (m, g, &plan, array_max, seed);
       check_round_trip (m, g, &plan, seed, &checksum);
+      if (m->mode == PP_MODE_BLOCK_COVER)
+	check_cover_sites (g, &fn, w, &plan, seed);
       pp_plan_free (&plan);
     }
   free_graph_notes (&fn);
@@ -322,5 +385,8 @@ main (void)
   unit_report (&prop_checksum);
   unit_report (&prop_corrupt);
   unit_report (&prop_weights);
+  unit_report (&prop_cover_sites);
+  printf ("plan: block-cover took edge probes in %lu of %lu graphs\n",
+	  cover_by_edges, cover_plans);
   return unit_exit_status ();
 }
