@@ -848,6 +848,118 @@ pp_coverage_plan_weighted (const pp_graph *g, enum pp_coverage_mode mode,
   return pp_coverage_plan_targets (g, mode, weights, NULL, plan);
 }
 
+/* Edge probes for the targets only: the blocks that are no target and only
+   pass control on (one plain edge in, one plain edge out, not ENTRY or EXIT)
+   are contracted away when they can reach EXIT, chains of them too, each
+   P -> L ... -> S becoming one edge P -> S; section 7 then plans the smaller graph, where every block is a
+   target, and a probe on a contracted edge goes on its first edge P -> L,
+   which is taken exactly when the whole chain is.  So the two graphs have
+   the same executions but for the skipped blocks, and the same dominators
+   among the others, on which Psi's inference rests: Psi on the whole graph
+   with these probes tells every target as exactly as section 7 does on the
+   small one.  The contracted blocks are inexact.  */
+static int
+plan_blocks_by_edges_for (const pp_graph *g, const double *w, const bool *target,
+			  bool *probe, bool *inexact)
+{
+  const uint32_t plain_only = PP_EDGE_FAKE | PP_EDGE_ABNORMAL | PP_EDGE_EH
+			      | PP_EDGE_EXIT_ENTRY;
+  uint32_t n = g->nnodes;
+  bool *skip = calloc (n ? n : 1, sizeof *skip);
+  uint32_t *id = malloc ((n ? n : 1) * sizeof *id);
+  uint32_t *first = malloc ((g->nedges ? g->nedges : 1) * sizeof *first);
+  double *hw = w ? malloc ((g->nedges ? g->nedges : 1) * sizeof *hw) : NULL;
+  bool *hprobe = calloc (g->nedges ? g->nedges : 1, sizeof *hprobe);
+  pp_graph h;
+  memset (&h, 0, sizeof h);
+  int status = PP_COVERAGE_NOMEM;
+  if (!skip || !id || !first || (w && !hw) || !hprobe)
+    goto out;
+  /* Only where the run goes on: a block that cannot reach EXIT may be where
+     it stops (a loop that never ends, a signal), which its successor would
+     not tell.  */
+  bool *live = calloc (n ? n : 1, sizeof *live);
+  uint32_t *stack = malloc ((n ? n : 1) * sizeof *stack), depth = 0;
+  if (!live || !stack)
+    {
+      free (live);
+      free (stack);
+      goto out;
+    }
+  live[g->exit] = true;
+  stack[depth++] = g->exit;
+  while (depth)
+    {
+      uint32_t v = stack[--depth];
+      for (uint32_t k = g->pred_start[v]; k < g->pred_start[v + 1]; k++)
+	{
+	  const pp_edge *x = &g->edges[g->pred_edges[k]];
+	  if (!(x->flags & PP_EDGE_EXIT_ENTRY) && !live[x->src])
+	    {
+	      live[x->src] = true;
+	      stack[depth++] = x->src;
+	    }
+	}
+    }
+  free (stack);
+  for (uint32_t v = 0; v < n; v++)
+    if (v != g->entry && v != g->exit && !target[v] && live[v]
+	&& pp_graph_in_degree (g, v) == 1 && pp_graph_out_degree (g, v) == 1)
+      {
+	const pp_edge *in = &g->edges[g->pred_edges[g->pred_start[v]]];
+	const pp_edge *out = &g->edges[g->succ_edges[g->succ_start[v]]];
+	skip[v] = !(in->flags & plain_only) && !(out->flags & plain_only)
+		  && in->src != v;
+      }
+  free (live);
+  uint32_t m = 0;
+  for (uint32_t v = 0; v < n; v++)
+    id[v] = skip[v] ? UINT32_MAX : m++;
+  if (pp_graph_init (&h, m, id[g->entry], id[g->exit]))
+    goto out;
+  for (uint32_t e = 0; e < g->nedges; e++)
+    {
+      const pp_edge *x = &g->edges[e];
+      if (skip[x->src])
+	continue;
+      uint32_t d = x->dst;
+      /* A cycle of skipped blocks has no way in: none is entered here.  */
+      for (uint32_t steps = 0; skip[d] && steps < n; steps++)
+	d = g->edges[g->succ_edges[g->succ_start[d]]].dst;
+      if (skip[d])
+	continue;
+      uint32_t k = pp_graph_add_edge (&h, id[x->src], id[d], x->flags);
+      if (k == UINT32_MAX)
+	goto out;
+      first[k] = e;
+      if (hw)
+	hw[k] = w[e];
+    }
+  if (pp_graph_finish (&h))
+    goto out;
+  bool *hinexact = calloc (m ? m : 1, sizeof *hinexact);
+  if (!hinexact)
+    goto out;
+  status = plan_blocks_by_edges (&h, hw, hprobe, hinexact);
+  if (status == 0)
+    {
+      for (uint32_t k = 0; k < h.nedges; k++)
+	if (hprobe[k])
+	  probe[first[k]] = true;
+      for (uint32_t v = 0; v < n; v++)
+	inexact[v] = skip[v] || hinexact[id[v]];
+    }
+  free (hinexact);
+out:
+  pp_graph_free (&h);
+  free (skip);
+  free (id);
+  free (first);
+  free (hw);
+  free (hprobe);
+  return status;
+}
+
 int
 pp_coverage_plan_targets (const pp_graph *g, enum pp_coverage_mode mode,
 			  const double *weights, const bool *target,
@@ -869,6 +981,8 @@ pp_coverage_plan_targets (const pp_graph *g, enum pp_coverage_mode mode,
     status = plan_blocks (g, weights, target, probe, inexact);
   else if (mode == PP_COVER_EDGES)
     status = plan_edges (g, weights, probe);
+  else if (target)
+    status = plan_blocks_by_edges_for (g, weights, target, probe, inexact);
   else
     status = plan_blocks_by_edges (g, weights, probe, inexact);
   if (status == 0)

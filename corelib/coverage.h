@@ -110,12 +110,16 @@ int pp_coverage_plan_compute (const pp_graph *g, enum pp_coverage_mode mode,
 int pp_coverage_plan_weighted (const pp_graph *g, enum pp_coverage_mode mode,
 			       const double *weights, pp_coverage_plan *plan);
 /* The same when only some blocks need exact coverage (TARGET[v], NULL: all),
-   in PP_COVER_BLOCKS (the other modes ignore TARGET: section 7's choices
-   for a chain rely on its neighbours' being seen into, which the brute-force
-   test shows): the probes go only into the closed chains that hold a target
-   or that a target's inference goes through, so no more than for all
-   blocks, and the other blocks are listed in plan.inexact (reported covered
-   only when surely covered).  pathprof's targets are the blocks with
+   in the block modes (PP_COVER_EDGES ignores TARGET).  PP_COVER_BLOCKS: the
+   probes go only into the closed chains that hold a target or that a
+   target's inference goes through, so no more than for all blocks.
+   PP_COVER_BLOCKS_BY_EDGES: section 7's choices for a chain rely on its
+   neighbours' being seen into (the brute-force test shows it), so rather
+   than skipping chains, the blocks that are no target and only pass control
+   on (one plain edge in, one out) are contracted away and the rest planned
+   (plan_blocks_by_edges_for).  Either way the other blocks are listed in
+   plan.inexact (reported covered only when surely covered), and Psi
+   (pp_coverage_infer, on the whole graph) is exact on the targets.  pathprof's targets are the blocks with
    source lines and those ENTRY enters (whether the function was called): a
    block without lines, such as a loop's empty latch, has no coverage anyone
    reads, and probing it costs a store per iteration.  */

@@ -68,6 +68,12 @@ pp_planner pp_plan_paths;	/* Ball-Larus paths, increments on chords; the
 /* The bit of SITE in pp_mode_info.value_sites.  */
 #define PP_SITES(site) (1u << (site))
 
+/* Does the mode report exact coverage only for the blocks a report shows
+   (block-cover: those with lines; pp_plan_coverage_of), the others inexact?
+   The mode whose probes may be on blocks.  */
+static inline bool pp_mode_shown_blocks (const pp_mode_info *m)
+{ return (m->value_sites & PP_SITES (PP_SITE_BLOCK)) != 0; }
+
 /* Are the mode's values path counts (numbered paths, not probe sites)?  */
 static inline bool pp_mode_counts_paths (const pp_mode_info *m)
 { return m->value_action < 0; }

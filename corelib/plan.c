@@ -347,7 +347,7 @@ pp_plan_coverage_of (const pp_graph *g, const pp_function_notes *fn,
 		     pp_coverage_plan *plan)
 {
   bool *target = NULL;
-  if (fn && mode == PP_COVER_BLOCKS && !(target = coverage_targets (g, fn)))
+  if (fn && mode != PP_COVER_EDGES && !(target = coverage_targets (g, fn)))
     return PP_COVERAGE_NOMEM;
   int rc = pp_coverage_plan_targets (g, mode, weights, target, plan);
   free (target);
@@ -380,8 +380,7 @@ cheaper_by_edges (const pp_graph *g, const pp_function_notes *fn,
   if (!weights || !fn)
     return 0;
   pp_coverage_plan by_edges;
-  int rc = pp_coverage_plan_targets (g, PP_COVER_BLOCKS_BY_EDGES, weights, NULL,
-				     &by_edges);
+  int rc = pp_plan_coverage_of (g, fn, PP_COVER_BLOCKS_BY_EDGES, weights, &by_edges);
   if (rc)
     return rc;
   /* Less by more than rounding: a tie keeps the block probes.  */
@@ -424,8 +423,9 @@ pp_plan_coverage (const pp_mode_info *mode, const pp_graph *g,
 		  const pp_plan_input *in, pp_plan *out, const char **why)
 {
   pp_coverage_plan cov;
-  int rc = pp_plan_coverage_of (g, in->notes, (enum pp_coverage_mode) mode->plan_arg,
-				in->weights, &cov);
+  int rc = pp_plan_coverage_of (g, pp_mode_shown_blocks (mode) ? in->notes : NULL,
+				(enum pp_coverage_mode) mode->plan_arg, in->weights,
+				&cov);
   if (rc == 0 && cov.mode == PP_COVER_BLOCKS
       && (mode->value_sites & PP_SITES (PP_SITE_EDGE)))
     {

@@ -203,11 +203,12 @@ int32_t *pp_plan_counter_of_edge (const pp_plan *plan, uint32_t nedges);
 int pp_plan_weights (const pp_graph *g, int requested, const double *gcc_weight,
 		     const uint64_t *counts, double *w);
 
-/* The coverage plan of MODE for a function (FN's blocks are G's nodes; FN
-   may be NULL), the one the plugin makes and the tool recomputes: in
-   PP_COVER_BLOCKS its targets are the blocks with source lines and those
-   ENTRY enters by a real edge (whether the function was called).  Returns
-   as pp_coverage_plan_targets.  */
+/* The coverage plan of MODE for a function (FN's blocks are G's nodes), the
+   one the plugin makes and the tool recomputes: with FN, in the block modes,
+   its targets are the blocks with source lines and those ENTRY enters by a
+   real edge (whether the function was called), as block-cover wants;
+   without, every block (block-cover-edge-probes).  Returns as
+   pp_coverage_plan_targets.  */
 int pp_plan_coverage_of (const pp_graph *g, const pp_function_notes *fn,
 			 enum pp_coverage_mode mode, const double *weights,
 			 pp_coverage_plan *plan);

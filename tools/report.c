@@ -203,13 +203,15 @@ coverage_error (int rc, char *err, size_t errlen)
 /* Marks the blocks whose coverage the mode's probes do not determine: in
    block-cover those without lines that no line's block needs
    (pp_plan_coverage_of), with edge probes those no set of edge probes
-   determines.  */
+   determines (and in block-cover those without lines the edge probes
+   skip).  */
 static int
-find_inexact_blocks (report_function *f, enum pp_coverage_mode mode, char *err,
-		     size_t errlen)
+find_inexact_blocks (report_function *f, const pp_mode_info *info,
+		     enum pp_coverage_mode mode, char *err, size_t errlen)
 {
   pp_coverage_plan plan;
-  int rc = pp_plan_coverage_of (&f->graph, f->notes, mode, NULL, &plan);
+  int rc = pp_plan_coverage_of (&f->graph, pp_mode_shown_blocks (info) ? f->notes
+				: NULL, mode, NULL, &plan);
   if (rc)
     return coverage_error (rc, err, errlen);
   for (uint32_t i = 0; i < plan.ninexact; i++)
@@ -278,7 +280,7 @@ read_coverage (report_function *f, const pp_unit_data *u,
   for (uint32_t v = 0; v < fn->nblocks; v++)
     if (v != g->entry && v != g->exit)
       f->block_coverage[v] = coverage_of (covered[v]);
-  status = find_inexact_blocks (f, block_probes ? PP_COVER_BLOCKS
+  status = find_inexact_blocks (f, info, block_probes ? PP_COVER_BLOCKS
 			       : PP_COVER_BLOCKS_BY_EDGES, err, errlen);
 
 out:
