@@ -449,7 +449,14 @@ pp_plan_coverage (const pp_mode_info *mode, const pp_graph *g,
   for (uint32_t i = 0; i < cov.nprobes; i++)
     add_probe (out, PP_PROBE_MARK, site, cov.probes[i], i, 0);
   out->nvalues = cov.nprobes;
-  out->ninexact = cov.ninexact;
+  /* What the plugin warns about: the blocks a report shows whose coverage
+     the probes cannot tell (abnormal control flow, with edge probes), not
+     the line-less ones block-cover leaves inexact on purpose.  */
+  bool *target = pp_mode_shown_blocks (mode) && in->notes && cov.ninexact
+		 ? coverage_targets (g, in->notes) : NULL;
+  for (uint32_t i = 0; i < cov.ninexact; i++)
+    out->ninexact += !target || target[cov.inexact[i]];
+  free (target);
   pp_coverage_plan_free (&cov);
   return PP_PLAN_OK;
 }

@@ -158,7 +158,8 @@ typedef struct pp_plan
   uint64_t ppp_span;		/* the preferential numbers' span (uncapped) */
   /* What the plugin reports as warnings.  */
   int pinned_chords;		/* abnormal edges that could not be counted */
-  uint32_t ninexact;		/* blocks whose coverage edge probes cannot tell */
+  uint32_t ninexact;		/* blocks a report shows whose coverage the
+				   probes cannot tell (the plugin warns) */
 } pp_plan;
 
 /* What a planner gets besides the graph.  */
