@@ -370,47 +370,32 @@ coverage_cost (const pp_graph *g, const pp_coverage_plan *cov, const double *w)
   return cost;
 }
 
-/* Block-cover's alternative: edge probes (V/E) instead of block probes, when
-   they cost less under the weighting and see every block the report shows.
-   Replaces *COV then.  Returns a PP_COVERAGE status.  */
+/* Block-cover's alternative: edge probes (V/E) for the targets TARGET
+   instead of block probes, when they cost less under the weighting and see
+   every target.  Replaces *COV then.  Returns a PP_COVERAGE status.  */
 static int
-cheaper_by_edges (const pp_graph *g, const pp_function_notes *fn,
-		  const double *weights, pp_coverage_plan *cov)
+cheaper_by_edges (const pp_graph *g, const bool *target, const double *weights,
+		  pp_coverage_plan *cov)
 {
-  if (!weights || !fn)
-    return 0;
   pp_coverage_plan by_edges;
-  int rc = pp_plan_coverage_of (g, fn, PP_COVER_BLOCKS_BY_EDGES, weights, &by_edges);
+  int rc = pp_coverage_plan_targets (g, PP_COVER_BLOCKS_BY_EDGES, weights, target,
+				     &by_edges);
   if (rc)
     return rc;
   /* Less by more than rounding: a tie keeps the block probes.  */
   bool better = coverage_cost (g, &by_edges, weights)
 		< coverage_cost (g, cov, weights) * (1 - 1e-9);
-  if (better && by_edges.ninexact)
-    {
-      bool *target = coverage_targets (g, fn);
-      if (!target)
-	{
-	  pp_coverage_plan_free (&by_edges);
-	  return PP_COVERAGE_NOMEM;
-	}
-      for (uint32_t i = 0; i < by_edges.ninexact && better; i++)
-	better = !target[by_edges.inexact[i]];
-      free (target);
-    }
+  for (uint32_t i = 0; i < by_edges.ninexact && better; i++)
+    better = !target[by_edges.inexact[i]];
+  pp_coverage_plan_free (better ? cov : &by_edges);
   if (better)
-    {
-      pp_coverage_plan_free (cov);
-      *cov = by_edges;
-    }
-  else
-    pp_coverage_plan_free (&by_edges);
+    *cov = by_edges;
   return 0;
 }
 
 /* One-byte probes on the fewest blocks or edges (Chen et al.), the cheapest such
    set under the weighting; in block-cover only for the blocks a report shows
-   (pp_plan_coverage_of), and on edges instead where those cost less
+   (pp_plan_coverage_of's targets), and on edges instead where those cost less
    (cheaper_by_edges; the mode's value_sites allow both).  Among the probe
    sets that tell every shown block, the fewest block probes are not always
    the cheapest: in a loop whose body branches, one probe per iteration must
@@ -422,28 +407,31 @@ int
 pp_plan_coverage (const pp_mode_info *mode, const pp_graph *g,
 		  const pp_plan_input *in, pp_plan *out, const char **why)
 {
+  bool *target = NULL;
+  if (pp_mode_shown_blocks (mode) && in->notes
+      && !(target = coverage_targets (g, in->notes)))
+    return PP_PLAN_ENOMEM;
   pp_coverage_plan cov;
-  int rc = pp_plan_coverage_of (g, pp_mode_shown_blocks (mode) ? in->notes : NULL,
-				(enum pp_coverage_mode) mode->plan_arg, in->weights,
-				&cov);
-  if (rc == 0 && cov.mode == PP_COVER_BLOCKS
-      && (mode->value_sites & PP_SITES (PP_SITE_EDGE)))
+  int rc = pp_coverage_plan_targets (g, (enum pp_coverage_mode) mode->plan_arg,
+				     in->weights, target, &cov);
+  if (rc == 0 && target && in->weights && (mode->value_sites & PP_SITES (PP_SITE_EDGE)))
     {
-      rc = cheaper_by_edges (g, in->notes, in->weights, &cov);
+      rc = cheaper_by_edges (g, target, in->weights, &cov);
       if (rc)
 	pp_coverage_plan_free (&cov);
     }
-  if (rc == PP_COVERAGE_NOMEM)
-    return PP_PLAN_ENOMEM;
-  if (rc != 0)
-    {
-      *why = "the graph does not fit the coverage model";
-      return PP_PLAN_EGRAPH;
-    }
-  if (plan_alloc (out, cov.nprobes))
+  if (rc == 0 && plan_alloc (out, cov.nprobes))
     {
       pp_coverage_plan_free (&cov);
-      return PP_PLAN_ENOMEM;
+      rc = PP_COVERAGE_NOMEM;
+    }
+  if (rc != 0)
+    {
+      free (target);
+      if (rc == PP_COVERAGE_NOMEM)
+	return PP_PLAN_ENOMEM;
+      *why = "the graph does not fit the coverage model";
+      return PP_PLAN_EGRAPH;
     }
   uint8_t site = cov.mode == PP_COVER_BLOCKS ? PP_SITE_BLOCK : PP_SITE_EDGE;
   for (uint32_t i = 0; i < cov.nprobes; i++)
@@ -452,8 +440,6 @@ pp_plan_coverage (const pp_mode_info *mode, const pp_graph *g,
   /* What the plugin warns about: the blocks a report shows whose coverage
      the probes cannot tell (abnormal control flow, with edge probes), not
      the line-less ones block-cover leaves inexact on purpose.  */
-  bool *target = pp_mode_shown_blocks (mode) && in->notes && cov.ninexact
-		 ? coverage_targets (g, in->notes) : NULL;
   for (uint32_t i = 0; i < cov.ninexact; i++)
     out->ninexact += !target || target[cov.inexact[i]];
   free (target);
