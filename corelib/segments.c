@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "paths-internal.h"
 #include "segments.h"
 
 /* A growable array of uint32_t.  */
@@ -168,13 +169,42 @@ add_edge (pp_seg_graph *s, uint32_t src, uint32_t dst, uint32_t flags,
   return e;
 }
 
+/* Whether vertex V of procedure P is the call vertex of one of its sites
+   (it gets a CALL or SUMMARY edge in S).  */
+static bool
+is_call_vertex (const pp_ip_program *prog, const pp_seg_graph *s, uint32_t p,
+		uint32_t v)
+{
+  for (uint32_t j = s->site_start[p]; j < s->site_start[p + 1]; j++)
+    if (prog->calls[s->sites[j]].call == v)
+      return true;
+  return false;
+}
+
+/* Whether edge X of procedure P is a leave from a call vertex.  */
+static bool
+is_call_leave (const pp_ip_program *prog, const pp_seg_graph *s, uint32_t p,
+	       const pp_edge *x)
+{
+  return (x->flags & PP_EDGE_FAKE) && x->dst == prog->procs[p].exit
+	 && x->src != prog->procs[p].entry && is_call_vertex (prog, s, p, x->src);
+}
+
 /* S's edges, copy by copy: the copy's graph edges in order (the fake ones of
-   an inlined copy from S's ENTRY or to S's EXIT), then its call sites'.  */
+   an inlined copy from S's ENTRY or to S's EXIT; a leave from a call vertex
+   c -> L, then L -> EXIT), then its call sites'.  */
 static int
 make_edges (const pp_ip_program *prog, pp_seg_graph *s)
 {
   const pp_seg_copy *last = &s->copies[s->ncopies - 1];
   uint32_t nnodes = last->first_node + prog->procs[last->proc].nnodes;
+  uint32_t leave_node = nnodes;
+  for (uint32_t i = 0; i < s->ncopies; i++)
+    {
+      const pp_graph *g = &prog->procs[s->copies[i].proc];
+      for (uint32_t e = 0; e < g->nedges; e++)
+	nnodes += is_call_leave (prog, s, s->copies[i].proc, &g->edges[e]);
+    }
   uint32_t nslots = last->first_slot + prog->procs[last->proc].nedges;
   const pp_graph *rg = &prog->procs[s->copies[0].proc];
   uint32_t cap = 64;
@@ -200,6 +230,18 @@ make_edges (const pp_ip_program *prog, pp_seg_graph *s)
 	  s->edge_of[c->first_slot + e] = UINT32_MAX;
 	  if (i != 0 && (x->flags & PP_EDGE_EXIT_ENTRY))
 	    continue;
+	  if (is_call_leave (prog, s, c->proc, x))
+	    {
+	      uint32_t l = leave_node++;
+	      uint32_t se = add_edge (s, src, l, x->flags & ~PP_EDGE_FAKE,
+				      PP_SEG_EDGE, i, e, &cap);
+	      if (se == UINT32_MAX
+		  || add_edge (s, l, s->g.exit, x->flags, PP_SEG_LEAVE, i, e,
+			       &cap) == UINT32_MAX)
+		return PP_SEG_ENOMEM;
+	      s->edge_of[c->first_slot + e] = se;
+	      continue;
+	    }
 	  if (i != 0 && (x->flags & PP_EDGE_FAKE))
 	    {
 	      if (x->src == g->entry)
@@ -263,4 +305,19 @@ pp_seg_build (const pp_ip_program *prog, uint32_t root, uint32_t k,
   if (rc != PP_SEG_OK)
     pp_seg_free (out);
   return rc;
+}
+
+int
+pp_seg_number (const pp_seg_graph *s, pp_paths **out)
+{
+  struct pp_paths_build b;
+  int status = pp_paths_build_number (&b, &s->g, NULL, PP_PATHS_MAX, true);
+  *out = NULL;
+  if (status == PP_PATHS_OK)
+    {
+      *out = b.p;
+      b.p = NULL;
+    }
+  pp_paths_build_free (&b);
+  return status;
 }

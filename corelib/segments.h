@@ -18,7 +18,11 @@
    keep their meaning (paths.h): a leave u -> EXIT in a copy (the process or
    a longjmp left) goes to S's EXIT, a re-entry ENTRY -> v in a copy (a
    longjmp lands there) comes from S's ENTRY; the copies' EXIT -> ENTRY edges
-   are dropped, the root's kept.
+   are dropped, the root's kept.  A leave from a call vertex (the call under
+   way did not return: the process or a longjmp left inside it) goes through
+   a node of its own, c -> L -> EXIT, so that it is L's only way out: paths.h
+   numbers such a leave, where c's CALL or SUMMARY edge beside it would make
+   the leave c -> EXIT lost.  The extra nodes come after the copies'.
 
    The same construction, node for node and edge for edge, serves the runtime
    (which adds each copy's edge values to the root activation's path number)
@@ -32,6 +36,7 @@
 
 #include "graph.h"
 #include "interproc.h"
+#include "paths.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -49,6 +54,9 @@ enum pp_seg_edge_kind
   PP_SEG_CALL = 1,		/* call vertex -> the callee copy's ENTRY (arg: site) */
   PP_SEG_RETURN = 2,		/* the callee copy's EXIT -> return vertex (arg: site) */
   PP_SEG_SUMMARY = 3,		/* call vertex -> return vertex, not inlined (arg: site) */
+  PP_SEG_LEAVE = 4,		/* L -> S's EXIT after a call vertex's leave c -> L,
+				   which is the PP_SEG_EDGE of the leave (arg: the
+				   leave's graph edge) */
 };
 
 typedef struct pp_seg_copy
@@ -96,6 +104,11 @@ enum
 int pp_seg_build (const pp_ip_program *prog, uint32_t root, uint32_t k,
 		  pp_seg_graph *out);
 void pp_seg_free (pp_seg_graph *s);
+
+/* Numbers S's paths (paths.h) as libprof and the tool both do: region cuts
+   where S has more than PP_PATHS_MAX paths, no probes placed.  Returns a
+   pp_paths_status.  */
+int pp_seg_number (const pp_seg_graph *s, pp_paths **out);
 
 /* The S edge of edge E of copy C's procedure graph (UINT32_MAX: none).  */
 static inline uint32_t pp_seg_edge (const pp_seg_graph *s, uint32_t c, uint32_t e)

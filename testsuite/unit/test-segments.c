@@ -4,7 +4,8 @@
    root and k = 0 .. 3, every segment is enumerated by walking the program
    itself (a stack of call sites, a call followed while fewer than k are open,
    a return to the caller's return vertex, a fake leave ending the walk only
-   where nothing else can follow), and the Ball-Larus numbering of the root's
+   where nothing else can follow, or at a call vertex: the call did not
+   return), and the Ball-Larus numbering of the root's
    supergraph must give exactly those walks: decoding 0 .. npaths-1 yields
    each once.  The cuts (backedges, edges into re-entry targets) are the
    numbering's; so are the edges on no path and the function entries into
@@ -164,9 +165,10 @@ walk_from (struct walker *w, uint32_t v)
 	continue;
       if (x->flags & PP_EDGE_FAKE)
 	{
-	  /* A leave ends a walk only as the block's one way out.  */
-	  if (x->src != g->entry && real == 0 && site == UINT32_MAX
-	      && g->succ_start[v + 1] - g->succ_start[v] == 1)
+	  /* A leave ends a walk as the block's one way out, or from a
+	     call vertex (the call did not return).  */
+	  if (x->src != g->entry && real == 0
+	      && (site != UINT32_MAX || g->succ_start[v + 1] - g->succ_start[v] == 1))
 	    {
 	      uint32_t mark = w->ntok;
 	      emit (w, T_EDGE);
@@ -258,6 +260,8 @@ decode_all (const pp_seg_graph *s, const pp_paths *p)
 	  uint32_t se = i < path.nedges ? path.edges[i] : path.end_edge;
 	  if (se == PP_PATH_NONE)
 	    break;
+	  if (s->kind[se] == PP_SEG_LEAVE)
+	    continue;		/* after the leave c -> L, which says it */
 	  static const uint32_t kinds[] = { T_EDGE, T_CALL, T_RETURN, T_SUMMARY };
 	  tok[nt++] = kinds[s->kind[se]];
 	  tok[nt++] = s->arg[se];
@@ -314,8 +318,7 @@ main (void)
 	    inlined += s.ncopies - 1;
 	    unit_check (&shape, ok, "seed %llx: root %u, k %u", seed, root, k);
 	    pp_paths *p;
-	    pp_paths_options opt = { 0 };
-	    if (pp_paths_plan (&s.g, &opt, &p) != PP_PATHS_OK)
+	    if (pp_seg_number (&s, &p) != PP_PATHS_OK)
 	      {
 		unit_check (&same, 0, "seed %llx: root %u, k %u: numbering failed",
 			    seed, root, k);
