@@ -266,7 +266,7 @@ get32 (const unsigned char *p)
 int
 pp_ip_manifest_encode (const pp_ip_manifest *m, unsigned char **buf, uint32_t *len)
 {
-  size_t n = 16;
+  size_t n = 20;
   for (uint32_t u = 0; u < m->nunits; u++)
     n += 4 + strlen (m->names[u]) + 8;
   unsigned char *b = n <= UINT32_MAX ? malloc (n) : NULL, *o = b;
@@ -275,6 +275,7 @@ pp_ip_manifest_encode (const pp_ip_manifest *m, unsigned char **buf, uint32_t *l
   o = put32 (o, PP_IP_MANIFEST_MAGIC);
   o = put32 (o, PP_IP_MANIFEST_VERSION);
   o = put32 (o, m->kind);
+  o = put32 (o, m->depth);
   o = put32 (o, m->nunits);
   for (uint32_t u = 0; u < m->nunits; u++)
     {
@@ -301,24 +302,29 @@ pp_ip_manifest_decode (const unsigned char *buf, size_t len, pp_ip_manifest *m,
 		       char *err, size_t errlen)
 {
   memset (m, 0, sizeof *m);
-  size_t pos = 16;
   if (len < 16 || !pp_ip_manifest_p (buf, len))
     {
       snprintf (err, errlen, "not a program record");
       return -1;
     }
-  if (get32 (buf + 4) != PP_IP_MANIFEST_VERSION)
+  uint32_t version = get32 (buf + 4);
+  if (version != 1 && version != PP_IP_MANIFEST_VERSION)
     {
       snprintf (err, errlen, "program record version %" PRIu32 " is not "
-		"supported (expected %u)", get32 (buf + 4), PP_IP_MANIFEST_VERSION);
+		"supported (expected %u)", version, PP_IP_MANIFEST_VERSION);
       return -1;
     }
+  size_t pos = version == 1 ? 16 : 20;
   m->kind = get32 (buf + 8);
-  uint32_t n = get32 (buf + 12);
-  if (m->kind > PP_IP_PIECEWISE || n > (len - pos) / 12)
+  m->depth = version == 1 || len < pos ? 0 : get32 (buf + 12);
+  uint32_t n = len < pos ? 0 : get32 (buf + pos - 4);
+  if (len < pos || m->kind > PP_IP_SEGMENTS
+      || (m->kind == PP_IP_SEGMENTS) != (m->depth > 0)
+      || m->depth > PP_SEGMENTS_MAX_DEPTH || n > (len - pos) / 12)
     {
-      snprintf (err, errlen, "damaged program record (kind %" PRIu32 ", %" PRIu32
-		" units in %zu bytes)", m->kind, n, len);
+      snprintf (err, errlen, "damaged program record (kind %" PRIu32 ", depth %"
+		PRIu32 ", %" PRIu32 " units in %zu bytes)", m->kind, m->depth,
+		n, len);
       return -1;
     }
   m->names = calloc (n + 1, sizeof *m->names);

@@ -63,24 +63,29 @@ int pp_ip_zero_edges (const pp_function_notes *fn, bool piecewise, bool *zero);
    are keyed by path numbers of one numbering of one set of units, which
    its notes, the manifest, name:
      u32 PP_IP_MANIFEST_MAGIC, u32 PP_IP_MANIFEST_VERSION, u32 kind
-     (enum pp_ip_kind), u32 nunits, per unit (sorted by name, then
-     checksum): str name, u64 checksum
+     (enum pp_ip_kind), u32 depth (segments: k; else 0; not in version
+     1), u32 nunits, per unit (sorted by name, then checksum): str name,
+     u64 checksum
    Its name is "interprocedural paths XXXXXXXXXXXXXXXX", the manifest's
    checksum in hexadecimal, so that the records of several programs sharing
    a profile file never meet; its values are the paths counted and the
    paths lost (not named by a number: see libprof/ip-runtime.c).  */
 #define PP_IP_MANIFEST_MAGIC 0x50495050u	/* "PPIP" */
-#define PP_IP_MANIFEST_VERSION 1u
+#define PP_IP_MANIFEST_VERSION 2u	/* 2: the depth */
 
 enum pp_ip_kind
 {
   PP_IP_CONTEXT = 0,
   PP_IP_PIECEWISE = 1,
+  PP_IP_SEGMENTS = 2,		/* depth-k segments (segments.h), numbered per root */
 };
+
+/* The depths of segments (-fplugin-arg-pathprof-depth): 1 .. this.  */
+#define PP_SEGMENTS_MAX_DEPTH 8u
 
 typedef struct pp_ip_manifest
 {
-  uint32_t kind, nunits;
+  uint32_t kind, depth, nunits;
   char **names;
   uint64_t *checksums;
 } pp_ip_manifest;

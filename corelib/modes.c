@@ -54,6 +54,11 @@ const pp_mode_info pp_modes[] = {
     "interprocedural (Melski-Reps piecewise) path counts: paths from loop head or entry to backedge or exit, across calls and returns",
     PP_VALUES_U64, PP_PROBE_IP_EDGE, PP_SITES (PP_SITE_EDGE), false, true, true,
     pp_plan_interproc, PP_IP_PIECEWISE, false, false, false, true },
+  /* -fplugin-arg-pathprof-mode=interproc -fplugin-arg-pathprof-interproc=segments.  */
+  { PP_MODE_INTERPROC_SEGMENTS, "interproc-segments",
+    "interprocedural path segments of depth k (-fplugin-arg-pathprof-depth): paths through calls up to k deep, counted per root function",
+    PP_VALUES_U64, PP_PROBE_IP_EDGE, PP_SITES (PP_SITE_EDGE), false, true, true,
+    pp_plan_interproc, PP_IP_SEGMENTS, false, false, false, true },
 };
 const unsigned pp_nmodes = sizeof pp_modes / sizeof *pp_modes;
 
@@ -64,6 +69,12 @@ pp_mode_lookup (uint32_t mode)
     if (pp_modes[i].mode == mode)
       return &pp_modes[i];
   return NULL;
+}
+
+bool
+pp_mode_segments (const pp_mode_info *m)
+{
+  return m->calls && m->plan_arg == PP_IP_SEGMENTS;
 }
 
 const pp_mode_info *

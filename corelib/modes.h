@@ -74,6 +74,10 @@ pp_planner pp_plan_paths;	/* Ball-Larus paths, increments on chords; the
 static inline bool pp_mode_shown_blocks (const pp_mode_info *m)
 { return (m->value_sites & PP_SITES (PP_SITE_BLOCK)) != 0; }
 
+/* Does the mode count depth-k interprocedural segments (segments.h; its
+   notes give k)?  */
+bool pp_mode_segments (const pp_mode_info *m);
+
 /* Are the mode's values path counts (numbered paths, not probe sites)?  */
 static inline bool pp_mode_counts_paths (const pp_mode_info *m)
 { return m->value_action < 0; }

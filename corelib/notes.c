@@ -9,6 +9,7 @@
 
 #include "hash.h"
 #include "notes.h"
+#include "ip-notes.h"
 #include "modes.h"
 
 static bool
@@ -23,6 +24,14 @@ mode_preferential (uint32_t mode)
 {
   const pp_mode_info *m = pp_mode_lookup (mode);
   return m && m->preferential;
+}
+
+/* Whether the mode's notes give a depth (segments).  */
+static bool
+mode_segments (uint32_t mode)
+{
+  const pp_mode_info *m = pp_mode_lookup (mode);
+  return m && pp_mode_segments (m);
 }
 
 /* Whether the mode's notes list call sites (the interprocedural modes).  */
@@ -132,6 +141,8 @@ pp_notes_encode (const pp_unit_notes *n, unsigned char **buf, size_t *len)
   put_u32 (&w, PP_NOTES_VERSION);
   put_u32 (&w, n->mode);
   put_u32 (&w, n->weighting);
+  if (mode_segments (n->mode))
+    put_u32 (&w, n->depth);
   put_str (&w, n->unit_name);
   put_u32 (&w, n->nfiles);
   for (uint32_t i = 0; i < n->nfiles; i++)
@@ -567,7 +578,17 @@ decode_unit (reader *r, pp_unit_notes *n)
     return -1;
   if (!mode_known (n->mode))
     return fail (r, "corrupted at byte %zu: unknown mode %u", r->pos - 4, n->mode);
-  if (get_u32 (r, &n->weighting) || get_str (r, &n->unit_name))
+  if (get_u32 (r, &n->weighting))
+    return -1;
+  if (mode_segments (n->mode))
+    {
+      if (get_u32 (r, &n->depth))
+	return -1;
+      if (n->depth < 1 || n->depth > PP_SEGMENTS_MAX_DEPTH)
+	return fail (r, "corrupted at byte %zu: depth %u (1 to %u)", r->pos - 4,
+		     n->depth, PP_SEGMENTS_MAX_DEPTH);
+    }
+  if (get_str (r, &n->unit_name))
     return -1;
 
   at_part (r, "file table");

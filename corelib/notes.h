@@ -6,6 +6,7 @@
    Encoding (all integers little-endian; str = u32 length + bytes, no NUL):
      u32 magic PP_NOTES_MAGIC, u32 version PP_NOTES_VERSION
      u32 mode (enum pp_mode), u32 weighting (enum pp_weighting)
+     only in the modes of segments (modes.h pp_mode_segments): u32 depth
      str unit name (absolute path of the main source file)
      u32 nfiles, str files[nfiles]            -- file table for source lines
      u32 nfunctions, then per function:
@@ -74,6 +75,7 @@ enum pp_mode
   PP_MODE_TRACE = 9,
   PP_MODE_INTERPROC = 10,
   PP_MODE_INTERPROC_PIECEWISE = 11,
+  PP_MODE_INTERPROC_SEGMENTS = 12,
 };
 
 /* Block flags.  */
@@ -155,6 +157,7 @@ typedef struct pp_function_notes
 typedef struct pp_unit_notes
 {
   uint32_t mode, weighting;
+  uint32_t depth;		/* the modes of segments: k, 1 .. PP_SEGMENTS_MAX_DEPTH */
   char *unit_name;
   uint32_t nfiles;
   char **files;

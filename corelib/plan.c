@@ -261,7 +261,8 @@ pp_plan_trace (const pp_mode_info *mode, const pp_graph *g,
 /* Interprocedural paths (libprof/ip-runtime.c numbers them at run time, so
    no edge's value is known here): ENTER on the entry edge, a probe on every
    real edge but those whose value is 0 whatever the program (ip-notes.h,
-   pp_ip_zero_edges), EXIT after those into EXIT, LAND at the blocks a longjmp, a
+   pp_ip_zero_edges; segments: none, a root's numbering inlines its
+   callees), EXIT after those into EXIT, LAND at the blocks a longjmp, a
    computed goto or an exception may enter (with the setjmp call that starts
    the block, from the calls of FN, which may be NULL).  The probes follow
    from the graph and the kind of paths (enum pp_ip_kind, the mode's
@@ -282,7 +283,8 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
       return PP_PLAN_ENOMEM;
     }
   /* Without the notes (or memory for the numbering), a probe on every edge.  */
-  if (fn && pp_ip_zero_edges (fn, kind == PP_IP_PIECEWISE, zero))
+  if (fn && (kind == PP_IP_SEGMENTS
+	     || pp_ip_zero_edges (fn, kind == PP_IP_PIECEWISE, zero)))
     memset (zero, 0, (g->nedges + 1) * sizeof *zero);
   for (uint32_t e = 0; e < g->nedges; e++)
     {

@@ -181,18 +181,20 @@ is_call_vertex (const pp_ip_program *prog, const pp_seg_graph *s, uint32_t p,
   return false;
 }
 
-/* Whether edge X of procedure P is a leave from a call vertex.  */
+/* Whether edge X of procedure P is a leave whose source has another way out
+   in S (a call vertex: its call's edge; a block with successors).  */
 static bool
-is_call_leave (const pp_ip_program *prog, const pp_seg_graph *s, uint32_t p,
-	       const pp_edge *x)
+is_shared_leave (const pp_ip_program *prog, const pp_seg_graph *s, uint32_t p,
+		 const pp_edge *x)
 {
-  return (x->flags & PP_EDGE_FAKE) && x->dst == prog->procs[p].exit
-	 && x->src != prog->procs[p].entry && is_call_vertex (prog, s, p, x->src);
+  const pp_graph *g = &prog->procs[p];
+  return (x->flags & PP_EDGE_FAKE) && x->dst == g->exit && x->src != g->entry
+	 && pp_graph_out_degree (g, x->src) + is_call_vertex (prog, s, p, x->src) > 1;
 }
 
 /* S's edges, copy by copy: the copy's graph edges in order (the fake ones of
-   an inlined copy from S's ENTRY or to S's EXIT; a leave from a call vertex
-   c -> L, then L -> EXIT), then its call sites'.  */
+   an inlined copy from S's ENTRY or to S's EXIT; a leave whose source has
+   another way out u -> L, then L -> EXIT), then its call sites'.  */
 static int
 make_edges (const pp_ip_program *prog, pp_seg_graph *s)
 {
@@ -203,7 +205,7 @@ make_edges (const pp_ip_program *prog, pp_seg_graph *s)
     {
       const pp_graph *g = &prog->procs[s->copies[i].proc];
       for (uint32_t e = 0; e < g->nedges; e++)
-	nnodes += is_call_leave (prog, s, s->copies[i].proc, &g->edges[e]);
+	nnodes += is_shared_leave (prog, s, s->copies[i].proc, &g->edges[e]);
     }
   uint32_t nslots = last->first_slot + prog->procs[last->proc].nedges;
   const pp_graph *rg = &prog->procs[s->copies[0].proc];
@@ -230,7 +232,7 @@ make_edges (const pp_ip_program *prog, pp_seg_graph *s)
 	  s->edge_of[c->first_slot + e] = UINT32_MAX;
 	  if (i != 0 && (x->flags & PP_EDGE_EXIT_ENTRY))
 	    continue;
-	  if (is_call_leave (prog, s, c->proc, x))
+	  if (is_shared_leave (prog, s, c->proc, x))
 	    {
 	      uint32_t l = leave_node++;
 	      uint32_t se = add_edge (s, src, l, x->flags & ~PP_EDGE_FAKE,

@@ -18,11 +18,12 @@
    keep their meaning (paths.h): a leave u -> EXIT in a copy (the process or
    a longjmp left) goes to S's EXIT, a re-entry ENTRY -> v in a copy (a
    longjmp lands there) comes from S's ENTRY; the copies' EXIT -> ENTRY edges
-   are dropped, the root's kept.  A leave from a call vertex (the call under
-   way did not return: the process or a longjmp left inside it) goes through
-   a node of its own, c -> L -> EXIT, so that it is L's only way out: paths.h
-   numbers such a leave, where c's CALL or SUMMARY edge beside it would make
-   the leave c -> EXIT lost.  The extra nodes come after the copies'.
+   are dropped, the root's kept.  A leave whose source has another way out
+   (a call vertex: the call under way did not return, the process or a
+   longjmp left inside it) goes through a node of its own, u -> L -> EXIT,
+   so that it is L's only way out: paths.h numbers such a leave, where the
+   call's edge beside it would make the leave u -> EXIT lost.  The extra
+   nodes come after the copies'.
 
    The same construction, node for node and edge for edge, serves the runtime
    (which adds each copy's edge values to the root activation's path number)
@@ -54,7 +55,7 @@ enum pp_seg_edge_kind
   PP_SEG_CALL = 1,		/* call vertex -> the callee copy's ENTRY (arg: site) */
   PP_SEG_RETURN = 2,		/* the callee copy's EXIT -> return vertex (arg: site) */
   PP_SEG_SUMMARY = 3,		/* call vertex -> return vertex, not inlined (arg: site) */
-  PP_SEG_LEAVE = 4,		/* L -> S's EXIT after a call vertex's leave c -> L,
+  PP_SEG_LEAVE = 4,		/* L -> S's EXIT after a leave u -> L,
 				   which is the PP_SEG_EDGE of the leave (arg: the
 				   leave's graph edge) */
 };

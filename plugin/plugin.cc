@@ -18,6 +18,7 @@
 #include "pathprof-plugin.h"
 #include "plugin-version.h"
 #include "corelib/edgeprof.h"
+#include "corelib/ip-notes.h"
 #include "corelib/paths.h"
 #include "corelib/prior.h"
 #include "corelib/profile.h"
@@ -52,15 +53,19 @@ static const option_value witness_values[] = {
 };
 static int option_all_witnesses;
 
-/* Interprocedural paths: Melski and Reps' context paths (mode interproc) or
-   their piecewise paths (the row interproc-piecewise): the same probes, which
-   the runtime numbers differently.  -1: not given.  */
+/* Interprocedural paths: Melski and Reps' context paths (mode interproc),
+   their piecewise paths (the row interproc-piecewise) or depth-k segments
+   (interproc-segments, k the depth option): the same probes (segments: on
+   every edge), which the runtime numbers differently.  -1: not given.  */
 static const option_value interproc_values[] = {
   {"context", PP_MODE_INTERPROC},
   {"piecewise", PP_MODE_INTERPROC_PIECEWISE},
+  {"segments", PP_MODE_INTERPROC_SEGMENTS},
   {NULL, 0}
 };
 static int option_interproc = -1;
+/* Segments: how many calls deep a root's paths follow (0: not given, 1).  */
+static uint64_t option_depth;
 
 static const pp_mode_info *option_mode = pp_mode_lookup (PP_MODE_EDGE_COUNTS);
 /* -1 until given: gcc, or profile in the modes that read a profile anyway
@@ -253,6 +258,17 @@ parse_options (struct plugin_name_args *info)
       else if (strcmp (arg.key, "interproc") == 0)
 	ok &= parse_choice ("interproc", arg.value, interproc_values,
 			    &option_interproc);
+      else if (strcmp (arg.key, "depth") == 0)
+	{
+	  bool good = parse_count ("depth", arg.value, &option_depth);
+	  if (good && (option_depth < 1 || option_depth > PP_SEGMENTS_MAX_DEPTH))
+	    {
+	      error ("pathprof: %<-fplugin-arg-pathprof-depth=%s%>: the depth is "
+		     "1 to %u", arg.value, PP_SEGMENTS_MAX_DEPTH);
+	      good = false;
+	    }
+	  ok &= good;
+	}
       else
 	{
 	  if (strcmp (arg.key, "profile") == 0)
@@ -260,7 +276,7 @@ parse_options (struct plugin_name_args *info)
 	  else
 	    error ("pathprof: unknown option %<-fplugin-arg-pathprof-%s%>; valid "
 		   "options are: mode, weights, path-array-max, profile, "
-		   "interesting, witnesses, interproc", arg.key);
+		   "interesting, witnesses, interproc, depth", arg.key);
 	  ok = false;
 	}
     }
@@ -276,6 +292,15 @@ parse_options (struct plugin_name_args *info)
 	}
       option_mode = pp_mode_lookup ((uint32_t) option_interproc);
     }
+  if (ok && option_depth && !pp_mode_segments (option_mode))
+    {
+      error ("pathprof: %<-fplugin-arg-pathprof-depth%> is only read by "
+	     "%<-fplugin-arg-pathprof-interproc=segments%>, not by mode %qs",
+	     option_mode->name);
+      return false;
+    }
+  if (!option_depth)
+    option_depth = 1;
   return ok && load_prior ();
 }
 
@@ -303,8 +328,10 @@ help_text (void)
 		 "paths; default all)\n"
 		 "  -fplugin-arg-pathprof-witnesses=optimal|all (trace: all is the "
 		 "exhaustive tracer, for testing)\n"
-		 "  -fplugin-arg-pathprof-interproc=context|piecewise (interproc: "
-		 "which paths; default context)\n", NULL);
+		 "  -fplugin-arg-pathprof-interproc=context|piecewise|segments "
+		 "(interproc: which paths; default context)\n"
+		 "  -fplugin-arg-pathprof-depth=K (interproc=segments: calls "
+		 "followed, 1 to 8; default 1)\n", NULL);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -577,6 +604,7 @@ instrument_unit (void)
   pp_unit_notes notes = {};
   notes.mode = option_mode->mode;
   notes.weighting = weighting;
+  notes.depth = (uint32_t) option_depth;
   notes.unit_name = absolute_unit_name ();
   notes.nfiles = files.names.length ();
   notes.files = files.names.address ();

@@ -3,9 +3,8 @@
    callee, recursion, fake leaves and re-entries), for every procedure as the
    root and k = 0 .. 3, every segment is enumerated by walking the program
    itself (a stack of call sites, a call followed while fewer than k are open,
-   a return to the caller's return vertex, a fake leave ending the walk only
-   where nothing else can follow, or at a call vertex: the call did not
-   return), and the Ball-Larus numbering of the root's
+   a return to the caller's return vertex, a fake leave ending the walk), and
+   the Ball-Larus numbering of the root's
    supergraph must give exactly those walks: decoding 0 .. npaths-1 yields
    each once.  The cuts (backedges, edges into re-entry targets) are the
    numbering's; so are the edges on no path and the function entries into
@@ -154,9 +153,6 @@ walk_from (struct walker *w, uint32_t v)
       return;
     }
   uint32_t site = site_at (prog, p, v);
-  uint32_t real = 0;
-  for (uint32_t k = g->succ_start[v]; k < g->succ_start[v + 1]; k++)
-    real += !(g->edges[g->succ_edges[k]].flags & (PP_EDGE_FAKE | PP_EDGE_EXIT_ENTRY));
   for (uint32_t k = g->succ_start[v]; k < g->succ_start[v + 1]; k++)
     {
       uint32_t e = g->succ_edges[k];
@@ -165,10 +161,8 @@ walk_from (struct walker *w, uint32_t v)
 	continue;
       if (x->flags & PP_EDGE_FAKE)
 	{
-	  /* A leave ends a walk as the block's one way out, or from a
-	     call vertex (the call did not return).  */
-	  if (x->src != g->entry && real == 0
-	      && (site != UINT32_MAX || g->succ_start[v + 1] - g->succ_start[v] == 1))
+	  /* A leave ends a walk (the call did not return).  */
+	  if (x->src != g->entry)
 	    {
 	      uint32_t mark = w->ntok;
 	      emit (w, T_EDGE);
