@@ -70,6 +70,7 @@
 #include "ip-notes.h"
 #include "ip-runtime.h"
 #include "ip-tables.h"
+#include "kseg-runtime.h"
 #include "modes.h"
 #include "notes.h"
 #include "pathprof-abi.h"
@@ -91,7 +92,10 @@ static struct
   pp_unit_notes *notes;
   pp_ip_layout layout;
   pp_ip_numbering nb;
+  uint32_t kind;		/* enum pp_ip_kind */
+  uint32_t depth;		/* segments: k */
   bool piecewise;
+  bool kseg;			/* segments: the probes are kseg-runtime.c's */
   /* Per procedure: rho = <a, b> of its G*_fin edge k at ab[2 k] and
      ab[2 k + 1], or WIDE at ab[2 k] when a or b does not fit 64 bits.  */
   uint64_t **ab;
@@ -117,8 +121,8 @@ unit_order (const void *a, const void *b)
 static int
 make_manifest (void)
 {
-  pp_ip_manifest m = { prog.piecewise ? PP_IP_PIECEWISE : PP_IP_CONTEXT,
-		       prog.nunits, NULL, NULL };
+  pp_ip_manifest m = { .kind = prog.kind, .depth = prog.depth,
+		       .nunits = prog.nunits };
   m.names = malloc ((prog.nunits + 1) * sizeof *m.names);
   m.checksums = malloc ((prog.nunits + 1) * sizeof *m.checksums);
   int ret = -1;
@@ -188,6 +192,37 @@ make_value_tables (void)
   return 0;
 }
 
+static const char *const kind_name[] = { "context", "piecewise", "segments" };
+
+/* Segments: sets the program up for kseg-runtime.c, every unit of the same
+   depth.  Returns 0, or -1 with the reason reported.  */
+static int
+set_up_segments (void)
+{
+  prog.depth = prog.notes[0].depth;
+  for (uint32_t u = 1; u < prog.nunits; u++)
+    if (prog.notes[u].depth != prog.depth)
+      {
+	pp_report (false, "interprocedural paths are not counted: unit '%s' is "
+		   "built for segments of depth %u, unit '%s' of depth %u "
+		   "(-fplugin-arg-pathprof-depth)", prog.units[0]->name, prog.depth,
+		   prog.units[u]->name, prog.notes[u].depth);
+	return -1;
+      }
+  int rc = make_manifest () ? -1
+	   : pp_kseg_init (&prog.layout, prog.notes, prog.depth, &ip_lock);
+  if (rc)
+    {
+      pp_report (false, "interprocedural paths are not counted: %s",
+		 rc == -1 ? "out of memory"
+		 : "the program breaks the numbering's conventions");
+      return -1;
+    }
+  prog.words = 2;		/* (number, root procedure) */
+  prog.kseg = true;
+  return 0;
+}
+
 /* Numbers the program of the units registered now (runtime.c's list).  */
 static void
 number_program (void)
@@ -205,9 +240,8 @@ number_program (void)
 	    pp_report (false, "interprocedural paths are not counted: unit '%s' "
 		       "is built for %s paths, unit '%s' for %s paths "
 		       "(-fplugin-arg-pathprof-interproc)", all[k - 1]->name,
-		       kind->plan_arg == PP_IP_PIECEWISE ? "piecewise" : "context",
-		       all[i]->name, kind->plan_arg == PP_IP_PIECEWISE
-		       ? "context" : "piecewise");
+		       kind_name[kind->plan_arg], all[i]->name,
+		       kind_name[ip_mode (all[i])->plan_arg]);
 	    free (all);
 	    return;
 	  }
@@ -219,6 +253,7 @@ number_program (void)
       free (all);
       return;
     }
+  prog.kind = (uint32_t) kind->plan_arg;
   prog.piecewise = kind->plan_arg == PP_IP_PIECEWISE;
   qsort (all, k, sizeof *all, unit_order);
   prog.units = all;
@@ -238,6 +273,17 @@ number_program (void)
 	  goto out;
 	}
       list[u] = &prog.notes[u];
+    }
+  if (prog.kind == PP_IP_SEGMENTS)
+    {
+      if (pp_ip_layout_build (list, k, &prog.layout))
+	pp_report (false, "interprocedural paths are not counted: out of memory");
+      else if (set_up_segments () == 0)
+	{
+	  pp_ipt_init (prog.words);
+	  prog.ready = true;
+	}
+      goto out;
     }
   int rc = pp_ip_layout_build (list, k, &prog.layout) ? PP_IP_ENOMEM
 	   : pp_ip_number (&prog.layout.prog, prog.piecewise, &prog.nb);
@@ -722,6 +768,8 @@ __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *s
 {
   if (ipt.busy || !program_ready ())
     return 0;
+  if (prog.kseg)
+    return pp_kseg_enter (proc_of (u, function), self);
   ipt.busy = true;
   uint64_t frame = 0;
   uint32_t p = proc_of (u, function);
@@ -775,6 +823,11 @@ __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *s
 PP_EXPORT void
 __pathprof_ip_edge (uint64_t frame, uint32_t edge)
 {
+  if (prog.kseg)
+    {
+      pp_kseg_edge (frame, edge);
+      return;
+    }
   struct act *a = begin (frame);
   if (!a)
     return;
@@ -789,6 +842,11 @@ __pathprof_ip_edge (uint64_t frame, uint32_t edge)
 PP_EXPORT void
 __pathprof_ip_call (uint64_t frame, uint32_t call, const void *callee)
 {
+  if (prog.kseg)
+    {
+      pp_kseg_call (frame, call, callee);
+      return;
+    }
   struct act *a = begin (frame);
   if (!a)
     return;
@@ -801,6 +859,11 @@ __pathprof_ip_call (uint64_t frame, uint32_t call, const void *callee)
 PP_EXPORT void
 __pathprof_ip_return (uint64_t frame, uint32_t call)
 {
+  if (prog.kseg)
+    {
+      pp_kseg_return (frame, call);
+      return;
+    }
   struct act *a = begin (frame);
   if (!a)
     return;
@@ -828,6 +891,11 @@ __pathprof_ip_return (uint64_t frame, uint32_t call)
 PP_EXPORT void
 __pathprof_ip_exit (uint64_t frame)
 {
+  if (prog.kseg)
+    {
+      pp_kseg_exit (frame);
+      return;
+    }
   struct act *a = begin (frame);
   if (!a)
     return;
@@ -880,6 +948,11 @@ __pathprof_ip_exit (uint64_t frame)
 PP_EXPORT void
 __pathprof_ip_jump (uint64_t frame, uint32_t block)
 {
+  if (prog.kseg)
+    {
+      pp_kseg_jump (frame, block);
+      return;
+    }
   struct act *a = begin (frame);
   if (!a)
     return;
@@ -900,6 +973,11 @@ __pathprof_ip_jump (uint64_t frame, uint32_t block)
 PP_EXPORT void
 __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call)
 {
+  if (prog.kseg)
+    {
+      pp_kseg_land (frame, block, call);
+      return;
+    }
   if (ipt.busy)
     return;
   ipt.busy = true;
@@ -927,6 +1005,11 @@ __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call)
 static void
 ip_end_thread_paths (void)
 {
+  if (prog.kseg)
+    {
+      pp_kseg_end_thread_paths ();
+      return;
+    }
   if (ipt.busy || !prog.ready)
     return;
   ipt.busy = true;
@@ -940,7 +1023,7 @@ ip_snapshot (pp_unit_data *rec)
   memset (rec, 0, sizeof *rec);
   if (!prog.ready)
     return 0;
-  int ret = pp_ipt_snapshot (rec, segment_number);
+  int ret = pp_ipt_snapshot (rec, prog.kseg ? pp_kseg_key : segment_number);
   rec->name = prog.name;
   rec->checksum = prog.checksum;
   rec->notes = prog.manifest;

@@ -9,6 +9,15 @@
 #include "interproc.h"
 #include "ip-notes.h"
 #include "report.h"
+#include "segments.h"
+
+/* Segments: a root's supergraph and its numbering, as libprof made them.  */
+typedef struct report_root
+{
+  bool tried, ok;
+  pp_seg_graph s;
+  pp_paths *paths;
+} report_root;
 
 typedef struct report_program
 {
@@ -16,8 +25,10 @@ typedef struct report_program
   pp_ip_manifest manifest;
   report_unit **units;		/* per member unit, in manifest order */
   pp_ip_layout layout;
-  pp_ip_numbering nb;
+  pp_ip_numbering nb;		/* context and piecewise paths */
   bool numbered;
+  report_root *roots;		/* segments: per procedure, built when needed */
+  size_t bits;			/* segments: of the most paths of a root built */
   size_t largest_bits;		/* of the largest path number counted */
 } report_program;
 
@@ -52,6 +63,10 @@ typedef struct report_ip_path
   report_ip_step *steps;
   uint32_t nsteps, cap, own;
 } report_ip_path;
+
+/* Segments: the supergraph of root procedure ROOT, numbered (built on first
+   use); NULL when out of memory or ROOT is no procedure.  */
+const report_root *report_program_root (report_program *p, uint32_t root);
 
 /* Decodes NUM into PATH (whose array it reuses; free steps when done).
    Returns 0, -1 when out of memory, -2 when NUM is beyond the numbering.  */

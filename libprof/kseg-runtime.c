@@ -1,0 +1,558 @@
+/* libprof, depth-k interprocedural segments (kseg-runtime.h): the segment
+   under way is a Ball-Larus path of its root's supergraph S
+   (corelib/segments.h), numbered with S's own values.
+
+   Roots and copies.  An activation runs in a copy of S: a call whose site
+   the copy inlines (fewer than k calls open since the root) continues the
+   caller's segment in the callee's copy (the CALL edge); any other call of
+   an instrumented function (a deeper site, an indirect call, a call from
+   code that is not instrumented: a callback, a signal handler, a thread's
+   start) starts a root, whose segments run in its own S, and the caller
+   takes the SUMMARY edge when it returns.  S is built and numbered the
+   first time its root runs as one (under the program's lock), once per
+   process; its edges' actions (below) are what the probes read.
+
+   The register.  One u64 per root activation, r, the sum of S's values
+   along the segment so far (S's numbers fit 63 bits: pp_seg_number cuts
+   regions past that), as paths.h's simple placement does: every real edge
+   adds its value, a cut (a backedge of any copy, a region cut, an edge into
+   a re-entry target) counts r plus its end value and sets r to the value
+   that starts the head, a root's EXIT counts r.  A copy's EXIT adds the
+   RETURN edge, a summary call's return the SUMMARY edge.  Where the process
+   or a longjmp leaves a segment, it ends on the leave of the call under
+   way in the top activation of its root (S gives each such leave a node of
+   its own, so it is numbered), and a landing starts one at the block
+   (S's re-entry into the copy).  A segment S cannot name (an edge on no
+   path, a root whose S could not be built, an inlined call whose callee did
+   not continue it) is counted as lost.
+
+   Counts.  Segment number n of root procedure p is the key (n, p),
+   counted in the thread's table (ip-tables.c, no lock) as the context paths'
+   loop segments are: ctx p, A n, B 0.  */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ip-runtime.h"
+#include "ip-tables.h"
+#include "kseg-runtime.h"
+#include "paths.h"
+#include "segments.h"
+
+#define NONE UINT32_MAX
+#define JUMPED (UINT32_MAX - 1)	/* a computed goto left the activation */
+#define NOSTART UINT64_MAX	/* a node no segment starts at */
+
+enum
+{
+  OP_NONE,			/* no action (fake edges, EXIT -> ENTRY) */
+  OP_ADD,			/* r += val */
+  OP_CUT,			/* count r + val; r = next (NOSTART: lost) */
+  OP_LOST,			/* the segment is not one S numbers */
+};
+
+struct op
+{
+  uint64_t val, next;
+  uint8_t kind;
+};
+
+struct root
+{
+  pp_seg_graph s;
+  pp_paths *p;
+  struct op *op;		/* per S edge */
+  uint64_t *start;		/* per S node: r where a segment starts there */
+};
+
+static struct
+{
+  const pp_ip_layout *layout;
+  const pp_unit_notes *notes;
+  uint32_t depth;
+  pthread_mutex_t *lock;
+  uint32_t **site_index;	/* per procedure, per call: its index among
+				   the procedure's program sites, or NONE */
+  struct root **roots;		/* per procedure; built once (atomic) */
+  bool *tried;			/* per procedure, under lock */
+} ks;
+
+struct act
+{
+  uint32_t proc;
+  uint32_t site;		/* the call under way (notes index), NONE, JUMPED */
+  uint32_t root;		/* the index of the root activation */
+  uint32_t copy, slot;		/* its copy in the root's S; the call slot of
+				   the site that inlined it */
+  bool entered;			/* the call under way continued the segment */
+  bool lost;			/* root activations: the segment under way */
+  uint64_t r;			/* root activations: the register */
+  const struct root *R;		/* the root's S, NULL if it has none */
+  const uint32_t *edge_of;	/* the copy's S edges */
+};
+
+static __thread struct
+{
+  struct act *acts;
+  uint32_t depth, cap;
+  bool busy;
+  const void *tag;		/* the callee the last call named */
+} kt;
+
+/* ---- The supergraphs.  */
+
+static void
+free_root (struct root *R)
+{
+  if (!R)
+    return;
+  pp_seg_free (&R->s);
+  pp_paths_free (R->p);
+  free (R->op);
+  free (R->start);
+  free (R);
+}
+
+/* The name of procedure p, for messages.  */
+static const char *
+proc_name (uint32_t p)
+{
+  const pp_ip_layout *l = ks.layout;
+  uint32_t u = l->nunits;
+  while (u > 0 && l->first_proc[u - 1] > p)
+    u--;
+  return u ? ks.notes[u - 1].functions[p - l->first_proc[u - 1]].name : "?";
+}
+
+/* The actions of S's edges (the header's "The register").  */
+static int
+make_actions (struct root *R)
+{
+  const pp_graph *g = &R->s.g;
+  const pp_paths *p = R->p;
+  R->op = calloc (g->nedges + 1, sizeof *R->op);
+  R->start = malloc ((g->nnodes + 1) * sizeof *R->start);
+  if (!R->op || !R->start)
+    return -1;
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    R->start[v] = v == g->entry ? 0
+		  : p->start_of_node[v] == PP_PATH_NONE ? NOSTART
+		  : p->dag_val[p->start_of_node[v]];
+  for (uint32_t e = 0; e < g->nedges; e++)
+    {
+      struct op *o = &R->op[e];
+      uint32_t d = p->dag_of_edge[e];
+      switch (p->role[e])
+	{
+	case PP_PATH_ROLE_DAG:
+	  *o = d == PP_PATH_NONE ? (struct op) { .kind = OP_LOST }
+	       : (struct op) { .kind = OP_ADD, .val = p->dag_val[d] };
+	  break;
+	case PP_PATH_ROLE_BACK:
+	case PP_PATH_ROLE_CUT:
+	  *o = d == PP_PATH_NONE ? (struct op) { .kind = OP_LOST }
+	       : (struct op) { .kind = OP_CUT, .val = p->dag_val[d],
+			       .next = R->start[g->edges[e].dst] };
+	  break;
+	case PP_PATH_ROLE_LOST:
+	case PP_PATH_ROLE_DEAD:
+	  o->kind = OP_LOST;
+	  break;
+	default:
+	  o->kind = OP_NONE;
+	}
+    }
+  /* A leave u -> L -> EXIT is one step for the probes: L's edge joins the
+     leave's.  */
+  for (uint32_t e = 0; e < g->nedges; e++)
+    if (R->s.kind[e] == PP_SEG_LEAVE)
+      {
+	uint32_t l = g->edges[e].src, in = g->pred_edges[g->pred_start[l]];
+	if (R->op[in].kind == OP_ADD && R->op[e].kind == OP_ADD)
+	  R->op[in].val += R->op[e].val;
+	else
+	  R->op[in].kind = OP_LOST;
+      }
+  return 0;
+}
+
+/* Root procedure p's S, built at its first activation as a root; NULL when
+   it cannot be (said once).  */
+static const struct root *
+root_of (uint32_t p)
+{
+  struct root *R = __atomic_load_n (&ks.roots[p], __ATOMIC_ACQUIRE);
+  if (R)
+    return R;
+  pthread_mutex_lock (ks.lock);
+  R = ks.roots[p];
+  if (!R && !ks.tried[p])
+    {
+      ks.tried[p] = true;
+      R = calloc (1, sizeof *R);
+      int rc = !R ? PP_SEG_ENOMEM : pp_seg_build (&ks.layout->prog, p, ks.depth, &R->s);
+      int nrc = rc ? 0 : pp_seg_number (&R->s, &R->p);
+      if (rc || nrc || make_actions (R))
+	{
+	  pp_report (false, "the segments of '%s' are not counted: %s", proc_name (p),
+		     rc == PP_SEG_EGRAPH || nrc == PP_PATHS_EGRAPH
+		     ? "its supergraph breaks the numbering's conventions"
+		     : "out of memory for its supergraph");
+	  free_root (R);
+	  R = NULL;
+	}
+      else
+	__atomic_store_n (&ks.roots[p], R, __ATOMIC_RELEASE);
+    }
+  pthread_mutex_unlock (ks.lock);
+  return R;
+}
+
+int
+pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
+	      uint32_t depth, pthread_mutex_t *lock)
+{
+  uint32_t n = layout->prog.nprocs;
+  ks.layout = layout;
+  ks.notes = notes;
+  ks.depth = depth;
+  ks.lock = lock;
+  ks.roots = calloc (n + 1, sizeof *ks.roots);
+  ks.tried = calloc (n + 1, sizeof *ks.tried);
+  ks.site_index = calloc (n + 1, sizeof *ks.site_index);
+  if (!ks.roots || !ks.tried || !ks.site_index)
+    return -1;
+  /* S lists a procedure's sites in program order: the layout's calls must
+     be in that order too, or the slots below would be wrong.  */
+  for (uint32_t p = 0; p < n; p++)
+    {
+      uint32_t k = layout->ncalls_of[p], j = 0, last = 0;
+      ks.site_index[p] = malloc ((k + 1) * sizeof **ks.site_index);
+      if (!ks.site_index[p])
+	return -1;
+      for (uint32_t c = 0; c < k; c++)
+	{
+	  uint32_t s = layout->site_of_call[p][c];
+	  if (s != NONE && j && s <= last)
+	    return -2;
+	  ks.site_index[p][c] = s == NONE ? NONE : j++;
+	  if (s != NONE)
+	    last = s;
+	}
+    }
+  return 0;
+}
+
+bool
+pp_kseg_key (uint64_t ctx, uint64_t a, uint64_t b, uint64_t *key)
+{
+  (void) b;
+  key[0] = a;
+  key[1] = ctx;
+  return true;
+}
+
+/* ---- Threads.  */
+
+static struct act *
+push_act (void)
+{
+  if (kt.depth == kt.cap)
+    {
+      uint32_t cap = kt.cap ? 2 * kt.cap : 64;
+      struct act *a = realloc (kt.acts, cap * sizeof *a);
+      if (!a)
+	return NULL;
+      kt.acts = a;
+      kt.cap = cap;
+    }
+  return &kt.acts[kt.depth++];
+}
+
+/* One execution of the segment under way of root activation ra, whose
+   number is NUM.  */
+static void
+count (struct act *ra, uint64_t num)
+{
+  if (ra->lost)
+    pp_ipt_count_lost ();
+  else if (!pp_ipt_count_segment (ra->proc, num, 0))
+    {
+      uint64_t key[2] = { num, ra->proc };
+      pp_ipt_count_number (key);
+    }
+}
+
+/* S edge SE of a's root is taken.  */
+static inline void
+take (struct act *a, uint32_t se)
+{
+  struct act *ra = &kt.acts[a->root];
+  if (!a->R || se == NONE)
+    {
+      ra->lost |= !a->R;
+      return;
+    }
+  const struct op *o = &a->R->op[se];
+  switch (o->kind)
+    {
+    case OP_ADD:
+      ra->r += o->val;
+      break;
+    case OP_CUT:
+      count (ra, ra->r + o->val);
+      ra->r = o->next;
+      ra->lost = o->next == NOSTART;
+      break;
+    case OP_LOST:
+      ra->lost = true;
+      break;
+    }
+}
+
+/* The fake leave of vertex v of procedure p, or NONE.  */
+static uint32_t
+leave_of (uint32_t p, uint32_t v)
+{
+  const pp_graph *g = &ks.layout->prog.procs[p];
+  for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
+    {
+      const pp_edge *e = &g->edges[g->succ_edges[i]];
+      if ((e->flags & PP_EDGE_FAKE) && e->dst == g->exit)
+	return g->succ_edges[i];
+    }
+  return NONE;
+}
+
+/* The segment under way of a's root ends at a's call under way (the process
+   or a longjmp leaves it there): on that call's leave.  */
+static void
+end_at_call (struct act *a)
+{
+  if (a->site == JUMPED)
+    return;			/* counted at the jump */
+  struct act *ra = &kt.acts[a->root];
+  uint32_t e = a->site == NONE ? NONE
+	       : leave_of (a->proc, ks.layout->call_vertex[a->proc][a->site]);
+  if (e == NONE || !a->R)
+    ra->lost = true;
+  else
+    take (a, a->edge_of[e]);
+  count (ra, ra->r);
+}
+
+/* The activations above DEPTH are gone (a longjmp past them, or the process
+   ends in them): the segments under way end at the calls under way of their
+   roots' top activations.  With DEPTH 0, every segment of the thread.  */
+static void
+abandon_above (uint32_t depth)
+{
+  if (kt.depth == 0)
+    return;
+  end_at_call (&kt.acts[kt.depth - 1]);
+  while (kt.depth > depth)
+    {
+      struct act *a = &kt.acts[--kt.depth];
+      if (a->root == kt.depth && kt.depth > 0)
+	end_at_call (&kt.acts[kt.depth - 1]);
+    }
+}
+
+/* A segment starts in activation a at BLOCK (a longjmp or a computed goto
+   landed there): at S's re-entry into a's copy.  */
+static void
+restart (struct act *a, uint32_t block)
+{
+  struct act *ra = &kt.acts[a->root];
+  uint64_t r = a->R ? a->R->start[a->R->s.copies[a->copy].first_node + block]
+	       : NOSTART;
+  ra->r = r;
+  ra->lost = r == NOSTART;
+}
+
+/* A probe's start: the activation of FRAME (abandoning those above it), the
+   thread busy until the probe ends; NULL when the probe does nothing.  */
+static inline struct act *
+begin (uint64_t frame)
+{
+  if (__builtin_expect (kt.busy, 0))
+    return NULL;
+  if (__builtin_expect (frame == 0 || frame > kt.depth, 0))
+    return NULL;
+  kt.busy = true;
+  if (frame < kt.depth)
+    abandon_above ((uint32_t) frame);
+  return &kt.acts[frame - 1];
+}
+
+/* ---- The probes.  */
+
+uint64_t
+pp_kseg_enter (uint32_t p, const void *self)
+{
+  if (kt.busy)
+    return 0;
+  kt.busy = true;
+  uint64_t frame = 0;
+  if (p != NONE)
+    {
+      const struct root *R = NULL;
+      uint32_t child = NONE, slot = 0, caller = kt.depth ? kt.depth - 1 : NONE;
+      const struct act *c = caller != NONE ? &kt.acts[caller] : NULL;
+      if (c && c->R && c->site < JUMPED && kt.tag == self)
+	{
+	  uint32_t s = ks.layout->site_of_call[c->proc][c->site];
+	  if (s != NONE && ks.layout->prog.calls[s].callee == p)
+	    {
+	      R = c->R;
+	      slot = R->s.first_call[c->copy] + ks.site_index[c->proc][c->site];
+	      child = R->s.child[slot];
+	    }
+	}
+      if (child == NONE)
+	R = root_of (p);
+      struct act *a = push_act ();
+      if (a)
+	{
+	  a->proc = p;
+	  a->site = NONE;
+	  a->entered = false;
+	  a->R = R;
+	  if (child != NONE)
+	    {
+	      a->root = kt.acts[caller].root;
+	      a->copy = child;
+	      a->slot = slot;
+	      kt.acts[caller].entered = true;
+	    }
+	  else
+	    {
+	      a->root = kt.depth - 1;
+	      a->copy = 0;
+	      a->r = 0;
+	      a->lost = R == NULL;
+	    }
+	  a->edge_of = R ? R->s.edge_of + R->s.copies[a->copy].first_slot : NULL;
+	  if (child != NONE)
+	    take (a, R->s.call_edge[slot]);
+	  frame = kt.depth;
+	}
+    }
+  kt.tag = NULL;
+  kt.busy = false;
+  return frame;
+}
+
+void
+pp_kseg_edge (uint64_t frame, uint32_t edge)
+{
+  struct act *a = begin (frame);
+  if (!a)
+    return;
+  take (a, a->edge_of ? a->edge_of[edge] : NONE);
+  kt.busy = false;
+}
+
+void
+pp_kseg_call (uint64_t frame, uint32_t call, const void *callee)
+{
+  struct act *a = begin (frame);
+  if (!a)
+    return;
+  a->site = call;
+  a->entered = false;
+  kt.tag = callee;
+  kt.busy = false;
+}
+
+void
+pp_kseg_return (uint64_t frame, uint32_t call)
+{
+  struct act *a = begin (frame);
+  if (!a)
+    return;
+  if (a->site == call && a->R)
+    {
+      uint32_t p = a->proc, s = ks.layout->site_of_call[p][call];
+      if (s == NONE)
+	take (a, a->edge_of[ks.layout->leaf_edge[p][call]]);
+      else
+	{
+	  uint32_t slot = a->R->s.first_call[a->copy] + ks.site_index[p][call];
+	  if (a->R->s.child[slot] == NONE)
+	    take (a, a->R->s.call_edge[slot]);	/* SUMMARY */
+	  else if (!a->entered)
+	    kt.acts[a->root].lost = true;	/* the callee did not continue it */
+	}
+    }
+  a->site = NONE;
+  kt.tag = NULL;
+  kt.busy = false;
+}
+
+void
+pp_kseg_exit (uint64_t frame)
+{
+  struct act *a = begin (frame);
+  if (!a)
+    return;
+  if (a->root == kt.depth - 1)
+    count (a, a->r);
+  else if (a->R)
+    take (a, a->R->s.return_edge[a->slot]);
+  kt.depth--;
+  kt.busy = false;
+}
+
+void
+pp_kseg_jump (uint64_t frame, uint32_t block)
+{
+  struct act *a = begin (frame);
+  if (!a)
+    return;
+  /* The leave of a computed goto's block: from its last vertex.  */
+  uint32_t p = a->proc, v = block;
+  for (uint32_t k = 0; k < ks.layout->ncalls_of[p]; k++)
+    if (ks.layout->call_block[p][k] == block)
+      v = ks.layout->return_vertex[p][k];
+  uint32_t e = leave_of (p, v);
+  struct act *ra = &kt.acts[a->root];
+  if (e == NONE || !a->R)
+    ra->lost = true;
+  else
+    take (a, a->edge_of[e]);
+  count (ra, ra->r);
+  a->site = JUMPED;
+  kt.busy = false;
+}
+
+void
+pp_kseg_land (uint64_t frame, uint32_t block, uint32_t call)
+{
+  if (kt.busy || frame == 0 || frame > kt.depth)
+    return;
+  kt.busy = true;
+  struct act *a = &kt.acts[frame - 1];
+  if (frame < kt.depth || a->site != NONE)
+    {
+      /* A longjmp or a computed goto landed here: the segments under way
+	 end where they were, a new one starts at the block.  */
+      abandon_above ((uint32_t) frame);
+      restart (a, block);
+      a->site = NONE;
+    }
+  if (call != NONE && a->R)	/* past the setjmp that starts the block */
+    take (a, a->edge_of[ks.layout->leaf_edge[a->proc][call]]);
+  kt.tag = NULL;
+  kt.busy = false;
+}
+
+void
+pp_kseg_end_thread_paths (void)
+{
+  if (kt.busy)
+    return;
+  kt.busy = true;
+  abandon_above (0);
+  kt.busy = false;
+}

@@ -1,0 +1,39 @@
+/* libprof, depth-k interprocedural segments (corelib/segments.h) counted at
+   run time: what ip-runtime.c, which sets up the program and owns the
+   probes' entry points, hands over when the units are of a mode of segments
+   (pp_mode_segments).  */
+
+#ifndef PATHPROF_KSEG_RUNTIME_H
+#define PATHPROF_KSEG_RUNTIME_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ip-notes.h"
+
+/* The program is LAYOUT of units NOTES (both kept until the process ends),
+   its segments of depth DEPTH; LOCK guards the supergraphs built at run
+   time.  Returns 0, -1 when out of memory, -2 when the layout's calls are
+   not in the order the supergraphs list them.  */
+int pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
+		  uint32_t depth, pthread_mutex_t *lock);
+
+/* The probes (pathprof-abi.h's __pathprof_ip_*), the function entered
+   already resolved to its procedure (UINT32_MAX: none of the program).  */
+uint64_t pp_kseg_enter (uint32_t proc, const void *self);
+void pp_kseg_edge (uint64_t frame, uint32_t edge);
+void pp_kseg_call (uint64_t frame, uint32_t call, const void *callee);
+void pp_kseg_return (uint64_t frame, uint32_t call);
+void pp_kseg_exit (uint64_t frame);
+void pp_kseg_jump (uint64_t frame, uint32_t block);
+void pp_kseg_land (uint64_t frame, uint32_t block, uint32_t call);
+
+/* The thread's segments under way end where they are (the process ends).  */
+void pp_kseg_end_thread_paths (void);
+
+/* A count of the thread tables (ip-tables.h pp_ipt_number_fn): segment
+   number A of root procedure CTX is the key (A, CTX).  */
+bool pp_kseg_key (uint64_t ctx, uint64_t a, uint64_t b, uint64_t *key);
+
+#endif
