@@ -48,6 +48,8 @@ enum
   OP_NONE,			/* no action (fake edges, EXIT -> ENTRY) */
   OP_ADD,			/* r += val */
   OP_CUT,			/* count r + val; r = next (NOSTART: lost) */
+  OP_SET,			/* r = val: the root's entry edge into a re-entry
+				   target starts a segment there (paths.h) */
   OP_LOST,			/* the segment is not one S numbers */
 };
 
@@ -154,6 +156,10 @@ make_actions (struct root *R)
 	       : (struct op) { .kind = OP_CUT, .val = p->dag_val[d],
 			       .next = R->start[g->edges[e].dst] };
 	  break;
+	case PP_PATH_ROLE_START:
+	  *o = d == PP_PATH_NONE ? (struct op) { .kind = OP_LOST }
+	       : (struct op) { .kind = OP_SET, .val = p->dag_val[d] };
+	  break;
 	case PP_PATH_ROLE_LOST:
 	case PP_PATH_ROLE_DEAD:
 	  o->kind = OP_LOST;
@@ -162,17 +168,8 @@ make_actions (struct root *R)
 	  o->kind = OP_NONE;
 	}
     }
-  /* A leave u -> L -> EXIT is one step for the probes: L's edge joins the
-     leave's.  */
-  for (uint32_t e = 0; e < g->nedges; e++)
-    if (R->s.kind[e] == PP_SEG_LEAVE)
-      {
-	uint32_t l = g->edges[e].src, in = g->pred_edges[g->pred_start[l]];
-	if (R->op[in].kind == OP_ADD && R->op[e].kind == OP_ADD)
-	  R->op[in].val += R->op[e].val;
-	else
-	  R->op[in].kind = OP_LOST;
-      }
+  /* A leave u -> L -> EXIT is one step for the probes (the leave's edge
+     u -> L): L's only way out adds 0.  */
   return 0;
 }
 
@@ -243,6 +240,19 @@ pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
   return 0;
 }
 
+void
+pp_kseg_free (void)
+{
+  for (uint32_t p = 0; ks.roots && p < ks.layout->prog.nprocs; p++)
+    free_root (ks.roots[p]);
+  for (uint32_t p = 0; ks.site_index && p < ks.layout->prog.nprocs; p++)
+    free (ks.site_index[p]);
+  free (ks.roots);
+  free (ks.tried);
+  free (ks.site_index);
+  memset (&ks, 0, sizeof ks);
+}
+
 bool
 pp_kseg_key (uint64_t ctx, uint64_t a, uint64_t b, uint64_t *key)
 {
@@ -303,6 +313,9 @@ take (struct act *a, uint32_t se)
       count (ra, ra->r + o->val);
       ra->r = o->next;
       ra->lost = o->next == NOSTART;
+      break;
+    case OP_SET:
+      ra->r = o->val;
       break;
     case OP_LOST:
       ra->lost = true;

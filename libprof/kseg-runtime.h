@@ -19,6 +19,10 @@
 int pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
 		  uint32_t depth, pthread_mutex_t *lock);
 
+/* Frees what pp_kseg_init and the supergraphs took (the unit tests set up
+   one program after another).  */
+void pp_kseg_free (void);
+
 /* The probes (pathprof-abi.h's __pathprof_ip_*), the function entered
    already resolved to its procedure (UINT32_MAX: none of the program).  */
 uint64_t pp_kseg_enter (uint32_t proc, const void *self);

@@ -1,0 +1,629 @@
+/* libprof's depth-k segments (libprof/kseg-runtime.c) against brute force:
+   random programs (gen-program.h: loops, recursion, fake leaves and
+   re-entries) run at random, call by call, through the probes the plugin
+   emits (enter, edge, call, return, exit; jump and land for computed gotos
+   and longjmps; the end of the process inside a call), and the segments
+   the runtime counts, decoded in their roots' supergraphs, must be exactly
+   those the run took: the test follows the run itself (which activation
+   roots the segment under way, how deep each call is, where a longjmp or
+   the end of the process leaves each segment) and writes each segment as
+   test-segments' walks are written.  What it takes from the numbering is
+   only which edges cut a segment and which nodes start one (paths.h's
+   roles), as test-segments does.  */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ip-notes.h"
+#include "ip-runtime.h"
+#include "ip-tables.h"
+#include "kseg-runtime.h"
+#include "paths.h"
+#include "segments.h"
+#include "unit.h"
+#include "gen-program.h"
+
+#define MAXPROCS 4
+#define MAXDEPTH 3
+#define MAXSTACK 10
+#define MAXTOK 256
+#define MAXSEGS 4096
+
+enum token
+{
+  T_START = 0x80000000u,	/* then the start's call sites, T_AT, vertex */
+  T_AT,
+  T_EDGE,			/* then the graph edge */
+  T_CALL,			/* then the site */
+  T_RETURN,
+  T_SUMMARY,
+  T_CUT,			/* the segment ended on the step before */
+};
+
+/* A multiset of segments: token strings with counts.  */
+struct segs
+{
+  uint32_t n, lost;
+  uint32_t len[MAXSEGS];
+  uint32_t tok[MAXSEGS][MAXTOK];
+  bool overflow;
+};
+
+static struct segs want, got;
+
+static void
+add_seg (struct segs *s, const uint32_t *tok, uint32_t n)
+{
+  if (s->n == MAXSEGS || n > MAXTOK)
+    {
+      s->overflow = true;
+      return;
+    }
+  memcpy (s->tok[s->n], tok, n * sizeof *tok);
+  s->len[s->n++] = n;
+}
+
+/* ---- What the runtime counts (ip-tables.h and ip-runtime.h, stubbed).  */
+
+static struct
+{
+  uint64_t num, root;
+} counted[MAXSEGS];
+static uint32_t ncounted, nlost;
+
+bool
+pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b)
+{
+  if (b || ncounted == MAXSEGS)
+    return false;
+  counted[ncounted].num = a;
+  counted[ncounted++].root = ctx;
+  return true;
+}
+
+void
+pp_ipt_count_number (const uint64_t *key)
+{
+  (void) key;
+  nlost += 1000;		/* never: pp_ipt_count_segment took it */
+}
+
+void
+pp_ipt_count_lost (void)
+{
+  nlost++;
+}
+
+void
+pp_report (bool at_exit, const char *fmt, ...)
+{
+  (void) at_exit;
+  (void) fmt;
+  nlost += 1000;		/* no supergraph here fails */
+}
+
+/* ---- The program.  */
+
+static pp_graph g[MAXPROCS];
+static pp_ip_call calls[3 * MAXPROCS];
+static pp_ip_program prog;
+static pp_ip_layout layout;
+static pp_unit_notes notes;
+static pp_function_notes fnotes[MAXPROCS];
+static char fn_addr[MAXPROCS];	/* the functions' addresses (tags) */
+static uint32_t k_depth;
+/* The test's own supergraphs, per root.  */
+static pp_seg_graph S[MAXPROCS];
+static pp_paths *P[MAXPROCS];
+
+static uint32_t store_site[MAXPROCS][3 * MAXPROCS], store_leaf[MAXPROCS][3 * MAXPROCS],
+  store_cv[MAXPROCS][3 * MAXPROCS], store_rv[MAXPROCS][3 * MAXPROCS];
+static uint32_t *p_site[MAXPROCS], *p_leaf[MAXPROCS], *p_cv[MAXPROCS], *p_rv[MAXPROCS];
+static uint32_t ncalls_of[MAXPROCS], first_proc[1];
+
+/* The layout ip-notes.c would make: each site a call of its procedure, in
+   program order.  */
+static void
+make_layout (uint32_t nprocs, uint32_t ncalls)
+{
+  memset (&layout, 0, sizeof layout);
+  layout.prog = prog;
+  layout.nunits = 1;
+  layout.first_proc = first_proc;
+  for (uint32_t p = 0; p < nprocs; p++)
+    {
+      ncalls_of[p] = 0;
+      p_site[p] = store_site[p];
+      p_leaf[p] = store_leaf[p];
+      p_cv[p] = store_cv[p];
+      p_rv[p] = store_rv[p];
+      fnotes[p].name = (char *) "f";
+    }
+  for (uint32_t s = 0; s < ncalls; s++)
+    {
+      uint32_t p = calls[s].proc, k = ncalls_of[p]++;
+      store_site[p][k] = s;
+      store_leaf[p][k] = UINT32_MAX;
+      store_cv[p][k] = calls[s].call;
+      store_rv[p][k] = calls[s].ret;
+    }
+  layout.site_of_call = p_site;
+  layout.leaf_edge = p_leaf;
+  layout.call_vertex = p_cv;
+  layout.return_vertex = p_rv;
+  layout.call_block = p_cv;
+  layout.ncalls_of = ncalls_of;
+  notes.nfunctions = nprocs;
+  notes.functions = fnotes;
+}
+
+/* ---- The run, and the segments it takes.  */
+
+struct sim
+{
+  uint32_t proc, v;
+  uint64_t frame;
+  uint32_t root;		/* the index of its root activation */
+  uint32_t copy;		/* in the root's supergraph (the test's S) */
+  uint32_t nchain, chain[MAXDEPTH + 1];	/* the sites from the root */
+  uint32_t call;		/* the call under way, or UINT32_MAX */
+  /* Root activations: the segment under way.  */
+  uint32_t tok[MAXTOK], ntok;
+  bool lost;
+};
+
+static struct sim st[MAXSTACK];
+static uint32_t depth;
+static bool trace;
+#define EV(...) do { if (trace) printf (__VA_ARGS__); } while (0)
+
+static void
+emit (struct sim *r, uint32_t t)
+{
+  if (r->ntok < MAXTOK)
+    r->tok[r->ntok] = t;
+  r->ntok++;
+}
+
+/* Root activation r's segment ends (counted, or lost).  */
+static void
+end_segment (struct sim *r)
+{
+  EV ("end segment of root %u%s\n", (unsigned) (r - st), r->lost ? " (lost)" : "");
+  if (r->lost)
+    want.lost++;
+  else
+    add_seg (&want, r->tok, r->ntok);
+  r->ntok = 0;
+}
+
+/* A segment of a's root starts at vertex V of a.  */
+static void
+start_segment (struct sim *a, uint32_t v)
+{
+  struct sim *r = &st[a->root];
+  const pp_seg_graph *s = &S[r->proc];
+  r->ntok = 0;
+  emit (r, T_START);
+  for (uint32_t i = 0; i < a->nchain; i++)
+    emit (r, a->chain[i]);
+  emit (r, T_AT);
+  emit (r, v);
+  uint32_t node = s->copies[a->copy].first_node + v;
+  r->lost = v != g[a->proc].entry
+	    && P[r->proc]->start_of_node[node] == PP_PATH_NONE;
+}
+
+/* The copy a call at SITE from copy C enters, by the program alone.  */
+static uint32_t
+copy_at (const pp_seg_graph *s, uint32_t c, uint32_t site)
+{
+  for (uint32_t i = 0; i < s->ncopies; i++)
+    if (s->copies[i].parent == c && s->copies[i].site == site)
+      return i;
+  return UINT32_MAX;
+}
+
+/* After S edge SE of a's root, written already, into vertex V of a: a cut
+   ends the segment and starts one at V; an edge on no path loses it.  */
+static void
+cut_or_lost (struct sim *a, uint32_t se, uint32_t v)
+{
+  struct sim *r = &st[a->root];
+  uint8_t role = P[r->proc]->role[se];
+  if (role == PP_PATH_ROLE_BACK || role == PP_PATH_ROLE_CUT)
+    {
+      emit (r, T_CUT);
+      end_segment (r);
+      start_segment (a, v);
+    }
+  else if (role != PP_PATH_ROLE_DAG)
+    r->lost = true;
+}
+
+/* a takes edge E of its procedure's graph.  */
+static void
+take_edge (struct sim *a, uint32_t e)
+{
+  struct sim *r = &st[a->root];
+  uint32_t se = pp_seg_edge (&S[r->proc], a->copy, e);
+  uint8_t role = P[r->proc]->role[se];
+  emit (r, T_EDGE);
+  emit (r, e);
+  EV ("edge %u in proc %u (depth %u, copy %u, role %u)\n", e, a->proc, depth, a->copy, role);
+  pp_kseg_edge (a->frame, e);
+  if (role == PP_PATH_ROLE_START)
+    start_segment (a, g[a->proc].edges[e].dst);	/* the entry into a re-entry target */
+  else
+    cut_or_lost (a, se, g[a->proc].edges[e].dst);
+  a->v = g[a->proc].edges[e].dst;
+}
+
+/* The fake leave of vertex v of procedure p, or UINT32_MAX.  */
+static uint32_t
+leave_of (uint32_t p, uint32_t v)
+{
+  for (uint32_t i = g[p].succ_start[v]; i < g[p].succ_start[v + 1]; i++)
+    {
+      uint32_t e = g[p].succ_edges[i];
+      if ((g[p].edges[e].flags & PP_EDGE_FAKE) && g[p].edges[e].dst == g[p].exit)
+	return e;
+    }
+  return UINT32_MAX;
+}
+
+/* A re-entry target of procedure p, or UINT32_MAX.  */
+static uint32_t
+reentry_of (uint32_t p, unsigned long long *rng)
+{
+  uint32_t found = UINT32_MAX, n = 0;
+  for (uint32_t i = g[p].succ_start[g[p].entry]; i < g[p].succ_start[g[p].entry + 1]; i++)
+    {
+      const pp_edge *e = &g[p].edges[g[p].succ_edges[i]];
+      if ((e->flags & PP_EDGE_FAKE) && unit_rand (rng) % ++n == 0)
+	found = e->dst;
+    }
+  return found;
+}
+
+/* The segment of the chain whose top activation is t ends at t's call
+   under way (the process or a longjmp leaves it there).  */
+static void
+end_at_call (struct sim *t)
+{
+  struct sim *r = &st[t->root];
+  if (t->call == UINT32_MAX)
+    {
+      r->lost = true;
+      end_segment (r);
+      return;
+    }
+  uint32_t e = leave_of (t->proc, calls[t->call].call);
+  if (e == UINT32_MAX)
+    r->lost = true;
+  else
+    {
+      emit (r, T_EDGE);
+      emit (r, e);
+    }
+  end_segment (r);
+}
+
+/* The activations above index `to` are gone: every chain's segment from
+   the top down to the one of activation `to` ends at its top's call.  */
+static void
+abandon_to (uint32_t to, bool top_counted)
+{
+  if (!top_counted)
+    end_at_call (&st[depth - 1]);
+  while (depth > to + 1)
+    {
+      depth--;
+      if (st[depth].root == depth)
+	end_at_call (&st[depth - 1]);
+    }
+}
+
+/* Enters procedure q from the top activation (or from outside).  */
+static void
+enter (uint32_t q, uint32_t site)
+{
+  struct sim *c = depth ? &st[depth - 1] : NULL;
+  struct sim *a = &st[depth];
+  memset (a, 0, sizeof *a);
+  a->proc = q;
+  a->call = UINT32_MAX;
+  a->frame = pp_kseg_enter (q, &fn_addr[q]);
+  if (c && c->nchain < k_depth)
+    {
+      a->root = c->root;
+      a->nchain = c->nchain + 1;
+      memcpy (a->chain, c->chain, c->nchain * sizeof *a->chain);
+      a->chain[c->nchain] = site;
+      const pp_seg_graph *s = &S[st[a->root].proc];
+      a->copy = copy_at (s, c->copy, site);
+      emit (&st[a->root], T_CALL);
+      emit (&st[a->root], site);
+      cut_or_lost (a, s->call_edge[s->first_call[c->copy]
+				   + pp_seg_site_index (s, c->copy, site)], g[q].entry);
+    }
+  else
+    {
+      a->root = depth;
+      a->copy = 0;
+      start_segment (a, g[q].entry);
+    }
+  depth++;
+  a->v = g[q].entry;
+}
+
+/* One random run of the program from procedure 0.  */
+static void
+run (unsigned long long *rng)
+{
+  depth = 0;
+  enter (0, UINT32_MAX);
+  for (unsigned steps = 0;; steps++)
+    {
+      struct sim *a = &st[depth - 1];
+      const pp_graph *pg = &g[a->proc];
+      uint32_t v = a->v;
+      if (v == pg->exit)
+	{
+	  EV ("exit proc %u\n", a->proc);
+	  pp_kseg_exit (a->frame);
+	  struct sim *r = &st[a->root];
+	  depth--;
+	  if (a->root == depth)
+	    end_segment (r);
+	  if (depth == 0)
+	    return;
+	  struct sim *c = &st[depth - 1];
+	  uint32_t site = c->call;
+	  pp_kseg_return (c->frame, site - layout.site_of_call[c->proc][0]);
+	  /* The S edge back: RETURN, or SUMMARY from a root of its own; a cut
+	     when the return vertex is a re-entry target.  */
+	  const pp_seg_graph *s = &S[st[c->root].proc];
+	  uint32_t slot = s->first_call[c->copy] + pp_seg_site_index (s, c->copy, site);
+	  uint32_t se = a->root == depth ? s->call_edge[slot] : s->return_edge[slot];
+	  emit (&st[c->root], a->root == depth ? T_SUMMARY : T_RETURN);
+	  emit (&st[c->root], site);
+	  c->call = UINT32_MAX;
+	  c->v = calls[site].ret;
+	  cut_or_lost (c, se, c->v);
+	  continue;
+	}
+      /* A call vertex calls.  */
+      uint32_t site = UINT32_MAX;
+      for (uint32_t i = 0; i < prog.ncalls; i++)
+	if (calls[i].proc == a->proc && calls[i].call == v)
+	  site = i;
+      if (site != UINT32_MAX)
+	{
+	  uint32_t k = site - layout.site_of_call[a->proc][0], q = calls[site].callee;
+	  uint32_t leave = leave_of (a->proc, v);
+	  unsigned dice = (unsigned) (unit_rand (rng) % 8);
+	  a->call = site;
+	  if (leave != UINT32_MAX && (dice == 0 || steps > 300 || depth == MAXSTACK))
+	    {
+	      /* The callee ends the process before its first probe.  */
+	      EV ("call site %u, the process ends in it\n", site);
+	      pp_kseg_call (a->frame, k, &fn_addr[q]);
+	      pp_kseg_end_thread_paths ();
+	      abandon_to (0, false);
+	      return;
+	    }
+	  if (leave != UINT32_MAX && dice == 1)
+	    {
+	      /* A longjmp from the callee to a re-entry target of an
+		 activation below.  */
+	      uint32_t to = (uint32_t) (unit_rand (rng) % depth);
+	      uint32_t t = reentry_of (st[to].proc, rng);
+	      if (t != UINT32_MAX)
+		{
+		  EV ("call site %u, longjmp to activation %u at %u\n", site, to, t);
+		  pp_kseg_call (a->frame, k, NULL);
+		  pp_kseg_land (st[to].frame, t, UINT32_MAX);
+		  abandon_to (to, false);
+		  depth = to + 1;
+		  st[to].call = UINT32_MAX;
+		  start_segment (&st[to], t);
+		  st[to].v = t;
+		  continue;
+		}
+	    }
+	  if (depth == MAXSTACK || steps > 300)
+	    {
+	      /* The process ends here, no call under way that a leave names.  */
+	      a->call = UINT32_MAX;
+	      pp_kseg_end_thread_paths ();
+	      abandon_to (0, false);
+	      return;
+	    }
+	  EV ("call site %u\n", site);
+	  pp_kseg_call (a->frame, k, &fn_addr[q]);
+	  enter (q, site);
+	  continue;
+	}
+      /* A block: a real edge out at random.  */
+      uint32_t real[16], n = 0;
+      for (uint32_t i = pg->succ_start[v]; i < pg->succ_start[v + 1] && n < 16; i++)
+	if (!(pg->edges[pg->succ_edges[i]].flags & (PP_EDGE_FAKE | PP_EDGE_EXIT_ENTRY)))
+	  real[n++] = pg->succ_edges[i];
+      if (n && steps <= 400)
+	{
+	  take_edge (a, real[unit_rand (rng) % n]);
+	  continue;
+	}
+      uint32_t leave = leave_of (a->proc, v);
+      if (leave != UINT32_MAX)
+	{
+	  /* A computed goto leaves the block: to a re-entry target of the
+	     activation, or the process ends.  */
+	  EV ("jump from %u (leave %u)\n", v, leave);
+	  pp_kseg_jump (a->frame, v);
+	  struct sim *r = &st[a->root];
+	  emit (r, T_EDGE);
+	  emit (r, leave);
+	  end_segment (r);
+	  uint32_t t = steps <= 400 ? reentry_of (a->proc, rng) : UINT32_MAX;
+	  if (t != UINT32_MAX)
+	    {
+	      pp_kseg_land (a->frame, t, UINT32_MAX);
+	      abandon_to (depth - 1, true);
+	      start_segment (a, t);
+	      a->v = t;
+	      continue;
+	    }
+	  pp_kseg_end_thread_paths ();
+	  abandon_to (0, true);
+	  return;
+	}
+      /* A dead end: the process ends with no call under way.  */
+      pp_kseg_end_thread_paths ();
+      abandon_to (0, false);
+      return;
+    }
+}
+
+/* ---- Comparing.  */
+
+static int
+cmp_seg (const void *a, const void *b)
+{
+  const uint32_t *x = a, *y = b;
+  for (uint32_t i = 0; i < MAXTOK; i++)
+    if (x[i] != y[i])
+      return x[i] < y[i] ? -1 : 1;
+  return 0;
+}
+
+static void
+sort_segs (struct segs *s)
+{
+  for (uint32_t i = 0; i < s->n; i++)
+    memset (s->tok[i] + s->len[i], 0xff, (MAXTOK - s->len[i]) * sizeof (uint32_t));
+  qsort (s->tok, s->n, sizeof s->tok[0], cmp_seg);
+}
+
+/* The counted segments, decoded in the test's supergraphs.  */
+static void
+decode_counted (void)
+{
+  for (uint32_t i = 0; i < ncounted; i++)
+    {
+      uint32_t root = (uint32_t) counted[i].root;
+      const pp_seg_graph *s = &S[root];
+      const pp_paths *p = P[root];
+      uint32_t edges[4096], tok[MAXTOK], nt = 0, c = 0;
+      pp_path path = { .edges = edges };
+      if (root >= prog.nprocs || p->max_path_edges > 4096
+	  || pp_paths_decode (p, counted[i].num, &path) != PP_PATHS_OK)
+	{
+	  got.overflow = true;
+	  continue;
+	}
+      for (uint32_t j = 0; j < s->ncopies; j++)
+	if (s->copies[j].first_node <= path.start_node)
+	  c = j;
+      uint32_t chain[MAXDEPTH + 1], d = 0;
+      for (uint32_t j = c; j != 0; j = s->copies[j].parent)
+	chain[d++] = s->copies[j].site;
+      tok[nt++] = T_START;
+      while (d)
+	tok[nt++] = chain[--d];
+      tok[nt++] = T_AT;
+      tok[nt++] = path.start_node - s->copies[c].first_node;
+      for (uint32_t j = 0; j <= path.nedges && nt + 3 < MAXTOK; j++)
+	{
+	  uint32_t se = j < path.nedges ? path.edges[j] : path.end_edge;
+	  if (se == PP_PATH_NONE)
+	    break;
+	  if (s->kind[se] == PP_SEG_LEAVE)
+	    continue;
+	  static const uint32_t kinds[] = { T_EDGE, T_CALL, T_RETURN, T_SUMMARY };
+	  tok[nt++] = kinds[s->kind[se]];
+	  tok[nt++] = s->arg[se];
+	  if (j == path.nedges)
+	    tok[nt++] = T_CUT;
+	}
+      add_seg (&got, tok, nt);
+    }
+}
+
+int
+main (void)
+{
+  struct unit_property same = { .name = "kseg runtime: the segments counted are exactly the run's depth-k segments, lost ones lost (brute force)" };
+  unsigned long long rng = 0x6b5e;
+  unsigned runs = 0, segments = 0, lost = 0;
+  for (unsigned t = 0; t < 800; t++)
+    {
+      unsigned long long seed = rng;
+      uint32_t nprocs = 1 + (uint32_t) (unit_rand (&rng) % MAXPROCS), ncalls = 0;
+      for (uint32_t p = 0; p < nprocs; p++)
+	random_proc (&g[p], p, nprocs, &rng, calls, &ncalls);
+      prog = (pp_ip_program) { nprocs, g, NULL, 0, ncalls, calls, 0 };
+      k_depth = 1 + (uint32_t) (unit_rand (&rng) % MAXDEPTH);
+      bool built = true;
+      for (uint32_t p = 0; p < nprocs; p++)
+	built &= pp_seg_build (&prog, p, k_depth, &S[p]) == PP_SEG_OK
+		 && pp_seg_number (&S[p], &P[p]) == PP_PATHS_OK;
+      make_layout (nprocs, ncalls);
+      static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+      unit_check (&same, built && pp_kseg_init (&layout, &notes, k_depth, &lock) == 0,
+		  "seed %llx: set-up failed", seed);
+      for (unsigned r = 0; built && r < 6; r++)
+	{
+	  want.n = got.n = want.lost = 0;
+	  want.overflow = got.overflow = false;
+	  ncounted = nlost = 0;
+	  unsigned long long run_seed = rng;
+	  trace = getenv ("KSEG_RUN") && strtoull (getenv ("KSEG_RUN"), NULL, 16) == run_seed;
+	  run (&rng);
+	  decode_counted ();
+	  runs++;
+	  segments += want.n;
+	  lost += want.lost;
+	  bool equal = !want.overflow && !got.overflow && want.n == got.n
+		       && want.lost == nlost;
+	  if (equal)
+	    {
+	      sort_segs (&want);
+	      sort_segs (&got);
+	      for (uint32_t i = 0; i < want.n && equal; i++)
+		equal = cmp_seg (want.tok[i], got.tok[i]) == 0;
+	    }
+	  if (!equal && getenv ("KSEG_DEBUG") && same.failures == 0)
+	    {
+	      for (uint32_t i = 0; i < want.n + got.n; i++)
+		{
+		  const uint32_t *tk = i < want.n ? want.tok[i] : got.tok[i - want.n];
+		  uint32_t len = i < want.n ? want.len[i] : got.len[i - want.n];
+		  printf ("%s:", i < want.n ? "want" : "got ");
+		  for (uint32_t j = 0; j < len; j++)
+		    if (tk[j] >= T_START)
+		      printf (" %c", "SAECRMX"[tk[j] - T_START]);
+		    else
+		      printf (" %u", tk[j]);
+		  putchar ('\n');
+		}
+	    }
+	  unit_check (&same, equal, "program seed %llx, run seed %llx, k %u: %u "
+		      "segments and %u lost, %u counted and %u lost", seed, run_seed,
+		      k_depth, want.n, want.lost, got.n, nlost);
+	}
+      pp_kseg_free ();
+      for (uint32_t p = 0; p < nprocs; p++)
+	{
+	  if (P[p])
+	    pp_paths_free (P[p]);
+	  P[p] = NULL;
+	  pp_seg_free (&S[p]);
+	  pp_graph_free (&g[p]);
+	}
+    }
+  unit_report (&same);
+  printf ("kseg: %u runs, %u segments, %u lost\n", runs, segments, lost);
+  return unit_exit_status ();
+}
