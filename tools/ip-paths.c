@@ -113,6 +113,82 @@ print_step (struct printer *pr, int kind, uint32_t x, uint32_t y)
     }
 }
 
+/* ---- Segments: a path of a root's supergraph, copy by copy.  */
+
+/* The pieces that lead from the root to copy C (a segment starting there).  */
+static void
+open_copies (struct printer *pr, const pp_seg_graph *s, uint32_t c)
+{
+  if (c != 0)
+    {
+      open_copies (pr, s, s->copies[c].parent);
+      pr->depth++;
+      piece (pr, "call", s->copies[c].proc);
+    }
+  else
+    piece (pr, "", s->copies[0].proc);
+}
+
+static void
+print_segment (const report_program *p, const report_root *R, uint64_t num,
+	       uint32_t *edges)
+{
+  const pp_seg_graph *s = &R->s;
+  pp_path path = { .edges = edges };
+  if (pp_paths_decode (R->paths, num, &path) != PP_PATHS_OK)
+    return;			/* report_program_load checked every number */
+  struct printer pr = { .p = p };
+  uint32_t c = 0;
+  for (uint32_t i = 0; i < s->ncopies; i++)
+    if (s->copies[i].first_node <= path.start_node)
+      c = i;
+  open_copies (&pr, s, c);
+  uint32_t start = path.start_node - s->copies[c].first_node;
+  if (path.start_node != s->g.entry)
+    {
+      printf (" | from a loop head or a landing:");
+      block (&pr, start);
+    }
+  for (uint32_t i = 0; i <= path.nedges; i++)
+    {
+      uint32_t se = i < path.nedges ? path.edges[i] : path.end_edge;
+      if (se == PP_PATH_NONE)
+	break;
+      uint32_t copy = s->copy_of[se], arg = s->arg[se];
+      const pp_ip_call *site = &p->layout.prog.calls[arg];
+      const report_unit *ru;
+      const pp_edge *ge = s->kind[se] == PP_SEG_EDGE || s->kind[se] == PP_SEG_LEAVE
+			  ? &p->layout.prog.procs[s->copies[copy].proc].edges[arg] : NULL;
+      if (i == path.nedges)
+	printf (" | ends at backedge %" PRIu32 " -> %" PRIu32, block_of (p, pr.proc, ge->src),
+		block_of (p, pr.proc, ge->dst));
+      else if (s->kind[se] == PP_SEG_CALL)
+	{
+	  pr.depth++;
+	  piece (&pr, "call", site->callee);
+	}
+      else if (s->kind[se] == PP_SEG_RETURN)
+	{
+	  pr.depth--;
+	  piece (&pr, "back in", site->proc);
+	}
+      else if (s->kind[se] == PP_SEG_SUMMARY)
+	{
+	  const report_function *q = report_program_function (p, site->callee, &ru);
+	  printf (" [calls %s]", q->notes->name);
+	}
+      else if (s->kind[se] == PP_SEG_LEAVE)
+	printf (" | ends at a call that did not return");
+      else if ((ge->flags & PP_EDGE_FAKE) && ge->dst == p->layout.prog.procs[pr.proc].exit
+	       && ge->src != p->layout.prog.procs[pr.proc].entry
+	       && s->g.edges[se].dst == s->g.exit)
+	printf (" | ends where the process or a longjmp left");
+      else if (ge->dst != p->layout.prog.procs[pr.proc].exit)
+	block (&pr, ge->dst);
+    }
+  putchar ('\n');
+}
+
 static int
 hottest_first (const void *a, const void *b, void *data)
 {
@@ -134,11 +210,16 @@ ip_paths_print (const report *r, uint64_t top, bool after_units)
       const report_program *p = &r->programs[i];
       const pp_unit_data *u = p->data;
       const uint64_t *v = u->values;
-      printf ("%s%s (%s paths) of %" PRIu32 " unit%s: %zu-bit path numbers, %"
-	      PRIu32 " executed", i || after_units ? "\n" : "", u->name,
-	      p->manifest.kind == PP_IP_PIECEWISE ? "piecewise" : "context",
+      bool segments = p->manifest.kind == PP_IP_SEGMENTS;
+      char kind[64];
+      snprintf (kind, sizeof kind, segments ? "depth-%" PRIu32 " segments"
+		: p->manifest.kind == PP_IP_PIECEWISE ? "piecewise paths"
+		: "context paths", p->manifest.depth);
+      printf ("%s%s (%s) of %" PRIu32 " unit%s: %zu-bit path numbers%s, %"
+	      PRIu32 " executed", i || after_units ? "\n" : "", u->name, kind,
 	      p->manifest.nunits, p->manifest.nunits == 1 ? "" : "s",
-	      mpz_sizeinbase (p->nb.npaths, 2), u->nwide);
+	      segments ? p->bits : mpz_sizeinbase (p->nb.npaths, 2),
+	      segments ? " (the largest root's)" : "", u->nwide);
       if (u->nvalues >= 2 && v[1])
 	printf (", %" PRIu64 " path executions lost", v[1]);
       printf ("; the largest number run has %zu bits\n", p->largest_bits);
@@ -155,7 +236,26 @@ ip_paths_print (const report *r, uint64_t top, bool after_units)
       mpz_init (num);
       report_ip_path path = { 0 };
       uint32_t w = u->wide_words;
-      for (uint32_t k = 0; k < u->nwide && k < top && status == 0; k++)
+      uint32_t *edges = NULL;
+      for (uint32_t k = 0; segments && k < u->nwide && k < top && status == 0; k++)
+	{
+	  const uint64_t *e = u->wide + (size_t) order[k] * (w + 1);
+	  const report_root *R = report_program_root ((report_program *) p, (uint32_t) e[1]);
+	  const report_unit *ru;
+	  uint32_t *more = R ? realloc (edges, (R->paths->max_path_edges + 1) * sizeof *edges)
+			   : NULL;
+	  if (!more)
+	    {
+	      status = -1;
+	      break;
+	    }
+	  edges = more;
+	  printf ("  path %" PRIu64 " of %s: count %" PRIu64, e[0],
+		  report_program_function (p, (uint32_t) e[1], &ru)->notes->name, e[w]);
+	  print_segment (p, R, e[0], edges);
+	}
+      free (edges);
+      for (uint32_t k = 0; !segments && k < u->nwide && k < top && status == 0; k++)
 	{
 	  const uint64_t *e = u->wide + (size_t) order[k] * (w + 1);
 	  mpz_import (num, w, -1, sizeof *e, 0, 0, e);
