@@ -59,6 +59,16 @@ const pp_mode_info pp_modes[] = {
     "interprocedural path segments of depth k (-fplugin-arg-pathprof-depth): paths through calls up to k deep, counted per root function",
     PP_VALUES_U64, PP_PROBE_IP_EDGE, PP_SITES (PP_SITE_EDGE), false, true, true,
     pp_plan_interproc, PP_IP_SEGMENTS, false, false, false, true },
+  /* -fplugin-arg-pathprof-mode=ppp -fplugin-arg-pathprof-interproc=segments.  */
+  { PP_MODE_INTERPROC_PPP, "interproc-ppp",
+    "preferential segments: as interproc-segments, the interesting segments of a previous segments profile counted in arrays",
+    PP_VALUES_U64, PP_PROBE_IP_EDGE, PP_SITES (PP_SITE_EDGE), false, true, true,
+    pp_plan_interproc, PP_IP_SEGMENTS, true, false, false, true },
+  /* -fplugin-arg-pathprof-mode=residual -fplugin-arg-pathprof-interproc=segments.  */
+  { PP_MODE_INTERPROC_RESIDUAL, "interproc-residual",
+    "residual segments: the depth-k segments a run took that a segments profile (the tests) never did",
+    PP_VALUES_U64, PP_PROBE_IP_EDGE, PP_SITES (PP_SITE_EDGE), false, true, true,
+    pp_plan_interproc, PP_IP_SEGMENTS, true, true, false, true },
 };
 const unsigned pp_nmodes = sizeof pp_modes / sizeof *pp_modes;
 

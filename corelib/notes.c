@@ -189,6 +189,8 @@ pp_notes_encode (const pp_unit_notes *n, unsigned char **buf, size_t *len)
 	  for (uint32_t k = 0; k < f->nkeys; k++)
 	    put_u64 (&w, f->keys[k]);
 	  put_u64 (&w, f->ppp_span);
+	  if (mode_segments (n->mode))
+	    put_u64 (&w, f->seg_checksum);
 	}
       if (mode_calls (n->mode))
 	{
@@ -500,7 +502,7 @@ decode_calls (reader *r, pp_function_notes *f)
 
 static int
 decode_function (reader *r, pp_function_notes *f, uint32_t index, uint32_t nfiles,
-		 bool preferential, bool calls)
+		 bool preferential, bool segments, bool calls)
 {
   size_t at;
   at_function (r, NULL, index);
@@ -548,6 +550,8 @@ decode_function (reader *r, pp_function_notes *f, uint32_t index, uint32_t nfile
     }
   at_item (r, NULL, 0);
   if (preferential && decode_preferential (r, f))
+    return -1;
+  if (preferential && segments && get_u64 (r, &f->seg_checksum))
     return -1;
   if (calls && decode_calls (r, f))
     return -1;
@@ -609,7 +613,8 @@ decode_unit (reader *r, pp_unit_notes *n)
     return fail (r, "out of memory");
   for (uint32_t i = 0; i < n->nfunctions; i++)
     if (decode_function (r, &n->functions[i], i, n->nfiles,
-			 mode_preferential (n->mode), mode_calls (n->mode)))
+			 mode_preferential (n->mode), mode_segments (n->mode),
+			 mode_calls (n->mode)))
       return -1;
 
   at_part (r, "end");

@@ -24,6 +24,10 @@
        u32 nkeys, u64 keys[]                  -- 0, or nvalues: slot k counts path
                                                  keys[k] (UINT64_MAX: a hole)
        u64 ppp_span                           -- the preferential numbers' span
+       only in the preferential modes of segments (interproc-ppp, -residual):
+       u64 seg_checksum                       -- pp_seg_checksum of the root's
+                                                 supergraph the interesting
+                                                 numbers belong to
        only in the interprocedural modes (modes.h "calls"):
        u32 function flags (enum pp_function_flag)
        u32 ncalls, per call: u32 block, u32 flags (enum pp_call_flag),
@@ -76,6 +80,8 @@ enum pp_mode
   PP_MODE_INTERPROC = 10,
   PP_MODE_INTERPROC_PIECEWISE = 11,
   PP_MODE_INTERPROC_SEGMENTS = 12,
+  PP_MODE_INTERPROC_PPP = 13,
+  PP_MODE_INTERPROC_RESIDUAL = 14,
 };
 
 /* Block flags.  */
@@ -148,6 +154,7 @@ typedef struct pp_function_notes
   uint32_t nkeys;		/* 0 or nvalues */
   uint64_t *keys;		/* per slot: the path it counts, or UINT64_MAX */
   uint64_t ppp_span;
+  uint64_t seg_checksum;	/* interproc-ppp, interproc-residual */
   /* The interprocedural modes only (else 0 and NULL).  */
   uint32_t function_flags;	/* enum pp_function_flag */
   uint32_t ncalls;

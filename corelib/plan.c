@@ -315,12 +315,22 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
   return PP_PLAN_OK;
 }
 
+static int plan_interesting (pp_plan *out, const pp_plan_input *in);
+
+/* The preferential modes of segments also list the root's interesting
+   segments (numbers of its supergraph, which libprof counts in slots).  */
 int
 pp_plan_interproc (const pp_mode_info *mode, const pp_graph *g,
 		   const pp_plan_input *in, pp_plan *out, const char **why)
 {
   (void) why;
-  return interproc_probes (g, in->notes, mode->plan_arg, out);
+  int rc = interproc_probes (g, in->notes, mode->plan_arg, out);
+  if (rc == PP_PLAN_OK && mode->preferential && plan_interesting (out, in))
+    {
+      pp_plan_free (out);
+      return PP_PLAN_ENOMEM;
+    }
+  return rc;
 }
 
 /* The blocks a block-cover report shows (with source lines, or entered from
@@ -536,10 +546,9 @@ add_path_probes (pp_plan *out, const pp_paths *p, const bool *keyed_site,
     }
 }
 
-/* The preferential half of a plan: the interesting paths (sorted, unique) and,
-   when the function counts by preferential number, its slots.  */
+/* The interesting paths of a plan (sorted, unique).  */
 static int
-plan_slots (pp_plan *out, const pp_paths *p, const pp_plan_input *in)
+plan_interesting (pp_plan *out, const pp_plan_input *in)
 {
   out->interesting = malloc ((in->ninteresting ? in->ninteresting : 1)
 			     * sizeof *out->interesting);
@@ -555,6 +564,16 @@ plan_slots (pp_plan *out, const pp_paths *p, const pp_plan_input *in)
     if (out->ninteresting == 0
 	|| out->interesting[i] != out->interesting[out->ninteresting - 1])
       out->interesting[out->ninteresting++] = out->interesting[i];
+  return 0;
+}
+
+/* The preferential half of a plan: the interesting paths and, when the
+   function counts by preferential number, its slots.  */
+static int
+plan_slots (pp_plan *out, const pp_paths *p, const pp_plan_input *in)
+{
+  if (plan_interesting (out, in))
+    return -1;
   const pp_ppp *ppp = p->ppp;
   if (!ppp)
     return 0;

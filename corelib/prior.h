@@ -119,6 +119,31 @@ int pp_prior_edge_counts (const pp_prior_function *f, const pp_graph *g,
 /* Does a profile of MODE tell every edge's count?  */
 bool pp_prior_yields_edge_counts (uint32_t mode);
 
+/* Segments.  The preferential modes of segments (interproc-ppp,
+   interproc-residual) learn from a profile of interproc-segments: its
+   program records count each root's segments by (number, root procedure),
+   the numbers those of the root's supergraph (segments.h) over the record's
+   units.  pp_seg_prior_open lays out every program record of PRIOR (all of
+   segments of depth DEPTH, their units in the profile); pp_seg_prior_learn
+   finds function UNIT_NAME:ASM_NAME as a root: 1 with its executed segments
+   (the hottest making PERCENT of its executions, pp_select_hottest) in a
+   malloc'd *INTERESTING of *N and the pp_seg_checksum of its supergraph in
+   *CHECKSUM, 0 when no record has the function, -1 with a reason in err.  */
+struct pp_seg_record;
+typedef struct pp_seg_prior
+{
+  uint32_t depth, nrecords;
+  struct pp_seg_record *records;
+} pp_seg_prior;
+
+int pp_seg_prior_open (const pp_prior *prior, uint32_t depth, pp_seg_prior *sp,
+		       char *err, size_t errlen);
+int pp_seg_prior_learn (pp_seg_prior *sp, const char *unit_name,
+			const char *asm_name, double percent,
+			uint64_t **interesting, uint32_t *n, uint64_t *checksum,
+			char *err, size_t errlen);
+void pp_seg_prior_free (pp_seg_prior *sp);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "paths-internal.h"
 #include "segments.h"
 
@@ -307,6 +308,27 @@ pp_seg_build (const pp_ip_program *prog, uint32_t root, uint32_t k,
   if (rc != PP_SEG_OK)
     pp_seg_free (out);
   return rc;
+}
+
+uint64_t
+pp_seg_checksum (const pp_seg_graph *s, const uint64_t *cfg_checksum)
+{
+  uint64_t h = pp_hash64 (&s->depth, sizeof s->depth, PP_HASH_SEED);
+  h = pp_hash64 (&s->g.nnodes, sizeof s->g.nnodes, h);
+  for (uint32_t c = 0; c < s->ncopies; c++)
+    {
+      uint64_t x[2] = { s->copies[c].first_node | (uint64_t) s->copies[c].parent << 32,
+			cfg_checksum[s->copies[c].proc] };
+      h = pp_hash64 (x, sizeof x, h);
+    }
+  for (uint32_t e = 0; e < s->g.nedges; e++)
+    {
+      const pp_edge *x = &s->g.edges[e];
+      uint32_t w[4] = { x->src, x->dst, x->flags & PP_EDGE_CFG_FLAGS,
+			s->kind[e] | s->copy_of[e] << 8 };
+      h = pp_hash64 (w, sizeof w, h);
+    }
+  return h;
 }
 
 int

@@ -111,6 +111,13 @@ void pp_seg_free (pp_seg_graph *s);
    pp_paths_status.  */
 int pp_seg_number (const pp_seg_graph *s, pp_paths **out);
 
+/* A checksum of S as a numbering sees it: its depth, nodes and edges (with
+   what each is), and the CFG checksum of each copy's procedure
+   (CFG_CHECKSUM, per procedure: pp_notes_cfg_checksum), so that numbers
+   learnt on one build mean the same paths in another exactly when the two
+   are equal.  */
+uint64_t pp_seg_checksum (const pp_seg_graph *s, const uint64_t *cfg_checksum);
+
 /* The S edge of edge E of copy C's procedure graph (UINT32_MAX: none).  */
 static inline uint32_t pp_seg_edge (const pp_seg_graph *s, uint32_t c, uint32_t e)
 { return s->edge_of[s->copies[c].first_slot + e]; }

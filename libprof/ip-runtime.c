@@ -1023,6 +1023,8 @@ ip_snapshot (pp_unit_data *rec)
   memset (rec, 0, sizeof *rec);
   if (!prog.ready)
     return 0;
+  if (prog.kseg)
+    pp_kseg_flush_slots ();
   int ret = pp_ipt_snapshot (rec, prog.kseg ? pp_kseg_key : segment_number);
   rec->name = prog.name;
   rec->checksum = prog.checksum;
@@ -1043,6 +1045,8 @@ static void
 ip_reset (void)
 {
   pp_ipt_reset ();
+  if (prog.kseg)
+    pp_kseg_reset_slots ();
 }
 
 static void
@@ -1058,6 +1062,8 @@ static void
 ip_after_fork (bool child)
 {
   pp_ipt_after_fork (child);
+  if (child && prog.kseg)
+    pp_kseg_reset_slots ();
   pthread_mutex_unlock (&ip_lock);
 }
 

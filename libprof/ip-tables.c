@@ -124,18 +124,24 @@ pp_ipt_init (uint32_t w)
 }
 
 void
-pp_ipt_count_number (const uint64_t *key)
+pp_ipt_add_number (const uint64_t *key, uint64_t n)
 {
   pthread_mutex_lock (&count_lock);
   uint64_t *s = wide_claim (&numbers.table, key);
   if (s)
     {
-      s[words]++;
-      numbers.paths++;
+      s[words] += n;
+      numbers.paths += n;
     }
   else
-    numbers.lost++;
+    numbers.lost += n;
   pthread_mutex_unlock (&count_lock);
+}
+
+void
+pp_ipt_count_number (const uint64_t *key)
+{
+  pp_ipt_add_number (key, 1);
 }
 
 void

@@ -15,6 +15,8 @@ void pp_ipt_init (uint32_t words);
 /* One execution of the path of number KEY (WORDS words, least significant
    first); of a path the numbering cannot name.  */
 void pp_ipt_count_number (const uint64_t *key);
+/* N executions of it (counts kept elsewhere until a dump: segments' slots).  */
+void pp_ipt_add_number (const uint64_t *key, uint64_t n);
 void pp_ipt_count_lost (void);
 
 /* One execution of the path whose number is N0 + A x + B for the context

@@ -28,7 +28,18 @@
 
    Counts.  Segment number n of root procedure p is the key (n, p),
    counted in the thread's table (ip-tables.c, no lock) as the context paths'
-   loop segments are: ctx p, A n, B 0.  */
+   loop segments are: ctx p, A n, B 0.
+
+   Preferential segments (interproc-ppp, interproc-residual).  A root whose
+   notes list interesting segments (learnt from a segments profile, for the
+   supergraph whose pp_seg_checksum they give) gets them numbered compactly
+   (ppp.h) on the same edges: a second register q per root activation adds
+   each edge's preferential weight, and a segment whose slot q holds its
+   number r counts in the root's array of slots (an atomic add, no table);
+   the others go to the tables as above.  A dump moves the slots' counts
+   into the tables (pp_kseg_flush_slots).  A root whose supergraph is not
+   the one the profile numbered (its code or a callee's changed) is said
+   once and counts every segment in the tables.  */
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +47,9 @@
 #include "ip-runtime.h"
 #include "ip-tables.h"
 #include "kseg-runtime.h"
+#include "modes.h"
 #include "paths.h"
+#include "ppp.h"
 #include "segments.h"
 
 #define NONE UINT32_MAX
@@ -55,7 +68,8 @@ enum
 
 struct op
 {
-  uint64_t val, next;
+  uint64_t val, next;		/* for r */
+  uint64_t val2, next2;		/* for q (preferential weights; else 0) */
   uint8_t kind;
 };
 
@@ -65,7 +79,14 @@ struct root
   pp_paths *p;
   struct op *op;		/* per S edge */
   uint64_t *start;		/* per S node: r where a segment starts there */
+  uint64_t *start2;		/* per S node: q there */
+  /* Preferential: slot q counts segment keys[q] (UINT64_MAX: a hole).  */
+  uint64_t span;
+  uint64_t *keys, *slots;
 };
+
+/* No more slots than this per root (a root with more counts in the tables).  */
+#define MAX_SLOTS ((uint64_t) 1 << 22)
 
 static struct
 {
@@ -75,6 +96,7 @@ static struct
   pthread_mutex_t *lock;
   uint32_t **site_index;	/* per procedure, per call: its index among
 				   the procedure's program sites, or NONE */
+  uint64_t *cfg_checksum;	/* per procedure */
   struct root **roots;		/* per procedure; built once (atomic) */
   bool *tried;			/* per procedure, under lock */
 } ks;
@@ -88,7 +110,7 @@ struct act
 				   the site that inlined it */
   bool entered;			/* the call under way continued the segment */
   bool lost;			/* root activations: the segment under way */
-  uint64_t r;			/* root activations: the register */
+  uint64_t r, q;		/* root activations: the registers */
   const struct root *R;		/* the root's S, NULL if it has none */
   const uint32_t *edge_of;	/* the copy's S edges */
 };
@@ -112,18 +134,93 @@ free_root (struct root *R)
   pp_paths_free (R->p);
   free (R->op);
   free (R->start);
+  free (R->start2);
+  free (R->keys);
+  free (R->slots);
   free (R);
+}
+
+/* The unit of procedure p, and its notes.  */
+static const pp_function_notes *
+proc_notes (uint32_t p, const pp_unit_notes **unit)
+{
+  const pp_ip_layout *l = ks.layout;
+  uint32_t u = l->nunits;
+  while (u > 0 && l->first_proc[u - 1] > p)
+    u--;
+  *unit = &ks.notes[u - 1];
+  return &ks.notes[u - 1].functions[p - l->first_proc[u - 1]];
 }
 
 /* The name of procedure p, for messages.  */
 static const char *
 proc_name (uint32_t p)
 {
-  const pp_ip_layout *l = ks.layout;
-  uint32_t u = l->nunits;
-  while (u > 0 && l->first_proc[u - 1] > p)
-    u--;
-  return u ? ks.notes[u - 1].functions[p - l->first_proc[u - 1]].name : "?";
+  const pp_unit_notes *u;
+  return proc_notes (p, &u)->name;
+}
+
+/* Root p's interesting segments numbered compactly (the header's
+   "Preferential segments"), their weights into the actions.  Returns 0, or
+   -1 when out of memory; a root that cannot have slots counts in the
+   tables (said once).  */
+static int
+plan_slots (struct root *R, uint32_t p)
+{
+  const pp_unit_notes *u;
+  const pp_function_notes *fn = proc_notes (p, &u);
+  const pp_mode_info *m = pp_mode_lookup (u->mode);
+  if (!m || !m->preferential || fn->ninteresting == 0)
+    return 0;
+  if (pp_seg_checksum (&R->s, ks.cfg_checksum) != fn->seg_checksum)
+    {
+      pp_report (false, "the interesting segments of '%s' are counted as the "
+		 "others: its code or its callees' changed since the profile "
+		 "they were learnt from", fn->name);
+      return 0;
+    }
+  pp_ppp ppp;
+  int rc = pp_ppp_number (R->p, fn->interesting, fn->ninteresting, &ppp);
+  if (rc == PP_PATHS_ENOMEM)
+    return -1;
+  if (rc != PP_PATHS_OK || ppp.span > MAX_SLOTS)
+    {
+      pp_report (false, "the interesting segments of '%s' are counted as the "
+		 "others: %s", fn->name, rc != PP_PATHS_OK
+		 ? "they are not segments of its supergraph"
+		 : "they need too many slots");
+      if (rc == PP_PATHS_OK)
+	pp_ppp_free (&ppp);
+      return 0;
+    }
+  const pp_graph *g = &R->s.g;
+  const pp_paths *pp = R->p;
+  R->keys = malloc ((ppp.span + 1) * sizeof *R->keys);
+  R->slots = calloc (ppp.span + 1, sizeof *R->slots);
+  R->start2 = calloc (g->nnodes + 1, sizeof *R->start2);
+  if (!R->keys || !R->slots || !R->start2)
+    {
+      pp_ppp_free (&ppp);
+      return -1;
+    }
+  R->span = ppp.span;
+  memset (R->keys, 0xff, ppp.span * sizeof *R->keys);
+  for (uint32_t i = 0; i < ppp.ninteresting; i++)
+    R->keys[ppp.id[i]] = ppp.interesting[i];
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    if (pp->start_of_node[v] != PP_PATH_NONE)
+      R->start2[v] = ppp.dag_weight[pp->start_of_node[v]];
+  for (uint32_t e = 0; e < g->nedges; e++)
+    {
+      struct op *o = &R->op[e];
+      uint32_t d = pp->dag_of_edge[e];
+      if (o->kind == OP_ADD || o->kind == OP_SET || o->kind == OP_CUT)
+	o->val2 = ppp.dag_weight[d];
+      if (o->kind == OP_CUT)
+	o->next2 = R->start2[g->edges[e].dst];
+    }
+  pp_ppp_free (&ppp);
+  return 0;
 }
 
 /* The actions of S's edges (the header's "The register").  */
@@ -189,7 +286,7 @@ root_of (uint32_t p)
       R = calloc (1, sizeof *R);
       int rc = !R ? PP_SEG_ENOMEM : pp_seg_build (&ks.layout->prog, p, ks.depth, &R->s);
       int nrc = rc ? 0 : pp_seg_number (&R->s, &R->p);
-      if (rc || nrc || make_actions (R))
+      if (rc || nrc || make_actions (R) || plan_slots (R, p))
 	{
 	  pp_report (false, "the segments of '%s' are not counted: %s", proc_name (p),
 		     rc == PP_SEG_EGRAPH || nrc == PP_PATHS_EGRAPH
@@ -217,8 +314,14 @@ pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
   ks.roots = calloc (n + 1, sizeof *ks.roots);
   ks.tried = calloc (n + 1, sizeof *ks.tried);
   ks.site_index = calloc (n + 1, sizeof *ks.site_index);
-  if (!ks.roots || !ks.tried || !ks.site_index)
+  ks.cfg_checksum = malloc ((n + 1) * sizeof *ks.cfg_checksum);
+  if (!ks.roots || !ks.tried || !ks.site_index || !ks.cfg_checksum)
     return -1;
+  for (uint32_t p = 0; p < n; p++)
+    {
+      const pp_unit_notes *u;
+      ks.cfg_checksum[p] = proc_notes (p, &u)->cfg_checksum;
+    }
   /* S lists a procedure's sites in program order: the layout's calls must
      be in that order too, or the slots below would be wrong.  */
   for (uint32_t p = 0; p < n; p++)
@@ -250,7 +353,35 @@ pp_kseg_free (void)
   free (ks.roots);
   free (ks.tried);
   free (ks.site_index);
+  free (ks.cfg_checksum);
   memset (&ks, 0, sizeof ks);
+}
+
+void
+pp_kseg_flush_slots (void)
+{
+  for (uint32_t p = 0; ks.roots && p < ks.layout->prog.nprocs; p++)
+    {
+      struct root *R = __atomic_load_n (&ks.roots[p], __ATOMIC_ACQUIRE);
+      for (uint64_t i = 0; R && R->slots && i < R->span; i++)
+	if (__atomic_load_n (&R->slots[i], __ATOMIC_RELAXED))
+	  {
+	    uint64_t key[2] = { R->keys[i], p };
+	    pp_ipt_add_number (key, __atomic_exchange_n (&R->slots[i], 0,
+							  __ATOMIC_RELAXED));
+	  }
+    }
+}
+
+void
+pp_kseg_reset_slots (void)
+{
+  for (uint32_t p = 0; ks.roots && p < ks.layout->prog.nprocs; p++)
+    {
+      struct root *R = __atomic_load_n (&ks.roots[p], __ATOMIC_ACQUIRE);
+      for (uint64_t i = 0; R && R->slots && i < R->span; i++)
+	__atomic_store_n (&R->slots[i], 0, __ATOMIC_RELAXED);
+    }
 }
 
 bool
@@ -280,12 +411,15 @@ push_act (void)
 }
 
 /* One execution of the segment under way of root activation ra, whose
-   number is NUM.  */
+   number is NUM and preferential number Q.  */
 static void
-count (struct act *ra, uint64_t num)
+count (struct act *ra, uint64_t num, uint64_t q)
 {
+  const struct root *R = ra->R;
   if (ra->lost)
     pp_ipt_count_lost ();
+  else if (R && q < R->span && R->keys[q] == num)
+    __atomic_fetch_add (&R->slots[q], 1, __ATOMIC_RELAXED);
   else if (!pp_ipt_count_segment (ra->proc, num, 0))
     {
       uint64_t key[2] = { num, ra->proc };
@@ -308,14 +442,17 @@ take (struct act *a, uint32_t se)
     {
     case OP_ADD:
       ra->r += o->val;
+      ra->q += o->val2;
       break;
     case OP_CUT:
-      count (ra, ra->r + o->val);
+      count (ra, ra->r + o->val, ra->q + o->val2);
       ra->r = o->next;
+      ra->q = o->next2;
       ra->lost = o->next == NOSTART;
       break;
     case OP_SET:
       ra->r = o->val;
+      ra->q = o->val2;
       break;
     case OP_LOST:
       ra->lost = true;
@@ -351,7 +488,7 @@ end_at_call (struct act *a)
     ra->lost = true;
   else
     take (a, a->edge_of[e]);
-  count (ra, ra->r);
+  count (ra, ra->r, ra->q);
 }
 
 /* The activations above DEPTH are gone (a longjmp past them, or the process
@@ -377,9 +514,10 @@ static void
 restart (struct act *a, uint32_t block)
 {
   struct act *ra = &kt.acts[a->root];
-  uint64_t r = a->R ? a->R->start[a->R->s.copies[a->copy].first_node + block]
-	       : NOSTART;
+  uint32_t node = a->R ? a->R->s.copies[a->copy].first_node + block : 0;
+  uint64_t r = a->R ? a->R->start[node] : NOSTART;
   ra->r = r;
+  ra->q = a->R && a->R->start2 ? a->R->start2[node] : 0;
   ra->lost = r == NOSTART;
 }
 
@@ -442,7 +580,7 @@ pp_kseg_enter (uint32_t p, const void *self)
 	    {
 	      a->root = kt.depth - 1;
 	      a->copy = 0;
-	      a->r = 0;
+	      a->r = a->q = 0;
 	      a->lost = R == NULL;
 	    }
 	  a->edge_of = R ? R->s.edge_of + R->s.copies[a->copy].first_slot : NULL;
@@ -510,7 +648,7 @@ pp_kseg_exit (uint64_t frame)
   if (!a)
     return;
   if (a->root == kt.depth - 1)
-    count (a, a->r);
+    count (a, a->r, a->q);
   else if (a->R)
     take (a, a->R->s.return_edge[a->slot]);
   kt.depth--;
@@ -534,7 +672,7 @@ pp_kseg_jump (uint64_t frame, uint32_t block)
     ra->lost = true;
   else
     take (a, a->edge_of[e]);
-  count (ra, ra->r);
+  count (ra, ra->r, ra->q);
   a->site = JUMPED;
   kt.busy = false;
 }

@@ -33,6 +33,11 @@ void pp_kseg_exit (uint64_t frame);
 void pp_kseg_jump (uint64_t frame, uint32_t block);
 void pp_kseg_land (uint64_t frame, uint32_t block, uint32_t call);
 
+/* Dumps: the preferential slots' counts move to the tables (then read by
+   their snapshot); a reset or a forked child zeroes them.  */
+void pp_kseg_flush_slots (void);
+void pp_kseg_reset_slots (void);
+
 /* The thread's segments under way end where they are (the process ends).  */
 void pp_kseg_end_thread_paths (void);
 

@@ -82,6 +82,8 @@ static uint64_t option_path_array_max = 4096;
 static const char *option_profile;
 static double option_hot_percent = 100;
 static pp_prior prior;
+/* The preferential modes of segments: the profile's program records.  */
+static pp_seg_prior seg_prior;
 
 /* Appends NAME to the comma-separated list VALID (of SIZE bytes).  */
 static void
@@ -188,6 +190,19 @@ load_prior (void)
       error ("pathprof: %s: %s", option_profile, err);
       return false;
     }
+  if (option_mode->preferential && pp_mode_segments (option_mode))
+    {
+      /* Segments learn from the program records of a segments profile.  */
+      if (pp_seg_prior_open (&prior, (uint32_t) option_depth, &seg_prior, err,
+			     sizeof err))
+	{
+	  error ("pathprof: %s: %s; mode %qs learns from a profile of "
+		 "%<-fplugin-arg-pathprof-interproc=segments%>", option_profile,
+		 err, option_mode->name);
+	  return false;
+	}
+      return true;
+    }
   for (uint32_t i = 0; i < prior.nunits; i++)
     {
       uint32_t mode = pp_prior_unit_mode (&prior, i);
@@ -280,18 +295,26 @@ parse_options (struct plugin_name_args *info)
 	  ok = false;
 	}
     }
-  if (option_weights < 0)
-    option_weights = option_mode->preferential ? PP_WEIGHTS_PROFILE : PP_WEIGHTS_GCC;
   if (ok && option_interproc >= 0)
     {
-      if (!option_mode->calls)
+      /* ppp and residual learn interprocedural segments with segments.  */
+      bool learns = option_mode->preferential && !option_mode->calls
+		    && option_interproc == PP_MODE_INTERPROC_SEGMENTS;
+      if (!option_mode->calls && !learns)
 	{
 	  error ("pathprof: %<-fplugin-arg-pathprof-interproc%> is only read by "
-		 "mode interproc, not by mode %qs", option_mode->name);
+		 "mode interproc (and by ppp and residual with "
+		 "%<segments%>), not by mode %qs", option_mode->name);
 	  return false;
 	}
-      option_mode = pp_mode_lookup ((uint32_t) option_interproc);
+      uint32_t row = (uint32_t) option_interproc;
+      if (learns)
+	row = option_mode->untested ? PP_MODE_INTERPROC_RESIDUAL : PP_MODE_INTERPROC_PPP;
+      option_mode = pp_mode_lookup (row);
     }
+  if (option_weights < 0)
+    option_weights = option_mode->preferential && option_mode->weighted
+		     ? PP_WEIGHTS_PROFILE : PP_WEIGHTS_GCC;
   if (ok && option_depth && !pp_mode_segments (option_mode))
     {
       error ("pathprof: %<-fplugin-arg-pathprof-depth%> is only read by "
@@ -440,6 +463,26 @@ learn_function (const pp_graph &g, const pp_function_notes &fn,
   pp_paths_free (numbering);
 }
 
+/* The same for the preferential modes of segments: FN's interesting
+   segments as a root, and the checksum of the supergraph they belong to.  */
+static void
+learn_segments (const pp_function_notes &fn, learnt &out, uint64_t *checksum)
+{
+  char err[512];
+  char *unit = absolute_unit_name ();
+  uint64_t *interesting;
+  uint32_t n;
+  int found = pp_seg_prior_learn (&seg_prior, unit, fn.asm_name, option_hot_percent,
+				  &interesting, &n, checksum, err, sizeof err);
+  free (unit);
+  if (found < 0)
+    error ("pathprof: %s: function %qs: %s", option_profile, fn.name, err);
+  for (uint32_t i = 0; found > 0 && i < n; i++)
+    out.interesting.safe_push (interesting[i]);
+  if (found > 0)
+    free (interesting);
+}
+
 /* Plans cfun (normalised, GCC's fake edges still in its CFG) with the chosen
    mode's planner and describes it in FN.  *WEIGHTING receives the spanning-tree
    weighting used, if the mode has one.  */
@@ -481,7 +524,14 @@ plan_function (function_record &rec, pp_function_notes &fn, file_table &files,
     }
   in.notes = &fn;
   learnt prior_paths;
-  if (option_mode->preferential && in_prior)
+  uint64_t seg_checksum = 0;
+  if (option_mode->preferential && in_prior && pp_mode_segments (option_mode))
+    {
+      learn_segments (fn, prior_paths, &seg_checksum);
+      in.interesting = prior_paths.interesting.address ();
+      in.ninteresting = prior_paths.interesting.length ();
+    }
+  else if (option_mode->preferential && in_prior)
     {
       learn_function (g, fn, pf, prior_paths);
       if (!prior_paths.path_end.is_empty ())
@@ -508,6 +558,7 @@ plan_function (function_record &rec, pp_function_notes &fn, file_table &files,
 
   fn.value_offset = rec.value_offset;
   pp_plan_to_notes (&rec.plan, &fn);
+  fn.seg_checksum = seg_checksum;
   pp_graph_free (&g);
 }
 

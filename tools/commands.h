@@ -61,6 +61,11 @@ int paths_print_path (const report_unit *ru, const report_function *f,
    records, the top hottest paths of each (after what the units printed when
    after_units).  Returns 0 or -1.  */
 int ip_paths_print (const report *r, uint64_t top, bool after_units);
+/* Prints segment NUM of root procedure ROOT of program P (of segments) as
+   `pathprof paths` does: "  path NUM of ROOT: count COUNT" and its pieces.
+   Returns 0, or -1 when out of memory.  */
+int ip_segment_print (struct report_program *p, uint32_t root, uint64_t num,
+		      uint64_t count);
 
 /* Prints the usage on stdout; returns the exit status for --help.  */
 int tool_help (void);

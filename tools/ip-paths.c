@@ -189,6 +189,21 @@ print_segment (const report_program *p, const report_root *R, uint64_t num,
   putchar ('\n');
 }
 
+int
+ip_segment_print (report_program *p, uint32_t root, uint64_t num, uint64_t count)
+{
+  const report_root *R = report_program_root (p, root);
+  uint32_t *edges = R ? malloc ((R->paths->max_path_edges + 1) * sizeof *edges) : NULL;
+  if (!edges)
+    return -1;
+  const report_unit *ru;
+  printf ("  path %" PRIu64 " of %s: count %" PRIu64, num,
+	  report_program_function (p, root, &ru)->notes->name, count);
+  print_segment (p, R, num, edges);
+  free (edges);
+  return 0;
+}
+
 static int
 hottest_first (const void *a, const void *b, void *data)
 {
@@ -236,25 +251,11 @@ ip_paths_print (const report *r, uint64_t top, bool after_units)
       mpz_init (num);
       report_ip_path path = { 0 };
       uint32_t w = u->wide_words;
-      uint32_t *edges = NULL;
       for (uint32_t k = 0; segments && k < u->nwide && k < top && status == 0; k++)
 	{
 	  const uint64_t *e = u->wide + (size_t) order[k] * (w + 1);
-	  const report_root *R = report_program_root ((report_program *) p, (uint32_t) e[1]);
-	  const report_unit *ru;
-	  uint32_t *more = R ? realloc (edges, (R->paths->max_path_edges + 1) * sizeof *edges)
-			   : NULL;
-	  if (!more)
-	    {
-	      status = -1;
-	      break;
-	    }
-	  edges = more;
-	  printf ("  path %" PRIu64 " of %s: count %" PRIu64, e[0],
-		  report_program_function (p, (uint32_t) e[1], &ru)->notes->name, e[w]);
-	  print_segment (p, R, e[0], edges);
+	  status = ip_segment_print ((report_program *) p, (uint32_t) e[1], e[0], e[w]);
 	}
-      free (edges);
       for (uint32_t k = 0; !segments && k < u->nwide && k < top && status == 0; k++)
 	{
 	  const uint64_t *e = u->wide + (size_t) order[k] * (w + 1);

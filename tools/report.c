@@ -67,6 +67,8 @@ static const struct mode_reader
   { PP_MODE_INTERPROC, report_read_interproc },
   { PP_MODE_INTERPROC_PIECEWISE, report_read_interproc },
   { PP_MODE_INTERPROC_SEGMENTS, report_read_interproc },
+  { PP_MODE_INTERPROC_PPP, report_read_interproc },
+  { PP_MODE_INTERPROC_RESIDUAL, report_read_interproc },
 };
 
 static const struct mode_reader *

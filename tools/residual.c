@@ -12,7 +12,9 @@
      paths without new edges   untested paths in functions with no untested
                                edge: new only as combinations of tested edges
 
-   and last "N untested paths in M functions".  */
+   and last "N untested paths in M functions".  The segments a run of
+   interproc-residual took that its segments profile never did count the same
+   way, per root function, the edges those of its supergraph (segments.h).  */
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -20,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "ip-counts.h"
 
 struct residual_totals
 {
@@ -44,7 +47,115 @@ mark_edges (const pp_paths *p, uint64_t number, uint32_t *edges, bool *on)
 static bool
 is_residual (const report_unit *ru)
 {
-  return ru->mode->untested;
+  return ru->mode->untested && !ru->mode->calls;
+}
+
+/* Marks the S edges of segment NUMBER of root R in ON.  */
+static void
+mark_segment (const report_root *R, uint64_t number, uint32_t *edges, bool *on)
+{
+  if (number < R->paths->npaths)
+    mark_edges (R->paths, number, edges, on);
+}
+
+static int
+by_root_hottest (const void *a, const void *b)
+{
+  const uint64_t *x = *(const uint64_t *const *) a, *y = *(const uint64_t *const *) b;
+  if (x[1] != y[1])
+    return x[1] < y[1] ? -1 : 1;
+  if (x[2] != y[2])
+    return x[2] > y[2] ? -1 : 1;
+  return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* The untested segments of root ROOT, whose counts are BY[0 .. n).  */
+static int
+residual_root (report_program *p, uint32_t root, const uint64_t *const *by,
+	       uint32_t n, struct residual_totals *t)
+{
+  const report_unit *ru;
+  const report_function *f = report_program_function (p, root, &ru);
+  const pp_function_notes *fn = f->notes;
+  const report_root *R = report_program_root (p, root);
+  if (!R)
+    return -1;
+  uint32_t nedges = R->s.g.nedges;
+  uint32_t *edges = malloc ((R->paths->max_path_edges + 1) * sizeof *edges);
+  bool *tested = calloc (nedges + 1, sizeof *tested);
+  bool *taken = calloc (nedges + 1, sizeof *taken);
+  int status = edges && tested && taken ? 0 : -1;
+  uint64_t untested = 0;
+  for (uint32_t i = 0; status == 0 && i < fn->ninteresting; i++)
+    mark_segment (R, fn->interesting[i], edges, tested);
+  for (uint32_t i = 0; status == 0 && i < n; i++)
+    {
+      t->executed++;
+      t->executions = pp_sat_add (t->executions, by[i][2]);
+      if (pp_notes_interesting (fn, by[i][0]))
+	continue;
+      if (untested++ == 0)
+	printf ("function %s at %s:%" PRIu32 "\n", fn->name,
+		ru->notes.files[fn->decl_file], fn->decl_line);
+      t->untested_executions = pp_sat_add (t->untested_executions, by[i][2]);
+      mark_segment (R, by[i][0], edges, taken);
+      status = ip_segment_print (p, root, by[i][0], by[i][2]);
+    }
+  if (status == 0 && untested)
+    {
+      uint64_t new_edges = 0;
+      for (uint32_t e = 0; e < nedges; e++)
+	new_edges += taken[e] && !tested[e];
+      t->untested += untested;
+      t->functions++;
+      t->untested_edges += new_edges;
+      if (new_edges == 0)
+	t->without_new_edges += untested;
+    }
+  free (edges);
+  free (tested);
+  free (taken);
+  return status;
+}
+
+/* Whether program P counts the segments of interproc-residual units.  */
+static bool
+residual_program (const report_program *p)
+{
+  return p->manifest.kind == PP_IP_SEGMENTS && p->manifest.nunits
+	 && p->units[0]->mode->untested;
+}
+
+/* The untested segments of every program record of interproc-residual.  */
+static int
+residual_segments (report *r, const char *function_name,
+		   struct residual_totals *t)
+{
+  int status = 0;
+  for (uint32_t i = 0; i < r->nprograms && status == 0; i++)
+    {
+      report_program *p = &r->programs[i];
+      const pp_unit_data *u = p->data;
+      if (!residual_program (p))
+	continue;
+      const uint64_t **by = malloc ((u->nwide + 1) * sizeof *by);
+      if (!by)
+	return -1;
+      for (uint32_t k = 0; k < u->nwide; k++)
+	by[k] = u->wide + (size_t) k * 3;
+      qsort (by, u->nwide, sizeof *by, by_root_hottest);
+      for (uint32_t k = 0, j; k < u->nwide && status == 0; k = j)
+	{
+	  for (j = k; j < u->nwide && by[j][1] == by[k][1]; j++)
+	    ;
+	  const report_unit *ru;
+	  const report_function *f = report_program_function (p, (uint32_t) by[k][1], &ru);
+	  if (report_function_selected (f, function_name))
+	    status = residual_root (p, (uint32_t) by[k][1], by + k, j - k, t);
+	}
+      free (by);
+    }
+  return status;
 }
 
 static int
@@ -143,7 +254,18 @@ residual_command (int argc, char **argv)
     .file = path, .function_name = function_name, .unit_wanted = is_residual,
     .mode_option = "residual", .each = residual_function, .data = &t,
   };
-  int status = paths_each_function (&r, &walk);
+  bool segments = false, functions = false;
+  for (uint32_t u = 0; u < r.nunits; u++)
+    {
+      segments |= r.units[u].mode->untested && r.units[u].mode->calls;
+      functions |= is_residual (&r.units[u]);
+    }
+  int status = functions || !segments ? paths_each_function (&r, &walk) : 0;
+  if (status == 0 && segments && residual_segments (&r, function_name, &t))
+    {
+      tool_error (path, "out of memory");
+      status = -1;
+    }
   if (status == 0)
     {
       printf ("%suntested paths: %" PRIu64 " of %" PRIu64 " executed (%.1f%%)\n",
