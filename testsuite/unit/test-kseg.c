@@ -9,7 +9,11 @@
    the end of the process leaves each segment) and writes each segment as
    test-segments' walks are written.  What it takes from the numbering is
    only which edges cut a segment and which nodes start one (paths.h's
-   roles), as test-segments does.  */
+   roles), as test-segments does.  Half the programs are built for
+   interproc-ppp: each root has a random set of interesting segments (and
+   some roots a supergraph checksum that does not match), and every segment
+   must be counted in the root's slots exactly when it is interesting and
+   the checksum matches, in the tables otherwise.  */
 
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +72,7 @@ add_seg (struct segs *s, const uint32_t *tok, uint32_t n)
 static struct
 {
   uint64_t num, root;
+  bool slot;			/* counted in the root's slots */
 } counted[MAXSEGS];
 static uint32_t ncounted, nlost;
 
@@ -77,6 +82,7 @@ pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b)
   if (b || ncounted == MAXSEGS)
     return false;
   counted[ncounted].num = a;
+  counted[ncounted].slot = false;
   counted[ncounted++].root = ctx;
   return true;
 }
@@ -88,18 +94,32 @@ pp_ipt_count_number (const uint64_t *key)
   nlost += 1000;		/* never: pp_ipt_count_segment took it */
 }
 
+/* What pp_kseg_flush_slots moves out of the slots.  */
+void
+pp_ipt_add_number (const uint64_t *key, uint64_t n)
+{
+  for (uint64_t i = 0; i < n && ncounted < MAXSEGS; i++)
+    {
+      counted[ncounted].num = key[0];
+      counted[ncounted].slot = true;
+      counted[ncounted++].root = key[1];
+    }
+}
+
 void
 pp_ipt_count_lost (void)
 {
   nlost++;
 }
 
+static uint32_t nreports;
+
 void
 pp_report (bool at_exit, const char *fmt, ...)
 {
   (void) at_exit;
   (void) fmt;
-  nlost += 1000;		/* no supergraph here fails */
+  nreports++;			/* a root whose checksum does not match */
 }
 
 /* ---- The program.  */
@@ -112,6 +132,9 @@ static pp_unit_notes notes;
 static pp_function_notes fnotes[MAXPROCS];
 static char fn_addr[MAXPROCS];	/* the functions' addresses (tags) */
 static uint32_t k_depth;
+/* interproc-ppp: per root, whether its checksum matches (slots).  */
+static bool preferential, slots_ok[MAXPROCS];
+static uint64_t interesting[MAXPROCS][64];
 /* The test's own supergraphs, per root.  */
 static pp_seg_graph S[MAXPROCS];
 static pp_paths *P[MAXPROCS];
@@ -155,6 +178,31 @@ make_layout (uint32_t nprocs, uint32_t ncalls)
   layout.ncalls_of = ncalls_of;
   notes.nfunctions = nprocs;
   notes.functions = fnotes;
+}
+
+/* interproc-ppp: each root's interesting segments, a random set of its
+   supergraph's numbers, and its checksum (wrong for about one in four).  */
+static void
+make_interesting (uint32_t nprocs, unsigned long long *rng)
+{
+  notes.mode = preferential ? PP_MODE_INTERPROC_PPP : PP_MODE_INTERPROC_SEGMENTS;
+  uint64_t cfg[MAXPROCS];
+  for (uint32_t p = 0; p < nprocs; p++)
+    cfg[p] = fnotes[p].cfg_checksum = unit_rand (rng);
+  for (uint32_t p = 0; p < nprocs; p++)
+    {
+      fnotes[p].ninteresting = 0;
+      fnotes[p].interesting = interesting[p];
+      slots_ok[p] = false;
+      if (!preferential)
+	continue;
+      for (uint64_t n = 0; n < P[p]->npaths && fnotes[p].ninteresting < 64; n++)
+	if (unit_rand (rng) % 2)
+	  interesting[p][fnotes[p].ninteresting++] = n;
+      slots_ok[p] = unit_rand (rng) % 4 != 0;
+      fnotes[p].seg_checksum = pp_seg_checksum (&S[p], cfg) ^ !slots_ok[p];
+      slots_ok[p] &= fnotes[p].ninteresting > 0;
+    }
 }
 
 /* ---- The run, and the segments it takes.  */
@@ -555,6 +603,7 @@ int
 main (void)
 {
   struct unit_property same = { .name = "kseg runtime: the segments counted are exactly the run's depth-k segments, lost ones lost (brute force)" };
+  struct unit_property slotted = { .name = "kseg runtime: interproc-ppp counts a segment in its root's slots exactly when it is interesting and the supergraph is the one it was learnt on" };
   unsigned long long rng = 0x6b5e;
   unsigned runs = 0, segments = 0, lost = 0;
   for (unsigned t = 0; t < 800; t++)
@@ -570,6 +619,9 @@ main (void)
 	built &= pp_seg_build (&prog, p, k_depth, &S[p]) == PP_SEG_OK
 		 && pp_seg_number (&S[p], &P[p]) == PP_PATHS_OK;
       make_layout (nprocs, ncalls);
+      preferential = t % 2;
+      if (built)
+	make_interesting (nprocs, &rng);
       static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
       unit_check (&same, built && pp_kseg_init (&layout, &notes, k_depth, &lock) == 0,
 		  "seed %llx: set-up failed", seed);
@@ -581,7 +633,17 @@ main (void)
 	  unsigned long long run_seed = rng;
 	  trace = getenv ("KSEG_RUN") && strtoull (getenv ("KSEG_RUN"), NULL, 16) == run_seed;
 	  run (&rng);
+	  pp_kseg_flush_slots ();
 	  decode_counted ();
+	  bool where = true;
+	  for (uint32_t i = 0; i < ncounted && where; i++)
+	    {
+	      uint32_t root = (uint32_t) counted[i].root;
+	      where = counted[i].slot == (slots_ok[root]
+					  && pp_notes_interesting (&fnotes[root], counted[i].num));
+	    }
+	  unit_check (&slotted, where, "program seed %llx, run seed %llx: a segment "
+		      "counted %s slots", seed, rng, where ? "" : "in or out of its");
 	  runs++;
 	  segments += want.n;
 	  lost += want.lost;
@@ -624,6 +686,7 @@ main (void)
 	}
     }
   unit_report (&same);
+  unit_report (&slotted);
   printf ("kseg: %u runs, %u segments, %u lost\n", runs, segments, lost);
   return unit_exit_status ();
 }
