@@ -124,7 +124,8 @@ bool pp_prior_yields_edge_counts (uint32_t mode);
    program records count each root's segments by (number, root procedure),
    the numbers those of the root's supergraph (segments.h) over the record's
    units.  pp_seg_prior_open lays out every program record of PRIOR (all of
-   segments of depth DEPTH, their units in the profile); pp_seg_prior_learn
+   segments of depth DEPTH, their units in the profile; an empty profile has
+   none, a profile with units but no record is refused); pp_seg_prior_learn
    finds function UNIT_NAME:ASM_NAME as a root: 1 with its executed segments
    (the hottest making PERCENT of its executions, pp_select_hottest) in a
    malloc'd *INTERESTING of *N and the pp_seg_checksum of its supergraph in

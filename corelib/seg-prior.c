@@ -144,7 +144,7 @@ pp_seg_prior_open (const pp_prior *prior, uint32_t depth, pp_seg_prior *sp,
 	    return -1;
 	  }
       }
-  if (sp->nrecords == 0)
+  if (sp->nrecords == 0 && prior->nunits > 0)
     {
       snprintf (err, errlen, "no program record counts segments (a profile of "
 		"-fplugin-arg-pathprof-interproc=segments runs, which said why "

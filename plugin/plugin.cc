@@ -193,6 +193,19 @@ load_prior (void)
   if (option_mode->preferential && pp_mode_segments (option_mode))
     {
       /* Segments learn from the program records of a segments profile.  */
+      for (uint32_t i = 0; i < prior.nunits; i++)
+	{
+	  const pp_unit_data *d = prior.units[i].data;
+	  uint32_t mode = pp_prior_unit_mode (&prior, i);
+	  if (!pp_ip_manifest_p (d->notes, d->notes_len)
+	      && mode != PP_MODE_INTERPROC_SEGMENTS)
+	    {
+	      error ("pathprof: %s: unit %s is a %s profile; mode %qs learns from "
+		     "a profile of %<-fplugin-arg-pathprof-interproc=segments%>",
+		     option_profile, d->name, pp_mode_name (mode), option_mode->name);
+	      return false;
+	    }
+	}
       if (pp_seg_prior_open (&prior, (uint32_t) option_depth, &seg_prior, err,
 			     sizeof err))
 	{
