@@ -154,22 +154,22 @@ typedef struct pp_function_notes
   uint32_t nkeys;		/* 0 or nvalues */
   uint64_t *keys;		/* per slot: the path it counts, or UINT64_MAX */
   uint64_t ppp_span;
-  uint64_t seg_checksum;	/* interproc-ppp, interproc-residual */
   /* The interprocedural modes only (else 0 and NULL).  */
   uint32_t function_flags;	/* enum pp_function_flag */
   uint32_t ncalls;
   pp_call_notes *calls;		/* by block, in statement order */
+  uint64_t seg_checksum;	/* interproc-ppp, interproc-residual */
 } pp_function_notes;
 
 typedef struct pp_unit_notes
 {
   uint32_t mode, weighting;
-  uint32_t depth;		/* the modes of segments: k, 1 .. PP_SEGMENTS_MAX_DEPTH */
   char *unit_name;
   uint32_t nfiles;
   char **files;
   uint32_t nfunctions;
   pp_function_notes *functions;
+  uint32_t depth;		/* the modes of segments: k, 1 .. PP_SEGMENTS_MAX_DEPTH */
 } pp_unit_notes;
 
 /* Serialises notes into a malloc'd buffer.  Returns 0 or -1 (allocation).  */

@@ -175,9 +175,9 @@ load_prior (void)
   if (!option_profile)
     {
       if (option_mode->preferential)
-	error ("pathprof: mode %qs learns its interesting paths from a paths "
+	error ("pathprof: mode %qs learns its interesting paths from a %s "
 	       "profile: give %<-fplugin-arg-pathprof-profile=FILE%>",
-	       option_mode->name);
+	       option_mode->name, pp_mode_segments (option_mode) ? "segments" : "paths");
       else
 	error ("pathprof: %<-fplugin-arg-pathprof-weights=profile%> weights by "
 	       "the edge counts of a previous run: give "

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ip-notes.h"
 #include "modes.h"
 #include "notes.h"
 #include "profile.h"
@@ -44,6 +45,7 @@ random_notes (pp_unit_notes *n)
   memset (n, 0, sizeof *n);
   n->mode = pp_modes[rnd (pp_nmodes)].mode;
   n->weighting = rnd (3);
+  n->depth = 1 + rnd (PP_SEGMENTS_MAX_DEPTH);	/* encoded by the modes of segments */
   n->unit_name = random_string ("/src/unit");
   n->nfiles = 1 + rnd (4);
   n->files = calloc (n->nfiles, sizeof *n->files);
@@ -81,15 +83,18 @@ random_notes (pp_unit_notes *n)
 	  rnd (f->nblocks), rnd (f->nblocks), rnd (128),
 	  f->nvalues && rnd (2) ? (int32_t) rnd (f->nvalues) : -1 };
       f->cfg_checksum = pp_notes_cfg_checksum (f);	/* what decoding gives */
+      f->seg_checksum = unit_rand (&seed);	/* interproc-ppp, -residual */
     }
 }
 
 static bool
 notes_equal (const pp_unit_notes *a, const pp_unit_notes *b)
 {
+  const pp_mode_info *m = pp_mode_lookup (a->mode);
+  bool segments = m && pp_mode_segments (m);
   if (a->mode != b->mode || a->weighting != b->weighting
       || strcmp (a->unit_name, b->unit_name) || a->nfiles != b->nfiles
-      || a->nfunctions != b->nfunctions)
+      || a->nfunctions != b->nfunctions || (segments && a->depth != b->depth))
     return false;
   for (uint32_t i = 0; i < a->nfiles; i++)
     if (strcmp (a->files[i], b->files[i]))
@@ -101,7 +106,8 @@ notes_equal (const pp_unit_notes *a, const pp_unit_notes *b)
 	  || f->decl_file != g->decl_file || f->decl_line != g->decl_line
 	  || f->cfg_checksum != g->cfg_checksum
 	  || f->value_offset != g->value_offset || f->nvalues != g->nvalues
-	  || f->nblocks != g->nblocks || f->nedges != g->nedges)
+	  || f->nblocks != g->nblocks || f->nedges != g->nedges
+	  || (segments && m->preferential && f->seg_checksum != g->seg_checksum))
 	return false;
       for (uint32_t k = 0; k < f->nblocks; k++)
 	if (f->blocks[k].flags != g->blocks[k].flags

@@ -85,7 +85,7 @@ static bool
 encode_decode (const pp_function_notes *fn, uint32_t mode, pp_unit_notes *out)
 {
   char *files[1] = { "/src/a.c" };
-  pp_unit_notes n = { .mode = mode, .unit_name = "/src/a.c", .nfiles = 1,
+  pp_unit_notes n = { .mode = mode, .depth = 1, .unit_name = "/src/a.c", .nfiles = 1,
 		      .files = files, .nfunctions = 1,
 		      .functions = (pp_function_notes *) fn };
   unsigned char *buf;
