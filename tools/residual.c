@@ -44,6 +44,22 @@ mark_edges (const pp_paths *p, uint64_t number, uint32_t *edges, bool *on)
     on[path.end_edge] = true;
 }
 
+/* A function (or root) with UNTESTED paths, whose edges TAKEN and TESTED
+   marked, to the totals.  */
+static void
+add_untested (struct residual_totals *t, uint64_t untested, const bool *taken,
+	      const bool *tested, uint32_t nedges)
+{
+  uint64_t new_edges = 0;
+  for (uint32_t e = 0; e < nedges; e++)
+    new_edges += taken[e] && !tested[e];
+  t->untested += untested;
+  t->functions++;
+  t->untested_edges += new_edges;
+  if (new_edges == 0)
+    t->without_new_edges += untested;
+}
+
 static bool
 is_residual (const report_unit *ru)
 {
@@ -102,16 +118,7 @@ residual_root (report_program *p, uint32_t root, const uint64_t *const *by,
       status = ip_segment_print (p, root, by[i][0], by[i][2]);
     }
   if (status == 0 && untested)
-    {
-      uint64_t new_edges = 0;
-      for (uint32_t e = 0; e < nedges; e++)
-	new_edges += taken[e] && !tested[e];
-      t->untested += untested;
-      t->functions++;
-      t->untested_edges += new_edges;
-      if (new_edges == 0)
-	t->without_new_edges += untested;
-    }
+    add_untested (t, untested, taken, tested, nedges);
   free (edges);
   free (tested);
   free (taken);
@@ -195,16 +202,7 @@ residual_function (const report_unit *ru, const report_function *f, void *data,
       status = paths_print_path (ru, f, p, pc, "", edges);
     }
   if (status == 0 && untested)
-    {
-      uint64_t new_edges = 0;
-      for (uint32_t e = 0; e < nedges; e++)
-	new_edges += taken[e] && !tested[e];
-      t->untested += untested;
-      t->functions++;
-      t->untested_edges += new_edges;
-      if (new_edges == 0)
-	t->without_new_edges += untested;
-    }
+    add_untested (t, untested, taken, tested, nedges);
   if (status)
     snprintf (err, errlen, "out of memory");
   free (edges);

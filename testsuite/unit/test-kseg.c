@@ -26,46 +26,15 @@
 #include "segments.h"
 #include "unit.h"
 #include "gen-program.h"
+#include "seg-tokens.h"
 
 #define MAXPROCS 4
 #define MAXDEPTH 3
 #define MAXSTACK 10
-#define MAXTOK 256
-#define MAXSEGS 4096
+#define MAXTOK SEG_MAXTOK
+#define MAXSEGS SEG_MAX
 
-enum token
-{
-  T_START = 0x80000000u,	/* then the start's call sites, T_AT, vertex */
-  T_AT,
-  T_EDGE,			/* then the graph edge */
-  T_CALL,			/* then the site */
-  T_RETURN,
-  T_SUMMARY,
-  T_CUT,			/* the segment ended on the step before */
-};
-
-/* A multiset of segments: token strings with counts.  */
-struct segs
-{
-  uint32_t n, lost;
-  uint32_t len[MAXSEGS];
-  uint32_t tok[MAXSEGS][MAXTOK];
-  bool overflow;
-};
-
-static struct segs want, got;
-
-static void
-add_seg (struct segs *s, const uint32_t *tok, uint32_t n)
-{
-  if (s->n == MAXSEGS || n > MAXTOK)
-    {
-      s->overflow = true;
-      return;
-    }
-  memcpy (s->tok[s->n], tok, n * sizeof *tok);
-  s->len[s->n++] = n;
-}
+static struct seg_list want, got;
 
 /* ---- What the runtime counts (ip-tables.h and ip-runtime.h, stubbed).  */
 
@@ -241,7 +210,7 @@ end_segment (struct sim *r)
   if (r->lost)
     want.lost++;
   else
-    add_seg (&want, r->tok, r->ntok);
+    seg_keep (&want, r->tok, r->ntok);
   r->ntok = 0;
 }
 
@@ -536,66 +505,21 @@ run (unsigned long long *rng)
 
 /* ---- Comparing.  */
 
-static int
-cmp_seg (const void *a, const void *b)
-{
-  const uint32_t *x = a, *y = b;
-  for (uint32_t i = 0; i < MAXTOK; i++)
-    if (x[i] != y[i])
-      return x[i] < y[i] ? -1 : 1;
-  return 0;
-}
-
-static void
-sort_segs (struct segs *s)
-{
-  for (uint32_t i = 0; i < s->n; i++)
-    memset (s->tok[i] + s->len[i], 0xff, (MAXTOK - s->len[i]) * sizeof (uint32_t));
-  qsort (s->tok, s->n, sizeof s->tok[0], cmp_seg);
-}
-
 /* The counted segments, decoded in the test's supergraphs.  */
 static void
 decode_counted (void)
 {
+  static uint32_t edges[1 << 16];
   for (uint32_t i = 0; i < ncounted; i++)
     {
-      uint32_t root = (uint32_t) counted[i].root;
-      const pp_seg_graph *s = &S[root];
-      const pp_paths *p = P[root];
-      uint32_t edges[4096], tok[MAXTOK], nt = 0, c = 0;
-      pp_path path = { .edges = edges };
-      if (root >= prog.nprocs || p->max_path_edges > 4096
-	  || pp_paths_decode (p, counted[i].num, &path) != PP_PATHS_OK)
-	{
-	  got.overflow = true;
-	  continue;
-	}
-      for (uint32_t j = 0; j < s->ncopies; j++)
-	if (s->copies[j].first_node <= path.start_node)
-	  c = j;
-      uint32_t chain[MAXDEPTH + 1], d = 0;
-      for (uint32_t j = c; j != 0; j = s->copies[j].parent)
-	chain[d++] = s->copies[j].site;
-      tok[nt++] = T_START;
-      while (d)
-	tok[nt++] = chain[--d];
-      tok[nt++] = T_AT;
-      tok[nt++] = path.start_node - s->copies[c].first_node;
-      for (uint32_t j = 0; j <= path.nedges && nt + 3 < MAXTOK; j++)
-	{
-	  uint32_t se = j < path.nedges ? path.edges[j] : path.end_edge;
-	  if (se == PP_PATH_NONE)
-	    break;
-	  if (s->kind[se] == PP_SEG_LEAVE)
-	    continue;
-	  static const uint32_t kinds[] = { T_EDGE, T_CALL, T_RETURN, T_SUMMARY };
-	  tok[nt++] = kinds[s->kind[se]];
-	  tok[nt++] = s->arg[se];
-	  if (j == path.nedges)
-	    tok[nt++] = T_CUT;
-	}
-      add_seg (&got, tok, nt);
+      uint32_t root = (uint32_t) counted[i].root, tok[MAXTOK];
+      uint32_t nt = root < prog.nprocs && P[root]->max_path_edges < (1 << 16)
+		    ? seg_tokens_of_number (&S[root], P[root], counted[i].num, edges, tok)
+		    : UINT32_MAX;
+      if (nt == UINT32_MAX)
+	got.overflow = true;
+      else
+	seg_keep (&got, tok, nt);
     }
 }
 
@@ -651,10 +575,10 @@ main (void)
 		       && want.lost == nlost;
 	  if (equal)
 	    {
-	      sort_segs (&want);
-	      sort_segs (&got);
+	      seg_sort (&want);
+	      seg_sort (&got);
 	      for (uint32_t i = 0; i < want.n && equal; i++)
-		equal = cmp_seg (want.tok[i], got.tok[i]) == 0;
+		equal = seg_cmp (want.tok[i], got.tok[i]) == 0;
 	    }
 	  if (!equal && getenv ("KSEG_DEBUG") && same.failures == 0)
 	    {

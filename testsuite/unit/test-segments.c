@@ -21,32 +21,14 @@
 #include "segments.h"
 #include "unit.h"
 #include "gen-program.h"
+#include "seg-tokens.h"
 
 #define MAXPROCS 4
 #define MAXDEPTH 3
-#define MAXTOKENS 512
+#define MAXTOKENS SEG_MAXTOK
 #define MAXWALKS 3000
 
-enum token
-{
-  T_START = 0x80000000u,	/* then the start's call sites, T_AT, vertex */
-  T_AT,
-  T_EDGE,			/* then the graph edge */
-  T_CALL,			/* then the site */
-  T_RETURN,
-  T_SUMMARY,
-  T_CUT,			/* the walk ended on the step before */
-};
-
-struct walks
-{
-  uint32_t n;
-  uint32_t len[MAXWALKS];
-  uint32_t tok[MAXWALKS][MAXTOKENS];
-  bool overflow;
-};
-
-static struct walks found, decoded;
+static struct seg_list found, decoded;
 
 struct walker
 {
@@ -65,18 +47,6 @@ emit (struct walker *w, uint32_t t)
   if (w->ntok < MAXTOKENS)
     w->tok[w->ntok] = t;
   w->ntok++;
-}
-
-static void
-keep (struct walks *ws, const uint32_t *tok, uint32_t ntok)
-{
-  if (ws->n == MAXWALKS || ntok > MAXTOKENS)
-    {
-      ws->overflow = true;
-      return;
-    }
-  memcpy (ws->tok[ws->n], tok, ntok * sizeof *tok);
-  ws->len[ws->n++] = ntok;
 }
 
 static bool
@@ -123,7 +93,7 @@ step (struct walker *w, uint32_t token, uint32_t arg, uint32_t se, uint32_t v)
   if (is_cut (w->p, se))
     {
       emit (w, T_CUT);
-      keep (&found, w->tok, w->ntok);
+      seg_keep (&found, w->tok, w->ntok);
     }
   else
     walk_from (w, v);
@@ -140,7 +110,7 @@ walk_from (struct walker *w, uint32_t v)
     {
       if (w->depth == 0)
 	{
-	  keep (&found, w->tok, w->ntok);
+	  seg_keep (&found, w->tok, w->ntok);
 	  return;
 	}
       uint32_t site = w->site[w->depth];
@@ -167,7 +137,7 @@ walk_from (struct walker *w, uint32_t v)
 	      uint32_t mark = w->ntok;
 	      emit (w, T_EDGE);
 	      emit (w, e);
-	      keep (&found, w->tok, w->ntok);
+	      seg_keep (&found, w->tok, w->ntok);
 	      w->ntok = mark;
 	    }
 	  continue;
@@ -183,7 +153,7 @@ walk_from (struct walker *w, uint32_t v)
       if (q == UINT32_MAX || w->s->copies[q].proc != prog->calls[site].callee)
 	{
 	  emit (w, 0xdeadu);	/* no such copy: a walk nobody decodes */
-	  keep (&found, w->tok, w->ntok);
+	  seg_keep (&found, w->tok, w->ntok);
 	  w->ntok--;
 	  return;
 	}
@@ -198,45 +168,6 @@ walk_from (struct walker *w, uint32_t v)
     step (w, T_SUMMARY, site, w->s->call_edge[slot], prog->calls[site].ret);
 }
 
-/* The start at S node V: its copy's chain of sites from the root, then the
-   vertex.  */
-static void
-start_tokens (const pp_seg_graph *s, uint32_t v, uint32_t *tok, uint32_t *n,
-	      uint32_t *copy_out)
-{
-  uint32_t c = 0;
-  for (uint32_t i = 0; i < s->ncopies; i++)
-    if (s->copies[i].first_node <= v)
-      c = i;
-  *copy_out = c;
-  uint32_t chain[MAXDEPTH + 2], depth = 0;
-  for (uint32_t i = c; i != 0; i = s->copies[i].parent)
-    chain[depth++] = s->copies[i].site;
-  tok[(*n)++] = T_START;
-  while (depth)
-    tok[(*n)++] = chain[--depth];
-  tok[(*n)++] = T_AT;
-  tok[(*n)++] = v - s->copies[c].first_node;
-}
-
-static int
-cmp_walk (const void *a, const void *b)
-{
-  const uint32_t *x = a, *y = b;
-  for (uint32_t i = 0; i < MAXTOKENS; i++)
-    if (x[i] != y[i])
-      return x[i] < y[i] ? -1 : 1;
-  return 0;
-}
-
-static void
-sort_walks (struct walks *ws)
-{
-  for (uint32_t i = 0; i < ws->n; i++)
-    memset (ws->tok[i] + ws->len[i], 0xff, (MAXTOKENS - ws->len[i]) * sizeof (uint32_t));
-  qsort (ws->tok, ws->n, sizeof ws->tok[0], cmp_walk);
-}
-
 /* Decodes every number of P (S's numbering) into tokens.  */
 static void
 decode_all (const pp_seg_graph *s, const pp_paths *p)
@@ -244,25 +175,11 @@ decode_all (const pp_seg_graph *s, const pp_paths *p)
   uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
   for (uint64_t n = 0; n < p->npaths && !decoded.overflow; n++)
     {
-      pp_path path = { .edges = edges };
-      uint32_t tok[MAXTOKENS], nt = 0, c;
-      if (pp_paths_decode (p, n, &path) != PP_PATHS_OK)
+      uint32_t tok[MAXTOKENS];
+      uint32_t nt = seg_tokens_of_number (s, p, n, edges, tok);
+      if (nt == UINT32_MAX)
 	abort ();
-      start_tokens (s, path.start_node, tok, &nt, &c);
-      for (uint32_t i = 0; i <= path.nedges && nt + 3 < MAXTOKENS; i++)
-	{
-	  uint32_t se = i < path.nedges ? path.edges[i] : path.end_edge;
-	  if (se == PP_PATH_NONE)
-	    break;
-	  if (s->kind[se] == PP_SEG_LEAVE)
-	    continue;		/* after the leave c -> L, which says it */
-	  static const uint32_t kinds[] = { T_EDGE, T_CALL, T_RETURN, T_SUMMARY };
-	  tok[nt++] = kinds[s->kind[se]];
-	  tok[nt++] = s->arg[se];
-	  if (i == path.nedges)
-	    tok[nt++] = T_CUT;
-	}
-      keep (&decoded, tok, nt);
+      seg_keep (&decoded, tok, nt);
     }
   free (edges);
 }
@@ -334,7 +251,7 @@ main (void)
 		{
 		  w.ntok = 0;
 		  uint32_t c;
-		  start_tokens (&s, v, w.tok, &w.ntok, &c);
+		  seg_start_tokens (&s, v, w.tok, &w.ntok, &c);
 		  /* The open calls of the copy the walk starts in.  */
 		  uint32_t chain[MAXDEPTH + 2], d = 0;
 		  for (uint32_t i = c; i != 0; i = s.copies[i].parent)
@@ -355,11 +272,11 @@ main (void)
 	    bool equal = !found.overflow && !decoded.overflow && found.n == decoded.n;
 	    if (equal)
 	      {
-		sort_walks (&found);
-		sort_walks (&decoded);
+		seg_sort (&found);
+		seg_sort (&decoded);
 		for (uint32_t i = 0; i < found.n && equal; i++)
-		  equal = cmp_walk (found.tok[i], decoded.tok[i]) == 0
-			  && (i == 0 || cmp_walk (found.tok[i - 1], found.tok[i]) != 0);
+		  equal = seg_cmp (found.tok[i], decoded.tok[i]) == 0
+			  && (i == 0 || seg_cmp (found.tok[i - 1], found.tok[i]) != 0);
 	      }
 	    unit_check (&same, equal, "seed %llx: root %u, k %u: %u walks, %u "
 			"decoded paths of %llu", seed, root, k, found.n, decoded.n,
