@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ip-notes.h"
 #include "prior.h"
 #include "edgeprof.h"
 #include "modes.h"
@@ -229,6 +230,9 @@ pp_prior_find (pp_prior *prior, const char *unit_name, const char *asm_name,
   pp_prior_function only;
   for (uint32_t i = 0; i < prior->nunits && found < 2; i++)
     {
+      const pp_unit_data *d = prior->units[i].data;
+      if (pp_ip_manifest_p (d->notes, d->notes_len))
+	continue;		/* a program record, no unit */
       if (decode_unit (prior, i, err, errlen))
 	return -1;
       if (find_in_unit (&prior->units[i], asm_name, &only))

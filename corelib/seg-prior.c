@@ -155,6 +155,60 @@ pp_seg_prior_open (const pp_prior *prior, uint32_t depth, pp_seg_prior *sp,
   return 0;
 }
 
+/* Root PROC of record R: its executed segments and its supergraph's
+   checksum (pp_seg_prior_learn's 1 and -1).  */
+static int
+learn_root (const pp_seg_prior *sp, const struct pp_seg_record *r, uint32_t proc,
+	    const char *asm_name, double percent, uint64_t **interesting,
+	    uint32_t *n, uint64_t *checksum, char *err, size_t errlen)
+{
+  pp_seg_graph s;
+  pp_paths *p = NULL;
+  int rc = pp_seg_build (&r->layout.prog, proc, sp->depth, &s);
+  if (rc == PP_SEG_OK && pp_seg_number (&s, &p) != PP_PATHS_OK)
+    rc = PP_SEG_EGRAPH;
+  const pp_unit_data *u = r->data;
+  pp_path_count *counts = rc == PP_SEG_OK
+			  ? malloc ((u->nwide + 1) * sizeof *counts) : NULL;
+  uint32_t k = 0;
+  bool stale = false;
+  for (uint32_t j = 0; counts && j < u->nwide; j++)
+    {
+      const uint64_t *e = u->wide + (size_t) j * 3;
+      if (e[1] != proc || !e[2])
+	continue;
+      stale |= e[0] >= p->npaths;
+      counts[k++] = (pp_path_count) { e[0], e[2] };
+    }
+  int status = -1;
+  if (!counts)
+    snprintf (err, errlen, rc == PP_SEG_ENOMEM ? "out of memory"
+	      : "'%s': the supergraph of '%s' cannot be numbered", u->name,
+	      asm_name);
+  else if (stale)
+    snprintf (err, errlen, "'%s': a segment of '%s' beyond its numbering (a "
+	      "damaged profile)", u->name, asm_name);
+  else
+    {
+      k = pp_select_hottest (counts, k, percent);
+      *interesting = malloc ((k + 1) * sizeof **interesting);
+      if (*interesting)
+	{
+	  for (uint32_t j = 0; j < k; j++)
+	    (*interesting)[j] = counts[j].path;
+	  *n = k;
+	  *checksum = pp_seg_checksum (&s, r->cfg_checksum);
+	  status = 1;
+	}
+      else
+	snprintf (err, errlen, "out of memory");
+    }
+  free (counts);
+  pp_paths_free (p);
+  pp_seg_free (&s);
+  return status;
+}
+
 int
 pp_seg_prior_learn (pp_seg_prior *sp, const char *unit_name, const char *asm_name,
 		    double percent, uint64_t **interesting, uint32_t *n,
@@ -162,62 +216,28 @@ pp_seg_prior_learn (pp_seg_prior *sp, const char *unit_name, const char *asm_nam
 {
   *interesting = NULL;
   *n = 0;
+  /* Matching as pp_prior_find does: the unit by name, else the one
+     function of that assembler name the records have.  */
+  bool unit_seen = false;
+  for (uint32_t i = 0; i < sp->nrecords; i++)
+    for (uint32_t m = 0; m < sp->records[i].manifest.nunits; m++)
+      unit_seen |= strcmp (sp->records[i].manifest.names[m], unit_name) == 0;
+  uint32_t matches = 0, at = 0, proc = UINT32_MAX;
   for (uint32_t i = 0; i < sp->nrecords; i++)
     {
-      struct pp_seg_record *r = &sp->records[i];
-      uint32_t proc = UINT32_MAX;
-      for (uint32_t m = 0; m < r->manifest.nunits && proc == UINT32_MAX; m++)
-	if (strcmp (r->manifest.names[m], unit_name) == 0)
+      const struct pp_seg_record *r = &sp->records[i];
+      for (uint32_t m = 0; m < r->manifest.nunits; m++)
+	if (!unit_seen || strcmp (r->manifest.names[m], unit_name) == 0)
 	  for (uint32_t f = 0; f < r->notes[m].nfunctions; f++)
 	    if (strcmp (r->notes[m].functions[f].asm_name, asm_name) == 0)
-	      proc = r->layout.first_proc[m] + f;
-      if (proc == UINT32_MAX)
-	continue;
-      pp_seg_graph s;
-      pp_paths *p = NULL;
-      int rc = pp_seg_build (&r->layout.prog, proc, sp->depth, &s);
-      if (rc == PP_SEG_OK && pp_seg_number (&s, &p) != PP_PATHS_OK)
-	rc = PP_SEG_EGRAPH;
-      const pp_unit_data *u = r->data;
-      pp_path_count *counts = rc == PP_SEG_OK
-			      ? malloc ((u->nwide + 1) * sizeof *counts) : NULL;
-      uint32_t k = 0;
-      bool stale = false;
-      for (uint32_t j = 0; counts && j < u->nwide; j++)
-	{
-	  const uint64_t *e = u->wide + (size_t) j * 3;
-	  if (e[1] != proc || !e[2])
-	    continue;
-	  stale |= e[0] >= p->npaths;
-	  counts[k++] = (pp_path_count) { e[0], e[2] };
-	}
-      int status = -1;
-      if (!counts)
-	snprintf (err, errlen, rc == PP_SEG_ENOMEM ? "out of memory"
-		  : "'%s': the supergraph of '%s' cannot be numbered", u->name,
-		  asm_name);
-      else if (stale)
-	snprintf (err, errlen, "'%s': a segment of '%s' beyond its numbering (a "
-		  "damaged profile)", u->name, asm_name);
-      else
-	{
-	  k = pp_select_hottest (counts, k, percent);
-	  *interesting = malloc ((k + 1) * sizeof **interesting);
-	  if (*interesting)
-	    {
-	      for (uint32_t j = 0; j < k; j++)
-		(*interesting)[j] = counts[j].path;
-	      *n = k;
-	      *checksum = pp_seg_checksum (&s, r->cfg_checksum);
-	      status = 1;
-	    }
-	  else
-	    snprintf (err, errlen, "out of memory");
-	}
-      free (counts);
-      pp_paths_free (p);
-      pp_seg_free (&s);
-      return status;
+	      {
+		matches++;
+		at = i;
+		proc = r->layout.first_proc[m] + f;
+	      }
     }
-  return 0;
+  if (matches != 1)
+    return 0;
+  return learn_root (sp, &sp->records[at], proc, asm_name, percent,
+		     interesting, n, checksum, err, errlen);
 }
