@@ -88,6 +88,10 @@ typedef struct pp_ip_program
   uint32_t ncalls;
   const pp_ip_call *calls;
   uint32_t max_bits;		/* 0: PP_IP_MAX_BITS */
+  /* NULL, or per procedure (nprocs + 1): the calls are grouped by
+     procedure, procedure p's calls[call_start[p] .. call_start[p + 1]), so
+     that segments.h need not sort them for every root.  */
+  const uint32_t *call_start;
 } pp_ip_program;
 
 /* Where the numbering cuts: a procedure with more paths from its ENTRY than

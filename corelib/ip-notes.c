@@ -142,7 +142,7 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
   l->ncalls_of = calloc (nprocs + 1, sizeof *l->ncalls_of);
   struct name *pub = malloc ((nprocs + 1) * sizeof *pub);
   struct name *own = malloc ((most + 1) * sizeof *own);
-  l->prog = (pp_ip_program) { nprocs, procs, external, 0, 0, calls, 0 };
+  l->prog = (pp_ip_program) { nprocs, procs, external, 0, 0, calls, 0, NULL };
   int status = -1;
   if (!l->first_proc || !procs || !external || !calls || !l->site_of_call
       || !l->leaf_edge || !l->call_vertex || !l->return_vertex || !l->call_block
@@ -181,6 +181,18 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
 			own, un->nfunctions, calls))
 	  goto out;
     }
+  /* build_proc appended the calls procedure by procedure.  */
+  uint32_t *start = malloc ((nprocs + 1) * sizeof *start);
+  if (!start)
+    goto out;
+  start[0] = 0;
+  for (uint32_t q = 0; q < nprocs; q++)
+    {
+      start[q + 1] = start[q];
+      for (uint32_t k = 0; k < l->ncalls_of[q]; k++)
+	start[q + 1] += l->site_of_call[q][k] != UINT32_MAX;
+    }
+  l->prog.call_start = start;
   status = 0;
 out:
   free (pub);
@@ -212,6 +224,7 @@ pp_ip_layout_free (pp_ip_layout *l)
   free ((void *) l->prog.procs);
   free ((void *) l->prog.external);
   free ((void *) l->prog.calls);
+  free ((void *) l->prog.call_start);
   free (l->first_proc);
   free (l->site_of_call);
   free (l->leaf_edge);

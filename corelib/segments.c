@@ -53,15 +53,24 @@ pp_seg_site_index (const pp_seg_graph *s, uint32_t c, uint32_t site)
 {
   uint32_t p = s->copies[c].proc;
   for (uint32_t j = s->site_start[p]; j < s->site_start[p + 1]; j++)
-    if (s->sites[j] == site)
+    if (pp_seg_site (s, j) == site)
       return j - s->site_start[p];
   return UINT32_MAX;
 }
 
-/* Per procedure, its call sites in program order (a counting sort).  */
+/* Per procedure, its call sites in program order (a counting sort, unless
+   the program has them grouped already).  */
 static int
 sort_sites (const pp_ip_program *prog, pp_seg_graph *s)
 {
+  if (prog->call_start)
+    {
+      s->site_start = malloc ((prog->nprocs + 1) * sizeof *s->site_start);
+      if (!s->site_start)
+	return PP_SEG_ENOMEM;
+      memcpy (s->site_start, prog->call_start, (prog->nprocs + 1) * sizeof *s->site_start);
+      return PP_SEG_OK;
+    }
   s->site_start = calloc (prog->nprocs + 1, sizeof *s->site_start);
   s->sites = malloc ((prog->ncalls ? prog->ncalls : 1) * sizeof *s->sites);
   if (!s->site_start || !s->sites)
@@ -103,7 +112,15 @@ make_copies (const pp_ip_program *prog, uint32_t root, uint32_t k,
 	goto nomem;
       for (uint32_t j = s->site_start[c.proc]; j < s->site_start[c.proc + 1]; j++)
 	{
-	  const pp_ip_call *site = &prog->calls[s->sites[j]];
+	  const pp_ip_call *site = &prog->calls[pp_seg_site (s, j)];
+	  if (site->proc != c.proc || site->callee >= prog->nprocs
+	      || site->call >= prog->procs[c.proc].nnodes
+	      || site->ret >= prog->procs[c.proc].nnodes)
+	    {
+	      free (first_call.v);
+	      free (child.v);
+	      return PP_SEG_EGRAPH;
+	    }
 	  const pp_graph *q = &prog->procs[site->callee];
 	  if (c.depth >= k || s->ncopies >= PP_SEG_MAX_COPIES
 	      || q->nnodes > PP_SEG_MAX_NODES - nodes)
@@ -121,7 +138,7 @@ make_copies (const pp_ip_program *prog, uint32_t root, uint32_t k,
 	      cap *= 2;
 	    }
 	  s->copies[s->ncopies] = (pp_seg_copy) {
-	    .proc = site->callee, .parent = i, .site = s->sites[j],
+	    .proc = site->callee, .parent = i, .site = pp_seg_site (s, j),
 	    .depth = c.depth + 1, .first_node = nodes, .first_slot = slots };
 	  nodes += q->nnodes;
 	  slots += q->nedges;
@@ -177,7 +194,7 @@ is_call_vertex (const pp_ip_program *prog, const pp_seg_graph *s, uint32_t p,
 		uint32_t v)
 {
   for (uint32_t j = s->site_start[p]; j < s->site_start[p + 1]; j++)
-    if (prog->calls[s->sites[j]].call == v)
+    if (prog->calls[pp_seg_site (s, j)].call == v)
       return true;
   return false;
 }
@@ -259,7 +276,7 @@ make_edges (const pp_ip_program *prog, pp_seg_graph *s)
 	}
       for (uint32_t j = s->site_start[c->proc]; j < s->site_start[c->proc + 1]; j++)
 	{
-	  uint32_t site = s->sites[j], slot = s->first_call[i] + j - s->site_start[c->proc];
+	  uint32_t site = pp_seg_site (s, j), slot = s->first_call[i] + j - s->site_start[c->proc];
 	  const pp_ip_call *call = &prog->calls[site];
 	  uint32_t cv = c->first_node + call->call, rv = c->first_node + call->ret;
 	  uint32_t child = s->child[slot];
@@ -291,14 +308,9 @@ pp_seg_build (const pp_ip_program *prog, uint32_t root, uint32_t k,
   memset (out, 0, sizeof *out);
   if (root >= prog->nprocs)
     return PP_SEG_EGRAPH;
-  for (uint32_t i = 0; i < prog->ncalls; i++)
-    {
-      const pp_ip_call *c = &prog->calls[i];
-      if (c->proc >= prog->nprocs || c->callee >= prog->nprocs
-	  || c->call >= prog->procs[c->proc].nnodes
-	  || c->ret >= prog->procs[c->proc].nnodes)
-	return PP_SEG_EGRAPH;
-    }
+  for (uint32_t i = 0; !prog->call_start && i < prog->ncalls; i++)
+    if (prog->calls[i].proc >= prog->nprocs)
+      return PP_SEG_EGRAPH;	/* the sites a copy takes are checked there */
   out->depth = k;
   int rc = sort_sites (prog, out);
   if (rc == PP_SEG_OK)

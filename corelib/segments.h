@@ -84,8 +84,9 @@ typedef struct pp_seg_graph
   /* Per copy, per edge of its procedure's graph (from first_slot): its S
      edge, or UINT32_MAX (a copy's EXIT -> ENTRY edge).  */
   uint32_t *edge_of;
-  /* Per procedure: its call sites in program order (into prog->calls).  */
-  uint32_t *site_start, *sites;
+  /* Per procedure: its call sites in program order (into prog->calls):
+     the j-th of procedure p is pp_seg_site (s, site_start[p] + j).  */
+  uint32_t *site_start, *sites;	/* sites NULL: the identity (grouped calls) */
   /* Per copy, per call site of its procedure (from first_call): the copy
      inlined there, or UINT32_MAX (a SUMMARY edge); and the S edges of the
      call (CALL or SUMMARY) and of the return (RETURN, or UINT32_MAX).  */
@@ -121,6 +122,9 @@ uint64_t pp_seg_checksum (const pp_seg_graph *s, const uint64_t *cfg_checksum);
 /* The S edge of edge E of copy C's procedure graph (UINT32_MAX: none).  */
 static inline uint32_t pp_seg_edge (const pp_seg_graph *s, uint32_t c, uint32_t e)
 { return s->edge_of[s->copies[c].first_slot + e]; }
+
+static inline uint32_t pp_seg_site (const pp_seg_graph *s, uint32_t i)
+{ return s->sites ? s->sites[i] : i; }
 
 /* The index of SITE among copy C's procedure's call sites, or UINT32_MAX.  */
 uint32_t pp_seg_site_index (const pp_seg_graph *s, uint32_t c, uint32_t site);

@@ -83,4 +83,19 @@ random_proc (pp_graph *g, uint32_t p, uint32_t nprocs, unsigned long long *rng,
   pp_graph_finish (g);
 }
 
+/* The calls' start per procedure (random_proc appends them procedure by
+   procedure), for pp_ip_program.call_start: START has NPROCS + 1 entries.  */
+static inline const uint32_t *
+program_call_start (const pp_ip_call *calls, uint32_t ncalls, uint32_t nprocs,
+		    uint32_t *start)
+{
+  for (uint32_t p = 0; p <= nprocs; p++)
+    start[p] = 0;
+  for (uint32_t i = 0; i < ncalls; i++)
+    start[calls[i].proc + 1]++;
+  for (uint32_t p = 0; p < nprocs; p++)
+    start[p + 1] += start[p];
+  return start;
+}
+
 #endif

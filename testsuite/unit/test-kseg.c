@@ -536,7 +536,10 @@ main (void)
       uint32_t nprocs = 1 + (uint32_t) (unit_rand (&rng) % MAXPROCS), ncalls = 0;
       for (uint32_t p = 0; p < nprocs; p++)
 	random_proc (&g[p], p, nprocs, &rng, calls, &ncalls);
-      prog = (pp_ip_program) { nprocs, g, NULL, 0, ncalls, calls, 0 };
+      static uint32_t start[MAXPROCS + 1];
+      prog = (pp_ip_program) { nprocs, g, NULL, 0, ncalls, calls, 0,
+			       t % 4 < 2 ? program_call_start (calls, ncalls, nprocs, start)
+			       : NULL };
       k_depth = 1 + (uint32_t) (unit_rand (&rng) % MAXDEPTH);
       bool built = true;
       for (uint32_t p = 0; p < nprocs; p++)

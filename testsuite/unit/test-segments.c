@@ -200,7 +200,12 @@ main (void)
       uint32_t ncalls = 0;
       for (uint32_t p = 0; p < nprocs; p++)
 	random_proc (&g[p], p, nprocs, &rng, calls, &ncalls);
-      pp_ip_program prog = { nprocs, g, NULL, 0, ncalls, calls, 0 };
+      /* Every other program gives its calls' grouping (as ip-notes.c's
+	 layouts do), the others leave it to pp_seg_build.  */
+      uint32_t start[MAXPROCS + 1];
+      pp_ip_program prog = { nprocs, g, NULL, 0, ncalls, calls, 0,
+			     t % 2 ? program_call_start (calls, ncalls, nprocs, start)
+			     : NULL };
       for (uint32_t root = 0; root < nprocs; root++)
 	for (uint32_t k = 0; k <= MAXDEPTH; k++)
 	  {
@@ -218,7 +223,7 @@ main (void)
 		for (uint32_t j = 0; j < n; j++)
 		  {
 		    uint32_t ch = s.child[s.first_call[c] + j];
-		    uint32_t site = s.sites[s.site_start[x->proc] + j];
+		    uint32_t site = pp_seg_site (&s, s.site_start[x->proc] + j);
 		    ok &= x->depth < k ? ch != UINT32_MAX && s.copies[ch].parent == c
 					 && s.copies[ch].site == site
 					 && s.copies[ch].proc == calls[site].callee
