@@ -202,6 +202,35 @@ out:
   return status;
 }
 
+uint32_t
+pp_ip_layout_unit_of (const pp_ip_layout *l, uint32_t proc)
+{
+  uint32_t u = l->nunits;
+  while (u > 1 && l->first_proc[u - 1] > proc)
+    u--;
+  return u - 1;
+}
+
+uint32_t
+pp_ip_layout_last_vertex (const pp_ip_layout *l, uint32_t p, uint32_t block)
+{
+  uint32_t v = block;
+  for (uint32_t k = 0; k < l->ncalls_of[p]; k++)
+    if (l->call_block[p][k] == block)
+      v = l->return_vertex[p][k];
+  return v;
+}
+
+uint64_t *
+pp_ip_layout_cfg_checksums (const pp_ip_layout *l, const pp_unit_notes *units)
+{
+  uint64_t *sum = malloc ((l->prog.nprocs + 1) * sizeof *sum);
+  for (uint32_t u = 0; sum && u < l->nunits; u++)
+    for (uint32_t f = 0; f < units[u].nfunctions; f++)
+      sum[l->first_proc[u] + f] = units[u].functions[f].cfg_checksum;
+  return sum;
+}
+
 void
 pp_ip_layout_free (pp_ip_layout *l)
 {

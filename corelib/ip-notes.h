@@ -49,6 +49,15 @@ int pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
 			pp_ip_layout *out);
 void pp_ip_layout_free (pp_ip_layout *l);
 
+/* The unit of procedure PROC (its function is PROC - first_proc[unit]).  */
+uint32_t pp_ip_layout_unit_of (const pp_ip_layout *l, uint32_t proc);
+/* The last vertex of block BLOCK of procedure P: the return vertex of its
+   last call, else the block's.  */
+uint32_t pp_ip_layout_last_vertex (const pp_ip_layout *l, uint32_t p, uint32_t block);
+/* Per procedure, the CFG checksum of its function in UNITS (the notes the
+   layout was built from), in a malloc'd array; NULL when out of memory.  */
+uint64_t *pp_ip_layout_cfg_checksums (const pp_ip_layout *l, const pp_unit_notes *units);
+
 /* Which of function FN's notes edges add 0 to the path number in every
    program FN may be part of: the first edge out of a vertex in G*_fin order
    (its value is the sum of the values before it).  Numbering FN alone, its

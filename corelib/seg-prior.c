@@ -103,15 +103,12 @@ open_record (const pp_prior *prior, struct pp_seg_record *r, uint32_t depth,
       goto out;
     }
   r->laid_out = true;
-  r->cfg_checksum = malloc ((r->layout.prog.nprocs + 1) * sizeof *r->cfg_checksum);
+  r->cfg_checksum = pp_ip_layout_cfg_checksums (&r->layout, r->notes);
   if (!r->cfg_checksum)
     {
       snprintf (err, errlen, "out of memory");
       goto out;
     }
-  for (uint32_t m = 0; m < n; m++)
-    for (uint32_t f = 0; f < r->notes[m].nfunctions; f++)
-      r->cfg_checksum[r->layout.first_proc[m] + f] = r->notes[m].functions[f].cfg_checksum;
   status = 0;
 out:
   free (list);
@@ -163,10 +160,8 @@ learn_root (const pp_seg_prior *sp, const struct pp_seg_record *r, uint32_t proc
 	    uint32_t *n, uint64_t *checksum, char *err, size_t errlen)
 {
   pp_seg_graph s;
-  pp_paths *p = NULL;
-  int rc = pp_seg_build (&r->layout.prog, proc, sp->depth, &s);
-  if (rc == PP_SEG_OK && pp_seg_number (&s, &p) != PP_PATHS_OK)
-    rc = PP_SEG_EGRAPH;
+  pp_paths *p;
+  int rc = pp_seg_build_numbered (&r->layout.prog, proc, sp->depth, &s, &p);
   const pp_unit_data *u = r->data;
   pp_path_count *counts = rc == PP_SEG_OK
 			  ? malloc ((u->nwide + 1) * sizeof *counts) : NULL;

@@ -322,6 +322,21 @@ pp_seg_build (const pp_ip_program *prog, uint32_t root, uint32_t k,
   return rc;
 }
 
+int
+pp_seg_build_numbered (const pp_ip_program *prog, uint32_t root, uint32_t k,
+		       pp_seg_graph *s, pp_paths **out)
+{
+  *out = NULL;
+  int rc = pp_seg_build (prog, root, k, s);
+  if (rc != PP_SEG_OK)
+    return rc;
+  int n = pp_seg_number (s, out);
+  if (n == PP_PATHS_OK)
+    return PP_SEG_OK;
+  pp_seg_free (s);
+  return n == PP_PATHS_ENOMEM ? PP_SEG_ENOMEM : PP_SEG_EGRAPH;
+}
+
 uint64_t
 pp_seg_checksum (const pp_seg_graph *s, const uint64_t *cfg_checksum)
 {

@@ -111,6 +111,11 @@ void pp_seg_free (pp_seg_graph *s);
    where S has more than PP_PATHS_MAX paths, no probes placed.  Returns a
    pp_paths_status.  */
 int pp_seg_number (const pp_seg_graph *s, pp_paths **out);
+/* Both, as libprof, the tool and learning use them: S in *S and its
+   numbering in *OUT, or a PP_SEG status (PP_SEG_EGRAPH when the numbering
+   refuses S) with both freed.  */
+int pp_seg_build_numbered (const pp_ip_program *prog, uint32_t root, uint32_t k,
+			   pp_seg_graph *s, pp_paths **out);
 
 /* A checksum of S as a numbering sees it: its depth, nodes and edges (with
    what each is), and the CFG checksum of each copy's procedure

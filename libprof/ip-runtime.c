@@ -95,7 +95,6 @@ static struct
   uint32_t kind;		/* enum pp_ip_kind */
   uint32_t depth;		/* segments: k */
   bool piecewise;
-  bool kseg;			/* segments: the probes are kseg-runtime.c's */
   /* Per procedure: rho = <a, b> of its G*_fin edge k at ab[2 k] and
      ab[2 k + 1], or WIDE at ab[2 k] when a or b does not fit 64 bits.  */
   uint64_t **ab;
@@ -107,6 +106,13 @@ static struct
   uint64_t checksum;
   char name[64];
 } prog;
+
+/* Segments: the probes are kseg-runtime.c's.  */
+static inline bool
+kseg (void)
+{
+  return prog.kind == PP_IP_SEGMENTS;
+}
 
 static int
 unit_order (const void *a, const void *b)
@@ -219,7 +225,6 @@ set_up_segments (void)
       return -1;
     }
   prog.words = 2;		/* (number, root procedure) */
-  prog.kseg = true;
   return 0;
 }
 
@@ -768,7 +773,7 @@ __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *s
 {
   if (ipt.busy || !program_ready ())
     return 0;
-  if (prog.kseg)
+  if (kseg ())
     return pp_kseg_enter (proc_of (u, function), self);
   ipt.busy = true;
   uint64_t frame = 0;
@@ -823,7 +828,7 @@ __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *s
 PP_EXPORT void
 __pathprof_ip_edge (uint64_t frame, uint32_t edge)
 {
-  if (prog.kseg)
+  if (kseg ())
     {
       pp_kseg_edge (frame, edge);
       return;
@@ -842,7 +847,7 @@ __pathprof_ip_edge (uint64_t frame, uint32_t edge)
 PP_EXPORT void
 __pathprof_ip_call (uint64_t frame, uint32_t call, const void *callee)
 {
-  if (prog.kseg)
+  if (kseg ())
     {
       pp_kseg_call (frame, call, callee);
       return;
@@ -859,7 +864,7 @@ __pathprof_ip_call (uint64_t frame, uint32_t call, const void *callee)
 PP_EXPORT void
 __pathprof_ip_return (uint64_t frame, uint32_t call)
 {
-  if (prog.kseg)
+  if (kseg ())
     {
       pp_kseg_return (frame, call);
       return;
@@ -891,7 +896,7 @@ __pathprof_ip_return (uint64_t frame, uint32_t call)
 PP_EXPORT void
 __pathprof_ip_exit (uint64_t frame)
 {
-  if (prog.kseg)
+  if (kseg ())
     {
       pp_kseg_exit (frame);
       return;
@@ -948,7 +953,7 @@ __pathprof_ip_exit (uint64_t frame)
 PP_EXPORT void
 __pathprof_ip_jump (uint64_t frame, uint32_t block)
 {
-  if (prog.kseg)
+  if (kseg ())
     {
       pp_kseg_jump (frame, block);
       return;
@@ -957,11 +962,8 @@ __pathprof_ip_jump (uint64_t frame, uint32_t block)
   if (!a)
     return;
   /* The leave of a computed goto's block: from its last vertex.  */
-  uint32_t p = a->proc, v = block;
-  for (uint32_t k = 0; k < prog.layout.ncalls_of[p]; k++)
-    if (prog.layout.call_block[p][k] == block)
-      v = prog.layout.return_vertex[p][k];
-  uint32_t g = prog.nb.procs[p].leave_of[v];
+  uint32_t p = a->proc;
+  uint32_t g = prog.nb.procs[p].leave_of[pp_ip_layout_last_vertex (&prog.layout, p, block)];
   if (g == NONE)
     ipt.lost = true;
   add_value (a, g);
@@ -973,7 +975,7 @@ __pathprof_ip_jump (uint64_t frame, uint32_t block)
 PP_EXPORT void
 __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call)
 {
-  if (prog.kseg)
+  if (kseg ())
     {
       pp_kseg_land (frame, block, call);
       return;
@@ -1005,7 +1007,7 @@ __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call)
 static void
 ip_end_thread_paths (void)
 {
-  if (prog.kseg)
+  if (kseg ())
     {
       pp_kseg_end_thread_paths ();
       return;
@@ -1023,9 +1025,9 @@ ip_snapshot (pp_unit_data *rec)
   memset (rec, 0, sizeof *rec);
   if (!prog.ready)
     return 0;
-  if (prog.kseg)
+  if (kseg ())
     pp_kseg_flush_slots ();
-  int ret = pp_ipt_snapshot (rec, prog.kseg ? pp_kseg_key : segment_number);
+  int ret = pp_ipt_snapshot (rec, kseg () ? pp_kseg_key : segment_number);
   rec->name = prog.name;
   rec->checksum = prog.checksum;
   rec->notes = prog.manifest;
@@ -1045,7 +1047,7 @@ static void
 ip_reset (void)
 {
   pp_ipt_reset ();
-  if (prog.kseg)
+  if (kseg ())
     pp_kseg_reset_slots ();
 }
 
@@ -1062,7 +1064,7 @@ static void
 ip_after_fork (bool child)
 {
   pp_ipt_after_fork (child);
-  if (child && prog.kseg)
+  if (child && kseg ())
     pp_kseg_reset_slots ();
   pthread_mutex_unlock (&ip_lock);
 }

@@ -94,8 +94,6 @@ static struct
   const pp_unit_notes *notes;
   uint32_t depth;
   pthread_mutex_t *lock;
-  uint32_t **site_index;	/* per procedure, per call: its index among
-				   the procedure's program sites, or NONE */
   uint64_t *cfg_checksum;	/* per procedure */
   struct root **roots;		/* per procedure; built once (atomic) */
   bool *tried;			/* per procedure, under lock */
@@ -144,12 +142,9 @@ free_root (struct root *R)
 static const pp_function_notes *
 proc_notes (uint32_t p, const pp_unit_notes **unit)
 {
-  const pp_ip_layout *l = ks.layout;
-  uint32_t u = l->nunits;
-  while (u > 0 && l->first_proc[u - 1] > p)
-    u--;
-  *unit = &ks.notes[u - 1];
-  return &ks.notes[u - 1].functions[p - l->first_proc[u - 1]];
+  uint32_t u = pp_ip_layout_unit_of (ks.layout, p);
+  *unit = &ks.notes[u];
+  return &ks.notes[u].functions[p - ks.layout->first_proc[u]];
 }
 
 /* The name of procedure p, for messages.  */
@@ -284,12 +279,12 @@ root_of (uint32_t p)
     {
       ks.tried[p] = true;
       R = calloc (1, sizeof *R);
-      int rc = !R ? PP_SEG_ENOMEM : pp_seg_build (&ks.layout->prog, p, ks.depth, &R->s);
-      int nrc = rc ? 0 : pp_seg_number (&R->s, &R->p);
-      if (rc || nrc || make_actions (R) || plan_slots (R, p))
+      int rc = !R ? PP_SEG_ENOMEM
+	       : pp_seg_build_numbered (&ks.layout->prog, p, ks.depth, &R->s, &R->p);
+      if (rc || make_actions (R) || plan_slots (R, p))
 	{
 	  pp_report (false, "the segments of '%s' are not counted: %s", proc_name (p),
-		     rc == PP_SEG_EGRAPH || nrc == PP_PATHS_EGRAPH
+		     rc == PP_SEG_EGRAPH
 		     ? "its supergraph breaks the numbering's conventions"
 		     : "out of memory for its supergraph");
 	  free_root (R);
@@ -313,34 +308,12 @@ pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
   ks.lock = lock;
   ks.roots = calloc (n + 1, sizeof *ks.roots);
   ks.tried = calloc (n + 1, sizeof *ks.tried);
-  ks.site_index = calloc (n + 1, sizeof *ks.site_index);
-  ks.cfg_checksum = malloc ((n + 1) * sizeof *ks.cfg_checksum);
-  if (!ks.roots || !ks.tried || !ks.site_index || !ks.cfg_checksum)
+  ks.cfg_checksum = pp_ip_layout_cfg_checksums (layout, notes);
+  if (!ks.roots || !ks.tried || !ks.cfg_checksum)
     return -1;
-  for (uint32_t p = 0; p < n; p++)
-    {
-      const pp_unit_notes *u;
-      ks.cfg_checksum[p] = proc_notes (p, &u)->cfg_checksum;
-    }
-  /* S lists a procedure's sites in program order: the layout's calls must
-     be in that order too, or the slots below would be wrong.  */
-  for (uint32_t p = 0; p < n; p++)
-    {
-      uint32_t k = layout->ncalls_of[p], j = 0, last = 0;
-      ks.site_index[p] = malloc ((k + 1) * sizeof **ks.site_index);
-      if (!ks.site_index[p])
-	return -1;
-      for (uint32_t c = 0; c < k; c++)
-	{
-	  uint32_t s = layout->site_of_call[p][c];
-	  if (s != NONE && j && s <= last)
-	    return -2;
-	  ks.site_index[p][c] = s == NONE ? NONE : j++;
-	  if (s != NONE)
-	    last = s;
-	}
-    }
-  return 0;
+  /* A site's call slot is its index among its procedure's sites, which the
+     layout gives grouped by procedure (S lists them the same way).  */
+  return layout->prog.call_start ? 0 : -2;
 }
 
 void
@@ -348,11 +321,8 @@ pp_kseg_free (void)
 {
   for (uint32_t p = 0; ks.roots && p < ks.layout->prog.nprocs; p++)
     free_root (ks.roots[p]);
-  for (uint32_t p = 0; ks.site_index && p < ks.layout->prog.nprocs; p++)
-    free (ks.site_index[p]);
   free (ks.roots);
   free (ks.tried);
-  free (ks.site_index);
   free (ks.cfg_checksum);
   memset (&ks, 0, sizeof ks);
 }
@@ -391,6 +361,14 @@ pp_kseg_key (uint64_t ctx, uint64_t a, uint64_t b, uint64_t *key)
   key[0] = a;
   key[1] = ctx;
   return true;
+}
+
+/* The call slot in root R's S of program site SITE of copy C (procedure
+   P): the site's index among P's (calls grouped by procedure).  */
+static inline uint32_t
+call_slot (const struct root *R, uint32_t c, uint32_t p, uint32_t site)
+{
+  return R->s.first_call[c] + site - ks.layout->prog.call_start[p];
 }
 
 /* ---- Threads.  */
@@ -474,6 +452,20 @@ leave_of (uint32_t p, uint32_t v)
   return NONE;
 }
 
+/* The segment under way of a's root ends on the leave of a's vertex V
+   (NONE, or no leave there: lost).  */
+static void
+end_on_leave (struct act *a, uint32_t v)
+{
+  struct act *ra = &kt.acts[a->root];
+  uint32_t e = v == NONE ? NONE : leave_of (a->proc, v);
+  if (e == NONE || !a->R)
+    ra->lost = true;
+  else
+    take (a, a->edge_of[e]);
+  count (ra, ra->r, ra->q);
+}
+
 /* The segment under way of a's root ends at a's call under way (the process
    or a longjmp leaves it there): on that call's leave.  */
 static void
@@ -481,14 +473,8 @@ end_at_call (struct act *a)
 {
   if (a->site == JUMPED)
     return;			/* counted at the jump */
-  struct act *ra = &kt.acts[a->root];
-  uint32_t e = a->site == NONE ? NONE
-	       : leave_of (a->proc, ks.layout->call_vertex[a->proc][a->site]);
-  if (e == NONE || !a->R)
-    ra->lost = true;
-  else
-    take (a, a->edge_of[e]);
-  count (ra, ra->r, ra->q);
+  end_on_leave (a, a->site == NONE ? NONE
+		: ks.layout->call_vertex[a->proc][a->site]);
 }
 
 /* The activations above DEPTH are gone (a longjmp past them, or the process
@@ -556,7 +542,7 @@ pp_kseg_enter (uint32_t p, const void *self)
 	  if (s != NONE && ks.layout->prog.calls[s].callee == p)
 	    {
 	      R = c->R;
-	      slot = R->s.first_call[c->copy] + ks.site_index[c->proc][c->site];
+	      slot = call_slot (R, c->copy, c->proc, s);
 	      child = R->s.child[slot];
 	    }
 	}
@@ -629,7 +615,7 @@ pp_kseg_return (uint64_t frame, uint32_t call)
 	take (a, a->edge_of[ks.layout->leaf_edge[p][call]]);
       else
 	{
-	  uint32_t slot = a->R->s.first_call[a->copy] + ks.site_index[p][call];
+	  uint32_t slot = call_slot (a->R, a->copy, p, s);
 	  if (a->R->s.child[slot] == NONE)
 	    take (a, a->R->s.call_edge[slot]);	/* SUMMARY */
 	  else if (!a->entered)
@@ -662,17 +648,7 @@ pp_kseg_jump (uint64_t frame, uint32_t block)
   if (!a)
     return;
   /* The leave of a computed goto's block: from its last vertex.  */
-  uint32_t p = a->proc, v = block;
-  for (uint32_t k = 0; k < ks.layout->ncalls_of[p]; k++)
-    if (ks.layout->call_block[p][k] == block)
-      v = ks.layout->return_vertex[p][k];
-  uint32_t e = leave_of (p, v);
-  struct act *ra = &kt.acts[a->root];
-  if (e == NONE || !a->R)
-    ra->lost = true;
-  else
-    take (a, a->edge_of[e]);
-  count (ra, ra->r, ra->q);
+  end_on_leave (a, pp_ip_layout_last_vertex (ks.layout, a->proc, block));
   a->site = JUMPED;
   kt.busy = false;
 }

@@ -14,8 +14,8 @@
 
 /* The program is LAYOUT of units NOTES (both kept until the process ends),
    its segments of depth DEPTH; LOCK guards the supergraphs built at run
-   time.  Returns 0, -1 when out of memory, -2 when the layout's calls are
-   not in the order the supergraphs list them.  */
+   time.  Returns 0, -1 when out of memory, -2 when the layout does not
+   give its calls grouped by procedure (pp_ip_program.call_start).  */
 int pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
 		  uint32_t depth, pthread_mutex_t *lock);
 

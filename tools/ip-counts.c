@@ -34,11 +34,9 @@ const report_function *
 report_program_function (const report_program *p, uint32_t proc,
 			 const report_unit **unit)
 {
-  uint32_t u = p->manifest.nunits;
-  while (u > 0 && p->layout.first_proc[u - 1] > proc)
-    u--;
-  *unit = p->units[u - 1];
-  return &p->units[u - 1]->functions[proc - p->layout.first_proc[u - 1]];
+  uint32_t u = pp_ip_layout_unit_of (&p->layout, proc);
+  *unit = p->units[u];
+  return &p->units[u]->functions[proc - p->layout.first_proc[u]];
 }
 
 struct decoder
@@ -121,8 +119,8 @@ report_program_root (report_program *p, uint32_t root)
   if (!R->tried)
     {
       R->tried = true;
-      R->ok = pp_seg_build (&p->layout.prog, root, p->manifest.depth, &R->s) == PP_SEG_OK
-	      && pp_seg_number (&R->s, &R->paths) == PP_PATHS_OK;
+      R->ok = pp_seg_build_numbered (&p->layout.prog, root, p->manifest.depth, &R->s,
+				     &R->paths) == PP_SEG_OK;
       if (R->ok)
 	{
 	  size_t bits = R->paths->npaths > 1
