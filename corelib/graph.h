@@ -36,6 +36,10 @@ enum pp_edge_flag
   PP_EDGE_PATH_REG = 1u << 9,	/* adds to or sets the path register */
   PP_EDGE_PATH_CONST = 1u << 10,	/* with PATH_COUNT: counts a constant path */
   PP_EDGE_PATH_SET = 1u << 11,	/* with PATH_REG: sets rather than adds */
+  /* Coverage modes: the edge's value counts its traversals, a chord counter of
+     edge counting, which the function uses where it costs less than coverage
+     probes (pp_plan_coverage); its values are then all such counters.  */
+  PP_EDGE_COUNTER = 1u << 12,
 };
 
 /* The flags that describe the control flow itself (the others describe probes):

@@ -102,3 +102,10 @@ pp_mode_name (uint32_t mode)
   const pp_mode_info *m = pp_mode_lookup (mode);
   return m ? m->name : "unknown";
 }
+
+bool
+pp_mode_value_kind_ok (const pp_mode_info *m, uint32_t kind)
+{
+  return kind == m->value_kind
+	 || (m->value_action == PP_PROBE_MARK && kind == PP_VALUES_U64);
+}

@@ -78,6 +78,12 @@ static inline bool pp_mode_shown_blocks (const pp_mode_info *m)
    notes give k)?  */
 bool pp_mode_segments (const pp_mode_info *m);
 
+/* May a unit of the mode have values of KIND?  The mode's own, and in the
+   coverage modes counters too: a unit whose functions count where that
+   costs less than coverage bytes (pp_plan_coverage) has counters for all
+   its values, its coverage bytes 0 or 1.  */
+bool pp_mode_value_kind_ok (const pp_mode_info *m, uint32_t kind);
+
 /* Are the mode's values path counts (numbered paths, not probe sites)?  */
 static inline bool pp_mode_counts_paths (const pp_mode_info *m)
 { return m->value_action < 0; }

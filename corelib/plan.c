@@ -405,6 +405,76 @@ cheaper_by_edges (const pp_graph *g, const bool *target, const double *weights,
   return 0;
 }
 
+/* The cheaper alternative to coverage probes COV of cost COST, if counting
+   is: counters on the chords of edge counting's spanning tree
+   (pp_plan_edge_counters), each weighing COUNTER_COST times its edge, make
+   every edge's count and so every block's and edge's coverage exact by
+   flow.  Bits cannot be added up: to tell that a loop's latch ran, a
+   coverage probe must see it (or an edge into it) on each way round, where
+   a counter elsewhere on the cycle tells it by subtraction (zlib's
+   longest_match: the coverage probes ran 1.75 times as often as the
+   counters).  Not when an abnormal edge would have to be measured: its
+   count, and what follows from it, is not exact; nor where a run may stop
+   in an infinite loop (every_block_reaches_exit).  Returns the counter of
+   each edge (-1: none) and their number in *N, NULL when coverage probes
+   stay, or N < 0 when out of memory.  */
+/* Can every block that ENTRY reaches reach EXIT?  Then a run stops only
+   where the graph says it may (EXIT, a fake leave), or where a signal ends
+   the process in straight-line code, which coverage bytes do not tell
+   exactly either.  Not when a block can only loop (an infinite loop with
+   no call): coverage bytes tell a run stopped there (coverage.h), counts
+   would lose its flow.  -1 when out of memory.  */
+static int
+every_block_reaches_exit (const pp_graph *g)
+{
+  pp_dfs from_entry, to_exit;
+  if (pp_dfs_init (&from_entry, g, PP_DFS_SUCCS, PP_EDGE_EXIT_ENTRY, NULL, NULL))
+    return -1;
+  if (pp_dfs_init (&to_exit, g, PP_DFS_PREDS, PP_EDGE_EXIT_ENTRY, NULL, NULL))
+    {
+      pp_dfs_free (&from_entry);
+      return -1;
+    }
+  pp_dfs_run (&from_entry, g->entry);
+  pp_dfs_run (&to_exit, g->exit);
+  int all = 1;
+  for (uint32_t v = 0; v < g->nnodes && all; v++)
+    all = from_entry.pre[v] == PP_DFS_NONE || to_exit.pre[v] != PP_DFS_NONE;
+  pp_dfs_free (&from_entry);
+  pp_dfs_free (&to_exit);
+  return all;
+}
+
+static int32_t *
+cheaper_by_counting (const pp_graph *g, const double *w, double counter_cost,
+		     double cost, int *n)
+{
+  *n = 0;
+  int reaches = every_block_reaches_exit (g);
+  if (reaches <= 0)
+    {
+      *n = reaches;
+      return NULL;
+    }
+  int32_t *counter = malloc ((g->nedges ? g->nedges : 1) * sizeof *counter);
+  int pinned = 0;
+  *n = counter ? pp_plan_edge_counters (g, w, counter, &pinned) : -1;
+  if (*n < 0)
+    {
+      free (counter);
+      return NULL;
+    }
+  double counting = 0;
+  for (uint32_t e = 0; e < g->nedges; e++)
+    if (counter[e] >= 0)
+      counting += w[e] * counter_cost;
+  /* Less by more than rounding: a tie keeps the coverage probes.  */
+  if (pinned == 0 && counting < cost * (1 - 1e-9))
+    return counter;
+  free (counter);
+  return NULL;
+}
+
 /* One-byte probes on the fewest blocks or edges (Chen et al.), the cheapest such
    set under the weighting; in block-cover only for the blocks a report shows
    (pp_plan_coverage_of's targets), and on edges instead where those cost less
@@ -412,9 +482,12 @@ cheaper_by_edges (const pp_graph *g, const bool *target, const double *weights,
    sets that tell every shown block, the fewest block probes are not always
    the cheapest: in a loop whose body branches, one probe per iteration must
    see each way round, and an edge can be the rare way where a block cannot.
-   Which costs less is an estimate (GCC's, the heuristic's, or a previous
-   run's counts), so the choice is per function and exactness never depends
-   on it.  */
+   And where counters on edge counting's chords weigh less than either, the
+   function counts instead (cheaper_by_counting; the unit's values are then
+   counters, of which the coverage bytes are 0 or 1, plugin.cc).  Which
+   costs less is an estimate (GCC's, the heuristic's, or a previous run's
+   counts), so the choice is per function and exactness never depends on
+   it.  */
 int
 pp_plan_coverage (const pp_mode_info *mode, const pp_graph *g,
 		  const pp_plan_input *in, pp_plan *out, const char **why)
@@ -431,6 +504,38 @@ pp_plan_coverage (const pp_mode_info *mode, const pp_graph *g,
       rc = cheaper_by_edges (g, target, in->weights, &cov);
       if (rc)
 	pp_coverage_plan_free (&cov);
+    }
+  int32_t *counter = NULL;
+  int ncounters = 0;
+  if (rc == 0 && in->weights && in->counter_cost > 0)
+    {
+      counter = cheaper_by_counting (g, in->weights, in->counter_cost,
+				     coverage_cost (g, &cov, in->weights),
+				     &ncounters);
+      if (ncounters < 0)
+	{
+	  pp_coverage_plan_free (&cov);
+	  rc = PP_COVERAGE_NOMEM;
+	}
+    }
+  if (counter)
+    {
+      pp_coverage_plan_free (&cov);
+      free (target);
+      uint32_t *flags = calloc (g->nedges ? g->nedges : 1, sizeof *flags);
+      if (!flags)
+	{
+	  free (counter);
+	  return PP_PLAN_ENOMEM;
+	}
+      for (uint32_t e = 0; e < g->nedges; e++)
+	flags[e] = counter[e] >= 0 ? PP_EDGE_COUNTER : 0;
+      rc = counter_plan (g, counter, ncounters, 0, out);
+      if (rc == PP_PLAN_OK)
+	out->edge_flags = flags;
+      else
+	free (flags);
+      return rc;
     }
   if (rc == 0 && plan_alloc (out, cov.nprobes))
     {
@@ -737,13 +842,36 @@ mixes_sites (const pp_plan *plan, uint8_t site)
   return false;
 }
 
-/* A probe that stores value VALUE at site SITE, WHERE.  Returns 0, or -1 when the
-   mode puts no such probe there or the value has one already.  */
+/* Whether a value probe of ACTION would join PLAN's value probes of another
+   (a coverage mode's function counts, or stores coverage bytes, never both).  */
+static bool
+mixes_actions (const pp_plan *plan, uint8_t action)
+{
+  for (uint32_t i = 0; i < plan->nprobes; i++)
+    if (pp_probe_has_value_index (plan->probes[i].action))
+      return plan->probes[i].action != action;
+  return false;
+}
+
+/* A probe that stores value VALUE at site SITE, WHERE (an edge with edge
+   flags FLAGS, or a block: 0).  Returns 0, or -1 when the mode puts no such
+   probe there or the value has one already.  */
 static int
 add_value_probe (pp_plan *plan, const pp_mode_info *mode, bool *seen,
-		 uint8_t site, uint32_t where, int32_t value, char *err,
-		 size_t errlen)
+		 uint8_t site, uint32_t where, uint32_t flags, int32_t value,
+		 char *err, size_t errlen)
 {
+  /* A coverage mode's counters: on edges, the function's only values.  */
+  bool counter = flags & PP_EDGE_COUNTER;
+  uint8_t action = counter ? PP_PROBE_COUNT : (uint8_t) mode->value_action;
+  if (counter && mode->value_action != PP_PROBE_MARK)
+    return from_notes_error (plan, err, errlen, "is a counter where the mode "
+			     "has none", (uint32_t) value);
+  if (mixes_actions (plan, action))
+    return from_notes_error (plan, err, errlen, counter
+			     ? "is a counter among coverage bytes"
+			     : "is a coverage byte among counters",
+			     (uint32_t) value);
   if (mode->value_action < 0 || !(mode->value_sites & PP_SITES (site))
       || ((mode->value_sites & PP_SITES (PP_SITE_BLOCK))
 	  && (mode->value_sites & PP_SITES (PP_SITE_EDGE)) && mixes_sites (plan, site)))
@@ -754,7 +882,7 @@ add_value_probe (pp_plan *plan, const pp_mode_info *mode, bool *seen,
     return from_notes_error (plan, err, errlen, "has two probes",
 			     (uint32_t) value);
   seen[value] = true;
-  add_probe (plan, (uint8_t) mode->value_action, site, where, (uint32_t) value,
+  add_probe (plan, action, site, where, (uint32_t) value,
 	     mode->traced ? (uint64_t) value : 0);
   return 0;
 }
@@ -803,8 +931,8 @@ pp_plan_from_notes (const pp_function_notes *fn, const pp_mode_info *mode,
 	trace_edge_probes (plan, false, e, en->src, en->dst, en->flags, 0, 1, width,
 			   reentry);
       if (en->value >= 0)
-	status = add_value_probe (plan, mode, seen, PP_SITE_EDGE, e, en->value,
-				  err, errlen);
+	status = add_value_probe (plan, mode, seen, PP_SITE_EDGE, e, en->flags,
+				  en->value, err, errlen);
       if (status)
 	break;
       if (mode->traced)
@@ -821,7 +949,7 @@ pp_plan_from_notes (const pp_function_notes *fn, const pp_mode_info *mode,
     }
   for (uint32_t v = 0; v < fn->nblocks && status == 0; v++)
     if (fn->blocks[v].value >= 0)
-      status = add_value_probe (plan, mode, seen, PP_SITE_BLOCK, v,
+      status = add_value_probe (plan, mode, seen, PP_SITE_BLOCK, v, 0,
 				fn->blocks[v].value, err, errlen);
   for (uint32_t i = 0; i < fn->nvalues && status == 0 && mode->value_action >= 0;
        i++)

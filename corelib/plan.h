@@ -169,6 +169,11 @@ typedef struct pp_plan_input
   uint64_t path_array_max;	/* paths: more paths than this go to a table */
   bool all_witnesses;		/* trace: a witness on every real edge (the
 				   exhaustive tracer of the tests) */
+  /* Coverage modes: what a counter increment costs against a coverage
+     store (1 where both are one instruction; 0: never count, as under
+     atomic updates).  A function counts its edges instead of storing
+     coverage bytes where that weighs less (pp_plan_coverage).  */
+  double counter_cost;
   /* The function's blocks and their source lines, numbered as the graph's nodes
      (block-counts: the edges that line counts need stay exact); may be NULL.  */
   const pp_function_notes *notes;

@@ -516,6 +516,13 @@ plan_function (function_record &rec, pp_function_notes &fn, file_table &files,
   pp_plan_input in = {};
   in.path_array_max = option_path_array_max;
   in.all_witnesses = option_all_witnesses;
+  /* A coverage mode's function may count its edges where that costs less
+     (pp_plan_coverage).  A counter increment is one instruction, as a
+     coverage store is, when GCC optimises; three at -O0 (load, add, store);
+     a locked add under atomic updates, where racing coverage stores need
+     none: then never.  */
+  if (option_mode->value_action == PP_PROBE_MARK && !want_atomic_updates ())
+    in.counter_cost = optimize ? 1 : 3;
   if (option_mode->weighted)
     {
       if (in_prior && option_weights == PP_WEIGHTS_PROFILE)
@@ -595,8 +602,6 @@ instrument_unit (void)
   probe_target target = {};
   target.atomic = want_atomic_updates ();
   target.calls = option_mode->calls;
-  target.value_type = option_mode->value_kind == PP_VALUES_U8
-		      ? unsigned_char_type_node : long_long_unsigned_type_node;
 
   file_table files;
   auto_delete_vec<function_record> records;
@@ -633,6 +638,15 @@ instrument_unit (void)
      has no values and libprof writes no profile for it.  */
   if (option_mode->traced)
     total = 0;
+  /* A coverage unit where some function counts has counters for values,
+     its coverage bytes 0 or 1 (modes.h pp_mode_value_kind_ok).  */
+  uint32_t value_kind = option_mode->value_kind;
+  for (function_record *rec : records)
+    for (uint32_t i = 0; i < rec->plan.nprobes; i++)
+      if (rec->plan.probes[i].action == PP_PROBE_COUNT)
+	value_kind = PP_VALUES_U64;
+  target.value_type = value_kind == PP_VALUES_U8
+		      ? unsigned_char_type_node : long_long_unsigned_type_node;
 
   create_unit_values (target, total, records);
   for (function_record *rec : records)
@@ -674,7 +688,7 @@ instrument_unit (void)
   notes.files = files.names.address ();
   notes.nfunctions = fns.length ();
   notes.functions = fns.address ();
-  emit_unit_record (notes, target, option_mode->value_kind, total);
+  emit_unit_record (notes, target, value_kind, total);
   for (pp_function_notes &fn : fns)
     free_function_notes (fn);
   free (notes.unit_name);

@@ -24,6 +24,7 @@ const struct report_edge_flag_name report_edge_flag_names[] = {
   { PP_EDGE_PATH_END, "path-end" },
   { PP_EDGE_PATH_COUNT, "path-count" },
   { PP_EDGE_PATH_REG, "path-reg" },
+  { PP_EDGE_COUNTER, "counter" },
 };
 const size_t report_nedge_flag_names
   = sizeof report_edge_flag_names / sizeof *report_edge_flag_names;
@@ -223,6 +224,47 @@ find_inexact_blocks (report_function *f, const pp_mode_info *info,
   return 0;
 }
 
+static void coverage_from_counts (report_function *f);
+
+/* A coverage mode's function that counts its edges: the counts by flow, as
+   edge-counts derives them, then what is covered (no block is inexact).  */
+static int
+read_counted_coverage (report_function *f, const pp_unit_data *u,
+		       const pp_mode_info *info, char *err, size_t errlen)
+{
+  const pp_function_notes *fn = f->notes;
+  size_t nedges = fn->nedges ? fn->nedges : 1;
+  int32_t *counter_of_edge = pp_plan_counter_of_edge (&f->plan, fn->nedges);
+  f->edge_counts = calloc (nedges, sizeof *f->edge_counts);
+  f->edge_source = calloc (nedges, sizeof *f->edge_source);
+  f->block_counts = calloc (fn->nblocks, sizeof *f->block_counts);
+  int status = -1;
+  if (!counter_of_edge || !f->edge_counts || !f->edge_source || !f->block_counts)
+    snprintf (err, errlen, "out of memory");
+  else
+    status = edge_counts_from_counters (f, u, counter_of_edge,
+					REPORT_EDGE_UNKNOWN, err, errlen);
+  free (counter_of_edge);
+  if (status == 0)
+    {
+      for (uint32_t v = 0; v < fn->nblocks; v++)
+	f->block_counts[v] = line_counts_node_count (&f->graph, f->edge_counts, v);
+      coverage_from_counts (f);
+      /* What the mode reports, as with coverage bytes.  */
+      for (uint32_t e = 0; e < fn->nedges; e++)
+	if (!info->edges_determined || (f->graph.edges[e].flags & PP_EDGE_PINNED))
+	  f->edge_coverage[e] = REPORT_NOT_DETERMINED;
+    }
+  /* A coverage profile reports no counts.  */
+  free (f->edge_counts);
+  free (f->edge_source);
+  free (f->block_counts);
+  f->edge_counts = NULL;
+  f->edge_source = NULL;
+  f->block_counts = NULL;
+  return status;
+}
+
 /* One-byte probes, 1 when reached: block probes (block-cover) or edge probes (the
    other coverage modes).  Every block's coverage is inferred; in edge-cover every
    probe-able edge's too, and the blocks' from the same edge probes.  */
@@ -236,6 +278,9 @@ read_coverage (report_function *f, const pp_unit_data *u,
      (pp_plan_coverage): pp_plan_from_notes refused a mix.  */
   bool block_probes = f->plan.nprobes ? f->plan.probes[0].site == PP_SITE_BLOCK
 		      : (info->value_sites & PP_SITES (PP_SITE_BLOCK)) != 0;
+  /* Or it counts its edges where that costs less (pp_plan_coverage).  */
+  if (f->plan.nprobes && f->plan.probes[0].action == PP_PROBE_COUNT)
+    return read_counted_coverage (f, u, info, err, errlen);
   size_t nvalues = fn->nvalues ? fn->nvalues : 1;
   size_t nids = fn->nblocks > fn->nedges ? fn->nblocks : fn->nedges;
   uint32_t *probes = malloc (nvalues * sizeof *probes);
@@ -249,12 +294,16 @@ read_coverage (report_function *f, const pp_unit_data *u,
     }
   /* pp_plan_from_notes checked that each value has exactly one probe, at the
      mode's site.  */
-  const uint8_t *values = (const uint8_t *) u->values + fn->value_offset;
+  /* Coverage bytes, or counters of 0 or 1 (of runs) in a unit where
+     functions count.  */
   for (uint32_t i = 0; i < f->plan.nprobes; i++)
     {
       const pp_probe *p = &f->plan.probes[i];
+      uint32_t k = fn->value_offset + p->index;
       probes[p->index] = p->where;
-      hit[p->index] = values[p->index] != 0;
+      hit[p->index] = u->value_kind == PP_VALUES_U8
+		      ? ((const uint8_t *) u->values)[k] != 0
+		      : ((const uint64_t *) u->values)[k] != 0;
     }
 
   if (info->edges_determined)
@@ -421,7 +470,7 @@ load_unit (report_unit *ru, const pp_unit_data *u, char *err, size_t errlen)
 		pp_mode_name (ru->notes.mode));
       return -1;
     }
-  if (u->value_kind != mode->value_kind)
+  if (!pp_mode_value_kind_ok (mode, u->value_kind))
     {
       snprintf (err, errlen, "unit '%s': mode '%s' with values of the wrong "
 		"kind (%" PRIu32 ")", u->name,

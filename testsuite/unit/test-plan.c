@@ -31,7 +31,11 @@ static struct unit_property
   prop_checksum = { .name = "plan: the CFG checksum is the same in every mode and survives encoding" },
   prop_corrupt = { .name = "plan: a value twice, missing or at the wrong site is refused" },
   prop_weights = { .name = "plan: the weighting falls back to the heuristic without GCC's estimates, and a previous run's counts order it" },
-  prop_cover_sites = { .name = "plan: block-cover takes the edge-probe plan exactly when it weighs less and sees every block a report shows, else the block-probe plan" };
+  prop_cover_sites = { .name = "plan: block-cover takes the edge-probe plan exactly when it weighs less and sees every block a report shows, else the block-probe plan" },
+  prop_count_choice = { .name = "plan: a coverage mode counts exactly when edge counting's chords weigh less than its coverage probes, measure no abnormal edge and every block reaches EXIT; its counters are those chords" };
+
+/* Coverage plans that counted, of all (the log).  */
+static unsigned long cover_counted, cover_counting_plans;
 
 /* Block-cover plans that took edge probes, of all (the log).  */
 static unsigned long cover_by_edges, cover_plans;
@@ -131,7 +135,12 @@ check_shape (const pp_mode_info *m, const pp_graph *g, const pp_plan *plan,
 	}
       if (pp_probe_has_value_index (p->action))
 	{
-	  if ((int) p->action != m->value_action
+	  /* A coverage mode's function counts on edges where that costs
+	     less (check_count_choice): all its values then.  */
+	  bool counts = m->value_action == PP_PROBE_MARK
+			&& p->action == PP_PROBE_COUNT && p->site == PP_SITE_EDGE
+			&& plan->probes[0].action == PP_PROBE_COUNT;
+	  if (((int) p->action != m->value_action && !counts)
 	      || !(m->value_sites & PP_SITES (p->site))
 	      || (p->site == PP_SITE_BLOCK) != (plan->probes[0].site == PP_SITE_BLOCK)
 	      || p->index >= plan->nvalues || seen[p->index])
@@ -251,6 +260,82 @@ site_weight (const pp_graph *g, const double *w, uint8_t site, uint32_t where)
   return sum;
 }
 
+/* Whether every node that ENTRY reaches reaches EXIT (not through the
+   closing edge): by brute force, node by node.  */
+static bool
+all_reach_exit (const pp_graph *g)
+{
+  bool *from = calloc (g->nnodes, sizeof *from), *to = calloc (g->nnodes, sizeof *to);
+  from[g->entry] = to[g->exit] = true;
+  for (bool changed = true; changed;)
+    {
+      changed = false;
+      for (uint32_t e = 0; e < g->nedges; e++)
+	{
+	  const pp_edge *x = &g->edges[e];
+	  if (x->flags & PP_EDGE_EXIT_ENTRY)
+	    continue;
+	  if (from[x->src] && !from[x->dst])
+	    changed = from[x->dst] = true;
+	  if (to[x->dst] && !to[x->src])
+	    changed = to[x->src] = true;
+	}
+    }
+  bool all = true;
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    all &= !from[v] || to[v];
+  free (from);
+  free (to);
+  return all;
+}
+
+/* A coverage mode's choice to count: WITH_COUNTING (planned with counters
+   costing their edge's weight) against WITHOUT (planned with no counting).  */
+static void
+check_count_choice (const pp_mode_info *m, const pp_graph *g, const double *w,
+		    const pp_plan *without, const pp_plan *with_counting,
+		    unsigned long long seed)
+{
+  double cost = 0;
+  for (uint32_t i = 0; i < without->nprobes; i++)
+    cost += site_weight (g, w, without->probes[i].site, without->probes[i].where);
+  int32_t *counter = malloc ((g->nedges + 1) * sizeof *counter);
+  int pinned = 0;
+  int n = pp_plan_edge_counters (g, w, counter, &pinned);
+  double counting = 0;
+  for (uint32_t e = 0; e < g->nedges; e++)
+    if (counter[e] >= 0)
+      counting += w[e];
+  bool count = n >= 0 && pinned == 0 && all_reach_exit (g)
+	       && counting < cost * (1 - 1e-9);
+  bool ok;
+  if (count)
+    {
+      ok = with_counting->nvalues == (uint32_t) n
+	   && with_counting->nprobes == (uint32_t) n;
+      for (uint32_t i = 0; ok && i < with_counting->nprobes; i++)
+	{
+	  const pp_probe *p = &with_counting->probes[i];
+	  ok = p->action == PP_PROBE_COUNT && p->site == PP_SITE_EDGE
+	       && counter[p->where] == (int32_t) p->index
+	       && with_counting->edge_flags
+	       && (with_counting->edge_flags[p->where] & PP_EDGE_COUNTER);
+	}
+    }
+  else
+    {
+      ok = with_counting->nprobes == without->nprobes;
+      for (uint32_t i = 0; ok && i < without->nprobes; i++)
+	ok = same_probe (&with_counting->probes[i], &without->probes[i]);
+    }
+  cover_counted += count;
+  cover_counting_plans++;
+  unit_check (&prop_count_choice, ok, "mode %s, graph seed %llx: coverage probes "
+	      "weigh %.17g, counters %.17g (%d pinned): %s", m->name, seed, cost,
+	      counting, pinned, count ? "should count" : "should not count");
+  free (counter);
+}
+
 /* Block-cover's choice between its two plans, both made again here.  */
 static void
 check_cover_sites (const pp_graph *g, const pp_function_notes *fn,
@@ -353,6 +438,18 @@ check_graph (const pp_graph *g, unsigned long long seed)
       check_round_trip (m, g, &plan, seed, &checksum);
       if (m->mode == PP_MODE_BLOCK_COVER)
 	check_cover_sites (g, &fn, w, &plan, seed);
+      if (m->value_action == PP_PROBE_MARK)
+	{
+	  /* Where counting weighs less, the function counts instead.  */
+	  pp_plan counted;
+	  in.counter_cost = 1;
+	  if (m->plan (m, g, &in, &counted, &why) != PP_PLAN_OK)
+	    abort ();
+	  check_shape (m, g, &counted, array_max, seed);
+	  check_round_trip (m, g, &counted, seed, &checksum);
+	  check_count_choice (m, g, w, &plan, &counted, seed);
+	  pp_plan_free (&counted);
+	}
       pp_plan_free (&plan);
     }
   free_graph_notes (&fn);
@@ -386,7 +483,10 @@ main (void)
   unit_report (&prop_corrupt);
   unit_report (&prop_weights);
   unit_report (&prop_cover_sites);
+  unit_report (&prop_count_choice);
   printf ("plan: block-cover took edge probes in %lu of %lu graphs\n",
 	  cover_by_edges, cover_plans);
+  printf ("plan: the coverage modes counted in %lu of %lu plans\n",
+	  cover_counted, cover_counting_plans);
   return unit_exit_status ();
 }

@@ -2,7 +2,10 @@
    plugin's model get the plan corelib/coverage computes, random executions set the
    probes' bytes, and the profile, written to a file and loaded by report_load, must
    give back what the executions covered: every block, every probe-able edge in
-   edge-cover, every line, and whether the function was called.  */
+   edge-cover, every line, and whether the function was called.  The same with
+   the bytes as counters of 0 or 1, and with the plan the coverage planner makes
+   when counting costs less (counters on edge counting's chords, set to the
+   executions' edge counts), where every block can reach EXIT.  */
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -10,7 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 #include "unit.h"
+#include <stdio.h>
 #include "coverage.h"
+#include "modes.h"
+#include "plan.h"
 #include "../../tools/report.h"
 
 #define MAX_NODES 14
@@ -61,7 +67,8 @@ random_graph (struct test_graph *t, unsigned long long *rng)
    it).  Marks the blocks and edges it passes.  */
 static void
 random_execution (const pp_graph *g, const uint32_t *to_exit,
-		  unsigned long long *rng, bool *block_ran, bool *edge_taken)
+		  unsigned long long *rng, bool *block_ran, bool *edge_taken,
+		  uint64_t *edge_count)
 {
   uint32_t v = g->entry;
   for (uint32_t step = 0; v != g->exit; step++)
@@ -78,6 +85,7 @@ random_execution (const pp_graph *g, const uint32_t *to_exit,
 	  e = g->succ_edges[g->succ_start[v] + unit_rand (rng) % out];
 	}
       edge_taken[e] = true;
+      edge_count[e]++;
       v = g->edges[e].dst;
     }
 }
@@ -227,10 +235,24 @@ check_report (const report *r, const report_lines *rl, uint32_t mode,
   return NULL;
 }
 
+/* How a case's values are kept: coverage bytes, the same as counters of 0
+   or 1 (a unit where other functions count), or the counters of the plan
+   the coverage planner makes when counting costs less.  */
+enum variant
+{
+  BYTES,
+  WIDE_BYTES,
+  COUNTED,
+};
+
+/* Cases of COUNTED whose graph let the planner count (the others: some
+   block cannot reach EXIT, or an abnormal edge would be measured).  */
+static unsigned long counted_cases;
+
 /* One random graph and run in one mode; returns a reason or NULL.  */
 static const char *
-one_case (const char *path, uint32_t mi, unsigned long long *rng, char *why,
-	  size_t whylen)
+one_case (const char *path, uint32_t mi, enum variant variant,
+	  unsigned long long *rng, char *why, size_t whylen)
 {
   struct test_graph t;
   random_graph (&t, rng);
@@ -246,24 +268,65 @@ one_case (const char *path, uint32_t mi, unsigned long long *rng, char *why,
       pp_graph_free (&g);
       return "cannot plan";
     }
+  /* The planner's plan, counting wherever it may: a counter costs next to
+     nothing.  */
+  pp_plan counting = { 0 };
+  if (variant == COUNTED)
+    {
+      double w[MAX_EDGES];
+      for (uint32_t e = 0; e < g.nedges; e++)
+	w[e] = 1;
+      pp_plan_input in = { .weights = w, .counter_cost = 1e-6 };
+      const pp_mode_info *m = pp_mode_lookup (modes[mi].mode);
+      const char *ignored;
+      if (m->plan (m, &g, &in, &counting, &ignored) != PP_PLAN_OK)
+	{
+	  pp_coverage_plan_free (&plan);
+	  pp_graph_free (&g);
+	  return "cannot plan by counting";
+	}
+      if (!counting.nprobes || counting.probes[0].action != PP_PROBE_COUNT)
+	{
+	  pp_plan_free (&counting);
+	  pp_coverage_plan_free (&plan);
+	  pp_graph_free (&g);
+	  return NULL;
+	}
+      counted_cases++;
+    }
   bool block_ran[MAX_NODES] = { false }, edge_taken[MAX_EDGES] = { false };
+  uint64_t edge_count[MAX_EDGES] = { 0 };
   uint32_t to_exit[MAX_NODES];
   shortest_paths_to_exit (&g, to_exit);
   uint32_t runs = unit_rand (rng) % 4;
   for (uint32_t i = 0; i < runs; i++)
-    random_execution (&g, to_exit, rng, block_ran, edge_taken);
+    random_execution (&g, to_exit, rng, block_ran, edge_taken, edge_count);
   uint8_t values[MAX_EDGES + 1];
+  uint64_t wide[MAX_EDGES + 1];
+  uint32_t nvalues = variant == COUNTED ? counting.nvalues : plan.nprobes;
   for (uint32_t i = 0; i < plan.nprobes; i++)
     values[i] = modes[mi].mode == PP_MODE_BLOCK_COVER
 		? block_ran[plan.probes[i]] : edge_taken[plan.probes[i]];
+  for (uint32_t i = 0; i < nvalues; i++)
+    wide[i] = variant == COUNTED
+	      ? edge_count[counting.probes[i].where] : values[i];
 
   struct test_unit tu;
-  build_notes (&tu, modes[mi].mode, &t, &plan);
+  if (variant == COUNTED)
+    {
+      pp_coverage_plan none = { plan.mode, 0, NULL, 0, NULL };
+      build_notes (&tu, modes[mi].mode, &t, &none);
+      pp_plan_to_notes (&counting, &tu.fn);
+    }
+  else
+    build_notes (&tu, modes[mi].mode, &t, &plan);
   const char *failure = NULL;
   char err[512];
   report r;
   report_lines rl;
-  if (write_profile (path, &tu.notes, PP_VALUES_U8, values, plan.nprobes))
+  if (variant == BYTES
+      ? write_profile (path, &tu.notes, PP_VALUES_U8, values, nvalues)
+      : write_profile (path, &tu.notes, PP_VALUES_U64, (uint8_t *) wide, nvalues))
     failure = "cannot write the profile";
   else if (report_load (&r, path, err, sizeof err))
     {
@@ -280,6 +343,7 @@ one_case (const char *path, uint32_t mi, unsigned long long *rng, char *why,
       report_lines_free (&rl);
       report_free (&r);
     }
+  pp_plan_free (&counting);
   pp_coverage_plan_free (&plan);
   pp_graph_free (&g);
   return failure;
@@ -310,14 +374,25 @@ test_refused (const char *path)
 	       && strstr (err, "two probes"), "report: a value with two probes",
 	       "got '%s'", err);
 
+  /* Coverage bytes where counters belong (edge-counts' values).  */
   build_notes (&tu, PP_MODE_EDGE_COVER, &t, &plan);
+  tu.notes.mode = PP_MODE_EDGE_COUNTS;
+  err[0] = '\0';
+  refused = write_profile (path, &tu.notes, PP_VALUES_U8, values, 2) == 0
+	    && report_load (&r, path, err, sizeof err) != 0;
+  unit_result (refused && strstr (err, "wrong kind"),
+	       "report: counts in coverage bytes", "got '%s'", err);
+
+  /* A coverage byte among a counting function's counters.  */
+  build_notes (&tu, PP_MODE_EDGE_COVER, &t, &plan);
+  tu.edges[2].flags |= PP_EDGE_COUNTER;
   uint64_t counters[2] = { 1, 0 };
   err[0] = '\0';
   refused = write_profile (path, &tu.notes, PP_VALUES_U64, (uint8_t *) counters,
 			   2) == 0
 	    && report_load (&r, path, err, sizeof err) != 0;
-  unit_result (refused && strstr (err, "wrong kind"),
-	       "report: coverage with counters", "got '%s'", err);
+  unit_result (refused && strstr (err, "corrupted profile"),
+	       "report: counters mixed with coverage bytes", "got '%s'", err);
 }
 
 int
@@ -331,18 +406,28 @@ main (void)
       return unit_exit_status ();
     }
   close (fd);
+  static const char *const variant_names[] = {
+    [BYTES] = "", [WIDE_BYTES] = ", bytes as counters",
+    [COUNTED] = ", counting where it may" };
   for (uint32_t mi = 0; mi < sizeof modes / sizeof *modes; mi++)
-    {
-      unsigned long long rng = 42 + mi;
-      const char *failure = NULL;
-      char why[640], name[64];
-      uint32_t i = 0;
-      for (; i < 2000 && !failure; i++)
-	failure = one_case (path, mi, &rng, why, sizeof why);
-      snprintf (name, sizeof name, "report: %s on random graphs",
-		pp_mode_name (modes[mi].mode));
-      unit_result (!failure, name, "case %" PRIu32 ": %s", i - 1, failure);
-    }
+    for (enum variant v = BYTES; v <= COUNTED; v++)
+      {
+	unsigned long long rng = 42 + mi;
+	const char *failure = NULL;
+	char why[640], name[96];
+	uint32_t i = 0;
+	counted_cases = 0;
+	for (; i < 2000 && !failure; i++)
+	  failure = one_case (path, mi, v, &rng, why, sizeof why);
+	snprintf (name, sizeof name, "report: %s on random graphs%s",
+		  pp_mode_name (modes[mi].mode), variant_names[v]);
+	unit_result (!failure && (v != COUNTED || counted_cases >= 200), name,
+		     "case %" PRIu32 ": %s (%lu counted)", i - 1,
+		     failure ? failure : "", counted_cases);
+	if (v == COUNTED)
+	  printf ("report: %s counted in %lu of 2000 graphs\n",
+		  pp_mode_name (modes[mi].mode), counted_cases);
+      }
   test_refused (path);
   unlink (path);
   return unit_exit_status ();
