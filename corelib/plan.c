@@ -405,19 +405,6 @@ cheaper_by_edges (const pp_graph *g, const bool *target, const double *weights,
   return 0;
 }
 
-/* The cheaper alternative to coverage probes COV of cost COST, if counting
-   is: counters on the chords of edge counting's spanning tree
-   (pp_plan_edge_counters), each weighing COUNTER_COST times its edge, make
-   every edge's count and so every block's and edge's coverage exact by
-   flow.  Bits cannot be added up: to tell that a loop's latch ran, a
-   coverage probe must see it (or an edge into it) on each way round, where
-   a counter elsewhere on the cycle tells it by subtraction (zlib's
-   longest_match: the coverage probes ran 1.75 times as often as the
-   counters).  Not when an abnormal edge would have to be measured: its
-   count, and what follows from it, is not exact; nor where a run may stop
-   in an infinite loop (every_block_reaches_exit).  Returns the counter of
-   each edge (-1: none) and their number in *N, NULL when coverage probes
-   stay, or N < 0 when out of memory.  */
 /* Can every block that ENTRY reaches reach EXIT?  Then a run stops only
    where the graph says it may (EXIT, a fake leave), or where a signal ends
    the process in straight-line code, which coverage bytes do not tell
@@ -445,6 +432,19 @@ every_block_reaches_exit (const pp_graph *g)
   return all;
 }
 
+/* The cheaper alternative to coverage probes of cost COST, if counting
+   is: counters on the chords of edge counting's spanning tree
+   (pp_plan_edge_counters), each weighing COUNTER_COST times its edge, make
+   every edge's count and so every block's and edge's coverage exact by
+   flow.  Bits cannot be added up: to tell that a loop's latch ran, a
+   coverage probe must see it (or an edge into it) on each way round, where
+   a counter elsewhere on the cycle tells it by subtraction (zlib's
+   longest_match: the coverage probes ran 1.75 times as often as the
+   counters).  Not when an abnormal edge would have to be measured: its
+   count, and what follows from it, is not exact; nor where a run may stop
+   in an infinite loop (every_block_reaches_exit).  Returns the counter of
+   each edge (-1: none) and their number in *N, NULL when coverage probes
+   stay, or N < 0 when out of memory.  */
 static int32_t *
 cheaper_by_counting (const pp_graph *g, const double *w, double counter_cost,
 		     double cost, int *n)
