@@ -116,6 +116,46 @@ model_add (struct model *m, uint32_t src, uint32_t dst, uint32_t flags,
   return true;
 }
 
+/* The nodes reachable from ENTRY (FROM_ENTRY->pre[v] != PP_DFS_NONE) and
+   those that reach EXIT (TO_EXIT->pre[v]), ignoring the closing edges.
+   Returns 0, or PP_COVERAGE_NOMEM with nothing to free.  */
+static int
+walk_entry_exit (const pp_graph *g, pp_dfs *from_entry, pp_dfs *to_exit)
+{
+  if (pp_dfs_init (from_entry, g, PP_DFS_SUCCS, PP_EDGE_EXIT_ENTRY, NULL, NULL))
+    return PP_COVERAGE_NOMEM;
+  if (pp_dfs_init (to_exit, g, PP_DFS_PREDS, PP_EDGE_EXIT_ENTRY, NULL, NULL))
+    {
+      pp_dfs_free (from_entry);
+      return PP_COVERAGE_NOMEM;
+    }
+  pp_dfs_run (from_entry, g->entry);
+  pp_dfs_run (to_exit, g->exit);
+  return 0;
+}
+
+/* Whether a block ENTRY reaches cannot reach EXIT: the model gives it a stop
+   edge, a run may stop there.  */
+static bool
+may_stop_at (const pp_dfs *from_entry, const pp_dfs *to_exit, uint32_t v)
+{
+  return from_entry->pre[v] != PP_DFS_NONE && to_exit->pre[v] == PP_DFS_NONE;
+}
+
+int
+pp_coverage_may_stop (const pp_graph *g)
+{
+  pp_dfs from_entry, to_exit;
+  if (walk_entry_exit (g, &from_entry, &to_exit))
+    return PP_COVERAGE_NOMEM;
+  int stops = 0;
+  for (uint32_t v = 0; v < g->nnodes && !stops; v++)
+    stops = may_stop_at (&from_entry, &to_exit, v);
+  pp_dfs_free (&from_entry);
+  pp_dfs_free (&to_exit);
+  return stops;
+}
+
 /* Builds the execution model of g; CUT_PINNED cuts pinned edges between two blocks
    into a leave and a re-entry.  */
 static int
@@ -126,25 +166,18 @@ build_model (const pp_graph *g, bool cut_pinned, struct model *m)
     return status;
   memset (m, 0, sizeof *m);
   size_t n = g->nnodes;
-  /* The nodes reachable from ENTRY and those that reach EXIT, ignoring the
-     closing edges.  */
   pp_dfs from_entry, to_exit;
-  bool have_from_entry = pp_dfs_init (&from_entry, g, PP_DFS_SUCCS,
-				      PP_EDGE_EXIT_ENTRY, NULL, NULL) == 0;
-  bool have_to_exit = pp_dfs_init (&to_exit, g, PP_DFS_PREDS, PP_EDGE_EXIT_ENTRY,
-				   NULL, NULL) == 0;
-  const uint32_t *reached = from_entry.pre, *reaches_exit = to_exit.pre;
+  bool walked = walk_entry_exit (g, &from_entry, &to_exit) == 0;
+  const uint32_t *reached = from_entry.pre;
   /* Each edge gives at most two model edges, each node at most one stop edge.  */
   m->orig = malloc ((2 * (size_t) g->nedges + n) * sizeof *m->orig);
   m->model_of = malloc ((g->nedges ? g->nedges : 1) * sizeof *m->model_of);
   status = PP_COVERAGE_NOMEM;
-  if (!have_from_entry || !have_to_exit || !m->orig || !m->model_of
+  if (!walked || !m->orig || !m->model_of
       || pp_graph_init (&m->g, g->nnodes, g->entry, g->exit) != 0)
     goto out;
   for (uint32_t e = 0; e < g->nedges; e++)
     m->model_of[e] = NONE;
-  pp_dfs_run (&from_entry, g->entry);
-  pp_dfs_run (&to_exit, g->exit);
 
   for (uint32_t e = 0; e < g->nedges; e++)
     {
@@ -162,7 +195,7 @@ build_model (const pp_graph *g, bool cut_pinned, struct model *m)
 	goto out;
     }
   for (uint32_t v = 0; v < n; v++)
-    if (reached[v] != PP_DFS_NONE && reaches_exit[v] == PP_DFS_NONE
+    if (may_stop_at (&from_entry, &to_exit, v)
 	&& !model_add (m, v, g->exit, PP_EDGE_FAKE, NONE))
       goto out;
   if (pp_graph_finish (&m->g) != 0)
@@ -170,10 +203,11 @@ build_model (const pp_graph *g, bool cut_pinned, struct model *m)
   status = 0;
 
 out:
-  if (have_from_entry)
-    pp_dfs_free (&from_entry);
-  if (have_to_exit)
-    pp_dfs_free (&to_exit);
+  if (walked)
+    {
+      pp_dfs_free (&from_entry);
+      pp_dfs_free (&to_exit);
+    }
   if (status != 0)
     model_free (m);
   return status;

@@ -92,6 +92,11 @@ typedef struct pp_coverage_plan
    last pp_graph_add_edge).  */
 int pp_coverage_check_graph (const pp_graph *g);
 
+/* 1 when a run of g may stop in a block without leaving (a block ENTRY
+   reaches that cannot reach EXIT: the model's stop edge, see EXECUTION
+   MODEL), 0 when none, or PP_COVERAGE_NOMEM.  */
+int pp_coverage_may_stop (const pp_graph *g);
+
 /* Computes the probes for MODE.  Deterministic: the same graph gives the same plan,
    so the tool may recompute it from the notes' graph.  Returns 0, PP_COVERAGE_NOMEM,
    PP_COVERAGE_BAD_GRAPH or PP_COVERAGE_BAD_MODE; on failure PLAN is left empty.  */

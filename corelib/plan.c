@@ -405,33 +405,6 @@ cheaper_by_edges (const pp_graph *g, const bool *target, const double *weights,
   return 0;
 }
 
-/* Can every block that ENTRY reaches reach EXIT?  Then a run stops only
-   where the graph says it may (EXIT, a fake leave), or where a signal ends
-   the process in straight-line code, which coverage bytes do not tell
-   exactly either.  Not when a block can only loop (an infinite loop with
-   no call): coverage bytes tell a run stopped there (coverage.h), counts
-   would lose its flow.  -1 when out of memory.  */
-static int
-every_block_reaches_exit (const pp_graph *g)
-{
-  pp_dfs from_entry, to_exit;
-  if (pp_dfs_init (&from_entry, g, PP_DFS_SUCCS, PP_EDGE_EXIT_ENTRY, NULL, NULL))
-    return -1;
-  if (pp_dfs_init (&to_exit, g, PP_DFS_PREDS, PP_EDGE_EXIT_ENTRY, NULL, NULL))
-    {
-      pp_dfs_free (&from_entry);
-      return -1;
-    }
-  pp_dfs_run (&from_entry, g->entry);
-  pp_dfs_run (&to_exit, g->exit);
-  int all = 1;
-  for (uint32_t v = 0; v < g->nnodes && all; v++)
-    all = from_entry.pre[v] == PP_DFS_NONE || to_exit.pre[v] != PP_DFS_NONE;
-  pp_dfs_free (&from_entry);
-  pp_dfs_free (&to_exit);
-  return all;
-}
-
 /* The cheaper alternative to coverage probes of cost COST, if counting
    is: counters on the chords of edge counting's spanning tree
    (pp_plan_edge_counters), each weighing COUNTER_COST times its edge, make
@@ -442,7 +415,11 @@ every_block_reaches_exit (const pp_graph *g)
    longest_match: the coverage probes ran 1.75 times as often as the
    counters).  Not when an abnormal edge would have to be measured: its
    count, and what follows from it, is not exact; nor where a run may stop
-   in an infinite loop (every_block_reaches_exit).  Returns the counter of
+   without leaving (pp_coverage_may_stop: an infinite loop with no call),
+   which coverage bytes tell and counts, losing that run's flow, do not.
+   A run stops elsewhere only at EXIT, a fake leave, or a signal in
+   straight-line code, which coverage bytes do not tell exactly either.
+   Returns the counter of
    each edge (-1: none) and their number in *N, NULL when coverage probes
    stay, or N < 0 when out of memory.  */
 static int32_t *
@@ -450,10 +427,10 @@ cheaper_by_counting (const pp_graph *g, const double *w, double counter_cost,
 		     double cost, int *n)
 {
   *n = 0;
-  int reaches = every_block_reaches_exit (g);
-  if (reaches <= 0)
+  int stops = pp_coverage_may_stop (g);
+  if (stops != 0)
     {
-      *n = reaches;
+      *n = stops < 0 ? -1 : 0;
       return NULL;
     }
   int32_t *counter = malloc ((g->nedges ? g->nedges : 1) * sizeof *counter);

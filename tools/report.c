@@ -274,13 +274,13 @@ read_coverage (report_function *f, const pp_unit_data *u,
 {
   const pp_function_notes *fn = f->notes;
   const pp_graph *g = &f->graph;
+  /* A function counts its edges where that costs less (pp_plan_coverage).  */
+  if (f->plan.nprobes && f->plan.probes[0].action == PP_PROBE_COUNT)
+    return read_counted_coverage (f, u, info, err, errlen);
   /* Block-cover's probes are on the function's blocks, or on its edges
      (pp_plan_coverage): pp_plan_from_notes refused a mix.  */
   bool block_probes = f->plan.nprobes ? f->plan.probes[0].site == PP_SITE_BLOCK
 		      : (info->value_sites & PP_SITES (PP_SITE_BLOCK)) != 0;
-  /* Or it counts its edges where that costs less (pp_plan_coverage).  */
-  if (f->plan.nprobes && f->plan.probes[0].action == PP_PROBE_COUNT)
-    return read_counted_coverage (f, u, info, err, errlen);
   size_t nvalues = fn->nvalues ? fn->nvalues : 1;
   size_t nids = fn->nblocks > fn->nedges ? fn->nblocks : fn->nedges;
   uint32_t *probes = malloc (nvalues * sizeof *probes);
