@@ -6,6 +6,7 @@
      cfg.cc      CFG normalisation, GIMPLE CFG -> core graph, source lines (notes)
      probes.cc   the inserter: a plan's probes -> GIMPLE, and the flushes
      unit.cc     the unit's records: value array, path tables, notes, registration
+     inliner.cc  GCC's function summaries without the probes, for the inliner
 
    See DESIGN.md and GCC-PLUGIN-NOTES.md.  */
 
@@ -126,5 +127,14 @@ void emit_unit_record (const pp_unit_notes &notes, const probe_target &t,
 		       uint32_t value_kind, uint32_t nvalues);
 /* The main source file's absolute path (malloc'd).  */
 char *absolute_unit_name (void);
+
+/* inliner.cc.  */
+
+/* The unit's value and key arrays (NULL_TREE: none), whose probes the
+   inliner is not to count.  */
+void note_probe_arrays (tree values, tree keys);
+/* Registers the pass that takes the probes out of GCC's function summaries
+   before the IPA inliner reads them.  */
+void register_inliner_view (const char *plugin_name);
 
 #endif

@@ -649,6 +649,7 @@ instrument_unit (void)
 		      ? unsigned_char_type_node : long_long_unsigned_type_node;
 
   create_unit_values (target, total, records);
+  note_probe_arrays (target.values, target.keys);
   for (function_record *rec : records)
     {
       push_cfun (DECL_STRUCT_FUNCTION (rec->node->decl));
@@ -743,5 +744,6 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   pass.ref_pass_instance_number = 1;
   pass.pos_op = PASS_POS_INSERT_AFTER;
   register_callback (plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+  register_inliner_view (plugin_name);
   return 0;
 }
