@@ -13,12 +13,12 @@
    So after GCC has summarised the unit ("fnsummary", an IPA pass whose
    summaries the inliner reads), this pass takes the probes out again:
 
-   - the statements that are probes: those that read or write the unit's
-     value or key array, or a register or temporary the inserter made (all
-     of probes.cc's are named PP_...: artificial variables, which the path
-     registers still are here, or SSA names with a bare identifier);
-   - calls to libprof (__pathprof_...) and calls whose arguments are probes
-     (atomic increments): their own call summaries, set to zero;
+   - the statements that are probes, known by the names of what they touch
+     (pathprof-plugin.h, "Names"): the inserter's registers (still memory
+     variables here) and temporaries, the unit's value and key arrays,
+     libprof's thread state;
+   - calls to libprof and calls whose arguments are probes (atomic
+     increments): their own call summaries, set to zero;
    - the other probe statements' size and time (GCC's own estimate_num_insns
      and its extra unit for a register array index; time weighted by the
      block's frequency, as ipa-fnsummary weighs it) come out of the
@@ -47,54 +47,44 @@
 #include "ipa-fnsummary.h"
 #include "tree-inline.h"
 
-/* The unit's value and key arrays (instrument_unit), GC-reachable through
-   the varpool.  */
-static tree probe_arrays[2];
-
-void
-note_probe_arrays (tree values, tree keys)
-{
-  probe_arrays[0] = values;
-  probe_arrays[1] = keys;
-}
-
-/* The inserter's registers and temporaries: artificial variables or bare
-   identifiers named PP_..., never a user's variable.  */
+/* NAME is one of pathprof's (pathprof-plugin.h, "Names").  */
 static bool
-probe_name_p (tree var, tree id)
+pathprof_name_p (tree name)
 {
-  if (var && DECL_P (var) && !DECL_ARTIFICIAL (var))
-    return false;
-  return id && !strncmp (IDENTIFIER_POINTER (id), "PP_", 3);
+  const char *s = name ? IDENTIFIER_POINTER (name) : "";
+  return !strncmp (s, "PP_", 3) || !strncmp (s, "__pathprof_", 11);
 }
 
-/* OP is the unit's arrays, an element of one, its address, or a register or
-   temporary of the inserter's.  */
+/* OP is, or is in, an object of pathprof's: a register or temporary of the
+   inserter (an artificial variable, or an SSA name with a bare identifier),
+   the unit's value or key array, libprof's thread state; or the address of
+   one.  A user's variable is never artificial.  */
 static bool
 probe_operand_p (tree op)
 {
   if (!op)
     return false;
   if (TREE_CODE (op) == SSA_NAME)
-    return probe_name_p (SSA_NAME_VAR (op), SSA_NAME_IDENTIFIER (op));
+    {
+      tree var = SSA_NAME_VAR (op);
+      return (!var || !DECL_P (var) || DECL_ARTIFICIAL (var))
+	     && pathprof_name_p (SSA_NAME_IDENTIFIER (op));
+    }
   if (TREE_CODE (op) == ADDR_EXPR)
     op = TREE_OPERAND (op, 0);
   tree base = get_base_address (op);
-  if (!base)
-    return false;
-  if (base == probe_arrays[0] || base == probe_arrays[1])
-    return true;
-  return VAR_P (base) && probe_name_p (base, DECL_NAME (base));
+  return base && VAR_P (base) && DECL_ARTIFICIAL (base)
+	 && pathprof_name_p (DECL_NAME (base));
 }
 
+/* STMT is a probe: it touches an object of pathprof's, or calls libprof.  */
 static bool
 probe_stmt_p (gimple *stmt)
 {
   if (gcall *call = dyn_cast <gcall *> (stmt))
     {
       tree fn = gimple_call_fndecl (call);
-      if (fn && DECL_NAME (fn)
-	  && !strncmp (IDENTIFIER_POINTER (DECL_NAME (fn)), "__pathprof_", 11))
+      if (fn && pathprof_name_p (DECL_NAME (fn)))
 	return true;
       for (unsigned i = 0; i < gimple_call_num_args (call); i++)
 	if (probe_operand_p (gimple_call_arg (call, i)))
@@ -107,6 +97,17 @@ probe_stmt_p (gimple *stmt)
   return false;
 }
 
+/* An entry of a size/time table that can hold probes: exec == nonconst
+   (never constant) and kept by an inlined copy (not "not inlined").  */
+static bool
+may_hold_probes (const size_time_entry *e)
+{
+  const clause_t inlined = ~(clause_t) ((1 << ipa_predicate::not_inlined_condition)
+					 | (1 << ipa_predicate::false_condition));
+  return e->exec_predicate == e->nonconst_predicate
+	 && e->exec_predicate.evaluate (inlined);
+}
+
 /* Takes NODE's probes out of its summary.  */
 static void
 unsummarise (cgraph_node *node)
@@ -116,7 +117,7 @@ unsummarise (cgraph_node *node)
   function *fn = DECL_STRUCT_FUNCTION (node->decl);
   if (!info || !size_info || !fn || !fn->cfg || info->size_time_table.is_empty ())
     return;
-  int size = 0;
+  int size = 0, call_size = 0;
   sreal time = 0;
   bool calls = false;
   basic_block bb;
@@ -135,6 +136,7 @@ unsummarise (cgraph_node *node)
 	      ipa_call_summary *es = e ? ipa_call_summaries->get (e) : NULL;
 	      if (es)
 		{
+		  call_size += es->call_stmt_size;
 		  es->call_stmt_size = 0;
 		  es->call_stmt_time = 0;
 		  calls = true;
@@ -159,18 +161,13 @@ unsummarise (cgraph_node *node)
   if (size == 0 && !calls)
     return;
 
-  /* The entries that can hold probes: exec == nonconst (never constant),
-     and kept by an inlined copy (not "not inlined").  Sizes are in units of
-     1 / size_scale.  */
-  const clause_t inlined = ~(clause_t) ((1 << ipa_predicate::not_inlined_condition)
-					 | (1 << ipa_predicate::false_condition));
+  /* Sizes are in units of 1 / size_scale.  */
   int total = 0;
   sreal total_time = 0;
   size_time_entry *e;
   unsigned i;
   FOR_EACH_VEC_ELT (info->size_time_table, i, e)
-    if (e->exec_predicate == e->nonconst_predicate
-	&& e->exec_predicate.evaluate (inlined))
+    if (may_hold_probes (e))
       {
 	total += e->size;
 	total_time += e->time;
@@ -181,24 +178,23 @@ unsummarise (cgraph_node *node)
     time_share = time / total_time;
   int removed = 0;
   FOR_EACH_VEC_ELT (info->size_time_table, i, e)
-    if (e->exec_predicate == e->nonconst_predicate
-	&& e->exec_predicate.evaluate (inlined))
+    if (may_hold_probes (e))
       {
 	int part = total > 0 ? (int) (e->size * probes / total) : 0;
 	e->size -= part;
 	removed += part;
 	e->time -= e->time * time_share;
       }
-  size_info->self_size -= RDIV (removed, ipa_fn_summary::size_scale);
+  /* The self size counts the calls too (the table does not).  */
+  size_info->self_size -= RDIV (removed, ipa_fn_summary::size_scale) + call_size;
   ipa_update_overall_fn_summary (node);
 }
 
 static void
 unsummarise_unit (void)
 {
-  /* No probes, or no summaries (GCC has none when it will not inline).  */
-  if (!probe_arrays[0] || !ipa_fn_summaries || !ipa_size_summaries
-      || !ipa_call_summaries)
+  /* No summaries: GCC will not inline.  */
+  if (!ipa_fn_summaries || !ipa_size_summaries || !ipa_call_summaries)
     return;
   cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION (node)

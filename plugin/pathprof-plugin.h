@@ -130,9 +130,10 @@ char *absolute_unit_name (void);
 
 /* inliner.cc.  */
 
-/* The unit's value and key arrays (NULL_TREE: none), whose probes the
-   inliner is not to count.  */
-void note_probe_arrays (tree values, tree keys);
+/* Names: every register and temporary the inserter makes is named PP_...
+   (an artificial variable or an SSA name's bare identifier), every object
+   and function of the unit's records and of libprof __pathprof_...
+   (artificial, or libprof's own).  inliner.cc tells probes by these names.  */
 /* Registers the pass that takes the probes out of GCC's function summaries
    before the IPA inliner reads them.  */
 void register_inliner_view (const char *plugin_name);

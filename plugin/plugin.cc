@@ -649,7 +649,6 @@ instrument_unit (void)
 		      ? unsigned_char_type_node : long_long_unsigned_type_node;
 
   create_unit_values (target, total, records);
-  note_probe_arrays (target.values, target.keys);
   for (function_record *rec : records)
     {
       push_cfun (DECL_STRUCT_FUNCTION (rec->node->decl));

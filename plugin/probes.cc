@@ -451,10 +451,19 @@ tls_field (const probe_target &t, tree field)
   return ref;
 }
 
+/* Emits v = a CODE b (or v = (TYPE) a) into SEQ and returns v, or returns
+   the constant when a and b are: a statement of constants only would be
+   folded later, and GCC's inliner does not count it (inliner.cc).  */
 static tree
 emit_value (gimple_seq *seq, tree type, enum tree_code code, tree a, tree b,
 	    const char *name)
 {
+  if (CONSTANT_CLASS_P (a) && (!b || CONSTANT_CLASS_P (b)))
+    {
+      tree c = b ? fold_build2 (code, type, a, b) : fold_convert (type, a);
+      if (CONSTANT_CLASS_P (c))
+	return c;
+    }
   tree v = make_temp_ssa_name (type, NULL, name);
   if (b)
     gimple_seq_add_stmt (seq, gimple_build_assign (v, code, a, b));
