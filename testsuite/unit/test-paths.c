@@ -46,7 +46,7 @@ static struct unit_property
   prop_fake_actions = { .name = "place: fake edges carry only at-source-end counts of sole leaves" },
   prop_tree = { .name = "place: the spanning tree spans the DAG, increments are 0 on it" },
   prop_chords = { .name = "place: incremented edges = |E_dag| - |V| + 1 - zero-valued chords" },
-  prop_naive = { .name = "place: no more instrumented edges or increments than the naive placement" },
+  prop_naive = { .name = "place: no more increments than the naive placement, nor instrumented edges but where a count was pulled up" },
   prop_pushdown = { .name = "place: straight-line code needs no register, only constant counts" },
   prop_rebuild = { .name = "paths: the tool's rebuild from the recorded path ends gives the same numbering" },
   prop_hand = { .name = "paths: hand-checked graphs (loops, self loops, noreturn, setjmp)" },
@@ -768,6 +768,7 @@ check_placement (const pp_graph *g, const pp_paths *p, bool has_reentry,
   /* Naive: r = 0 on the function entry, r += Val on every edge with a non-zero
      value, count[r]++ at path ends.  */
   uint32_t naive = 0, placed = 0, naive_inner = 0, placed_inner = 0;
+  uint32_t *counts_in = calloc (g->nnodes, sizeof *counts_in);
   bool fake_ok = true;
   for (uint32_t e = 0; e < g->nedges; e++)
     {
@@ -782,6 +783,8 @@ check_placement (const pp_graph *g, const pp_paths *p, bool has_reentry,
 	  naive += !inner || p->dag_val[de] != 0;
 	  naive_inner += inner && p->dag_val[de] != 0;
 	  placed_inner += inner && p->dag_inc[de] != 0;
+	  if (inner && a->count != PP_PATH_COUNT_NONE)
+	    counts_in[g->edges[e].dst]++;
 	}
       else if (role == PP_PATH_ROLE_BACK || role == PP_PATH_ROLE_CUT
 	       || (role == PP_PATH_ROLE_START
@@ -799,10 +802,17 @@ check_placement (const pp_graph *g, const pp_paths *p, bool has_reentry,
 	 naive_inner);
   /* Nothing can run at a re-entry, so pushing the initialisation below a
      re-entry target is forced and may cost more than the naive (impossible)
-     placement there.  */
+     placement there.  A count pulled up into the K edges entering a node may
+     give code to fewer than half of them that had none (the others merge an
+     update into it): that much over the naive placement is allowed.  */
+  uint32_t pulled = 0;
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    pulled += counts_in[v] / 2;
+  free (counts_in);
   if (!has_reentry)
-    unit_check (&prop_naive, placed <= naive, "seed %#llx: %u instrumented edges, naive %u",
-	   seed, placed, naive);
+    unit_check (&prop_naive, placed <= naive + pulled,
+		"seed %#llx: %u instrumented edges, naive %u, pulled-count allowance %u",
+		seed, placed, naive, pulled);
   free (parent);
   free (in_dag);
 }
