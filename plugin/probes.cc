@@ -54,6 +54,29 @@ emit_increment (const probe_target &t, tree ref, gimple_seq *seq)
   gimple_seq_add_stmt (seq, gimple_build_assign (unshare_expr (ref), new_value));
 }
 
+/* Emits v = a CODE b (or v = (TYPE) a) into SEQ and returns v, or returns
+   the constant when a and b are: a statement of constants only would be
+   folded later, and GCC's inliner does not count it (inliner.cc).  */
+static tree
+emit_value (gimple_seq *seq, tree type, enum tree_code code, tree a, tree b,
+	    const char *name)
+{
+  if (CONSTANT_CLASS_P (a) && (!b || CONSTANT_CLASS_P (b)))
+    {
+      tree c = b ? fold_build2 (code, type, a, b) : fold_convert (type, a);
+      if (CONSTANT_CLASS_P (c))
+	return c;
+    }
+  tree v = make_temp_ssa_name (type, NULL, name);
+  if (b)
+    gimple_seq_add_stmt (seq, gimple_build_assign (v, code, a, b));
+  else if (useless_type_conversion_p (type, TREE_TYPE (a)))
+    gimple_seq_add_stmt (seq, gimple_build_assign (v, a));
+  else
+    gimple_seq_add_stmt (seq, gimple_build_assign (v, NOP_EXPR, a));
+  return v;
+}
+
 /* Counts one execution of path PATH (an SSA name or a constant): in the
    function's slice of the values, or in its libprof hash table.  */
 static void
@@ -71,10 +94,9 @@ emit_path_count (const function_record &rec, const probe_target &t, tree path,
 						    path));
       return;
     }
-  tree index = make_temp_ssa_name (counter_type (), NULL, "PP_index");
-  gimple_seq_add_stmt (seq, gimple_build_assign (index, PLUS_EXPR, path,
-						 build_int_cstu (counter_type (),
-								 rec.value_offset)));
+  tree index = emit_value (seq, counter_type (), PLUS_EXPR, path,
+			   build_int_cstu (counter_type (), rec.value_offset),
+			   "PP_index");
   emit_increment (t, value_ref (t, index), seq);
 }
 
@@ -178,9 +200,7 @@ load_register (const pp_plan &plan, uint32_t first, uint32_t end,
 static tree
 emit_sum (tree value, tree operand, gimple_seq *seq)
 {
-  tree sum = make_temp_ssa_name (counter_type (), NULL, "PP_path");
-  gimple_seq_add_stmt (seq, gimple_build_assign (sum, PLUS_EXPR, value, operand));
-  return sum;
+  return emit_value (seq, counter_type (), PLUS_EXPR, value, operand, "PP_path");
 }
 
 /* Appends the code of probe P to SEQ.  */
@@ -405,10 +425,9 @@ expand_keyed (const function_record &rec, const probe_target &t, gimple *marker)
   make_edge (bb, miss, EDGE_FALSE_VALUE)->probability = likely.invert ();
 
   gimple_seq seq = NULL;
-  tree index = make_temp_ssa_name (counter_type (), NULL, "PP_key_index");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (index, PLUS_EXPR, slot,
-						   build_int_cstu (counter_type (),
-								   rec.key_offset)));
+  tree index = emit_value (&seq, counter_type (), PLUS_EXPR, slot,
+			   build_int_cstu (counter_type (), rec.key_offset),
+			   "PP_key_index");
   tree key = make_temp_ssa_name (counter_type (), NULL, "PP_key");
   gimple_seq_add_stmt (&seq, gimple_build_assign (
     key, build4 (ARRAY_REF, counter_type (), t.keys, index, NULL_TREE, NULL_TREE)));
@@ -420,10 +439,9 @@ expand_keyed (const function_record &rec, const probe_target &t, gimple *marker)
   make_edge (check, miss, EDGE_FALSE_VALUE)->probability = likely.invert ();
 
   seq = NULL;
-  tree value = make_temp_ssa_name (counter_type (), NULL, "PP_index");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (value, PLUS_EXPR, slot,
-						   build_int_cstu (counter_type (),
-								   rec.value_offset)));
+  tree value = emit_value (&seq, counter_type (), PLUS_EXPR, slot,
+			   build_int_cstu (counter_type (), rec.value_offset),
+			   "PP_index");
   emit_increment (t, value_ref (t, value), &seq);
   gsi = gsi_start_bb (hit);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
@@ -449,29 +467,6 @@ tls_field (const probe_target &t, tree field)
 		     NULL_TREE);
   TREE_THIS_VOLATILE (ref) = 1;
   return ref;
-}
-
-/* Emits v = a CODE b (or v = (TYPE) a) into SEQ and returns v, or returns
-   the constant when a and b are: a statement of constants only would be
-   folded later, and GCC's inliner does not count it (inliner.cc).  */
-static tree
-emit_value (gimple_seq *seq, tree type, enum tree_code code, tree a, tree b,
-	    const char *name)
-{
-  if (CONSTANT_CLASS_P (a) && (!b || CONSTANT_CLASS_P (b)))
-    {
-      tree c = b ? fold_build2 (code, type, a, b) : fold_convert (type, a);
-      if (CONSTANT_CLASS_P (c))
-	return c;
-    }
-  tree v = make_temp_ssa_name (type, NULL, name);
-  if (b)
-    gimple_seq_add_stmt (seq, gimple_build_assign (v, code, a, b));
-  else if (useless_type_conversion_p (type, TREE_TYPE (a)))
-    gimple_seq_add_stmt (seq, gimple_build_assign (v, a));
-  else
-    gimple_seq_add_stmt (seq, gimple_build_assign (v, NOP_EXPR, a));
-  return v;
 }
 
 /* Replaces the call __pathprof_trace_witness (k) of a function whose
