@@ -108,14 +108,15 @@ may_hold_probes (const size_time_entry *e)
 	 && e->exec_predicate.evaluate (inlined);
 }
 
-/* Takes NODE's probes out of its summary.  */
+/* Takes the probes still in NODE's body (FN) out of its summary: libprof
+   calls, whose call summaries go to zero, and the keyed checks' conditions,
+   whose size and time come out of the table in proportion.  */
 static void
-unsummarise (cgraph_node *node)
+unsummarise_rest (cgraph_node *node, function *fn)
 {
   ipa_fn_summary *info = ipa_fn_summaries->get (node);
   ipa_size_summary *size_info = ipa_size_summaries->get (node);
-  function *fn = DECL_STRUCT_FUNCTION (node->decl);
-  if (!info || !size_info || !fn || !fn->cfg || info->size_time_table.is_empty ())
+  if (!info || !size_info || info->size_time_table.is_empty ())
     return;
   int size = 0, call_size = 0;
   sreal time = 0;
@@ -188,6 +189,127 @@ unsummarise (cgraph_node *node)
   /* The self size counts the calls too (the table does not).  */
   size_info->self_size -= RDIV (removed, ipa_fn_summary::size_scale) + call_size;
   ipa_update_overall_fn_summary (node);
+}
+
+/* A probe statement taken out of the body while GCC summarises it: its
+   block and the statement it followed (NULL: the block's first).  */
+struct held_probe
+{
+  gimple *stmt;
+  basic_block bb;
+  gimple *after;
+};
+
+/* Whether STMT can leave the body for a while: a probe statement that is not a
+   call (calls keep their place; their call summaries are zeroed), does not
+   end its block (the keyed checks' conditions) and, by the fixpoint in
+   hold_probes, whose result only held statements use (GCC looks up the
+   block of a call argument's definition).  */
+static bool
+holdable_p (gimple *stmt)
+{
+  return !is_gimple_debug (stmt) && !is_gimple_call (stmt) && !stmt_ends_bb_p (stmt)
+	 && gimple_code (stmt) != GIMPLE_LABEL && probe_stmt_p (stmt);
+}
+
+/* Takes out of FN's body (cfun) the probe statements that can go without
+   changing the CFG or stranding a use (holdable_p).  A store's virtual
+   definition is unlinked, so GCC's alias walks see the plain program's
+   memory chain.  */
+static void
+hold_probes (auto_vec<held_probe> &held)
+{
+  hash_set<gimple *> out;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
+      if (holdable_p (gsi_stmt (gsi)))
+	out.add (gsi_stmt (gsi));
+  for (bool changed = true; changed;)
+    {
+      changed = false;
+      auto_vec<gimple *> keep;
+      for (gimple *stmt : out)
+	{
+	  tree def = gimple_get_lhs (stmt);
+	  if (!def || TREE_CODE (def) != SSA_NAME)
+	    continue;
+	  imm_use_iterator it;
+	  gimple *use;
+	  FOR_EACH_IMM_USE_STMT (use, it, def)
+	    if (!is_gimple_debug (use) && !out.contains (use))
+	      {
+		keep.safe_push (stmt);
+		break;
+	      }
+	}
+      for (gimple *stmt : keep)
+	out.remove (stmt);
+      changed = !keep.is_empty ();
+    }
+  if (out.is_empty ())
+    return;
+  FOR_EACH_BB_FN (bb, cfun)
+    {
+      gimple *prev = NULL;
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);)
+	{
+	  gimple *stmt = gsi_stmt (gsi);
+	  if (!out.contains (stmt))
+	    {
+	      prev = stmt;
+	      gsi_next (&gsi);
+	      continue;
+	    }
+	  held.safe_push ({ stmt, bb, prev });
+	  prev = stmt;
+	  if (gimple_vdef (stmt))
+	    unlink_stmt_vdef (stmt);
+	  gsi_remove (&gsi, false);
+	}
+    }
+}
+
+/* Puts the held probes back where they were, in their order, and renames
+   the virtual operands.  */
+static void
+restore_probes (const auto_vec<held_probe> &held)
+{
+  for (const held_probe &h : held)
+    {
+      gimple_stmt_iterator gsi;
+      if (h.after)
+	{
+	  gsi = gsi_for_stmt (h.after);
+	  gsi_insert_after (&gsi, h.stmt, GSI_NEW_STMT);
+	}
+      else
+	{
+	  gsi = gsi_after_labels (h.bb);
+	  gsi_insert_before (&gsi, h.stmt, GSI_NEW_STMT);
+	}
+    }
+  mark_virtual_operands_for_renaming (cfun);
+  update_ssa (TODO_update_ssa_only_virtuals);
+}
+
+/* Takes NODE's probes out of its summary.  */
+static void
+unsummarise (cgraph_node *node)
+{
+  function *fn = DECL_STRUCT_FUNCTION (node->decl);
+  if (!fn || !fn->cfg || !ipa_fn_summaries->get (node)
+      || ipa_fn_summaries->get (node)->size_time_table.is_empty ())
+    return;
+  push_cfun (fn);
+  auto_vec<held_probe> held;
+  hold_probes (held);
+  if (!held.is_empty ())
+    compute_fn_summary (node, false);
+  unsummarise_rest (node, fn);
+  if (!held.is_empty ())
+    restore_probes (held);
+  pop_cfun ();
 }
 
 static void
