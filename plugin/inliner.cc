@@ -27,12 +27,12 @@
      are renamed;
    - calls to libprof and calls whose arguments are probes (atomic
      increments) keep their place: their call summaries are set to zero;
-   - what else is left (the keyed checks' conditions) has its size and time
-     (GCC's estimate_num_insns and its extra unit for a register array
-     index, time weighted by the block's frequency) taken out of the
-     function's size/time table, in proportion over the entries that can
-     hold it (never constant, kept when inlined): which entry holds a
-     statement is ipa-fnsummary's private state.  That share was the whole
+   - what else is left (the keyed checks' conditions, values passed to
+     libprof calls) has its size and time (GCC's estimate_num_insns and its
+     extra unit for a register array index, time weighted by the block's
+     frequency) taken out of the function's size/time table, in proportion
+     over the entries that can hold it (never constant, kept when inlined):
+     which entry holds a statement is ipa-fnsummary's private state.  That share was the whole
      method before, and missed where a function's probes run only for some
      argument values (SQLite, edge-counts: 144 of the plain build's IPA
      inlines not made, 53 made that it does not).
@@ -116,8 +116,9 @@ may_hold_probes (const size_time_entry *e)
 }
 
 /* Takes the probes still in NODE's body (FN) out of its summary: libprof
-   calls, whose call summaries go to zero, and the keyed checks' conditions,
-   whose size and time come out of the table in proportion.  */
+   calls, whose call summaries go to zero, and the rest (the keyed checks'
+   conditions, values passed to libprof calls), whose size and time come out
+   of the table in proportion.  */
 static void
 unsummarise_rest (cgraph_node *node, function *fn)
 {
@@ -234,7 +235,6 @@ hold_probes (auto_vec<held_probe> &held)
 	out.add (gsi_stmt (gsi));
   for (bool changed = true; changed;)
     {
-      changed = false;
       auto_vec<gimple *> keep;
       for (gimple *stmt : out)
 	{
@@ -305,8 +305,8 @@ static void
 unsummarise (cgraph_node *node)
 {
   function *fn = DECL_STRUCT_FUNCTION (node->decl);
-  if (!fn || !fn->cfg || !ipa_fn_summaries->get (node)
-      || ipa_fn_summaries->get (node)->size_time_table.is_empty ())
+  ipa_fn_summary *info = ipa_fn_summaries->get (node);
+  if (!fn || !fn->cfg || !info || info->size_time_table.is_empty ())
     return;
   push_cfun (fn);
   auto_vec<held_probe> held;

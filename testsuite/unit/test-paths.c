@@ -803,7 +803,7 @@ check_placement (const pp_graph *g, const pp_paths *p, bool has_reentry,
   /* Nothing can run at a re-entry, so pushing the initialisation below a
      re-entry target is forced and may cost more than the naive (impossible)
      placement there.  A count pulled up into the K edges entering a node may
-     give code to fewer than half of them that had none (the others merge an
+     give code to at most half of them that had none (the others merge an
      update into it): that much over the naive placement is allowed.  */
   uint32_t pulled = 0;
   for (uint32_t v = 0; v < g->nnodes; v++)
