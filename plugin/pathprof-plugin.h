@@ -59,7 +59,7 @@ struct function_record
   pp_plan plan = {};
   uint32_t value_offset = 0;	/* the function's first value in the unit's */
   int32_t path_table = -1;	/* its path table in the unit's, if hashed */
-  uint32_t key_offset = 0;	/* its first slot key in the unit's, if keyed */
+  uint32_t key_offset = 0;	/* its first slot key's index in the values */
   uint32_t index = 0;		/* its number in the unit's notes */
   ~function_record () { pp_plan_free (&plan); }
 };
@@ -96,11 +96,10 @@ void function_calls (auto_vec<gcall *> &calls);
 struct probe_target
 {
   tree value_type;		/* a value of the unit's array */
-  tree values;			/* the unit's value array */
+  tree values;			/* the unit's value array (slot keys after it) */
   tree path_tables;		/* the unit's path tables, or NULL_TREE */
   tree count_path;		/* libprof's __pathprof_count_path */
   tree flush;			/* libprof's __pathprof_flush */
-  tree keys;			/* the unit's slot keys (preferential), or NULL_TREE */
   tree keyed_marker;		/* stands for a keyed count until expanded */
   tree unit;			/* the unit's registration record */
   tree trace_enter, trace_witness, trace_return, trace_land;	/* libprof's */

@@ -429,8 +429,7 @@ expand_keyed (const function_record &rec, const probe_target &t, gimple *marker)
 			   build_int_cstu (counter_type (), rec.key_offset),
 			   "PP_key_index");
   tree key = make_temp_ssa_name (counter_type (), NULL, "PP_key");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (
-    key, build4 (ARRAY_REF, counter_type (), t.keys, index, NULL_TREE, NULL_TREE)));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (key, value_ref (t, index)));
   gimple_seq_add_stmt (&seq, gimple_build_cond (EQ_EXPR, key, number, NULL_TREE,
 						 NULL_TREE));
   gsi = gsi_start_bb (check);

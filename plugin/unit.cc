@@ -152,9 +152,6 @@ create_unit_values (probe_target &t, uint32_t nvalues,
   declare_trace_runtime (t);
   declare_ip_runtime (t);
   tree u64 = long_long_unsigned_type_node;
-  tree array_type = build_array_type_nelts (t.value_type, MAX (nvalues, 1u));
-  t.values = static_var ("__pathprof_counters", array_type, NULL_TREE, false);
-  varpool_node::finalize_decl (t.values);
   t.flush = build_fn_decl ("__pathprof_flush",
 			   build_function_type_list (void_type_node, NULL_TREE));
   t.count_path = build_fn_decl ("__pathprof_count_path",
@@ -166,25 +163,29 @@ create_unit_values (probe_target &t, uint32_t nvalues,
 				  build_function_type_list (void_type_node, u64, u64,
 							    NULL_TREE));
 
-  /* The preferential slots' keys, read-only, one run per keyed function.  */
-  t.keys = NULL_TREE;
+  /* The value array, and after its values the preferential slots' keys, one
+     run per keyed function: a keyed path end reads the key and bumps the
+     slot's count from one base address (one `lea` under PIE instead of two:
+     SQLite ppp 2,214.5M -> 2,174.0M instructions).  Keys make the object
+     initialised data, so a keyed unit's values take their size in the file;
+     libprof reads and writes the first NVALUES only.  */
   vec<constructor_elt, va_gc> *keys = NULL;
   uint32_t nkeys = 0;
   for (function_record *rec : records)
     {
-      rec->key_offset = nkeys;
+      rec->key_offset = nvalues + nkeys;
       for (uint32_t k = 0; k < rec->plan.nkeys; k++)
-	CONSTRUCTOR_APPEND_ELT (keys, NULL_TREE,
+	CONSTRUCTOR_APPEND_ELT (keys, size_int (nvalues + nkeys + k),
 				build_int_cstu (u64, rec->plan.keys[k]));
       nkeys += rec->plan.nkeys;
     }
-  if (nkeys)
-    {
-      tree type = build_array_type_nelts (u64, nkeys);
-      t.keys = static_var ("__pathprof_keys", type, build_constructor (type, keys),
-			   true);
-      varpool_node::finalize_decl (t.keys);
-    }
+  gcc_assert (!nkeys || TYPE_PRECISION (t.value_type) == 64);
+  tree array_type = build_array_type_nelts (t.value_type,
+					    MAX (nvalues + nkeys, 1u));
+  t.values = static_var ("__pathprof_counters", array_type,
+			 nkeys ? build_constructor (array_type, keys) : NULL_TREE,
+			 false);
+  varpool_node::finalize_decl (t.values);
 
   /* One hash-table descriptor per function with more paths than fit an array.  */
   t.path_tables = NULL_TREE;
