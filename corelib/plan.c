@@ -600,13 +600,15 @@ add_path_probes (pp_plan *out, const pp_paths *p, const bool *keyed_site,
   if (a->count == PP_PATH_COUNT_REG && p->ppp && keyed_site[e])
     {
       add_probe (out, PP_PROBE_PATH_COUNT_KEYED, site, e, 0, a->count_offset);
-      out->probes[out->nprobes - 1].operand2 = a->count_offset2;
+      out->probes[out->nprobes - 1].operand2 = a->count_offset2 + out->slot_shift;
     }
   else if (a->count == PP_PATH_COUNT_REG)
     add_probe (out, PP_PROBE_PATH_COUNT, site, e, 0, a->count_offset);
   else if (a->count == PP_PATH_COUNT_CONST)
     {
       uint64_t slot = p->ppp ? pp_ppp_slot (p->ppp, a->count_offset) : UINT64_MAX;
+      if (slot != UINT64_MAX)
+	slot += out->slot_shift;
       if (slot < out->nkeys)
 	add_probe (out, PP_PROBE_PATH_COUNT_SLOT, site, e, (uint32_t) slot,
 		   a->count_offset);
@@ -662,14 +664,24 @@ plan_slots (pp_plan *out, const pp_paths *p, const pp_plan_input *in)
   out->ppp_span = ppp->span;
   uint64_t cap = slot_cap (in);
   out->nkeys = (uint32_t) (ppp->span < cap ? ppp->span : cap);
+  /* Slots for every path's number when that range fits the cap (with holes
+     for the numbers no interesting path has): no path can then index outside
+     them, and the check at a path end is the key comparison alone.  */
+  if (ppp->bounded && ppp->span && ppp->lowest <= 0
+      && (uint64_t) ppp->highest - (uint64_t) ppp->lowest < cap)
+    {
+      out->slot_shift = -(uint64_t) ppp->lowest;
+      out->nkeys = (uint32_t) ((uint64_t) ppp->highest - (uint64_t) ppp->lowest + 1);
+      out->keys_cover_all = true;
+    }
   out->keys = malloc ((out->nkeys ? out->nkeys : 1) * sizeof *out->keys);
   if (!out->keys)
     return -1;
   for (uint32_t k = 0; k < out->nkeys; k++)
     out->keys[k] = UINT64_MAX;
   for (uint32_t i = 0; i < ppp->ninteresting; i++)
-    if (ppp->id[i] < out->nkeys)
-      out->keys[ppp->id[i]] = ppp->interesting[i];
+    if (ppp->id[i] + out->slot_shift < out->nkeys)
+      out->keys[ppp->id[i] + out->slot_shift] = ppp->interesting[i];
   return 0;
 }
 

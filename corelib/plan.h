@@ -21,7 +21,8 @@
      PP_PROBE_PATH_COUNT_CONST  count path operand
      PP_PROBE_PPP_SET           q = operand
      PP_PROBE_PPP_ADD           q += operand
-     PP_PROBE_PATH_COUNT_KEYED  k = q + operand2; if k < nkeys and keys[k] == r +
+     PP_PROBE_PATH_COUNT_KEYED  k = q + operand2; if k < nkeys (always, when the
+                                plan's keys_cover_all) and keys[k] == r +
                                 operand, values[k] += 1, else count path r +
                                 operand in the table
      PP_PROBE_PATH_COUNT_SLOT   values[index] += 1  (interesting path operand,
@@ -45,8 +46,8 @@
    statements by the plugin (plugin/probes.cc, insert_call_probes).
 
    Preferential modes (ppp.h) keep a second register q per activation, the
-   path's preferential number, and a read-only key per slot: the Ball-Larus
-   number of the path the slot counts.
+   path's preferential number, and a key per slot: the Ball-Larus number of
+   the path the slot counts.
 
    Sites.  PP_SITE_EDGE: on the edge (the inserter splits it if needed);
    PP_SITE_BLOCK: first thing in the block, after its labels (after a leading
@@ -156,6 +157,9 @@ typedef struct pp_plan
   uint32_t nkeys;
   uint64_t *keys;
   uint64_t ppp_span;		/* the preferential numbers' span (uncapped) */
+  uint64_t slot_shift;		/* preferential number n has slot n + slot_shift */
+  bool keys_cover_all;		/* every path's slot is below nkeys: the keyed
+				   count needs no range test */
   /* What the plugin reports as warnings.  */
   int pinned_chords;		/* abnormal edges that could not be counted */
   uint32_t ninexact;		/* blocks a report shows whose coverage the

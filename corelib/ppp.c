@@ -176,6 +176,48 @@ assign_node (const pp_paths *p, pp_ppp *ppp, struct ppp_work *w, uint32_t v)
   return PP_PATHS_OK;
 }
 
+/* Every path's number lies in lowest .. highest: per node in postorder
+   (successors first), the least and the largest sum of weights to EXIT.  */
+static int
+bound_numbers (const pp_graph *d, const pp_dfs *dfs, pp_ppp *ppp)
+{
+  int64_t *low = malloc ((d->nnodes ? d->nnodes : 1) * sizeof *low);
+  int64_t *high = malloc ((d->nnodes ? d->nnodes : 1) * sizeof *high);
+  if (!low || !high)
+    {
+      free (low);
+      free (high);
+      return PP_PATHS_ENOMEM;
+    }
+  bool bounded = true;
+  for (uint32_t i = 0; i < dfs->npost && bounded; i++)
+    {
+      uint32_t v = dfs->postorder[i];
+      low[v] = high[v] = 0;
+      for (uint32_t k = d->succ_start[v]; k < d->succ_start[v + 1]; k++)
+	{
+	  uint32_t e = d->succ_edges[k], t = d->edges[e].dst;
+	  int64_t weight = (int64_t) ppp->dag_weight[e], l, h;
+	  if (__builtin_add_overflow (low[t], weight, &l)
+	      || __builtin_add_overflow (high[t], weight, &h))
+	    {
+	      bounded = false;
+	      break;
+	    }
+	  if (k == d->succ_start[v] || l < low[v])
+	    low[v] = l;
+	  if (k == d->succ_start[v] || h > high[v])
+	    high[v] = h;
+	}
+    }
+  ppp->bounded = bounded && dfs->npost;
+  ppp->lowest = ppp->bounded ? low[d->entry] : 0;
+  ppp->highest = ppp->bounded ? high[d->entry] : 0;
+  free (low);
+  free (high);
+  return PP_PATHS_OK;
+}
+
 int
 pp_ppp_number (const pp_paths *p, const uint64_t *interesting, uint32_t n,
 	       pp_ppp *out)
@@ -237,6 +279,7 @@ pp_ppp_number (const pp_paths *p, const uint64_t *interesting, uint32_t n,
       if (out->id[i] + 1 > out->span)
 	out->span = out->id[i] + 1;
     }
+  status = bound_numbers (d, &dfs, out);
 done:
   pp_dfs_free (&dfs);
   free (w.start);

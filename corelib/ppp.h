@@ -27,12 +27,21 @@
    only widens the gaps) keeps disjoint, and every weight added at v's ancestors
    is common to both.
 
+   The range of all paths.  An uninteresting path's number is the sum of the
+   weights along it like any other's, so a pass over the DAG (the shortest and
+   longest path from each node to EXIT) bounds every path's number, and the
+   bounds are reached.  The weights are small (interval sizes and their
+   differences), so the range is too: in SQLite's bytecode interpreter, 275
+   million paths with 264 interesting number from -2 to 408.  Slots that cover
+   the whole range need no range check at a path end (plan.c, plan_slots).
+
    Compactness: delta = span / |I| >= 1 (1 is not always reachable: the paper's
    lemma 3); Ball-Larus numbering is the special case I = all paths, delta = 1.  */
 
 #ifndef PATHPROF_CORE_PPP_H
 #define PATHPROF_CORE_PPP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +59,11 @@ typedef struct pp_ppp
   uint64_t *id;			/* per interesting path: its preferential number */
   uint64_t span;		/* numbers are 0 .. span-1 (0 when no path) */
   uint64_t *dag_weight;		/* per DAG edge of the numbering: W (mod 2^64) */
+  /* Every path's number, interesting or not, read as the signed sum of the
+     weights (each W an int64_t), lies in lowest .. highest, and both are
+     reached; bounded is false when such a sum could leave 64 bits.  */
+  bool bounded;
+  int64_t lowest, highest;
 } pp_ppp;
 
 /* Numbers the interesting paths of P's DAG, given by their Ball-Larus numbers

@@ -399,7 +399,8 @@ new_block (basic_block after)
 /* Replaces the marker of a keyed count (number, slot) by
        if (slot < nkeys) { if (keys[slot] == number) values[slot]++; else miss; }
        else miss;              miss: count path number in the table
-   with both branches expected to go to the slot.  */
+   with both branches expected to go to the slot; without the range test when
+   the slots cover every path's number (the plan's keys_cover_all).  */
 static void
 expand_keyed (const function_record &rec, const probe_target &t, gimple *marker)
 {
@@ -413,16 +414,19 @@ expand_keyed (const function_record &rec, const probe_target &t, gimple *marker)
   basic_block check = new_block (bb), hit = new_block (check),
 	      miss = new_block (hit);
   profile_probability likely = profile_probability::very_likely ();
-  gsi = gsi_last_bb (bb);
-  gsi_insert_after (&gsi, gimple_build_cond (LT_EXPR, slot,
-					     build_int_cstu (counter_type (),
-							     rec.plan.nkeys),
-					     NULL_TREE, NULL_TREE),
-		    GSI_NEW_STMT);
   redirect_edge_succ (fallthru, check);
-  fallthru->flags = EDGE_TRUE_VALUE;
-  fallthru->probability = likely;
-  make_edge (bb, miss, EDGE_FALSE_VALUE)->probability = likely.invert ();
+  if (!rec.plan.keys_cover_all)
+    {
+      gsi = gsi_last_bb (bb);
+      gsi_insert_after (&gsi, gimple_build_cond (LT_EXPR, slot,
+						 build_int_cstu (counter_type (),
+								 rec.plan.nkeys),
+						 NULL_TREE, NULL_TREE),
+			GSI_NEW_STMT);
+      fallthru->flags = EDGE_TRUE_VALUE;
+      fallthru->probability = likely;
+      make_edge (bb, miss, EDGE_FALSE_VALUE)->probability = likely.invert ();
+    }
 
   gimple_seq seq = NULL;
   tree index = emit_value (&seq, counter_type (), PLUS_EXPR, slot,
@@ -452,7 +456,8 @@ expand_keyed (const function_record &rec, const probe_target &t, gimple *marker)
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
   make_single_succ_edge (miss, join, EDGE_FALLTHRU);
 
-  check->count = bb->count.apply_probability (likely);
+  check->count = rec.plan.keys_cover_all ? bb->count
+					  : bb->count.apply_probability (likely);
   hit->count = check->count.apply_probability (likely);
   miss->count = bb->count - hit->count;
 }

@@ -41,11 +41,13 @@ static struct unit_property
   prop_same_bl = { .name = "ppp: the Ball-Larus register's actions are those of the paths mode where the second register is idle" },
   prop_figure3 = { .name = "ppp: the paper's figure 3 numbers sacdt, sact, sbct 0, 1, 2" },
   prop_invalid = { .name = "ppp: numbers >= npaths are refused" },
-  prop_plan = { .name = "ppp plan: simulated probes (both registers) count every path once, interesting ones in their slots, the others in the table by Ball-Larus number" };
+  prop_bounds = { .name = "ppp: every path's number, interesting or not, lies in lowest..highest, and both are reached" },
+  prop_plan = { .name = "ppp plan: simulated probes (both registers) count every path once, interesting ones in their slots, the others in the table by Ball-Larus number; where the slots cover every number, no path indexes outside them" };
 
 /* Statistics for the log.  */
 static double delta_sum;
 static unsigned long delta_n;
+static unsigned long plans_covering, plans_checking;
 
 struct regs
 {
@@ -105,11 +107,15 @@ simulate_all (const pp_graph *g, const pp_paths *p, const uint64_t *keys,
 {
   const pp_ppp *ppp = p->ppp;
   uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
+  int64_t lowest = INT64_MAX, highest = INT64_MIN;
   for (uint64_t n = 0; n < p->npaths; n++)
     {
       pp_path path = { .edges = edges };
       if (pp_paths_decode (p, n, &path) != PP_PATHS_OK)
 	abort ();
+      int64_t number = (int64_t) pp_ppp_path_sum (p, ppp, &path);
+      lowest = number < lowest ? number : lowest;
+      highest = number > highest ? number : highest;
       uint64_t want_slot = pp_ppp_slot (ppp, n);
       struct regs garbage = { .r = unit_rand (rng), .q = unit_rand (rng) };
       for (uint32_t k = g->pred_start[path.start_node];
@@ -145,6 +151,12 @@ simulate_all (const pp_graph *g, const pp_paths *p, const uint64_t *keys,
 	}
     }
   free (edges);
+  unit_check (&prop_bounds, ppp->bounded && ppp->lowest == lowest
+			    && ppp->highest == highest,
+	      "seed %#llx: numbers %lld..%lld, bounds %s %lld..%lld", seed,
+	      (long long) lowest, (long long) highest,
+	      ppp->bounded ? "" : "(unbounded)", (long long) ppp->lowest,
+	      (long long) ppp->highest);
 }
 
 /* What the probes of a plan did along one path: where they counted it.  */
@@ -154,6 +166,7 @@ struct plan_run
   unsigned ncounts;
   bool in_slot;			/* counted in a slot (else by number) */
   uint64_t at;			/* the slot, or the number */
+  bool outside;			/* a slot past nkeys where the plan says none is */
 };
 
 /* Applies the probes of edge E (all of them, or only its register updates),
@@ -183,6 +196,7 @@ apply_probes (const pp_plan *plan, uint32_t e, bool counts, struct plan_run *s)
 	  s->in_slot = true, s->at = pr->index;
 	  break;
 	case PP_PROBE_PATH_COUNT_KEYED:
+	  s->outside |= plan->keys_cover_all && k >= plan->nkeys;
 	  s->in_slot = k < plan->nkeys && plan->keys[k] == n;
 	  s->at = s->in_slot ? k : n;
 	  break;
@@ -220,6 +234,10 @@ check_plan (const pp_graph *g, const pp_paths *p, const bool *ends,
       unit_check (&prop_plan, 0, "seed %#llx: planning failed", seed);
       return;
     }
+  if (plan.keys_cover_all)
+    plans_covering++;
+  else
+    plans_checking++;
   uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
   for (uint64_t n = 0; n < p->npaths; n++)
     {
@@ -227,6 +245,8 @@ check_plan (const pp_graph *g, const pp_paths *p, const bool *ends,
       if (pp_paths_decode (p, n, &path) != PP_PATHS_OK)
 	abort ();
       uint64_t slot = pp_ppp_slot (ppp, n);
+      if (slot != UINT64_MAX)
+	slot += plan.slot_shift;
       bool want_slot = plan.nkeys && slot < plan.nkeys;
       for (uint32_t k = g->pred_start[path.start_node];
 	   k <= g->pred_start[path.start_node + 1]; k++)
@@ -250,11 +270,12 @@ check_plan (const pp_graph *g, const pp_paths *p, const bool *ends,
 	      apply_probes (&plan, e, true, &s);
 	    }
 	  unit_check (&prop_plan, s.ncounts == 1 && s.in_slot == want_slot
-				  && s.at == (want_slot ? slot : n),
+				  && s.at == (want_slot ? slot : n) && !s.outside,
 		      "seed %#llx: path %llu (slot %llu of %u): %u counts, in "
-		      "%s %llu", seed, (unsigned long long) n,
+		      "%s %llu%s", seed, (unsigned long long) n,
 		      (unsigned long long) slot, plan.nkeys, s.ncounts,
-		      s.in_slot ? "slot" : "table", (unsigned long long) s.at);
+		      s.in_slot ? "slot" : "table", (unsigned long long) s.at,
+		      s.outside ? ", indexing past the slots" : "");
 	  if (path.start_node == g->entry)
 	    break;
 	}
@@ -492,9 +513,15 @@ main (void)
   unit_report (&prop_same_bl);
   unit_report (&prop_figure3);
   unit_report (&prop_invalid);
+  unit_report (&prop_bounds);
   unit_report (&prop_plan);
   printf ("ppp: mean delta %.3f over %lu numberings\n",
 	  delta_n ? delta_sum / delta_n : 0.0, delta_n);
+  printf ("ppp plans: %lu with slots for every number (no range test), %lu "
+	  "with the range test\n", plans_covering, plans_checking);
+  /* Both kinds of plan must have been simulated.  */
+  unit_check (&prop_plan, plans_covering && plans_checking,
+	      "%lu covering plans, %lu checking", plans_covering, plans_checking);
 
   return unit_exit_status ();
 }
