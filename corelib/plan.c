@@ -555,6 +555,15 @@ slot_cap (const pp_plan_input *in)
   return cap < PP_PLAN_MAX_SLOTS ? cap : PP_PLAN_MAX_SLOTS;
 }
 
+/* The slot of preferential number N in a plan whose slots are set
+   (plan_slots), or UINT64_MAX when N has none (N == UINT64_MAX: no number).  */
+static uint64_t
+slot_of (const pp_plan *plan, uint64_t n)
+{
+  uint64_t slot = n + plan->slot_shift;
+  return n != UINT64_MAX && slot < plan->nkeys ? slot : UINT64_MAX;
+}
+
 /* Which edges count an interesting path (where its first count action is),
    per original edge, into a calloc'd array; NULL when out of memory.  A count
    that no interesting path reaches needs no slot check: every path it counts
@@ -606,10 +615,9 @@ add_path_probes (pp_plan *out, const pp_paths *p, const bool *keyed_site,
     add_probe (out, PP_PROBE_PATH_COUNT, site, e, 0, a->count_offset);
   else if (a->count == PP_PATH_COUNT_CONST)
     {
-      uint64_t slot = p->ppp ? pp_ppp_slot (p->ppp, a->count_offset) : UINT64_MAX;
+      uint64_t slot = p->ppp ? slot_of (out, pp_ppp_slot (p->ppp, a->count_offset))
+			     : UINT64_MAX;
       if (slot != UINT64_MAX)
-	slot += out->slot_shift;
-      if (slot < out->nkeys)
 	add_probe (out, PP_PROBE_PATH_COUNT_SLOT, site, e, (uint32_t) slot,
 		   a->count_offset);
       else
@@ -680,8 +688,11 @@ plan_slots (pp_plan *out, const pp_paths *p, const pp_plan_input *in)
   for (uint32_t k = 0; k < out->nkeys; k++)
     out->keys[k] = UINT64_MAX;
   for (uint32_t i = 0; i < ppp->ninteresting; i++)
-    if (ppp->id[i] + out->slot_shift < out->nkeys)
-      out->keys[ppp->id[i] + out->slot_shift] = ppp->interesting[i];
+    {
+      uint64_t slot = slot_of (out, ppp->id[i]);
+      if (slot != UINT64_MAX)
+	out->keys[slot] = ppp->interesting[i];
+    }
   return 0;
 }
 

@@ -14,8 +14,8 @@
    summaries the inliner reads), this pass has it summarise each function
    again without its probes, known by the names of what they touch
    (pathprof-plugin.h, "Names": the inserter's registers, still memory
-   variables here, and temporaries, the unit's value and key arrays,
-   libprof's thread state):
+   variables here, and temporaries, the unit's value array (slot keys
+   included), libprof's thread state):
 
    - the probe statements that can leave the body for a while (hold_probes:
      not calls, not the conditions that end the keyed checks' blocks, and
@@ -64,7 +64,7 @@ pathprof_name_p (tree name)
 
 /* OP is, or is in, an object of pathprof's: a register or temporary of the
    inserter (an artificial variable, or an SSA name with a bare identifier),
-   the unit's value or key array, libprof's thread state; or the address of
+   the unit's value array (slot keys included), libprof's thread state; or the address of
    one.  A user's variable is never artificial.  */
 static bool
 probe_operand_p (tree op)
