@@ -49,6 +49,23 @@
    path's preferential number, and a key per slot: the Ball-Larus number of
    the path the slot counts.
 
+   Packed registers.  Where the slots cover every path's number (the plan's
+   keys_cover_all) and the numbers fit, the two registers share one machine
+   register: r holds (Ball-Larus << pack_bits) + slot, so that each chord
+   updates one register with one constant and a path end extracts its slot with
+   one zero-extending move (pack_bits is 8, 16 or 32).  Such a plan has no PPP_
+   probes; its PATH_SET and PATH_ADD operands are packed the same way, and
+   two actions read r differently:
+     PP_PROBE_PATH_COUNT        count path (r + operand) >> pack_bits
+     PP_PROBE_PATH_COUNT_KEYED  n = r + operand, k = n mod 2^pack_bits; if
+                                keys[k] == n (pp_plan_key_word: the slot's
+                                path packed with k, its low bits never k in a
+                                hole), values[k] += 1, else count path
+                                n >> pack_bits in the table
+   The sum is exact modulo 2^64 whatever the order of the chords, since a path
+   ends with 0 <= slot < 2^pack_bits and its number below 2^(64 - pack_bits):
+   borrows between the halves on the way cancel.
+
    Sites.  PP_SITE_EDGE: on the edge (the inserter splits it if needed);
    PP_SITE_BLOCK: first thing in the block, after its labels (after a leading
    setjmp-like call, which nothing may precede); PP_SITE_SOURCE_END: just before
@@ -160,11 +177,23 @@ typedef struct pp_plan
   uint64_t slot_shift;		/* preferential number n has slot n + slot_shift */
   bool keys_cover_all;		/* every path's slot is below nkeys: the keyed
 				   count needs no range test */
+  uint8_t pack_bits;		/* 0: two registers; else packed, as above */
   /* What the plugin reports as warnings.  */
   int pinned_chords;		/* abnormal edges that could not be counted */
   uint32_t ninexact;		/* blocks a report shows whose coverage the
 				   probes cannot tell (the plugin warns) */
 } pp_plan;
+
+/* Slot K's key as the path end compares it with the register: the Ball-Larus
+   number of the slot's path, packed with K in a packed plan; a hole's key no
+   path's register holds.  */
+static inline uint64_t pp_plan_key_word (const pp_plan *plan, uint32_t k)
+{
+  if (!plan->pack_bits)
+    return plan->keys[k];
+  return plan->keys[k] == UINT64_MAX ? ~(uint64_t) k
+	 : (plan->keys[k] << plan->pack_bits) + k;
+}
 
 /* What a planner gets besides the graph.  */
 typedef struct pp_plan_input
@@ -173,6 +202,8 @@ typedef struct pp_plan_input
   uint64_t path_array_max;	/* paths: more paths than this go to a table */
   bool all_witnesses;		/* trace: a witness on every real edge (the
 				   exhaustive tracer of the tests) */
+  bool two_registers;		/* preferential: never pack (the tests' way to
+				   the form of numbers too wide to pack) */
   /* Coverage modes: what a counter increment costs against a coverage
      store (1 where both are one instruction; 0: never count, as under
      atomic updates).  A function counts its edges instead of storing

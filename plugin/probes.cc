@@ -203,6 +203,18 @@ emit_sum (tree value, tree operand, gimple_seq *seq)
   return emit_value (seq, counter_type (), PLUS_EXPR, value, operand, "PP_path");
 }
 
+/* The Ball-Larus number in NUMBER, the register's value at a path end: in a
+   packed plan, its high bits (plan.h).  */
+static tree
+unpack_number (const function_record &rec, tree number, gimple_seq *seq)
+{
+  if (!rec.plan.pack_bits)
+    return number;
+  return emit_value (seq, counter_type (), RSHIFT_EXPR, number,
+		     build_int_cst (unsigned_type_node, rec.plan.pack_bits),
+		     "PP_path");
+}
+
 /* Appends the code of probe P to SEQ.  */
 static void
 emit_action (const function_record &rec, const probe_target &t, const pp_probe &p,
@@ -223,7 +235,9 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 		      seq);
       return;
     case PP_PROBE_PATH_COUNT:
-      emit_path_count (rec, t, emit_sum (s.value, operand, seq), seq);
+      emit_path_count (rec, t, unpack_number (rec, emit_sum (s.value, operand, seq),
+					      seq),
+		       seq);
       return;
     case PP_PROBE_PATH_COUNT_CONST:
       emit_path_count (rec, t, operand, seq);
@@ -238,8 +252,13 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 	/* A marker call that expand_keyed turns into the check: edge
 	   insertions cannot carry control flow.  */
 	tree number = emit_sum (s.value, operand, seq);
-	tree slot = emit_sum (s.value2, build_int_cstu (counter_type (), p.operand2),
-			      seq);
+	tree slot = rec.plan.pack_bits
+		    ? emit_value (seq, counter_type (), BIT_AND_EXPR, number,
+				  build_int_cstu (counter_type (),
+						  ((uint64_t) 1 << rec.plan.pack_bits) - 1),
+				  "PP_slot")
+		    : emit_sum (s.value2, build_int_cstu (counter_type (), p.operand2),
+				seq);
 	gimple *marker = gimple_build_call (t.keyed_marker, 2, number, slot);
 	gimple_seq_add_stmt (seq, marker);
 	s.keyed.safe_push (marker);
@@ -400,7 +419,9 @@ new_block (basic_block after)
        if (slot < nkeys) { if (keys[slot] == number) values[slot]++; else miss; }
        else miss;              miss: count path number in the table
    with both branches expected to go to the slot; without the range test when
-   the slots cover every path's number (the plan's keys_cover_all).  */
+   the slots cover every path's number (the plan's keys_cover_all).  In a
+   packed plan, number is the register's packed value, the keys packed alike,
+   and the table counts its Ball-Larus half.  */
 static void
 expand_keyed (const function_record &rec, const probe_target &t, gimple *marker)
 {
@@ -451,7 +472,7 @@ expand_keyed (const function_record &rec, const probe_target &t, gimple *marker)
   make_single_succ_edge (hit, join, EDGE_FALLTHRU);
 
   seq = NULL;
-  emit_path_count (rec, t, number, &seq);
+  emit_path_count (rec, t, unpack_number (rec, number, &seq), &seq);
   gsi = gsi_start_bb (miss);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
   make_single_succ_edge (miss, join, EDGE_FALLTHRU);

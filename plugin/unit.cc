@@ -176,7 +176,7 @@ create_unit_values (probe_target &t, uint32_t nvalues,
       rec->key_offset = nvalues + nkeys;
       for (uint32_t k = 0; k < rec->plan.nkeys; k++)
 	CONSTRUCTOR_APPEND_ELT (keys, size_int (nvalues + nkeys + k),
-				build_int_cstu (u64, rec->plan.keys[k]));
+				build_int_cstu (u64, pp_plan_key_word (&rec->plan, k)));
       nkeys += rec->plan.nkeys;
     }
   gcc_assert (!nkeys || TYPE_PRECISION (t.value_type) == 64);

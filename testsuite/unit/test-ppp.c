@@ -47,7 +47,7 @@ static struct unit_property
 /* Statistics for the log.  */
 static double delta_sum;
 static unsigned long delta_n;
-static unsigned long plans_covering, plans_checking;
+static unsigned long plans_covering, plans_packed, plans_checking;
 
 struct regs
 {
@@ -180,6 +180,9 @@ apply_probes (const pp_plan *plan, uint32_t e, bool counts, struct plan_run *s)
       if (pr->site == PP_SITE_BLOCK || pr->where != e)
 	continue;
       uint64_t n = s->r + pr->operand, k = s->q + pr->operand2;
+      unsigned bits = plan->pack_bits;
+      if (bits)
+	k = n & (((uint64_t) 1 << bits) - 1);
       bool count = pp_probe_counts_path (pr->action);
       if (count && !counts)
 	continue;
@@ -187,7 +190,7 @@ apply_probes (const pp_plan *plan, uint32_t e, bool counts, struct plan_run *s)
       switch (pr->action)
 	{
 	case PP_PROBE_PATH_COUNT:
-	  s->in_slot = false, s->at = n;
+	  s->in_slot = false, s->at = n >> bits;
 	  break;
 	case PP_PROBE_PATH_COUNT_CONST:
 	  s->in_slot = false, s->at = pr->operand;
@@ -197,8 +200,8 @@ apply_probes (const pp_plan *plan, uint32_t e, bool counts, struct plan_run *s)
 	  break;
 	case PP_PROBE_PATH_COUNT_KEYED:
 	  s->outside |= plan->keys_cover_all && k >= plan->nkeys;
-	  s->in_slot = k < plan->nkeys && plan->keys[k] == n;
-	  s->at = s->in_slot ? k : n;
+	  s->in_slot = k < plan->nkeys && pp_plan_key_word (plan, k) == n;
+	  s->at = s->in_slot ? k : n >> bits;
 	  break;
 	case PP_PROBE_PATH_SET:
 	  s->r = pr->operand;
@@ -224,6 +227,7 @@ check_plan (const pp_graph *g, const pp_paths *p, const bool *ends,
 {
   const pp_ppp *ppp = p->ppp;
   pp_plan_input in = { .path_array_max = *rng % 2, .prior_path_end = ends,
+		       .two_registers = *rng % 3 == 0,
 		       .interesting = ppp->interesting,
 		       .ninteresting = ppp->ninteresting };
   const pp_mode_info *m = pp_mode_by_name ("ppp");
@@ -238,6 +242,8 @@ check_plan (const pp_graph *g, const pp_paths *p, const bool *ends,
     plans_covering++;
   else
     plans_checking++;
+  if (plan.pack_bits)
+    plans_packed++;
   uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
   for (uint64_t n = 0; n < p->npaths; n++)
     {
@@ -517,11 +523,14 @@ main (void)
   unit_report (&prop_plan);
   printf ("ppp: mean delta %.3f over %lu numberings\n",
 	  delta_n ? delta_sum / delta_n : 0.0, delta_n);
-  printf ("ppp plans: %lu with slots for every number (no range test), %lu "
-	  "with the range test\n", plans_covering, plans_checking);
-  /* Both kinds of plan must have been simulated.  */
-  unit_check (&prop_plan, plans_covering && plans_checking,
-	      "%lu covering plans, %lu checking", plans_covering, plans_checking);
+  printf ("ppp plans: %lu with slots for every number (no range test; %lu "
+	  "of them packed), %lu with the range test\n", plans_covering,
+	  plans_packed, plans_checking);
+  /* Every kind of plan must have been simulated.  */
+  unit_check (&prop_plan, plans_covering > plans_packed && plans_packed
+			  && plans_checking,
+	      "%lu covering plans (%lu packed), %lu checking", plans_covering,
+	      plans_packed, plans_checking);
 
   return unit_exit_status ();
 }
