@@ -49,7 +49,7 @@ static struct unit_property
   prop_naive = { .name = "place: no more increments than the naive placement, nor instrumented edges but where a count was pulled up" },
   prop_pushdown = { .name = "place: straight-line code needs no register, only constant counts" },
   prop_rebuild = { .name = "paths: the tool's rebuild from the recorded path ends gives the same numbering" },
-  prop_hand = { .name = "paths: hand-checked graphs (loops, self loops, noreturn, setjmp)" },
+  prop_hand = { .name = "paths: hand-checked graphs (loops, self loops, noreturn, setjmp, a count pulled up)" },
   prop_regions_small = { .name = "regions: small limits give exact dense numbering within the limit" },
   prop_regions_range = { .name = "regions: ERANGE only when cutting every edge still exceeds the limit" },
   prop_diamonds = { .name = "regions: 70 diamonds (2^70 paths) cut into regions below 2^63, exact" },
@@ -1261,6 +1261,48 @@ test_hand (void)
     }
   else
     unit_check (&prop_hand, 0, "path end: plan failed");
+  gen_free (&x);
+
+  /* A count pulled up where as many entering edges merge it into their update
+     as gain code (pull_counts_up): a diamond E -> A -> {C, D} -> F makes the
+     register vary, F -> B1..B4 and each Bi -> V and Bi -> W.  With these weights
+     two of the edges into V carry an increment and two nothing; the count of
+     V -> X goes into all four (the edge out of V left bare).  */
+  gen_init (&x, 12, 0);
+  add (&x, ENTRY, 2, 0);
+  add (&x, 2, 3, PP_EDGE_TRUE);
+  add (&x, 2, 4, PP_EDGE_FALSE);
+  add (&x, 3, 5, 0);
+  add (&x, 4, 5, 0);
+  for (uint32_t i = 0; i < 4; i++)
+    add (&x, 5, 6 + i, 0);
+  uint32_t into_v[4];
+  for (uint32_t i = 0; i < 4; i++)
+    {
+      into_v[i] = add (&x, 6 + i, 10, 0);
+      add (&x, 6 + i, 11, 0);
+    }
+  uint32_t out_of_v = add (&x, 10, EXIT, 0);
+  add (&x, 11, EXIT, 0);
+  gen_finish (&x);
+  double weight[32];
+  for (uint32_t e = 0; e < x.g.nedges; e++)
+    weight[e] = 1 + (7 * e + 1) % 5;
+  pp_paths_options weighted = { .weights = weight };
+  if (pp_paths_plan (&x.g, &weighted, &p) == PP_PATHS_OK)
+    {
+      unsigned counting = 0;
+      for (uint32_t i = 0; i < 4; i++)
+	counting += p->action[into_v[i]].count == PP_PATH_COUNT_REG
+		    && p->action[into_v[i]].reg == PP_PATH_REG_NONE;
+      unit_check (&prop_hand, counting == 4
+			      && p->action[out_of_v].count == PP_PATH_COUNT_NONE,
+		  "pull-up: %u of the 4 edges into V count, V's way out %s", counting,
+		  p->action[out_of_v].count == PP_PATH_COUNT_NONE ? "bare" : "counts");
+      pp_paths_free (p);
+    }
+  else
+    unit_check (&prop_hand, 0, "pull-up: plan failed");
   gen_free (&x);
 
   unit_report (&prop_hand);
