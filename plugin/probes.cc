@@ -703,8 +703,10 @@ insert_probes (const function_record &rec, const probe_target &t)
       gimple_seq seq = NULL;
       s.value = load_register (plan, i, end, reads_register, path_register, s,
 			       &seq);
-      s.value2 = load_register (plan, i, end, reads_ppp_register, ppp_register,
-				s, &seq);
+      /* A packed plan has no second register (plan.h).  */
+      s.value2 = plan.pack_bits ? NULL_TREE
+		 : load_register (plan, i, end, reads_ppp_register, ppp_register,
+				  s, &seq);
       for (uint32_t k = i; k < end; k++)
 	emit_action (rec, t, plan.probes[k], s, &seq);
       insert_at_site (rec, first.site, first.where, seq);
