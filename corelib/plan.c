@@ -597,21 +597,11 @@ interesting_count_sites (const pp_paths *p)
   return site;
 }
 
-/* The count of path N, known at compile time: in its slot if it has one.  */
-static void
-add_const_count (pp_plan *out, const pp_paths *p, uint8_t site, uint32_t e,
-		 uint64_t n)
-{
-  uint64_t slot = p->ppp ? slot_of (out, pp_ppp_slot (p->ppp, n)) : UINT64_MAX;
-  if (slot != UINT64_MAX)
-    add_probe (out, PP_PROBE_PATH_COUNT_SLOT, site, e, (uint32_t) slot, n);
-  else
-    add_probe (out, PP_PROBE_PATH_COUNT_CONST, site, e, 0, n);
-}
-
 /* The probes of one edge's path action: the count first, then the register
    updates.  KEYED_SITE (preferential numbering only): the edges where an
-   interesting path may be counted.  */
+   interesting path may be counted.  In a packed plan (plan.h) each
+   preferential operand joins its Ball-Larus one, (bl << pack_bits) + q, and
+   the second register's actions go.  */
 static void
 add_path_probes (pp_plan *out, const pp_paths *p, const bool *keyed_site,
 		 uint32_t e)
@@ -619,43 +609,38 @@ add_path_probes (pp_plan *out, const pp_paths *p, const bool *keyed_site,
   const pp_path_action *a = &p->action[e];
   uint8_t site = a->at_source_end ? PP_SITE_SOURCE_END : PP_SITE_EDGE;
   unsigned bits = out->pack_bits;
-  if (bits)
+  bool second = p->ppp && !bits;	/* q is a register of its own */
+  uint64_t slot_offset = a->count_offset2 + out->slot_shift;
+  if (a->count == PP_PATH_COUNT_REG)
     {
-      /* Both numbers in r (plan.h): every operand packed, the slot's shift in
-	 the counts' operands.  */
-      if (a->count == PP_PATH_COUNT_REG)
-	add_probe (out, keyed_site[e] ? PP_PROBE_PATH_COUNT_KEYED : PP_PROBE_PATH_COUNT,
-		   site, e, 0, (a->count_offset << bits) + a->count_offset2
-			       + out->slot_shift);
-      else if (a->count == PP_PATH_COUNT_CONST)
-	add_const_count (out, p, site, e, a->count_offset);
-      uint64_t operand = (a->reg_value << bits) + a->reg_value2;
-      if (a->reg == PP_PATH_REG_SET)
-	add_probe (out, PP_PROBE_PATH_SET, site, e, 0, operand);
-      else if (a->reg == PP_PATH_REG_ADD && operand != 0)
-	add_probe (out, PP_PROBE_PATH_ADD, site, e, 0, operand);
-      return;
+      bool keyed = p->ppp && keyed_site[e];
+      add_probe (out, keyed ? PP_PROBE_PATH_COUNT_KEYED : PP_PROBE_PATH_COUNT, site,
+		 e, 0, bits ? (a->count_offset << bits) + slot_offset : a->count_offset);
+      if (keyed && second)
+	out->probes[out->nprobes - 1].operand2 = slot_offset;
     }
-  if (a->count == PP_PATH_COUNT_REG && p->ppp && keyed_site[e])
-    {
-      add_probe (out, PP_PROBE_PATH_COUNT_KEYED, site, e, 0, a->count_offset);
-      out->probes[out->nprobes - 1].operand2 = a->count_offset2 + out->slot_shift;
-    }
-  else if (a->count == PP_PATH_COUNT_REG)
-    add_probe (out, PP_PROBE_PATH_COUNT, site, e, 0, a->count_offset);
   else if (a->count == PP_PATH_COUNT_CONST)
-    add_const_count (out, p, site, e, a->count_offset);
+    {
+      uint64_t slot = p->ppp ? slot_of (out, pp_ppp_slot (p->ppp, a->count_offset))
+			     : UINT64_MAX;
+      if (slot != UINT64_MAX)
+	add_probe (out, PP_PROBE_PATH_COUNT_SLOT, site, e, (uint32_t) slot,
+		   a->count_offset);
+      else
+	add_probe (out, PP_PROBE_PATH_COUNT_CONST, site, e, 0, a->count_offset);
+    }
+  uint64_t value = bits ? (a->reg_value << bits) + a->reg_value2 : a->reg_value;
   if (a->reg == PP_PATH_REG_SET)
     {
-      add_probe (out, PP_PROBE_PATH_SET, site, e, 0, a->reg_value);
-      if (p->ppp)
+      add_probe (out, PP_PROBE_PATH_SET, site, e, 0, value);
+      if (second)
 	add_probe (out, PP_PROBE_PPP_SET, site, e, 0, a->reg_value2);
     }
   else if (a->reg == PP_PATH_REG_ADD)
     {
-      if (a->reg_value != 0)
-	add_probe (out, PP_PROBE_PATH_ADD, site, e, 0, a->reg_value);
-      if (p->ppp && a->reg_value2 != 0)
+      if (value != 0)
+	add_probe (out, PP_PROBE_PATH_ADD, site, e, 0, value);
+      if (second && a->reg_value2 != 0)
 	add_probe (out, PP_PROBE_PPP_ADD, site, e, 0, a->reg_value2);
     }
 }
