@@ -51,7 +51,26 @@ emit_increment (const probe_target &t, tree ref, gimple_seq *seq)
   tree new_value = make_temp_ssa_name (type, NULL, "PP_counter");
   gimple_seq_add_stmt (seq, gimple_build_assign (new_value, PLUS_EXPR, old_value,
 						 one));
-  gimple_seq_add_stmt (seq, gimple_build_assign (unshare_expr (ref), new_value));
+  tree store = unshare_expr (ref);
+  tree addr = build_fold_addr_expr (store);
+  if (is_gimple_min_invariant (addr))
+    {
+      /* A counter at a fixed address is stored through the signed type of
+	 its width (the same alias set): predictive commoning, which carries
+	 a value from one iteration to the next only between references of
+	 one type, then leaves it in memory.  Carried, every execution is a
+	 register add and a store, and the register is taken from the loop,
+	 against one add to memory (DESIGN.md, "How the value array
+	 aliases").  */
+      tree stype = signed_type_for (type);
+      tree svalue = make_temp_ssa_name (stype, NULL, "PP_counter");
+      gimple_seq_add_stmt (seq, gimple_build_assign (svalue, NOP_EXPR,
+						     new_value));
+      store = fold_build2 (MEM_REF, stype, addr,
+			   build_int_cst (build_pointer_type (type), 0));
+      new_value = svalue;
+    }
+  gimple_seq_add_stmt (seq, gimple_build_assign (store, new_value));
 }
 
 /* Emits v = a CODE b (or v = (TYPE) a) into SEQ and returns v, or returns
