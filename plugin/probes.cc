@@ -23,10 +23,9 @@ value_ref (const probe_target &t, tree index)
 /* *REF += 1: a relaxed atomic add when the program is built for threads
    (-fprofile-update=atomic or prefer-atomic, or -pthread, which cc1 sees as
    -D_REENTRANT: see plugin.cc), otherwise a plain load/add/store, as gcov
-   does.  IN_LOOP: the code goes into a loop that makes no calls
-   (call_free_loop_blocks).  */
+   does.  */
 static void
-emit_increment (const probe_target &t, tree ref, bool in_loop, gimple_seq *seq)
+emit_increment (const probe_target &t, tree ref, gimple_seq *seq)
 {
   tree type = TREE_TYPE (ref);
   tree one = build_int_cst (type, 1);
@@ -54,16 +53,15 @@ emit_increment (const probe_target &t, tree ref, bool in_loop, gimple_seq *seq)
 						 one));
   tree store = unshare_expr (ref);
   tree addr = build_fold_addr_expr (store);
-  if (in_loop && is_gimple_min_invariant (addr))
+  if (is_gimple_min_invariant (addr))
     {
-      /* A counter at a fixed address in a loop without calls is stored
-	 through the signed type of its width (the same alias set):
-	 predictive commoning, which carries a value from one iteration to
-	 the next only between references of one type, then leaves it in
-	 memory.  Carried, every execution is a register add and a store,
-	 and the register is taken from the loop, against one add to memory
-	 (DESIGN.md, "How the value array aliases").  Loops that call are
-	 left alone by that pass, and their counters as they were.  */
+      /* A counter at a fixed address is stored through the signed type of
+	 its width (the same alias set): predictive commoning, which carries
+	 a value from one iteration to the next only between references of
+	 one type, then leaves it in memory.  Carried, every execution is a
+	 register add and a store, and the register is taken from the loop,
+	 against one add to memory (DESIGN.md, "How the value array
+	 aliases").  */
       tree stype = signed_type_for (type);
       tree svalue = make_temp_ssa_name (stype, NULL, "PP_counter");
       gimple_seq_add_stmt (seq, gimple_build_assign (svalue, NOP_EXPR,
@@ -99,11 +97,10 @@ emit_value (gimple_seq *seq, tree type, enum tree_code code, tree a, tree b,
 }
 
 /* Counts one execution of path PATH (an SSA name or a constant): in the
-   function's slice of the values, or in its libprof hash table.  IN_LOOP as
-   for emit_increment.  */
+   function's slice of the values, or in its libprof hash table.  */
 static void
 emit_path_count (const function_record &rec, const probe_target &t, tree path,
-		 bool in_loop, gimple_seq *seq)
+		 gimple_seq *seq)
 {
   if (rec.path_table >= 0)
     {
@@ -119,7 +116,7 @@ emit_path_count (const function_record &rec, const probe_target &t, tree path,
   tree index = emit_value (seq, counter_type (), PLUS_EXPR, path,
 			   build_int_cstu (counter_type (), rec.value_offset),
 			   "PP_index");
-  emit_increment (t, value_ref (t, index), in_loop, seq);
+  emit_increment (t, value_ref (t, index), seq);
 }
 
 /* The state of one probe site's sequence: the function's path register (a
@@ -133,7 +130,6 @@ struct site_state
   tree reg2 = NULL_TREE;	/* q, the preferential number */
   tree value2 = NULL_TREE;
   tree frame = NULL_TREE;	/* the trace frame word (ENTER's result) */
-  bool in_loop = false;		/* the site is in a loop without calls */
   auto_vec<gimple *> keyed;	/* the keyed counts' markers (expand_keyed) */
   auto_vec<gimple *> witnesses;	/* the witnesses' calls (expand_witness) */
 };
@@ -255,20 +251,20 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
     case PP_PROBE_COUNT:
       emit_increment (t, value_ref (t, build_int_cst (integer_type_node,
 						      rec.value_offset + p.index)),
-		      s.in_loop, seq);
+		      seq);
       return;
     case PP_PROBE_PATH_COUNT:
       emit_path_count (rec, t, unpack_number (rec, emit_sum (s.value, operand, seq),
 					      seq),
-		       s.in_loop, seq);
+		       seq);
       return;
     case PP_PROBE_PATH_COUNT_CONST:
-      emit_path_count (rec, t, operand, s.in_loop, seq);
+      emit_path_count (rec, t, operand, seq);
       return;
     case PP_PROBE_PATH_COUNT_SLOT:
       emit_increment (t, value_ref (t, build_int_cst (integer_type_node,
 						      rec.value_offset + p.index)),
-		      s.in_loop, seq);
+		      seq);
       return;
     case PP_PROBE_PATH_COUNT_KEYED:
       {
@@ -489,13 +485,13 @@ expand_keyed (const function_record &rec, const probe_target &t, gimple *marker)
   tree value = emit_value (&seq, counter_type (), PLUS_EXPR, slot,
 			   build_int_cstu (counter_type (), rec.value_offset),
 			   "PP_index");
-  emit_increment (t, value_ref (t, value), false, &seq);
+  emit_increment (t, value_ref (t, value), &seq);
   gsi = gsi_start_bb (hit);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
   make_single_succ_edge (hit, join, EDGE_FALLTHRU);
 
   seq = NULL;
-  emit_path_count (rec, t, unpack_number (rec, number, &seq), false, &seq);
+  emit_path_count (rec, t, unpack_number (rec, number, &seq), &seq);
   gsi = gsi_start_bb (miss);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
   make_single_succ_edge (miss, join, EDGE_FALLTHRU);
@@ -708,82 +704,6 @@ insert_flushes (const probe_target &t)
 	  }
 }
 
-/* Sets in IN_LOOP the blocks of the loops that make no calls: the natural
-   loop of each back edge (a header and what reaches the edge's source
-   without passing it) whose blocks call nothing that touches memory.  Only
-   in such a loop can predictive commoning carry a counter in a register
-   (emit_increment).  */
-static void
-call_free_loop_blocks (sbitmap in_loop)
-{
-  bitmap_clear (in_loop);
-  bool own_dominators = !dom_info_available_p (CDI_DOMINATORS);
-  if (own_dominators)
-    calculate_dominance_info (CDI_DOMINATORS);
-  auto_sbitmap body (last_basic_block_for_fn (cfun));
-  auto_vec<basic_block> stack;
-  basic_block latch;
-  FOR_EACH_BB_FN (latch, cfun)
-    {
-      edge back;
-      edge_iterator ei;
-      FOR_EACH_EDGE (back, ei, latch->succs)
-	{
-	  basic_block header = back->dest;
-	  if (header == EXIT_BLOCK_PTR_FOR_FN (cfun)
-	      || !dominated_by_p (CDI_DOMINATORS, latch, header))
-	    continue;
-	  bitmap_clear (body);
-	  bitmap_set_bit (body, header->index);
-	  stack.truncate (0);
-	  stack.safe_push (header);
-	  if (latch != header)
-	    {
-	      bitmap_set_bit (body, latch->index);
-	      stack.safe_push (latch);
-	    }
-	  bool calls = false;
-	  for (unsigned i = 0; i < stack.length () && !calls; i++)
-	    {
-	      basic_block bb = stack[i];
-	      for (gimple_stmt_iterator gsi = gsi_start_bb (bb);
-		   !gsi_end_p (gsi) && !calls; gsi_next (&gsi))
-		calls = is_gimple_call (gsi_stmt (gsi))
-			&& gimple_vuse (gsi_stmt (gsi));
-	      if (bb == header)
-		continue;
-	      edge e;
-	      edge_iterator ej;
-	      FOR_EACH_EDGE (e, ej, bb->preds)
-		if (e->src != ENTRY_BLOCK_PTR_FOR_FN (cfun)
-		    && !bitmap_bit_p (body, e->src->index))
-		  {
-		    bitmap_set_bit (body, e->src->index);
-		    stack.safe_push (e->src);
-		  }
-	    }
-	  if (!calls)
-	    bitmap_ior (in_loop, in_loop, body);
-	}
-    }
-  if (own_dominators)
-    free_dominance_info (CDI_DOMINATORS);
-}
-
-/* Whether the code of site SITE, WHERE runs in one of IN_LOOP's loops: an
-   edge's code when both its ends are there.  */
-static bool
-site_in_loop (const function_record &rec, sbitmap in_loop, uint8_t site,
-	      uint32_t where)
-{
-  if (site == PP_SITE_BLOCK)
-    return bitmap_bit_p (in_loop, where);
-  edge e = rec.gcc_edge[where];
-  basic_block src = e ? e->src : BASIC_BLOCK_FOR_FN (cfun, rec.edge_src[where]);
-  return bitmap_bit_p (in_loop, src->index)
-	 && (site != PP_SITE_EDGE || !e || bitmap_bit_p (in_loop, e->dest->index));
-}
-
 void
 insert_probes (const function_record &rec, const probe_target &t)
 {
@@ -792,8 +712,6 @@ insert_probes (const function_record &rec, const probe_target &t)
   auto_vec<gcall *> calls;
   if (t.calls)
     function_calls (calls);
-  auto_sbitmap in_loop (last_basic_block_for_fn (cfun));
-  call_free_loop_blocks (in_loop);
   for (uint32_t i = 0; i < plan.nprobes;)
     {
       const pp_probe &first = plan.probes[i];
@@ -802,7 +720,6 @@ insert_probes (const function_record &rec, const probe_target &t)
 	     && plan.probes[end].where == first.where)
 	end++;
       gimple_seq seq = NULL;
-      s.in_loop = site_in_loop (rec, in_loop, first.site, first.where);
       s.value = load_register (plan, i, end, reads_register, path_register, s,
 			       &seq);
       /* A packed plan has no second register (plan.h).  */
