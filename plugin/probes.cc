@@ -20,6 +20,29 @@ value_ref (const probe_target &t, tree index)
   return build4 (ARRAY_REF, t.value_type, t.values, index, NULL_TREE, NULL_TREE);
 }
 
+/* Emits v = a CODE b (or v = (TYPE) a) into SEQ and returns v, or returns
+   the constant when a and b are: a statement of constants only would be
+   folded later, and GCC's inliner does not count it (inliner.cc).  */
+static tree
+emit_value (gimple_seq *seq, tree type, enum tree_code code, tree a, tree b,
+	    const char *name)
+{
+  if (CONSTANT_CLASS_P (a) && (!b || CONSTANT_CLASS_P (b)))
+    {
+      tree c = b ? fold_build2 (code, type, a, b) : fold_convert (type, a);
+      if (CONSTANT_CLASS_P (c))
+	return c;
+    }
+  tree v = make_temp_ssa_name (type, NULL, name);
+  if (b)
+    gimple_seq_add_stmt (seq, gimple_build_assign (v, code, a, b));
+  else if (useless_type_conversion_p (type, TREE_TYPE (a)))
+    gimple_seq_add_stmt (seq, gimple_build_assign (v, a));
+  else
+    gimple_seq_add_stmt (seq, gimple_build_assign (v, NOP_EXPR, a));
+  return v;
+}
+
 /* *REF += 1: a relaxed atomic add when the program is built for threads
    (-fprofile-update=atomic or prefer-atomic, or -pthread, which cc1 sees as
    -D_REENTRANT: see plugin.cc), otherwise a plain load/add/store, as gcov
@@ -63,37 +86,12 @@ emit_increment (const probe_target &t, tree ref, gimple_seq *seq)
 	 against one add to memory (DESIGN.md, "How the value array
 	 aliases").  */
       tree stype = signed_type_for (type);
-      tree svalue = make_temp_ssa_name (stype, NULL, "PP_counter");
-      gimple_seq_add_stmt (seq, gimple_build_assign (svalue, NOP_EXPR,
-						     new_value));
+      new_value = emit_value (seq, stype, NOP_EXPR, new_value, NULL_TREE,
+			      "PP_counter");
       store = fold_build2 (MEM_REF, stype, addr,
 			   build_int_cst (build_pointer_type (type), 0));
-      new_value = svalue;
     }
   gimple_seq_add_stmt (seq, gimple_build_assign (store, new_value));
-}
-
-/* Emits v = a CODE b (or v = (TYPE) a) into SEQ and returns v, or returns
-   the constant when a and b are: a statement of constants only would be
-   folded later, and GCC's inliner does not count it (inliner.cc).  */
-static tree
-emit_value (gimple_seq *seq, tree type, enum tree_code code, tree a, tree b,
-	    const char *name)
-{
-  if (CONSTANT_CLASS_P (a) && (!b || CONSTANT_CLASS_P (b)))
-    {
-      tree c = b ? fold_build2 (code, type, a, b) : fold_convert (type, a);
-      if (CONSTANT_CLASS_P (c))
-	return c;
-    }
-  tree v = make_temp_ssa_name (type, NULL, name);
-  if (b)
-    gimple_seq_add_stmt (seq, gimple_build_assign (v, code, a, b));
-  else if (useless_type_conversion_p (type, TREE_TYPE (a)))
-    gimple_seq_add_stmt (seq, gimple_build_assign (v, a));
-  else
-    gimple_seq_add_stmt (seq, gimple_build_assign (v, NOP_EXPR, a));
-  return v;
 }
 
 /* Counts one execution of path PATH (an SSA name or a constant): in the
