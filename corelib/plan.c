@@ -262,14 +262,15 @@ pp_plan_trace (const pp_mode_info *mode, const pp_graph *g,
    no edge's value is known here): ENTER on the entry edge, a probe on every
    real edge but those whose value is 0 whatever the program (ip-notes.h,
    pp_ip_zero_edges; segments: none, a root's numbering inlines its
-   callees), EXIT after those into EXIT, LAND at the blocks a longjmp, a
+   callees, and with WIDTH > 0 each is an IP_ADD of WIDTH registers taken
+   in place), EXIT after those into EXIT, LAND at the blocks a longjmp, a
    computed goto or an exception may enter (with the setjmp call that starts
    the block, from the calls of FN, which may be NULL).  The probes follow
    from the graph and the kind of paths (enum pp_ip_kind, the mode's
    plan_arg): pp_plan_from_notes makes them again.  */
 static int
 interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
-		  pp_plan *out)
+		  uint32_t width, pp_plan *out)
 {
   if (plan_alloc (out, 2 * g->nedges + g->nnodes + 1))
     return PP_PLAN_ENOMEM;
@@ -295,7 +296,12 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
 	continue;
       if (ed->src == g->entry)
 	add_probe (out, PP_PROBE_IP_ENTER, PP_SITE_EDGE, e, 0, 0);
-      if (!zero[e])
+      if (width)
+	{
+	  add_probe (out, PP_PROBE_IP_ADD, PP_SITE_EDGE, e, 0, e);
+	  out->probes[out->nprobes - 1].operand2 = width;
+	}
+      else if (!zero[e])
 	add_probe (out, PP_PROBE_IP_EDGE, PP_SITE_EDGE, e, 0, e);
       if (ed->dst == g->exit)
 	add_probe (out, PP_PROBE_IP_EXIT, PP_SITE_EDGE, e, 0, 0);
@@ -317,6 +323,17 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
 
 static int plan_interesting (pp_plan *out, const pp_plan_input *in);
 
+/* Segments take their edges in place, from tables of one value per
+   register (r, and q in the preferential rows): the registers, or 0 for
+   EDGE calls.  */
+static uint32_t
+ip_width (const pp_mode_info *mode, const pp_graph *g)
+{
+  if (mode->plan_arg != PP_IP_SEGMENTS || g->nedges > PP_PLAN_IP_INLINE_EDGES)
+    return 0;
+  return mode->preferential ? 2 : 1;
+}
+
 /* The preferential modes of segments also list the root's interesting
    segments (numbers of its supergraph, which libprof counts in slots).  */
 int
@@ -324,7 +341,7 @@ pp_plan_interproc (const pp_mode_info *mode, const pp_graph *g,
 		   const pp_plan_input *in, pp_plan *out, const char **why)
 {
   (void) why;
-  int rc = interproc_probes (g, in->notes, mode->plan_arg, out);
+  int rc = interproc_probes (g, in->notes, mode->plan_arg, ip_width (mode, g), out);
   if (rc == PP_PLAN_OK && mode->preferential && plan_interesting (out, in))
     {
       pp_plan_free (out);
@@ -943,7 +960,7 @@ pp_plan_from_notes (const pp_function_notes *fn, const pp_mode_info *mode,
       int rc = PP_PLAN_ENOMEM;
       if (pp_notes_function_graph (fn, &g) == 0)
 	{
-	  rc = interproc_probes (&g, fn, mode->plan_arg, plan);
+	  rc = interproc_probes (&g, fn, mode->plan_arg, ip_width (mode, &g), plan);
 	  pp_graph_free (&g);
 	}
       if (rc)

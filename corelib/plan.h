@@ -42,6 +42,10 @@
      PP_PROBE_IP_LAND           block operand may be entered by a longjmp or
                                 a computed goto; operand2: the setjmp call
                                 (notes index) that starts it, or UINT32_MAX
+     PP_PROBE_IP_ADD            segments: edge operand is taken, in place
+                                (pathprof-abi.h __pathprof_ip_step): the
+                                activation's operand2 registers add the
+                                edge's values from its frame, or EDGE runs
    The interprocedural mode's calls (notes' calls) are probed around the call
    statements by the plugin (plugin/probes.cc, insert_call_probes).
 
@@ -116,7 +120,13 @@ enum pp_probe_action
   PP_PROBE_IP_EDGE = 15,
   PP_PROBE_IP_EXIT = 16,
   PP_PROBE_IP_LAND = 17,
+  PP_PROBE_IP_ADD = 18,
 };
+
+/* Segments: functions with at most this many edges take them in place
+   (PP_PROBE_IP_ADD); libprof's values of an untracked activation are this
+   many pairs of zeros.  */
+#define PP_PLAN_IP_INLINE_EDGES 65536u
 
 enum pp_probe_site
 {

@@ -216,7 +216,8 @@ set_up_segments (void)
 	return -1;
       }
   int rc = make_manifest () ? -1
-	   : pp_kseg_init (&prog.layout, prog.notes, prog.depth, &ip_lock);
+	   : pp_kseg_init (&prog.layout, prog.notes, prog.depth, PP_KSEG_DENSE_MAX,
+			   &ip_lock);
   if (rc)
     {
       pp_report (false, "interprocedural paths are not counted: %s",
@@ -768,11 +769,21 @@ cut_edge (struct act *a, uint32_t edge)
 
 /* ---- The probes (pathprof-abi.h).  */
 
+/* The frame word of an activation of a function of U that is not tracked:
+   0, or for segments, whose code reads its frame in place (pathprof-abi.h),
+   the thread's dummy.  */
+static uint64_t
+untracked (const struct __pathprof_unit *u)
+{
+  const pp_mode_info *m = ip_mode (u);
+  return m && m->plan_arg == PP_IP_SEGMENTS ? pp_kseg_untracked () : 0;
+}
+
 PP_EXPORT uint64_t
 __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *self)
 {
   if (ipt.busy || !program_ready ())
-    return 0;
+    return untracked (u);
   if (kseg ())
     return pp_kseg_enter (proc_of (u, function), self);
   ipt.busy = true;

@@ -26,6 +26,25 @@
    path, a root whose S could not be built, an inlined call whose callee did
    not continue it) is counted as lost.
 
+   In place.  The instrumented code takes an edge itself
+   (pathprof-abi.h, __pathprof_ip_step) where its action in the
+   activation's copy is an add, or a cut in a root whose segments are
+   counted in an array (S has at most ks.dense_max of them: a count per
+   number, as the paths mode's arrays): the activation's frame is the
+   address of its struct act, whose first member gives the copy's row of
+   the root's value table (two words per edge: an add's value and
+   preferential weight; a cut's value with the top bit set and the value
+   that starts the next segment; SLOW for the rest, and the code calls
+   EDGE), the root activation's registers (r, q, and the limit below which
+   a cut's number counts in place: 0 while the segment is lost or the root
+   has no array) and the root's array.  A root with an array counts every
+   segment there (its preferential slots, and q, are unused).  Activations
+   never move: the thread's stack is chunks that double in size, taken
+   with mmap and kept for the thread's life.  An untracked activation (the
+   thread inside a probe, a function the numbering does not know) gets the
+   thread's dummy frame, whose values are zeros and whose registers nobody
+   reads.
+
    Counts.  Segment number n of root procedure p is the key (n, p),
    counted in the thread's table (ip-tables.c, no lock) as the context paths'
    loop segments are: ctx p, A n, B 0.
@@ -43,6 +62,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "ip-runtime.h"
 #include "ip-tables.h"
@@ -55,6 +75,8 @@
 #define NONE UINT32_MAX
 #define JUMPED (UINT32_MAX - 1)	/* a computed goto left the activation */
 #define NOSTART UINT64_MAX	/* a node no segment starts at */
+#define TOP ((uint64_t) 1 << 63)	/* a value's cut bit */
+#define SLOW UINT64_MAX		/* a value: EDGE takes the edge */
 
 enum
 {
@@ -79,6 +101,10 @@ struct root
   pp_paths *p;
   struct op *op;		/* per S edge */
   uint64_t *start;		/* per S node: r where a segment starts there */
+  /* Per copy, per edge of its procedure's graph (edge_of's rows), two
+     words: what the code does in place (the header's "In place").  */
+  uint64_t *values;
+  uint64_t *counts;		/* per segment number, or NULL */
   uint64_t *start2;		/* per S node: q there */
   /* Preferential: slot q counts segment keys[q] (UINT64_MAX: a hole).  */
   uint64_t span;
@@ -93,6 +119,8 @@ static struct
   const pp_ip_layout *layout;
   const pp_unit_notes *notes;
   uint32_t depth;
+  uint64_t dense_max;		/* roots with at most this many segments
+				   count them in an array */
   pthread_mutex_t *lock;
   uint64_t *cfg_checksum;	/* per procedure */
   struct root **roots;		/* per procedure; built once (atomic) */
@@ -101,6 +129,8 @@ static struct
 
 struct act
 {
+  struct __pathprof_ip_frame fr;	/* first: the frame word is its address */
+  uint32_t index;		/* in the thread's stack (its depth - 1) */
   uint32_t proc;
   uint32_t site;		/* the call under way (notes index), NONE, JUMPED */
   uint32_t root;		/* the index of the root activation */
@@ -108,18 +138,27 @@ struct act
 				   the site that inlined it */
   bool entered;			/* the call under way continued the segment */
   bool lost;			/* root activations: the segment under way */
-  uint64_t r, q;		/* root activations: the registers */
+  uint64_t reg[3];		/* root activations: r, q, the limit */
   const struct root *R;		/* the root's S, NULL if it has none */
   const uint32_t *edge_of;	/* the copy's S edges */
 };
 
+/* The thread's stack: chunk c holds 64 << c activations, from index
+   64 (2^c - 1).  */
+#define CHUNKS 26
+
 static __thread struct
 {
-  struct act *acts;
+  struct act *chunk[CHUNKS];
   uint32_t depth, cap;
   bool busy;
   const void *tag;		/* the callee the last call named */
+  struct act dummy;		/* every untracked activation's */
 } kt;
+
+/* Zeros: the dummy's values, for any function that takes its edges in
+   place (never written).  */
+static uint64_t zeros[2 * PP_PLAN_IP_INLINE_EDGES];
 
 /* ---- The supergraphs.  */
 
@@ -133,6 +172,8 @@ free_root (struct root *R)
   free (R->op);
   free (R->start);
   free (R->start2);
+  free (R->values);
+  free (R->counts);
   free (R->keys);
   free (R->slots);
   free (R);
@@ -174,6 +215,8 @@ plan_slots (struct root *R, uint32_t p)
 		 "they were learnt from", fn->name);
       return 0;
     }
+  if (R->p->npaths <= ks.dense_max)
+    return 0;			/* every segment counts in the root's array */
   pp_ppp ppp;
   int rc = pp_ppp_number (R->p, fn->interesting, fn->ninteresting, &ppp);
   if (rc == PP_PATHS_ENOMEM)
@@ -265,6 +308,32 @@ make_actions (struct root *R)
   return 0;
 }
 
+/* R->values from the actions, and R->counts (the header's "In place").  */
+static int
+make_values (struct root *R)
+{
+  const pp_seg_copy *last = &R->s.copies[R->s.ncopies - 1];
+  size_t n = last->first_slot + ks.layout->prog.procs[last->proc].nedges;
+  R->values = calloc (2 * n + 1, sizeof *R->values);
+  if (R->p->npaths <= ks.dense_max)
+    R->counts = calloc (R->p->npaths + 1, sizeof *R->counts);
+  if (!R->values || (R->p->npaths <= ks.dense_max && !R->counts))
+    return -1;
+  for (size_t i = 0; i < n; i++)
+    {
+      uint32_t se = R->s.edge_of[i];
+      const struct op *o = se == NONE ? NULL : &R->op[se];
+      uint64_t *v = &R->values[2 * i];
+      if (o && o->kind == OP_ADD)
+	v[0] = o->val, v[1] = o->val2;
+      else if (o && o->kind == OP_CUT && R->counts && o->next != NOSTART)
+	v[0] = TOP | o->val, v[1] = o->next;
+      else if (o && o->kind != OP_NONE)
+	v[0] = SLOW;
+    }
+  return 0;
+}
+
 /* Root procedure p's S, built at its first activation as a root; NULL when
    it cannot be (said once).  */
 static const struct root *
@@ -281,7 +350,7 @@ root_of (uint32_t p)
       R = calloc (1, sizeof *R);
       int rc = !R ? PP_SEG_ENOMEM
 	       : pp_seg_build_numbered (&ks.layout->prog, p, ks.depth, &R->s, &R->p);
-      if (rc || make_actions (R) || plan_slots (R, p))
+      if (rc || make_actions (R) || plan_slots (R, p) || make_values (R))
 	{
 	  pp_report (false, "the segments of '%s' are not counted: %s", proc_name (p),
 		     rc == PP_SEG_EGRAPH
@@ -299,12 +368,13 @@ root_of (uint32_t p)
 
 int
 pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
-	      uint32_t depth, pthread_mutex_t *lock)
+	      uint32_t depth, uint64_t dense_max, pthread_mutex_t *lock)
 {
   uint32_t n = layout->prog.nprocs;
   ks.layout = layout;
   ks.notes = notes;
   ks.depth = depth;
+  ks.dense_max = dense_max;
   ks.lock = lock;
   ks.roots = calloc (n + 1, sizeof *ks.roots);
   ks.tried = calloc (n + 1, sizeof *ks.tried);
@@ -327,19 +397,37 @@ pp_kseg_free (void)
   memset (&ks, 0, sizeof ks);
 }
 
+/* Moves root P's counts in array A of N into the tables: count i is of
+   segment KEYS[i] (NULL: i).  */
+static void
+flush_array (uint64_t *a, uint64_t n, const uint64_t *keys, uint32_t p)
+{
+  for (uint64_t i = 0; a && i < n; i++)
+    if (__atomic_load_n (&a[i], __ATOMIC_RELAXED))
+      {
+	uint64_t key[2] = { keys ? keys[i] : i, p };
+	pp_ipt_add_number (key, __atomic_exchange_n (&a[i], 0, __ATOMIC_RELAXED));
+      }
+}
+
+static void
+zero_array (uint64_t *a, uint64_t n)
+{
+  for (uint64_t i = 0; a && i < n; i++)
+    __atomic_store_n (&a[i], 0, __ATOMIC_RELAXED);
+}
+
 void
 pp_kseg_flush_slots (void)
 {
   for (uint32_t p = 0; ks.roots && p < ks.layout->prog.nprocs; p++)
     {
       struct root *R = __atomic_load_n (&ks.roots[p], __ATOMIC_ACQUIRE);
-      for (uint64_t i = 0; R && R->slots && i < R->span; i++)
-	if (__atomic_load_n (&R->slots[i], __ATOMIC_RELAXED))
-	  {
-	    uint64_t key[2] = { R->keys[i], p };
-	    pp_ipt_add_number (key, __atomic_exchange_n (&R->slots[i], 0,
-							  __ATOMIC_RELAXED));
-	  }
+      if (R)
+	{
+	  flush_array (R->slots, R->span, R->keys, p);
+	  flush_array (R->counts, R->p->npaths, NULL, p);
+	}
     }
 }
 
@@ -349,8 +437,11 @@ pp_kseg_reset_slots (void)
   for (uint32_t p = 0; ks.roots && p < ks.layout->prog.nprocs; p++)
     {
       struct root *R = __atomic_load_n (&ks.roots[p], __ATOMIC_ACQUIRE);
-      for (uint64_t i = 0; R && R->slots && i < R->span; i++)
-	__atomic_store_n (&R->slots[i], 0, __ATOMIC_RELAXED);
+      if (R)
+	{
+	  zero_array (R->slots, R->span);
+	  zero_array (R->counts, R->p->npaths);
+	}
     }
 }
 
@@ -373,19 +464,58 @@ call_slot (const struct root *R, uint32_t c, uint32_t p, uint32_t site)
 
 /* ---- Threads.  */
 
+/* The thread's activation I (below kt.cap).  */
+static inline struct act *
+act_at (uint32_t i)
+{
+  uint32_t c = 31 - (uint32_t) __builtin_clz ((i >> 6) + 1);
+  return &kt.chunk[c][i - ((64u << c) - 64)];
+}
+
 static struct act *
 push_act (void)
 {
   if (kt.depth == kt.cap)
     {
-      uint32_t cap = kt.cap ? 2 * kt.cap : 64;
-      struct act *a = realloc (kt.acts, cap * sizeof *a);
-      if (!a)
+      uint32_t c = 31 - (uint32_t) __builtin_clz ((kt.cap >> 6) + 1);
+      if (c >= CHUNKS)
 	return NULL;
-      kt.acts = a;
-      kt.cap = cap;
+      void *m = mmap (NULL, ((size_t) 64 << c) * sizeof (struct act),
+		      PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (m == MAP_FAILED)
+	return NULL;
+      kt.chunk[c] = m;
+      kt.cap += 64u << c;
     }
-  return &kt.acts[kt.depth++];
+  struct act *a = act_at (kt.depth);
+  a->index = kt.depth++;
+  return a;
+}
+
+/* The thread's frame for an untracked activation.  */
+static uint64_t
+untracked (void)
+{
+  kt.dummy.fr.values = zeros;
+  kt.dummy.fr.regs = kt.dummy.reg;
+  kt.dummy.fr.counts = NULL;	/* its limit is 0 */
+  kt.dummy.index = UINT32_MAX;
+  return (uintptr_t) &kt.dummy;
+}
+
+uint64_t
+pp_kseg_untracked (void)
+{
+  return untracked ();
+}
+
+/* Whether the segment under way of root activation ra is lost; the limit
+   of the numbers its code counts in place follows.  */
+static inline void
+set_lost (struct act *ra, bool lost)
+{
+  ra->lost = lost;
+  ra->reg[2] = lost || !ra->R || !ra->R->counts ? 0 : ra->R->p->npaths;
 }
 
 /* One execution of the segment under way of root activation ra, whose
@@ -396,7 +526,9 @@ count (struct act *ra, uint64_t num, uint64_t q)
   const struct root *R = ra->R;
   if (ra->lost)
     pp_ipt_count_lost ();
-  else if (R && q < R->span && R->keys[q] == num)
+  else if (R->counts && num < R->p->npaths)
+    __atomic_fetch_add (&R->counts[num], 1, __ATOMIC_RELAXED);
+  else if (q < R->span && R->keys[q] == num)
     __atomic_fetch_add (&R->slots[q], 1, __ATOMIC_RELAXED);
   else if (!pp_ipt_count_segment (ra->proc, num, 0))
     {
@@ -409,31 +541,32 @@ count (struct act *ra, uint64_t num, uint64_t q)
 static inline void
 take (struct act *a, uint32_t se)
 {
-  struct act *ra = &kt.acts[a->root];
+  struct act *ra = act_at (a->root);
   if (!a->R || se == NONE)
     {
-      ra->lost |= !a->R;
+      if (!a->R)
+	set_lost (ra, true);
       return;
     }
   const struct op *o = &a->R->op[se];
   switch (o->kind)
     {
     case OP_ADD:
-      ra->r += o->val;
-      ra->q += o->val2;
+      ra->reg[0] += o->val;
+      ra->reg[1] += o->val2;
       break;
     case OP_CUT:
-      count (ra, ra->r + o->val, ra->q + o->val2);
-      ra->r = o->next;
-      ra->q = o->next2;
-      ra->lost = o->next == NOSTART;
+      count (ra, ra->reg[0] + o->val, ra->reg[1] + o->val2);
+      ra->reg[0] = o->next;
+      ra->reg[1] = o->next2;
+      set_lost (ra, o->next == NOSTART);
       break;
     case OP_SET:
-      ra->r = o->val;
-      ra->q = o->val2;
+      ra->reg[0] = o->val;
+      ra->reg[1] = o->val2;
       break;
     case OP_LOST:
-      ra->lost = true;
+      set_lost (ra, true);
       break;
     }
 }
@@ -457,13 +590,13 @@ leave_of (uint32_t p, uint32_t v)
 static void
 end_on_leave (struct act *a, uint32_t v)
 {
-  struct act *ra = &kt.acts[a->root];
+  struct act *ra = act_at (a->root);
   uint32_t e = v == NONE ? NONE : leave_of (a->proc, v);
   if (e == NONE || !a->R)
-    ra->lost = true;
+    set_lost (ra, true);
   else
     take (a, a->edge_of[e]);
-  count (ra, ra->r, ra->q);
+  count (ra, ra->reg[0], ra->reg[1]);
 }
 
 /* The segment under way of a's root ends at a's call under way (the process
@@ -485,12 +618,12 @@ abandon_above (uint32_t depth)
 {
   if (kt.depth == 0)
     return;
-  end_at_call (&kt.acts[kt.depth - 1]);
+  end_at_call (act_at (kt.depth - 1));
   while (kt.depth > depth)
     {
-      struct act *a = &kt.acts[--kt.depth];
+      struct act *a = act_at (--kt.depth);
       if (a->root == kt.depth && kt.depth > 0)
-	end_at_call (&kt.acts[kt.depth - 1]);
+	end_at_call (act_at (kt.depth - 1));
     }
 }
 
@@ -499,12 +632,12 @@ abandon_above (uint32_t depth)
 static void
 restart (struct act *a, uint32_t block)
 {
-  struct act *ra = &kt.acts[a->root];
+  struct act *ra = act_at (a->root);
   uint32_t node = a->R ? a->R->s.copies[a->copy].first_node + block : 0;
   uint64_t r = a->R ? a->R->start[node] : NOSTART;
-  ra->r = r;
-  ra->q = a->R && a->R->start2 ? a->R->start2[node] : 0;
-  ra->lost = r == NOSTART;
+  ra->reg[0] = r;
+  ra->reg[1] = a->R && a->R->start2 ? a->R->start2[node] : 0;
+  set_lost (ra, r == NOSTART);
 }
 
 /* A probe's start: the activation of FRAME (abandoning those above it), the
@@ -512,14 +645,15 @@ restart (struct act *a, uint32_t block)
 static inline struct act *
 begin (uint64_t frame)
 {
+  struct act *a = (struct act *) (uintptr_t) frame;
   if (__builtin_expect (kt.busy, 0))
     return NULL;
-  if (__builtin_expect (frame == 0 || frame > kt.depth, 0))
+  if (__builtin_expect (!a || a->index >= kt.depth, 0))
     return NULL;
   kt.busy = true;
-  if (frame < kt.depth)
-    abandon_above ((uint32_t) frame);
-  return &kt.acts[frame - 1];
+  if (a->index + 1 < kt.depth)
+    abandon_above (a->index + 1);
+  return a;
 }
 
 /* ---- The probes.  */
@@ -528,14 +662,14 @@ uint64_t
 pp_kseg_enter (uint32_t p, const void *self)
 {
   if (kt.busy)
-    return 0;
+    return untracked ();
   kt.busy = true;
-  uint64_t frame = 0;
+  uint64_t frame = untracked ();
   if (p != NONE)
     {
       const struct root *R = NULL;
       uint32_t child = NONE, slot = 0, caller = kt.depth ? kt.depth - 1 : NONE;
-      const struct act *c = caller != NONE ? &kt.acts[caller] : NULL;
+      const struct act *c = caller != NONE ? act_at (caller) : NULL;
       if (c && c->R && c->site < JUMPED && kt.tag == self)
 	{
 	  uint32_t s = ks.layout->site_of_call[c->proc][c->site];
@@ -557,22 +691,26 @@ pp_kseg_enter (uint32_t p, const void *self)
 	  a->R = R;
 	  if (child != NONE)
 	    {
-	      a->root = kt.acts[caller].root;
+	      a->root = act_at (caller)->root;
 	      a->copy = child;
 	      a->slot = slot;
-	      kt.acts[caller].entered = true;
+	      act_at (caller)->entered = true;
 	    }
 	  else
 	    {
 	      a->root = kt.depth - 1;
 	      a->copy = 0;
-	      a->r = a->q = 0;
-	      a->lost = R == NULL;
+	      a->reg[0] = a->reg[1] = 0;
+	      set_lost (a, R == NULL);
 	    }
-	  a->edge_of = R ? R->s.edge_of + R->s.copies[a->copy].first_slot : NULL;
+	  uint32_t first = R ? R->s.copies[a->copy].first_slot : 0;
+	  a->edge_of = R ? R->s.edge_of + first : NULL;
+	  a->fr.values = R ? R->values + 2 * (size_t) first : zeros;
+	  a->fr.regs = act_at (a->root)->reg;
+	  a->fr.counts = R ? R->counts : NULL;
 	  if (child != NONE)
 	    take (a, R->s.call_edge[slot]);
-	  frame = kt.depth;
+	  frame = (uintptr_t) a;
 	}
     }
   kt.tag = NULL;
@@ -619,7 +757,7 @@ pp_kseg_return (uint64_t frame, uint32_t call)
 	  if (a->R->s.child[slot] == NONE)
 	    take (a, a->R->s.call_edge[slot]);	/* SUMMARY */
 	  else if (!a->entered)
-	    kt.acts[a->root].lost = true;	/* the callee did not continue it */
+	    set_lost (act_at (a->root), true);	/* the callee did not continue it */
 	}
     }
   a->site = NONE;
@@ -634,7 +772,7 @@ pp_kseg_exit (uint64_t frame)
   if (!a)
     return;
   if (a->root == kt.depth - 1)
-    count (a, a->r, a->q);
+    count (a, a->reg[0], a->reg[1]);
   else if (a->R)
     take (a, a->R->s.return_edge[a->slot]);
   kt.depth--;
@@ -656,15 +794,15 @@ pp_kseg_jump (uint64_t frame, uint32_t block)
 void
 pp_kseg_land (uint64_t frame, uint32_t block, uint32_t call)
 {
-  if (kt.busy || frame == 0 || frame > kt.depth)
+  struct act *a = (struct act *) (uintptr_t) frame;
+  if (kt.busy || !a || a->index >= kt.depth)
     return;
   kt.busy = true;
-  struct act *a = &kt.acts[frame - 1];
-  if (frame < kt.depth || a->site != NONE)
+  if (a->index + 1 < kt.depth || a->site != NONE)
     {
       /* A longjmp or a computed goto landed here: the segments under way
 	 end where they were, a new one starts at the block.  */
-      abandon_above ((uint32_t) frame);
+      abandon_above (a->index + 1);
       restart (a, block);
       a->site = NONE;
     }

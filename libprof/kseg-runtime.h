@@ -13,18 +13,24 @@
 #include "ip-notes.h"
 
 /* The program is LAYOUT of units NOTES (both kept until the process ends),
-   its segments of depth DEPTH; LOCK guards the supergraphs built at run
-   time.  Returns 0, -1 when out of memory, -2 when the layout does not
+   its segments of depth DEPTH; roots with at most DENSE_MAX segments count
+   them in an array; LOCK guards the supergraphs built at run time.  Returns 0, -1 when out of memory, -2 when the layout does not
    give its calls grouped by procedure (pp_ip_program.call_start).  */
 int pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
-		  uint32_t depth, pthread_mutex_t *lock);
+		  uint32_t depth, uint64_t dense_max, pthread_mutex_t *lock);
+
+/* libprof's DENSE_MAX: as the paths mode's arrays (path-array-max).  */
+#define PP_KSEG_DENSE_MAX 4096
 
 /* Frees what pp_kseg_init and the supergraphs took (the unit tests set up
    one program after another).  */
 void pp_kseg_free (void);
 
 /* The probes (pathprof-abi.h's __pathprof_ip_*), the function entered
-   already resolved to its procedure (UINT32_MAX: none of the program).  */
+   already resolved to its procedure (UINT32_MAX: none of the program).
+   Frames are addresses of struct __pathprof_ip_frame, never 0; the thread's
+   dummy (pp_kseg_untracked) stands for every untracked activation.  */
+uint64_t pp_kseg_untracked (void);
 uint64_t pp_kseg_enter (uint32_t proc, const void *self);
 void pp_kseg_edge (uint64_t frame, uint32_t edge);
 void pp_kseg_call (uint64_t frame, uint32_t call, const void *callee);
@@ -33,7 +39,8 @@ void pp_kseg_exit (uint64_t frame);
 void pp_kseg_jump (uint64_t frame, uint32_t block);
 void pp_kseg_land (uint64_t frame, uint32_t block, uint32_t call);
 
-/* Dumps: the preferential slots' counts move to the tables (then read by
+/* Dumps: the counts in the roots' arrays (preferential slots, and the
+   arrays of roots with few segments) move to the tables (then read by
    their snapshot); a reset or a forked child zeroes them.  */
 void pp_kseg_flush_slots (void);
 void pp_kseg_reset_slots (void);

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 2u
+#define PATHPROF_ABI_VERSION 3u
 
 /* The paths of one function with more paths than fit a counter array (paths
    mode): counted by __pathprof_count_path in a hash table that libprof
@@ -87,8 +87,9 @@ void __pathprof_trace_return (uint64_t frame);
 void __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width);
 /* Interprocedural mode (libprof/ip-runtime.c).  ENTER at the entry of
    function `function` of u, whose address is self: returns the activation's
-   frame word (0: not tracked), which every other probe of the activation
-   takes.  EDGE when edge `edge` (notes index) is taken; CALL before call
+   frame word, which every other probe of the activation takes (context and
+   piecewise paths: 0 when not tracked; segments: the address of a
+   struct __pathprof_ip_frame, never 0).  EDGE when edge `edge` (notes index) is taken; CALL before call
    `call` (notes index) of callee (its address for a direct call, else 0),
    RETURN after it returned; EXIT before the activation returns; JUMP before
    the computed goto that ends block `block`; LAND at the start of a block a
@@ -102,6 +103,53 @@ void __pathprof_ip_return (uint64_t frame, uint32_t call);
 void __pathprof_ip_exit (uint64_t frame);
 void __pathprof_ip_jump (uint64_t frame, uint32_t block);
 void __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call);
+/* Segments (modes interproc-segments, interproc-ppp, interproc-residual):
+   an edge is taken in place (plan.h PP_PROBE_IP_ADD), as __pathprof_ip_step
+   says, from the frame ENTER returned (libprof/kseg-runtime.c, "In
+   place").  values holds two words per edge of the function (its notes
+   index): v, w.  With v's top bit clear the registers add v (and w to
+   regs[1] in the preferential modes, width 2); else, when the segment's
+   number n = regs[0] + (v without its top bit) is below regs[2], the
+   segment ends: counts[n] += 1 (atomic when the program is built for
+   threads) and regs[0] = w; else libprof's EDGE takes the edge (v is
+   UINT64_MAX where nothing else would do).  regs are the registers of the
+   activation's root, of the calling thread; values, regs and counts stay
+   valid while the activation runs; an untracked activation's values are
+   all 0.  Functions with more edges than corelib/plan.h's
+   PP_PLAN_IP_INLINE_EDGES call EDGE on every edge.  */
+struct __pathprof_ip_frame
+{
+  const uint64_t *values;
+  uint64_t *regs;
+  uint64_t *counts;
+};
+
+static inline void
+__pathprof_ip_step (uint64_t frame, uint32_t edge, uint32_t width, int atomic)
+{
+  const struct __pathprof_ip_frame *f = (const struct __pathprof_ip_frame *)
+					  (uintptr_t) frame;
+  const uint64_t *v = &f->values[(uint64_t) edge * 2];
+  if (__builtin_expect ((int64_t) v[0] >= 0, 1))
+    {
+      f->regs[0] += v[0];
+      if (width == 2)
+	f->regs[1] += v[1];
+      return;
+    }
+  uint64_t n = f->regs[0] + (v[0] & ~((uint64_t) 1 << 63));
+  if (n < f->regs[2])
+    {
+      if (atomic)
+	__atomic_fetch_add (&f->counts[n], 1, __ATOMIC_RELAXED);
+      else
+	f->counts[n] += 1;
+      f->regs[0] = v[1];
+    }
+  else
+    __pathprof_ip_edge (frame, edge);
+}
+
 /* Same as pathprof_dump; the plugin calls it before calls that end the process or
    replace its image without running exit handlers (abort, _exit, exec...).  Not
    async-signal-safe.  */

@@ -130,6 +130,8 @@ struct site_state
   tree frame = NULL_TREE;	/* the trace frame word (ENTER's result) */
   auto_vec<gimple *> keyed;	/* the keyed counts' markers (expand_keyed) */
   auto_vec<gimple *> witnesses;	/* the witnesses' calls (expand_witness) */
+  auto_vec<gimple *> steps;	/* segments' EDGE calls (expand_step) */
+  uint32_t step_width = 0;	/* their registers */
 };
 
 static tree
@@ -339,6 +341,14 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
     case PP_PROBE_IP_EDGE:
       emit_trace_call (t.ip_edge, s, true,
 		       build_int_cst (unsigned_type_node, p.operand), NULL_TREE, seq);
+      return;
+    case PP_PROBE_IP_ADD:
+      /* A call that expand_step turns into the add in place.  */
+      s.steps.safe_push (emit_trace_call (t.ip_edge, s, true,
+					  build_int_cst (unsigned_type_node,
+							 p.operand),
+					  NULL_TREE, seq));
+      s.step_width = (uint32_t) p.operand2;
       return;
     case PP_PROBE_IP_EXIT:
       emit_trace_call (t.ip_exit, s, true, NULL_TREE, NULL_TREE, seq);
@@ -605,6 +615,122 @@ expand_witness (const probe_target &t, gimple *call, unsigned width)
   slow->count = bb->count - fast->count;
 }
 
+/* A load of the TYPE at byte OFFSET from pointer BASE into SEQ.  */
+static tree
+emit_load (gimple_seq *seq, tree type, tree base, unsigned offset, const char *name)
+{
+  tree ref = build2 (MEM_REF, type, base,
+		     build_int_cst (build_pointer_type (type), offset));
+  return emit_value (seq, type, NOP_EXPR, ref, NULL_TREE, name);
+}
+
+/* A conditional jump at the end of FROM: COND true to YES (with
+   probability LIKELY), else to NO.  EDGE is FROM's fallthrough, which is
+   redirected to YES.  */
+static void
+branch (basic_block from, edge e, gimple *cond, basic_block yes, basic_block no,
+	profile_probability likely)
+{
+  gimple_stmt_iterator gsi = gsi_last_bb (from);
+  gsi_insert_after (&gsi, cond, GSI_NEW_STMT);
+  redirect_edge_succ (e, yes);
+  e->flags = EDGE_TRUE_VALUE;
+  e->probability = likely;
+  make_edge (from, no, EDGE_FALSE_VALUE)->probability = likely.invert ();
+}
+
+/* Replaces the call __pathprof_ip_edge (frame, e) of a segments function
+   whose activations add WIDTH registers by __pathprof_ip_step of
+   pathprof-abi.h, the call staying on the unlikely path:
+       f = (struct __pathprof_ip_frame *) frame;
+       v = f->values[2 e];
+       if ((int64_t) v >= 0)
+         { f->regs[0] += v;  (WIDTH 2: f->regs[1] += f->values[2 e + 1]) }
+       else if ((n = f->regs[0] + (v & ~TOP)) < f->regs[2])
+         { f->counts[n] += 1; f->regs[0] = f->values[2 e + 1]; }
+       else
+         __pathprof_ip_edge (frame, e);
+   The registers are the calling thread's; the count is atomic when the
+   program is built for threads (emit_increment).  */
+static void
+expand_step (const probe_target &t, gimple *call, unsigned width)
+{
+  tree u64 = counter_type (), s64 = signed_type_for (u64);
+  tree ptr = build_pointer_type (u64);
+  tree frame = gimple_call_arg (call, 0);
+  unsigned e = (unsigned) tree_to_uhwi (gimple_call_arg (call, 1));
+  basic_block bb = gimple_bb (call);
+  edge to_add = split_block (bb, call);
+  basic_block join = to_add->dest;
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  gsi_remove (&gsi, false);
+
+  basic_block add = new_block (bb), cut = new_block (add),
+	      counted = new_block (cut), slow = new_block (counted);
+  profile_probability likely = profile_probability::very_likely ();
+  gimple_seq seq = NULL;
+  tree f = emit_value (&seq, ptr, NOP_EXPR, frame, NULL_TREE, "PP_ip_frame");
+  tree values = emit_load (&seq, ptr, f, 0, "PP_ip_values");
+  tree v = emit_load (&seq, u64, values, 16 * e, "PP_ip_value");
+  tree sv = emit_value (&seq, s64, NOP_EXPR, v, NULL_TREE, "PP_ip_value");
+  gsi = gsi_last_bb (bb);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  branch (bb, to_add, gimple_build_cond (GE_EXPR, sv, build_int_cst (s64, 0),
+					 NULL_TREE, NULL_TREE), add, cut, likely);
+
+  seq = NULL;
+  tree regs = emit_load (&seq, ptr, f, 8, "PP_ip_regs");
+  for (unsigned k = 0; k < width; k++)
+    {
+      tree value = k == 0 ? v : emit_load (&seq, u64, values, 16 * e + 8 * k,
+					   "PP_ip_value");
+      tree old_value = emit_load (&seq, u64, regs, 8 * k, "PP_ip_reg");
+      tree sum = emit_value (&seq, u64, PLUS_EXPR, old_value, value, "PP_ip_reg");
+      gimple_seq_add_stmt (&seq, gimple_build_assign (
+	build2 (MEM_REF, u64, regs, build_int_cst (ptr, 8 * k)), sum));
+    }
+  gsi = gsi_start_bb (add);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  make_single_succ_edge (add, join, EDGE_FALLTHRU);
+
+  seq = NULL;
+  regs = emit_load (&seq, ptr, f, 8, "PP_ip_regs");
+  tree r = emit_load (&seq, u64, regs, 0, "PP_ip_reg");
+  tree val = emit_value (&seq, u64, BIT_AND_EXPR, v,
+			 build_int_cstu (u64, ~((uint64_t) 1 << 63)), "PP_ip_value");
+  tree n = emit_value (&seq, u64, PLUS_EXPR, r, val, "PP_ip_number");
+  tree limit = emit_load (&seq, u64, regs, 16, "PP_ip_limit");
+  gsi = gsi_start_bb (cut);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  edge to_counted = make_single_succ_edge (cut, counted, EDGE_FALLTHRU);
+  branch (cut, to_counted, gimple_build_cond (LT_EXPR, n, limit, NULL_TREE, NULL_TREE),
+	  counted, slow, likely);
+
+  seq = NULL;
+  tree counts = emit_load (&seq, ptr, f, 16, "PP_ip_counts");
+  tree offset = emit_value (&seq, sizetype, NOP_EXPR, n, NULL_TREE, "PP_ip_at");
+  offset = emit_value (&seq, sizetype, MULT_EXPR, offset, size_int (8), "PP_ip_at");
+  tree at = emit_value (&seq, ptr, POINTER_PLUS_EXPR, counts, offset, "PP_ip_count");
+  emit_increment (t, build2 (MEM_REF, u64, at, build_int_cst (ptr, 0)), &seq);
+  tree next = emit_load (&seq, u64, values, 16 * e + 8, "PP_ip_next");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+    build2 (MEM_REF, u64, regs, build_int_cst (ptr, 0)), next));
+  gsi = gsi_start_bb (counted);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  make_single_succ_edge (counted, join, EDGE_FALLTHRU);
+
+  seq = NULL;
+  gimple_seq_add_stmt (&seq, call);
+  gsi = gsi_start_bb (slow);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  make_single_succ_edge (slow, join, EDGE_FALLTHRU);
+
+  add->count = bb->count.apply_probability (likely);
+  cut->count = bb->count - add->count;
+  counted->count = cut->count.apply_probability (likely);
+  slow->count = cut->count - counted->count;
+}
+
 /* Calls that end the process without running exit handlers (or replace it):
    libprof must write the profile before them.  */
 static bool
@@ -737,4 +863,6 @@ insert_probes (const function_record &rec, const probe_target &t)
     expand_keyed (rec, t, marker);
   for (gimple *call : s.witnesses)
     expand_witness (t, call, pp_trace_width (plan.nvalues));
+  for (gimple *call : s.steps)
+    expand_step (t, call, s.step_width);
 }

@@ -41,7 +41,7 @@ static struct seg_list want, got;
 static struct
 {
   uint64_t num, root;
-  bool slot;			/* counted in the root's slots */
+  bool slot;			/* counted in the root's array or slots */
 } counted[MAXSEGS];
 static uint32_t ncounted, nlost;
 
@@ -83,6 +83,17 @@ pp_ipt_count_lost (void)
 
 static uint32_t nreports;
 
+/* The EDGE probe (ip-runtime.c's, which hands over to kseg-runtime.c), as
+   the instrumented code's __pathprof_ip_step calls it; how many times.  */
+static uint64_t nslow;
+
+void
+__pathprof_ip_edge (uint64_t frame, uint32_t edge)
+{
+  nslow++;
+  pp_kseg_edge (frame, edge);
+}
+
 void
 pp_report (bool at_exit, const char *fmt, ...)
 {
@@ -103,6 +114,10 @@ static char fn_addr[MAXPROCS];	/* the functions' addresses (tags) */
 static uint32_t k_depth;
 /* interproc-ppp: per root, whether its checksum matches (slots).  */
 static bool preferential, slots_ok[MAXPROCS];
+/* Edges taken in place (pathprof-abi.h __pathprof_ip_step), or by EDGE.  */
+static bool in_place;
+static uint64_t dense_max;	/* pp_kseg_init's */
+static uint64_t nedges_taken;
 static uint64_t interesting[MAXPROCS][64];
 /* The test's own supergraphs, per root.  */
 static pp_seg_graph S[MAXPROCS];
@@ -268,7 +283,13 @@ take_edge (struct sim *a, uint32_t e)
   emit (r, T_EDGE);
   emit (r, e);
   EV ("edge %u in proc %u (depth %u, copy %u, role %u)\n", e, a->proc, depth, a->copy, role);
-  pp_kseg_edge (a->frame, e);
+  /* As the plugin's code takes it (pathprof-abi.h), or as the probe
+     does when the function has too many edges for that.  */
+  nedges_taken++;
+  if (in_place)
+    __pathprof_ip_step (a->frame, e, preferential ? 2 : 1, (int) (nedges_taken & 1));
+  else
+    pp_kseg_edge (a->frame, e);
   if (role == PP_PATH_ROLE_START)
     start_segment (a, g[a->proc].edges[e].dst);	/* the entry into a re-entry target */
   else
@@ -449,6 +470,28 @@ run (unsigned long long *rng)
 		  continue;
 		}
 	    }
+	  if (dice == 2)
+	    {
+	      /* The callee runs no probe (not instrumented, or not in the
+		 numbering): a site its copy inlines loses the segment, which
+		 goes on; the others take their SUMMARY edge.  */
+	      EV ("call site %u, no ENTER\n", site);
+	      pp_kseg_call (a->frame, k, &fn_addr[q]);
+	      pp_kseg_return (a->frame, k);
+	      const pp_seg_graph *s = &S[st[a->root].proc];
+	      uint32_t slot = s->first_call[a->copy] + pp_seg_site_index (s, a->copy, site);
+	      a->call = UINT32_MAX;
+	      a->v = calls[site].ret;
+	      if (a->nchain < k_depth)
+		st[a->root].lost = true;
+	      else
+		{
+		  emit (&st[a->root], T_SUMMARY);
+		  emit (&st[a->root], site);
+		  cut_or_lost (a, s->call_edge[slot], a->v);
+		}
+	      continue;
+	    }
 	  if (depth == MAXSTACK || steps > 300)
 	    {
 	      /* The process ends here, no call under way that a leave names.  */
@@ -527,9 +570,10 @@ int
 main (void)
 {
   struct unit_property same = { .name = "kseg runtime: the segments counted are exactly the run's depth-k segments, lost ones lost (brute force)" };
-  struct unit_property slotted = { .name = "kseg runtime: interproc-ppp counts a segment in its root's slots exactly when it is interesting and the supergraph is the one it was learnt on" };
+  struct unit_property slotted = { .name = "kseg runtime: a segment counts in its root's array exactly when the root has few segments, or (interproc-ppp) the segment is interesting and the supergraph the one it was learnt on" };
   unsigned long long rng = 0x6b5e;
   unsigned runs = 0, segments = 0, lost = 0;
+  uint64_t placed = 0, placed_slow = 0;	/* edges taken in place, by EDGE */
   for (unsigned t = 0; t < 800; t++)
     {
       unsigned long long seed = rng;
@@ -553,7 +597,11 @@ main (void)
       if (built)
 	make_interesting (nprocs, &rng);
       static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-      unit_check (&same, built && pp_kseg_init (&layout, &notes, k_depth, &lock) == 0,
+      /* Roots with few segments count them in arrays: none, all, some.  */
+      static const uint64_t dense_choice[] = { 0, PP_KSEG_DENSE_MAX, 6, 40 };
+      dense_max = dense_choice[unit_rand (&rng) % 4];
+      unit_check (&same, built && pp_kseg_init (&layout, &notes, k_depth, dense_max,
+						&lock) == 0,
 		  "seed %llx: set-up failed", seed);
       for (unsigned r = 0; built && r < 6; r++)
 	{
@@ -562,15 +610,24 @@ main (void)
 	  ncounted = nlost = 0;
 	  unsigned long long run_seed = rng;
 	  trace = getenv ("KSEG_RUN") && strtoull (getenv ("KSEG_RUN"), NULL, 16) == run_seed;
+	  in_place = r % 2;
+	  uint64_t taken0 = nedges_taken, slow0 = nslow;
 	  run (&rng);
+	  if (in_place)
+	    {
+	      placed += nedges_taken - taken0;
+	      placed_slow += nslow - slow0;
+	    }
 	  pp_kseg_flush_slots ();
 	  decode_counted ();
 	  bool where = true;
 	  for (uint32_t i = 0; i < ncounted && where; i++)
 	    {
 	      uint32_t root = (uint32_t) counted[i].root;
-	      where = counted[i].slot == (slots_ok[root]
-					  && pp_notes_interesting (&fnotes[root], counted[i].num));
+	      bool dense = P[root]->npaths <= dense_max;
+	      where = counted[i].slot == (dense || (slots_ok[root]
+						    && pp_notes_interesting (&fnotes[root],
+									     counted[i].num)));
 	    }
 	  unit_check (&slotted, where, "program seed %llx, run seed %llx: a segment "
 		      "counted %s slots", seed, rng, where ? "" : "in or out of its");
@@ -615,8 +672,14 @@ main (void)
 	  pp_graph_free (&g[p]);
 	}
     }
+  struct unit_property inplace = { .name = "kseg runtime: in place, most edges are taken without a call" };
+  unit_check (&inplace, placed_slow < placed / 2, "%llu of %llu edges called EDGE",
+	      (unsigned long long) placed_slow, (unsigned long long) placed);
   unit_report (&same);
   unit_report (&slotted);
-  printf ("kseg: %u runs, %u segments, %u lost\n", runs, segments, lost);
+  unit_report (&inplace);
+  printf ("kseg: %u runs, %u segments, %u lost; in place %llu edges, %llu by EDGE\n",
+	  runs, segments, lost, (unsigned long long) placed,
+	  (unsigned long long) placed_slow);
   return unit_exit_status ();
 }
