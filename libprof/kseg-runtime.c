@@ -77,6 +77,7 @@
 #define NOSTART UINT64_MAX	/* a node no segment starts at */
 #define TOP ((uint64_t) 1 << 63)	/* a value's cut bit */
 #define SLOW UINT64_MAX		/* a value: EDGE takes the edge */
+#define DENSE_BUDGET 4		/* a root's arrays: at most this many dense_max */
 
 enum
 {
@@ -92,8 +93,26 @@ struct op
 {
   uint64_t val, next;		/* for r */
   uint64_t val2, next2;		/* for q (preferential weights; else 0) */
+  uint32_t to;			/* CUT, SET: the S node the next segment starts at */
   uint8_t kind;
 };
+
+/* Where a segment starts (an S node): the registers' values there, and the
+   array that counts the segments from there when they are few (at most
+   ks.dense_max; size 0: none).  Their numbers are r .. r + size - 1 (a
+   Ball-Larus start's paths are numbered consecutively), counts[n - r]
+   counts number n.  The code reads it in place (four words, counts the
+   array's address): keep the order.  */
+struct start
+{
+  uint64_t r, q, size, counts;
+};
+
+static inline uint64_t *
+array_of (uint64_t address)
+{
+  return (uint64_t *) (uintptr_t) address;
+}
 
 struct root
 {
@@ -104,7 +123,8 @@ struct root
   /* Per copy, per edge of its procedure's graph (edge_of's rows), two
      words: what the code does in place (the header's "In place").  */
   uint64_t *values;
-  uint64_t *counts;		/* per segment number, or NULL */
+  struct start *starts;		/* per S node */
+  uint64_t *counts;		/* the starts' arrays */
   uint64_t *start2;		/* per S node: q there */
   /* Preferential: slot q counts segment keys[q] (UINT64_MAX: a hole).  */
   uint64_t span;
@@ -119,7 +139,7 @@ static struct
   const pp_ip_layout *layout;
   const pp_unit_notes *notes;
   uint32_t depth;
-  uint64_t dense_max;		/* roots with at most this many segments
+  uint64_t dense_max;		/* starts of at most this many segments
 				   count them in an array */
   pthread_mutex_t *lock;
   uint64_t *cfg_checksum;	/* per procedure */
@@ -138,7 +158,9 @@ struct act
 				   the site that inlined it */
   bool entered;			/* the call under way continued the segment */
   bool lost;			/* root activations: the segment under way */
-  uint64_t reg[3];		/* root activations: r, q, the limit */
+  /* Root activations: r, q, and the current segment's start: its first
+     number, its array's size (0 while the segment is lost) and array.  */
+  uint64_t reg[5];
   const struct root *R;		/* the root's S, NULL if it has none */
   const uint32_t *edge_of;	/* the copy's S edges */
 };
@@ -173,6 +195,7 @@ free_root (struct root *R)
   free (R->start);
   free (R->start2);
   free (R->values);
+  free (R->starts);
   free (R->counts);
   free (R->keys);
   free (R->slots);
@@ -215,8 +238,6 @@ plan_slots (struct root *R, uint32_t p)
 		 "they were learnt from", fn->name);
       return 0;
     }
-  if (R->p->npaths <= ks.dense_max)
-    return 0;			/* every segment counts in the root's array */
   pp_ppp ppp;
   int rc = pp_ppp_number (R->p, fn->interesting, fn->ninteresting, &ppp);
   if (rc == PP_PATHS_ENOMEM)
@@ -289,11 +310,13 @@ make_actions (struct root *R)
 	case PP_PATH_ROLE_CUT:
 	  *o = d == PP_PATH_NONE ? (struct op) { .kind = OP_LOST }
 	       : (struct op) { .kind = OP_CUT, .val = p->dag_val[d],
-			       .next = R->start[g->edges[e].dst] };
+			       .next = R->start[g->edges[e].dst],
+			       .to = g->edges[e].dst };
 	  break;
 	case PP_PATH_ROLE_START:
 	  *o = d == PP_PATH_NONE ? (struct op) { .kind = OP_LOST }
-	       : (struct op) { .kind = OP_SET, .val = p->dag_val[d] };
+	       : (struct op) { .kind = OP_SET, .val = p->dag_val[d],
+			       .to = g->edges[e].dst };
 	  break;
 	case PP_PATH_ROLE_LOST:
 	case PP_PATH_ROLE_DEAD:
@@ -308,17 +331,87 @@ make_actions (struct root *R)
   return 0;
 }
 
-/* R->values from the actions, and R->counts (the header's "In place").  */
+/* The number of paths from each node of P's DAG to its EXIT (Ball-Larus:
+   the last successor's value plus its number), in NP.  */
+static void
+node_paths (const pp_paths *p, uint64_t *np, uint32_t *stack)
+{
+  const pp_graph *d = &p->dag;
+  for (uint32_t v = 0; v < d->nnodes; v++)
+    np[v] = v == d->exit ? 1 : UINT64_MAX;
+  for (uint32_t v = 0; v < d->nnodes; v++)
+    {
+      uint32_t n = 0, u = v;
+      while (np[u] == UINT64_MAX)
+	{
+	  stack[n++] = u;
+	  if (d->succ_start[u] == d->succ_start[u + 1])
+	    break;		/* on no path */
+	  u = d->edges[d->succ_edges[d->succ_start[u + 1] - 1]].dst;
+	}
+      if (np[u] == UINT64_MAX)
+	np[stack[--n]] = 0;
+      while (n-- > 0)
+	{
+	  u = stack[n];
+	  uint32_t last = d->succ_edges[d->succ_start[u + 1] - 1];
+	  np[u] = p->dag_val[last] + np[d->edges[last].dst];
+	}
+    }
+}
+
+/* R->starts and their arrays, and R->values from the actions (the
+   header's "In place").  */
 static int
 make_values (struct root *R)
 {
+  const pp_graph *g = &R->s.g;
   const pp_seg_copy *last = &R->s.copies[R->s.ncopies - 1];
   size_t n = last->first_slot + ks.layout->prog.procs[last->proc].nedges;
   R->values = calloc (2 * n + 1, sizeof *R->values);
-  if (R->p->npaths <= ks.dense_max)
-    R->counts = calloc (R->p->npaths + 1, sizeof *R->counts);
-  if (!R->values || (R->p->npaths <= ks.dense_max && !R->counts))
+  R->starts = calloc (g->nnodes + 1, sizeof *R->starts);
+  uint64_t *np = malloc ((g->nnodes + 1) * sizeof *np);
+  uint32_t *stack = malloc ((g->nnodes + 1) * sizeof *stack);
+  if (!R->values || !R->starts || !np || !stack)
+    {
+      free (np);
+      free (stack);
+      return -1;
+    }
+  node_paths (R->p, np, stack);
+  /* Arrays for the starts of few segments, the fewest first (inner loops),
+     at most DENSE_BUDGET dense_max counts a root.  */
+  uint64_t total = 0;
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    {
+      R->starts[v].r = R->start[v];
+      R->starts[v].q = R->start2 ? R->start2[v] : 0;
+    }
+  for (uint64_t few = 64;; few = ks.dense_max)
+    {
+      for (uint32_t v = 0; v < g->nnodes; v++)
+	{
+	  struct start *st = &R->starts[v];
+	  if (st->r != NOSTART && !st->size && np[v] && np[v] <= few
+	      && total + np[v] <= DENSE_BUDGET * ks.dense_max)
+	    {
+	      st->size = np[v];
+	      total += np[v];
+	    }
+	}
+      if (few >= ks.dense_max)
+	break;
+    }
+  free (np);
+  free (stack);
+  if (total && !(R->counts = calloc (total, sizeof *R->counts)))
     return -1;
+  for (uint32_t v = 0, at = 0; v < g->nnodes; v++)
+    if (R->starts[v].size)
+      {
+	R->starts[v].counts = (uintptr_t) (R->counts + at);
+	at += R->starts[v].size;
+      }
   for (size_t i = 0; i < n; i++)
     {
       uint32_t se = R->s.edge_of[i];
@@ -326,8 +419,8 @@ make_values (struct root *R)
       uint64_t *v = &R->values[2 * i];
       if (o && o->kind == OP_ADD)
 	v[0] = o->val, v[1] = o->val2;
-      else if (o && o->kind == OP_CUT && R->counts && o->next != NOSTART)
-	v[0] = TOP | o->val, v[1] = o->next;
+      else if (o && o->kind == OP_CUT && o->next != NOSTART)
+	v[0] = TOP | o->val, v[1] = (uintptr_t) &R->starts[o->to];
       else if (o && o->kind != OP_NONE)
 	v[0] = SLOW;
     }
@@ -398,14 +491,15 @@ pp_kseg_free (void)
 }
 
 /* Moves root P's counts in array A of N into the tables: count i is of
-   segment KEYS[i] (NULL: i).  */
+   segment KEYS[i] (NULL: BASE + i).  */
 static void
-flush_array (uint64_t *a, uint64_t n, const uint64_t *keys, uint32_t p)
+flush_array (uint64_t *a, uint64_t n, const uint64_t *keys, uint64_t base,
+	     uint32_t p)
 {
   for (uint64_t i = 0; a && i < n; i++)
     if (__atomic_load_n (&a[i], __ATOMIC_RELAXED))
       {
-	uint64_t key[2] = { keys ? keys[i] : i, p };
+	uint64_t key[2] = { keys ? keys[i] : base + i, p };
 	pp_ipt_add_number (key, __atomic_exchange_n (&a[i], 0, __ATOMIC_RELAXED));
       }
 }
@@ -425,8 +519,10 @@ pp_kseg_flush_slots (void)
       struct root *R = __atomic_load_n (&ks.roots[p], __ATOMIC_ACQUIRE);
       if (R)
 	{
-	  flush_array (R->slots, R->span, R->keys, p);
-	  flush_array (R->counts, R->p->npaths, NULL, p);
+	  flush_array (R->slots, R->span, R->keys, 0, p);
+	  for (uint32_t v = 0; v < R->s.g.nnodes; v++)
+	    flush_array (array_of (R->starts[v].counts), R->starts[v].size, NULL,
+			 R->starts[v].r, p);
 	}
     }
 }
@@ -440,7 +536,8 @@ pp_kseg_reset_slots (void)
       if (R)
 	{
 	  zero_array (R->slots, R->span);
-	  zero_array (R->counts, R->p->npaths);
+	  for (uint32_t v = 0; v < R->s.g.nnodes; v++)
+	    zero_array (array_of (R->starts[v].counts), R->starts[v].size);
 	}
     }
 }
@@ -498,7 +595,6 @@ untracked (void)
 {
   kt.dummy.fr.values = zeros;
   kt.dummy.fr.regs = kt.dummy.reg;
-  kt.dummy.fr.counts = NULL;	/* its limit is 0 */
   kt.dummy.index = UINT32_MAX;
   return (uintptr_t) &kt.dummy;
 }
@@ -509,13 +605,31 @@ pp_kseg_untracked (void)
   return untracked ();
 }
 
-/* Whether the segment under way of root activation ra is lost; the limit
-   of the numbers its code counts in place follows.  */
+/* The segment under way of root activation ra is lost.  */
 static inline void
-set_lost (struct act *ra, bool lost)
+lose (struct act *ra)
 {
-  ra->lost = lost;
-  ra->reg[2] = lost || !ra->R || !ra->R->counts ? 0 : ra->R->p->npaths;
+  ra->lost = true;
+  ra->reg[3] = 0;
+}
+
+/* A segment of root activation ra starts at S node V (lost where none
+   does).  */
+static inline void
+begin_at (struct act *ra, uint32_t v)
+{
+  const struct start *st = &ra->R->starts[v];
+  ra->reg[0] = st->r;
+  ra->reg[1] = st->q;
+  if (st->r == NOSTART)
+    {
+      lose (ra);
+      return;
+    }
+  ra->lost = false;
+  ra->reg[2] = st->r;
+  ra->reg[3] = st->size;
+  ra->reg[4] = st->counts;
 }
 
 /* One execution of the segment under way of root activation ra, whose
@@ -526,8 +640,8 @@ count (struct act *ra, uint64_t num, uint64_t q)
   const struct root *R = ra->R;
   if (ra->lost)
     pp_ipt_count_lost ();
-  else if (R->counts && num < R->p->npaths)
-    __atomic_fetch_add (&R->counts[num], 1, __ATOMIC_RELAXED);
+  else if (num - ra->reg[2] < ra->reg[3])
+    __atomic_fetch_add (&array_of (ra->reg[4])[num - ra->reg[2]], 1, __ATOMIC_RELAXED);
   else if (q < R->span && R->keys[q] == num)
     __atomic_fetch_add (&R->slots[q], 1, __ATOMIC_RELAXED);
   else if (!pp_ipt_count_segment (ra->proc, num, 0))
@@ -545,7 +659,7 @@ take (struct act *a, uint32_t se)
   if (!a->R || se == NONE)
     {
       if (!a->R)
-	set_lost (ra, true);
+	lose (ra);
       return;
     }
   const struct op *o = &a->R->op[se];
@@ -557,16 +671,13 @@ take (struct act *a, uint32_t se)
       break;
     case OP_CUT:
       count (ra, ra->reg[0] + o->val, ra->reg[1] + o->val2);
-      ra->reg[0] = o->next;
-      ra->reg[1] = o->next2;
-      set_lost (ra, o->next == NOSTART);
+      begin_at (ra, o->to);
       break;
     case OP_SET:
-      ra->reg[0] = o->val;
-      ra->reg[1] = o->val2;
+      begin_at (ra, o->to);
       break;
     case OP_LOST:
-      set_lost (ra, true);
+      lose (ra);
       break;
     }
 }
@@ -593,7 +704,7 @@ end_on_leave (struct act *a, uint32_t v)
   struct act *ra = act_at (a->root);
   uint32_t e = v == NONE ? NONE : leave_of (a->proc, v);
   if (e == NONE || !a->R)
-    set_lost (ra, true);
+    lose (ra);
   else
     take (a, a->edge_of[e]);
   count (ra, ra->reg[0], ra->reg[1]);
@@ -633,11 +744,10 @@ static void
 restart (struct act *a, uint32_t block)
 {
   struct act *ra = act_at (a->root);
-  uint32_t node = a->R ? a->R->s.copies[a->copy].first_node + block : 0;
-  uint64_t r = a->R ? a->R->start[node] : NOSTART;
-  ra->reg[0] = r;
-  ra->reg[1] = a->R && a->R->start2 ? a->R->start2[node] : 0;
-  set_lost (ra, r == NOSTART);
+  if (a->R)
+    begin_at (ra, a->R->s.copies[a->copy].first_node + block);
+  else
+    lose (ra);
 }
 
 /* A probe's start: the activation of FRAME (abandoning those above it), the
@@ -700,14 +810,15 @@ pp_kseg_enter (uint32_t p, const void *self)
 	    {
 	      a->root = kt.depth - 1;
 	      a->copy = 0;
-	      a->reg[0] = a->reg[1] = 0;
-	      set_lost (a, R == NULL);
+	      if (R)
+		begin_at (a, R->s.g.entry);
+	      else
+		lose (a);
 	    }
 	  uint32_t first = R ? R->s.copies[a->copy].first_slot : 0;
 	  a->edge_of = R ? R->s.edge_of + first : NULL;
 	  a->fr.values = R ? R->values + 2 * (size_t) first : zeros;
 	  a->fr.regs = act_at (a->root)->reg;
-	  a->fr.counts = R ? R->counts : NULL;
 	  if (child != NONE)
 	    take (a, R->s.call_edge[slot]);
 	  frame = (uintptr_t) a;
@@ -757,7 +868,7 @@ pp_kseg_return (uint64_t frame, uint32_t call)
 	  if (a->R->s.child[slot] == NONE)
 	    take (a, a->R->s.call_edge[slot]);	/* SUMMARY */
 	  else if (!a->entered)
-	    set_lost (act_at (a->root), true);	/* the callee did not continue it */
+	    lose (act_at (a->root));	/* the callee did not continue it */
 	}
     }
   a->site = NONE;

@@ -107,13 +107,15 @@ void __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call);
    an edge is taken in place (plan.h PP_PROBE_IP_ADD), as __pathprof_ip_step
    says, from the frame ENTER returned (libprof/kseg-runtime.c, "In
    place").  values holds two words per edge of the function (its notes
-   index): v, w.  With v's top bit clear the registers add v (and w to
-   regs[1] in the preferential modes, width 2); else, when the segment's
-   number n = regs[0] + (v without its top bit) is below regs[2], the
-   segment ends: counts[n] += 1 (atomic when the program is built for
-   threads) and regs[0] = w; else libprof's EDGE takes the edge (v is
-   UINT64_MAX where nothing else would do).  regs are the registers of the
-   activation's root, of the calling thread; values, regs and counts stay
+   index): v, w.  regs are the registers of the activation's root, of the
+   calling thread: r, q, and the segment's first number, its array's size
+   and the array's address.  With v's top bit clear r adds v (and q adds w
+   in the preferential modes, width 2).  Else, when the segment's number
+   n = r + (v without its top bit) has its place in the array, the segment
+   ends there: the array counts it (atomically when the program is built
+   for threads) and the next one starts as the four words at w say (r, q,
+   size, array; the first number is r).  Else libprof's EDGE takes the edge
+   (v is UINT64_MAX where nothing else would do).  values and regs stay
    valid while the activation runs; an untracked activation's values are
    all 0.  Functions with more edges than corelib/plan.h's
    PP_PLAN_IP_INLINE_EDGES call EDGE on every edge.  */
@@ -121,7 +123,6 @@ struct __pathprof_ip_frame
 {
   const uint64_t *values;
   uint64_t *regs;
-  uint64_t *counts;
 };
 
 static inline void
@@ -130,21 +131,28 @@ __pathprof_ip_step (uint64_t frame, uint32_t edge, uint32_t width, int atomic)
   const struct __pathprof_ip_frame *f = (const struct __pathprof_ip_frame *)
 					  (uintptr_t) frame;
   const uint64_t *v = &f->values[(uint64_t) edge * 2];
+  uint64_t *regs = f->regs;
   if (__builtin_expect ((int64_t) v[0] >= 0, 1))
     {
-      f->regs[0] += v[0];
+      regs[0] += v[0];
       if (width == 2)
-	f->regs[1] += v[1];
+	regs[1] += v[1];
       return;
     }
-  uint64_t n = f->regs[0] + (v[0] & ~((uint64_t) 1 << 63));
-  if (n < f->regs[2])
+  uint64_t i = regs[0] + (v[0] & ~((uint64_t) 1 << 63)) - regs[2];
+  if (i < regs[3])
     {
+      uint64_t *counts = (uint64_t *) (uintptr_t) regs[4];
+      const uint64_t *next = (const uint64_t *) (uintptr_t) v[1];
       if (atomic)
-	__atomic_fetch_add (&f->counts[n], 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add (&counts[i], 1, __ATOMIC_RELAXED);
       else
-	f->counts[n] += 1;
-      f->regs[0] = v[1];
+	counts[i] += 1;
+      regs[0] = next[0];
+      regs[1] = next[1];
+      regs[2] = next[0];
+      regs[3] = next[2];
+      regs[4] = next[3];
     }
   else
     __pathprof_ip_edge (frame, edge);

@@ -642,12 +642,15 @@ branch (basic_block from, edge e, gimple *cond, basic_block yes, basic_block no,
 /* Replaces the call __pathprof_ip_edge (frame, e) of a segments function
    whose activations add WIDTH registers by __pathprof_ip_step of
    pathprof-abi.h, the call staying on the unlikely path:
-       f = (struct __pathprof_ip_frame *) frame;
+       f = (struct __pathprof_ip_frame *) frame; regs = f->regs;
        v = f->values[2 e];
        if ((int64_t) v >= 0)
-         { f->regs[0] += v;  (WIDTH 2: f->regs[1] += f->values[2 e + 1]) }
-       else if ((n = f->regs[0] + (v & ~TOP)) < f->regs[2])
-         { f->counts[n] += 1; f->regs[0] = f->values[2 e + 1]; }
+         { regs[0] += v;  (WIDTH 2: regs[1] += f->values[2 e + 1]) }
+       else if ((i = regs[0] + (v & ~TOP) - regs[2]) < regs[3])
+         { ((uint64_t *) regs[4])[i] += 1;
+           next = (uint64_t *) f->values[2 e + 1];
+           regs[0] = regs[2] = next[0]; regs[1] = next[1];
+           regs[3] = next[2]; regs[4] = next[3]; }
        else
          __pathprof_ip_edge (frame, e);
    The registers are the calling thread's; the count is atomic when the
@@ -699,22 +702,32 @@ expand_step (const probe_target &t, gimple *call, unsigned width)
   tree val = emit_value (&seq, u64, BIT_AND_EXPR, v,
 			 build_int_cstu (u64, ~((uint64_t) 1 << 63)), "PP_ip_value");
   tree n = emit_value (&seq, u64, PLUS_EXPR, r, val, "PP_ip_number");
-  tree limit = emit_load (&seq, u64, regs, 16, "PP_ip_limit");
+  tree first = emit_load (&seq, u64, regs, 16, "PP_ip_first");
+  tree i = emit_value (&seq, u64, MINUS_EXPR, n, first, "PP_ip_index");
+  tree size = emit_load (&seq, u64, regs, 24, "PP_ip_size");
   gsi = gsi_start_bb (cut);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
   edge to_counted = make_single_succ_edge (cut, counted, EDGE_FALLTHRU);
-  branch (cut, to_counted, gimple_build_cond (LT_EXPR, n, limit, NULL_TREE, NULL_TREE),
+  branch (cut, to_counted, gimple_build_cond (LT_EXPR, i, size, NULL_TREE, NULL_TREE),
 	  counted, slow, likely);
 
   seq = NULL;
-  tree counts = emit_load (&seq, ptr, f, 16, "PP_ip_counts");
-  tree offset = emit_value (&seq, sizetype, NOP_EXPR, n, NULL_TREE, "PP_ip_at");
+  tree counts = emit_value (&seq, ptr, NOP_EXPR,
+			    emit_load (&seq, u64, regs, 32, "PP_ip_array"), NULL_TREE,
+			    "PP_ip_array");
+  tree offset = emit_value (&seq, sizetype, NOP_EXPR, i, NULL_TREE, "PP_ip_at");
   offset = emit_value (&seq, sizetype, MULT_EXPR, offset, size_int (8), "PP_ip_at");
   tree at = emit_value (&seq, ptr, POINTER_PLUS_EXPR, counts, offset, "PP_ip_count");
   emit_increment (t, build2 (MEM_REF, u64, at, build_int_cst (ptr, 0)), &seq);
-  tree next = emit_load (&seq, u64, values, 16 * e + 8, "PP_ip_next");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (
-    build2 (MEM_REF, u64, regs, build_int_cst (ptr, 0)), next));
+  tree next = emit_value (&seq, ptr, NOP_EXPR,
+			  emit_load (&seq, u64, values, 16 * e + 8, "PP_ip_next"),
+			  NULL_TREE, "PP_ip_next");
+  /* regs[0, 1, 2, 3, 4] = next[0, 1, 0, 2, 3].  */
+  static const unsigned from[] = { 0, 1, 0, 2, 3 };
+  for (unsigned k = 0; k < 5; k++)
+    gimple_seq_add_stmt (&seq, gimple_build_assign (
+      build2 (MEM_REF, u64, regs, build_int_cst (ptr, 8 * k)),
+      emit_load (&seq, u64, next, 8 * from[k], "PP_ip_start")));
   gsi = gsi_start_bb (counted);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
   make_single_succ_edge (counted, join, EDGE_FALLTHRU);
