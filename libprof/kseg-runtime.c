@@ -26,24 +26,22 @@
    path, a root whose S could not be built, an inlined call whose callee did
    not continue it) is counted as lost.
 
-   In place.  The instrumented code takes an edge itself
-   (pathprof-abi.h, __pathprof_ip_step) where its action in the
-   activation's copy is an add, or a cut in a root whose segments are
-   counted in an array (S has at most ks.dense_max of them: a count per
-   number, as the paths mode's arrays): the activation's frame is the
-   address of its struct act, whose first member gives the copy's row of
-   the root's value table (two words per edge: an add's value and
-   preferential weight; a cut's value with the top bit set and the value
-   that starts the next segment; SLOW for the rest, and the code calls
-   EDGE), the root activation's registers (r, q, and the limit below which
-   a cut's number counts in place: 0 while the segment is lost or the root
-   has no array) and the root's array.  A root with an array counts every
-   segment there (its preferential slots, and q, are unused).  Activations
-   never move: the thread's stack is chunks that double in size, taken
-   with mmap and kept for the thread's life.  An untracked activation (the
-   thread inside a probe, a function the numbering does not know) gets the
-   thread's dummy frame, whose values are zeros and whose registers nobody
-   reads.
+   In place.  The instrumented code takes most edges itself
+   (pathprof-abi.h, __pathprof_ip_step): the activation's frame is the
+   address of its struct act, whose first member gives its copy's row of
+   the root's value table and the root activation's registers.  An add is
+   one add to r (and q).  A cut ends the segment in place where its number
+   has a place in an array: its start's, when the segments from that start
+   are few (at most ks.dense_max; a start's numbers are consecutive in
+   Ball-Larus numbering, so the array is indexed by the number less the
+   start's first), or the root's preferential slots, when q names the slot
+   whose key is the number; then the next segment starts from the record of
+   the cut's head (struct start).  The rest (a start, a lost edge, a cut
+   whose segment has no place) calls EDGE.  Activations never move: the
+   thread's stack is chunks that double in size, taken with mmap and kept
+   for the thread's life.  An untracked activation (the thread inside a
+   probe, a function the numbering does not know) gets the thread's dummy
+   frame, whose values are zeros and whose registers nobody reads.
 
    Counts.  Segment number n of root procedure p is the key (n, p),
    counted in the thread's table (ip-tables.c, no lock) as the context paths'
@@ -141,6 +139,8 @@ static struct
   uint32_t depth;
   uint64_t dense_max;		/* starts of at most this many segments
 				   count them in an array */
+  uint32_t stride;		/* words per edge in the values: 4 when the
+				   units are preferential (q), else 2 */
   pthread_mutex_t *lock;
   uint64_t *cfg_checksum;	/* per procedure */
   struct root **roots;		/* per procedure; built once (atomic) */
@@ -159,8 +159,9 @@ struct act
   bool entered;			/* the call under way continued the segment */
   bool lost;			/* root activations: the segment under way */
   /* Root activations: r, q, and the current segment's start: its first
-     number, its array's size (0 while the segment is lost) and array.  */
-  uint64_t reg[5];
+     number, its array's size (0 while the segment is lost) and array;
+     the root's slots: their number (0: none), keys and counts.  */
+  uint64_t reg[8];
   const struct root *R;		/* the root's S, NULL if it has none */
   const uint32_t *edge_of;	/* the copy's S edges */
 };
@@ -180,7 +181,7 @@ static __thread struct
 
 /* Zeros: the dummy's values, for any function that takes its edges in
    place (never written).  */
-static uint64_t zeros[2 * PP_PLAN_IP_INLINE_EDGES];
+static uint64_t zeros[4 * PP_PLAN_IP_INLINE_EDGES];
 
 /* ---- The supergraphs.  */
 
@@ -368,7 +369,7 @@ make_values (struct root *R)
   const pp_graph *g = &R->s.g;
   const pp_seg_copy *last = &R->s.copies[R->s.ncopies - 1];
   size_t n = last->first_slot + ks.layout->prog.procs[last->proc].nedges;
-  R->values = calloc (2 * n + 1, sizeof *R->values);
+  R->values = calloc (ks.stride * n + 1, sizeof *R->values);
   R->starts = calloc (g->nnodes + 1, sizeof *R->starts);
   uint64_t *np = malloc ((g->nnodes + 1) * sizeof *np);
   uint32_t *stack = malloc ((g->nnodes + 1) * sizeof *stack);
@@ -416,13 +417,15 @@ make_values (struct root *R)
     {
       uint32_t se = R->s.edge_of[i];
       const struct op *o = se == NONE ? NULL : &R->op[se];
-      uint64_t *v = &R->values[2 * i];
+      uint64_t *v = &R->values[ks.stride * i];
       if (o && o->kind == OP_ADD)
-	v[0] = o->val, v[1] = o->val2;
+	v[0] = o->val;
       else if (o && o->kind == OP_CUT && o->next != NOSTART)
 	v[0] = TOP | o->val, v[1] = (uintptr_t) &R->starts[o->to];
       else if (o && o->kind != OP_NONE)
 	v[0] = SLOW;
+      if (o && ks.stride == 4)
+	v[2] = o->val2;
     }
   return 0;
 }
@@ -468,6 +471,8 @@ pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
   ks.notes = notes;
   ks.depth = depth;
   ks.dense_max = dense_max;
+  const pp_mode_info *m = pp_mode_lookup (notes[0].mode);
+  ks.stride = m && m->preferential ? 4 : 2;
   ks.lock = lock;
   ks.roots = calloc (n + 1, sizeof *ks.roots);
   ks.tried = calloc (n + 1, sizeof *ks.tried);
@@ -610,7 +615,7 @@ static inline void
 lose (struct act *ra)
 {
   ra->lost = true;
-  ra->reg[3] = 0;
+  ra->reg[3] = ra->reg[5] = 0;	/* no place in an array or the slots */
 }
 
 /* A segment of root activation ra starts at S node V (lost where none
@@ -630,6 +635,7 @@ begin_at (struct act *ra, uint32_t v)
   ra->reg[2] = st->r;
   ra->reg[3] = st->size;
   ra->reg[4] = st->counts;
+  ra->reg[5] = ra->R->slots ? ra->R->span : 0;
 }
 
 /* One execution of the segment under way of root activation ra, whose
@@ -810,6 +816,8 @@ pp_kseg_enter (uint32_t p, const void *self)
 	    {
 	      a->root = kt.depth - 1;
 	      a->copy = 0;
+	      a->reg[6] = R ? (uintptr_t) R->keys : 0;
+	      a->reg[7] = R ? (uintptr_t) R->slots : 0;
 	      if (R)
 		begin_at (a, R->s.g.entry);
 	      else
@@ -817,7 +825,7 @@ pp_kseg_enter (uint32_t p, const void *self)
 	    }
 	  uint32_t first = R ? R->s.copies[a->copy].first_slot : 0;
 	  a->edge_of = R ? R->s.edge_of + first : NULL;
-	  a->fr.values = R ? R->values + 2 * (size_t) first : zeros;
+	  a->fr.values = R ? R->values + ks.stride * (size_t) first : zeros;
 	  a->fr.regs = act_at (a->root)->reg;
 	  if (child != NONE)
 	    take (a, R->s.call_edge[slot]);

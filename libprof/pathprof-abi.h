@@ -106,19 +106,21 @@ void __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call);
 /* Segments (modes interproc-segments, interproc-ppp, interproc-residual):
    an edge is taken in place (plan.h PP_PROBE_IP_ADD), as __pathprof_ip_step
    says, from the frame ENTER returned (libprof/kseg-runtime.c, "In
-   place").  values holds two words per edge of the function (its notes
-   index): v, w.  regs are the registers of the activation's root, of the
-   calling thread: r, q, and the segment's first number, its array's size
-   and the array's address.  With v's top bit clear r adds v (and q adds w
-   in the preferential modes, width 2).  Else, when the segment's number
-   n = r + (v without its top bit) has its place in the array, the segment
-   ends there: the array counts it (atomically when the program is built
-   for threads) and the next one starts as the four words at w say (r, q,
-   size, array; the first number is r).  Else libprof's EDGE takes the edge
-   (v is UINT64_MAX where nothing else would do).  values and regs stay
-   valid while the activation runs; an untracked activation's values are
-   all 0.  Functions with more edges than corelib/plan.h's
-   PP_PLAN_IP_INLINE_EDGES call EDGE on every edge.  */
+   place").  values holds 2 * width words per edge of the function (its
+   notes index): v, w, and in the preferential modes (width 2) v2 and one
+   unused.  regs are the registers of the activation's root, of the calling
+   thread: r, q; the segment's first number, its array's size and the
+   array's address; the root's number of slots, their keys' address and
+   their counts' address.  With v's top bit clear r adds v (and q adds v2).
+   Else the segment, whose number is n = r + (v without its top bit), ends
+   in place where n has a place in its start's array or (width 2) in the
+   slot q + v2, whose key is n: that count goes up by one (atomically when
+   the program is built for threads) and the next segment starts as the
+   four words at w say (r, q, size, array; its first number is r).  Else
+   libprof's EDGE takes the edge (v is UINT64_MAX where nothing else would
+   do).  values and regs stay valid while the activation runs; an
+   untracked activation's values are all 0.  Functions with more edges
+   than corelib/plan.h's PP_PLAN_IP_INLINE_EDGES call EDGE on every edge.  */
 struct __pathprof_ip_frame
 {
   const uint64_t *values;
@@ -130,32 +132,36 @@ __pathprof_ip_step (uint64_t frame, uint32_t edge, uint32_t width, int atomic)
 {
   const struct __pathprof_ip_frame *f = (const struct __pathprof_ip_frame *)
 					  (uintptr_t) frame;
-  const uint64_t *v = &f->values[(uint64_t) edge * 2];
-  uint64_t *regs = f->regs;
+  const uint64_t *v = &f->values[(uint64_t) edge * 2 * width];
+  uint64_t *regs = f->regs, *count;
   if (__builtin_expect ((int64_t) v[0] >= 0, 1))
     {
       regs[0] += v[0];
       if (width == 2)
-	regs[1] += v[1];
+	regs[1] += v[2];
       return;
     }
-  uint64_t i = regs[0] + (v[0] & ~((uint64_t) 1 << 63)) - regs[2];
-  if (i < regs[3])
-    {
-      uint64_t *counts = (uint64_t *) (uintptr_t) regs[4];
-      const uint64_t *next = (const uint64_t *) (uintptr_t) v[1];
-      if (atomic)
-	__atomic_fetch_add (&counts[i], 1, __ATOMIC_RELAXED);
-      else
-	counts[i] += 1;
-      regs[0] = next[0];
-      regs[1] = next[1];
-      regs[2] = next[0];
-      regs[3] = next[2];
-      regs[4] = next[3];
-    }
+  uint64_t n = regs[0] + (v[0] & ~((uint64_t) 1 << 63)), k;
+  if (n - regs[2] < regs[3])
+    count = (uint64_t *) (uintptr_t) regs[4] + (n - regs[2]);
+  else if (width == 2 && (k = regs[1] + v[2]) < regs[5]
+	   && ((const uint64_t *) (uintptr_t) regs[6])[k] == n)
+    count = (uint64_t *) (uintptr_t) regs[7] + k;
   else
-    __pathprof_ip_edge (frame, edge);
+    {
+      __pathprof_ip_edge (frame, edge);
+      return;
+    }
+  if (atomic)
+    __atomic_fetch_add (count, 1, __ATOMIC_RELAXED);
+  else
+    *count += 1;
+  const uint64_t *next = (const uint64_t *) (uintptr_t) v[1];
+  regs[0] = next[0];
+  regs[1] = next[1];
+  regs[2] = next[0];
+  regs[3] = next[2];
+  regs[4] = next[3];
 }
 
 /* Same as pathprof_dump; the plugin calls it before calls that end the process or

@@ -639,21 +639,62 @@ branch (basic_block from, edge e, gimple *cond, basic_block yes, basic_block no,
   make_edge (from, no, EDGE_FALSE_VALUE)->probability = likely.invert ();
 }
 
+/* A block after AFTER whose code is SEQ, falling through to JOIN.  */
+static basic_block
+new_block_of (basic_block after, gimple_seq seq, basic_block join)
+{
+  basic_block bb = new_block (after);
+  gimple_stmt_iterator gsi = gsi_start_bb (bb);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  if (join)
+    make_single_succ_edge (bb, join, EDGE_FALLTHRU);
+  return bb;
+}
+
+/* The end of a segment in place (expand_step): *COUNT += 1, then the next
+   segment starts as the record at NEXT says.  */
+static gimple_seq
+segment_end (const probe_target &t, tree count, tree regs, tree next)
+{
+  tree u64 = counter_type (), ptr = build_pointer_type (u64);
+  gimple_seq seq = NULL;
+  emit_increment (t, build2 (MEM_REF, u64, count, build_int_cst (ptr, 0)), &seq);
+  /* regs[0, 1, 2, 3, 4] = next[0, 1, 0, 2, 3].  */
+  static const unsigned from[] = { 0, 1, 0, 2, 3 };
+  for (unsigned k = 0; k < 5; k++)
+    gimple_seq_add_stmt (&seq, gimple_build_assign (
+      build2 (MEM_REF, u64, regs, build_int_cst (ptr, 8 * k)),
+      emit_load (&seq, u64, next, 8 * from[k], "PP_ip_start")));
+  return seq;
+}
+
+/* &BASE[INDEX] of 64-bit words into SEQ, BASE a u64 holding the address.  */
+static tree
+emit_word_address (gimple_seq *seq, tree base, tree index)
+{
+  tree ptr = build_pointer_type (counter_type ());
+  tree b = emit_value (seq, ptr, NOP_EXPR, base, NULL_TREE, "PP_ip_array");
+  tree offset = emit_value (seq, sizetype, NOP_EXPR, index, NULL_TREE, "PP_ip_at");
+  offset = emit_value (seq, sizetype, MULT_EXPR, offset, size_int (8), "PP_ip_at");
+  return emit_value (seq, ptr, POINTER_PLUS_EXPR, b, offset, "PP_ip_count");
+}
+
 /* Replaces the call __pathprof_ip_edge (frame, e) of a segments function
    whose activations add WIDTH registers by __pathprof_ip_step of
-   pathprof-abi.h, the call staying on the unlikely path:
+   pathprof-abi.h, the call staying on the unlikely path (w = 2 WIDTH words
+   per edge):
        f = (struct __pathprof_ip_frame *) frame; regs = f->regs;
-       v = f->values[2 e];
+       v = f->values[w e];
        if ((int64_t) v >= 0)
-         { regs[0] += v;  (WIDTH 2: regs[1] += f->values[2 e + 1]) }
+         { regs[0] += v;  (WIDTH 2: regs[1] += f->values[w e + 2]) }
        else if ((i = regs[0] + (v & ~TOP) - regs[2]) < regs[3])
-         { ((uint64_t *) regs[4])[i] += 1;
-           next = (uint64_t *) f->values[2 e + 1];
-           regs[0] = regs[2] = next[0]; regs[1] = next[1];
-           regs[3] = next[2]; regs[4] = next[3]; }
+         end: ((uint64_t *) regs[4])[i] += 1, next start from f->values[w e + 1]
+       else if (WIDTH 2 and (k = regs[1] + f->values[w e + 2]) < regs[5]
+                and ((uint64_t *) regs[6])[k] == regs[0] + (v & ~TOP))
+         end: ((uint64_t *) regs[7])[k] += 1, next start likewise
        else
          __pathprof_ip_edge (frame, e);
-   The registers are the calling thread's; the count is atomic when the
+   The registers are the calling thread's; a count is atomic when the
    program is built for threads (emit_increment).  */
 static void
 expand_step (const probe_target &t, gimple *call, unsigned width)
@@ -662,86 +703,101 @@ expand_step (const probe_target &t, gimple *call, unsigned width)
   tree ptr = build_pointer_type (u64);
   tree frame = gimple_call_arg (call, 0);
   unsigned e = (unsigned) tree_to_uhwi (gimple_call_arg (call, 1));
+  unsigned at = 16 * width * e;	/* the edge's words, in bytes */
   basic_block bb = gimple_bb (call);
   edge to_add = split_block (bb, call);
   basic_block join = to_add->dest;
   gimple_stmt_iterator gsi = gsi_for_stmt (call);
   gsi_remove (&gsi, false);
-
-  basic_block add = new_block (bb), cut = new_block (add),
-	      counted = new_block (cut), slow = new_block (counted);
   profile_probability likely = profile_probability::very_likely ();
+
   gimple_seq seq = NULL;
   tree f = emit_value (&seq, ptr, NOP_EXPR, frame, NULL_TREE, "PP_ip_frame");
   tree values = emit_load (&seq, ptr, f, 0, "PP_ip_values");
-  tree v = emit_load (&seq, u64, values, 16 * e, "PP_ip_value");
+  tree v = emit_load (&seq, u64, values, at, "PP_ip_value");
   tree sv = emit_value (&seq, s64, NOP_EXPR, v, NULL_TREE, "PP_ip_value");
   gsi = gsi_last_bb (bb);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-  branch (bb, to_add, gimple_build_cond (GE_EXPR, sv, build_int_cst (s64, 0),
-					 NULL_TREE, NULL_TREE), add, cut, likely);
 
+  /* The add.  */
   seq = NULL;
   tree regs = emit_load (&seq, ptr, f, 8, "PP_ip_regs");
   for (unsigned k = 0; k < width; k++)
     {
-      tree value = k == 0 ? v : emit_load (&seq, u64, values, 16 * e + 8 * k,
-					   "PP_ip_value");
+      tree value = k == 0 ? v : emit_load (&seq, u64, values, at + 16, "PP_ip_value");
       tree old_value = emit_load (&seq, u64, regs, 8 * k, "PP_ip_reg");
       tree sum = emit_value (&seq, u64, PLUS_EXPR, old_value, value, "PP_ip_reg");
       gimple_seq_add_stmt (&seq, gimple_build_assign (
 	build2 (MEM_REF, u64, regs, build_int_cst (ptr, 8 * k)), sum));
     }
-  gsi = gsi_start_bb (add);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-  make_single_succ_edge (add, join, EDGE_FALLTHRU);
-
-  seq = NULL;
-  regs = emit_load (&seq, ptr, f, 8, "PP_ip_regs");
-  tree r = emit_load (&seq, u64, regs, 0, "PP_ip_reg");
-  tree val = emit_value (&seq, u64, BIT_AND_EXPR, v,
-			 build_int_cstu (u64, ~((uint64_t) 1 << 63)), "PP_ip_value");
-  tree n = emit_value (&seq, u64, PLUS_EXPR, r, val, "PP_ip_number");
-  tree first = emit_load (&seq, u64, regs, 16, "PP_ip_first");
-  tree i = emit_value (&seq, u64, MINUS_EXPR, n, first, "PP_ip_index");
-  tree size = emit_load (&seq, u64, regs, 24, "PP_ip_size");
-  gsi = gsi_start_bb (cut);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-  edge to_counted = make_single_succ_edge (cut, counted, EDGE_FALLTHRU);
-  branch (cut, to_counted, gimple_build_cond (LT_EXPR, i, size, NULL_TREE, NULL_TREE),
-	  counted, slow, likely);
-
-  seq = NULL;
-  tree counts = emit_value (&seq, ptr, NOP_EXPR,
-			    emit_load (&seq, u64, regs, 32, "PP_ip_array"), NULL_TREE,
-			    "PP_ip_array");
-  tree offset = emit_value (&seq, sizetype, NOP_EXPR, i, NULL_TREE, "PP_ip_at");
-  offset = emit_value (&seq, sizetype, MULT_EXPR, offset, size_int (8), "PP_ip_at");
-  tree at = emit_value (&seq, ptr, POINTER_PLUS_EXPR, counts, offset, "PP_ip_count");
-  emit_increment (t, build2 (MEM_REF, u64, at, build_int_cst (ptr, 0)), &seq);
-  tree next = emit_value (&seq, ptr, NOP_EXPR,
-			  emit_load (&seq, u64, values, 16 * e + 8, "PP_ip_next"),
-			  NULL_TREE, "PP_ip_next");
-  /* regs[0, 1, 2, 3, 4] = next[0, 1, 0, 2, 3].  */
-  static const unsigned from[] = { 0, 1, 0, 2, 3 };
-  for (unsigned k = 0; k < 5; k++)
-    gimple_seq_add_stmt (&seq, gimple_build_assign (
-      build2 (MEM_REF, u64, regs, build_int_cst (ptr, 8 * k)),
-      emit_load (&seq, u64, next, 8 * from[k], "PP_ip_start")));
-  gsi = gsi_start_bb (counted);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-  make_single_succ_edge (counted, join, EDGE_FALLTHRU);
-
+  basic_block add = new_block_of (bb, seq, join);
   seq = NULL;
   gimple_seq_add_stmt (&seq, call);
-  gsi = gsi_start_bb (slow);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-  make_single_succ_edge (slow, join, EDGE_FALLTHRU);
+  basic_block slow = new_block_of (add, seq, join);
+
+  /* A cut: the number, its place in the start's array.  */
+  seq = NULL;
+  regs = emit_load (&seq, ptr, f, 8, "PP_ip_regs");
+  tree n = emit_value (&seq, u64, PLUS_EXPR, emit_load (&seq, u64, regs, 0, "PP_ip_reg"),
+		       emit_value (&seq, u64, BIT_AND_EXPR, v,
+				   build_int_cstu (u64, ~((uint64_t) 1 << 63)),
+				   "PP_ip_value"), "PP_ip_number");
+  tree i = emit_value (&seq, u64, MINUS_EXPR, n,
+		       emit_load (&seq, u64, regs, 16, "PP_ip_first"), "PP_ip_index");
+  tree size = emit_load (&seq, u64, regs, 24, "PP_ip_size");
+  tree next = emit_value (&seq, ptr, NOP_EXPR,
+			  emit_load (&seq, u64, values, at + 8, "PP_ip_next"),
+			  NULL_TREE, "PP_ip_next");
+  basic_block cut = new_block_of (slow, seq, NULL);
+  branch (bb, to_add, gimple_build_cond (GE_EXPR, sv, build_int_cst (s64, 0),
+					 NULL_TREE, NULL_TREE), add, cut, likely);
+
+  seq = NULL;
+  tree count = emit_word_address (&seq, emit_load (&seq, u64, regs, 32, "PP_ip_array"),
+				  i);
+  gimple_seq_add_seq (&seq, segment_end (t, count, regs, next));
+  basic_block dense = new_block_of (cut, seq, join);
+  basic_block miss = slow;
+  if (width == 2)
+    {
+      /* The preferential slot q + v2, when its key is the number.  */
+      seq = NULL;
+      tree k = emit_value (&seq, u64, PLUS_EXPR, emit_load (&seq, u64, regs, 8, "PP_ip_q"),
+			   emit_load (&seq, u64, values, at + 16, "PP_ip_value"),
+			   "PP_ip_slot");
+      tree span = emit_load (&seq, u64, regs, 40, "PP_ip_span");
+      basic_block keyed = new_block_of (dense, seq, NULL);
+      seq = NULL;
+      tree key = emit_value (&seq, u64, NOP_EXPR,
+			     build2 (MEM_REF, u64,
+				     emit_word_address (&seq, emit_load (&seq, u64, regs, 48,
+									 "PP_ip_keys"), k),
+				     build_int_cst (ptr, 0)), NULL_TREE, "PP_ip_key");
+      basic_block check = new_block_of (keyed, seq, NULL);
+      seq = NULL;
+      count = emit_word_address (&seq, emit_load (&seq, u64, regs, 56, "PP_ip_slots"), k);
+      gimple_seq_add_seq (&seq, segment_end (t, count, regs, next));
+      basic_block hit = new_block_of (check, seq, join);
+      edge e1 = make_single_succ_edge (keyed, check, EDGE_FALLTHRU);
+      branch (keyed, e1, gimple_build_cond (LT_EXPR, k, span, NULL_TREE, NULL_TREE),
+	      check, slow, likely);
+      edge e2 = make_single_succ_edge (check, hit, EDGE_FALLTHRU);
+      branch (check, e2, gimple_build_cond (EQ_EXPR, key, n, NULL_TREE, NULL_TREE),
+	      hit, slow, likely);
+      keyed->count = cut->count.apply_probability (likely.invert ());
+      check->count = keyed->count.apply_probability (likely);
+      hit->count = check->count.apply_probability (likely);
+      miss = keyed;
+    }
+  edge e3 = make_single_succ_edge (cut, dense, EDGE_FALLTHRU);
+  branch (cut, e3, gimple_build_cond (LT_EXPR, i, size, NULL_TREE, NULL_TREE),
+	  dense, miss, likely);
 
   add->count = bb->count.apply_probability (likely);
   cut->count = bb->count - add->count;
-  counted->count = cut->count.apply_probability (likely);
-  slow->count = cut->count - counted->count;
+  dense->count = cut->count.apply_probability (likely);
+  slow->count = cut->count.apply_probability (likely.invert ())
+		.apply_probability (likely.invert ());
 }
 
 /* Calls that end the process without running exit handlers (or replace it):
@@ -784,6 +840,19 @@ insert_call_probes (const probe_target &t, site_state &s,
       tree fndecl = gimple_call_fndecl (call);
       tree callee = fndecl && !fndecl_built_in_p (fndecl)
 		    ? build_fold_addr_expr (fndecl) : null_pointer_node;
+      /* The probes bracket the call: it must stay between them, so it is
+	 neither const nor pure any more (an instrumented callee writes
+	 memory).  The C front end marks the call's function type too.  */
+      if (gimple_call_flags (call) & (ECF_CONST | ECF_PURE))
+	{
+	  gimple_call_set_fntype (call, TYPE_MAIN_VARIANT (gimple_call_fntype (call)));
+	  if (fndecl && !fndecl_built_in_p (fndecl))
+	    {
+	      TREE_READONLY (fndecl) = 0;
+	      DECL_PURE_P (fndecl) = 0;
+	      DECL_LOOPING_CONST_OR_PURE_P (fndecl) = 0;
+	    }
+	}
       tree index = build_int_cst (unsigned_type_node, k);
       gimple_seq before = NULL, after = NULL;
       emit_trace_call (t.ip_call, s, true, index, callee, &before);
