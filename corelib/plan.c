@@ -276,10 +276,12 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
     return PP_PLAN_ENOMEM;
   bool *land = calloc (g->nnodes + 1, sizeof *land);
   bool *zero = calloc (g->nedges + 1, sizeof *zero);
-  if (!land || !zero)
+  bool *back = calloc (g->nedges + 1, sizeof *back);
+  if (!land || !zero || !back)
     {
       free (land);
       free (zero);
+      free (back);
       pp_plan_free (out);
       return PP_PLAN_ENOMEM;
     }
@@ -287,6 +289,18 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
   if (fn && (kind == PP_IP_SEGMENTS
 	     || pp_ip_zero_edges (fn, kind == PP_IP_PIECEWISE, zero)))
     memset (zero, 0, (g->nedges + 1) * sizeof *zero);
+  /* Segments end at the function's backedges (in every copy of S, but
+     for region cuts): their probes count a segment in place too.  */
+  pp_dfs d;
+  if (width && pp_dfs_init (&d, g, PP_DFS_SUCCS, 0, NULL, NULL) == 0)
+    {
+      pp_dfs_step step;
+      pp_dfs_root (&d, g->entry);
+      while (pp_dfs_next (&d, &step))
+	if (step.event == PP_DFS_BACK)
+	  back[step.edge] = true;
+      pp_dfs_free (&d);
+    }
   for (uint32_t e = 0; e < g->nedges; e++)
     {
       const pp_edge *ed = &g->edges[e];
@@ -299,7 +313,7 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
       if (width)
 	{
 	  add_probe (out, PP_PROBE_IP_ADD, PP_SITE_EDGE, e, 0, e);
-	  out->probes[out->nprobes - 1].operand2 = width;
+	  out->probes[out->nprobes - 1].operand2 = width | (back[e] ? PP_PROBE_IP_CUTS : 0);
 	}
       else if (!zero[e])
 	add_probe (out, PP_PROBE_IP_EDGE, PP_SITE_EDGE, e, 0, e);
@@ -318,6 +332,7 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
       }
   free (land);
   free (zero);
+  free (back);
   return PP_PLAN_OK;
 }
 

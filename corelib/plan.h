@@ -44,8 +44,12 @@
                                 (notes index) that starts it, or UINT32_MAX
      PP_PROBE_IP_ADD            segments: edge operand is taken, in place
                                 (pathprof-abi.h __pathprof_ip_step): the
-                                activation's operand2 registers add the
-                                edge's values from its frame, or EDGE runs
+                                activation's registers (operand2 &
+                                PP_PROBE_IP_WIDTH of them) add the edge's
+                                values from its frame, or EDGE runs; with
+                                PP_PROBE_IP_CUTS in operand2 (a backedge of
+                                the function), a segment that ends there is
+                                counted in place too where it can be
    The interprocedural mode's calls (notes' calls) are probed around the call
    statements by the plugin (plugin/probes.cc, insert_call_probes).
 
@@ -122,6 +126,11 @@ enum pp_probe_action
   PP_PROBE_IP_LAND = 17,
   PP_PROBE_IP_ADD = 18,
 };
+
+/* PP_PROBE_IP_ADD's operand2: the registers, and whether the edge is a
+   backedge of the function (where segments end).  */
+#define PP_PROBE_IP_WIDTH 0xffu
+#define PP_PROBE_IP_CUTS 0x100u
 
 /* Segments: functions with at most this many edges take them in place
    (PP_PROBE_IP_ADD); libprof's values of an untracked activation are this

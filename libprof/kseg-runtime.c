@@ -30,14 +30,15 @@
    (pathprof-abi.h, __pathprof_ip_step): the activation's frame is the
    address of its struct act, whose first member gives its copy's row of
    the root's value table and the root activation's registers.  An add is
-   one add to r (and q).  A cut ends the segment in place where its number
-   has a place in an array: its start's, when the segments from that start
+   one add to r (and q).  At a backedge of the function (plan.c marks
+   its probe: segments end there in every copy but for region cuts), a cut
+   ends the segment in place where its number has a place in an array: its start's, when the segments from that start
    are few (at most ks.dense_max; a start's numbers are consecutive in
    Ball-Larus numbering, so the array is indexed by the number less the
    start's first), or the root's preferential slots, when q names the slot
    whose key is the number; then the next segment starts from the record of
    the cut's head (struct start).  The rest (a start, a lost edge, a cut
-   whose segment has no place) calls EDGE.  Activations never move: the
+   whose segment has no place) goes the slow way, take ().  Activations never move: the
    thread's stack is chunks that double in size, taken with mmap and kept
    for the thread's life.  An untracked activation (the thread inside a
    probe, a function the numbering does not know) gets the thread's dummy
@@ -99,8 +100,8 @@ struct op
    array that counts the segments from there when they are few (at most
    ks.dense_max; size 0: none).  Their numbers are r .. r + size - 1 (a
    Ball-Larus start's paths are numbered consecutively), counts[n - r]
-   counts number n.  The code reads it in place (four words, counts the
-   array's address): keep the order.  */
+   counts number n (counts holds the array's address, as the registers
+   do).  */
 struct start
 {
   uint64_t r, q, size, counts;

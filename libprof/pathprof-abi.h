@@ -108,15 +108,16 @@ void __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call);
    says, from the frame ENTER returned (libprof/kseg-runtime.c, "In
    place").  values holds 2 * width words per edge of the function (its
    notes index): v, w, and in the preferential modes (width 2) v2 and one
-   unused.  regs are the registers of the activation's root, of the calling
-   thread: r, q; the segment's first number, its array's size and the
-   array's address; the root's number of slots, their keys' address and
-   their counts' address.  With v's top bit clear r adds v (and q adds v2).
-   Else the segment, whose number is n = r + (v without its top bit), ends
-   in place where n has a place in its start's array or (width 2) in the
-   slot q + v2, whose key is n: that count goes up by one (atomically when
-   the program is built for threads) and the next segment starts as the
-   four words at w say (r, q, size, array; its first number is r).  Else
+   unused.  regs are the registers of the activation's root, of the
+   calling thread: r, q; the segment's first number, its array's size and
+   the array's address; the root's number of slots, their keys' address
+   and their counts' address.  With v's top bit clear r adds v (and q adds
+   v2).  Else, on an edge that cuts (a backedge of the function), the
+   segment, whose number is n = r + (v without its top bit), ends in place
+   where n has a place in its start's array or (width 2) in the slot
+   q + v2, whose key is n: that count goes up by one (atomically when the
+   program is built for threads) and the next segment starts as the four
+   words at w say (r, q, size, array; its first number is r).  Else
    libprof's EDGE takes the edge (v is UINT64_MAX where nothing else would
    do).  values and regs stay valid while the activation runs; an
    untracked activation's values are all 0.  Functions with more edges
@@ -128,12 +129,13 @@ struct __pathprof_ip_frame
 };
 
 static inline void
-__pathprof_ip_step (uint64_t frame, uint32_t edge, uint32_t width, int atomic)
+__pathprof_ip_step (uint64_t frame, uint32_t edge, uint32_t width, int cuts,
+		    int atomic)
 {
   const struct __pathprof_ip_frame *f = (const struct __pathprof_ip_frame *)
 					  (uintptr_t) frame;
   const uint64_t *v = &f->values[(uint64_t) edge * 2 * width];
-  uint64_t *regs = f->regs, *count;
+  uint64_t *regs = f->regs, *count, k;
   if (__builtin_expect ((int64_t) v[0] >= 0, 1))
     {
       regs[0] += v[0];
@@ -141,10 +143,10 @@ __pathprof_ip_step (uint64_t frame, uint32_t edge, uint32_t width, int atomic)
 	regs[1] += v[2];
       return;
     }
-  uint64_t n = regs[0] + (v[0] & ~((uint64_t) 1 << 63)), k;
-  if (n - regs[2] < regs[3])
+  uint64_t n = regs[0] + (v[0] & ~((uint64_t) 1 << 63));
+  if (cuts && n - regs[2] < regs[3])
     count = (uint64_t *) (uintptr_t) regs[4] + (n - regs[2]);
-  else if (width == 2 && (k = regs[1] + v[2]) < regs[5]
+  else if (cuts && width == 2 && (k = regs[1] + v[2]) < regs[5]
 	   && ((const uint64_t *) (uintptr_t) regs[6])[k] == n)
     count = (uint64_t *) (uintptr_t) regs[7] + k;
   else

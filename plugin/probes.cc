@@ -131,6 +131,7 @@ struct site_state
   auto_vec<gimple *> keyed;	/* the keyed counts' markers (expand_keyed) */
   auto_vec<gimple *> witnesses;	/* the witnesses' calls (expand_witness) */
   auto_vec<gimple *> steps;	/* segments' EDGE calls (expand_step) */
+  auto_vec<bool> step_cuts;	/* whether each may end a segment */
   uint32_t step_width = 0;	/* their registers */
 };
 
@@ -348,7 +349,8 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 					  build_int_cst (unsigned_type_node,
 							 p.operand),
 					  NULL_TREE, seq));
-      s.step_width = (uint32_t) p.operand2;
+      s.step_width = (uint32_t) (p.operand2 & PP_PROBE_IP_WIDTH);
+      s.step_cuts.safe_push ((p.operand2 & PP_PROBE_IP_CUTS) != 0);
       return;
     case PP_PROBE_IP_EXIT:
       emit_trace_call (t.ip_exit, s, true, NULL_TREE, NULL_TREE, seq);
@@ -687,17 +689,21 @@ emit_word_address (gimple_seq *seq, tree base, tree index)
        v = f->values[w e];
        if ((int64_t) v >= 0)
          { regs[0] += v;  (WIDTH 2: regs[1] += f->values[w e + 2]) }
+       else
+         __pathprof_ip_edge (frame, e);
+   On an edge that CUTS (a loop's backedge, where segments end) the call
+   is the last resort, after what libprof's end_in_place does first
+   (kseg-runtime.c, "In place"):
        else if ((i = regs[0] + (v & ~TOP) - regs[2]) < regs[3])
          end: ((uint64_t *) regs[4])[i] += 1, next start from f->values[w e + 1]
        else if (WIDTH 2 and (k = regs[1] + f->values[w e + 2]) < regs[5]
                 and ((uint64_t *) regs[6])[k] == regs[0] + (v & ~TOP))
          end: ((uint64_t *) regs[7])[k] += 1, next start likewise
-       else
-         __pathprof_ip_edge (frame, e);
-   The registers are the calling thread's; a count is atomic when the
-   program is built for threads (emit_increment).  */
+   (end: regs[0, 1, 2, 3, 4] = next[0, 1, 0, 2, 3]).  The registers are the
+   calling thread's; a count is atomic when the program is built for
+   threads (emit_increment).  */
 static void
-expand_step (const probe_target &t, gimple *call, unsigned width)
+expand_step (const probe_target &t, gimple *call, unsigned width, bool cuts)
 {
   tree u64 = counter_type (), s64 = signed_type_for (u64);
   tree ptr = build_pointer_type (u64);
@@ -734,6 +740,15 @@ expand_step (const probe_target &t, gimple *call, unsigned width)
   seq = NULL;
   gimple_seq_add_stmt (&seq, call);
   basic_block slow = new_block_of (add, seq, join);
+
+  if (!cuts)
+    {
+      branch (bb, to_add, gimple_build_cond (GE_EXPR, sv, build_int_cst (s64, 0),
+					     NULL_TREE, NULL_TREE), add, slow, likely);
+      add->count = bb->count.apply_probability (likely);
+      slow->count = bb->count - add->count;
+      return;
+    }
 
   /* A cut: the number, its place in the start's array.  */
   seq = NULL;
@@ -945,6 +960,6 @@ insert_probes (const function_record &rec, const probe_target &t)
     expand_keyed (rec, t, marker);
   for (gimple *call : s.witnesses)
     expand_witness (t, call, pp_trace_width (plan.nvalues));
-  for (gimple *call : s.steps)
-    expand_step (t, call, s.step_width);
+  for (unsigned k = 0; k < s.steps.length (); k++)
+    expand_step (t, s.steps[k], s.step_width, s.step_cuts[k]);
 }

@@ -287,7 +287,8 @@ take_edge (struct sim *a, uint32_t e)
      does when the function has too many edges for that.  */
   nedges_taken++;
   if (in_place)
-    __pathprof_ip_step (a->frame, e, preferential ? 2 : 1, (int) (nedges_taken & 1));
+    __pathprof_ip_step (a->frame, e, preferential ? 2 : 1, (int) (nedges_taken & 1),
+			(int) (nedges_taken & 2));
   else
     pp_kseg_edge (a->frame, e);
   if (role == PP_PATH_ROLE_START)
