@@ -155,6 +155,7 @@ struct act
   uint32_t proc;
   uint32_t site;		/* the call under way (notes index), NONE, JUMPED */
   uint32_t root;		/* the index of the root activation */
+  struct act *ra;		/* the root activation */
   uint32_t copy, slot;		/* its copy in the root's S; the call slot of
 				   the site that inlined it */
   bool entered;			/* the call under way continued the segment */
@@ -662,7 +663,7 @@ count (struct act *ra, uint64_t num, uint64_t q)
 static inline void
 take (struct act *a, uint32_t se)
 {
-  struct act *ra = act_at (a->root);
+  struct act *ra = a->ra;
   if (!a->R || se == NONE)
     {
       if (!a->R)
@@ -708,7 +709,7 @@ leave_of (uint32_t p, uint32_t v)
 static void
 end_on_leave (struct act *a, uint32_t v)
 {
-  struct act *ra = act_at (a->root);
+  struct act *ra = a->ra;
   uint32_t e = v == NONE ? NONE : leave_of (a->proc, v);
   if (e == NONE || !a->R)
     lose (ra);
@@ -750,7 +751,7 @@ abandon_above (uint32_t depth)
 static void
 restart (struct act *a, uint32_t block)
 {
-  struct act *ra = act_at (a->root);
+  struct act *ra = a->ra;
   if (a->R)
     begin_at (ra, a->R->s.copies[a->copy].first_node + block);
   else
@@ -786,7 +787,7 @@ pp_kseg_enter (uint32_t p, const void *self)
     {
       const struct root *R = NULL;
       uint32_t child = NONE, slot = 0, caller = kt.depth ? kt.depth - 1 : NONE;
-      const struct act *c = caller != NONE ? act_at (caller) : NULL;
+      struct act *c = caller != NONE ? act_at (caller) : NULL;
       if (c && c->R && c->site < JUMPED && kt.tag == self)
 	{
 	  uint32_t s = ks.layout->site_of_call[c->proc][c->site];
@@ -808,14 +809,16 @@ pp_kseg_enter (uint32_t p, const void *self)
 	  a->R = R;
 	  if (child != NONE)
 	    {
-	      a->root = act_at (caller)->root;
+	      a->root = c->root;
+	      a->ra = c->ra;
 	      a->copy = child;
 	      a->slot = slot;
-	      act_at (caller)->entered = true;
+	      c->entered = true;
 	    }
 	  else
 	    {
 	      a->root = kt.depth - 1;
+	      a->ra = a;
 	      a->copy = 0;
 	      a->reg[6] = R ? (uintptr_t) R->keys : 0;
 	      a->reg[7] = R ? (uintptr_t) R->slots : 0;
@@ -827,7 +830,7 @@ pp_kseg_enter (uint32_t p, const void *self)
 	  uint32_t first = R ? R->s.copies[a->copy].first_slot : 0;
 	  a->edge_of = R ? R->s.edge_of + first : NULL;
 	  a->fr.values = R ? R->values + ks.stride * (size_t) first : zeros;
-	  a->fr.regs = act_at (a->root)->reg;
+	  a->fr.regs = a->ra->reg;
 	  if (child != NONE)
 	    take (a, R->s.call_edge[slot]);
 	  frame = (uintptr_t) a;
@@ -877,7 +880,7 @@ pp_kseg_return (uint64_t frame, uint32_t call)
 	  if (a->R->s.child[slot] == NONE)
 	    take (a, a->R->s.call_edge[slot]);	/* SUMMARY */
 	  else if (!a->entered)
-	    lose (act_at (a->root));	/* the callee did not continue it */
+	    lose (a->ra);	/* the callee did not continue it */
 	}
     }
   a->site = NONE;
