@@ -346,18 +346,27 @@ program_ready (void)
   return prog.ready;
 }
 
-/* The procedure of function F of unit U, or NONE.  */
-static uint32_t
-proc_of (const struct __pathprof_unit *u, uint32_t f)
+/* The units the thread entered lately, by a hash of their address: most
+   calls stay in a few units (xz's probes spent 0.8 G instructions in the
+   binary search below with one unit remembered).  */
+static __thread struct
 {
-  /* The unit the thread entered last: most calls stay in their unit.  */
-  static __thread const struct __pathprof_unit *last_unit
-    __attribute__ ((tls_model ("initial-exec")));
-  static __thread uint32_t last_index
-    __attribute__ ((tls_model ("initial-exec")));
+  const struct __pathprof_unit *unit;
+  uint32_t index;
+} seen_units[16] __attribute__ ((tls_model ("initial-exec")));
+
+static inline uint32_t
+seen_slot (const struct __pathprof_unit *u)
+{
+  return (uint32_t) (((uint64_t) (uintptr_t) u * 0x9e3779b97f4a7c15u) >> 60);
+}
+
+/* The procedure of function F of unit U, or NONE: the unit by binary
+   search.  */
+static __attribute__ ((noinline)) uint32_t
+find_proc (const struct __pathprof_unit *u, uint32_t f)
+{
   uint32_t lo = 0, hi = prog.nunits;
-  if (u == last_unit)
-    lo = last_index, hi = lo + 1;
   while (lo < hi)
     {
       uint32_t mid = lo + (hi - lo) / 2;
@@ -366,8 +375,8 @@ proc_of (const struct __pathprof_unit *u, uint32_t f)
 	{
 	  if (prog.units[mid] != u || f >= prog.notes[mid].nfunctions)
 	    return NONE;
-	  last_unit = u;
-	  last_index = mid;
+	  seen_units[seen_slot (u)].unit = u;
+	  seen_units[seen_slot (u)].index = mid;
 	  return prog.layout.first_proc[mid] + f;
 	}
       if (c < 0)
@@ -376,6 +385,19 @@ proc_of (const struct __pathprof_unit *u, uint32_t f)
 	hi = mid;
     }
   return NONE;
+}
+
+/* The procedure of function F of unit U, or NONE.  */
+static inline uint32_t
+proc_of (const struct __pathprof_unit *u, uint32_t f)
+{
+  uint32_t h = seen_slot (u);
+  if (seen_units[h].unit == u)
+    {
+      uint32_t i = seen_units[h].index;
+      return f < prog.notes[i].nfunctions ? prog.layout.first_proc[i] + f : NONE;
+    }
+  return find_proc (u, f);
 }
 
 /* ---- Counting (ip-tables.c keeps the counts).  */
