@@ -82,22 +82,22 @@ enum
 {
   OP_NONE,			/* no action (fake edges, EXIT -> ENTRY) */
   OP_ADD,			/* r += val */
-  OP_CUT,			/* count r + val; r = next (NOSTART: lost) */
-  OP_SET,			/* r = val: the root's entry edge into a re-entry
-				   target starts a segment there (paths.h) */
+  OP_CUT,			/* count r + val; a segment starts at `to` */
+  OP_SET,			/* a segment starts at `to`: the root's entry
+				   edge into a re-entry target (paths.h) */
   OP_LOST,			/* the segment is not one S numbers */
 };
 
 struct op
 {
-  uint64_t val, next;		/* for r */
-  uint64_t val2, next2;		/* for q (preferential weights; else 0) */
+  uint64_t val;			/* ADD, CUT: for r */
+  uint64_t val2;		/* ADD, CUT: for q (preferential weights; else 0) */
   uint32_t to;			/* CUT, SET: the S node the next segment starts at */
   uint8_t kind;
 };
 
-/* Where a segment starts (an S node): the registers' values there, and the
-   array that counts the segments from there when they are few (at most
+/* Where a segment starts (an S node): the registers' values there (r
+   NOSTART: no segment starts there), and the array that counts the segments from there when they are few (at most
    ks.dense_max; size 0: none).  Their numbers are r .. r + size - 1 (a
    Ball-Larus start's paths are numbered consecutively), counts[n - r]
    counts number n (counts holds the array's address, as the registers
@@ -118,13 +118,11 @@ struct root
   pp_seg_graph s;
   pp_paths *p;
   struct op *op;		/* per S edge */
-  uint64_t *start;		/* per S node: r where a segment starts there */
   /* Per copy, per edge of its procedure's graph (edge_of's rows), two
      words: what the code does in place (the header's "In place").  */
   uint64_t *values;
   struct start *starts;		/* per S node */
   uint64_t *counts;		/* the starts' arrays */
-  uint64_t *start2;		/* per S node: q there */
   /* Preferential: slot q counts segment keys[q] (UINT64_MAX: a hole).  */
   uint64_t span;
   uint64_t *keys, *slots;
@@ -195,8 +193,6 @@ free_root (struct root *R)
   pp_seg_free (&R->s);
   pp_paths_free (R->p);
   free (R->op);
-  free (R->start);
-  free (R->start2);
   free (R->values);
   free (R->starts);
   free (R->counts);
@@ -259,8 +255,7 @@ plan_slots (struct root *R, uint32_t p)
   const pp_paths *pp = R->p;
   R->keys = malloc ((ppp.span + 1) * sizeof *R->keys);
   R->slots = calloc (ppp.span + 1, sizeof *R->slots);
-  R->start2 = calloc (g->nnodes + 1, sizeof *R->start2);
-  if (!R->keys || !R->slots || !R->start2)
+  if (!R->keys || !R->slots)
     {
       pp_ppp_free (&ppp);
       return -1;
@@ -271,34 +266,32 @@ plan_slots (struct root *R, uint32_t p)
     R->keys[ppp.id[i]] = ppp.interesting[i];
   for (uint32_t v = 0; v < g->nnodes; v++)
     if (pp->start_of_node[v] != PP_PATH_NONE)
-      R->start2[v] = ppp.dag_weight[pp->start_of_node[v]];
+      R->starts[v].q = ppp.dag_weight[pp->start_of_node[v]];
   for (uint32_t e = 0; e < g->nedges; e++)
     {
       struct op *o = &R->op[e];
-      uint32_t d = pp->dag_of_edge[e];
-      if (o->kind == OP_ADD || o->kind == OP_SET || o->kind == OP_CUT)
-	o->val2 = ppp.dag_weight[d];
-      if (o->kind == OP_CUT)
-	o->next2 = R->start2[g->edges[e].dst];
+      if (o->kind == OP_ADD || o->kind == OP_CUT)
+	o->val2 = ppp.dag_weight[pp->dag_of_edge[e]];
     }
   pp_ppp_free (&ppp);
   return 0;
 }
 
-/* The actions of S's edges (the header's "The register").  */
+/* The actions of S's edges and where segments start (the header's "The
+   register").  */
 static int
 make_actions (struct root *R)
 {
   const pp_graph *g = &R->s.g;
   const pp_paths *p = R->p;
   R->op = calloc (g->nedges + 1, sizeof *R->op);
-  R->start = malloc ((g->nnodes + 1) * sizeof *R->start);
-  if (!R->op || !R->start)
+  R->starts = calloc (g->nnodes + 1, sizeof *R->starts);
+  if (!R->op || !R->starts)
     return -1;
   for (uint32_t v = 0; v < g->nnodes; v++)
-    R->start[v] = v == g->entry ? 0
-		  : p->start_of_node[v] == PP_PATH_NONE ? NOSTART
-		  : p->dag_val[p->start_of_node[v]];
+    R->starts[v].r = v == g->entry ? 0
+		     : p->start_of_node[v] == PP_PATH_NONE ? NOSTART
+		     : p->dag_val[p->start_of_node[v]];
   for (uint32_t e = 0; e < g->nedges; e++)
     {
       struct op *o = &R->op[e];
@@ -313,13 +306,11 @@ make_actions (struct root *R)
 	case PP_PATH_ROLE_CUT:
 	  *o = d == PP_PATH_NONE ? (struct op) { .kind = OP_LOST }
 	       : (struct op) { .kind = OP_CUT, .val = p->dag_val[d],
-			       .next = R->start[g->edges[e].dst],
 			       .to = g->edges[e].dst };
 	  break;
 	case PP_PATH_ROLE_START:
 	  *o = d == PP_PATH_NONE ? (struct op) { .kind = OP_LOST }
-	       : (struct op) { .kind = OP_SET, .val = p->dag_val[d],
-			       .to = g->edges[e].dst };
+	       : (struct op) { .kind = OP_SET, .to = g->edges[e].dst };
 	  break;
 	case PP_PATH_ROLE_LOST:
 	case PP_PATH_ROLE_DEAD:
@@ -363,8 +354,8 @@ node_paths (const pp_paths *p, uint64_t *np, uint32_t *stack)
     }
 }
 
-/* R->starts and their arrays, and R->values from the actions (the
-   header's "In place").  */
+/* The starts' arrays, and R->values from the actions (the header's "In
+   place").  */
 static int
 make_values (struct root *R)
 {
@@ -372,10 +363,9 @@ make_values (struct root *R)
   const pp_seg_copy *last = &R->s.copies[R->s.ncopies - 1];
   size_t n = last->first_slot + ks.layout->prog.procs[last->proc].nedges;
   R->values = calloc (ks.stride * n + 1, sizeof *R->values);
-  R->starts = calloc (g->nnodes + 1, sizeof *R->starts);
   uint64_t *np = malloc ((g->nnodes + 1) * sizeof *np);
   uint32_t *stack = malloc ((g->nnodes + 1) * sizeof *stack);
-  if (!R->values || !R->starts || !np || !stack)
+  if (!R->values || !np || !stack)
     {
       free (np);
       free (stack);
@@ -385,12 +375,7 @@ make_values (struct root *R)
   /* Arrays for the starts of few segments, the fewest first (inner loops),
      at most DENSE_BUDGET dense_max counts a root.  */
   uint64_t total = 0;
-  for (uint32_t v = 0; v < g->nnodes; v++)
-    {
-      R->starts[v].r = R->start[v];
-      R->starts[v].q = R->start2 ? R->start2[v] : 0;
-    }
-  for (uint64_t few = 64;; few = ks.dense_max)
+  for (uint64_t few = ks.dense_max < 64 ? ks.dense_max : 64;; few = ks.dense_max)
     {
       for (uint32_t v = 0; v < g->nnodes; v++)
 	{
@@ -409,7 +394,8 @@ make_values (struct root *R)
   free (stack);
   if (total && !(R->counts = calloc (total, sizeof *R->counts)))
     return -1;
-  for (uint32_t v = 0, at = 0; v < g->nnodes; v++)
+  uint64_t at = 0;
+  for (uint32_t v = 0; v < g->nnodes; v++)
     if (R->starts[v].size)
       {
 	R->starts[v].counts = (uintptr_t) (R->counts + at);
@@ -422,7 +408,7 @@ make_values (struct root *R)
       uint64_t *v = &R->values[ks.stride * i];
       if (o && o->kind == OP_ADD)
 	v[0] = o->val;
-      else if (o && o->kind == OP_CUT && o->next != NOSTART)
+      else if (o && o->kind == OP_CUT && R->starts[o->to].r != NOSTART)
 	v[0] = TOP | o->val, v[1] = (uintptr_t) &R->starts[o->to];
       else if (o && o->kind != OP_NONE)
 	v[0] = SLOW;
@@ -782,7 +768,7 @@ pp_kseg_enter (uint32_t p, const void *self)
   if (kt.busy)
     return untracked ();
   kt.busy = true;
-  uint64_t frame = untracked ();
+  uint64_t frame = 0;
   if (p != NONE)
     {
       const struct root *R = NULL;
@@ -838,7 +824,7 @@ pp_kseg_enter (uint32_t p, const void *self)
     }
   kt.tag = NULL;
   kt.busy = false;
-  return frame;
+  return frame ? frame : untracked ();
 }
 
 void

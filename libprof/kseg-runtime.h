@@ -13,9 +13,10 @@
 #include "ip-notes.h"
 
 /* The program is LAYOUT of units NOTES (both kept until the process ends),
-   its segments of depth DEPTH; roots with at most DENSE_MAX segments count
-   them in an array; LOCK guards the supergraphs built at run time.  Returns 0, -1 when out of memory, -2 when the layout does not
-   give its calls grouped by procedure (pp_ip_program.call_start).  */
+   its segments of depth DEPTH; the segments from a start that has at most
+   DENSE_MAX of them count in an array; LOCK guards the supergraphs built
+   at run time.  Returns 0, -1 when out of memory, -2 when the layout does
+   not give its calls grouped by procedure (pp_ip_program.call_start).  */
 int pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
 		  uint32_t depth, uint64_t dense_max, pthread_mutex_t *lock);
 
@@ -40,7 +41,7 @@ void pp_kseg_jump (uint64_t frame, uint32_t block);
 void pp_kseg_land (uint64_t frame, uint32_t block, uint32_t call);
 
 /* Dumps: the counts in the roots' arrays (preferential slots, and the
-   arrays of roots with few segments) move to the tables (then read by
+   arrays of starts with few segments) move to the tables (then read by
    their snapshot); a reset or a forked child zeroes them.  */
 void pp_kseg_flush_slots (void);
 void pp_kseg_reset_slots (void);

@@ -89,8 +89,8 @@ void __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width);
    function `function` of u, whose address is self: returns the activation's
    frame word, which every other probe of the activation takes (context and
    piecewise paths: 0 when not tracked; segments: the address of a
-   struct __pathprof_ip_frame, never 0).  EDGE when edge `edge` (notes index) is taken; CALL before call
-   `call` (notes index) of callee (its address for a direct call, else 0),
+   struct __pathprof_ip_frame, never 0).  EDGE when edge `edge` (notes
+   index) is taken; CALL before call `call` (notes index) of callee (its address for a direct call, else 0),
    RETURN after it returned; EXIT before the activation returns; JUMP before
    the computed goto that ends block `block`; LAND at the start of a block a
    longjmp or computed goto may enter (after the setjmp call `call` that

@@ -131,8 +131,7 @@ struct site_state
   auto_vec<gimple *> keyed;	/* the keyed counts' markers (expand_keyed) */
   auto_vec<gimple *> witnesses;	/* the witnesses' calls (expand_witness) */
   auto_vec<gimple *> steps;	/* segments' EDGE calls (expand_step) */
-  auto_vec<bool> step_cuts;	/* whether each may end a segment */
-  uint32_t step_width = 0;	/* their registers */
+  auto_vec<uint32_t> step_args;	/* and their probes' operand2 */
 };
 
 static tree
@@ -349,8 +348,7 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 					  build_int_cst (unsigned_type_node,
 							 p.operand),
 					  NULL_TREE, seq));
-      s.step_width = (uint32_t) (p.operand2 & PP_PROBE_IP_WIDTH);
-      s.step_cuts.safe_push ((p.operand2 & PP_PROBE_IP_CUTS) != 0);
+      s.step_args.safe_push ((uint32_t) p.operand2);
       return;
     case PP_PROBE_IP_EXIT:
       emit_trace_call (t.ip_exit, s, true, NULL_TREE, NULL_TREE, seq);
@@ -682,9 +680,10 @@ emit_word_address (gimple_seq *seq, tree base, tree index)
 }
 
 /* Replaces the call __pathprof_ip_edge (frame, e) of a segments function
-   whose activations add WIDTH registers by __pathprof_ip_step of
-   pathprof-abi.h, the call staying on the unlikely path (w = 2 WIDTH words
-   per edge):
+   by __pathprof_ip_step of pathprof-abi.h for its probe's operand2 ARG
+   (plan.h: the WIDTH registers the activations add, and whether the edge
+   CUTS), the call staying on the unlikely path (w = 2 WIDTH words per
+   edge):
        f = (struct __pathprof_ip_frame *) frame; regs = f->regs;
        v = f->values[w e];
        if ((int64_t) v >= 0)
@@ -703,8 +702,9 @@ emit_word_address (gimple_seq *seq, tree base, tree index)
    calling thread's; a count is atomic when the program is built for
    threads (emit_increment).  */
 static void
-expand_step (const probe_target &t, gimple *call, unsigned width, bool cuts)
+expand_step (const probe_target &t, gimple *call, uint32_t arg)
 {
+  unsigned width = arg & PP_PROBE_IP_WIDTH;
   tree u64 = counter_type (), s64 = signed_type_for (u64);
   tree ptr = build_pointer_type (u64);
   tree frame = gimple_call_arg (call, 0);
@@ -740,15 +740,13 @@ expand_step (const probe_target &t, gimple *call, unsigned width, bool cuts)
   seq = NULL;
   gimple_seq_add_stmt (&seq, call);
   basic_block slow = new_block_of (add, seq, join);
-
-  if (!cuts)
-    {
-      branch (bb, to_add, gimple_build_cond (GE_EXPR, sv, build_int_cst (s64, 0),
-					     NULL_TREE, NULL_TREE), add, slow, likely);
-      add->count = bb->count.apply_probability (likely);
-      slow->count = bb->count - add->count;
-      return;
-    }
+  basic_block cut = (arg & PP_PROBE_IP_CUTS) ? new_block (slow) : slow;
+  branch (bb, to_add, gimple_build_cond (GE_EXPR, sv, build_int_cst (s64, 0),
+					 NULL_TREE, NULL_TREE), add, cut, likely);
+  add->count = bb->count.apply_probability (likely);
+  cut->count = bb->count - add->count;
+  if (cut == slow)
+    return;
 
   /* A cut: the number, its place in the start's array.  */
   seq = NULL;
@@ -763,9 +761,8 @@ expand_step (const probe_target &t, gimple *call, unsigned width, bool cuts)
   tree next = emit_value (&seq, ptr, NOP_EXPR,
 			  emit_load (&seq, u64, values, at + 8, "PP_ip_next"),
 			  NULL_TREE, "PP_ip_next");
-  basic_block cut = new_block_of (slow, seq, NULL);
-  branch (bb, to_add, gimple_build_cond (GE_EXPR, sv, build_int_cst (s64, 0),
-					 NULL_TREE, NULL_TREE), add, cut, likely);
+  gsi = gsi_start_bb (cut);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
 
   seq = NULL;
   tree count = emit_word_address (&seq, emit_load (&seq, u64, regs, 32, "PP_ip_array"),
@@ -808,8 +805,6 @@ expand_step (const probe_target &t, gimple *call, unsigned width, bool cuts)
   branch (cut, e3, gimple_build_cond (LT_EXPR, i, size, NULL_TREE, NULL_TREE),
 	  dense, miss, likely);
 
-  add->count = bb->count.apply_probability (likely);
-  cut->count = bb->count - add->count;
   dense->count = cut->count.apply_probability (likely);
   slow->count = cut->count.apply_probability (likely.invert ())
 		.apply_probability (likely.invert ());
@@ -856,16 +851,13 @@ insert_call_probes (const probe_target &t, site_state &s,
       tree callee = fndecl && !fndecl_built_in_p (fndecl)
 		    ? build_fold_addr_expr (fndecl) : null_pointer_node;
       /* The probes bracket the call: it must stay between them.  A callee
-	 instrumented in this unit is neither const nor pure any more
-	 (instrument_unit clears its decl's flags: it writes memory), but the
-	 C front end marks the call's function type const too, and GCC's
-	 sinking then moves the call past its RETURN probe.  Calls of other
-	 units' const and pure functions keep their flags, as GCC's other
-	 builds of them do (clearing them made xz call lzma_vli_size 40
-	 times where edge-counts' build calls it 38).  */
+	 instrumented in this unit is no longer const (instrument_unit clears
+	 its decl's flags: it writes memory), but the C front end marks the
+	 call's function type const too, and GCC's sinking then moved the
+	 call past its RETURN probe.  Calls of other units' functions keep
+	 their flags, as the plugin left them before.  */
       if (fndecl && !DECL_EXTERNAL (fndecl) && !fndecl_built_in_p (fndecl)
-	  && (flags_from_decl_or_type (gimple_call_fntype (call))
-	      & (ECF_CONST | ECF_PURE)))
+	  && (flags_from_decl_or_type (gimple_call_fntype (call)) & ECF_CONST))
 	gimple_call_set_fntype (call, TYPE_MAIN_VARIANT (gimple_call_fntype (call)));
       tree index = build_int_cst (unsigned_type_node, k);
       gimple_seq before = NULL, after = NULL;
@@ -960,5 +952,5 @@ insert_probes (const function_record &rec, const probe_target &t)
   for (gimple *call : s.witnesses)
     expand_witness (t, call, pp_trace_width (plan.nvalues));
   for (unsigned k = 0; k < s.steps.length (); k++)
-    expand_step (t, s.steps[k], s.step_width, s.step_cuts[k]);
+    expand_step (t, s.steps[k], s.step_args[k]);
 }
