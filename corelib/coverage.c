@@ -61,6 +61,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "coverage.h"
 #include "dominators.h"
 
@@ -99,8 +100,8 @@ static void
 model_free (struct model *m)
 {
   pp_graph_free (&m->g);
-  free (m->orig);
-  free (m->model_of);
+  pp_free (m->orig);
+  pp_free (m->model_of);
 }
 
 static bool
@@ -170,8 +171,8 @@ build_model (const pp_graph *g, bool cut_pinned, struct model *m)
   bool walked = walk_entry_exit (g, &from_entry, &to_exit) == 0;
   const uint32_t *reached = from_entry.pre;
   /* Each edge gives at most two model edges, each node at most one stop edge.  */
-  m->orig = malloc ((2 * (size_t) g->nedges + n) * sizeof *m->orig);
-  m->model_of = malloc ((g->nedges ? g->nedges : 1) * sizeof *m->model_of);
+  m->orig = pp_malloc ((2 * (size_t) g->nedges + n) * sizeof *m->orig);
+  m->model_of = pp_malloc ((g->nedges ? g->nedges : 1) * sizeof *m->model_of);
   status = PP_COVERAGE_NOMEM;
   if (!walked || !m->orig || !m->model_of
       || pp_graph_init (&m->g, g->nnodes, g->entry, g->exit) != 0)
@@ -227,8 +228,8 @@ static void
 hub_graph_free (struct hub_graph *h)
 {
   pp_graph_free (&h->g);
-  free (h->node_of);
-  free (h->edge_of);
+  pp_free (h->node_of);
+  pp_free (h->edge_of);
 }
 
 static int
@@ -240,8 +241,8 @@ build_hub_graph (const struct model *m, struct hub_graph *h)
   for (uint32_t j = 0; j < mg->nedges; j++)
     if (!pinned (&mg->edges[j]))
       nodes++;
-  h->node_of = malloc ((mg->nedges ? mg->nedges : 1) * sizeof *h->node_of);
-  h->edge_of = malloc ((size_t) nodes * sizeof *h->edge_of);
+  h->node_of = pp_malloc ((mg->nedges ? mg->nedges : 1) * sizeof *h->node_of);
+  h->edge_of = pp_malloc ((size_t) nodes * sizeof *h->edge_of);
   if (!h->node_of || !h->edge_of
       || pp_graph_init (&h->g, nodes, mg->entry, mg->exit) != 0)
     goto fail;
@@ -298,9 +299,9 @@ analysis_free (struct analysis *a)
 {
   pp_domtree_free (&a->dom);
   pp_domtree_free (&a->pdom);
-  free (a->kind);
-  free (a->comp_start);
-  free (a->comp_nodes);
+  pp_free (a->kind);
+  pp_free (a->comp_start);
+  pp_free (a->comp_nodes);
   memset (a, 0, sizeof *a);
 }
 
@@ -499,9 +500,9 @@ analyse (const pp_graph *k, struct analysis *a)
     }
   pp_graph inf;
   pp_graph_init (&inf, n, k->entry, k->exit);
-  a->kind = calloc (n ? n : 1, sizeof *a->kind);
-  uint32_t *work = malloc ((3 * (size_t) n + 1) * sizeof *work);
-  bool *has_prev = malloc ((n ? n : 1) * sizeof *has_prev);
+  a->kind = pp_calloc (n ? n : 1, sizeof *a->kind);
+  uint32_t *work = pp_malloc ((3 * (size_t) n + 1) * sizeof *work);
+  bool *has_prev = pp_malloc ((n ? n : 1) * sizeof *has_prev);
   if (!a->kind || !work || !has_prev)
     goto fail;
   classify (k, a);
@@ -515,20 +516,20 @@ analyse (const pp_graph *k, struct analysis *a)
   a->ncomps = strong_components (a, &inf, comp, work, work + n);
   if (a->ncomps == NONE)
     goto fail;
-  a->comp_start = malloc (((size_t) a->ncomps + 1) * sizeof *a->comp_start);
-  a->comp_nodes = malloc ((n ? n : 1) * sizeof *a->comp_nodes);
+  a->comp_start = pp_malloc (((size_t) a->ncomps + 1) * sizeof *a->comp_start);
+  a->comp_nodes = pp_malloc ((n ? n : 1) * sizeof *a->comp_nodes);
   if (!a->comp_start || !a->comp_nodes)
     goto fail;
   order_chains (k, a, comp, work, has_prev);
   pp_graph_free (&inf);
-  free (work);
-  free (has_prev);
+  pp_free (work);
+  pp_free (has_prev);
   return 0;
 
 fail:
   pp_graph_free (&inf);
-  free (work);
-  free (has_prev);
+  pp_free (work);
+  pp_free (has_prev);
   analysis_free (a);
   return PP_COVERAGE_NOMEM;
 }
@@ -563,12 +564,12 @@ needed_chains (const pp_graph *k, const struct analysis *a, const bool *target,
   if (!target)
     return true;
   uint32_t n = k->nnodes;
-  uint32_t *comp_of = malloc ((n ? n : 1) * sizeof *comp_of);
-  uint32_t *stack = malloc (((size_t) a->ncomps + 1) * sizeof *stack);
+  uint32_t *comp_of = pp_malloc ((n ? n : 1) * sizeof *comp_of);
+  uint32_t *stack = pp_malloc (((size_t) a->ncomps + 1) * sizeof *stack);
   if (!comp_of || !stack)
     {
-      free (comp_of);
-      free (stack);
+      pp_free (comp_of);
+      pp_free (stack);
       return false;
     }
   for (uint32_t v = 0; v < n; v++)
@@ -614,8 +615,8 @@ needed_chains (const pp_graph *k, const struct analysis *a, const bool *target,
 	    }
 	}
     }
-  free (comp_of);
-  free (stack);
+  pp_free (comp_of);
+  pp_free (stack);
   return true;
 }
 
@@ -643,7 +644,7 @@ collect (const bool *mark, uint32_t n, uint32_t *count, uint32_t **list)
   for (uint32_t i = 0; i < n; i++)
     c += mark[i];
   *count = c;
-  *list = malloc ((c ? c : 1) * sizeof **list);
+  *list = pp_malloc ((c ? c : 1) * sizeof **list);
   if (!*list)
     return PP_COVERAGE_NOMEM;
   c = 0;
@@ -684,7 +685,7 @@ plan_blocks (const pp_graph *g, const double *w, const bool *target, bool *probe
   if (status != 0)
     return status;
   status = analyse (&m.g, &a);
-  bool *needed = status == 0 ? calloc (a.ncomps + 1, sizeof *needed) : NULL;
+  bool *needed = status == 0 ? pp_calloc (a.ncomps + 1, sizeof *needed) : NULL;
   if (status == 0 && (!needed || !needed_chains (&m.g, &a, target, needed)))
     {
       status = PP_COVERAGE_NOMEM;
@@ -714,7 +715,7 @@ plan_blocks (const pp_graph *g, const double *w, const bool *target, bool *probe
 	}
       analysis_free (&a);
     }
-  free (needed);
+  pp_free (needed);
   model_free (&m);
   return status;
 }
@@ -899,11 +900,11 @@ plan_blocks_by_edges_for (const pp_graph *g, const double *w, const bool *target
   const uint32_t plain_only = PP_EDGE_FAKE | PP_EDGE_ABNORMAL | PP_EDGE_EH
 			      | PP_EDGE_EXIT_ENTRY;
   uint32_t n = g->nnodes;
-  bool *skip = calloc (n ? n : 1, sizeof *skip);
-  uint32_t *id = malloc ((n ? n : 1) * sizeof *id);
-  uint32_t *first = malloc ((g->nedges ? g->nedges : 1) * sizeof *first);
-  double *hw = w ? malloc ((g->nedges ? g->nedges : 1) * sizeof *hw) : NULL;
-  bool *hprobe = calloc (g->nedges ? g->nedges : 1, sizeof *hprobe);
+  bool *skip = pp_calloc (n ? n : 1, sizeof *skip);
+  uint32_t *id = pp_malloc ((n ? n : 1) * sizeof *id);
+  uint32_t *first = pp_malloc ((g->nedges ? g->nedges : 1) * sizeof *first);
+  double *hw = w ? pp_malloc ((g->nedges ? g->nedges : 1) * sizeof *hw) : NULL;
+  bool *hprobe = pp_calloc (g->nedges ? g->nedges : 1, sizeof *hprobe);
   pp_graph h;
   memset (&h, 0, sizeof h);
   int status = PP_COVERAGE_NOMEM;
@@ -912,12 +913,12 @@ plan_blocks_by_edges_for (const pp_graph *g, const double *w, const bool *target
   /* Only where the run goes on: a block that cannot reach EXIT may be where
      it stops (a loop that never ends, a signal), which its successor would
      not tell.  */
-  bool *live = calloc (n ? n : 1, sizeof *live);
-  uint32_t *stack = malloc ((n ? n : 1) * sizeof *stack), depth = 0;
+  bool *live = pp_calloc (n ? n : 1, sizeof *live);
+  uint32_t *stack = pp_malloc ((n ? n : 1) * sizeof *stack), depth = 0;
   if (!live || !stack)
     {
-      free (live);
-      free (stack);
+      pp_free (live);
+      pp_free (stack);
       goto out;
     }
   live[g->exit] = true;
@@ -935,7 +936,7 @@ plan_blocks_by_edges_for (const pp_graph *g, const double *w, const bool *target
 	    }
 	}
     }
-  free (stack);
+  pp_free (stack);
   for (uint32_t v = 0; v < n; v++)
     if (v != g->entry && v != g->exit && !target[v] && live[v]
 	&& pp_graph_in_degree (g, v) == 1 && pp_graph_out_degree (g, v) == 1)
@@ -945,7 +946,7 @@ plan_blocks_by_edges_for (const pp_graph *g, const double *w, const bool *target
 	skip[v] = !(in->flags & plain_only) && !(out->flags & plain_only)
 		  && in->src != v;
       }
-  free (live);
+  pp_free (live);
   uint32_t m = 0;
   for (uint32_t v = 0; v < n; v++)
     id[v] = skip[v] ? UINT32_MAX : m++;
@@ -971,7 +972,7 @@ plan_blocks_by_edges_for (const pp_graph *g, const double *w, const bool *target
     }
   if (pp_graph_finish (&h))
     goto out;
-  bool *hinexact = calloc (m ? m : 1, sizeof *hinexact);
+  bool *hinexact = pp_calloc (m ? m : 1, sizeof *hinexact);
   if (!hinexact)
     goto out;
   status = plan_blocks_by_edges (&h, hw, hprobe, hinexact);
@@ -983,14 +984,14 @@ plan_blocks_by_edges_for (const pp_graph *g, const double *w, const bool *target
       for (uint32_t v = 0; v < n; v++)
 	inexact[v] = skip[v] || hinexact[id[v]];
     }
-  free (hinexact);
+  pp_free (hinexact);
 out:
   pp_graph_free (&h);
-  free (skip);
-  free (id);
-  free (first);
-  free (hw);
-  free (hprobe);
+  pp_free (skip);
+  pp_free (id);
+  pp_free (first);
+  pp_free (hw);
+  pp_free (hprobe);
   return status;
 }
 
@@ -1007,8 +1008,8 @@ pp_coverage_plan_targets (const pp_graph *g, enum pp_coverage_mode mode,
   if (status != 0)
     return status;
   uint32_t nids = mode == PP_COVER_BLOCKS ? g->nnodes : g->nedges;
-  bool *probe = calloc (nids ? nids : 1, sizeof *probe);
-  bool *inexact = calloc (g->nnodes ? g->nnodes : 1, sizeof *inexact);
+  bool *probe = pp_calloc (nids ? nids : 1, sizeof *probe);
+  bool *inexact = pp_calloc (g->nnodes ? g->nnodes : 1, sizeof *inexact);
   if (!probe || !inexact)
     status = PP_COVERAGE_NOMEM;
   else if (mode == PP_COVER_BLOCKS)
@@ -1023,8 +1024,8 @@ pp_coverage_plan_targets (const pp_graph *g, enum pp_coverage_mode mode,
     status = collect (probe, nids, &plan->nprobes, &plan->probes);
   if (status == 0)
     status = collect (inexact, g->nnodes, &plan->ninexact, &plan->inexact);
-  free (probe);
-  free (inexact);
+  pp_free (probe);
+  pp_free (inexact);
   if (status != 0)
     {
       pp_coverage_plan_free (plan);
@@ -1036,8 +1037,8 @@ pp_coverage_plan_targets (const pp_graph *g, enum pp_coverage_mode mode,
 void
 pp_coverage_plan_free (pp_coverage_plan *plan)
 {
-  free (plan->probes);
-  free (plan->inexact);
+  pp_free (plan->probes);
+  pp_free (plan->inexact);
   memset (plan, 0, sizeof *plan);
 }
 
@@ -1097,8 +1098,8 @@ pp_coverage_infer (const pp_graph *g, enum pp_coverage_mode mode,
       return status;
     }
   const pp_graph *k = edges ? &h.g : &m.g;
-  bool *under_dom = calloc (k->nnodes, sizeof *under_dom);
-  bool *under_pdom = calloc (k->nnodes, sizeof *under_pdom);
+  bool *under_dom = pp_calloc (k->nnodes, sizeof *under_dom);
+  bool *under_pdom = pp_calloc (k->nnodes, sizeof *under_pdom);
   memset (&dom, 0, sizeof dom);
   memset (&pdom, 0, sizeof pdom);
   status = PP_COVERAGE_NOMEM;
@@ -1149,8 +1150,8 @@ pp_coverage_infer (const pp_graph *g, enum pp_coverage_mode mode,
 out:
   pp_domtree_free (&dom);
   pp_domtree_free (&pdom);
-  free (under_dom);
-  free (under_pdom);
+  pp_free (under_dom);
+  pp_free (under_pdom);
   if (edges)
     hub_graph_free (&h);
   model_free (&m);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "dominators.h"
 
 #define NONE PP_DOM_NONE
@@ -134,17 +135,17 @@ pp_dominators (const pp_graph *g, uint32_t root, bool reverse,
   memset (t, 0, sizeof *t);
   t->nnodes = g->nnodes;
   t->root = root;
-  t->idom = malloc ((n ? n : 1) * sizeof *t->idom);
-  t->pre = malloc ((n ? n : 1) * sizeof *t->pre);
-  t->post = malloc ((n ? n : 1) * sizeof *t->post);
+  t->idom = pp_malloc ((n ? n : 1) * sizeof *t->idom);
+  t->pre = pp_malloc ((n ? n : 1) * sizeof *t->pre);
+  t->post = pp_malloc ((n ? n : 1) * sizeof *t->post);
 
   /* Eight work arrays of n entries, carved from one block (never empty).  */
-  uint32_t *block = malloc ((8 * n + 1) * sizeof *block);
+  uint32_t *block = pp_malloc ((8 * n + 1) * sizeof *block);
   bool have_dfs = pp_dfs_init (&dfs, g, reverse ? PP_DFS_PREDS : PP_DFS_SUCCS,
 			       skip_flags, NULL, NULL) == 0;
   if (!t->idom || !t->pre || !t->post || !block || !have_dfs)
     {
-      free (block);
+      pp_free (block);
       if (have_dfs)
 	pp_dfs_free (&dfs);
       pp_domtree_free (t);
@@ -154,7 +155,7 @@ pp_dominators (const pp_graph *g, uint32_t root, bool reverse,
     t->idom[v] = t->pre[v] = t->post[v] = NONE;
   if (root >= n)
     {
-      free (block);
+      pp_free (block);
       pp_dfs_free (&dfs);
       return 0;
     }
@@ -202,7 +203,7 @@ pp_dominators (const pp_graph *g, uint32_t root, bool reverse,
     t->idom[vertex[i]] = vertex[w.idom[i]];
 
   int status = number_tree (t, count, vertex, w.idom);
-  free (block);
+  pp_free (block);
   pp_dfs_free (&dfs);
   if (status != 0)
     pp_domtree_free (t);
@@ -212,8 +213,8 @@ pp_dominators (const pp_graph *g, uint32_t root, bool reverse,
 void
 pp_domtree_free (pp_domtree *t)
 {
-  free (t->idom);
-  free (t->pre);
-  free (t->post);
+  pp_free (t->idom);
+  pp_free (t->pre);
+  pp_free (t->post);
   memset (t, 0, sizeof *t);
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "graph.h"
 
 int
@@ -29,7 +30,7 @@ pp_graph_add_edge (pp_graph *g, uint32_t src, uint32_t dst, uint32_t flags)
       if (g->edge_cap >= UINT32_MAX / 2)
 	return UINT32_MAX;
       uint32_t cap = g->edge_cap ? 2 * g->edge_cap : 16;
-      pp_edge *edges = realloc (g->edges, (size_t) cap * sizeof *edges);
+      pp_edge *edges = pp_realloc (g->edges, (size_t) cap * sizeof *edges);
       if (!edges)
 	return UINT32_MAX;
       g->edges = edges;
@@ -61,25 +62,25 @@ pp_graph_finish (pp_graph *g)
 {
   size_t nstart = (size_t) g->nnodes + 1;
   size_t nlist = g->nedges ? g->nedges : 1;
-  uint32_t *succ_start = malloc (nstart * sizeof *succ_start);
-  uint32_t *pred_start = malloc (nstart * sizeof *pred_start);
-  uint32_t *succ_edges = malloc (nlist * sizeof *succ_edges);
-  uint32_t *pred_edges = malloc (nlist * sizeof *pred_edges);
+  uint32_t *succ_start = pp_malloc (nstart * sizeof *succ_start);
+  uint32_t *pred_start = pp_malloc (nstart * sizeof *pred_start);
+  uint32_t *succ_edges = pp_malloc (nlist * sizeof *succ_edges);
+  uint32_t *pred_edges = pp_malloc (nlist * sizeof *pred_edges);
   if (!succ_start || !pred_start || !succ_edges || !pred_edges)
     {
-      free (succ_start);
-      free (pred_start);
-      free (succ_edges);
-      free (pred_edges);
+      pp_free (succ_start);
+      pp_free (pred_start);
+      pp_free (succ_edges);
+      pp_free (pred_edges);
       return -1;
     }
   bucket_edges (g, true, succ_start, succ_edges);
   bucket_edges (g, false, pred_start, pred_edges);
 
-  free (g->succ_start);
-  free (g->succ_edges);
-  free (g->pred_start);
-  free (g->pred_edges);
+  pp_free (g->succ_start);
+  pp_free (g->succ_edges);
+  pp_free (g->pred_start);
+  pp_free (g->pred_edges);
   g->succ_start = succ_start;
   g->succ_edges = succ_edges;
   g->pred_start = pred_start;
@@ -90,11 +91,11 @@ pp_graph_finish (pp_graph *g)
 void
 pp_graph_free (pp_graph *g)
 {
-  free (g->edges);
-  free (g->succ_start);
-  free (g->succ_edges);
-  free (g->pred_start);
-  free (g->pred_edges);
+  pp_free (g->edges);
+  pp_free (g->succ_start);
+  pp_free (g->succ_edges);
+  pp_free (g->pred_start);
+  pp_free (g->pred_edges);
   memset (g, 0, sizeof *g);
 }
 
@@ -108,7 +109,7 @@ pp_dfs_init (pp_dfs *d, const pp_graph *g, enum pp_dfs_direction dir,
   size_t n = g->nnodes ? g->nnodes : 1;
   memset (d, 0, sizeof *d);
   /* Seven arrays of n entries, carved from one block.  */
-  uint32_t *block = malloc (7 * n * sizeof *block);
+  uint32_t *block = pp_malloc (7 * n * sizeof *block);
   if (!block)
     return -1;
   d->g = g;
@@ -131,7 +132,7 @@ pp_dfs_init (pp_dfs *d, const pp_graph *g, enum pp_dfs_direction dir,
 void
 pp_dfs_free (pp_dfs *d)
 {
-  free (d->pre);
+  pp_free (d->pre);
   memset (d, 0, sizeof *d);
 }
 

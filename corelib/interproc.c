@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "interproc.h"
 
 #define NONE UINT32_MAX
@@ -56,8 +57,8 @@ typedef struct site_index
 static int
 index_sites (const pp_ip_program *prog, bool by_callee, site_index *x)
 {
-  x->start = calloc (prog->nprocs + 2, sizeof *x->start);
-  x->sites = malloc ((prog->ncalls + 1) * sizeof *x->sites);
+  x->start = pp_calloc (prog->nprocs + 2, sizeof *x->start);
+  x->sites = pp_malloc ((prog->ncalls + 1) * sizeof *x->sites);
   if (!x->start || !x->sites)
     return PP_IP_ENOMEM;
   for (uint32_t s = 0; s < prog->ncalls; s++)
@@ -72,8 +73,8 @@ index_sites (const pp_ip_program *prog, bool by_callee, site_index *x)
 static void
 free_index (site_index *x)
 {
-  free (x->start);
-  free (x->sites);
+  pp_free (x->start);
+  pp_free (x->sites);
 }
 
 #define EACH_SITE(x, p, s)						\
@@ -103,7 +104,7 @@ check_program (const pp_ip_program *prog, const site_index *by_proc)
     if (prog->procs[p].nnodes > most)
       most = prog->procs[p].nnodes;
   /* Per vertex: 1 when it is a call vertex, 2 when a return vertex.  */
-  uint8_t *taken = calloc (most + 1, sizeof *taken);
+  uint8_t *taken = pp_calloc (most + 1, sizeof *taken);
   if (!taken)
     return PP_IP_ENOMEM;
   int status = PP_IP_OK;
@@ -137,7 +138,7 @@ check_program (const pp_ip_program *prog, const site_index *by_proc)
 	if (prog->calls[s].call < g->nnodes && prog->calls[s].ret < g->nnodes)
 	  taken[prog->calls[s].call] = taken[prog->calls[s].ret] = 0;
     }
-  free (taken);
+  pp_free (taken);
   return status;
 }
 
@@ -205,17 +206,17 @@ build_proc (const pp_ip_program *prog, const site_index *by_proc,
   pp_graph w = { 0 }, f = { 0 };
   pp_dfs d = { 0 };
   bool dfs_ready = false;
-  bool *cut = wk->done ? wk->cut : calloc (g->nedges + 1, sizeof *cut);
-  uint32_t *summary_at = malloc (nv * sizeof *summary_at);
+  bool *cut = wk->done ? wk->cut : pp_calloc (g->nedges + 1, sizeof *cut);
+  uint32_t *summary_at = pp_malloc (nv * sizeof *summary_at);
   ip->nnodes = nv;
   ip->entry = g->entry;
   ip->exit = g->exit;
   ip->gexit = n;
   ip->gentry = piecewise ? n + 1 : NONE;
   uint32_t surrogate_src = piecewise ? ip->gentry : g->entry;
-  ip->call_at = malloc (nv * sizeof *ip->call_at);
-  ip->back_of_edge = calloc (g->nedges + 1, sizeof *ip->back_of_edge);
-  ip->out_start = calloc (nv + 1, sizeof *ip->out_start);
+  ip->call_at = pp_malloc (nv * sizeof *ip->call_at);
+  ip->back_of_edge = pp_calloc (g->nedges + 1, sizeof *ip->back_of_edge);
+  ip->out_start = pp_calloc (nv + 1, sizeof *ip->out_start);
   if (!cut || !summary_at || !ip->call_at || !ip->back_of_edge || !ip->out_start)
     goto out;
   for (uint32_t v = 0; v < nv; v++)
@@ -270,7 +271,7 @@ build_proc (const pp_ip_program *prog, const site_index *by_proc,
     }
   pp_dfs_free (&d);
   dfs_ready = false;
-  wk->back = malloc ((g->nedges + 1) * sizeof *wk->back);
+  wk->back = pp_malloc ((g->nedges + 1) * sizeof *wk->back);
   if (!wk->back)
     goto out;
   memcpy (wk->back, ip->back_of_edge, g->nedges * sizeof *wk->back);
@@ -291,7 +292,7 @@ walked:;
     m += 2 * cut[e];
   for (uint32_t v = 0; v < n; v++)
     m += summary_at[v] != NONE;
-  ip->edges = calloc (m ? m : 1, sizeof *ip->edges);
+  ip->edges = pp_calloc (m ? m : 1, sizeof *ip->edges);
   if (!ip->edges)
     goto out;
   for (uint32_t v = 0; v < nv; v++)
@@ -326,11 +327,11 @@ walked:;
 #undef ADD
     }
   ip->out_start[nv] = ip->nedges;
-  ip->fin_of_edge = malloc ((g->nedges + 1) * sizeof *ip->fin_of_edge);
-  ip->exit_of_edge = malloc ((g->nedges + 1) * sizeof *ip->exit_of_edge);
-  ip->entry_of_edge = malloc ((g->nedges + 1) * sizeof *ip->entry_of_edge);
-  ip->leave_of = malloc (nv * sizeof *ip->leave_of);
-  ip->reentry_of = malloc (nv * sizeof *ip->reentry_of);
+  ip->fin_of_edge = pp_malloc ((g->nedges + 1) * sizeof *ip->fin_of_edge);
+  ip->exit_of_edge = pp_malloc ((g->nedges + 1) * sizeof *ip->exit_of_edge);
+  ip->entry_of_edge = pp_malloc ((g->nedges + 1) * sizeof *ip->entry_of_edge);
+  ip->leave_of = pp_malloc (nv * sizeof *ip->leave_of);
+  ip->reentry_of = pp_malloc (nv * sizeof *ip->reentry_of);
   if (!ip->fin_of_edge || !ip->exit_of_edge || !ip->entry_of_edge
       || !ip->leave_of || !ip->reentry_of)
     goto out;
@@ -388,8 +389,8 @@ out:
   pp_graph_free (&w);
   pp_graph_free (&f);
   if (!wk->done)
-    free (cut);			/* else wk's */
-  free (summary_at);
+    pp_free (cut);			/* else wk's */
+  pp_free (summary_at);
   return status;
 }
 
@@ -466,8 +467,8 @@ solve_exits (const pp_ip_program *prog, const site_index *by_callee,
       uint32_t p = order[i];
       pp_ip_proc *ip = &nb->procs[p];
       uint32_t k = by_callee->start[p + 1] - by_callee->start[p] + 1;
-      ip->exit_site = malloc (k * sizeof *ip->exit_site);
-      ip->exit_value = malloc (k * sizeof *ip->exit_value);
+      ip->exit_site = pp_malloc (k * sizeof *ip->exit_site);
+      ip->exit_value = pp_malloc (k * sizeof *ip->exit_value);
       if (!ip->exit_site || !ip->exit_value)
 	return PP_IP_ENOMEM;
       EACH_SITE (by_callee, p, s)
@@ -497,15 +498,15 @@ free_built (pp_ip_proc *ip)
 {
   for (uint32_t k = 0; k < ip->nedges; k++)
     lin_clear (&ip->edges[k].rho);
-  free (ip->edges);
-  free (ip->out_start);
-  free (ip->call_at);
-  free (ip->back_of_edge);
-  free (ip->fin_of_edge);
-  free (ip->exit_of_edge);
-  free (ip->entry_of_edge);
-  free (ip->leave_of);
-  free (ip->reentry_of);
+  pp_free (ip->edges);
+  pp_free (ip->out_start);
+  pp_free (ip->call_at);
+  pp_free (ip->back_of_edge);
+  pp_free (ip->fin_of_edge);
+  pp_free (ip->exit_of_edge);
+  pp_free (ip->entry_of_edge);
+  pp_free (ip->leave_of);
+  pp_free (ip->reentry_of);
   ip->edges = NULL;
   ip->out_start = ip->call_at = NULL;
   ip->back_of_edge = NULL;
@@ -572,18 +573,18 @@ pp_ip_number (const pp_ip_program *prog, bool piecewise, pp_ip_numbering *nb)
       return status;
     }
   status = PP_IP_ENOMEM;
-  uint32_t *order = malloc ((prog->nprocs + 1) * sizeof *order);
+  uint32_t *order = pp_malloc ((prog->nprocs + 1) * sizeof *order);
   uint32_t *topo = NULL;
-  bool *is_root = calloc (prog->nprocs + 1, sizeof *is_root);
+  bool *is_root = pp_calloc (prog->nprocs + 1, sizeof *is_root);
   uint32_t most_roots = 2 * prog->nprocs + 1;
   nb->ncalls = prog->ncalls;
-  nb->procs = calloc (prog->nprocs + 1, sizeof *nb->procs);
-  nb->recursive = calloc (prog->ncalls + 1, sizeof *nb->recursive);
-  nb->calls = malloc ((prog->ncalls + 1) * sizeof *nb->calls);
-  nb->exit_of_site = malloc ((prog->ncalls + 1) * sizeof *nb->exit_of_site);
-  nb->roots = malloc (most_roots * sizeof *nb->roots);
-  nb->root_gentry = calloc (most_roots, sizeof *nb->root_gentry);
-  nb->root_value = malloc (most_roots * sizeof *nb->root_value);
+  nb->procs = pp_calloc (prog->nprocs + 1, sizeof *nb->procs);
+  nb->recursive = pp_calloc (prog->ncalls + 1, sizeof *nb->recursive);
+  nb->calls = pp_malloc ((prog->ncalls + 1) * sizeof *nb->calls);
+  nb->exit_of_site = pp_malloc ((prog->ncalls + 1) * sizeof *nb->exit_of_site);
+  nb->roots = pp_malloc (most_roots * sizeof *nb->roots);
+  nb->root_gentry = pp_calloc (most_roots, sizeof *nb->root_gentry);
+  nb->root_value = pp_malloc (most_roots * sizeof *nb->root_value);
   if (!order || !is_root || !nb->procs || !nb->recursive || !nb->calls
       || !nb->exit_of_site || !nb->roots
       || !nb->root_gentry || !nb->root_value)
@@ -599,9 +600,9 @@ pp_ip_number (const pp_ip_program *prog, bool piecewise, pp_ip_numbering *nb)
       uint32_t p = order[i];
       pp_ip_proc *ip = &nb->procs[p];
       uint32_t n = prog->procs[p].nnodes + 1 + piecewise;
-      free (topo);
-      topo = malloc (n * sizeof *topo);
-      ip->psi = malloc (n * sizeof *ip->psi);
+      pp_free (topo);
+      topo = pp_malloc (n * sizeof *topo);
+      ip->psi = pp_malloc (n * sizeof *ip->psi);
       if (!topo || !ip->psi)
 	goto out;
       for (uint32_t v = 0; v < n; v++)
@@ -614,8 +615,8 @@ pp_ip_number (const pp_ip_program *prog, bool piecewise, pp_ip_numbering *nb)
 			       &wk);
 	  if (rc)
 	    {
-	      free (wk.cut);
-	      free (wk.back);
+	      pp_free (wk.cut);
+	      pp_free (wk.back);
 	      status = rc;
 	      goto out;
 	    }
@@ -628,8 +629,8 @@ pp_ip_number (const pp_ip_program *prog, bool piecewise, pp_ip_numbering *nb)
 	  nb->recursive[cut] = true;
 	  reset_proc (ip);
 	}
-      free (wk.cut);
-      free (wk.back);
+      pp_free (wk.cut);
+      pp_free (wk.back);
     }
   find_roots (prog, &by_callee, nb, is_root);
   if (piecewise && solve_exits (prog, &by_callee, nb, order, is_root))
@@ -658,9 +659,9 @@ pp_ip_number (const pp_ip_program *prog, bool piecewise, pp_ip_numbering *nb)
   mpz_clear (count);
   status = PP_IP_OK;
 out:
-  free (order);
-  free (topo);
-  free (is_root);
+  pp_free (order);
+  pp_free (topo);
+  pp_free (is_root);
   free_index (&by_proc);
   free_index (&by_callee);
   if (status)
@@ -676,23 +677,23 @@ pp_ip_numbering_free (pp_ip_numbering *nb)
       pp_ip_proc *ip = &nb->procs[p];
       for (uint32_t v = 0; ip->psi && v < ip->nnodes; v++)
 	lin_clear (&ip->psi[v]);
-      free (ip->psi);
+      pp_free (ip->psi);
       free_built (ip);
       for (uint32_t k = 0; k < ip->nexits; k++)
 	mpz_clear (ip->exit_value[k]);
-      free (ip->exit_site);
-      free (ip->exit_value);
+      pp_free (ip->exit_site);
+      pp_free (ip->exit_value);
       mpz_clear (ip->unbal);
     }
   for (uint32_t i = 0; nb->root_value && i < nb->nroots; i++)
     mpz_clear (nb->root_value[i]);
-  free (nb->root_gentry);
-  free (nb->root_value);
-  free (nb->roots);
-  free (nb->procs);
-  free (nb->recursive);
-  free (nb->calls);
-  free (nb->exit_of_site);
+  pp_free (nb->root_gentry);
+  pp_free (nb->root_value);
+  pp_free (nb->roots);
+  pp_free (nb->procs);
+  pp_free (nb->recursive);
+  pp_free (nb->calls);
+  pp_free (nb->exit_of_site);
   mpz_clear (nb->npaths);
   memset (nb, 0, sizeof *nb);
   mpz_init (nb->npaths);
@@ -715,7 +716,7 @@ pp_ip_cursor_free (pp_ip_cursor *c)
 {
   for (uint32_t i = 0; i < c->cap; i++)
     mpz_clear (c->stack[i]);
-  free (c->stack);
+  pp_free (c->stack);
   mpz_clear (c->num);
   mpz_clear (c->x);
   memset (c, 0, sizeof *c);
@@ -747,7 +748,7 @@ push (pp_ip_cursor *c, const mpz_t x)
   if (c->depth == c->cap)
     {
       uint32_t cap = c->cap ? 2 * c->cap : 16;
-      mpz_t *s = realloc (c->stack, cap * sizeof *s);
+      mpz_t *s = pp_realloc (c->stack, cap * sizeof *s);
       if (!s)
 	return -1;
       for (uint32_t i = c->cap; i < cap; i++)
@@ -880,7 +881,7 @@ pp_ip_decode (const pp_ip_numbering *n, const mpz_t number, pp_ip_step_fn *fn,
 	  if (c.depth == cap)
 	    {
 	      cap = cap ? 2 * cap : 16;
-	      uint32_t *ns = realloc (sites, cap * sizeof *ns);
+	      uint32_t *ns = pp_realloc (sites, cap * sizeof *ns);
 	      if (!ns)
 		{
 		  status = -1;
@@ -916,7 +917,7 @@ pp_ip_decode (const pp_ip_numbering *n, const mpz_t number, pp_ip_step_fn *fn,
       v = ip->edges[k].dst;
     }
   mpz_clears (num, val, cnt, NULL);
-  free (sites);
+  pp_free (sites);
   pp_ip_cursor_free (&c);
   return status;
 }

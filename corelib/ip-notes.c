@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "ip-notes.h"
 
 #define NONE UINT32_MAX
@@ -47,12 +48,12 @@ build_proc (pp_ip_layout *l, uint32_t p, const pp_unit_notes *u, uint32_t first,
 	    const struct name *own, uint32_t nown, pp_ip_call *calls)
 {
   uint32_t nc = fn->ncalls;
-  uint32_t *last = malloc ((fn->nblocks + 1) * sizeof *last);
-  l->site_of_call[p] = malloc ((nc + 1) * sizeof (uint32_t));
-  l->leaf_edge[p] = malloc ((nc + 1) * sizeof (uint32_t));
-  l->call_vertex[p] = malloc ((nc + 1) * sizeof (uint32_t));
-  l->return_vertex[p] = malloc ((nc + 1) * sizeof (uint32_t));
-  l->call_block[p] = malloc ((nc + 1) * sizeof (uint32_t));
+  uint32_t *last = pp_malloc ((fn->nblocks + 1) * sizeof *last);
+  l->site_of_call[p] = pp_malloc ((nc + 1) * sizeof (uint32_t));
+  l->leaf_edge[p] = pp_malloc ((nc + 1) * sizeof (uint32_t));
+  l->call_vertex[p] = pp_malloc ((nc + 1) * sizeof (uint32_t));
+  l->return_vertex[p] = pp_malloc ((nc + 1) * sizeof (uint32_t));
+  l->call_block[p] = pp_malloc ((nc + 1) * sizeof (uint32_t));
   l->ncalls_of[p] = nc;
   pp_graph *g = (pp_graph *) &l->prog.procs[p];
   int status = -1;
@@ -111,7 +112,7 @@ build_proc (pp_ip_layout *l, uint32_t p, const pp_unit_notes *u, uint32_t first,
   (void) u;
   status = pp_graph_finish (g) ? -1 : 0;
 out:
-  free (last);
+  pp_free (last);
   return status;
 }
 
@@ -130,18 +131,18 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
 	ncalls += units[u]->functions[f].ncalls;
     }
   l->nunits = nunits;
-  l->first_proc = malloc ((nunits + 1) * sizeof *l->first_proc);
-  pp_graph *procs = calloc (nprocs + 1, sizeof *procs);
-  bool *external = calloc (nprocs + 1, sizeof *external);
-  pp_ip_call *calls = malloc ((ncalls + 1) * sizeof *calls);
-  l->site_of_call = calloc (nprocs + 1, sizeof *l->site_of_call);
-  l->leaf_edge = calloc (nprocs + 1, sizeof *l->leaf_edge);
-  l->call_vertex = calloc (nprocs + 1, sizeof *l->call_vertex);
-  l->return_vertex = calloc (nprocs + 1, sizeof *l->return_vertex);
-  l->call_block = calloc (nprocs + 1, sizeof *l->call_block);
-  l->ncalls_of = calloc (nprocs + 1, sizeof *l->ncalls_of);
-  struct name *pub = malloc ((nprocs + 1) * sizeof *pub);
-  struct name *own = malloc ((most + 1) * sizeof *own);
+  l->first_proc = pp_malloc ((nunits + 1) * sizeof *l->first_proc);
+  pp_graph *procs = pp_calloc (nprocs + 1, sizeof *procs);
+  bool *external = pp_calloc (nprocs + 1, sizeof *external);
+  pp_ip_call *calls = pp_malloc ((ncalls + 1) * sizeof *calls);
+  l->site_of_call = pp_calloc (nprocs + 1, sizeof *l->site_of_call);
+  l->leaf_edge = pp_calloc (nprocs + 1, sizeof *l->leaf_edge);
+  l->call_vertex = pp_calloc (nprocs + 1, sizeof *l->call_vertex);
+  l->return_vertex = pp_calloc (nprocs + 1, sizeof *l->return_vertex);
+  l->call_block = pp_calloc (nprocs + 1, sizeof *l->call_block);
+  l->ncalls_of = pp_calloc (nprocs + 1, sizeof *l->ncalls_of);
+  struct name *pub = pp_malloc ((nprocs + 1) * sizeof *pub);
+  struct name *own = pp_malloc ((most + 1) * sizeof *own);
   l->prog = (pp_ip_program) { nprocs, procs, external, 0, 0, calls, 0, NULL };
   int status = -1;
   if (!l->first_proc || !procs || !external || !calls || !l->site_of_call
@@ -168,21 +169,21 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
 	    }
 	}
     }
-  qsort (pub, npub, sizeof *pub, by_name);
+  pp_sort (pub, npub, sizeof *pub, by_name);
   p = 0;
   for (uint32_t u = 0; u < nunits; u++)
     {
       const pp_unit_notes *un = units[u];
       for (uint32_t f = 0; f < un->nfunctions; f++)
 	own[f] = (struct name) { un->functions[f].asm_name, f };
-      qsort (own, un->nfunctions, sizeof *own, by_name);
+      pp_sort (own, un->nfunctions, sizeof *own, by_name);
       for (uint32_t f = 0; f < un->nfunctions; f++, p++)
 	if (build_proc (l, p, un, l->first_proc[u], &un->functions[f], pub, npub,
 			own, un->nfunctions, calls))
 	  goto out;
     }
   /* build_proc appended the calls procedure by procedure.  */
-  uint32_t *start = malloc ((nprocs + 1) * sizeof *start);
+  uint32_t *start = pp_malloc ((nprocs + 1) * sizeof *start);
   if (!start)
     goto out;
   start[0] = 0;
@@ -195,8 +196,8 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
   l->prog.call_start = start;
   status = 0;
 out:
-  free (pub);
-  free (own);
+  pp_free (pub);
+  pp_free (own);
   if (status)
     pp_ip_layout_free (l);
   return status;
@@ -224,7 +225,7 @@ pp_ip_layout_last_vertex (const pp_ip_layout *l, uint32_t p, uint32_t block)
 uint64_t *
 pp_ip_layout_cfg_checksums (const pp_ip_layout *l, const pp_unit_notes *units)
 {
-  uint64_t *sum = malloc ((l->prog.nprocs + 1) * sizeof *sum);
+  uint64_t *sum = pp_malloc ((l->prog.nprocs + 1) * sizeof *sum);
   for (uint32_t u = 0; sum && u < l->nunits; u++)
     for (uint32_t f = 0; f < units[u].nfunctions; f++)
       sum[l->first_proc[u] + f] = units[u].functions[f].cfg_checksum;
@@ -240,27 +241,27 @@ pp_ip_layout_free (pp_ip_layout *l)
       if (l->prog.procs)
 	pp_graph_free ((pp_graph *) &l->prog.procs[p]);
       if (l->site_of_call)
-	free (l->site_of_call[p]);
+	pp_free (l->site_of_call[p]);
       if (l->leaf_edge)
-	free (l->leaf_edge[p]);
+	pp_free (l->leaf_edge[p]);
       if (l->call_vertex)
-	free (l->call_vertex[p]);
+	pp_free (l->call_vertex[p]);
       if (l->return_vertex)
-	free (l->return_vertex[p]);
+	pp_free (l->return_vertex[p]);
       if (l->call_block)
-	free (l->call_block[p]);
+	pp_free (l->call_block[p]);
     }
-  free ((void *) l->prog.procs);
-  free ((void *) l->prog.external);
-  free ((void *) l->prog.calls);
-  free ((void *) l->prog.call_start);
-  free (l->first_proc);
-  free (l->site_of_call);
-  free (l->leaf_edge);
-  free (l->call_vertex);
-  free (l->return_vertex);
-  free (l->call_block);
-  free (l->ncalls_of);
+  pp_free ((void *) l->prog.procs);
+  pp_free ((void *) l->prog.external);
+  pp_free ((void *) l->prog.calls);
+  pp_free ((void *) l->prog.call_start);
+  pp_free (l->first_proc);
+  pp_free (l->site_of_call);
+  pp_free (l->leaf_edge);
+  pp_free (l->call_vertex);
+  pp_free (l->return_vertex);
+  pp_free (l->call_block);
+  pp_free (l->ncalls_of);
   memset (l, 0, sizeof *l);
 }
 
@@ -311,7 +312,7 @@ pp_ip_manifest_encode (const pp_ip_manifest *m, unsigned char **buf, uint32_t *l
   size_t n = 20;
   for (uint32_t u = 0; u < m->nunits; u++)
     n += 4 + strlen (m->names[u]) + 8;
-  unsigned char *b = n <= UINT32_MAX ? malloc (n) : NULL, *o = b;
+  unsigned char *b = n <= UINT32_MAX ? pp_malloc (n) : NULL, *o = b;
   if (!b)
     return -1;
   o = put32 (o, PP_IP_MANIFEST_MAGIC);
@@ -369,8 +370,8 @@ pp_ip_manifest_decode (const unsigned char *buf, size_t len, pp_ip_manifest *m,
 		n, len);
       return -1;
     }
-  m->names = calloc (n + 1, sizeof *m->names);
-  m->checksums = calloc (n + 1, sizeof *m->checksums);
+  m->names = pp_calloc (n + 1, sizeof *m->names);
+  m->checksums = pp_calloc (n + 1, sizeof *m->checksums);
   if (!m->names || !m->checksums)
     goto oom;
   for (uint32_t u = 0; u < n; u++)
@@ -384,7 +385,7 @@ pp_ip_manifest_decode (const unsigned char *buf, size_t len, pp_ip_manifest *m,
 	  pp_ip_manifest_free (m);
 	  return -1;
 	}
-      if (!(m->names[u] = malloc ((size_t) k + 1)))
+      if (!(m->names[u] = pp_malloc ((size_t) k + 1)))
 	goto oom;
       memcpy (m->names[u], buf + pos + 4, k);
       m->names[u][k] = 0;
@@ -411,9 +412,9 @@ void
 pp_ip_manifest_free (pp_ip_manifest *m)
 {
   for (uint32_t u = 0; m->names && u < m->nunits; u++)
-    free (m->names[u]);
-  free (m->names);
-  free (m->checksums);
+    pp_free (m->names[u]);
+  pp_free (m->names);
+  pp_free (m->checksums);
   memset (m, 0, sizeof *m);
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "hash.h"
 #include "notes.h"
 #include "ip-notes.h"
@@ -91,7 +92,7 @@ put_bytes (writer *w, const void *data, size_t n)
 	    }
 	  cap *= 2;
 	}
-      unsigned char *buf = realloc (w->buf, cap);
+      unsigned char *buf = pp_realloc (w->buf, cap);
       if (!buf)
 	{
 	  w->failed = true;
@@ -206,7 +207,7 @@ pp_notes_encode (const pp_unit_notes *n, unsigned char **buf, size_t *len)
     }
   if (w.failed)
     {
-      free (w.buf);
+      pp_free (w.buf);
       return -1;
     }
   *buf = w.buf;
@@ -337,7 +338,7 @@ get_str (reader *r, char **s)
     return -1;
   if (memchr (r->buf + r->pos, 0, n))
     return fail (r, "corrupted at byte %zu: string contains a NUL byte", at);
-  *s = malloc ((size_t) n + 1);
+  *s = pp_malloc ((size_t) n + 1);
   if (!*s)
     return fail (r, "out of memory");
   memcpy (*s, r->buf + r->pos, n);
@@ -379,7 +380,7 @@ decode_block (reader *r, pp_block_notes *b, uint32_t nfiles, uint32_t nvalues)
   if (get_u32 (r, &b->flags) || get_value_index (r, &b->value, nvalues)
       || get_count (r, &b->nlines, MIN_LINE_BYTES, "lines"))
     return -1;
-  b->lines = calloc (b->nlines ? b->nlines : 1, sizeof *b->lines);
+  b->lines = pp_calloc (b->nlines ? b->nlines : 1, sizeof *b->lines);
   if (!b->lines)
     return fail (r, "out of memory");
   for (uint32_t l = 0; l < b->nlines; l++)
@@ -420,7 +421,7 @@ decode_preferential (reader *r, pp_function_notes *f)
   size_t at = r->pos;
   if (get_count (r, &f->ninteresting, 8, "interesting paths"))
     return -1;
-  f->interesting = calloc (f->ninteresting ? f->ninteresting : 1,
+  f->interesting = pp_calloc (f->ninteresting ? f->ninteresting : 1,
 			   sizeof *f->interesting);
   if (!f->interesting)
     return fail (r, "out of memory");
@@ -438,11 +439,11 @@ decode_preferential (reader *r, pp_function_notes *f)
   if (f->nkeys && f->nkeys != f->nvalues)
     return fail (r, "corrupted at byte %zu: %u keys for %u slots", at, f->nkeys,
 		 f->nvalues);
-  f->keys = calloc (f->nkeys ? f->nkeys : 1, sizeof *f->keys);
-  uint64_t *sorted = calloc (f->nkeys ? f->nkeys : 1, sizeof *sorted);
+  f->keys = pp_calloc (f->nkeys ? f->nkeys : 1, sizeof *f->keys);
+  uint64_t *sorted = pp_calloc (f->nkeys ? f->nkeys : 1, sizeof *sorted);
   if (!f->keys || !sorted)
     {
-      free (sorted);
+      pp_free (sorted);
       return fail (r, "out of memory");
     }
   uint32_t nsorted = 0;
@@ -451,27 +452,27 @@ decode_preferential (reader *r, pp_function_notes *f)
       at = r->pos;
       if (get_u64 (r, &f->keys[k]))
 	{
-	  free (sorted);
+	  pp_free (sorted);
 	  return -1;
 	}
       if (f->keys[k] == UINT64_MAX)
 	continue;
       if (!pp_notes_interesting (f, f->keys[k]))
 	{
-	  free (sorted);
+	  pp_free (sorted);
 	  return fail (r, "corrupted at byte %zu: slot %u counts a path that is "
 		       "not interesting", at, k);
 	}
       sorted[nsorted++] = f->keys[k];
     }
-  qsort (sorted, nsorted, sizeof *sorted, by_u64);
+  pp_sort (sorted, nsorted, sizeof *sorted, by_u64);
   for (uint32_t k = 1; k < nsorted; k++)
     if (sorted[k] == sorted[k - 1])
       {
-	free (sorted);
+	pp_free (sorted);
 	return fail (r, "corrupted: two slots count path %" PRIu64, sorted[k]);
       }
-  free (sorted);
+  pp_free (sorted);
   return get_u64 (r, &f->ppp_span);
 }
 
@@ -482,7 +483,7 @@ decode_calls (reader *r, pp_function_notes *f)
   if (get_u32 (r, &f->function_flags)
       || get_count (r, &f->ncalls, MIN_CALL_BYTES, "calls"))
     return -1;
-  f->calls = calloc (f->ncalls ? f->ncalls : 1, sizeof *f->calls);
+  f->calls = pp_calloc (f->ncalls ? f->ncalls : 1, sizeof *f->calls);
   if (!f->calls)
     return fail (r, "out of memory");
   for (uint32_t k = 0; k < f->ncalls; k++)
@@ -526,7 +527,7 @@ decode_function (reader *r, pp_function_notes *f, uint32_t index, uint32_t nfile
   if (f->nblocks < 2)
     return fail (r, "corrupted at byte %zu: %u blocks, ENTRY and EXIT missing",
 		 at, f->nblocks);
-  f->blocks = calloc (f->nblocks, sizeof *f->blocks);
+  f->blocks = pp_calloc (f->nblocks, sizeof *f->blocks);
   if (!f->blocks)
     return fail (r, "out of memory");
   for (uint32_t b = 0; b < f->nblocks; b++)
@@ -539,7 +540,7 @@ decode_function (reader *r, pp_function_notes *f, uint32_t index, uint32_t nfile
   at_item (r, NULL, 0);
   if (get_count (r, &f->nedges, MIN_EDGE_BYTES, "edges"))
     return -1;
-  f->edges = calloc (f->nedges ? f->nedges : 1, sizeof *f->edges);
+  f->edges = pp_calloc (f->nedges ? f->nedges : 1, sizeof *f->edges);
   if (!f->edges)
     return fail (r, "out of memory");
   for (uint32_t e = 0; e < f->nedges; e++)
@@ -598,7 +599,7 @@ decode_unit (reader *r, pp_unit_notes *n)
   at_part (r, "file table");
   if (get_count (r, &n->nfiles, MIN_STR_BYTES, "files"))
     return -1;
-  n->files = calloc (n->nfiles ? n->nfiles : 1, sizeof *n->files);
+  n->files = pp_calloc (n->nfiles ? n->nfiles : 1, sizeof *n->files);
   if (!n->files)
     return fail (r, "out of memory");
   for (uint32_t i = 0; i < n->nfiles; i++)
@@ -608,7 +609,7 @@ decode_unit (reader *r, pp_unit_notes *n)
   at_part (r, "function table");
   if (get_count (r, &n->nfunctions, MIN_FUNCTION_BYTES, "functions"))
     return -1;
-  n->functions = calloc (n->nfunctions ? n->nfunctions : 1, sizeof *n->functions);
+  n->functions = pp_calloc (n->nfunctions ? n->nfunctions : 1, sizeof *n->functions);
   if (!n->functions)
     return fail (r, "out of memory");
   for (uint32_t i = 0; i < n->nfunctions; i++)
@@ -645,28 +646,28 @@ pp_notes_free (pp_unit_notes *n)
 {
   if (n->files)
     for (uint32_t i = 0; i < n->nfiles; i++)
-      free (n->files[i]);
+      pp_free (n->files[i]);
   if (n->functions)
     for (uint32_t i = 0; i < n->nfunctions; i++)
       {
 	pp_function_notes *f = &n->functions[i];
-	free (f->asm_name);
-	free (f->name);
+	pp_free (f->asm_name);
+	pp_free (f->name);
 	if (f->blocks)
 	  for (uint32_t b = 0; b < f->nblocks; b++)
-	    free (f->blocks[b].lines);
-	free (f->blocks);
-	free (f->edges);
-	free (f->interesting);
-	free (f->keys);
+	    pp_free (f->blocks[b].lines);
+	pp_free (f->blocks);
+	pp_free (f->edges);
+	pp_free (f->interesting);
+	pp_free (f->keys);
 	if (f->calls)
 	  for (uint32_t k = 0; k < f->ncalls; k++)
-	    free (f->calls[k].callee);
-	free (f->calls);
+	    pp_free (f->calls[k].callee);
+	pp_free (f->calls);
       }
-  free (n->unit_name);
-  free (n->files);
-  free (n->functions);
+  pp_free (n->unit_name);
+  pp_free (n->files);
+  pp_free (n->functions);
   memset (n, 0, sizeof *n);
 }
 

@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include "alloc.h"
 #include "paths.h"
 
 struct pp_paths_build
@@ -24,7 +25,7 @@ struct pp_paths_build
 static inline void *
 pp_paths_alloc (size_t n, size_t size)
 {
-  return calloc (n ? n : 1, size);
+  return pp_calloc (n ? n : 1, size);
 }
 
 /* Checks that g follows paths.h's conventions, then computes the roles, the DAG and

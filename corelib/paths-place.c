@@ -20,6 +20,7 @@
 
 #include <math.h>
 
+#include "alloc.h"
 #include "edgeprof.h"
 #include "paths-internal.h"
 #include "ppp.h"
@@ -54,7 +55,7 @@ choose_tree (const struct pp_paths_build *b, const double *weights)
     }
   int status = pp_max_spanning_tree (d, w, p->dag_on_tree) < 0
 	       ? PP_PATHS_ENOMEM : PP_PATHS_OK;
-  free (w);
+  pp_free (w);
   return status;
 }
 
@@ -80,7 +81,7 @@ compute_increments (const struct pp_paths_build *b, const uint64_t *val,
   pp_dfs dfs;
   if (!phi || pp_dfs_init (&dfs, d, PP_DFS_BOTH, 0, walks_tree_edge, p) != 0)
     {
-      free (phi);
+      pp_free (phi);
       return PP_PATHS_ENOMEM;
     }
   pp_dfs_step step;
@@ -96,7 +97,7 @@ compute_increments (const struct pp_paths_build *b, const uint64_t *val,
   for (uint32_t e = 0; e < d->nedges; e++)
     inc[e] = phi[d->edges[e].src] + val[e] - phi[d->edges[e].dst];
   *start_value = phi[d->exit];
-  free (phi);
+  pp_free (phi);
   pp_dfs_free (&dfs);
   return PP_PATHS_OK;
 }
@@ -185,9 +186,9 @@ place_dag_actions (struct pushdown *pd, uint64_t start_value, uint64_t start2,
   uint64_t *known2 = pp_paths_alloc (d->nnodes, sizeof *known2);
   if (!pending || !known || !known2)
     {
-      free (pending);
-      free (known);
-      free (known2);
+      pp_free (pending);
+      pp_free (known);
+      pp_free (known2);
       return PP_PATHS_ENOMEM;
     }
   pending[d->entry] = true;
@@ -226,9 +227,9 @@ place_dag_actions (struct pushdown *pd, uint64_t start_value, uint64_t start2,
 					.reg_value2 = inc2 };
 	}
     }
-  free (pending);
-  free (known);
-  free (known2);
+  pp_free (pending);
+  pp_free (known);
+  pp_free (known2);
   return PP_PATHS_OK;
 }
 
@@ -377,9 +378,9 @@ place (const struct pp_paths_build *b, const double *weights)
     pull_counts_up (b, act);
   if (status == PP_PATHS_OK)
     map_actions (b, act);
-  free (act);
-  free (pd.cost_set);
-  free (pd.cost_pending);
+  pp_free (act);
+  pp_free (pd.cost_set);
+  pp_free (pd.cost_pending);
   return status;
 }
 
@@ -396,12 +397,12 @@ pp_paths_plan (const pp_graph *g, const pp_paths_options *opt, pp_paths **out)
   int status = pp_paths_build_number (&b, g, opt->path_end, limit, true);
   if (status == PP_PATHS_OK && opt->ninteresting)
     {
-      b.p->ppp = malloc (sizeof *b.p->ppp);
+      b.p->ppp = pp_malloc (sizeof *b.p->ppp);
       status = !b.p->ppp ? PP_PATHS_ENOMEM
 	       : pp_ppp_number (b.p, opt->interesting, opt->ninteresting, b.p->ppp);
       if (status != PP_PATHS_OK)
 	{
-	  free (b.p->ppp);
+	  pp_free (b.p->ppp);
 	  b.p->ppp = NULL;
 	}
     }

@@ -7,6 +7,7 @@
 #include <gmp.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "paths.h"
 #include "paths-internal.h"
 #include "ppp.h"
@@ -125,8 +126,8 @@ find_useful (struct pp_paths_build *b, bool *reach)
   uint32_t *queue = pp_paths_alloc (g->nnodes, sizeof *queue);
   if (!coreach || !queue)
     {
-      free (coreach);
-      free (queue);
+      pp_free (coreach);
+      pp_free (queue);
       return PP_PATHS_ENOMEM;
     }
   for (uint32_t v = 0; v < g->nnodes; v++)
@@ -188,8 +189,8 @@ find_useful (struct pp_paths_build *b, bool *reach)
 	  || (p->role[e] == PP_PATH_ROLE_START && !b->useful[t]))
 	p->role[e] = PP_PATH_ROLE_DEAD;
     }
-  free (coreach);
-  free (queue);
+  pp_free (coreach);
+  pp_free (queue);
   return PP_PATHS_OK;
 }
 
@@ -197,9 +198,9 @@ static void
 free_dag (pp_paths *p)
 {
   pp_graph_free (&p->dag);
-  free (p->dag_kind);
-  free (p->dag_origin);
-  free (p->dag_val);
+  pp_free (p->dag_kind);
+  pp_free (p->dag_origin);
+  pp_free (p->dag_val);
   p->dag_kind = NULL;
   p->dag_origin = NULL;
   p->dag_val = NULL;
@@ -286,7 +287,7 @@ order_topologically (struct pp_paths_build *b)
 	    b->topo[b->ntopo++] = t;
 	}
     }
-  free (indegree);
+  pp_free (indegree);
   return PP_PATHS_OK;
 }
 
@@ -315,8 +316,8 @@ count_paths (struct pp_paths_build *b, mpz_t total)
   uint32_t *readers = pp_paths_alloc (d->nnodes, sizeof *readers);
   if (!npaths || !readers)
     {
-      free (npaths);
-      free (readers);
+      pp_free (npaths);
+      pp_free (readers);
       return PP_PATHS_ENOMEM;
     }
   for (uint32_t v = 0; v < d->nnodes; v++)
@@ -340,8 +341,8 @@ count_paths (struct pp_paths_build *b, mpz_t total)
       mpz_swap (total, npaths[d->entry]);
       mpz_clear (npaths[d->entry]);
     }
-  free (npaths);
-  free (readers);
+  pp_free (npaths);
+  pp_free (readers);
   return PP_PATHS_OK;
 }
 
@@ -404,8 +405,8 @@ cut_regions (struct pp_paths_build *b, uint64_t limit)
   bool *cut_here = pp_paths_alloc (d->nnodes, sizeof *cut_here);
   if (!prefix || !cut_here)
     {
-      free (prefix);
-      free (cut_here);
+      pp_free (prefix);
+      pp_free (cut_here);
       return PP_PATHS_ENOMEM;
     }
   uint64_t threshold = limit;
@@ -427,15 +428,15 @@ cut_regions (struct pp_paths_build *b, uint64_t limit)
 	}
       b->head[v] = true;
     }
-  free (prefix);
-  free (cut_here);
+  pp_free (prefix);
+  pp_free (cut_here);
   return build_dag (b);
 }
 
 static char *
 decimal (const mpz_t x)
 {
-  char *s = malloc (mpz_sizeinbase (x, 10) + 2);
+  char *s = pp_malloc (mpz_sizeinbase (x, 10) + 2);
   if (s)
     mpz_get_str (s, 10, x);
   return s;
@@ -454,7 +455,7 @@ number_paths (struct pp_paths_build *b, const bool *path_end, uint64_t limit,
   int status = find_backedges (b, reach);
   if (status == PP_PATHS_OK)
     status = find_useful (b, reach);
-  free (reach);
+  pp_free (reach);
   if (status == PP_PATHS_OK)
     status = build_dag (b);
   if (status == PP_PATHS_OK)
@@ -491,7 +492,7 @@ number_paths (struct pp_paths_build *b, const bool *path_end, uint64_t limit,
 static pp_paths *
 new_paths (const pp_graph *g)
 {
-  pp_paths *p = calloc (1, sizeof *p);
+  pp_paths *p = pp_calloc (1, sizeof *p);
   if (!p)
     return NULL;
   p->nedges = g->nedges;
@@ -529,10 +530,10 @@ void
 pp_paths_build_free (struct pp_paths_build *b)
 {
   pp_paths_free (b->p);
-  free (b->reentry);
-  free (b->useful);
-  free (b->head);
-  free (b->topo);
+  pp_free (b->reentry);
+  pp_free (b->useful);
+  pp_free (b->head);
+  pp_free (b->topo);
   memset (b, 0, sizeof *b);
 }
 
@@ -557,19 +558,19 @@ pp_paths_free (pp_paths *p)
   if (!p)
     return;
   free_dag (p);
-  free (p->role);
-  free (p->path_end);
-  free (p->action);
-  free (p->npaths_uncut);
-  free (p->dag_of_edge);
-  free (p->start_of_node);
-  free (p->dag_on_tree);
-  free (p->dag_inc);
-  free (p->dag_inc2);
+  pp_free (p->role);
+  pp_free (p->path_end);
+  pp_free (p->action);
+  pp_free (p->npaths_uncut);
+  pp_free (p->dag_of_edge);
+  pp_free (p->start_of_node);
+  pp_free (p->dag_on_tree);
+  pp_free (p->dag_inc);
+  pp_free (p->dag_inc2);
   if (p->ppp)
     pp_ppp_free (p->ppp);
-  free (p->ppp);
-  free (p);
+  pp_free (p->ppp);
+  pp_free (p);
 }
 
 uint32_t

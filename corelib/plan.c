@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "plan.h"
 #include "ip-notes.h"
 #include "modes.h"
@@ -19,10 +20,10 @@
 void
 pp_plan_free (pp_plan *plan)
 {
-  free (plan->probes);
-  free (plan->edge_flags);
-  free (plan->interesting);
-  free (plan->keys);
+  pp_free (plan->probes);
+  pp_free (plan->edge_flags);
+  pp_free (plan->interesting);
+  pp_free (plan->keys);
   memset (plan, 0, sizeof *plan);
 }
 
@@ -30,7 +31,7 @@ static int
 plan_alloc (pp_plan *plan, uint32_t nprobes)
 {
   memset (plan, 0, sizeof *plan);
-  plan->probes = malloc ((nprobes ? nprobes : 1) * sizeof *plan->probes);
+  plan->probes = pp_malloc ((nprobes ? nprobes : 1) * sizeof *plan->probes);
   return plan->probes ? 0 : -1;
 }
 
@@ -53,7 +54,7 @@ add_probe (pp_plan *plan, uint8_t action, uint8_t site, uint32_t where,
 int32_t *
 pp_plan_counter_of_edge (const pp_plan *plan, uint32_t nedges)
 {
-  int32_t *counter = malloc ((nedges ? nedges : 1) * sizeof *counter);
+  int32_t *counter = pp_malloc ((nedges ? nedges : 1) * sizeof *counter);
   if (!counter)
     return NULL;
   for (uint32_t e = 0; e < nedges; e++)
@@ -100,7 +101,7 @@ counter_plan (const pp_graph *g, int32_t *counter, int n, int pinned,
 {
   if (!counter || n < 0 || plan_alloc (out, (uint32_t) n))
     {
-      free (counter);
+      pp_free (counter);
       memset (out, 0, sizeof *out);
       return PP_PLAN_ENOMEM;
     }
@@ -109,7 +110,7 @@ counter_plan (const pp_graph *g, int32_t *counter, int n, int pinned,
       add_probe (out, PP_PROBE_COUNT, PP_SITE_EDGE, e, (uint32_t) counter[e], 0);
   out->nvalues = (uint32_t) n;
   out->pinned_chords = pinned;
-  free (counter);
+  pp_free (counter);
   return PP_PLAN_OK;
 }
 
@@ -120,7 +121,7 @@ pp_plan_edge_counts (const pp_mode_info *mode, const pp_graph *g,
 {
   (void) mode;
   (void) why;
-  int32_t *counter = malloc ((g->nedges ? g->nedges : 1) * sizeof *counter);
+  int32_t *counter = pp_malloc ((g->nedges ? g->nedges : 1) * sizeof *counter);
   int pinned = 0;
   int n = counter ? pp_plan_edge_counters (g, in->weights, counter, &pinned) : -1;
   return counter_plan (g, counter, n, pinned, out);
@@ -151,8 +152,8 @@ pp_plan_block_counts (const pp_mode_info *mode, const pp_graph *g,
   (void) mode;
   (void) why;
   size_t m = g->nedges ? g->nedges : 1;
-  int32_t *counter = malloc (m * sizeof *counter);
-  bool *keep = calloc (m, sizeof *keep);
+  int32_t *counter = pp_malloc (m * sizeof *counter);
+  bool *keep = pp_calloc (m, sizeof *keep);
   int pinned = 0, n = -1;
   uint32_t removed;
   if (counter && keep)
@@ -168,7 +169,7 @@ pp_plan_block_counts (const pp_mode_info *mode, const pp_graph *g,
       n = pp_plan_vertex_counters (g, in->weights, keep, counter, &pinned,
 				   &removed);
     }
-  free (keep);
+  pp_free (keep);
   return counter_plan (g, counter, n, pinned, out);
 }
 
@@ -215,8 +216,8 @@ pp_plan_trace (const pp_mode_info *mode, const pp_graph *g,
   (void) mode;
   (void) why;
   size_t m = g->nedges ? g->nedges : 1, nn = g->nnodes ? g->nnodes : 1;
-  int32_t *wit = malloc (m * sizeof *wit);
-  bool *calls = calloc (nn, sizeof *calls), *reentry = calloc (nn, sizeof *reentry);
+  int32_t *wit = pp_malloc (m * sizeof *wit);
+  bool *calls = pp_calloc (nn, sizeof *calls), *reentry = pp_calloc (nn, sizeof *reentry);
   int n = -1;
   if (wit && calls && reentry)
     {
@@ -232,9 +233,9 @@ pp_plan_trace (const pp_mode_info *mode, const pp_graph *g,
     }
   if (n < 0 || plan_alloc (out, (uint32_t) (3 * g->nedges + g->nnodes)))
     {
-      free (wit);
-      free (calls);
-      free (reentry);
+      pp_free (wit);
+      pp_free (calls);
+      pp_free (reentry);
       memset (out, 0, sizeof *out);
       return PP_PLAN_ENOMEM;
     }
@@ -252,9 +253,9 @@ pp_plan_trace (const pp_mode_info *mode, const pp_graph *g,
     }
   trace_land_probes (out, g->nnodes, reentry, width);
   out->nvalues = (uint32_t) n;
-  free (wit);
-  free (calls);
-  free (reentry);
+  pp_free (wit);
+  pp_free (calls);
+  pp_free (reentry);
   return PP_PLAN_OK;
 }
 
@@ -274,14 +275,14 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
 {
   if (plan_alloc (out, 2 * g->nedges + g->nnodes + 1))
     return PP_PLAN_ENOMEM;
-  bool *land = calloc (g->nnodes + 1, sizeof *land);
-  bool *zero = calloc (g->nedges + 1, sizeof *zero);
-  bool *back = calloc (g->nedges + 1, sizeof *back);
+  bool *land = pp_calloc (g->nnodes + 1, sizeof *land);
+  bool *zero = pp_calloc (g->nedges + 1, sizeof *zero);
+  bool *back = pp_calloc (g->nedges + 1, sizeof *back);
   if (!land || !zero || !back)
     {
-      free (land);
-      free (zero);
-      free (back);
+      pp_free (land);
+      pp_free (zero);
+      pp_free (back);
       pp_plan_free (out);
       return PP_PLAN_ENOMEM;
     }
@@ -330,9 +331,9 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
 	add_probe (out, PP_PROBE_IP_LAND, PP_SITE_BLOCK, v, 0, v);
 	out->probes[out->nprobes - 1].operand2 = call;
       }
-  free (land);
-  free (zero);
-  free (back);
+  pp_free (land);
+  pp_free (zero);
+  pp_free (back);
   return PP_PLAN_OK;
 }
 
@@ -370,7 +371,7 @@ pp_plan_interproc (const pp_mode_info *mode, const pp_graph *g,
 static bool *
 coverage_targets (const pp_graph *g, const pp_function_notes *fn)
 {
-  bool *target = malloc ((g->nnodes ? g->nnodes : 1) * sizeof *target);
+  bool *target = pp_malloc ((g->nnodes ? g->nnodes : 1) * sizeof *target);
   if (!target)
     return NULL;
   for (uint32_t v = 0; v < g->nnodes; v++)
@@ -394,7 +395,7 @@ pp_plan_coverage_of (const pp_graph *g, const pp_function_notes *fn,
   if (fn && mode != PP_COVER_EDGES && !(target = coverage_targets (g, fn)))
     return PP_COVERAGE_NOMEM;
   int rc = pp_coverage_plan_targets (g, mode, weights, target, plan);
-  free (target);
+  pp_free (target);
   return rc;
 }
 
@@ -465,12 +466,12 @@ cheaper_by_counting (const pp_graph *g, const double *w, double counter_cost,
       *n = stops < 0 ? -1 : 0;
       return NULL;
     }
-  int32_t *counter = malloc ((g->nedges ? g->nedges : 1) * sizeof *counter);
+  int32_t *counter = pp_malloc ((g->nedges ? g->nedges : 1) * sizeof *counter);
   int pinned = 0;
   *n = counter ? pp_plan_edge_counters (g, w, counter, &pinned) : -1;
   if (*n < 0)
     {
-      free (counter);
+      pp_free (counter);
       return NULL;
     }
   double counting = 0;
@@ -480,7 +481,7 @@ cheaper_by_counting (const pp_graph *g, const double *w, double counter_cost,
   /* Less by more than rounding: a tie keeps the coverage probes.  */
   if (pinned == 0 && counting < cost * (1 - 1e-9))
     return counter;
-  free (counter);
+  pp_free (counter);
   return NULL;
 }
 
@@ -530,11 +531,11 @@ pp_plan_coverage (const pp_mode_info *mode, const pp_graph *g,
   if (counter)
     {
       pp_coverage_plan_free (&cov);
-      free (target);
-      uint32_t *flags = calloc (g->nedges ? g->nedges : 1, sizeof *flags);
+      pp_free (target);
+      uint32_t *flags = pp_calloc (g->nedges ? g->nedges : 1, sizeof *flags);
       if (!flags)
 	{
-	  free (counter);
+	  pp_free (counter);
 	  return PP_PLAN_ENOMEM;
 	}
       for (uint32_t e = 0; e < g->nedges; e++)
@@ -543,7 +544,7 @@ pp_plan_coverage (const pp_mode_info *mode, const pp_graph *g,
       if (rc == PP_PLAN_OK)
 	out->edge_flags = flags;
       else
-	free (flags);
+	pp_free (flags);
       return rc;
     }
   if (rc == 0 && plan_alloc (out, cov.nprobes))
@@ -553,7 +554,7 @@ pp_plan_coverage (const pp_mode_info *mode, const pp_graph *g,
     }
   if (rc != 0)
     {
-      free (target);
+      pp_free (target);
       if (rc == PP_COVERAGE_NOMEM)
 	return PP_PLAN_ENOMEM;
       *why = "the graph does not fit the coverage model";
@@ -568,7 +569,7 @@ pp_plan_coverage (const pp_mode_info *mode, const pp_graph *g,
      the line-less ones block-cover leaves inexact on purpose.  */
   for (uint32_t i = 0; i < cov.ninexact; i++)
     out->ninexact += !target || target[cov.inexact[i]];
-  free (target);
+  pp_free (target);
   pp_coverage_plan_free (&cov);
   return PP_PLAN_OK;
 }
@@ -603,12 +604,12 @@ slot_of (const pp_plan *plan, uint64_t n)
 static bool *
 interesting_count_sites (const pp_paths *p)
 {
-  bool *site = calloc (p->nedges ? p->nedges : 1, sizeof *site);
-  uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
+  bool *site = pp_calloc (p->nedges ? p->nedges : 1, sizeof *site);
+  uint32_t *edges = pp_malloc ((p->max_path_edges + 1) * sizeof *edges);
   if (!site || !edges)
     {
-      free (site);
-      free (edges);
+      pp_free (site);
+      pp_free (edges);
       return NULL;
     }
   for (uint32_t i = 0; i < p->ppp->ninteresting; i++)
@@ -625,7 +626,7 @@ interesting_count_sites (const pp_paths *p)
 	    break;
 	  }
     }
-  free (edges);
+  pp_free (edges);
   return site;
 }
 
@@ -706,7 +707,7 @@ operands_fit (const pp_plan *plan)
 static int
 plan_interesting (pp_plan *out, const pp_plan_input *in)
 {
-  out->interesting = malloc ((in->ninteresting ? in->ninteresting : 1)
+  out->interesting = pp_malloc ((in->ninteresting ? in->ninteresting : 1)
 			     * sizeof *out->interesting);
   if (!out->interesting)
     return -1;
@@ -714,7 +715,7 @@ plan_interesting (pp_plan *out, const pp_plan_input *in)
     {
       memcpy (out->interesting, in->interesting,
 	      in->ninteresting * sizeof *in->interesting);
-      qsort (out->interesting, in->ninteresting, sizeof *out->interesting, by_u64);
+      pp_sort (out->interesting, in->ninteresting, sizeof *out->interesting, by_u64);
     }
   for (uint32_t i = 0; i < in->ninteresting; i++)
     if (out->ninteresting == 0
@@ -753,7 +754,7 @@ plan_slots (pp_plan *out, const pp_paths *p, const pp_plan_input *in)
 	    && p->npaths <= (uint64_t) 1 << (64 - bits))
 	  out->pack_bits = bits;
     }
-  out->keys = malloc ((out->nkeys ? out->nkeys : 1) * sizeof *out->keys);
+  out->keys = pp_malloc ((out->nkeys ? out->nkeys : 1) * sizeof *out->keys);
   if (!out->keys)
     return -1;
   for (uint32_t k = 0; k < out->nkeys; k++)
@@ -816,7 +817,7 @@ pp_plan_paths (const pp_mode_info *mode, const pp_graph *g,
       return PP_PLAN_EGRAPH;
     }
   if (plan_alloc (out, 4 * g->nedges)
-      || !(out->edge_flags = calloc (g->nedges ? g->nedges : 1,
+      || !(out->edge_flags = pp_calloc (g->nedges ? g->nedges : 1,
 				     sizeof *out->edge_flags))
       || (mode->preferential && !rejected && plan_slots (out, p, in)))
     {
@@ -844,7 +845,7 @@ pp_plan_paths (const pp_mode_info *mode, const pp_graph *g,
       for (uint32_t e = 0; e < g->nedges; e++)
 	add_path_probes (out, p, keyed_site, e);
     }
-  free (keyed_site);
+  pp_free (keyed_site);
   out->npaths = p->npaths;
   if (p->ppp)
     {
@@ -990,12 +991,12 @@ pp_plan_from_notes (const pp_function_notes *fn, const pp_mode_info *mode,
 	 + !!(fn->edges[e].flags & PP_EDGE_PATH_REG);
   if (mode->traced)
     n += 2 * fn->nedges + fn->nblocks;
-  bool *seen = calloc (fn->nvalues ? fn->nvalues : 1, sizeof *seen);
-  bool *reentry = calloc (fn->nblocks ? fn->nblocks : 1, sizeof *reentry);
+  bool *seen = pp_calloc (fn->nvalues ? fn->nvalues : 1, sizeof *seen);
+  bool *reentry = pp_calloc (fn->nblocks ? fn->nblocks : 1, sizeof *reentry);
   if (!seen || !reentry || plan_alloc (plan, n))
     {
-      free (seen);
-      free (reentry);
+      pp_free (seen);
+      pp_free (reentry);
       snprintf (err, errlen, "out of memory");
       return -1;
     }
@@ -1035,7 +1036,7 @@ pp_plan_from_notes (const pp_function_notes *fn, const pp_mode_info *mode,
       status = from_notes_error (plan, err, errlen, "has no probe", i);
   if (status == 0 && mode->traced)
     trace_land_probes (plan, fn->nblocks, reentry, width);
-  free (seen);
-  free (reentry);
+  pp_free (seen);
+  pp_free (reentry);
   return status;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "ppp.h"
 
 /* One interesting path crossing one DAG edge: which path, and the Ball-Larus
@@ -57,11 +58,11 @@ static int
 collect_crossings (const pp_paths *p, const pp_ppp *ppp, struct ppp_work *w)
 {
   const pp_graph *d = &p->dag;
-  uint32_t *edges = malloc ((d->nedges + 1) * sizeof *edges);
-  w->start = calloc (d->nedges + 2, sizeof *w->start);
+  uint32_t *edges = pp_malloc ((d->nedges + 1) * sizeof *edges);
+  w->start = pp_calloc (d->nedges + 2, sizeof *w->start);
   if (!edges || !w->start)
     {
-      free (edges);
+      pp_free (edges);
       return PP_PATHS_ENOMEM;
     }
   size_t total = 0;
@@ -74,10 +75,10 @@ collect_crossings (const pp_paths *p, const pp_ppp *ppp, struct ppp_work *w)
     }
   for (uint32_t e = 0; e < d->nedges; e++)
     w->start[e + 2] += w->start[e + 1];
-  w->cross = malloc ((total ? total : 1) * sizeof *w->cross);
+  w->cross = pp_malloc ((total ? total : 1) * sizeof *w->cross);
   if (!w->cross)
     {
-      free (edges);
+      pp_free (edges);
       return PP_PATHS_ENOMEM;
     }
   for (uint32_t i = 0; i < ppp->ninteresting; i++)
@@ -91,9 +92,9 @@ collect_crossings (const pp_paths *p, const pp_ppp *ppp, struct ppp_work *w)
 	}
     }
   for (uint32_t e = 0; e < d->nedges; e++)
-    qsort (w->cross + w->start[e], w->start[e + 1] - w->start[e],
+    pp_sort (w->cross + w->start[e], w->start[e + 1] - w->start[e],
 	   sizeof *w->cross, by_prefix);
-  free (edges);
+  pp_free (edges);
   return PP_PATHS_OK;
 }
 
@@ -127,7 +128,7 @@ assign_node (const pp_paths *p, pp_ppp *ppp, struct ppp_work *w, uint32_t v)
     }
   if (nprefixes == 0)
     return PP_PATHS_OK;
-  qsort (w->prefixes, nprefixes, sizeof *w->prefixes, by_value);
+  pp_sort (w->prefixes, nprefixes, sizeof *w->prefixes, by_value);
   uint32_t ndistinct = 1;
   for (uint32_t i = 1; i < nprefixes; i++)
     if (w->prefixes[i] != w->prefixes[ndistinct - 1])
@@ -181,12 +182,12 @@ assign_node (const pp_paths *p, pp_ppp *ppp, struct ppp_work *w, uint32_t v)
 static int
 bound_numbers (const pp_graph *d, const pp_dfs *dfs, pp_ppp *ppp)
 {
-  int64_t *low = malloc ((d->nnodes ? d->nnodes : 1) * sizeof *low);
-  int64_t *high = malloc ((d->nnodes ? d->nnodes : 1) * sizeof *high);
+  int64_t *low = pp_malloc ((d->nnodes ? d->nnodes : 1) * sizeof *low);
+  int64_t *high = pp_malloc ((d->nnodes ? d->nnodes : 1) * sizeof *high);
   if (!low || !high)
     {
-      free (low);
-      free (high);
+      pp_free (low);
+      pp_free (high);
       return PP_PATHS_ENOMEM;
     }
   bool bounded = true;
@@ -213,8 +214,8 @@ bound_numbers (const pp_graph *d, const pp_dfs *dfs, pp_ppp *ppp)
   ppp->bounded = bounded && dfs->npost;
   ppp->lowest = ppp->bounded ? low[d->entry] : 0;
   ppp->highest = ppp->bounded ? high[d->entry] : 0;
-  free (low);
-  free (high);
+  pp_free (low);
+  pp_free (high);
   return PP_PATHS_OK;
 }
 
@@ -227,14 +228,14 @@ pp_ppp_number (const pp_paths *p, const uint64_t *interesting, uint32_t n,
   struct ppp_work w = { 0 };
   pp_dfs dfs = { 0 };
   int status = PP_PATHS_ENOMEM;
-  out->interesting = malloc ((n ? n : 1) * sizeof *out->interesting);
-  out->dag_weight = calloc (d->nedges ? d->nedges : 1, sizeof *out->dag_weight);
+  out->interesting = pp_malloc ((n ? n : 1) * sizeof *out->interesting);
+  out->dag_weight = pp_calloc (d->nedges ? d->nedges : 1, sizeof *out->dag_weight);
   if (!out->interesting || !out->dag_weight)
     goto done;
   if (n)
     {
       memcpy (out->interesting, interesting, n * sizeof *interesting);
-      qsort (out->interesting, n, sizeof *out->interesting, by_value);
+      pp_sort (out->interesting, n, sizeof *out->interesting, by_value);
     }
   for (uint32_t i = 0; i < n; i++)
     {
@@ -247,8 +248,8 @@ pp_ppp_number (const pp_paths *p, const uint64_t *interesting, uint32_t n,
 	  || out->interesting[i] != out->interesting[out->ninteresting - 1])
 	out->interesting[out->ninteresting++] = out->interesting[i];
     }
-  out->id = calloc (out->ninteresting ? out->ninteresting : 1, sizeof *out->id);
-  w.pid = calloc (out->ninteresting ? out->ninteresting : 1, sizeof *w.pid);
+  out->id = pp_calloc (out->ninteresting ? out->ninteresting : 1, sizeof *out->id);
+  w.pid = pp_calloc (out->ninteresting ? out->ninteresting : 1, sizeof *w.pid);
   if (!out->id || !w.pid || (status = collect_crossings (p, out, &w)) != PP_PATHS_OK)
     goto done;
   status = PP_PATHS_ENOMEM;
@@ -262,8 +263,8 @@ pp_ppp_number (const pp_paths *p, const uint64_t *interesting, uint32_t n,
       if (crossings > most)
 	most = crossings;
     }
-  w.prefixes = malloc (most * sizeof *w.prefixes);
-  w.cis = malloc (most * sizeof *w.cis);
+  w.prefixes = pp_malloc (most * sizeof *w.prefixes);
+  w.cis = pp_malloc (most * sizeof *w.cis);
   if (!w.prefixes || !w.cis || pp_dfs_init (&dfs, d, PP_DFS_SUCCS, 0, NULL, NULL))
     goto done;
   /* Postorder of a DAG from ENTRY: every node after its successors.  */
@@ -282,11 +283,11 @@ pp_ppp_number (const pp_paths *p, const uint64_t *interesting, uint32_t n,
   status = bound_numbers (d, &dfs, out);
 done:
   pp_dfs_free (&dfs);
-  free (w.start);
-  free (w.cross);
-  free (w.pid);
-  free (w.prefixes);
-  free (w.cis);
+  pp_free (w.start);
+  pp_free (w.cross);
+  pp_free (w.pid);
+  pp_free (w.prefixes);
+  pp_free (w.cis);
   if (status != PP_PATHS_OK)
     pp_ppp_free (out);
   return status;

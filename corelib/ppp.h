@@ -46,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "paths.h"
 
 #ifdef __cplusplus
@@ -78,9 +79,9 @@ int pp_ppp_number (const pp_paths *p, const uint64_t *interesting, uint32_t n,
 static inline void
 pp_ppp_free (pp_ppp *ppp)
 {
-  free (ppp->interesting);
-  free (ppp->id);
-  free (ppp->dag_weight);
+  pp_free (ppp->interesting);
+  pp_free (ppp->id);
+  pp_free (ppp->dag_weight);
   memset (ppp, 0, sizeof *ppp);
 }
 

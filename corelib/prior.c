@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "ip-notes.h"
 #include "prior.h"
 #include "edgeprof.h"
@@ -69,7 +70,7 @@ pp_function_path_counts (const pp_function_notes *fn, uint32_t index,
 		   "has %" PRIu64 " paths (corrupted profile)", fn->interesting[i],
 		   npaths);
   size_t most = (size_t) fn->nvalues + (end - first);
-  pp_path_count *c = malloc ((most ? most : 1) * sizeof *c);
+  pp_path_count *c = pp_malloc ((most ? most : 1) * sizeof *c);
   if (!c)
     return fail (err, errlen, "out of memory");
   uint32_t k = 0;
@@ -81,7 +82,7 @@ pp_function_path_counts (const pp_function_notes *fn, uint32_t index,
       uint64_t path = fn->nkeys ? fn->keys[v] : v;
       if (path == UINT64_MAX)
 	{
-	  free (c);
+	  pp_free (c);
 	  return fail (err, errlen, "a count in slot %" PRIu32 ", which counts no "
 		       "path (corrupted profile)", v);
 	}
@@ -91,7 +92,7 @@ pp_function_path_counts (const pp_function_notes *fn, uint32_t index,
     {
       if (u->sparse[i].path >= npaths)
 	{
-	  free (c);
+	  pp_free (c);
 	  return fail (err, errlen, "a count of path %" PRIu64 " but the function "
 		       "has %" PRIu64 " paths (corrupted profile)", u->sparse[i].path,
 		       npaths);
@@ -99,7 +100,7 @@ pp_function_path_counts (const pp_function_notes *fn, uint32_t index,
       if (u->sparse[i].count)
 	c[k++] = (pp_path_count) { u->sparse[i].path, u->sparse[i].count };
     }
-  qsort (c, k, sizeof *c, by_path);
+  pp_sort (c, k, sizeof *c, by_path);
   uint32_t m = 0;
   for (uint32_t i = 0; i < k; i++)
     if (m && c[m - 1].path == c[i].path)
@@ -125,7 +126,7 @@ pp_select_hottest (pp_path_count *counts, uint32_t n, double percent)
 {
   if (n == 0)
     return 0;
-  qsort (counts, n, sizeof *counts, hottest_first);
+  pp_sort (counts, n, sizeof *counts, hottest_first);
   if (percent >= 100)
     return n;
   long double total = 0, taken = 0;
@@ -143,7 +144,7 @@ pp_prior_load (const char *file, pp_prior *prior, char *err, size_t errlen)
   memset (prior, 0, sizeof *prior);
   if (pp_profile_read_file (file, &prior->profile, NULL, err, errlen))
     return -1;
-  prior->units = calloc (prior->profile.nunits ? prior->profile.nunits : 1,
+  prior->units = pp_calloc (prior->profile.nunits ? prior->profile.nunits : 1,
 			 sizeof *prior->units);
   if (!prior->units)
     {
@@ -161,7 +162,7 @@ pp_prior_free (pp_prior *prior)
 {
   for (uint32_t i = 0; i < prior->nunits; i++)
     pp_notes_free (&prior->units[i].notes);
-  free (prior->units);
+  pp_free (prior->units);
   pp_profile_free (&prior->profile);
   memset (prior, 0, sizeof *prior);
 }
@@ -293,12 +294,12 @@ pp_edge_counts_of_paths (const pp_graph *g, const pp_paths *p,
 			 const pp_path_count *executed, uint32_t n,
 			 uint64_t *counts, bool *unknown)
 {
-  uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
-  uint64_t *starts = calloc (g->nnodes + 1, sizeof *starts);
+  uint32_t *edges = pp_malloc ((p->max_path_edges + 1) * sizeof *edges);
+  uint64_t *starts = pp_calloc (g->nnodes + 1, sizeof *starts);
   if (!edges || !starts)
     {
-      free (edges);
-      free (starts);
+      pp_free (edges);
+      pp_free (starts);
       return -1;
     }
   memset (counts, 0, g->nedges * sizeof *counts);
@@ -324,8 +325,8 @@ pp_edge_counts_of_paths (const pp_graph *g, const pp_paths *p,
   for (uint32_t e = 0; e < g->nedges; e++)
     if (p->role[e] == PP_PATH_ROLE_CLOSING)
       counts[e] = returns;
-  free (edges);
-  free (starts);
+  pp_free (edges);
+  pp_free (starts);
   return 0;
 }
 
@@ -333,13 +334,13 @@ int
 pp_notes_paths_number (const pp_function_notes *fn, const pp_graph *g,
 		       pp_paths **out)
 {
-  bool *path_end = malloc (g->nedges ? g->nedges : 1);
+  bool *path_end = pp_malloc (g->nedges ? g->nedges : 1);
   if (!path_end)
     return PP_PATHS_ENOMEM;
   for (uint32_t e = 0; e < g->nedges; e++)
     path_end[e] = (fn->edges[e].flags & PP_EDGE_PATH_END) != 0;
   int rc = pp_paths_number (g, path_end, out);
-  free (path_end);
+  pp_free (path_end);
   return rc;
 }
 
@@ -361,7 +362,7 @@ edge_counts_of_counters (const pp_prior_function *f, const pp_mode_info *mode,
   if (pp_plan_from_notes (fn, mode, &plan, err, errlen))
     return -1;
   int32_t *counter_of_edge = pp_plan_counter_of_edge (&plan, g->nedges);
-  bool *known = malloc ((g->nedges ? g->nedges : 1) * sizeof *known);
+  bool *known = pp_malloc ((g->nedges ? g->nedges : 1) * sizeof *known);
   int rc = -1;
   if (counter_of_edge && known)
     rc = pp_propagate_counts_signed_fakes
@@ -371,8 +372,8 @@ edge_counts_of_counters (const pp_prior_function *f, const pp_mode_info *mode,
     for (uint32_t e = 0; e < g->nedges; e++)
       if (!known[e])
 	counts[e] = 0;
-  free (counter_of_edge);
-  free (known);
+  pp_free (counter_of_edge);
+  pp_free (known);
   pp_plan_free (&plan);
   if (rc == 1)
     return fail (err, errlen, "function %s: the counters contradict the "
@@ -406,7 +407,7 @@ pp_prior_edge_counts (const pp_prior_function *f, const pp_graph *g,
   if (status == 0 && pp_edge_counts_of_paths (g, numbering, executed, n, counts,
 					      NULL))
     status = fail (err, errlen, "out of memory");
-  free (executed);
+  pp_free (executed);
   pp_paths_free (numbering);
   return status;
 }

@@ -14,6 +14,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "hash.h"
 #include "profile.h"
 
@@ -101,17 +102,17 @@ pp_read_all (int fd, unsigned char **buf, size_t *len)
   if (pp_fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > 0
       && (unsigned long long) st.st_size < SIZE_MAX - 1)
     cap = (size_t) st.st_size + 1;	/* +1: EOF is seen without growing */
-  unsigned char *b = malloc (cap);
+  unsigned char *b = pp_malloc (cap);
   if (!b)
     return -1;
   for (;;)
     {
       if (n == cap)
 	{
-	  unsigned char *bigger = cap > SIZE_MAX / 2 ? NULL : realloc (b, cap * 2);
+	  unsigned char *bigger = cap > SIZE_MAX / 2 ? NULL : pp_realloc (b, cap * 2);
 	  if (!bigger)
 	    {
-	      free (b);
+	      pp_free (b);
 	      errno = ENOMEM;
 	      return -1;
 	    }
@@ -124,7 +125,7 @@ pp_read_all (int fd, unsigned char **buf, size_t *len)
       if (got < 0)
 	{
 	  int saved = errno;
-	  free (b);
+	  pp_free (b);
 	  errno = saved;
 	  return -1;
 	}
@@ -203,7 +204,7 @@ get_u64 (reader *r, uint64_t *v, const char *what)
 static void *
 copy_bytes (const void *src, size_t n)
 {
-  void *p = malloc (n ? n : 1);
+  void *p = pp_malloc (n ? n : 1);
   if (p && n)
     memcpy (p, src, n);
   return p;
@@ -213,7 +214,7 @@ copy_bytes (const void *src, size_t n)
 static char *
 copy_name (const char *name)
 {
-  char *s = malloc (pp_short_strlen (name) + 1), *o = s;
+  char *s = pp_malloc (pp_short_strlen (name) + 1), *o = s;
   if (s)
     while ((*o++ = *name++))
       ;
@@ -225,13 +226,13 @@ copy_name (const char *name)
 static char *
 copy_file_name (const unsigned char *src, size_t n, bool *nul)
 {
-  char *s = malloc (n + 1);
+  char *s = pp_malloc (n + 1);
   *nul = false;
   for (size_t i = 0; s && i < n; i++)
     if (!(s[i] = (char) src[i]))
       {
 	*nul = true;
-	free (s);
+	pp_free (s);
 	return NULL;
       }
   if (s)
@@ -397,13 +398,13 @@ read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
 	     : r->borrow ? (unsigned char *) notes : copy_bytes (notes, notes_len);
   u->value_kind = kind;
   u->nvalues = nvalues;
-  u->values = malloc (nvalues ? (size_t) nvalues * size : 1);
+  u->values = pp_malloc (nvalues ? (size_t) nvalues * size : 1);
   u->nsparse = nsparse;
-  u->sparse = malloc (nsparse ? (size_t) nsparse * sizeof *u->sparse : 1);
+  u->sparse = pp_malloc (nsparse ? (size_t) nsparse * sizeof *u->sparse : 1);
   size_t nwords = (size_t) nwide * ((size_t) wide_words + 1);
   u->wide_words = wide_words;
   u->nwide = nwide;
-  u->wide = malloc (nwords ? nwords * 8 : 1);
+  u->wide = pp_malloc (nwords ? nwords * 8 : 1);
   if (!u->notes || !u->values || !u->sparse || !u->wide)
     goto oom;
   reader wr = { .buf = wide, .len = nwords * 8 };
@@ -477,7 +478,7 @@ reserve_units (pp_profile *p, uint32_t nunits, uint32_t more, char *err,
   size_t cap = (size_t) nunits + more;
   if (cap == 0)
     return 0;
-  p->units = cap > UINT32_MAX ? NULL : malloc (cap * sizeof *p->units);
+  p->units = cap > UINT32_MAX ? NULL : pp_malloc (cap * sizeof *p->units);
   if (!p->units)
     {
       set_err (err, errlen, "out of memory");
@@ -611,7 +612,7 @@ pp_profile_read_fd (int fd, pp_profile *p, char *err, size_t errlen)
       return -1;
     }
   int ret = pp_profile_decode (buf, len, p, err, errlen);
-  free (buf);
+  pp_free (buf);
   return ret;
 }
 
@@ -717,7 +718,7 @@ make_pieces (const pp_profile *p, pieces *pc)
   /* One block: cut, iov, meta (freed through cut).  */
   size_t ncut = 2 * (size_t) p->nunits + 1, niov = ncut + 1;
   size_t head = ncut * sizeof *pc->cut + niov * sizeof *pc->iov;
-  pc->cut = total > SIZE_MAX - head ? NULL : malloc (head + total);
+  pc->cut = total > SIZE_MAX - head ? NULL : pp_malloc (head + total);
   if (!pc->cut)
     {
       errno = ENOMEM;
@@ -800,10 +801,10 @@ pp_profile_encode (const pp_profile *p, unsigned char **buf, size_t *len)
   size_t n = file_iovecs (p, &pc, trailer, iov), total = 0;
   for (size_t k = 0; k < n; k++)
     total += iov[k].iov_len;
-  unsigned char *b = malloc (total), *o = b;
+  unsigned char *b = pp_malloc (total), *o = b;
   for (size_t k = 0; b && k < n; k++)
     o = put_bytes (o, iov[k].iov_base, iov[k].iov_len);
-  free (pc.cut);
+  pp_free (pc.cut);
   if (!b)
     {
       errno = ENOMEM;
@@ -857,7 +858,7 @@ pp_profile_write (int fd, const pp_profile *p)
 	}
     }
   int saved = errno;
-  free (pc.cut);
+  pp_free (pc.cut);
   errno = saved;
   return ret;
 }
@@ -944,7 +945,7 @@ merge_sparse (const pp_sparse_count *a, uint32_t na, const pp_sparse_count *b,
 {
   uint64_t most = (uint64_t) na + nb;
   pp_sparse_count *m = most <= UINT32_MAX
-		       ? malloc (most ? (size_t) most * sizeof *m : 1) : NULL;
+		       ? pp_malloc (most ? (size_t) most * sizeof *m : 1) : NULL;
   uint32_t i = 0, j = 0, k = 0;
   if (!m)
     return NULL;
@@ -973,7 +974,7 @@ merge_wide (pp_unit_data *d, const pp_unit_data *u)
   uint32_t w = u->wide_words, na = d->nwide, nb = u->nwide;
   uint64_t most = (uint64_t) na + nb;
   uint64_t *m = most <= UINT32_MAX
-		? malloc ((size_t) most * 8 * (w + 1)) : NULL;
+		? pp_malloc ((size_t) most * 8 * (w + 1)) : NULL;
   if (!m)
     return -1;
   const uint64_t *a = d->wide, *b = u->wide;
@@ -993,7 +994,7 @@ merge_wide (pp_unit_data *d, const pp_unit_data *u)
 	  i++, j++;
 	}
     }
-  free (d->wide);
+  pp_free (d->wide);
   d->wide = m;
   d->nwide = k;
   d->wide_words = w;
@@ -1006,7 +1007,7 @@ static void
 add_values (pp_unit_data *d, const pp_unit_data *u, pp_sparse_count *sparse,
 	    uint32_t nsparse)
 {
-  free (d->sparse);
+  pp_free (d->sparse);
   d->sparse = sparse;
   d->nsparse = nsparse;
   d->runs = pp_sat_add (d->runs, u->runs);
@@ -1032,7 +1033,7 @@ append_copy (pp_profile *p, const pp_unit_data *u, char *err, size_t errlen)
   if (p->nunits == p->cap)
     {
       uint32_t cap = p->cap ? p->cap * 2 : 8;
-      pp_unit_data *units = cap > p->cap ? realloc (p->units, cap * sizeof *units)
+      pp_unit_data *units = cap > p->cap ? pp_realloc (p->units, cap * sizeof *units)
 					 : NULL;
       if (!units)
 	{
@@ -1055,12 +1056,12 @@ append_copy (pp_profile *p, const pp_unit_data *u, char *err, size_t errlen)
   if (!c.name || !c.notes || !c.values || (u->nsparse && !c.sparse)
       || (u->nwide && !c.wide))
     {
-      free (c.name);
+      pp_free (c.name);
       if (!p->notes_borrowed)
-	free (c.notes);
-      free (c.values);
-      free (c.sparse);
-      free (c.wide);
+	pp_free (c.notes);
+      pp_free (c.values);
+      pp_free (c.sparse);
+      pp_free (c.wide);
       set_err (err, errlen, "out of memory");
       return -1;
     }
@@ -1083,7 +1084,7 @@ pp_profile_add_unit (pp_profile *p, const pp_unit_data *u, char *err,
 					  u->nsparse, &nsparse);
   if (!sparse || merge_wide (d, u))
     {
-      free (sparse);
+      pp_free (sparse);
       set_err (err, errlen, "out of memory");
       return -1;
     }
@@ -1107,13 +1108,13 @@ pp_profile_free (pp_profile *p)
   if (p->units)
     for (uint32_t i = 0; i < p->nunits; i++)
       {
-	free (p->units[i].name);
+	pp_free (p->units[i].name);
 	if (!p->notes_borrowed)
-	  free (p->units[i].notes);
-	free (p->units[i].values);
-	free (p->units[i].sparse);
-	free (p->units[i].wide);
+	  pp_free (p->units[i].notes);
+	pp_free (p->units[i].values);
+	pp_free (p->units[i].sparse);
+	pp_free (p->units[i].wide);
       }
-  free (p->units);
+  pp_free (p->units);
   memset (p, 0, sizeof *p);
 }

@@ -22,6 +22,7 @@
 
 #include <stdlib.h>
 
+#include "alloc.h"
 #include "edgeprof.h"
 
 /* Per node: inflow minus outflow over the edges known so far.  At most 2^32 edges of
@@ -103,7 +104,7 @@ static int
 peel_leaves (struct propagation *p)
 {
   const pp_graph *g = p->g;
-  uint32_t *queue = malloc ((g->nnodes ? g->nnodes : 1) * sizeof *queue);
+  uint32_t *queue = pp_malloc ((g->nnodes ? g->nnodes : 1) * sizeof *queue);
   if (!queue)
     return -1;
   uint32_t queue_len = 0;
@@ -125,7 +126,7 @@ peel_leaves (struct propagation *p)
       else if (p->unknown_degree[other] == 1)
 	queue[queue_len++] = other;
     }
-  free (queue);
+  pp_free (queue);
   return status;
 }
 
@@ -149,8 +150,8 @@ solve_bridges (struct propagation *p)
 {
   const pp_graph *g = p->g;
   size_t n = g->nnodes;
-  uint32_t *low = malloc (n * sizeof *low);
-  flow_balance *subtree = malloc (n * sizeof *subtree);
+  uint32_t *low = pp_malloc (n * sizeof *low);
+  flow_balance *subtree = pp_malloc (n * sizeof *subtree);
   pp_dfs dfs;
   bool have_dfs = pp_dfs_init (&dfs, g, PP_DFS_BOTH, 0, walks_open_edge, p) == 0;
   int status = -1;
@@ -192,8 +193,8 @@ solve_bridges (struct propagation *p)
     }
 
 out:
-  free (low);
-  free (subtree);
+  pp_free (low);
+  pp_free (subtree);
   if (have_dfs)
     pp_dfs_free (&dfs);
   return status;
@@ -208,9 +209,9 @@ propagate (const pp_graph *g, const int32_t *counter_of_edge,
   struct propagation p = {
     .g = g,
     .counts = counts,
-    .known = calloc (m, sizeof (bool)),
-    .balance = calloc (n, sizeof (flow_balance)),
-    .unknown_degree = calloc (n, sizeof (uint32_t)),
+    .known = pp_calloc (m, sizeof (bool)),
+    .balance = pp_calloc (n, sizeof (flow_balance)),
+    .unknown_degree = pp_calloc (n, sizeof (uint32_t)),
     .signed_fakes = signed_fakes,
     .modular = modular,
   };
@@ -257,9 +258,9 @@ out:
   if (known && p.known)
     for (uint32_t e = 0; e < g->nedges; e++)
       known[e] = p.known[e];
-  free (p.known);
-  free (p.balance);
-  free (p.unknown_degree);
+  pp_free (p.known);
+  pp_free (p.balance);
+  pp_free (p.unknown_degree);
   return status;
 }
 

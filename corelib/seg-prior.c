@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "ip-notes.h"
 #include "prior.h"
 #include "segments.h"
@@ -25,11 +26,11 @@ free_record (struct pp_seg_record *r)
   if (r->notes)
     for (uint32_t m = 0; m < r->manifest.nunits; m++)
       pp_notes_free (&r->notes[m]);
-  free (r->notes);
+  pp_free (r->notes);
   if (r->laid_out)
     pp_ip_layout_free (&r->layout);
   pp_ip_manifest_free (&r->manifest);
-  free (r->cfg_checksum);
+  pp_free (r->cfg_checksum);
 }
 
 void
@@ -37,7 +38,7 @@ pp_seg_prior_free (pp_seg_prior *sp)
 {
   for (uint32_t i = 0; i < sp->nrecords; i++)
     free_record (&sp->records[i]);
-  free (sp->records);
+  pp_free (sp->records);
   memset (sp, 0, sizeof *sp);
 }
 
@@ -69,8 +70,8 @@ open_record (const pp_prior *prior, struct pp_seg_record *r, uint32_t depth,
       return -1;
     }
   uint32_t n = r->manifest.nunits;
-  r->notes = calloc (n + 1, sizeof *r->notes);
-  const pp_unit_notes **list = calloc (n + 1, sizeof *list);
+  r->notes = pp_calloc (n + 1, sizeof *r->notes);
+  const pp_unit_notes **list = pp_calloc (n + 1, sizeof *list);
   int status = -1;
   if (!r->notes || !list)
     {
@@ -111,7 +112,7 @@ open_record (const pp_prior *prior, struct pp_seg_record *r, uint32_t depth,
     }
   status = 0;
 out:
-  free (list);
+  pp_free (list);
   return status;
 }
 
@@ -124,7 +125,7 @@ pp_seg_prior_open (const pp_prior *prior, uint32_t depth, pp_seg_prior *sp,
   uint32_t n = 0;
   for (uint32_t i = 0; i < prior->nunits; i++)
     n += pp_ip_manifest_p (prior->units[i].data->notes, prior->units[i].data->notes_len);
-  sp->records = calloc (n + 1, sizeof *sp->records);
+  sp->records = pp_calloc (n + 1, sizeof *sp->records);
   if (!sp->records)
     {
       snprintf (err, errlen, "out of memory");
@@ -164,7 +165,7 @@ learn_root (const pp_seg_prior *sp, const struct pp_seg_record *r, uint32_t proc
   int rc = pp_seg_build_numbered (&r->layout.prog, proc, sp->depth, &s, &p);
   const pp_unit_data *u = r->data;
   pp_path_count *counts = rc == PP_SEG_OK
-			  ? malloc ((u->nwide + 1) * sizeof *counts) : NULL;
+			  ? pp_malloc ((u->nwide + 1) * sizeof *counts) : NULL;
   uint32_t k = 0;
   bool stale = false;
   for (uint32_t j = 0; counts && j < u->nwide; j++)
@@ -186,7 +187,7 @@ learn_root (const pp_seg_prior *sp, const struct pp_seg_record *r, uint32_t proc
   else
     {
       k = pp_select_hottest (counts, k, percent);
-      *interesting = malloc ((k + 1) * sizeof **interesting);
+      *interesting = pp_malloc ((k + 1) * sizeof **interesting);
       if (*interesting)
 	{
 	  for (uint32_t j = 0; j < k; j++)
@@ -198,7 +199,7 @@ learn_root (const pp_seg_prior *sp, const struct pp_seg_record *r, uint32_t proc
       else
 	snprintf (err, errlen, "out of memory");
     }
-  free (counts);
+  pp_free (counts);
   pp_paths_free (p);
   pp_seg_free (&s);
   return status;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "hash.h"
 #include "paths-internal.h"
 #include "segments.h"
@@ -20,7 +21,7 @@ push (struct vec *a, uint32_t x)
   if (a->n == a->cap)
     {
       uint32_t cap = a->cap ? 2 * a->cap : 16;
-      uint32_t *v = realloc (a->v, cap * sizeof *v);
+      uint32_t *v = pp_realloc (a->v, cap * sizeof *v);
       if (!v)
 	return -1;
       a->v = v;
@@ -34,17 +35,17 @@ void
 pp_seg_free (pp_seg_graph *s)
 {
   pp_graph_free (&s->g);
-  free (s->copies);
-  free (s->kind);
-  free (s->copy_of);
-  free (s->arg);
-  free (s->edge_of);
-  free (s->site_start);
-  free (s->sites);
-  free (s->first_call);
-  free (s->child);
-  free (s->call_edge);
-  free (s->return_edge);
+  pp_free (s->copies);
+  pp_free (s->kind);
+  pp_free (s->copy_of);
+  pp_free (s->arg);
+  pp_free (s->edge_of);
+  pp_free (s->site_start);
+  pp_free (s->sites);
+  pp_free (s->first_call);
+  pp_free (s->child);
+  pp_free (s->call_edge);
+  pp_free (s->return_edge);
   memset (s, 0, sizeof *s);
 }
 
@@ -65,27 +66,27 @@ sort_sites (const pp_ip_program *prog, pp_seg_graph *s)
 {
   if (prog->call_start)
     {
-      s->site_start = malloc ((prog->nprocs + 1) * sizeof *s->site_start);
+      s->site_start = pp_malloc ((prog->nprocs + 1) * sizeof *s->site_start);
       if (!s->site_start)
 	return PP_SEG_ENOMEM;
       memcpy (s->site_start, prog->call_start, (prog->nprocs + 1) * sizeof *s->site_start);
       return PP_SEG_OK;
     }
-  s->site_start = calloc (prog->nprocs + 1, sizeof *s->site_start);
-  s->sites = malloc ((prog->ncalls ? prog->ncalls : 1) * sizeof *s->sites);
+  s->site_start = pp_calloc (prog->nprocs + 1, sizeof *s->site_start);
+  s->sites = pp_malloc ((prog->ncalls ? prog->ncalls : 1) * sizeof *s->sites);
   if (!s->site_start || !s->sites)
     return PP_SEG_ENOMEM;
   for (uint32_t i = 0; i < prog->ncalls; i++)
     s->site_start[prog->calls[i].proc + 1]++;
   for (uint32_t p = 0; p < prog->nprocs; p++)
     s->site_start[p + 1] += s->site_start[p];
-  uint32_t *at = malloc ((prog->nprocs ? prog->nprocs : 1) * sizeof *at);
+  uint32_t *at = pp_malloc ((prog->nprocs ? prog->nprocs : 1) * sizeof *at);
   if (!at)
     return PP_SEG_ENOMEM;
   memcpy (at, s->site_start, prog->nprocs * sizeof *at);
   for (uint32_t i = 0; i < prog->ncalls; i++)
     s->sites[at[prog->calls[i].proc]++] = i;
-  free (at);
+  pp_free (at);
   return PP_SEG_OK;
 }
 
@@ -98,7 +99,7 @@ make_copies (const pp_ip_program *prog, uint32_t root, uint32_t k,
   uint32_t cap = 16, nodes = prog->procs[root].nnodes,
 	   slots = prog->procs[root].nedges;
   struct vec child = { 0 };
-  s->copies = malloc (cap * sizeof *s->copies);
+  s->copies = pp_malloc (cap * sizeof *s->copies);
   if (!s->copies)
     return PP_SEG_ENOMEM;
   s->copies[0] = (pp_seg_copy) { .proc = root, .parent = UINT32_MAX,
@@ -117,8 +118,8 @@ make_copies (const pp_ip_program *prog, uint32_t root, uint32_t k,
 	      || site->call >= prog->procs[c.proc].nnodes
 	      || site->ret >= prog->procs[c.proc].nnodes)
 	    {
-	      free (first_call.v);
-	      free (child.v);
+	      pp_free (first_call.v);
+	      pp_free (child.v);
 	      return PP_SEG_EGRAPH;
 	    }
 	  const pp_graph *q = &prog->procs[site->callee];
@@ -131,7 +132,7 @@ make_copies (const pp_ip_program *prog, uint32_t root, uint32_t k,
 	    }
 	  if (s->ncopies == cap)
 	    {
-	      pp_seg_copy *more = realloc (s->copies, 2 * cap * sizeof *more);
+	      pp_seg_copy *more = pp_realloc (s->copies, 2 * cap * sizeof *more);
 	      if (!more)
 		goto nomem;
 	      s->copies = more;
@@ -152,8 +153,8 @@ make_copies (const pp_ip_program *prog, uint32_t root, uint32_t k,
   s->child = child.v;
   return PP_SEG_OK;
 nomem:
-  free (first_call.v);
-  free (child.v);
+  pp_free (first_call.v);
+  pp_free (child.v);
   return PP_SEG_ENOMEM;
 }
 
@@ -168,13 +169,13 @@ add_edge (pp_seg_graph *s, uint32_t src, uint32_t dst, uint32_t flags,
   if (e >= *cap)
     {
       uint32_t n = 2 * *cap;
-      uint8_t *kinds = realloc (s->kind, n * sizeof *kinds);
+      uint8_t *kinds = pp_realloc (s->kind, n * sizeof *kinds);
       if (kinds)
 	s->kind = kinds;
-      uint32_t *copies = realloc (s->copy_of, n * sizeof *copies);
+      uint32_t *copies = pp_realloc (s->copy_of, n * sizeof *copies);
       if (copies)
 	s->copy_of = copies;
-      uint32_t *args = realloc (s->arg, n * sizeof *args);
+      uint32_t *args = pp_realloc (s->arg, n * sizeof *args);
       if (args)
 	s->arg = args;
       if (!kinds || !copies || !args)
@@ -229,12 +230,12 @@ make_edges (const pp_ip_program *prog, pp_seg_graph *s)
   const pp_graph *rg = &prog->procs[s->copies[0].proc];
   uint32_t cap = 64;
   uint32_t ncalls = s->first_call[s->ncopies];
-  s->kind = malloc (cap * sizeof *s->kind);
-  s->copy_of = malloc (cap * sizeof *s->copy_of);
-  s->arg = malloc (cap * sizeof *s->arg);
-  s->edge_of = malloc ((nslots ? nslots : 1) * sizeof *s->edge_of);
-  s->call_edge = malloc ((ncalls ? ncalls : 1) * sizeof *s->call_edge);
-  s->return_edge = malloc ((ncalls ? ncalls : 1) * sizeof *s->return_edge);
+  s->kind = pp_malloc (cap * sizeof *s->kind);
+  s->copy_of = pp_malloc (cap * sizeof *s->copy_of);
+  s->arg = pp_malloc (cap * sizeof *s->arg);
+  s->edge_of = pp_malloc ((nslots ? nslots : 1) * sizeof *s->edge_of);
+  s->call_edge = pp_malloc ((ncalls ? ncalls : 1) * sizeof *s->call_edge);
+  s->return_edge = pp_malloc ((ncalls ? ncalls : 1) * sizeof *s->return_edge);
   if (!s->kind || !s->copy_of || !s->arg || !s->edge_of || !s->call_edge
       || !s->return_edge
       || pp_graph_init (&s->g, nnodes, rg->entry, rg->exit))

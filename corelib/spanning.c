@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "alloc.h"
 #include "edgeprof.h"
 
 /* Kruskal order of one edge.  */
@@ -71,16 +72,16 @@ join (struct forest *f, uint32_t a, uint32_t b)
 int
 pp_max_spanning_tree (const pp_graph *g, const double *w, bool *on_tree)
 {
-  struct candidate *order = malloc ((g->nedges ? g->nedges : 1) * sizeof *order);
+  struct candidate *order = pp_malloc ((g->nedges ? g->nedges : 1) * sizeof *order);
   struct forest f = {
-    .parent = malloc ((g->nnodes ? g->nnodes : 1) * sizeof *f.parent),
-    .rank = calloc (g->nnodes ? g->nnodes : 1, sizeof *f.rank),
+    .parent = pp_malloc ((g->nnodes ? g->nnodes : 1) * sizeof *f.parent),
+    .rank = pp_calloc (g->nnodes ? g->nnodes : 1, sizeof *f.rank),
   };
   if (!order || !f.parent || !f.rank)
     {
-      free (order);
-      free (f.parent);
-      free (f.rank);
+      pp_free (order);
+      pp_free (f.parent);
+      pp_free (f.rank);
       return -1;
     }
   for (uint32_t v = 0; v < g->nnodes; v++)
@@ -97,7 +98,7 @@ pp_max_spanning_tree (const pp_graph *g, const double *w, bool *on_tree)
 	.edge = e,
       };
     }
-  qsort (order, g->nedges, sizeof *order, compare_candidates);
+  pp_sort (order, g->nedges, sizeof *order, compare_candidates);
 
   int pinned_chords = 0;
   for (uint32_t i = 0; i < g->nedges; i++)
@@ -107,9 +108,9 @@ pp_max_spanning_tree (const pp_graph *g, const double *w, bool *on_tree)
       if (!on_tree[e] && order[i].rank < 2)
 	pinned_chords++;
     }
-  free (order);
-  free (f.parent);
-  free (f.rank);
+  pp_free (order);
+  pp_free (f.parent);
+  pp_free (f.rank);
   return pinned_chords;
 }
 
@@ -119,20 +120,20 @@ pp_plan_edge_counters (const pp_graph *g, const double *w,
 {
   if (g->nedges > INT_MAX)
     return -1;
-  bool *on_tree = malloc ((g->nedges ? g->nedges : 1) * sizeof *on_tree);
+  bool *on_tree = pp_malloc ((g->nedges ? g->nedges : 1) * sizeof *on_tree);
   if (!on_tree)
     return -1;
   int stuck = pp_max_spanning_tree (g, w, on_tree);
   if (stuck < 0)
     {
-      free (on_tree);
+      pp_free (on_tree);
       return -1;
     }
   int ncounters = 0;
   for (uint32_t e = 0; e < g->nedges; e++)
     counter_of_edge[e] = on_tree[e] || (g->edges[e].flags & PP_EDGE_PINNED)
 			 ? -1 : ncounters++;
-  free (on_tree);
+  pp_free (on_tree);
   if (pinned_chords)
     *pinned_chords = stuck;
   return ncounters;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "trace.h"
 #include "edgeprof.h"
 
@@ -31,12 +32,12 @@ is_call_block (const pp_graph *g, const bool *calls, uint32_t v)
 int
 pp_trace_blockers (const pp_graph *g, const bool *calls, bool *decision, bool *wit)
 {
-  uint32_t *stack = malloc ((g->nnodes + 1) * sizeof *stack);
-  bool *reached = calloc (g->nnodes + 1, sizeof *reached);
+  uint32_t *stack = pp_malloc ((g->nnodes + 1) * sizeof *stack);
+  bool *reached = pp_calloc (g->nnodes + 1, sizeof *reached);
   if (!stack || !reached)
     {
-      free (stack);
-      free (reached);
+      pp_free (stack);
+      pp_free (reached);
       return -1;
     }
   uint32_t top = 0;
@@ -76,8 +77,8 @@ pp_trace_blockers (const pp_graph *g, const bool *calls, bool *decision, bool *w
 	    }
 	}
     }
-  free (stack);
-  free (reached);
+  pp_free (stack);
+  pp_free (reached);
   return 0;
 }
 
@@ -86,10 +87,10 @@ pp_trace_place (const pp_graph *g, const bool *calls, const double *w,
 		int32_t *witness_of_edge)
 {
   uint32_t m = g->nedges ? g->nedges : 1;
-  bool *decision = malloc ((g->nnodes + 1) * sizeof *decision);
-  bool *wit = calloc (m, sizeof *wit), *on_tree = calloc (m, sizeof *on_tree);
-  uint32_t *orig = malloc (m * sizeof *orig);
-  double *hw = malloc (m * sizeof *hw);
+  bool *decision = pp_malloc ((g->nnodes + 1) * sizeof *decision);
+  bool *wit = pp_calloc (m, sizeof *wit), *on_tree = pp_calloc (m, sizeof *on_tree);
+  uint32_t *orig = pp_malloc (m * sizeof *orig);
+  double *hw = pp_malloc (m * sizeof *hw);
   pp_graph h = { 0 };
   int n = -1;
   if (!decision || !wit || !on_tree || !orig || !hw
@@ -116,11 +117,11 @@ pp_trace_place (const pp_graph *g, const bool *calls, const double *w,
     witness_of_edge[e] = wit[e] ? n++ : -1;
 out:
   pp_graph_free (&h);
-  free (decision);
-  free (wit);
-  free (on_tree);
-  free (orig);
-  free (hw);
+  pp_free (decision);
+  pp_free (wit);
+  pp_free (on_tree);
+  pp_free (orig);
+  pp_free (hw);
   return n;
 }
 
@@ -236,13 +237,13 @@ pp_trace_function_init (pp_trace_function *tf, const pp_graph *g,
   memset (tf, 0, sizeof *tf);
   tf->g = g;
   uint32_t m = g->nedges ? g->nedges : 1, nn = g->nnodes ? g->nnodes : 1;
-  tf->witness_of_edge = malloc (m * sizeof *tf->witness_of_edge);
-  tf->edge_of_witness = malloc (m * sizeof *tf->edge_of_witness);
-  tf->decision = malloc (nn * sizeof *tf->decision);
-  tf->calls = calloc (nn, sizeof *tf->calls);
-  tf->reentry = calloc (nn, sizeof *tf->reentry);
-  tf->choice = calloc (nn, sizeof *tf->choice);
-  bool *wit = calloc (m, sizeof *wit);
+  tf->witness_of_edge = pp_malloc (m * sizeof *tf->witness_of_edge);
+  tf->edge_of_witness = pp_malloc (m * sizeof *tf->edge_of_witness);
+  tf->decision = pp_malloc (nn * sizeof *tf->decision);
+  tf->calls = pp_calloc (nn, sizeof *tf->calls);
+  tf->reentry = pp_calloc (nn, sizeof *tf->reentry);
+  tf->choice = pp_calloc (nn, sizeof *tf->choice);
+  bool *wit = pp_calloc (m, sizeof *wit);
   int status = -1;
   if (!tf->witness_of_edge || !tf->edge_of_witness || !tf->decision || !tf->calls
       || !tf->reentry || !tf->choice || !wit)
@@ -285,7 +286,7 @@ pp_trace_function_init (pp_trace_function *tf, const pp_graph *g,
   tf->width = pp_trace_width (tf->nwitness);
   status = 0;
 out:
-  free (wit);
+  pp_free (wit);
   if (status)
     pp_trace_function_free (tf);
   return status;
@@ -296,13 +297,13 @@ pp_trace_function_free (pp_trace_function *tf)
 {
   if (tf->choice && tf->g)
     for (uint32_t v = 0; v < tf->g->nnodes; v++)
-      free (tf->choice[v]);
-  free (tf->choice);
-  free (tf->witness_of_edge);
-  free (tf->edge_of_witness);
-  free (tf->decision);
-  free (tf->calls);
-  free (tf->reentry);
+      pp_free (tf->choice[v]);
+  pp_free (tf->choice);
+  pp_free (tf->witness_of_edge);
+  pp_free (tf->edge_of_witness);
+  pp_free (tf->decision);
+  pp_free (tf->calls);
+  pp_free (tf->reentry);
   memset (tf, 0, sizeof *tf);
 }
 
@@ -315,14 +316,14 @@ build_choice (pp_trace_function *tf, uint32_t v)
 {
   const pp_graph *g = tf->g;
   uint32_t n = tf->nwitness ? tf->nwitness : 1;
-  uint32_t *choice = malloc (n * sizeof *choice);
-  uint32_t *seen = calloc (g->nnodes, sizeof *seen);
-  uint32_t *stack = malloc ((g->nnodes + 1) * sizeof *stack);
+  uint32_t *choice = pp_malloc (n * sizeof *choice);
+  uint32_t *seen = pp_calloc (g->nnodes, sizeof *seen);
+  uint32_t *stack = pp_malloc ((g->nnodes + 1) * sizeof *stack);
   if (!choice || !seen || !stack)
     {
-      free (choice);
-      free (seen);
-      free (stack);
+      pp_free (choice);
+      pp_free (seen);
+      pp_free (stack);
       return -1;
     }
   for (uint32_t k = 0; k < n; k++)
@@ -371,8 +372,8 @@ build_choice (pp_trace_function *tf, uint32_t v)
   for (uint32_t k = 0; k < n; k++)
     if (choice[k] == UINT32_MAX - 2)
       choice[k] = UINT32_MAX;
-  free (seen);
-  free (stack);
+  pp_free (seen);
+  pp_free (stack);
   tf->choice[v] = choice;
   return 0;
 }
@@ -503,7 +504,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	  if (depth == cap)
 	    {
 	      size_t ncap = cap ? 2 * cap : 64;
-	      frame *s = realloc (stack, ncap * sizeof *s);
+	      frame *s = pp_realloc (stack, ncap * sizeof *s);
 	      if (!s)
 		FAIL ("out of memory");
 	      stack = s;
@@ -582,7 +583,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
       f->witness_read = true;
     }
 out:
-  free (stack);
+  pp_free (stack);
   return status;
 #undef FAIL
 }

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "edgeprof.h"
 
 #define NONE UINT32_MAX
@@ -47,14 +48,14 @@ static int
 root_tree (const pp_graph *g, const bool *on_tree, struct rooted *t)
 {
   size_t n = g->nnodes ? g->nnodes : 1;
-  t->parent_edge = malloc (n * sizeof *t->parent_edge);
-  t->depth = malloc (n * sizeof *t->depth);
-  uint32_t *queue = malloc (n * sizeof *queue);
-  bool *seen = calloc (n, sizeof *seen);
+  t->parent_edge = pp_malloc (n * sizeof *t->parent_edge);
+  t->depth = pp_malloc (n * sizeof *t->depth);
+  uint32_t *queue = pp_malloc (n * sizeof *queue);
+  bool *seen = pp_calloc (n, sizeof *seen);
   if (!t->parent_edge || !t->depth || !queue || !seen)
     {
-      free (queue);
-      free (seen);
+      pp_free (queue);
+      pp_free (seen);
       return -1;
     }
   for (uint32_t root = 0; root < g->nnodes; root++)
@@ -87,8 +88,8 @@ root_tree (const pp_graph *g, const bool *on_tree, struct rooted *t)
 	    }
 	}
     }
-  free (queue);
-  free (seen);
+  pp_free (queue);
+  pp_free (seen);
   return 0;
 }
 
@@ -195,10 +196,10 @@ pp_plan_vertex_counters (const pp_graph *g, const double *w, const bool *keep,
 			 uint32_t *removed)
 {
   size_t m = g->nedges ? g->nedges : 1, n = g->nnodes ? g->nnodes : 1;
-  bool *on_tree = calloc (m, sizeof *on_tree);
-  bool *marked = calloc (n, sizeof *marked);
-  uint8_t *down = malloc (n);
-  struct by_weight *chords = malloc (m * sizeof *chords);
+  bool *on_tree = pp_calloc (m, sizeof *on_tree);
+  bool *marked = pp_calloc (n, sizeof *marked);
+  uint8_t *down = pp_malloc (n);
+  struct by_weight *chords = pp_malloc (m * sizeof *chords);
   struct rooted t = { NULL, NULL };
   int status = -1;
   if (!on_tree || !marked || !down || !chords)
@@ -220,7 +221,7 @@ pp_plan_vertex_counters (const pp_graph *g, const double *w, const bool *keep,
       else
 	chords[nchords++] = (struct by_weight) { isnan (w[e]) ? -HUGE_VAL : w[e], e };
     }
-  qsort (chords, nchords, sizeof *chords, heavier_first);
+  pp_sort (chords, nchords, sizeof *chords, heavier_first);
   bool *counted = on_tree;	/* reused: true = no counter */
   for (uint32_t i = 0; i < nchords; i++)
     {
@@ -239,12 +240,12 @@ pp_plan_vertex_counters (const pp_graph *g, const double *w, const bool *keep,
   status = next;
 
 out:
-  free (on_tree);
-  free (marked);
-  free (down);
-  free (chords);
-  free (t.parent_edge);
-  free (t.depth);
+  pp_free (on_tree);
+  pp_free (marked);
+  pp_free (down);
+  pp_free (chords);
+  pp_free (t.parent_edge);
+  pp_free (t.depth);
   return status;
 }
 
@@ -253,14 +254,14 @@ pp_propagate_vertex_counts (const pp_graph *g, const int32_t *counter_of_edge,
 			    const uint64_t *counters, uint64_t *counts)
 {
   size_t m = g->nedges ? g->nedges : 1;
-  double *w = malloc (m * sizeof *w);
-  bool *on_tree = malloc (m * sizeof *on_tree);
-  int32_t *with_breaks = malloc (m * sizeof *with_breaks);
+  double *w = pp_malloc (m * sizeof *w);
+  bool *on_tree = pp_malloc (m * sizeof *on_tree);
+  int32_t *with_breaks = pp_malloc (m * sizeof *with_breaks);
   uint32_t ncounters = 0;
   for (uint32_t e = 0; e < g->nedges; e++)
     if (counter_of_edge[e] >= 0 && (uint32_t) counter_of_edge[e] >= ncounters)
       ncounters = (uint32_t) counter_of_edge[e] + 1;
-  uint64_t *values = malloc ((ncounters + 1) * sizeof *values);
+  uint64_t *values = pp_malloc ((ncounters + 1) * sizeof *values);
   int status = -1;
   if (!w || !on_tree || !with_breaks || !values)
     goto out;
@@ -279,9 +280,9 @@ pp_propagate_vertex_counts (const pp_graph *g, const int32_t *counter_of_edge,
   status = pp_propagate_counts_modular (g, with_breaks, values, counts);
 
 out:
-  free (w);
-  free (on_tree);
-  free (with_breaks);
-  free (values);
+  pp_free (w);
+  pp_free (on_tree);
+  pp_free (with_breaks);
+  pp_free (values);
   return status;
 }

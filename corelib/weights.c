@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "alloc.h"
 #include "edgeprof.h"
 
 /* Each loop is assumed to iterate this many times per entry.  */
@@ -68,7 +69,7 @@ append_loop_exit (struct structure *s, uint32_t e)
   if (s->nloop_exits == s->loop_exits_cap)
     {
       size_t cap = s->loop_exits_cap ? 2 * s->loop_exits_cap : 64;
-      uint32_t *grown = realloc (s->loop_exits, cap * sizeof *grown);
+      uint32_t *grown = pp_realloc (s->loop_exits, cap * sizeof *grown);
       if (!grown)
 	return -1;
       s->loop_exits = grown;
@@ -85,12 +86,12 @@ append_loop_exit (struct structure *s, uint32_t e)
 static int
 find_loop_exits (const pp_graph *g, struct structure *s)
 {
-  uint32_t *in_loop_of = calloc (g->nnodes, sizeof *in_loop_of);
-  uint32_t *members = malloc ((size_t) g->nnodes * sizeof *members);
+  uint32_t *in_loop_of = pp_calloc (g->nnodes, sizeof *in_loop_of);
+  uint32_t *members = pp_malloc ((size_t) g->nnodes * sizeof *members);
   if (!in_loop_of || !members)
     {
-      free (in_loop_of);
-      free (members);
+      pp_free (in_loop_of);
+      pp_free (members);
       return -1;
     }
   int status = 0;
@@ -153,8 +154,8 @@ find_loop_exits (const pp_graph *g, struct structure *s)
 	}
       s->exits_end[y] = s->nloop_exits;
     }
-  free (in_loop_of);
-  free (members);
+  pp_free (in_loop_of);
+  pp_free (members);
   return status;
 }
 
@@ -256,13 +257,13 @@ pp_weights_heuristic (const pp_graph *g, double *w)
 
   struct structure s = { 0 };
   size_t n = g->nnodes, m = g->nedges ? g->nedges : 1;
-  s.reached = calloc (n, sizeof *s.reached);
-  s.is_back = calloc (m, sizeof *s.is_back);
-  s.is_loop_exit = calloc (m, sizeof *s.is_loop_exit);
-  s.rpo = malloc (n * sizeof *s.rpo);
-  s.exits_begin = calloc (n, sizeof *s.exits_begin);
-  s.exits_end = calloc (n, sizeof *s.exits_end);
-  bool *exit_assigned = calloc (m, sizeof *exit_assigned);
+  s.reached = pp_calloc (n, sizeof *s.reached);
+  s.is_back = pp_calloc (m, sizeof *s.is_back);
+  s.is_loop_exit = pp_calloc (m, sizeof *s.is_loop_exit);
+  s.rpo = pp_malloc (n * sizeof *s.rpo);
+  s.exits_begin = pp_calloc (n, sizeof *s.exits_begin);
+  s.exits_end = pp_calloc (n, sizeof *s.exits_end);
+  bool *exit_assigned = pp_calloc (m, sizeof *exit_assigned);
   int status = -1;
   if (s.reached && s.is_back && s.is_loop_exit && s.rpo && s.exits_begin
       && s.exits_end && exit_assigned
@@ -271,14 +272,14 @@ pp_weights_heuristic (const pp_graph *g, double *w)
       apply_rules (g, &s, w, exit_assigned);
       status = 0;
     }
-  free (s.reached);
-  free (s.is_back);
-  free (s.is_loop_exit);
-  free (s.rpo);
-  free (s.exits_begin);
-  free (s.exits_end);
-  free (s.loop_exits);
-  free (exit_assigned);
+  pp_free (s.reached);
+  pp_free (s.is_back);
+  pp_free (s.is_loop_exit);
+  pp_free (s.rpo);
+  pp_free (s.exits_begin);
+  pp_free (s.exits_end);
+  pp_free (s.loop_exits);
+  pp_free (exit_assigned);
   return status;
 }
 

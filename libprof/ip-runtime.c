@@ -55,7 +55,19 @@
 
    Signals: probes are not reentrant (GMP allocates); a handler's probes
    while a probe of its thread is under way are ignored and its activations
-   untracked.  */
+   untracked.
+
+   GMP's memory.  GMP takes memory through functions global to the process,
+   which the program may use as well, and libprof must leave the program's
+   heap as the plain build has it (alloc.h).  So libprof puts functions of
+   its own in front of the ones it finds: while the thread is inside libprof
+   (ipt.busy, a context probe; or between pp_gmp_enter and pp_gmp_leave: the
+   numbering, a dump) a new block comes from the arena, else from the
+   program's functions, and a block goes back to the one that owns it.  Each
+   entry puts them in front again if the program has set its own since
+   (GMP asks only that it do so before its own first use of GMP).  A signal
+   handler that uses GMP while its thread is inside libprof gets arena
+   blocks: they work, but the handler's heap is not the plain build's.  */
 
 #define _GNU_SOURCE 1
 
@@ -65,6 +77,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
+#include "arena.h"
 #include "hash.h"
 #include "interproc.h"
 #include "ip-notes.h"
@@ -129,8 +143,8 @@ make_manifest (void)
 {
   pp_ip_manifest m = { .kind = prog.kind, .depth = prog.depth,
 		       .nunits = prog.nunits };
-  m.names = malloc ((prog.nunits + 1) * sizeof *m.names);
-  m.checksums = malloc ((prog.nunits + 1) * sizeof *m.checksums);
+  m.names = pp_malloc ((prog.nunits + 1) * sizeof *m.names);
+  m.checksums = pp_malloc ((prog.nunits + 1) * sizeof *m.checksums);
   int ret = -1;
   if (m.names && m.checksums)
     {
@@ -141,8 +155,8 @@ make_manifest (void)
 	}
       ret = pp_ip_manifest_encode (&m, &prog.manifest, &prog.manifest_len);
     }
-  free (m.names);
-  free (m.checksums);
+  pp_free (m.names);
+  pp_free (m.checksums);
   if (ret == 0)
     {
       prog.checksum = pp_hash64 (prog.manifest, prog.manifest_len, PP_HASH_SEED);
@@ -177,13 +191,13 @@ fits_u64 (const mpz_t v)
 static int
 make_value_tables (void)
 {
-  prog.ab = calloc (prog.nb.nprocs + 1, sizeof *prog.ab);
+  prog.ab = pp_calloc (prog.nb.nprocs + 1, sizeof *prog.ab);
   if (!prog.ab)
     return -1;
   for (uint32_t p = 0; p < prog.nb.nprocs; p++)
     {
       const pp_ip_proc *ip = &prog.nb.procs[p];
-      uint64_t *ab = malloc ((2 * (size_t) ip->nedges + 1) * sizeof *ab);
+      uint64_t *ab = pp_malloc ((2 * (size_t) ip->nedges + 1) * sizeof *ab);
       if (!ab)
 	return -1;
       for (uint32_t k = 0; k < ip->nedges; k++)
@@ -248,7 +262,7 @@ number_program (void)
 		       "(-fplugin-arg-pathprof-interproc)", all[k - 1]->name,
 		       kind_name[kind->plan_arg], all[i]->name,
 		       kind_name[ip_mode (all[i])->plan_arg]);
-	    free (all);
+	    pp_free (all);
 	    return;
 	  }
 	kind = ip_mode (all[i]);
@@ -256,16 +270,16 @@ number_program (void)
       }
   if (k == 0)
     {
-      free (all);
+      pp_free (all);
       return;
     }
   prog.kind = (uint32_t) kind->plan_arg;
   prog.piecewise = kind->plan_arg == PP_IP_PIECEWISE;
-  qsort (all, k, sizeof *all, unit_order);
+  pp_sort (all, k, sizeof *all, unit_order);
   prog.units = all;
   prog.nunits = k;
-  prog.notes = calloc (k, sizeof *prog.notes);
-  const pp_unit_notes **list = calloc (k, sizeof *list);
+  prog.notes = pp_calloc (k, sizeof *prog.notes);
+  const pp_unit_notes **list = pp_calloc (k, sizeof *list);
   if (!prog.notes || !list)
     goto out;
   for (uint32_t u = 0; u < k; u++)
@@ -300,8 +314,8 @@ number_program (void)
 	   : "the program breaks the numbering's conventions");
       goto out;
     }
-  prog.root_of = malloc ((prog.nb.nprocs + 1) * sizeof *prog.root_of);
-  prog.gentry_root_of = malloc ((prog.nb.nprocs + 1) * sizeof *prog.root_of);
+  prog.root_of = pp_malloc ((prog.nb.nprocs + 1) * sizeof *prog.root_of);
+  prog.gentry_root_of = pp_malloc ((prog.nb.nprocs + 1) * sizeof *prog.root_of);
   if (!prog.root_of || !prog.gentry_root_of || make_manifest ())
     {
       pp_report (false, "interprocedural paths are not counted: out of memory");
@@ -328,7 +342,7 @@ number_program (void)
   pp_ipt_init (prog.words);
   prog.ready = true;
 out:
-  free (list);
+  pp_free (list);
 }
 
 static bool
@@ -339,7 +353,9 @@ program_ready (void)
   pthread_mutex_lock (&ip_lock);
   if (!prog.tried)
     {
+      pp_gmp_enter ();
       number_program ();
+      pp_gmp_leave ();
       __atomic_store_n (&prog.ready, prog.ready, __ATOMIC_RELEASE);
     }
   pthread_mutex_unlock (&ip_lock);
@@ -533,6 +549,87 @@ static __thread struct
   mpz_t num;
 } ipt;
 
+/* ---- GMP's memory (see the top).  */
+
+static struct
+{
+  void *(*alloc) (size_t);
+  void *(*realloc) (void *, size_t, size_t);
+  void (*free) (void *, size_t);
+} theirs;
+static __thread unsigned gmp_mine;
+
+static void *
+gmp_alloc (size_t n)
+{
+  void *p = ipt.busy || gmp_mine ? pp_arena_malloc (n) : NULL;
+  return p ? p : theirs.alloc (n);
+}
+
+static void *
+gmp_realloc (void *p, size_t old, size_t n)
+{
+  if (!pp_arena_owns (p))
+    return theirs.realloc (p, old, n);
+  void *q = pp_arena_realloc (p, n);
+  if (!q && (q = theirs.alloc (n)))
+    {
+      const unsigned char *from = p;
+      unsigned char *to = q;
+      for (size_t i = 0; i < old && i < n; i++)
+	to[i] = from[i];
+      pp_arena_free (p);
+    }
+  return q;
+}
+
+static void
+gmp_free (void *p, size_t n)
+{
+  if (pp_arena_owns (p))
+    pp_arena_free (p);
+  else
+    theirs.free (p, n);
+}
+
+/* libprof's functions in front of GMP's, before it uses GMP.  */
+static void
+gmp_in_front (void)
+{
+  void *(*a) (size_t);
+  void *(*r) (void *, size_t, size_t);
+  void (*f) (void *, size_t);
+  mp_get_memory_functions (&a, &r, &f);
+  if (a != gmp_alloc)
+    {
+      theirs.alloc = a;
+      theirs.realloc = r;
+      theirs.free = f;
+      mp_set_memory_functions (gmp_alloc, gmp_realloc, gmp_free);
+    }
+}
+
+void
+pp_gmp_enter (void)
+{
+  if (gmp_mine++ == 0)
+    gmp_in_front ();
+}
+
+void
+pp_gmp_leave (void)
+{
+  gmp_mine--;
+}
+
+/* The thread is inside a probe (begin).  */
+static inline void
+set_busy (void)
+{
+  ipt.busy = true;
+  gmp_in_front ();
+}
+
 static struct act *
 push_act (void)
 {
@@ -544,7 +641,7 @@ push_act (void)
   if (ipt.depth == ipt.cap)
     {
       uint32_t cap = ipt.cap ? 2 * ipt.cap : 64;
-      struct act *a = realloc (ipt.acts, cap * sizeof *a);
+      struct act *a = pp_realloc (ipt.acts, cap * sizeof *a);
       if (!a)
 	return NULL;
       for (uint32_t i = ipt.cap; i < cap; i++)
@@ -763,7 +860,7 @@ begin (uint64_t frame)
 {
   if (__builtin_expect (ipt.busy, 0))
     return NULL;
-  ipt.busy = true;
+  set_busy ();
   if (__builtin_expect (frame != 0 && frame == ipt.depth, 1))
     return &ipt.acts[frame - 1];
   struct act *a = frame_act (frame);
@@ -808,7 +905,7 @@ __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *s
     return untracked (u);
   if (kseg ())
     return pp_kseg_enter (proc_of (u, function), self);
-  ipt.busy = true;
+  set_busy ();
   uint64_t frame = 0;
   uint32_t p = proc_of (u, function);
   struct act *caller = ipt.depth ? &ipt.acts[ipt.depth - 1] : NULL;
@@ -1015,7 +1112,7 @@ __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call)
     }
   if (ipt.busy)
     return;
-  ipt.busy = true;
+  set_busy ();
   if (frame && frame <= ipt.depth)
     {
       struct act *a = &ipt.acts[frame - 1];
@@ -1047,7 +1144,7 @@ ip_end_thread_paths (void)
     }
   if (ipt.busy || !prog.ready)
     return;
-  ipt.busy = true;
+  set_busy ();
   abandon_above (0);
   ipt.busy = false;
 }
@@ -1060,7 +1157,9 @@ ip_snapshot (pp_unit_data *rec)
     return 0;
   if (kseg ())
     pp_kseg_flush_slots ();
+  pp_gmp_enter ();
   int ret = pp_ipt_snapshot (rec, kseg () ? pp_kseg_key : segment_number);
+  pp_gmp_leave ();
   rec->name = prog.name;
   rec->checksum = prog.checksum;
   rec->notes = prog.manifest;

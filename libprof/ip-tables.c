@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "ip-tables.h"
 
 static uint32_t words;
@@ -72,7 +73,7 @@ wide_claim (struct wide_table *t, const uint64_t *key)
   if ((t->n + 1) * 2 > t->cap)
     {
       size_t cap = t->cap ? 2 * t->cap : 1024;
-      uint64_t *slots = calloc (cap, (t->kw + 2) * sizeof *slots);
+      uint64_t *slots = pp_calloc (cap, (t->kw + 2) * sizeof *slots);
       if (!slots)
 	return NULL;
       for (size_t i = 0; i < t->cap; i++)
@@ -81,7 +82,7 @@ wide_claim (struct wide_table *t, const uint64_t *key)
 	  if (s[t->kw + 1])
 	    memcpy (wide_slot (t, slots, cap, s), s, (t->kw + 2) * sizeof *s);
 	}
-      free (t->slots);
+      pp_free (t->slots);
       t->slots = slots;
       t->cap = cap;
     }
@@ -160,7 +161,7 @@ pp_ipt_intern (const uint64_t *key)
   if (ctxs.table.n == ctxs.cap)
     {
       size_t cap = ctxs.cap ? 2 * ctxs.cap : 256;
-      uint64_t *by_id = realloc (ctxs.by_id, cap * kw * sizeof *by_id);
+      uint64_t *by_id = pp_realloc (ctxs.by_id, cap * kw * sizeof *by_id);
       if (by_id)
 	ctxs.by_id = by_id, ctxs.cap = cap;
     }
@@ -237,14 +238,14 @@ seg_slot (const struct seg_table *t, uint64_t ctx1, uint64_t a, uint64_t b)
 static struct seg_table *
 new_seg_table (void)
 {
-  struct seg_table *t = calloc (1, sizeof *t);
+  struct seg_table *t = pp_calloc (1, sizeof *t);
   if (!t)
     return NULL;
   t->cap = 256;
-  t->slots = calloc (t->cap, sizeof *t->slots);
+  t->slots = pp_calloc (t->cap, sizeof *t->slots);
   if (!t->slots)
     {
-      free (t);
+      pp_free (t);
       return NULL;
     }
   pthread_mutex_init (&t->lock, NULL);
@@ -260,7 +261,7 @@ static bool
 grow_segs (struct seg_table *t)
 {
   size_t cap = 2 * t->cap;
-  struct seg_slot *slots = calloc (cap, sizeof *slots);
+  struct seg_slot *slots = pp_calloc (cap, sizeof *slots);
   if (!slots)
     return false;
   struct seg_table bigger = { .cap = cap, .slots = slots };
@@ -270,7 +271,7 @@ grow_segs (struct seg_table *t)
 	const struct seg_slot *s = &t->slots[i];
 	*seg_slot (&bigger, s->ctx1, s->a, s->b) = *s;
       }
-  free (t->slots);
+  pp_free (t->slots);
   t->slots = slots;
   t->cap = cap;
   return true;
@@ -354,8 +355,8 @@ unlock_segs (void)
 int
 pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
 {
-  free (taken.numbers);
-  free (taken.segs);
+  pp_free (taken.numbers);
+  pp_free (taken.segs);
   memset (&taken, 0, sizeof taken);
   pthread_mutex_lock (&count_lock);
   lock_segs ();
@@ -365,10 +366,10 @@ pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
   uint32_t w = words;
   /* Every count as (number, count), numbers then segments.  */
   const struct wide_table *nt = &numbers.table;
-  uint64_t *all = malloc ((nt->n + nsegs + 1) * (w + 1) * sizeof *all);
-  taken.numbers = malloc ((nt->n + 1) * (w + 1) * sizeof *taken.numbers);
-  taken.segs = malloc ((nsegs + 1) * sizeof *taken.segs);
-  rec->values = malloc (2 * sizeof (uint64_t));
+  uint64_t *all = pp_malloc ((nt->n + nsegs + 1) * (w + 1) * sizeof *all);
+  taken.numbers = pp_malloc ((nt->n + 1) * (w + 1) * sizeof *taken.numbers);
+  taken.segs = pp_malloc ((nsegs + 1) * sizeof *taken.segs);
+  rec->values = pp_malloc (2 * sizeof (uint64_t));
   int ret = -1;
   if (all && taken.numbers && taken.segs && rec->values)
     {
@@ -406,7 +407,7 @@ pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
 	      segs_lost += s.count;
 	  }
       /* Increasing numbers, each once, as the profile wants them.  */
-      qsort (all, k, (w + 1) * sizeof *all, by_number);
+      pp_sort (all, k, (w + 1) * sizeof *all, by_number);
       size_t m = 0;
       for (size_t i = 0; i < k; i++)
 	{
@@ -428,7 +429,7 @@ pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
     }
   unlock_segs ();
   pthread_mutex_unlock (&count_lock);
-  free (all);
+  pp_free (all);
   return ret;
 }
 

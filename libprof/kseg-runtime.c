@@ -63,6 +63,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "alloc.h"
 #include "ip-runtime.h"
 #include "ip-tables.h"
 #include "kseg-runtime.h"
@@ -192,13 +193,13 @@ free_root (struct root *R)
     return;
   pp_seg_free (&R->s);
   pp_paths_free (R->p);
-  free (R->op);
-  free (R->values);
-  free (R->starts);
-  free (R->counts);
-  free (R->keys);
-  free (R->slots);
-  free (R);
+  pp_free (R->op);
+  pp_free (R->values);
+  pp_free (R->starts);
+  pp_free (R->counts);
+  pp_free (R->keys);
+  pp_free (R->slots);
+  pp_free (R);
 }
 
 /* The unit of procedure p, and its notes.  */
@@ -253,8 +254,8 @@ plan_slots (struct root *R, uint32_t p)
     }
   const pp_graph *g = &R->s.g;
   const pp_paths *pp = R->p;
-  R->keys = malloc ((ppp.span + 1) * sizeof *R->keys);
-  R->slots = calloc (ppp.span + 1, sizeof *R->slots);
+  R->keys = pp_malloc ((ppp.span + 1) * sizeof *R->keys);
+  R->slots = pp_calloc (ppp.span + 1, sizeof *R->slots);
   if (!R->keys || !R->slots)
     {
       pp_ppp_free (&ppp);
@@ -284,8 +285,8 @@ make_actions (struct root *R)
 {
   const pp_graph *g = &R->s.g;
   const pp_paths *p = R->p;
-  R->op = calloc (g->nedges + 1, sizeof *R->op);
-  R->starts = calloc (g->nnodes + 1, sizeof *R->starts);
+  R->op = pp_calloc (g->nedges + 1, sizeof *R->op);
+  R->starts = pp_calloc (g->nnodes + 1, sizeof *R->starts);
   if (!R->op || !R->starts)
     return -1;
   for (uint32_t v = 0; v < g->nnodes; v++)
@@ -362,13 +363,13 @@ make_values (struct root *R)
   const pp_graph *g = &R->s.g;
   const pp_seg_copy *last = &R->s.copies[R->s.ncopies - 1];
   size_t n = last->first_slot + ks.layout->prog.procs[last->proc].nedges;
-  R->values = calloc (ks.stride * n + 1, sizeof *R->values);
-  uint64_t *np = malloc ((g->nnodes + 1) * sizeof *np);
-  uint32_t *stack = malloc ((g->nnodes + 1) * sizeof *stack);
+  R->values = pp_calloc (ks.stride * n + 1, sizeof *R->values);
+  uint64_t *np = pp_malloc ((g->nnodes + 1) * sizeof *np);
+  uint32_t *stack = pp_malloc ((g->nnodes + 1) * sizeof *stack);
   if (!R->values || !np || !stack)
     {
-      free (np);
-      free (stack);
+      pp_free (np);
+      pp_free (stack);
       return -1;
     }
   node_paths (R->p, np, stack);
@@ -390,9 +391,9 @@ make_values (struct root *R)
       if (few >= ks.dense_max)
 	break;
     }
-  free (np);
-  free (stack);
-  if (total && !(R->counts = calloc (total, sizeof *R->counts)))
+  pp_free (np);
+  pp_free (stack);
+  if (total && !(R->counts = pp_calloc (total, sizeof *R->counts)))
     return -1;
   uint64_t at = 0;
   for (uint32_t v = 0; v < g->nnodes; v++)
@@ -430,8 +431,9 @@ root_of (uint32_t p)
   R = ks.roots[p];
   if (!R && !ks.tried[p])
     {
+      pp_gmp_enter ();
       ks.tried[p] = true;
-      R = calloc (1, sizeof *R);
+      R = pp_calloc (1, sizeof *R);
       int rc = !R ? PP_SEG_ENOMEM
 	       : pp_seg_build_numbered (&ks.layout->prog, p, ks.depth, &R->s, &R->p);
       if (rc || make_actions (R) || plan_slots (R, p) || make_values (R))
@@ -445,6 +447,7 @@ root_of (uint32_t p)
 	}
       else
 	__atomic_store_n (&ks.roots[p], R, __ATOMIC_RELEASE);
+      pp_gmp_leave ();
     }
   pthread_mutex_unlock (ks.lock);
   return R;
@@ -462,8 +465,8 @@ pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
   const pp_mode_info *m = pp_mode_lookup (notes[0].mode);
   ks.stride = m && m->preferential ? 4 : 2;
   ks.lock = lock;
-  ks.roots = calloc (n + 1, sizeof *ks.roots);
-  ks.tried = calloc (n + 1, sizeof *ks.tried);
+  ks.roots = pp_calloc (n + 1, sizeof *ks.roots);
+  ks.tried = pp_calloc (n + 1, sizeof *ks.tried);
   ks.cfg_checksum = pp_ip_layout_cfg_checksums (layout, notes);
   if (!ks.roots || !ks.tried || !ks.cfg_checksum)
     return -1;
@@ -477,9 +480,9 @@ pp_kseg_free (void)
 {
   for (uint32_t p = 0; ks.roots && p < ks.layout->prog.nprocs; p++)
     free_root (ks.roots[p]);
-  free (ks.roots);
-  free (ks.tried);
-  free (ks.cfg_checksum);
+  pp_free (ks.roots);
+  pp_free (ks.tried);
+  pp_free (ks.cfg_checksum);
   memset (&ks, 0, sizeof ks);
 }
 

@@ -38,6 +38,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "path-tables.h"
 
 #define PP_EXPORT __attribute__ ((visibility ("default")))
@@ -123,7 +124,7 @@ new_table (unsigned log2, unsigned rebuilds)
   if (log2 >= 58)
     return NULL;
   uint64_t capacity = (uint64_t) 1 << log2;
-  struct hash_table *h = calloc (1, sizeof *h + capacity * sizeof (struct slot));
+  struct hash_table *h = pp_calloc (1, sizeof *h + capacity * sizeof (struct slot));
   if (h)
     {
       h->mask = capacity - 1;
@@ -169,7 +170,7 @@ hotter_first (const void *a, const void *b)
 static void
 move_counts (struct hash_table *old, struct hash_table *h)
 {
-  struct heat *order = malloc ((old->mask + 1) * sizeof *order);
+  struct heat *order = pp_malloc ((old->mask + 1) * sizeof *order);
   if (!order)
     {
       for (uint64_t i = 0; i <= old->mask; i++)
@@ -183,10 +184,10 @@ move_counts (struct hash_table *old, struct hash_table *h)
 	&old->slots[i],
 	(int64_t) __atomic_load_n (&old->slots[i].count, __ATOMIC_RELAXED) };
   if (n)
-    qsort (order, n, sizeof *order, hotter_first);
+    pp_sort (order, n, sizeof *order, hotter_first);
   for (size_t i = 0; i < n; i++)
     move_slot (order[i].slot, h);
-  free (order);
+  pp_free (order);
 }
 
 static void
@@ -305,7 +306,7 @@ combine (pp_sparse_count *sparse, size_t n)
 {
   if (n == 0)
     return 0;
-  qsort (sparse, n, sizeof *sparse, compare_sparse);
+  pp_sort (sparse, n, sizeof *sparse, compare_sparse);
   size_t out = 0;
   for (size_t i = 0; i < n;)
     {
@@ -327,10 +328,10 @@ take (pp_sparse_count **sparse, pp_taken_count **counts, size_t *n, size_t *cap,
   if (*n == *cap)
     {
       size_t bigger = *cap ? *cap * 2 : 64;
-      pp_sparse_count *s = realloc (*sparse, bigger * sizeof **sparse);
+      pp_sparse_count *s = pp_realloc (*sparse, bigger * sizeof **sparse);
       if (s)
 	*sparse = s;
-      pp_taken_count *t = realloc (*counts, bigger * sizeof **counts);
+      pp_taken_count *t = pp_realloc (*counts, bigger * sizeof **counts);
       if (t)
 	*counts = t;
       if (!s || !t)
@@ -376,8 +377,8 @@ pp_tables_snapshot (const struct __pathprof_unit *u, pp_unit_data *snap,
   taken->counts = NULL;
   if (!ok)
     {
-      free (sparse);
-      free (counts);
+      pp_free (sparse);
+      pp_free (counts);
       return -1;
     }
   taken->counts = counts;
@@ -398,7 +399,7 @@ pp_tables_subtract (const pp_tables_taken *taken)
 void
 pp_tables_taken_free (pp_tables_taken *taken)
 {
-  free (taken->counts);
+  pp_free (taken->counts);
   taken->counts = NULL;
   taken->n = 0;
 }
@@ -412,7 +413,7 @@ pp_tables_have_counts (const struct __pathprof_unit *u)
   pp_unit_data snap;
   pp_tables_taken taken;
   int rc = pp_tables_snapshot (u, &snap, &taken);
-  free (snap.sparse);
+  pp_free (snap.sparse);
   pp_tables_taken_free (&taken);
   return rc != 0;
 }

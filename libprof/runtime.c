@@ -22,6 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "alloc.h"
+#include "arena.h"
 #include "hash.h"
 #include "ip-runtime.h"
 #include "path-tables.h"
@@ -145,11 +147,13 @@ lock_before_fork (void)
   pp_trace_before_fork ();
   if (pp_ip)
     pp_ip->before_fork (1);
+  pp_arena_lock ();		/* last: the others' holders may allocate */
 }
 
 static void
 unlock_after_fork_in_parent (void)
 {
+  pp_arena_unlock ();
   if (pp_ip)
     pp_ip->after_fork (false);
   pp_trace_after_fork_in_parent ();
@@ -163,6 +167,7 @@ unlock_after_fork_in_parent (void)
 static void
 reset_after_fork_in_child (void)
 {
+  pp_arena_unlock ();
   if (pp_ip)
     pp_ip->after_fork (true);
   pp_trace_after_fork_in_child (getppid ());
@@ -242,7 +247,7 @@ pp_registered_units (struct __pathprof_unit ***out)
 {
   lock_units ();
   uint32_t n = 0;
-  *out = malloc ((nunits + 1) * sizeof **out);
+  *out = pp_malloc ((nunits + 1) * sizeof **out);
   for (struct __pathprof_unit *u = units; *out && u; u = u->next)
     (*out)[n++] = u;
   unlock_units ();
@@ -297,14 +302,14 @@ profile_path (void)
   size_t len = (size_t) (end - pattern);
   if (!percent)
     {
-      char *path = malloc (len + 1);
+      char *path = pp_malloc (len + 1);
       if (path)
 	copy_short (path, pattern, len + 1);
       return path;
     }
   char pid[24];
   int pid_len = pp_pid_digits (pid);
-  char *path = malloc (len * (size_t) pid_len + 1), *o = path;
+  char *path = pp_malloc (len * (size_t) pid_len + 1), *o = path;
   if (!path)
     return NULL;
   for (const char *s = pattern; *s; s++)
@@ -327,7 +332,7 @@ static char *
 path_with_suffix (const char *path, const char *suffix, bool with_pid)
 {
   size_t len = pp_short_strlen (path);
-  char *s = malloc (len + pp_short_strlen (suffix) + 24), *o = s + len;
+  char *s = pp_malloc (len + pp_short_strlen (suffix) + 24), *o = s + len;
   if (!s)
     return NULL;
   copy_short (s, path, len);
@@ -476,7 +481,7 @@ replace_file (const char *path, const struct stat *old, bool created,
   if (fd < 0)
     {
       set_why (why, whylen, "cannot create '%s': %s", tmp, strerror (errno));
-      free (tmp);
+      pp_free (tmp);
       return MERGE_FAILED;
     }
   /* Keeping the old file's permissions is a courtesy, not a requirement
@@ -504,7 +509,7 @@ replace_file (const char *path, const struct stat *old, bool created,
       unlink (tmp);
       set_why (why, whylen, "%s '%s': %s", failed, tmp, strerror (saved));
     }
-  free (tmp);
+  pp_free (tmp);
   return ok ? MERGE_WRITTEN : MERGE_FAILED;
 }
 
@@ -542,7 +547,7 @@ merge_into_file (const char *path, const pp_unit_data *mine, uint32_t nmine,
   if (result == MERGE_FAILED && created)
     unlink (path);
   pp_profile_free (&merged);
-  free (old);
+  pp_free (old);
   close (fd);
   return result;
 }
@@ -585,7 +590,7 @@ take_snapshot (pp_unit_data *snap)
       s->notes = (unsigned char *) u->notes;
       s->value_kind = u->value_kind;
       s->nvalues = u->nvalues;
-      s->values = malloc (value_bytes (u) ? value_bytes (u) : 1);
+      s->values = pp_malloc (value_bytes (u) ? value_bytes (u) : 1);
       if (!s->values)
 	return -1;
       if (u->value_kind == PP_VALUES_U8)
@@ -649,7 +654,7 @@ subtract_snapshot (pp_unit_data *snap)
 static pp_unit_data *
 new_snapshot (void)
 {
-  pp_unit_data *snap = malloc ((nunits + 1) * sizeof *snap
+  pp_unit_data *snap = pp_malloc ((nunits + 1) * sizeof *snap
 			       + nunits * sizeof (pp_tables_taken));
   if (snap)
     {
@@ -670,13 +675,13 @@ free_snapshot (pp_unit_data *snap)
   pp_tables_taken *taken = taken_of (snap);
   for (uint32_t i = 0; i <= nunits; i++)
     {
-      free (snap[i].values);
-      free (snap[i].sparse);
-      free (snap[i].wide);
+      pp_free (snap[i].values);
+      pp_free (snap[i].sparse);
+      pp_free (snap[i].wide);
     }
   for (uint32_t i = 0; i < nunits; i++)
     pp_tables_taken_free (&taken[i]);
-  free (snap);
+  pp_free (snap);
 }
 
 /* Merges every registered unit into the profile file, or into <file>.<pid> when the
@@ -736,8 +741,8 @@ dump_locked (bool at_exit)
     }
 out:
   free_snapshot (snap);
-  free (fallback);
-  free (path);
+  pp_free (fallback);
+  pp_free (path);
   return ret;
 }
 

@@ -40,6 +40,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "pathprof-abi.h"
 #include "trace.h"
 #include "trace-buffers.h"
@@ -427,7 +428,7 @@ trace_id (struct __pathprof_unit *u)
       if (ntraced == traced_cap)
 	{
 	  uint32_t cap = traced_cap ? 2 * traced_cap : 16;
-	  void *p = realloc (traced_units, cap * sizeof *traced_units);
+	  void *p = pp_realloc (traced_units, cap * sizeof *traced_units);
 	  if (p)
 	    {
 	      traced_units = p;

@@ -1,0 +1,48 @@
+/* Where corelib (and libprof) take memory, and how they sort.
+
+   The tool and the plugin take memory from libc.  libprof runs inside the
+   program being profiled, whose heap must run exactly as in the plain build:
+   a program that compares heap addresses, or prints memory malloc gave it
+   uninitialised, would otherwise branch or print differently once the runtime
+   had taken blocks of its own.  So libprof and its build of corelib (compiled
+   with -DPP_OWN_HEAP) take memory from libprof's arena (libprof/arena.c),
+   which maps its own pages and never calls malloc.
+
+   Sorting goes through pp_sort, a stable merge sort, everywhere: glibc's
+   qsort takes its merge buffer from malloc, and the plugin and libprof must
+   order ties alike (a segments root is numbered by both).  */
+
+#ifndef PATHPROF_ALLOC_H
+#define PATHPROF_ALLOC_H
+
+#include <stddef.h>
+#include <stdlib.h>
+
+#ifdef PP_OWN_HEAP
+void *pp_arena_malloc (size_t size);
+void *pp_arena_calloc (size_t n, size_t size);
+void *pp_arena_realloc (void *p, size_t size);
+void pp_arena_free (void *p);
+# define pp_malloc pp_arena_malloc
+# define pp_calloc pp_arena_calloc
+# define pp_realloc pp_arena_realloc
+# define pp_free pp_arena_free
+/* GMP takes memory through functions global to the process, which the
+   program may use too: between pp_gmp_enter and pp_gmp_leave, the calling
+   thread's new GMP blocks are libprof's (ip-runtime.c).  */
+void pp_gmp_enter (void);
+void pp_gmp_leave (void);
+#else
+# define pp_malloc malloc
+# define pp_calloc calloc
+# define pp_realloc realloc
+# define pp_free free
+# define pp_gmp_enter() ((void) 0)
+# define pp_gmp_leave() ((void) 0)
+#endif
+
+/* qsort's contract, stably (equal elements keep their order).  */
+void pp_sort (void *base, size_t n, size_t size,
+	      int (*compare) (const void *, const void *));
+
+#endif
