@@ -301,17 +301,58 @@ saturated_u64 (const mpz_t x)
   return v;
 }
 
+/* count_paths in 64 bits, with *FITS false as soon as a count does not fit
+   (the values it set are then count_paths' to rewrite), as the uncut
+   counts of big functions do; most graphs, and every graph after its region
+   cuts, fit.  */
+static int
+count_paths_u64 (struct pp_paths_build *b, mpz_t total, bool *fits)
+{
+  pp_paths *p = b->p;
+  const pp_graph *d = &p->dag;
+  uint64_t *npaths = pp_paths_alloc (d->nnodes, sizeof *npaths);
+  if (!npaths)
+    return PP_PATHS_ENOMEM;
+  *fits = true;
+  for (uint32_t i = b->ntopo; i-- > 0 && *fits;)
+    {
+      uint32_t v = b->topo[i];
+      uint64_t n = v == d->exit;
+      for (uint32_t k = d->succ_start[v]; k < d->succ_start[v + 1]; k++)
+	{
+	  uint32_t e = d->succ_edges[k], t = d->edges[e].dst;
+	  p->dag_val[e] = n;
+	  if (n > UINT64_MAX - npaths[t])
+	    {
+	      *fits = false;
+	      break;
+	    }
+	  n += npaths[t];
+	}
+      npaths[v] = n;
+    }
+  uint64_t n = b->ntopo ? npaths[d->entry] : 0;
+  mpz_import (total, 1, -1, sizeof n, 0, 0, &n);
+  pp_free (npaths);
+  return PP_PATHS_OK;
+}
+
 /* Ball and Larus's numPaths (paths from a node to EXIT), exactly, in reverse
    topological order, and the value of each DAG edge: the number of paths through
    the earlier successors of its source.  A node's count is freed once its last
    predecessor has read it, so chains with astronomically many paths stay cheap.
    *total receives numPaths(ENTRY); the values are meaningful when it is at most
-   limit (every count is then at most the total).  */
+   limit (every count is then at most the total).  In 64 bits when they fit
+   (count_paths_u64), else in GMP.  */
 static int
 count_paths (struct pp_paths_build *b, mpz_t total)
 {
   pp_paths *p = b->p;
   const pp_graph *d = &p->dag;
+  bool fits;
+  int status = count_paths_u64 (b, total, &fits);
+  if (status != PP_PATHS_OK || fits)
+    return status;
   mpz_t *npaths = pp_paths_alloc (d->nnodes, sizeof *npaths);
   uint32_t *readers = pp_paths_alloc (d->nnodes, sizeof *readers);
   if (!npaths || !readers)

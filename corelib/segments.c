@@ -188,28 +188,30 @@ add_edge (pp_seg_graph *s, uint32_t src, uint32_t dst, uint32_t flags,
   return e;
 }
 
-/* Whether vertex V of procedure P is the call vertex of one of its sites
-   (it gets a CALL or SUMMARY edge in S).  */
-static bool
-is_call_vertex (const pp_ip_program *prog, const pp_seg_graph *s, uint32_t p,
-		uint32_t v)
+/* Sets CALLV[v] to ON for each call vertex v of procedure P (a vertex that
+   gets a CALL or SUMMARY edge in S).  */
+static void
+mark_call_vertices (const pp_ip_program *prog, const pp_seg_graph *s, uint32_t p,
+		    bool *callv, bool on)
 {
   for (uint32_t j = s->site_start[p]; j < s->site_start[p + 1]; j++)
-    if (prog->calls[pp_seg_site (s, j)].call == v)
-      return true;
-  return false;
+    callv[prog->calls[pp_seg_site (s, j)].call] = on;
 }
 
 /* Whether edge X of procedure P is a leave whose source has another way out
-   in S (a call vertex: its call's edge; a block with successors).  */
+   in S (a call vertex, CALLV as mark_call_vertices left it: its call's
+   edge; a block with successors).  */
 static bool
-is_shared_leave (const pp_ip_program *prog, const pp_seg_graph *s, uint32_t p,
+is_shared_leave (const pp_ip_program *prog, const bool *callv, uint32_t p,
 		 const pp_edge *x)
 {
   const pp_graph *g = &prog->procs[p];
   return (x->flags & PP_EDGE_FAKE) && x->dst == g->exit && x->src != g->entry
-	 && pp_graph_out_degree (g, x->src) + is_call_vertex (prog, s, p, x->src) > 1;
+	 && pp_graph_out_degree (g, x->src) + callv[x->src] > 1;
 }
+
+static int make_copies_edges (const pp_ip_program *prog, pp_seg_graph *s,
+			      uint32_t nnodes, uint32_t leave_node, bool *callv);
 
 /* S's edges, copy by copy: the copy's graph edges in order (the fake ones of
    an inlined copy from S's ENTRY or to S's EXIT; a leave whose source has
@@ -219,13 +221,34 @@ make_edges (const pp_ip_program *prog, pp_seg_graph *s)
 {
   const pp_seg_copy *last = &s->copies[s->ncopies - 1];
   uint32_t nnodes = last->first_node + prog->procs[last->proc].nnodes;
-  uint32_t leave_node = nnodes;
+  uint32_t leave_node = nnodes, most = 1;
+  for (uint32_t i = 0; i < s->ncopies; i++)
+    if (prog->procs[s->copies[i].proc].nnodes > most)
+      most = prog->procs[s->copies[i].proc].nnodes;
+  bool *callv = pp_calloc (most, sizeof *callv);	/* all false between copies */
+  if (!callv)
+    return PP_SEG_ENOMEM;
   for (uint32_t i = 0; i < s->ncopies; i++)
     {
-      const pp_graph *g = &prog->procs[s->copies[i].proc];
+      uint32_t p = s->copies[i].proc;
+      const pp_graph *g = &prog->procs[p];
+      mark_call_vertices (prog, s, p, callv, true);
       for (uint32_t e = 0; e < g->nedges; e++)
-	nnodes += is_shared_leave (prog, s, s->copies[i].proc, &g->edges[e]);
+	nnodes += is_shared_leave (prog, callv, p, &g->edges[e]);
+      mark_call_vertices (prog, s, p, callv, false);
     }
+  int status = make_copies_edges (prog, s, nnodes, leave_node, callv);
+  pp_free (callv);
+  return status;
+}
+
+/* make_edges once S's nodes are counted: NNODES, the first leave node
+   LEAVE_NODE; CALLV all false, for is_shared_leave.  */
+static int
+make_copies_edges (const pp_ip_program *prog, pp_seg_graph *s, uint32_t nnodes,
+		   uint32_t leave_node, bool *callv)
+{
+  const pp_seg_copy *last = &s->copies[s->ncopies - 1];
   uint32_t nslots = last->first_slot + prog->procs[last->proc].nedges;
   const pp_graph *rg = &prog->procs[s->copies[0].proc];
   uint32_t cap = 64;
@@ -244,6 +267,7 @@ make_edges (const pp_ip_program *prog, pp_seg_graph *s)
     {
       const pp_seg_copy *c = &s->copies[i];
       const pp_graph *g = &prog->procs[c->proc];
+      mark_call_vertices (prog, s, c->proc, callv, true);
       for (uint32_t e = 0; e < g->nedges; e++)
 	{
 	  const pp_edge *x = &g->edges[e];
@@ -251,7 +275,7 @@ make_edges (const pp_ip_program *prog, pp_seg_graph *s)
 	  s->edge_of[c->first_slot + e] = UINT32_MAX;
 	  if (i != 0 && (x->flags & PP_EDGE_EXIT_ENTRY))
 	    continue;
-	  if (is_shared_leave (prog, s, c->proc, x))
+	  if (is_shared_leave (prog, callv, c->proc, x))
 	    {
 	      uint32_t l = leave_node++;
 	      uint32_t se = add_edge (s, src, l, x->flags & ~PP_EDGE_FAKE,
@@ -275,6 +299,7 @@ make_edges (const pp_ip_program *prog, pp_seg_graph *s)
 	    return PP_SEG_ENOMEM;
 	  s->edge_of[c->first_slot + e] = se;
 	}
+      mark_call_vertices (prog, s, c->proc, callv, false);
       for (uint32_t j = s->site_start[c->proc]; j < s->site_start[c->proc + 1]; j++)
 	{
 	  uint32_t site = pp_seg_site (s, j), slot = s->first_call[i] + j - s->site_start[c->proc];

@@ -231,8 +231,8 @@ pp_arena_realloc (void *p, size_t size)
 bool
 pp_arena_owns (const void *p)
 {
-  uint32_t n = __atomic_load_n (&arena.nchunks, __ATOMIC_ACQUIRE);
-  for (uint32_t i = 0; i < n; i++)
+  /* Newest first: the last chunk is as big as all the others.  */
+  for (uint32_t i = __atomic_load_n (&arena.nchunks, __ATOMIC_ACQUIRE); i-- > 0;)
     if ((const char *) p >= arena.chunk[i].base
 	&& (const char *) p < arena.chunk[i].base + arena.chunk[i].size)
       return true;
