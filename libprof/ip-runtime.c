@@ -972,6 +972,13 @@ __pathprof_ip_edge (uint64_t frame, uint32_t edge)
 }
 
 PP_EXPORT void
+__pathprof_ip_cut (uint64_t frame, uint32_t edge, uint64_t number)
+{
+  if (kseg ())
+    pp_kseg_cut (frame, edge, number);
+}
+
+PP_EXPORT void
 __pathprof_ip_call (uint64_t frame, uint32_t call, const void *callee)
 {
   if (kseg ())

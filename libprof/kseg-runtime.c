@@ -37,8 +37,9 @@
    Ball-Larus numbering, so the array is indexed by the number less the
    start's first), or the root's preferential slots, when q names the slot
    whose key is the number; then the next segment starts from the record of
-   the cut's head (struct start).  The rest (a start, a lost edge, a cut
-   whose segment has no place) goes the slow way, take ().  Activations never move: the
+   the cut's head (struct start).  A cut whose segment has no place calls
+   CUT (pp_kseg_cut: the count and the next start, without EDGE's
+   dispatch); the rest (a start, a lost edge) goes the slow way, take ().  Activations never move: the
    thread's stack is chunks that double in size, taken with mmap and kept
    for the thread's life.  An untracked activation (the thread inside a
    probe, a function the numbering does not know) gets the thread's dummy
@@ -837,6 +838,27 @@ pp_kseg_edge (uint64_t frame, uint32_t edge)
   if (!a)
     return;
   take (a, a->edge_of ? a->edge_of[edge] : NONE);
+  kt.busy = false;
+}
+
+/* A cut the code found no place for (pathprof-abi.h): take's OP_CUT with
+   the number the code computed, unless activations above FRAME are to be
+   abandoned first (their ends move the registers; then the slow way).  */
+void
+pp_kseg_cut (uint64_t frame, uint32_t edge, uint64_t number)
+{
+  const struct act *top = (const struct act *) (uintptr_t) frame;
+  if (__builtin_expect (top && top->index + 1 < kt.depth, 0))
+    {
+      pp_kseg_edge (frame, edge);
+      return;
+    }
+  struct act *a = begin (frame);
+  if (!a)
+    return;
+  const struct op *o = &a->R->op[a->edge_of[edge]];
+  count (a->ra, number, a->ra->reg[1] + o->val2);
+  begin_at (a->ra, o->to);
   kt.busy = false;
 }
 

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 3u
+#define PATHPROF_ABI_VERSION 4u
 
 /* The paths of one function with more paths than fit a counter array (paths
    mode): counted by __pathprof_count_path in a hash table that libprof
@@ -103,6 +103,9 @@ void __pathprof_ip_return (uint64_t frame, uint32_t call);
 void __pathprof_ip_exit (uint64_t frame);
 void __pathprof_ip_jump (uint64_t frame, uint32_t block);
 void __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call);
+/* Segments: edge `edge`, a cut, ends the segment under way, whose number is
+   `number`, where the code found no place for it (below).  */
+void __pathprof_ip_cut (uint64_t frame, uint32_t edge, uint64_t number);
 /* Segments (modes interproc-segments, interproc-ppp, interproc-residual):
    an edge is taken in place (plan.h PP_PROBE_IP_ADD), as __pathprof_ip_step
    says, from the frame ENTER returned (libprof/kseg-runtime.c, "In
@@ -117,9 +120,10 @@ void __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call);
    where n has a place in its start's array or (width 2) in the slot
    q + v2, whose key is n: that count goes up by one (atomically when the
    program is built for threads) and the next segment starts as the four
-   words at w say (r, q, size, array; its first number is r).  Else
-   libprof's EDGE takes the edge (v is UINT64_MAX where nothing else would
-   do).  values and regs stay valid while the activation runs; an
+   words at w say (r, q, size, array; its first number is r); where n has
+   no such place, libprof's CUT counts it and starts the next.  Else (v is
+   UINT64_MAX, w 0, where nothing else would do) libprof's EDGE takes the
+   edge.  values and regs stay valid while the activation runs; an
    untracked activation's values are all 0.  Functions with more edges
    than corelib/plan.h's PP_PLAN_IP_INLINE_EDGES call EDGE on every edge.  */
 struct __pathprof_ip_frame
@@ -151,7 +155,10 @@ __pathprof_ip_step (uint64_t frame, uint32_t edge, uint32_t width, int cuts,
     count = (uint64_t *) (uintptr_t) regs[7] + k;
   else
     {
-      __pathprof_ip_edge (frame, edge);
+      if (cuts && v[1])
+	__pathprof_ip_cut (frame, edge, n);
+      else
+	__pathprof_ip_edge (frame, edge);
       return;
     }
   if (atomic)

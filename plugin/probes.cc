@@ -690,14 +690,18 @@ emit_word_address (gimple_seq *seq, tree base, tree index)
          { regs[0] += v;  (WIDTH 2: regs[1] += f->values[w e + 2]) }
        else
          __pathprof_ip_edge (frame, e);
-   On an edge that CUTS (a loop's backedge, where segments end) the call
-   is the last resort, after what libprof's end_in_place does first
-   (kseg-runtime.c, "In place"):
-       else if ((i = regs[0] + (v & ~TOP) - regs[2]) < regs[3])
-         end: ((uint64_t *) regs[4])[i] += 1, next start from f->values[w e + 1]
+   On an edge that CUTS (a loop's backedge, where segments end) the
+   segment, number n = regs[0] + (v & ~TOP), ends in place where it can
+   (kseg-runtime.c, "In place"), next = f->values[w e + 1]:
+       else if ((i = n - regs[2]) < regs[3])
+         end: ((uint64_t *) regs[4])[i] += 1
        else if (WIDTH 2 and (k = regs[1] + f->values[w e + 2]) < regs[5]
-                and ((uint64_t *) regs[6])[k] == regs[0] + (v & ~TOP))
-         end: ((uint64_t *) regs[7])[k] += 1, next start likewise
+                and ((uint64_t *) regs[6])[k] == n)
+         end: ((uint64_t *) regs[7])[k] += 1
+       else if (next)
+         __pathprof_ip_cut (frame, e, n);
+       else
+         __pathprof_ip_edge (frame, e);
    (end: regs[0, 1, 2, 3, 4] = next[0, 1, 0, 2, 3]).  The registers are the
    calling thread's; a count is atomic when the program is built for
    threads (emit_increment).  */
@@ -769,7 +773,18 @@ expand_step (const probe_target &t, gimple *call, uint32_t arg)
 				  i);
   gimple_seq_add_seq (&seq, segment_end (t, count, regs, next));
   basic_block dense = new_block_of (cut, seq, join);
-  basic_block miss = slow;
+  /* No place for n: libprof's CUT counts it and starts the next segment,
+     or where there is no next start (w 0), EDGE does what else must be.  */
+  basic_block far = new_block (dense);
+  seq = NULL;
+  gimple_seq_add_stmt (&seq, gimple_build_call (t.ip_cut, 3, frame,
+						build_int_cst (unsigned_type_node, e),
+						n));
+  basic_block to_cut = new_block_of (far, seq, join);
+  branch (far, make_single_succ_edge (far, to_cut, EDGE_FALLTHRU),
+	  gimple_build_cond (NE_EXPR, next, build_int_cst (ptr, 0), NULL_TREE,
+			     NULL_TREE), to_cut, slow, likely);
+  basic_block miss = far;
   if (width == 2)
     {
       /* The preferential slot q + v2, when its key is the number.  */
@@ -792,10 +807,10 @@ expand_step (const probe_target &t, gimple *call, uint32_t arg)
       basic_block hit = new_block_of (check, seq, join);
       edge e1 = make_single_succ_edge (keyed, check, EDGE_FALLTHRU);
       branch (keyed, e1, gimple_build_cond (LT_EXPR, k, span, NULL_TREE, NULL_TREE),
-	      check, slow, likely);
+	      check, far, likely);
       edge e2 = make_single_succ_edge (check, hit, EDGE_FALLTHRU);
       branch (check, e2, gimple_build_cond (EQ_EXPR, key, n, NULL_TREE, NULL_TREE),
-	      hit, slow, likely);
+	      hit, far, likely);
       keyed->count = cut->count.apply_probability (likely.invert ());
       check->count = keyed->count.apply_probability (likely);
       hit->count = check->count.apply_probability (likely);
@@ -806,8 +821,10 @@ expand_step (const probe_target &t, gimple *call, uint32_t arg)
 	  dense, miss, likely);
 
   dense->count = cut->count.apply_probability (likely);
-  slow->count = cut->count.apply_probability (likely.invert ())
-		.apply_probability (likely.invert ());
+  far->count = cut->count.apply_probability (likely.invert ())
+	       .apply_probability (likely.invert ());
+  to_cut->count = far->count.apply_probability (likely);
+  slow->count = far->count - to_cut->count;
 }
 
 /* Calls that end the process without running exit handlers (or replace it):

@@ -126,6 +126,9 @@ declare_ip_runtime (probe_target &t)
   t.ip_edge = build_fn_decl ("__pathprof_ip_edge",
 			     build_function_type_list (void_type_node, u64, u32,
 						       NULL_TREE));
+  t.ip_cut = build_fn_decl ("__pathprof_ip_cut",
+			    build_function_type_list (void_type_node, u64, u32,
+						      u64, NULL_TREE));
   t.ip_call = build_fn_decl ("__pathprof_ip_call",
 			     build_function_type_list (void_type_node, u64, u32,
 						       cptr, NULL_TREE));

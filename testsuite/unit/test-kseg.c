@@ -83,8 +83,9 @@ pp_ipt_count_lost (void)
 
 static uint32_t nreports;
 
-/* The EDGE probe (ip-runtime.c's, which hands over to kseg-runtime.c), as
-   the instrumented code's __pathprof_ip_step calls it; how many times.  */
+/* The EDGE and CUT probes (ip-runtime.c's, which hand over to
+   kseg-runtime.c), as the instrumented code's __pathprof_ip_step calls
+   them; how many times.  */
 static uint64_t nslow;
 
 void
@@ -92,6 +93,13 @@ __pathprof_ip_edge (uint64_t frame, uint32_t edge)
 {
   nslow++;
   pp_kseg_edge (frame, edge);
+}
+
+void
+__pathprof_ip_cut (uint64_t frame, uint32_t edge, uint64_t number)
+{
+  nslow++;
+  pp_kseg_cut (frame, edge, number);
 }
 
 void
