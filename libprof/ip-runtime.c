@@ -972,10 +972,11 @@ __pathprof_ip_edge (uint64_t frame, uint32_t edge)
 }
 
 PP_EXPORT void
-__pathprof_ip_cut (uint64_t frame, uint32_t edge, uint64_t number)
+__pathprof_ip_cut (uint64_t frame, uint32_t edge, uint64_t number,
+		   const void *next)
 {
   if (kseg ())
-    pp_kseg_cut (frame, edge, number);
+    pp_kseg_cut (frame, edge, number, next);
 }
 
 PP_EXPORT void

@@ -610,12 +610,11 @@ lose (struct act *ra)
   ra->reg[3] = ra->reg[5] = 0;	/* no place in an array or the slots */
 }
 
-/* A segment of root activation ra starts at S node V (lost where none
-   does).  */
+/* A segment of root activation ra starts at ST, S node V's start (lost
+   where none does).  */
 static inline void
-begin_at (struct act *ra, uint32_t v)
+begin_from (struct act *ra, const struct start *st)
 {
-  const struct start *st = &ra->R->starts[v];
   ra->reg[0] = st->r;
   ra->reg[1] = st->q;
   if (st->r == NOSTART)
@@ -630,6 +629,24 @@ begin_at (struct act *ra, uint32_t v)
   ra->reg[5] = ra->R->slots ? ra->R->span : 0;
 }
 
+static inline void
+begin_at (struct act *ra, uint32_t v)
+{
+  begin_from (ra, &ra->R->starts[v]);
+}
+
+/* Segment NUM of root activation ra, in the thread's table (a dump adds
+   the arrays' and the slots' counts to the same numbers).  */
+static inline void
+count_in_table (const struct act *ra, uint64_t num)
+{
+  if (!pp_ipt_count_segment (ra->proc, num, 0))
+    {
+      uint64_t key[2] = { num, ra->proc };
+      pp_ipt_count_number (key);
+    }
+}
+
 /* One execution of the segment under way of root activation ra, whose
    number is NUM and preferential number Q.  */
 static void
@@ -642,11 +659,8 @@ count (struct act *ra, uint64_t num, uint64_t q)
     __atomic_fetch_add (&array_of (ra->reg[4])[num - ra->reg[2]], 1, __ATOMIC_RELAXED);
   else if (q < R->span && R->keys[q] == num)
     __atomic_fetch_add (&R->slots[q], 1, __ATOMIC_RELAXED);
-  else if (!pp_ipt_count_segment (ra->proc, num, 0))
-    {
-      uint64_t key[2] = { num, ra->proc };
-      pp_ipt_count_number (key);
-    }
+  else
+    count_in_table (ra, num);
 }
 
 /* S edge SE of a's root is taken.  */
@@ -842,10 +856,10 @@ pp_kseg_edge (uint64_t frame, uint32_t edge)
 }
 
 /* A cut the code found no place for (pathprof-abi.h): take's OP_CUT with
-   the number the code computed, unless activations above FRAME are to be
+   the number and the next start (the cut's head) the code read, unless activations above FRAME are to be
    abandoned first (their ends move the registers; then the slow way).  */
 void
-pp_kseg_cut (uint64_t frame, uint32_t edge, uint64_t number)
+pp_kseg_cut (uint64_t frame, uint32_t edge, uint64_t number, const void *next)
 {
   const struct act *top = (const struct act *) (uintptr_t) frame;
   if (__builtin_expect (top && top->index + 1 < kt.depth, 0))
@@ -856,9 +870,12 @@ pp_kseg_cut (uint64_t frame, uint32_t edge, uint64_t number)
   struct act *a = begin (frame);
   if (!a)
     return;
-  const struct op *o = &a->R->op[a->edge_of[edge]];
-  count (a->ra, number, a->ra->reg[1] + o->val2);
-  begin_at (a->ra, o->to);
+  /* The code looked for the number's array and slot: the table.  */
+  if (a->ra->lost)
+    pp_ipt_count_lost ();
+  else
+    count_in_table (a->ra, number);
+  begin_from (a->ra, next);
   kt.busy = false;
 }
 

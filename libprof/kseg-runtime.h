@@ -34,7 +34,8 @@ void pp_kseg_free (void);
 uint64_t pp_kseg_untracked (void);
 uint64_t pp_kseg_enter (uint32_t proc, const void *self);
 void pp_kseg_edge (uint64_t frame, uint32_t edge);
-void pp_kseg_cut (uint64_t frame, uint32_t edge, uint64_t number);
+void pp_kseg_cut (uint64_t frame, uint32_t edge, uint64_t number,
+		  const void *next);
 void pp_kseg_call (uint64_t frame, uint32_t call, const void *callee);
 void pp_kseg_return (uint64_t frame, uint32_t call);
 void pp_kseg_exit (uint64_t frame);

@@ -104,8 +104,10 @@ void __pathprof_ip_exit (uint64_t frame);
 void __pathprof_ip_jump (uint64_t frame, uint32_t block);
 void __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call);
 /* Segments: edge `edge`, a cut, ends the segment under way, whose number is
-   `number`, where the code found no place for it (below).  */
-void __pathprof_ip_cut (uint64_t frame, uint32_t edge, uint64_t number);
+   `number`, where the code found no place for it (below); the next starts
+   as the four words at `next` say.  */
+void __pathprof_ip_cut (uint64_t frame, uint32_t edge, uint64_t number,
+			const void *next);
 /* Segments (modes interproc-segments, interproc-ppp, interproc-residual):
    an edge is taken in place (plan.h PP_PROBE_IP_ADD), as __pathprof_ip_step
    says, from the frame ENTER returned (libprof/kseg-runtime.c, "In
@@ -156,7 +158,7 @@ __pathprof_ip_step (uint64_t frame, uint32_t edge, uint32_t width, int cuts,
   else
     {
       if (cuts && v[1])
-	__pathprof_ip_cut (frame, edge, n);
+	__pathprof_ip_cut (frame, edge, n, (const void *) (uintptr_t) v[1]);
       else
 	__pathprof_ip_edge (frame, edge);
       return;

@@ -699,7 +699,7 @@ emit_word_address (gimple_seq *seq, tree base, tree index)
                 and ((uint64_t *) regs[6])[k] == n)
          end: ((uint64_t *) regs[7])[k] += 1
        else if (next)
-         __pathprof_ip_cut (frame, e, n);
+         __pathprof_ip_cut (frame, e, n, next);
        else
          __pathprof_ip_edge (frame, e);
    (end: regs[0, 1, 2, 3, 4] = next[0, 1, 0, 2, 3]).  The registers are the
@@ -777,9 +777,9 @@ expand_step (const probe_target &t, gimple *call, uint32_t arg)
      or where there is no next start (w 0), EDGE does what else must be.  */
   basic_block far = new_block (dense);
   seq = NULL;
-  gimple_seq_add_stmt (&seq, gimple_build_call (t.ip_cut, 3, frame,
+  gimple_seq_add_stmt (&seq, gimple_build_call (t.ip_cut, 4, frame,
 						build_int_cst (unsigned_type_node, e),
-						n));
+						n, next));
   basic_block to_cut = new_block_of (far, seq, join);
   branch (far, make_single_succ_edge (far, to_cut, EDGE_FALLTHRU),
 	  gimple_build_cond (NE_EXPR, next, build_int_cst (ptr, 0), NULL_TREE,

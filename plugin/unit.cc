@@ -128,7 +128,7 @@ declare_ip_runtime (probe_target &t)
 						       NULL_TREE));
   t.ip_cut = build_fn_decl ("__pathprof_ip_cut",
 			    build_function_type_list (void_type_node, u64, u32,
-						      u64, NULL_TREE));
+						      u64, cptr, NULL_TREE));
   t.ip_call = build_fn_decl ("__pathprof_ip_call",
 			     build_function_type_list (void_type_node, u64, u32,
 						       cptr, NULL_TREE));
