@@ -190,6 +190,9 @@ struct walked
   bool done;
   bool *cut;			/* per edge: replaced by its surrogates */
   int32_t *back;		/* per edge: back_of_edge */
+  /* topo holds the order of the first build, which stays one: a cut call's
+     c -> r becomes its summary edge c -> r, and no other edge changes.  */
+  bool ordered;
 };
 
 /* G*_fin inside procedure p: backedges, surrogates, summary edges, and the
@@ -359,6 +362,11 @@ walked:;
     }
 
   /* Reverse topological order: postorder of G*_fin with c -> r.  */
+  if (wk->ordered)
+    {
+      status = PP_IP_OK;
+      goto out;
+    }
   if (pp_graph_init (&f, nv, g->entry, g->exit))
     goto out;
   for (uint32_t k = 0; k < ip->nedges; k++)
@@ -383,6 +391,7 @@ walked:;
 	  status = PP_IP_EGRAPH;	/* cannot happen: the backedges are gone */
     }
   memcpy (topo, d.postorder, nv * sizeof *topo);
+  wk->ordered = status == PP_IP_OK;
 out:
   if (dfs_ready)
     pp_dfs_free (&d);
