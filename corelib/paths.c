@@ -301,10 +301,9 @@ saturated_u64 (const mpz_t x)
   return v;
 }
 
-/* count_paths in 64 bits, with *FITS false as soon as a count does not fit
-   (the values it set are then count_paths' to rewrite), as the uncut
-   counts of big functions do; most graphs, and every graph after its region
-   cuts, fit.  */
+/* count_paths in 64 bits, with *FITS false as soon as a count does not fit,
+   as the uncut counts of big functions do; most graphs, and every graph
+   after its region cuts, fit.  */
 static int
 count_paths_u64 (struct pp_paths_build *b, mpz_t total, bool *fits)
 {
@@ -343,7 +342,9 @@ count_paths_u64 (struct pp_paths_build *b, mpz_t total, bool *fits)
    predecessor has read it, so chains with astronomically many paths stay cheap.
    *total receives numPaths(ENTRY); the values are meaningful when it is at most
    limit (every count is then at most the total).  In 64 bits when they fit
-   (count_paths_u64), else in GMP.  */
+   (count_paths_u64), which sets the values; else only the total, in GMP:
+   some count, so the total, is then past any limit, and the values are
+   never read.  */
 static int
 count_paths (struct pp_paths_build *b, mpz_t total)
 {
@@ -370,8 +371,7 @@ count_paths (struct pp_paths_build *b, mpz_t total)
       mpz_init_set_ui (npaths[v], v == d->exit);
       for (uint32_t k = d->succ_start[v]; k < d->succ_start[v + 1]; k++)
 	{
-	  uint32_t e = d->succ_edges[k], t = d->edges[e].dst;
-	  p->dag_val[e] = saturated_u64 (npaths[v]);
+	  uint32_t t = d->edges[d->succ_edges[k]].dst;
 	  mpz_add (npaths[v], npaths[v], npaths[t]);
 	  if (--readers[t] == 0)
 	    mpz_clear (npaths[t]);

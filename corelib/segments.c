@@ -210,40 +210,8 @@ is_shared_leave (const pp_ip_program *prog, const bool *callv, uint32_t p,
 	 && pp_graph_out_degree (g, x->src) + callv[x->src] > 1;
 }
 
-static int make_copies_edges (const pp_ip_program *prog, pp_seg_graph *s,
-			      uint32_t nnodes, uint32_t leave_node, bool *callv);
-
-/* S's edges, copy by copy: the copy's graph edges in order (the fake ones of
-   an inlined copy from S's ENTRY or to S's EXIT; a leave whose source has
-   another way out u -> L, then L -> EXIT), then its call sites'.  */
-static int
-make_edges (const pp_ip_program *prog, pp_seg_graph *s)
-{
-  const pp_seg_copy *last = &s->copies[s->ncopies - 1];
-  uint32_t nnodes = last->first_node + prog->procs[last->proc].nnodes;
-  uint32_t leave_node = nnodes, most = 1;
-  for (uint32_t i = 0; i < s->ncopies; i++)
-    if (prog->procs[s->copies[i].proc].nnodes > most)
-      most = prog->procs[s->copies[i].proc].nnodes;
-  bool *callv = pp_calloc (most, sizeof *callv);	/* all false between copies */
-  if (!callv)
-    return PP_SEG_ENOMEM;
-  for (uint32_t i = 0; i < s->ncopies; i++)
-    {
-      uint32_t p = s->copies[i].proc;
-      const pp_graph *g = &prog->procs[p];
-      mark_call_vertices (prog, s, p, callv, true);
-      for (uint32_t e = 0; e < g->nedges; e++)
-	nnodes += is_shared_leave (prog, callv, p, &g->edges[e]);
-      mark_call_vertices (prog, s, p, callv, false);
-    }
-  int status = make_copies_edges (prog, s, nnodes, leave_node, callv);
-  pp_free (callv);
-  return status;
-}
-
-/* make_edges once S's nodes are counted: NNODES, the first leave node
-   LEAVE_NODE; CALLV all false, for is_shared_leave.  */
+/* make_edges' second half, once S's nodes are counted: NNODES, the first
+   leave node LEAVE_NODE; CALLV all false, for is_shared_leave.  */
 static int
 make_copies_edges (const pp_ip_program *prog, pp_seg_graph *s, uint32_t nnodes,
 		   uint32_t leave_node, bool *callv)
@@ -325,6 +293,35 @@ make_copies_edges (const pp_ip_program *prog, pp_seg_graph *s, uint32_t nnodes,
 	}
     }
   return pp_graph_finish (&s->g) ? PP_SEG_ENOMEM : PP_SEG_OK;
+}
+
+/* S's edges, copy by copy: the copy's graph edges in order (the fake ones of
+   an inlined copy from S's ENTRY or to S's EXIT; a leave whose source has
+   another way out u -> L, then L -> EXIT), then its call sites'.  */
+static int
+make_edges (const pp_ip_program *prog, pp_seg_graph *s)
+{
+  const pp_seg_copy *last = &s->copies[s->ncopies - 1];
+  uint32_t nnodes = last->first_node + prog->procs[last->proc].nnodes;
+  uint32_t leave_node = nnodes, most = 1;
+  for (uint32_t i = 0; i < s->ncopies; i++)
+    if (prog->procs[s->copies[i].proc].nnodes > most)
+      most = prog->procs[s->copies[i].proc].nnodes;
+  bool *callv = pp_calloc (most, sizeof *callv);	/* all false between copies */
+  if (!callv)
+    return PP_SEG_ENOMEM;
+  for (uint32_t i = 0; i < s->ncopies; i++)
+    {
+      uint32_t p = s->copies[i].proc;
+      const pp_graph *g = &prog->procs[p];
+      mark_call_vertices (prog, s, p, callv, true);
+      for (uint32_t e = 0; e < g->nedges; e++)
+	nnodes += is_shared_leave (prog, callv, p, &g->edges[e]);
+      mark_call_vertices (prog, s, p, callv, false);
+    }
+  int status = make_copies_edges (prog, s, nnodes, leave_node, callv);
+  pp_free (callv);
+  return status;
 }
 
 int
