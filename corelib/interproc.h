@@ -92,7 +92,18 @@ typedef struct pp_ip_program
      procedure, procedure p's calls[call_start[p] .. call_start[p + 1]), so
      that segments.h need not sort them for every root.  */
   const uint32_t *call_start;
+  /* NULL, or per procedure its graph edges' roles for segments in place
+     (enum pp_seg_role, plan.h pp_plan_ip_roles; a procedure's leaf edges
+     c -> r have role 0): segments.h cuts its supergraphs there.  An entry
+     may be NULL until a supergraph copies its procedure.  */
+  const uint8_t *const *edge_role;
 } pp_ip_program;
+
+enum pp_seg_role
+{
+  PP_SEG_ROLE_CUT = 1,		/* a segment ends there in every copy */
+  PP_SEG_ROLE_TREE = 2,		/* no probe: its value moves to the chords */
+};
 
 /* Where the numbering cuts: a procedure with more paths from its ENTRY than
    fit max_bits bits gets, one at a time, its call of the most paths made a

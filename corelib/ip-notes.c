@@ -7,6 +7,8 @@
 
 #include "alloc.h"
 #include "ip-notes.h"
+#include "plan.h"
+#include "segments.h"
 
 #define NONE UINT32_MAX
 
@@ -141,13 +143,18 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
   l->return_vertex = pp_calloc (nprocs + 1, sizeof *l->return_vertex);
   l->call_block = pp_calloc (nprocs + 1, sizeof *l->call_block);
   l->ncalls_of = pp_calloc (nprocs + 1, sizeof *l->ncalls_of);
+  l->edge_role = pp_calloc (nprocs + 1, sizeof *l->edge_role);
+  l->units = pp_malloc ((nunits + 1) * sizeof *l->units);
+  if (l->units)
+    memcpy (l->units, units, nunits * sizeof *units);
   struct name *pub = pp_malloc ((nprocs + 1) * sizeof *pub);
   struct name *own = pp_malloc ((most + 1) * sizeof *own);
-  l->prog = (pp_ip_program) { nprocs, procs, external, 0, 0, calls, 0, NULL };
+  l->prog = (pp_ip_program) { nprocs, procs, external, 0, 0, calls, 0, NULL,
+			      (const uint8_t *const *) l->edge_role };
   int status = -1;
   if (!l->first_proc || !procs || !external || !calls || !l->site_of_call
       || !l->leaf_edge || !l->call_vertex || !l->return_vertex || !l->call_block
-      || !l->ncalls_of || !pub || !own)
+      || !l->ncalls_of || !l->edge_role || !l->units || !pub || !own)
     goto out;
   uint32_t npub = 0, p = 0;
   bool have_main = false;
@@ -250,6 +257,8 @@ pp_ip_layout_free (pp_ip_layout *l)
 	pp_free (l->return_vertex[p]);
       if (l->call_block)
 	pp_free (l->call_block[p]);
+      if (l->edge_role)
+	pp_free (l->edge_role[p]);
     }
   pp_free ((void *) l->prog.procs);
   pp_free ((void *) l->prog.external);
@@ -262,7 +271,77 @@ pp_ip_layout_free (pp_ip_layout *l)
   pp_free (l->return_vertex);
   pp_free (l->call_block);
   pp_free (l->ncalls_of);
+  pp_free (l->edge_role);
+  pp_free (l->units);
   memset (l, 0, sizeof *l);
+}
+
+/* Procedure P's edge roles, from its notes graph (whose edge e is P's graph
+   edge e; P's leaf edges after them have none).  */
+static int
+roles_of (pp_ip_layout *l, uint32_t p)
+{
+  if (l->edge_role[p])
+    return 0;
+  uint32_t u = pp_ip_layout_unit_of (l, p);
+  const pp_function_notes *fn = &l->units[u]->functions[p - l->first_proc[u]];
+  uint8_t *role = pp_calloc (l->prog.procs[p].nedges + 1, sizeof *role);
+  pp_graph g;
+  if (!role || pp_notes_function_graph (fn, &g))
+    {
+      pp_free (role);
+      return -1;
+    }
+  int rc = g.nedges <= l->prog.procs[p].nedges ? pp_plan_ip_roles (&g, role) : -1;
+  pp_graph_free (&g);
+  if (rc)
+    pp_free (role);
+  else
+    l->edge_role[p] = role;
+  return rc;
+}
+
+int
+pp_ip_layout_segments (pp_ip_layout *l, uint32_t root, uint32_t k, pp_seg_graph *s,
+		       pp_paths **out)
+{
+  /* The procedures within K calls of ROOT: breadth-first, by depth.  */
+  const pp_ip_program *prog = &l->prog;
+  uint32_t *queue = pp_malloc ((prog->nprocs + 1) * sizeof *queue);
+  uint32_t *depth = pp_malloc ((prog->nprocs + 1) * sizeof *depth);
+  int rc = queue && depth && root < prog->nprocs && prog->call_start ? PP_SEG_OK
+	   : !queue || !depth ? PP_SEG_ENOMEM : PP_SEG_EGRAPH;
+  uint32_t n = 0;
+  if (rc == PP_SEG_OK)
+    {
+      memset (depth, 0xff, prog->nprocs * sizeof *depth);
+      depth[root] = 0;
+      queue[n++] = root;
+    }
+  for (uint32_t i = 0; rc == PP_SEG_OK && i < n; i++)
+    {
+      uint32_t p = queue[i];
+      if (roles_of (l, p))
+	rc = PP_SEG_ENOMEM;
+      for (uint32_t j = prog->call_start[p]; depth[p] < k && j < prog->call_start[p + 1]; j++)
+	{
+	  uint32_t q = prog->calls[j].callee;
+	  if (q < prog->nprocs && depth[q] == UINT32_MAX)
+	    {
+	      depth[q] = depth[p] + 1;
+	      queue[n++] = q;
+	    }
+	}
+    }
+  pp_free (queue);
+  pp_free (depth);
+  if (rc != PP_SEG_OK)
+    {
+      *out = NULL;
+      memset (s, 0, sizeof *s);
+      return rc;
+    }
+  return pp_seg_build_numbered (prog, root, k, s, out);
 }
 
 int
@@ -351,10 +430,17 @@ pp_ip_manifest_decode (const unsigned char *buf, size_t len, pp_ip_manifest *m,
       return -1;
     }
   uint32_t version = get32 (buf + 4);
-  if (version != 1 && version != PP_IP_MANIFEST_VERSION)
+  if (version < 1 || version > PP_IP_MANIFEST_VERSION)
     {
       snprintf (err, errlen, "program record version %" PRIu32 " is not "
 		"supported (expected %u)", version, PP_IP_MANIFEST_VERSION);
+      return -1;
+    }
+  if (version < 3 && len >= 12 && get32 (buf + 8) == PP_IP_SEGMENTS)
+    {
+      snprintf (err, errlen, "its segments are numbered as pathprof did before "
+		"version 3 of program records (cut where a walk of each "
+		"supergraph found loops): run the program again to count them");
       return -1;
     }
   size_t pos = version == 1 ? 16 : 20;

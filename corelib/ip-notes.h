@@ -28,6 +28,9 @@
 extern "C" {
 #endif
 
+struct pp_seg_graph;
+struct pp_paths;
+
 typedef struct pp_ip_layout
 {
   pp_ip_program prog;		/* what pp_ip_number numbers; owns its arrays */
@@ -41,6 +44,11 @@ typedef struct pp_ip_layout
   uint32_t **return_vertex;
   uint32_t *ncalls_of;		/* per procedure: its calls */
   uint32_t **call_block;	/* per call: its block */
+  /* Per procedure, its edges' roles for segments (prog.edge_role points
+     here); NULL until pp_ip_layout_segments needs them.  */
+  uint8_t **edge_role;
+  const pp_unit_notes **units;	/* the notes it was built from (which
+				   must outlive it) */
 } pp_ip_layout;
 
 /* Builds the program of units[0 .. nunits) (decoded notes of a mode with
@@ -48,6 +56,14 @@ typedef struct pp_ip_layout
 int pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
 			pp_ip_layout *out);
 void pp_ip_layout_free (pp_ip_layout *l);
+
+/* Root ROOT's depth-K supergraph numbered (segments.h
+   pp_seg_build_numbered), cut by the roles the plugin placed its probes by
+   (plan.h pp_plan_ip_roles), which this computes from the units' notes
+   for the procedures S copies and keeps in the layout: the way libprof and
+   the tool number supergraphs.  Returns a PP_SEG status.  */
+int pp_ip_layout_segments (pp_ip_layout *l, uint32_t root, uint32_t k,
+			   struct pp_seg_graph *s, struct pp_paths **out);
 
 /* The unit of procedure PROC (its function is PROC - first_proc[unit]).  */
 uint32_t pp_ip_layout_unit_of (const pp_ip_layout *l, uint32_t proc);
@@ -80,7 +96,8 @@ int pp_ip_zero_edges (const pp_function_notes *fn, bool piecewise, bool *zero);
    a profile file never meet; its values are the paths counted and the
    paths lost (not named by a number: see libprof/ip-runtime.c).  */
 #define PP_IP_MANIFEST_MAGIC 0x50495050u	/* "PPIP" */
-#define PP_IP_MANIFEST_VERSION 2u	/* 2: the depth */
+#define PP_IP_MANIFEST_VERSION 3u	/* 2: the depth; 3: segments cut at
+					   each procedure's own backedges */
 
 enum pp_ip_kind
 {

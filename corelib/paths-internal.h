@@ -19,6 +19,10 @@ struct pp_paths_build
   bool *head;			/* per node: has a start edge */
   uint32_t *topo;		/* the useful nodes in topological order of the DAG */
   uint32_t ntopo;
+  /* pp_paths_build_number_given: the path ends are the only backedges, and
+     no region cut is made on an edge with keep[e].  */
+  bool given;
+  const bool *keep;
 };
 
 /* Zeroed array of n elements; never a zero-sized request.  */
@@ -34,6 +38,11 @@ pp_paths_alloc (size_t n, size_t size)
    whatever it is, pp_paths_build_free must follow.  */
 int pp_paths_build_number (struct pp_paths_build *b, const pp_graph *g,
 			   const bool *path_end, uint64_t limit, bool may_cut);
+/* The same with the graph's cuts given: CUTS (with the edges into re-entry
+   targets) must break every cycle, else PP_PATHS_EGRAPH; region cuts until
+   at most limit paths, never on an edge with KEEP[e] (may be NULL).  */
+int pp_paths_build_number_given (struct pp_paths_build *b, const pp_graph *g,
+				 const bool *cuts, const bool *keep, uint64_t limit);
 /* Frees the working state, and b->p unless the caller took it (set it to NULL).  */
 void pp_paths_build_free (struct pp_paths_build *b);
 

@@ -107,7 +107,8 @@ find_backedges (struct pp_paths_build *b, bool *reach)
   pp_dfs_step step;
   pp_dfs_root (&d, g->entry);
   while (pp_dfs_next (&d, &step))
-    if (step.event == PP_DFS_BACK && p->role[step.edge] == PP_PATH_ROLE_DAG)
+    if (step.event == PP_DFS_BACK && p->role[step.edge] == PP_PATH_ROLE_DAG
+	&& !b->given)
       p->role[step.edge] = PP_PATH_ROLE_BACK;
   for (uint32_t v = 0; v < g->nnodes; v++)
     reach[v] = d.pre[v] != PP_DFS_NONE;
@@ -418,7 +419,8 @@ paths_after_cuts (const struct pp_paths_build *b, uint64_t threshold,
       for (uint32_t k = d->pred_start[v]; k < d->pred_start[v + 1]; k++)
 	{
 	  uint32_t e = d->pred_edges[k], s = d->edges[e].src;
-	  if (v != d->exit && s != d->entry && p->dag_kind[e] == PP_DAG_EDGE)
+	  if (v != d->exit && s != d->entry && p->dag_kind[e] == PP_DAG_EDGE
+	      && !(b->keep && b->keep[p->dag_origin[e]]))
 	    cuttable = saturating_add (cuttable, prefix[s]);
 	  else
 	    fixed = saturating_add (fixed, prefix[s]);
@@ -461,7 +463,8 @@ cut_regions (struct pp_paths_build *b, uint64_t limit)
       for (uint32_t k = d->pred_start[v]; k < d->pred_start[v + 1]; k++)
 	{
 	  uint32_t e = d->pred_edges[k];
-	  if (d->edges[e].src == d->entry || p->dag_kind[e] != PP_DAG_EDGE)
+	  if (d->edges[e].src == d->entry || p->dag_kind[e] != PP_DAG_EDGE
+	      || (b->keep && b->keep[p->dag_origin[e]]))
 	    continue;
 	  p->role[p->dag_origin[e]] = PP_PATH_ROLE_CUT;
 	  p->path_end[p->dag_origin[e]] = true;
@@ -483,6 +486,17 @@ decimal (const mpz_t x)
   return s;
 }
 
+/* Whether the topological order holds every useful node (none is on a
+   cycle of the DAG).  */
+static bool
+acyclic (const struct pp_paths_build *b)
+{
+  uint32_t n = 0;
+  for (uint32_t v = 0; v < b->g->nnodes; v++)
+    n += b->useful[v];
+  return b->ntopo == n;
+}
+
 /* Roles, DAG, numbering; with may_cut, region cuts until at most limit paths.  */
 static int
 number_paths (struct pp_paths_build *b, const bool *path_end, uint64_t limit,
@@ -501,6 +515,8 @@ number_paths (struct pp_paths_build *b, const bool *path_end, uint64_t limit,
     status = build_dag (b);
   if (status == PP_PATHS_OK)
     status = order_topologically (b);
+  if (status == PP_PATHS_OK && b->given && !acyclic (b))
+    status = PP_PATHS_EGRAPH;	/* the given cuts leave a cycle */
   if (status != PP_PATHS_OK)
     return status;
 
@@ -549,11 +565,10 @@ new_paths (const pp_graph *g)
   return p;
 }
 
-int
-pp_paths_build_number (struct pp_paths_build *b, const pp_graph *g,
-		       const bool *path_end, uint64_t limit, bool may_cut)
+static int
+build_number (struct pp_paths_build *b, const pp_graph *g, const bool *path_end,
+	      uint64_t limit, bool may_cut)
 {
-  memset (b, 0, sizeof *b);
   if (!follows_conventions (g))
     return PP_PATHS_EGRAPH;
   b->g = g;
@@ -565,6 +580,24 @@ pp_paths_build_number (struct pp_paths_build *b, const pp_graph *g,
   if (!b->p || !b->reentry || !b->useful || !b->head || !b->topo)
     return PP_PATHS_ENOMEM;
   return number_paths (b, path_end, limit, may_cut);
+}
+
+int
+pp_paths_build_number (struct pp_paths_build *b, const pp_graph *g,
+		       const bool *path_end, uint64_t limit, bool may_cut)
+{
+  memset (b, 0, sizeof *b);
+  return build_number (b, g, path_end, limit, may_cut);
+}
+
+int
+pp_paths_build_number_given (struct pp_paths_build *b, const pp_graph *g,
+			     const bool *cuts, const bool *keep, uint64_t limit)
+{
+  memset (b, 0, sizeof *b);
+  b->given = true;
+  b->keep = keep;
+  return build_number (b, g, cuts, limit, true);
 }
 
 void

@@ -259,12 +259,61 @@ pp_plan_trace (const pp_mode_info *mode, const pp_graph *g,
   return PP_PLAN_OK;
 }
 
+int
+pp_plan_ip_roles (const pp_graph *g, uint8_t *role)
+{
+  memset (role, 0, g->nedges * sizeof *role);
+  pp_dfs d;
+  if (pp_dfs_init (&d, g, PP_DFS_SUCCS, 0, NULL, NULL))
+    return -1;
+  pp_dfs_step step;
+  pp_dfs_root (&d, g->entry);
+  while (pp_dfs_next (&d, &step))
+    if (step.event == PP_DFS_BACK && !(g->edges[step.edge].flags & PP_EDGE_EXIT_ENTRY))
+      role[step.edge] = PP_SEG_ROLE_CUT;
+  pp_dfs_free (&d);
+  if (g->nedges > PP_PLAN_IP_INLINE_EDGES)
+    return 0;
+  /* The forest: Kruskal on the real edges that may carry no probe, the
+     others weighing nothing and left off (a graph without them).  */
+  double *w = pp_malloc ((g->nedges + 1) * sizeof *w);
+  bool *reentry = pp_calloc (g->nnodes + 1, sizeof *reentry);
+  bool *on_tree = pp_malloc ((g->nedges + 1) * sizeof *on_tree);
+  uint32_t *of = pp_malloc ((g->nedges + 1) * sizeof *of), n = 0;
+  pp_graph f;
+  memset (&f, 0, sizeof f);
+  bool ok = w && reentry && on_tree && of && pp_weights_heuristic (g, w) == 0
+	    && pp_graph_init (&f, g->nnodes, g->entry, g->exit) == 0;
+  for (uint32_t e = 0; ok && e < g->nedges; e++)
+    if (g->edges[e].src == g->entry && (g->edges[e].flags & PP_EDGE_FAKE))
+      reentry[g->edges[e].dst] = true;
+  for (uint32_t e = 0; ok && e < g->nedges; e++)
+    {
+      const pp_edge *x = &g->edges[e];
+      if (role[e] || reentry[x->dst] || !pp_trace_real_flags (x->flags))
+	continue;
+      ok = pp_graph_add_edge (&f, x->src, x->dst, 0) != UINT32_MAX;
+      w[n] = w[e];		/* n <= e */
+      of[n++] = e;
+    }
+  ok = ok && pp_graph_finish (&f) == 0 && pp_max_spanning_tree (&f, w, on_tree) >= 0;
+  for (uint32_t i = 0; ok && i < n; i++)
+    if (on_tree[i])
+      role[of[i]] = PP_SEG_ROLE_TREE;
+  pp_graph_free (&f);
+  pp_free (w);
+  pp_free (reentry);
+  pp_free (on_tree);
+  pp_free (of);
+  return ok ? 0 : -1;
+}
+
 /* Interprocedural paths (libprof/ip-runtime.c numbers them at run time, so
    no edge's value is known here): ENTER on the entry edge, a probe on every
    real edge but those whose value is 0 whatever the program (ip-notes.h,
    pp_ip_zero_edges; segments: none, a root's numbering inlines its
    callees, and with WIDTH > 0 each is an IP_ADD of WIDTH registers taken
-   in place), EXIT after those into EXIT, LAND at the blocks a longjmp, a
+   in place, on the chords of pp_plan_ip_roles' forest only), EXIT after those into EXIT, LAND at the blocks a longjmp, a
    computed goto or an exception may enter (with the setjmp call that starts
    the block, from the calls of FN, which may be NULL).  The probes follow
    from the graph and the kind of paths (enum pp_ip_kind, the mode's
@@ -277,12 +326,12 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
     return PP_PLAN_ENOMEM;
   bool *land = pp_calloc (g->nnodes + 1, sizeof *land);
   bool *zero = pp_calloc (g->nedges + 1, sizeof *zero);
-  bool *back = pp_calloc (g->nedges + 1, sizeof *back);
-  if (!land || !zero || !back)
+  uint8_t *role = pp_calloc (g->nedges + 1, sizeof *role);
+  if (!land || !zero || !role || (width && pp_plan_ip_roles (g, role)))
     {
       pp_free (land);
       pp_free (zero);
-      pp_free (back);
+      pp_free (role);
       pp_plan_free (out);
       return PP_PLAN_ENOMEM;
     }
@@ -290,18 +339,6 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
   if (fn && (kind == PP_IP_SEGMENTS
 	     || pp_ip_zero_edges (fn, kind == PP_IP_PIECEWISE, zero)))
     memset (zero, 0, (g->nedges + 1) * sizeof *zero);
-  /* Segments end at the function's backedges (in every copy of S, but
-     for region cuts): their probes count a segment in place too.  */
-  pp_dfs d;
-  if (width && pp_dfs_init (&d, g, PP_DFS_SUCCS, 0, NULL, NULL) == 0)
-    {
-      pp_dfs_step step;
-      pp_dfs_root (&d, g->entry);
-      while (pp_dfs_next (&d, &step))
-	if (step.event == PP_DFS_BACK)
-	  back[step.edge] = true;
-      pp_dfs_free (&d);
-    }
   for (uint32_t e = 0; e < g->nedges; e++)
     {
       const pp_edge *ed = &g->edges[e];
@@ -311,10 +348,15 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
 	continue;
       if (ed->src == g->entry)
 	add_probe (out, PP_PROBE_IP_ENTER, PP_SITE_EDGE, e, 0, 0);
-      if (width)
+      if (width && role[e] == PP_SEG_ROLE_TREE)
+	;			/* adds 0 in every copy */
+      else if (width)
 	{
+	  /* Segments end at the function's backedges (in every copy of S):
+	     their probes count a segment in place too.  */
 	  add_probe (out, PP_PROBE_IP_ADD, PP_SITE_EDGE, e, 0, e);
-	  out->probes[out->nprobes - 1].operand2 = width | (back[e] ? PP_PROBE_IP_CUTS : 0);
+	  out->probes[out->nprobes - 1].operand2
+	    = width | (role[e] == PP_SEG_ROLE_CUT ? PP_PROBE_IP_CUTS : 0);
 	}
       else if (!zero[e])
 	add_probe (out, PP_PROBE_IP_EDGE, PP_SITE_EDGE, e, 0, e);
@@ -333,7 +375,7 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
       }
   pp_free (land);
   pp_free (zero);
-  pp_free (back);
+  pp_free (role);
   return PP_PLAN_OK;
 }
 

@@ -263,6 +263,20 @@ int32_t *pp_plan_counter_of_edge (const pp_plan *plan, uint32_t nedges);
 int pp_plan_weights (const pp_graph *g, int requested, const double *gcc_weight,
 		     const uint64_t *counts, double *w);
 
+/* Segments in place (PP_PROBE_IP_ADD), per edge of function graph G:
+   PP_SEG_ROLE_CUT on the backedges of a DFS from ENTRY (all edges walked),
+   where a segment ends in every copy of the function in a supergraph
+   (segments.h); PP_SEG_ROLE_TREE on the edges of a spanning forest of the
+   real edges under the Ball-Larus structural weighting (the heavy ones),
+   which get no probe: libprof moves each copy's values onto the other edges
+   (chord increments); else 0.  Never on the tree: cuts, edges into re-entry
+   targets (every arrival there starts a segment), edges that are not real.
+   A function with more than PP_PLAN_IP_INLINE_EDGES edges has no tree (an
+   EDGE call on every edge).  The plugin places its probes by these roles and
+   libprof and the tool number supergraphs by them, each computing them from
+   the function's notes graph.  Returns 0, or -1 when out of memory.  */
+int pp_plan_ip_roles (const pp_graph *g, uint8_t *role);
+
 /* The coverage plan of MODE for a function (FN's blocks are G's nodes), the
    one the plugin makes and the tool recomputes: with FN, in the block modes,
    its targets are the blocks with source lines and those ENTRY enters by a

@@ -46,6 +46,7 @@ pp_seg_free (pp_seg_graph *s)
   pp_free (s->child);
   pp_free (s->call_edge);
   pp_free (s->return_edge);
+  pp_free (s->role);
   memset (s, 0, sizeof *s);
 }
 
@@ -178,13 +179,17 @@ add_edge (pp_seg_graph *s, uint32_t src, uint32_t dst, uint32_t flags,
       uint32_t *args = pp_realloc (s->arg, n * sizeof *args);
       if (args)
 	s->arg = args;
-      if (!kinds || !copies || !args)
+      uint8_t *roles = pp_realloc (s->role, n * sizeof *roles);
+      if (roles)
+	s->role = roles;
+      if (!kinds || !copies || !args || !roles)
 	return UINT32_MAX;
       *cap = n;
     }
   s->kind[e] = kind;
   s->copy_of[e] = copy;
   s->arg[e] = arg;
+  s->role[e] = 0;
   return e;
 }
 
@@ -224,10 +229,11 @@ make_copies_edges (const pp_ip_program *prog, pp_seg_graph *s, uint32_t nnodes,
   s->kind = pp_malloc (cap * sizeof *s->kind);
   s->copy_of = pp_malloc (cap * sizeof *s->copy_of);
   s->arg = pp_malloc (cap * sizeof *s->arg);
+  s->role = pp_malloc (cap * sizeof *s->role);
   s->edge_of = pp_malloc ((nslots ? nslots : 1) * sizeof *s->edge_of);
   s->call_edge = pp_malloc ((ncalls ? ncalls : 1) * sizeof *s->call_edge);
   s->return_edge = pp_malloc ((ncalls ? ncalls : 1) * sizeof *s->return_edge);
-  if (!s->kind || !s->copy_of || !s->arg || !s->edge_of || !s->call_edge
+  if (!s->kind || !s->copy_of || !s->arg || !s->role || !s->edge_of || !s->call_edge
       || !s->return_edge
       || pp_graph_init (&s->g, nnodes, rg->entry, rg->exit))
     return PP_SEG_ENOMEM;
@@ -266,6 +272,8 @@ make_copies_edges (const pp_ip_program *prog, pp_seg_graph *s, uint32_t nnodes,
 	  if (se == UINT32_MAX)
 	    return PP_SEG_ENOMEM;
 	  s->edge_of[c->first_slot + e] = se;
+	  if (prog->edge_role && !(x->flags & PP_EDGE_EXIT_ENTRY))
+	    s->role[se] = prog->edge_role[c->proc][e];
 	}
       mark_call_vertices (prog, s, c->proc, callv, false);
       for (uint32_t j = s->site_start[c->proc]; j < s->site_start[c->proc + 1]; j++)
@@ -338,8 +346,16 @@ pp_seg_build (const pp_ip_program *prog, uint32_t root, uint32_t k,
   int rc = sort_sites (prog, out);
   if (rc == PP_SEG_OK)
     rc = make_copies (prog, root, k, out);
+  for (uint32_t c = 0; rc == PP_SEG_OK && prog->edge_role && c < out->ncopies; c++)
+    if (!prog->edge_role[out->copies[c].proc])
+      rc = PP_SEG_EGRAPH;	/* the caller gave no roles for a copy */
   if (rc == PP_SEG_OK)
     rc = make_edges (prog, out);
+  if (rc == PP_SEG_OK && !prog->edge_role)
+    {
+      pp_free (out->role);
+      out->role = NULL;
+    }
   if (rc != PP_SEG_OK)
     pp_seg_free (out);
   return rc;
@@ -374,7 +390,8 @@ pp_seg_checksum (const pp_seg_graph *s, const uint64_t *cfg_checksum)
   for (uint32_t e = 0; e < s->g.nedges; e++)
     {
       const pp_edge *x = &s->g.edges[e];
-      uint32_t w[4] = { x->src, x->dst, x->flags & PP_EDGE_CFG_FLAGS,
+      uint32_t w[4] = { x->src, x->dst, (x->flags & PP_EDGE_CFG_FLAGS)
+			| (uint32_t) (s->role ? s->role[e] : 0) << 24,
 			s->kind[e] | s->copy_of[e] << 8 };
       h = pp_hash64 (w, sizeof w, h);
     }
@@ -385,8 +402,29 @@ int
 pp_seg_number (const pp_seg_graph *s, pp_paths **out)
 {
   struct pp_paths_build b;
-  int status = pp_paths_build_number (&b, &s->g, NULL, PP_PATHS_MAX, true);
+  int status;
   *out = NULL;
+  if (s->role)
+    {
+      bool *cut = pp_malloc ((s->g.nedges + 1) * sizeof *cut);
+      bool *keep = pp_malloc ((s->g.nedges + 1) * sizeof *keep);
+      if (!cut || !keep)
+	{
+	  pp_free (cut);
+	  pp_free (keep);
+	  return PP_PATHS_ENOMEM;
+	}
+      for (uint32_t e = 0; e < s->g.nedges; e++)
+	{
+	  cut[e] = s->role[e] == PP_SEG_ROLE_CUT;
+	  keep[e] = s->role[e] == PP_SEG_ROLE_TREE;
+	}
+      status = pp_paths_build_number_given (&b, &s->g, cut, keep, PP_PATHS_MAX);
+      pp_free (cut);
+      pp_free (keep);
+    }
+  else
+    status = pp_paths_build_number (&b, &s->g, NULL, PP_PATHS_MAX, true);
   if (status == PP_PATHS_OK)
     {
       *out = b.p;

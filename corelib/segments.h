@@ -92,6 +92,10 @@ typedef struct pp_seg_graph
      call (CALL or SUMMARY) and of the return (RETURN, or UINT32_MAX).  */
   uint32_t *first_call;		/* per copy */
   uint32_t *child, *call_edge, *return_edge;
+  /* Per S edge, its role (enum pp_seg_role) where the program gives them
+     (pp_ip_program.edge_role), else NULL: S is then cut at the backedges
+     of a DFS of S, anywhere.  */
+  uint8_t *role;
 } pp_seg_graph;
 
 enum
@@ -108,8 +112,11 @@ int pp_seg_build (const pp_ip_program *prog, uint32_t root, uint32_t k,
 void pp_seg_free (pp_seg_graph *s);
 
 /* Numbers S's paths (paths.h) as libprof and the tool both do: region cuts
-   where S has more than PP_PATHS_MAX paths, no probes placed.  Returns a
-   pp_paths_status.  */
+   where S has more than PP_PATHS_MAX paths, no probes placed.  With roles,
+   the cuts are the copies' PP_SEG_ROLE_CUT edges (they break every cycle of
+   S: a cycle through a callee's copy is one through the call's block in the
+   caller, whose own cuts break it) and no region cut is on a
+   PP_SEG_ROLE_TREE edge, which has no probe.  Returns a pp_paths_status.  */
 int pp_seg_number (const pp_seg_graph *s, pp_paths **out);
 /* Both, as libprof, the tool and learning use them: S in *S and its
    numbering in *OUT, or a PP_SEG status (PP_SEG_EGRAPH when the numbering

@@ -77,6 +77,7 @@
 #define JUMPED (UINT32_MAX - 1)	/* a computed goto left the activation */
 #define NOSTART UINT64_MAX	/* a node no segment starts at */
 #define TOP ((uint64_t) 1 << 63)	/* a value's cut bit */
+#define LOW (TOP - 1)		/* r counts modulo 2^63 (the header's "Chords") */
 #define SLOW UINT64_MAX		/* a value: EDGE takes the edge */
 #define DENSE_BUDGET 4		/* a root's arrays: at most this many dense_max */
 
@@ -99,14 +100,15 @@ struct op
 };
 
 /* Where a segment starts (an S node): the registers' values there (r
-   NOSTART: no segment starts there), and the array that counts the segments from there when they are few (at most
-   ks.dense_max; size 0: none).  Their numbers are r .. r + size - 1 (a
-   Ball-Larus start's paths are numbered consecutively), counts[n - r]
+   NOSTART: no segment starts there), its first segment's number, and the
+   array that counts the segments from there when they are few (at most
+   ks.dense_max; size 0: none).  Their numbers are first .. first + size - 1
+   (a Ball-Larus start's paths are numbered consecutively), counts[n - first]
    counts number n (counts holds the array's address, as the registers
    do).  */
 struct start
 {
-  uint64_t r, q, size, counts;
+  uint64_t r, q, first, size, counts;
 };
 
 static inline uint64_t *
@@ -135,7 +137,7 @@ struct root
 
 static struct
 {
-  const pp_ip_layout *layout;
+  pp_ip_layout *layout;		/* its roles filled as supergraphs need them */
   const pp_unit_notes *notes;
   uint32_t depth;
   uint64_t dense_max;		/* starts of at most this many segments
@@ -291,9 +293,9 @@ make_actions (struct root *R)
   if (!R->op || !R->starts)
     return -1;
   for (uint32_t v = 0; v < g->nnodes; v++)
-    R->starts[v].r = v == g->entry ? 0
-		     : p->start_of_node[v] == PP_PATH_NONE ? NOSTART
-		     : p->dag_val[p->start_of_node[v]];
+    R->starts[v].r = R->starts[v].first
+      = v == g->entry ? 0 : p->start_of_node[v] == PP_PATH_NONE ? NOSTART
+	: p->dag_val[p->start_of_node[v]];
   for (uint32_t e = 0; e < g->nedges; e++)
     {
       struct op *o = &R->op[e];
@@ -354,6 +356,90 @@ node_paths (const pp_paths *p, uint64_t *np, uint32_t *stack)
 	  np[u] = p->dag_val[last] + np[d->edges[last].dst];
 	}
     }
+}
+
+/* The values off the tree (the header's "Chords"): potentials phi (for r)
+   and psi (for q) on S's nodes, 0 at EXIT and at one node of each other
+   component of the tree's edges, phi (dst) = phi (src) + val along each
+   tree edge; then each action adds val + phi (src) - phi (dst) (0 on the
+   tree), a cut's end val + phi (src), and a segment starts at node v with
+   r less phi (v).  Returns 0, or -1 when out of memory.  */
+static int
+move_to_chords (struct root *R)
+{
+  const pp_graph *g = &R->s.g;
+  const uint8_t *role = R->s.role;
+  if (!role)
+    return 0;
+  uint64_t *phi = pp_calloc (2 * (size_t) g->nnodes + 1, sizeof *phi);
+  uint64_t *psi = phi + g->nnodes;
+  bool *seen = pp_calloc (g->nnodes + 1, sizeof *seen);
+  uint32_t *queue = pp_malloc ((g->nnodes + 1) * sizeof *queue);
+  if (!phi || !seen || !queue)
+    {
+      pp_free (phi);
+      pp_free (seen);
+      pp_free (queue);
+      return -1;
+    }
+  for (uint32_t i = 0; i <= g->nnodes; i++)
+    {
+      uint32_t from = i == 0 ? g->exit : i - 1;
+      if (from >= g->nnodes || seen[from])
+	continue;
+      uint32_t n = 0;
+      seen[from] = true;
+      queue[n++] = from;
+      for (uint32_t h = 0; h < n; h++)
+	{
+	  uint32_t u = queue[h];
+	  for (int dir = 0; dir < 2; dir++)
+	    {
+	      const uint32_t *start = dir ? g->pred_start : g->succ_start;
+	      const uint32_t *edges = dir ? g->pred_edges : g->succ_edges;
+	      for (uint32_t k = start[u]; k < start[u + 1]; k++)
+		{
+		  uint32_t e = edges[k];
+		  uint32_t v = dir ? g->edges[e].src : g->edges[e].dst;
+		  if (role[e] != PP_SEG_ROLE_TREE || seen[v])
+		    continue;
+		  const struct op *o = &R->op[e];
+		  uint64_t val = o->kind == OP_ADD ? o->val : 0;
+		  uint64_t val2 = o->kind == OP_ADD ? o->val2 : 0;
+		  /* Forwards phi (v) = phi (u) + val, backwards less.  */
+		  phi[v] = dir ? phi[u] - val : phi[u] + val;
+		  psi[v] = dir ? psi[u] - val2 : psi[u] + val2;
+		  seen[v] = true;
+		  queue[n++] = v;
+		}
+	    }
+	}
+    }
+  for (uint32_t e = 0; e < g->nedges; e++)
+    {
+      struct op *o = &R->op[e];
+      uint32_t s = g->edges[e].src, d = g->edges[e].dst;
+      if (o->kind == OP_ADD)
+	{
+	  o->val = (o->val + phi[s] - phi[d]) & LOW;
+	  o->val2 += psi[s] - psi[d];
+	}
+      else if (o->kind == OP_CUT)
+	{
+	  o->val = (o->val + phi[s]) & LOW;
+	  o->val2 += psi[s];
+	}
+    }
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    if (R->starts[v].r != NOSTART)
+      {
+	R->starts[v].r = (R->starts[v].r - phi[v]) & LOW;
+	R->starts[v].q -= psi[v];
+      }
+  pp_free (phi);
+  pp_free (seen);
+  pp_free (queue);
+  return 0;
 }
 
 /* The starts' arrays, and R->values from the actions (the header's "In
@@ -436,8 +522,9 @@ root_of (uint32_t p)
       ks.tried[p] = true;
       R = pp_calloc (1, sizeof *R);
       int rc = !R ? PP_SEG_ENOMEM
-	       : pp_seg_build_numbered (&ks.layout->prog, p, ks.depth, &R->s, &R->p);
-      if (rc || make_actions (R) || plan_slots (R, p) || make_values (R))
+	       : pp_ip_layout_segments (ks.layout, p, ks.depth, &R->s, &R->p);
+      if (rc || make_actions (R) || plan_slots (R, p) || move_to_chords (R)
+	  || make_values (R))
 	{
 	  pp_report (false, "the segments of '%s' are not counted: %s", proc_name (p),
 		     rc == PP_SEG_EGRAPH
@@ -455,7 +542,7 @@ root_of (uint32_t p)
 }
 
 int
-pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
+pp_kseg_init (pp_ip_layout *layout, const pp_unit_notes *notes,
 	      uint32_t depth, uint64_t dense_max, pthread_mutex_t *lock)
 {
   uint32_t n = layout->prog.nprocs;
@@ -519,7 +606,7 @@ pp_kseg_flush_slots (void)
 	  flush_array (R->slots, R->span, R->keys, 0, p);
 	  for (uint32_t v = 0; v < R->s.g.nnodes; v++)
 	    flush_array (array_of (R->starts[v].counts), R->starts[v].size, NULL,
-			 R->starts[v].r, p);
+			 R->starts[v].first, p);
 	}
     }
 }
@@ -623,7 +710,7 @@ begin_from (struct act *ra, const struct start *st)
       return;
     }
   ra->lost = false;
-  ra->reg[2] = st->r;
+  ra->reg[2] = st->first;
   ra->reg[3] = st->size;
   ra->reg[4] = st->counts;
   ra->reg[5] = ra->R->slots ? ra->R->span : 0;
@@ -653,6 +740,7 @@ static void
 count (struct act *ra, uint64_t num, uint64_t q)
 {
   const struct root *R = ra->R;
+  num &= LOW;
   if (ra->lost)
     pp_ipt_count_lost ();
   else if (num - ra->reg[2] < ra->reg[3])

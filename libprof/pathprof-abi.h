@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 4u
+#define PATHPROF_ABI_VERSION 5u
 
 /* The paths of one function with more paths than fit a counter array (paths
    mode): counted by __pathprof_count_path in a hash table that libprof
@@ -105,24 +105,25 @@ void __pathprof_ip_jump (uint64_t frame, uint32_t block);
 void __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call);
 /* Segments: edge `edge`, a cut, ends the segment under way, whose number is
    `number`, where the code found no place for it (below); the next starts
-   as the four words at `next` say.  */
+   as the five words at `next` say.  */
 void __pathprof_ip_cut (uint64_t frame, uint32_t edge, uint64_t number,
 			const void *next);
 /* Segments (modes interproc-segments, interproc-ppp, interproc-residual):
-   an edge is taken in place (plan.h PP_PROBE_IP_ADD), as __pathprof_ip_step
-   says, from the frame ENTER returned (libprof/kseg-runtime.c, "In
-   place").  values holds 2 * width words per edge of the function (its
+   an edge is taken in place (plan.h PP_PROBE_IP_ADD: the chords of
+   pp_plan_ip_roles' forest), as __pathprof_ip_step says, from the frame
+   ENTER returned (libprof/kseg-runtime.c, "In place" and "Chords").  values holds 2 * width words per edge of the function (its
    notes index): v, w, and in the preferential modes (width 2) v2 and one
    unused.  regs are the registers of the activation's root, of the
    calling thread: r, q; the segment's first number, its array's size and
    the array's address; the root's number of slots, their keys' address
    and their counts' address.  With v's top bit clear r adds v (and q adds
    v2).  Else, on an edge that cuts (a backedge of the function), the
-   segment, whose number is n = r + (v without its top bit), ends in place
-   where n has a place in its start's array or (width 2) in the slot
-   q + v2, whose key is n: that count goes up by one (atomically when the
-   program is built for threads) and the next segment starts as the four
-   words at w say (r, q, size, array; its first number is r); where n has
+   segment, whose number is n = (r + v) without its top bit (r counts
+   modulo 2^63), ends in place where n has a place in its start's array
+   or (width 2) in the slot q + v2, whose key is n: that count goes up by
+   one (atomically when the program is built for threads) and the next
+   segment starts as the five words at w say (r, q, first number, size,
+   array: regs[0 .. 4]); where n has
    no such place, libprof's CUT counts it and starts the next.  Else (v is
    UINT64_MAX, w 0, where nothing else would do) libprof's EDGE takes the
    edge.  values and regs stay valid while the activation runs; an
@@ -149,7 +150,7 @@ __pathprof_ip_step (uint64_t frame, uint32_t edge, uint32_t width, int cuts,
 	regs[1] += v[2];
       return;
     }
-  uint64_t n = regs[0] + (v[0] & ~((uint64_t) 1 << 63));
+  uint64_t n = (regs[0] + v[0]) & ~((uint64_t) 1 << 63);
   if (cuts && n - regs[2] < regs[3])
     count = (uint64_t *) (uintptr_t) regs[4] + (n - regs[2]);
   else if (cuts && width == 2 && (k = regs[1] + v[2]) < regs[5]
@@ -168,11 +169,8 @@ __pathprof_ip_step (uint64_t frame, uint32_t edge, uint32_t width, int cuts,
   else
     *count += 1;
   const uint64_t *next = (const uint64_t *) (uintptr_t) v[1];
-  regs[0] = next[0];
-  regs[1] = next[1];
-  regs[2] = next[0];
-  regs[3] = next[2];
-  regs[4] = next[3];
+  for (int i = 0; i < 5; i++)
+    regs[i] = next[i];
 }
 
 /* Same as pathprof_dump; the plugin calls it before calls that end the process or

@@ -659,12 +659,11 @@ segment_end (const probe_target &t, tree count, tree regs, tree next)
   tree u64 = counter_type (), ptr = build_pointer_type (u64);
   gimple_seq seq = NULL;
   emit_increment (t, build2 (MEM_REF, u64, count, build_int_cst (ptr, 0)), &seq);
-  /* regs[0, 1, 2, 3, 4] = next[0, 1, 0, 2, 3].  */
-  static const unsigned from[] = { 0, 1, 0, 2, 3 };
+  /* regs[0 .. 4] = next[0 .. 4].  */
   for (unsigned k = 0; k < 5; k++)
     gimple_seq_add_stmt (&seq, gimple_build_assign (
       build2 (MEM_REF, u64, regs, build_int_cst (ptr, 8 * k)),
-      emit_load (&seq, u64, next, 8 * from[k], "PP_ip_start")));
+      emit_load (&seq, u64, next, 8 * k, "PP_ip_start")));
   return seq;
 }
 
@@ -691,7 +690,7 @@ emit_word_address (gimple_seq *seq, tree base, tree index)
        else
          __pathprof_ip_edge (frame, e);
    On an edge that CUTS (a loop's backedge, where segments end) the
-   segment, number n = regs[0] + (v & ~TOP), ends in place where it can
+   segment, number n = (regs[0] + v) & ~TOP, ends in place where it can
    (kseg-runtime.c, "In place"), next = f->values[w e + 1]:
        else if ((i = n - regs[2]) < regs[3])
          end: ((uint64_t *) regs[4])[i] += 1
@@ -702,7 +701,7 @@ emit_word_address (gimple_seq *seq, tree base, tree index)
          __pathprof_ip_cut (frame, e, n, next);
        else
          __pathprof_ip_edge (frame, e);
-   (end: regs[0, 1, 2, 3, 4] = next[0, 1, 0, 2, 3]).  The registers are the
+   (end: regs[0 .. 4] = next[0 .. 4]).  The registers are the
    calling thread's; a count is atomic when the program is built for
    threads (emit_increment).  */
 static void
@@ -755,10 +754,11 @@ expand_step (const probe_target &t, gimple *call, uint32_t arg)
   /* A cut: the number, its place in the start's array.  */
   seq = NULL;
   regs = emit_load (&seq, ptr, f, 8, "PP_ip_regs");
-  tree n = emit_value (&seq, u64, PLUS_EXPR, emit_load (&seq, u64, regs, 0, "PP_ip_reg"),
-		       emit_value (&seq, u64, BIT_AND_EXPR, v,
-				   build_int_cstu (u64, ~((uint64_t) 1 << 63)),
-				   "PP_ip_value"), "PP_ip_number");
+  tree n = emit_value (&seq, u64, BIT_AND_EXPR,
+		       emit_value (&seq, u64, PLUS_EXPR,
+				   emit_load (&seq, u64, regs, 0, "PP_ip_reg"), v,
+				   "PP_ip_number"),
+		       build_int_cstu (u64, ~((uint64_t) 1 << 63)), "PP_ip_number");
   tree i = emit_value (&seq, u64, MINUS_EXPR, n,
 		       emit_load (&seq, u64, regs, 16, "PP_ip_first"), "PP_ip_index");
   tree size = emit_load (&seq, u64, regs, 24, "PP_ip_size");

@@ -11,6 +11,7 @@
 
 #include "graph.h"
 #include "interproc.h"
+#include "plan.h"
 #include "unit.h"
 
 /* A random procedure: ENTRY 0, EXIT 1, a chain of blocks with random extra
@@ -96,6 +97,29 @@ program_call_start (const pp_ip_call *calls, uint32_t ncalls, uint32_t nprocs,
   for (uint32_t p = 0; p < nprocs; p++)
     start[p + 1] += start[p];
   return start;
+}
+
+/* The roles the plugin would place probes by (plan.h pp_plan_ip_roles) for
+   procedure P, graph G, of a random program: of G with each of P's call
+   sites an edge c -> r that is not real, as the plugin's graph has the call
+   inside a block.  malloc'd, G's edges first.  */
+static inline uint8_t *
+program_roles (const pp_graph *g, uint32_t p, const pp_ip_call *calls,
+	       uint32_t ncalls)
+{
+  pp_graph a;
+  bool ok = pp_graph_init (&a, g->nnodes, g->entry, g->exit) == 0;
+  for (uint32_t e = 0; ok && e < g->nedges; e++)
+    ok = pp_graph_add_edge (&a, g->edges[e].src, g->edges[e].dst,
+			    g->edges[e].flags) != UINT32_MAX;
+  for (uint32_t s = 0; ok && s < ncalls; s++)
+    if (calls[s].proc == p)
+      ok = pp_graph_add_edge (&a, calls[s].call, calls[s].ret, PP_EDGE_EH) != UINT32_MAX;
+  uint8_t *role = ok ? (uint8_t *) malloc (a.nedges + 1) : NULL;
+  if (!role || pp_graph_finish (&a) || pp_plan_ip_roles (&a, role))
+    abort ();
+  pp_graph_free (&a);
+  return role;
 }
 
 #endif

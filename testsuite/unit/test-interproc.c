@@ -284,7 +284,7 @@ check_bignums (struct unit_property *big)
 	}
       pp_graph_finish (&g[i]);
     }
-  pp_ip_program prog = { K, g, NULL, 0, ncalls, calls, 0, NULL };
+  pp_ip_program prog = { K, g, NULL, 0, ncalls, calls, 0, NULL, NULL };
   mpz_t want;
   mpz_init (want);
   mpz_ui_pow_ui (want, 2, (1u << K) - 1);
@@ -342,14 +342,14 @@ check_refusals (struct unit_property *refused)
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
     {
-      pp_ip_program prog = { 1, &g, NULL, 0, bad[i].ncalls, bad[i].calls, 0, NULL };
+      pp_ip_program prog = { 1, &g, NULL, 0, bad[i].ncalls, bad[i].calls, 0, NULL, NULL };
       pp_ip_numbering n;
       int rc = pp_ip_number (&prog, i % 2, &n);
       unit_check (refused, rc == PP_IP_EGRAPH, "%s: %d", bad[i].what, rc);
       if (rc == PP_IP_OK)
 	pp_ip_numbering_free (&n);
     }
-  pp_ip_program good = { 1, &g, NULL, 0, 1, &(pp_ip_call) { 0, 3, 4, 0 }, 0, NULL };
+  pp_ip_program good = { 1, &g, NULL, 0, 1, &(pp_ip_call) { 0, 3, 4, 0 }, 0, NULL, NULL };
   pp_ip_numbering n;
   int rc = pp_ip_number (&good, false, &n);
   unit_check (refused, rc == PP_IP_OK, "the same graph with one good site: %d", rc);
@@ -493,7 +493,7 @@ main (void)
       /* A third of the programs numbered with a bound of 2 to 4 bits per
 	 procedure: calls are cut into summary edges.  */
       uint32_t bound = t % 3 == 0 ? 2 + t % 3 : 0;
-      pp_ip_program prog = { nprocs, g, external, 0, ncalls, calls, bound, NULL };
+      pp_ip_program prog = { nprocs, g, external, 0, ncalls, calls, bound, NULL, NULL };
       for (int pw = 0; pw < 2; pw++)
       {
       pp_ip_numbering n;

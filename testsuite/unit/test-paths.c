@@ -19,6 +19,7 @@
 
 #include "edgeprof.h"
 #include "paths.h"
+#include "paths-internal.h"
 #include "unit.h"
 #include "gen-cfg.h"
 
@@ -52,6 +53,7 @@ static struct unit_property
   prop_hand = { .name = "paths: hand-checked graphs (loops, self loops, noreturn, setjmp, a count pulled up)" },
   prop_regions_small = { .name = "regions: small limits give exact dense numbering within the limit" },
   prop_regions_range = { .name = "regions: ERANGE only when cutting every edge still exceeds the limit" },
+  prop_given = { .name = "given cuts: the backedges given, region cuts only where allowed, every number one path (enumeration)" },
   prop_diamonds = { .name = "regions: 70 diamonds (2^70 paths) cut into regions below 2^63, exact" },
   prop_large = { .name = "paths: 100000-node structured graph, iterative and exact" },
   prop_bad_graphs = { .name = "paths: graphs breaking the conventions are refused" };
@@ -953,6 +955,49 @@ test_random_graphs (void)
     }
 }
 
+/* The numbering with its cuts given (segments.c's way): P's path ends and
+   backedges as the cuts, about half the edges kept from region cuts, the
+   same LIMIT; every number one path of the oracle's, no region cut kept.  */
+static void
+check_given (const pp_graph *g, const pp_paths *p, uint64_t limit,
+	     unsigned long long seed)
+{
+  bool *cuts = calloc (g->nedges + 1, 1), *keep = calloc (g->nedges + 1, 1);
+  if (!cuts || !keep)
+    abort ();
+  for (uint32_t e = 0; e < g->nedges; e++)
+    {
+      cuts[e] = p->role[e] == PP_PATH_ROLE_BACK || p->path_end[e];
+      keep[e] = !cuts[e] && ((e * 2654435761u + (uint32_t) seed) >> 16) % 2;
+    }
+  struct pp_paths_build b;
+  int status = pp_paths_build_number_given (&b, g, cuts, keep, limit);
+  if (status == PP_PATHS_OK)
+    {
+      bool kept = true;
+      for (uint32_t e = 0; e < g->nedges; e++)
+	kept &= !(keep[e] && b.p->path_end[e]);
+      unit_check (&prop_given, kept && b.p->npaths <= limit,
+		  "seed %#llx: a kept edge cut, or %llu paths over %llu", seed,
+		  (unsigned long long) b.p->npaths, (unsigned long long) limit);
+      bool *cut = library_cuts (g, b.p);
+      struct oracle o;
+      oracle_init (&o, g, cut);
+      unsigned long n = o.acyclic ? enumerate_and_check (&o, b.p, seed) : 0;
+      unit_check (&prop_given, n == b.p->npaths, "seed %#llx: given cuts: %lu "
+		  "paths enumerated, npaths %llu", seed, n,
+		  (unsigned long long) b.p->npaths);
+      oracle_free (&o);
+      free (cut);
+    }
+  else
+    unit_check (&prop_given, status == PP_PATHS_ERANGE, "seed %#llx: given "
+		"cuts: %s", seed, pp_paths_strerror (status));
+  pp_paths_build_free (&b);
+  free (cuts);
+  free (keep);
+}
+
 /* Region cuts on small graphs with small limits, checked by full enumeration.  */
 static void
 test_small_limits (void)
@@ -1016,11 +1061,13 @@ test_small_limits (void)
       check_executions (&x.g, p, seed, NWALKS, WALK_STEPS);
       oracle_free (&o);
       free (cut);
+      check_given (&x.g, p, opt.max_paths, seed);
       pp_paths_free (p);
       gen_free (&x);
     }
   unit_report (&prop_regions_small);
   unit_report (&prop_regions_range);
+  unit_report (&prop_given);
 }
 
 static void

@@ -188,6 +188,7 @@ int
 main (void)
 {
   struct unit_property same = { .name = "segments: the supergraph's paths are exactly the program's depth-k walks, each numbered once (brute force)" };
+  struct unit_property given = { .name = "segments: with the plugin's roles, S is cut at the copies' own backedges and never on their forests" };
   struct unit_property shape = { .name = "segments: copies to depth k, one per open call chain; a call deeper is a summary edge" };
   unsigned long long rng = 0x5e6;
   unsigned cases = 0, skipped = 0, inlined = 0;
@@ -203,9 +204,14 @@ main (void)
       /* Every other program gives its calls' grouping (as ip-notes.c's
 	 layouts do), the others leave it to pp_seg_build.  */
       uint32_t start[MAXPROCS + 1];
+      /* Half of them give the roles of segments in place (the cuts at
+	 each procedure's own backedges, region cuts off its forest).  */
+      uint8_t *roles[MAXPROCS] = { 0 };
+      for (uint32_t p = 0; t % 4 >= 2 && p < nprocs; p++)
+	roles[p] = program_roles (&g[p], p, calls, ncalls);
       pp_ip_program prog = { nprocs, g, NULL, 0, ncalls, calls, 0,
 			     t % 2 ? program_call_start (calls, ncalls, nprocs, start)
-			     : NULL };
+			     : NULL, t % 4 >= 2 ? (const uint8_t *const *) roles : NULL };
       for (uint32_t root = 0; root < nprocs; root++)
 	for (uint32_t k = 0; k <= MAXDEPTH; k++)
 	  {
@@ -241,6 +247,18 @@ main (void)
 		pp_seg_free (&s);
 		continue;
 	      }
+	    /* With roles, S ends segments at the copies' cuts and nowhere on
+	       a forest.  */
+	    bool placed = true;
+	    for (uint32_t e = 0; s.role && e < s.g.nedges; e++)
+	      {
+		bool cut = p->role[e] == PP_PATH_ROLE_BACK || p->role[e] == PP_PATH_ROLE_CUT;
+		placed &= (s.role[e] == PP_SEG_ROLE_CUT) <= cut
+			  && !(cut && s.role[e] == PP_SEG_ROLE_TREE)
+			  && p->role[e] != PP_PATH_ROLE_BACK;
+	      }
+	    unit_check (&given, placed, "seed %llx: root %u, k %u: a cut misplaced",
+			seed, root, k);
 	    if (p->npaths > MAXWALKS)
 	      {
 		skipped++;
@@ -290,10 +308,14 @@ main (void)
 	    pp_seg_free (&s);
 	  }
       for (uint32_t p = 0; p < nprocs; p++)
-	pp_graph_free (&g[p]);
+	{
+	  pp_graph_free (&g[p]);
+	  free (roles[p]);
+	}
     }
   unit_report (&same);
   unit_report (&shape);
+  unit_report (&given);
   printf ("segments: %u supergraphs enumerated (%u too large), %u copies inlined\n",
 	  cases, skipped, inlined);
   return unit_exit_status ();
