@@ -18,15 +18,6 @@ struct crossing
 };
 
 static int
-by_prefix (const void *a, const void *b)
-{
-  const struct crossing *x = a, *y = b;
-  if (x->prefix != y->prefix)
-    return x->prefix < y->prefix ? -1 : 1;
-  return (x->path > y->path) - (x->path < y->path);
-}
-
-static int
 by_value (const void *a, const void *b)
 {
   uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
@@ -91,9 +82,10 @@ collect_crossings (const pp_paths *p, const pp_ppp *ppp, struct ppp_work *w)
 	  prefix += p->dag_val[edges[k]];
 	}
     }
-  for (uint32_t e = 0; e < d->nedges; e++)
-    pp_sort (w->cross + w->start[e], w->start[e + 1] - w->start[e],
-	   sizeof *w->cross, by_prefix);
+  /* Each edge's crossings come sorted by prefix: the paths are taken in
+     increasing number, and through one node v a path's number is its prefix
+     there plus a number below numPaths (v), so two prefixes at v differ by
+     at least numPaths (v) and order the numbers as they are ordered.  */
   pp_free (edges);
   return PP_PATHS_OK;
 }
@@ -119,16 +111,24 @@ static int
 assign_node (const pp_paths *p, pp_ppp *ppp, struct ppp_work *w, uint32_t v)
 {
   const pp_graph *d = &p->dag;
+  /* The distinct prefixes at v: each out-edge's come sorted
+     (collect_crossings), so their concatenation often is too (ENTRY's are
+     all 0) and needs no sort.  */
   uint32_t nprefixes = 0;
+  bool sorted = true;
   for (uint32_t k = d->succ_start[v]; k < d->succ_start[v + 1]; k++)
     {
       uint32_t e = d->succ_edges[k];
       for (uint32_t c = w->start[e]; c < w->start[e + 1]; c++)
-	w->prefixes[nprefixes++] = w->cross[c].prefix;
+	{
+	  sorted &= nprefixes == 0 || w->prefixes[nprefixes - 1] <= w->cross[c].prefix;
+	  w->prefixes[nprefixes++] = w->cross[c].prefix;
+	}
     }
   if (nprefixes == 0)
     return PP_PATHS_OK;
-  pp_sort (w->prefixes, nprefixes, sizeof *w->prefixes, by_value);
+  if (!sorted)
+    pp_sort (w->prefixes, nprefixes, sizeof *w->prefixes, by_value);
   uint32_t ndistinct = 1;
   for (uint32_t i = 1; i < nprefixes; i++)
     if (w->prefixes[i] != w->prefixes[ndistinct - 1])

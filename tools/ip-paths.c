@@ -159,9 +159,17 @@ print_segment (const report_program *p, const report_root *R, uint64_t num,
       const report_unit *ru;
       const pp_edge *ge = s->kind[se] == PP_SEG_EDGE || s->kind[se] == PP_SEG_LEAVE
 			  ? &p->layout.prog.procs[s->copies[copy].proc].edges[arg] : NULL;
-      if (i == path.nedges)
+      if (i == path.nedges && ge)
 	printf (" | ends at backedge %" PRIu32 " -> %" PRIu32, block_of (p, pr.proc, ge->src),
 		block_of (p, pr.proc, ge->dst));
+      else if (i == path.nedges)
+	{
+	  /* A region cut of a big supergraph on a call or a return.  */
+	  uint32_t f = s->kind[se] == PP_SEG_RETURN ? site->proc : site->callee;
+	  printf (" | ends %s %s", s->kind[se] == PP_SEG_CALL ? "entering"
+		  : s->kind[se] == PP_SEG_RETURN ? "returning to" : "after calling",
+		  report_program_function (p, f, &ru)->notes->name);
+	}
       else if (s->kind[se] == PP_SEG_CALL)
 	{
 	  pr.depth++;
