@@ -60,6 +60,7 @@
    the one the profile numbered (its code or a callee's changed) is said
    once and counts every segment in the tables.  */
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -152,15 +153,16 @@ static struct
 
 struct act
 {
-  struct __pathprof_ip_frame fr;	/* first: the frame word is its address */
+  /* First: the frame word is its address.  fr.site is the call under way
+     (notes index), NONE, or JUMPED; fr.entered whether it continued the
+     segment, fr.tag the callee it names (the code writes all three).  */
+  struct __pathprof_ip_frame fr;
   uint32_t index;		/* in the thread's stack (its depth - 1) */
   uint32_t proc;
-  uint32_t site;		/* the call under way (notes index), NONE, JUMPED */
   uint32_t root;		/* the index of the root activation */
   struct act *ra;		/* the root activation */
   uint32_t copy, slot;		/* its copy in the root's S; the call slot of
 				   the site that inlined it */
-  bool entered;			/* the call under way continued the segment */
   bool lost;			/* root activations: the segment under way */
   /* Root activations: r, q, and the current segment's start: its first
      number, its array's size (0 while the segment is lost) and array;
@@ -179,9 +181,18 @@ static __thread struct
   struct act *chunk[CHUNKS];
   uint32_t depth, cap;
   bool busy;
-  const void *tag;		/* the callee the last call named */
   struct act dummy;		/* every untracked activation's */
 } kt;
+
+/* The plugin writes the call under way at these offsets (probes.cc).  */
+_Static_assert (offsetof (struct __pathprof_ip_frame, tag) == 16
+		&& offsetof (struct __pathprof_ip_frame, site) == 24
+		&& offsetof (struct __pathprof_ip_frame, entered) == 28,
+		"struct __pathprof_ip_frame as plugin/probes.cc writes it");
+
+/* The frame whose call is under way (pathprof-abi.h): the caller the next
+   ENTER continues, if the frame's tag names it.  */
+__attribute__ ((visibility ("default"))) __thread uint64_t __pathprof_ip_caller;
 
 /* Zeros: the dummy's values, for any function that takes its edges in
    place (never written).  */
@@ -815,10 +826,10 @@ end_on_leave (struct act *a, uint32_t v)
 static void
 end_at_call (struct act *a)
 {
-  if (a->site == JUMPED)
+  if (a->fr.site == JUMPED)
     return;			/* counted at the jump */
-  end_on_leave (a, a->site == NONE ? NONE
-		: ks.layout->call_vertex[a->proc][a->site]);
+  end_on_leave (a, a->fr.site == NONE ? NONE
+		: ks.layout->call_vertex[a->proc][a->fr.site]);
 }
 
 /* The activations above DEPTH are gone (a longjmp past them, or the process
@@ -871,18 +882,33 @@ begin (uint64_t frame)
 uint64_t
 pp_kseg_enter (uint32_t p, const void *self)
 {
+  struct act *c = (struct act *) (uintptr_t) __pathprof_ip_caller;
   if (kt.busy)
     return untracked ();
   kt.busy = true;
+  __pathprof_ip_caller = 0;
+  /* The caller, if the call under way names this function: a call of a
+     frame below the top means a longjmp passed the activations above it
+     (as a probe of that frame would find: begin).  */
+  if (c && c->index < kt.depth)
+    {
+      if (c->index + 1 < kt.depth)
+	abandon_above (c->index + 1);
+      if (c->fr.tag != self)
+	c = NULL;
+      else
+	c->fr.tag = NULL;
+    }
+  else
+    c = NULL;
   uint64_t frame = 0;
   if (p != NONE)
     {
       const struct root *R = NULL;
-      uint32_t child = NONE, slot = 0, caller = kt.depth ? kt.depth - 1 : NONE;
-      struct act *c = caller != NONE ? act_at (caller) : NULL;
-      if (c && c->R && c->site < JUMPED && kt.tag == self)
+      uint32_t child = NONE, slot = 0;
+      if (c && c->R && c->fr.site < JUMPED)
 	{
-	  uint32_t s = ks.layout->site_of_call[c->proc][c->site];
+	  uint32_t s = ks.layout->site_of_call[c->proc][c->fr.site];
 	  if (s != NONE && ks.layout->prog.calls[s].callee == p)
 	    {
 	      R = c->R;
@@ -896,8 +922,9 @@ pp_kseg_enter (uint32_t p, const void *self)
       if (a)
 	{
 	  a->proc = p;
-	  a->site = NONE;
-	  a->entered = false;
+	  a->fr.site = NONE;
+	  a->fr.entered = false;
+	  a->fr.tag = NULL;
 	  a->R = R;
 	  if (child != NONE)
 	    {
@@ -905,7 +932,7 @@ pp_kseg_enter (uint32_t p, const void *self)
 	      a->ra = c->ra;
 	      a->copy = child;
 	      a->slot = slot;
-	      c->entered = true;
+	      c->fr.entered = true;
 	    }
 	  else
 	    {
@@ -928,7 +955,6 @@ pp_kseg_enter (uint32_t p, const void *self)
 	  frame = (uintptr_t) a;
 	}
     }
-  kt.tag = NULL;
   kt.busy = false;
   return frame ? frame : untracked ();
 }
@@ -973,9 +999,10 @@ pp_kseg_call (uint64_t frame, uint32_t call, const void *callee)
   struct act *a = begin (frame);
   if (!a)
     return;
-  a->site = call;
-  a->entered = false;
-  kt.tag = callee;
+  a->fr.site = call;
+  a->fr.entered = false;
+  a->fr.tag = callee;
+  __pathprof_ip_caller = frame;
   kt.busy = false;
 }
 
@@ -985,7 +1012,7 @@ pp_kseg_return (uint64_t frame, uint32_t call)
   struct act *a = begin (frame);
   if (!a)
     return;
-  if (a->site == call && a->R)
+  if (a->fr.site == call && a->R)
     {
       uint32_t p = a->proc, s = ks.layout->site_of_call[p][call];
       if (s == NONE)
@@ -995,12 +1022,12 @@ pp_kseg_return (uint64_t frame, uint32_t call)
 	  uint32_t slot = call_slot (a->R, a->copy, p, s);
 	  if (a->R->s.child[slot] == NONE)
 	    take (a, a->R->s.call_edge[slot]);	/* SUMMARY */
-	  else if (!a->entered)
+	  else if (!a->fr.entered)
 	    lose (a->ra);	/* the callee did not continue it */
 	}
     }
-  a->site = NONE;
-  kt.tag = NULL;
+  a->fr.site = NONE;
+  a->fr.tag = NULL;
   kt.busy = false;
 }
 
@@ -1026,7 +1053,7 @@ pp_kseg_jump (uint64_t frame, uint32_t block)
     return;
   /* The leave of a computed goto's block: from its last vertex.  */
   end_on_leave (a, pp_ip_layout_last_vertex (ks.layout, a->proc, block));
-  a->site = JUMPED;
+  a->fr.site = JUMPED;
   kt.busy = false;
 }
 
@@ -1037,17 +1064,18 @@ pp_kseg_land (uint64_t frame, uint32_t block, uint32_t call)
   if (kt.busy || !a || a->index >= kt.depth)
     return;
   kt.busy = true;
-  if (a->index + 1 < kt.depth || a->site != NONE)
+  if (a->index + 1 < kt.depth || a->fr.site != NONE)
     {
       /* A longjmp or a computed goto landed here: the segments under way
 	 end where they were, a new one starts at the block.  */
       abandon_above (a->index + 1);
       restart (a, block);
-      a->site = NONE;
+      a->fr.site = NONE;
     }
   if (call != NONE && a->R)	/* past the setjmp that starts the block */
     take (a, a->edge_of[ks.layout->leaf_edge[a->proc][call]]);
-  kt.tag = NULL;
+  a->fr.tag = NULL;
+  __pathprof_ip_caller = 0;
   kt.busy = false;
 }
 

@@ -133,7 +133,44 @@ struct __pathprof_ip_frame
 {
   const uint64_t *values;
   uint64_t *regs;
+  /* The call under way (__pathprof_ip_call_step): the callee it names,
+     its index among the function's calls (UINT32_MAX: none), and whether
+     the callee continued the segment (its ENTER sets it).  */
+  const void *tag;
+  uint32_t site;
+  uint32_t entered;
 };
+
+/* Segments: the frame of the activation whose call is under way, which the
+   callee's ENTER reads (and clears); thread-local in libprof, initial-exec
+   TLS (libprof is loaded with the program).  */
+extern __thread uint64_t __pathprof_ip_caller;
+
+/* Segments: what the code does around call `call` (its notes index) of
+   callee `callee` (its address; 0 for an indirect call) instead of calling
+   CALL and RETURN: before, it names the call in its frame; after, where the
+   callee continued the segment (and took the return's value), it only ends
+   the call, else libprof's RETURN does what the return means (a summary
+   edge's value, a callee that did not continue: kseg-runtime.c).  */
+static inline void
+__pathprof_ip_call_step (uint64_t frame, uint32_t call, const void *callee)
+{
+  struct __pathprof_ip_frame *f = (struct __pathprof_ip_frame *) (uintptr_t) frame;
+  f->tag = callee;
+  f->site = call;
+  f->entered = 0;
+  __pathprof_ip_caller = frame;
+}
+
+static inline void
+__pathprof_ip_return_step (uint64_t frame, uint32_t call)
+{
+  struct __pathprof_ip_frame *f = (struct __pathprof_ip_frame *) (uintptr_t) frame;
+  if (((f->site ^ call) | (f->entered ^ 1)) == 0)
+    f->site = UINT32_MAX;
+  else
+    __pathprof_ip_return (frame, call);
+}
 
 static inline void
 __pathprof_ip_step (uint64_t frame, uint32_t edge, uint32_t width, int cuts,

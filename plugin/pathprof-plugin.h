@@ -106,6 +106,9 @@ struct probe_target
   tree trace_tls;		/* libprof's struct __pathprof_trace_thread */
   tree ip_enter, ip_edge, ip_cut, ip_call, ip_return, ip_exit, ip_jump, ip_land;
   bool calls;			/* the mode probes calls (interprocedural) */
+  bool calls_in_place;		/* segments: CALL and RETURN in the code
+				   (pathprof-abi.h __pathprof_ip_call_step) */
+  tree ip_caller;		/* libprof's __pathprof_ip_caller (TLS) */
   tree tls_buf, tls_cursor, tls_limit;	/* its fields */
   bool atomic;			/* atomic counter updates (threads) */
 };

@@ -602,6 +602,8 @@ instrument_unit (void)
   probe_target target = {};
   target.atomic = want_atomic_updates ();
   target.calls = option_mode->calls;
+  target.calls_in_place = option_mode->calls
+			   && option_mode->plan_arg == PP_IP_SEGMENTS;
 
   file_table files;
   auto_delete_vec<function_record> records;

@@ -131,6 +131,7 @@ struct site_state
   auto_vec<gimple *> keyed;	/* the keyed counts' markers (expand_keyed) */
   auto_vec<gimple *> witnesses;	/* the witnesses' calls (expand_witness) */
   auto_vec<gimple *> steps;	/* segments' EDGE calls (expand_step) */
+  auto_vec<gimple *> returns;	/* segments' RETURN calls (expand_return) */
   auto_vec<uint32_t> step_args;	/* and their probes' operand2 */
 };
 
@@ -847,6 +848,80 @@ ends_process_without_exit_handlers (gcall *call)
   return false;
 }
 
+/* Where pathprof-abi.h's struct __pathprof_ip_frame keeps the call under
+   way.  */
+enum { FRAME_TAG = 16, FRAME_SITE = 24, FRAME_ENTERED = 28 };
+
+/* __pathprof_ip_call_step of pathprof-abi.h (segments): the call INDEX of
+   CALLEE named in the frame, the frame in __pathprof_ip_caller.  */
+static void
+call_in_place (const probe_target &t, site_state &s, tree index, tree callee,
+	       gimple_seq *seq)
+{
+  tree u64 = counter_type (), u32 = unsigned_type_node;
+  tree ptr = build_pointer_type (u64);
+  tree word = make_temp_ssa_name (u64, NULL, "PP_trace_frame");
+  gimple_seq_add_stmt (seq, gimple_build_assign (word, trace_frame (s)));
+  tree f = emit_value (seq, ptr, NOP_EXPR, word, NULL_TREE, "PP_ip_frame");
+  tree pptr = build_pointer_type (ptr_type_node), p32 = build_pointer_type (u32);
+  gimple_seq_add_stmt (seq, gimple_build_assign (
+    build2 (MEM_REF, ptr_type_node, f, build_int_cst (pptr, FRAME_TAG)),
+    emit_value (seq, ptr_type_node, NOP_EXPR, callee, NULL_TREE, "PP_ip_callee")));
+  gimple_seq_add_stmt (seq, gimple_build_assign (
+    build2 (MEM_REF, u32, f, build_int_cst (p32, FRAME_SITE)), index));
+  gimple_seq_add_stmt (seq, gimple_build_assign (
+    build2 (MEM_REF, u32, f, build_int_cst (p32, FRAME_ENTERED)),
+    build_int_cst (u32, 0)));
+  gimple_seq_add_stmt (seq, gimple_build_assign (t.ip_caller, word));
+}
+
+/* Replaces the call __pathprof_ip_return (frame, k) of a segments function
+   by __pathprof_ip_return_step of pathprof-abi.h, the call staying on the
+   unlikely path:
+       f = (struct __pathprof_ip_frame *) frame;
+       if (((f->site ^ k) | (f->entered ^ 1)) == 0)
+         f->site = UINT32_MAX;
+       else
+         __pathprof_ip_return (frame, k);  */
+static void
+expand_return (gimple *call)
+{
+  tree u64 = counter_type (), u32 = unsigned_type_node;
+  tree ptr = build_pointer_type (u64);
+  tree frame = gimple_call_arg (call, 0), k = gimple_call_arg (call, 1);
+  basic_block bb = gimple_bb (call);
+  edge to_join = split_block (bb, call);
+  basic_block join = to_join->dest;
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  gsi_remove (&gsi, false);
+  profile_probability likely = profile_probability::very_likely ();
+
+  gimple_seq seq = NULL;
+  tree f = emit_value (&seq, ptr, NOP_EXPR, frame, NULL_TREE, "PP_ip_frame");
+  tree site = emit_load (&seq, u32, f, FRAME_SITE, "PP_ip_site");
+  tree entered = emit_load (&seq, u32, f, FRAME_ENTERED, "PP_ip_entered");
+  tree x = emit_value (&seq, u32, BIT_IOR_EXPR,
+		       emit_value (&seq, u32, BIT_XOR_EXPR, site, k, "PP_ip_site"),
+		       emit_value (&seq, u32, BIT_XOR_EXPR, entered,
+				   build_int_cst (u32, 1), "PP_ip_entered"),
+		       "PP_ip_same");
+  gsi = gsi_last_bb (bb);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+
+  seq = NULL;
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+    build2 (MEM_REF, u32, f, build_int_cst (build_pointer_type (u32), FRAME_SITE)),
+    build_int_cst (u32, -1)));
+  basic_block done = new_block_of (bb, seq, join);
+  seq = NULL;
+  gimple_seq_add_stmt (&seq, call);
+  basic_block slow = new_block_of (done, seq, join);
+  branch (bb, to_join, gimple_build_cond (EQ_EXPR, x, build_int_cst (u32, 0),
+					  NULL_TREE, NULL_TREE), done, slow, likely);
+  done->count = bb->count.apply_probability (likely);
+  slow->count = bb->count - done->count;
+}
+
 /* The interprocedural mode's probes around the calls of the notes (CALL
    before, RETURN after, on the block's normal edge, before that edge's
    probes, when the call ends its block; none around setjmp, whose block's
@@ -878,12 +953,17 @@ insert_call_probes (const probe_target &t, site_state &s,
 	gimple_call_set_fntype (call, TYPE_MAIN_VARIANT (gimple_call_fntype (call)));
       tree index = build_int_cst (unsigned_type_node, k);
       gimple_seq before = NULL, after = NULL;
-      emit_trace_call (t.ip_call, s, true, index, callee, &before);
+      if (t.calls_in_place)
+	call_in_place (t, s, index, callee, &before);
+      else
+	emit_trace_call (t.ip_call, s, true, index, callee, &before);
       gimple_stmt_iterator gsi = gsi_for_stmt (call);
       gsi_insert_seq_before (&gsi, before, GSI_SAME_STMT);
       if (gimple_call_flags (call) & ECF_NORETURN)
 	continue;
-      emit_trace_call (t.ip_return, s, true, index, NULL_TREE, &after);
+      gimple *ret = emit_trace_call (t.ip_return, s, true, index, NULL_TREE, &after);
+      if (t.calls_in_place)
+	s.returns.safe_push (ret);	/* expand_return */
       basic_block bb = gimple_bb (call);
       if (call != last_stmt (bb) && !stmt_ends_bb_p (call))
 	{
@@ -970,4 +1050,6 @@ insert_probes (const function_record &rec, const probe_target &t)
     expand_witness (t, call, pp_trace_width (plan.nvalues));
   for (unsigned k = 0; k < s.steps.length (); k++)
     expand_step (t, s.steps[k], s.step_args[k]);
+  for (gimple *call : s.returns)
+    expand_return (call);
 }

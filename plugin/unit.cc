@@ -144,6 +144,13 @@ declare_ip_runtime (probe_target &t)
   t.ip_land = build_fn_decl ("__pathprof_ip_land",
 			     build_function_type_list (void_type_node, u64, u32,
 						       u32, NULL_TREE));
+  /* extern __thread uint64_t __pathprof_ip_caller, initial-exec.  */
+  t.ip_caller = build_decl (BUILTINS_LOCATION, VAR_DECL,
+			    get_identifier ("__pathprof_ip_caller"), u64);
+  TREE_PUBLIC (t.ip_caller) = 1;
+  DECL_EXTERNAL (t.ip_caller) = 1;
+  DECL_ARTIFICIAL (t.ip_caller) = 1;
+  set_decl_tls_model (t.ip_caller, TLS_MODEL_INITIAL_EXEC);
 }
 
 void

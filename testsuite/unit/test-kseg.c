@@ -111,6 +111,13 @@ pp_report (bool at_exit, const char *fmt, ...)
   nreports++;			/* a root whose checksum does not match */
 }
 
+void
+__pathprof_ip_return (uint64_t frame, uint32_t call)
+{
+  nslow++;
+  pp_kseg_return (frame, call);
+}
+
 /* ---- The program.  */
 
 static pp_graph g[MAXPROCS];
@@ -316,6 +323,26 @@ take_edge (struct sim *a, uint32_t e)
   a->v = g[a->proc].edges[e].dst;
 }
 
+/* A call's CALL and RETURN, as the plugin's code makes them
+   (pathprof-abi.h) or as the probes.  */
+static void
+do_call (uint64_t frame, uint32_t k, const void *callee)
+{
+  if (in_place)
+    __pathprof_ip_call_step (frame, k, callee);
+  else
+    pp_kseg_call (frame, k, callee);
+}
+
+static void
+do_return (uint64_t frame, uint32_t k)
+{
+  if (in_place)
+    __pathprof_ip_return_step (frame, k);
+  else
+    pp_kseg_return (frame, k);
+}
+
 /* The fake leave of vertex v of procedure p, or UINT32_MAX.  */
 static uint32_t
 leave_of (uint32_t p, uint32_t v)
@@ -437,7 +464,7 @@ run (unsigned long long *rng)
 	    return;
 	  struct sim *c = &st[depth - 1];
 	  uint32_t site = c->call;
-	  pp_kseg_return (c->frame, site - layout.site_of_call[c->proc][0]);
+	  do_return (c->frame, site - layout.site_of_call[c->proc][0]);
 	  /* The S edge back: RETURN, or SUMMARY from a root of its own; a cut
 	     when the return vertex is a re-entry target.  */
 	  const pp_seg_graph *s = &S[st[c->root].proc];
@@ -465,7 +492,7 @@ run (unsigned long long *rng)
 	    {
 	      /* The callee ends the process before its first probe.  */
 	      EV ("call site %u, the process ends in it\n", site);
-	      pp_kseg_call (a->frame, k, &fn_addr[q]);
+	      do_call (a->frame, k, &fn_addr[q]);
 	      pp_kseg_end_thread_paths ();
 	      abandon_to (0, false);
 	      return;
@@ -479,7 +506,7 @@ run (unsigned long long *rng)
 	      if (t != UINT32_MAX)
 		{
 		  EV ("call site %u, longjmp to activation %u at %u\n", site, to, t);
-		  pp_kseg_call (a->frame, k, NULL);
+		  do_call (a->frame, k, NULL);
 		  pp_kseg_land (st[to].frame, t, UINT32_MAX);
 		  abandon_to (to, false);
 		  depth = to + 1;
@@ -495,8 +522,8 @@ run (unsigned long long *rng)
 		 numbering): a site its copy inlines loses the segment, which
 		 goes on; the others take their SUMMARY edge.  */
 	      EV ("call site %u, no ENTER\n", site);
-	      pp_kseg_call (a->frame, k, &fn_addr[q]);
-	      pp_kseg_return (a->frame, k);
+	      do_call (a->frame, k, &fn_addr[q]);
+	      do_return (a->frame, k);
 	      const pp_seg_graph *s = &S[st[a->root].proc];
 	      uint32_t slot = s->first_call[a->copy] + pp_seg_site_index (s, a->copy, site);
 	      a->call = UINT32_MAX;
@@ -520,7 +547,7 @@ run (unsigned long long *rng)
 	      return;
 	    }
 	  EV ("call site %u\n", site);
-	  pp_kseg_call (a->frame, k, &fn_addr[q]);
+	  do_call (a->frame, k, &fn_addr[q]);
 	  enter (q, site);
 	  continue;
 	}
