@@ -359,64 +359,23 @@ program_ready (void)
       pp_gmp_enter ();
       number_program ();
       pp_gmp_leave ();
+      /* Each unit's procedures, for its ENTER probes (proc_of).  */
+      for (uint32_t u = 0; prog.ready && u < prog.nunits; u++)
+	__atomic_store_n (&prog.units[u]->ip_first, prog.layout.first_proc[u] + 1,
+			  __ATOMIC_RELAXED);
       __atomic_store_n (&prog.ready, prog.ready, __ATOMIC_RELEASE);
     }
   pthread_mutex_unlock (&ip_lock);
   return prog.ready;
 }
 
-/* The units the thread entered lately, by a hash of their address: most
-   calls stay in a few units (xz's probes spent 0.8 G instructions in the
-   binary search below with one unit remembered).  */
-static __thread struct
-{
-  const struct __pathprof_unit *unit;
-  uint32_t index;
-} seen_units[16] __attribute__ ((tls_model ("initial-exec")));
-
-static inline uint32_t
-seen_slot (const struct __pathprof_unit *u)
-{
-  return (uint32_t) (((uint64_t) (uintptr_t) u * 0x9e3779b97f4a7c15u) >> 60);
-}
-
-/* The procedure of function F of unit U, or NONE: the unit by binary
-   search.  */
-static __attribute__ ((noinline)) uint32_t
-find_proc (const struct __pathprof_unit *u, uint32_t f)
-{
-  uint32_t lo = 0, hi = prog.nunits;
-  while (lo < hi)
-    {
-      uint32_t mid = lo + (hi - lo) / 2;
-      int c = prog.units[mid] == u ? 0 : unit_order (&prog.units[mid], &u);
-      if (c == 0)
-	{
-	  if (prog.units[mid] != u || f >= prog.notes[mid].nfunctions)
-	    return NONE;
-	  seen_units[seen_slot (u)].unit = u;
-	  seen_units[seen_slot (u)].index = mid;
-	  return prog.layout.first_proc[mid] + f;
-	}
-      if (c < 0)
-	lo = mid + 1;
-      else
-	hi = mid;
-    }
-  return NONE;
-}
-
-/* The procedure of function F of unit U, or NONE.  */
+/* The procedure of function F of unit U, or NONE (a unit outside the
+   numbering: registered after it).  */
 static inline uint32_t
 proc_of (const struct __pathprof_unit *u, uint32_t f)
 {
-  uint32_t h = seen_slot (u);
-  if (seen_units[h].unit == u)
-    {
-      uint32_t i = seen_units[h].index;
-      return f < prog.notes[i].nfunctions ? prog.layout.first_proc[i] + f : NONE;
-    }
-  return find_proc (u, f);
+  uint64_t first = __atomic_load_n (&u->ip_first, __ATOMIC_RELAXED);
+  return first ? (uint32_t) (first - 1) + f : NONE;
 }
 
 /* ---- Counting (ip-tables.c keeps the counts).  */

@@ -39,6 +39,9 @@ struct __pathprof_unit
 				   in trace files); 0 in the object file */
   struct __pathprof_path_table *tables;	/* ntables */
   struct __pathprof_unit *next;	/* owned by libprof; 0 in the object file */
+  uint64_t ip_first;		/* libprof's (interprocedural modes: 1 + the
+				   procedure of the unit's function 0, once the
+				   program is numbered); 0 in the object file */
 };
 
 #ifdef __cplusplus

@@ -70,6 +70,7 @@ unit_record_type (void)
   build_field (u32, "trace_id", &fields);
   f.tables = build_field (ptr_type_node, "tables", &fields);
   f.next = build_field (ptr_type_node, "next", &fields);
+  build_field (u64, "ip_first", &fields);
   finish_builtin_struct (f.type, "__pathprof_unit", fields, NULL_TREE);
   return f;
 }
