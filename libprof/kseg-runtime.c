@@ -127,6 +127,11 @@ struct root
      words: what the code does in place (the header's "In place").  */
   uint64_t *values;
   struct start *starts;		/* per S node */
+  /* Per copy (from call_first), per call of its procedure's notes: the
+     copy inlined there (NONE: none, or not a call of the program) and its
+     call slot in S.  */
+  uint32_t *call_first;
+  struct crow { uint32_t child, slot; } *crow;
   uint64_t *counts;		/* the starts' arrays */
   /* Preferential: slot q counts segment keys[q] (UINT64_MAX: a hole).  */
   uint64_t span;
@@ -170,6 +175,7 @@ struct act
   uint64_t reg[8];
   const struct root *R;		/* the root's S, NULL if it has none */
   const uint32_t *edge_of;	/* the copy's S edges */
+  const struct crow *crow;	/* the copy's calls */
 };
 
 /* The thread's stack: chunk c holds 64 << c activations, from index
@@ -210,6 +216,8 @@ free_root (struct root *R)
   pp_free (R->op);
   pp_free (R->values);
   pp_free (R->starts);
+  pp_free (R->call_first);
+  pp_free (R->crow);
   pp_free (R->counts);
   pp_free (R->keys);
   pp_free (R->slots);
@@ -517,6 +525,46 @@ make_values (struct root *R)
   return 0;
 }
 
+/* The call slot in root R's S of program site SITE of copy C (procedure
+   P): the site's index among P's (calls grouped by procedure).  */
+static inline uint32_t
+call_slot (const struct root *R, uint32_t c, uint32_t p, uint32_t site)
+{
+  return R->s.first_call[c] + site - ks.layout->prog.call_start[p];
+}
+
+/* R->crow: what each call of each copy enters.  */
+static int
+make_call_rows (struct root *R)
+{
+  const pp_seg_graph *S = &R->s;
+  R->call_first = pp_malloc ((S->ncopies + 1) * sizeof *R->call_first);
+  if (!R->call_first)
+    return -1;
+  uint32_t n = 0;
+  for (uint32_t c = 0; c < S->ncopies; c++)
+    {
+      R->call_first[c] = n;
+      n += ks.layout->ncalls_of[S->copies[c].proc];
+    }
+  R->call_first[S->ncopies] = n;
+  R->crow = pp_malloc ((n + 1) * sizeof *R->crow);
+  if (!R->crow)
+    return -1;
+  for (uint32_t c = 0; c < S->ncopies; c++)
+    {
+      uint32_t p = S->copies[c].proc;
+      for (uint32_t k = 0; k < ks.layout->ncalls_of[p]; k++)
+	{
+	  uint32_t site = ks.layout->site_of_call[p][k];
+	  struct crow *cr = &R->crow[R->call_first[c] + k];
+	  cr->slot = site == NONE ? NONE : call_slot (R, c, p, site);
+	  cr->child = site == NONE ? NONE : S->child[cr->slot];
+	}
+    }
+  return 0;
+}
+
 /* Root procedure p's S, built at its first activation as a root; NULL when
    it cannot be (said once).  */
 static const struct root *
@@ -535,7 +583,7 @@ root_of (uint32_t p)
       int rc = !R ? PP_SEG_ENOMEM
 	       : pp_ip_layout_segments (ks.layout, p, ks.depth, &R->s, &R->p);
       if (rc || make_actions (R) || plan_slots (R, p) || move_to_chords (R)
-	  || make_values (R))
+	  || make_values (R) || make_call_rows (R))
 	{
 	  pp_report (false, "the segments of '%s' are not counted: %s", proc_name (p),
 		     rc == PP_SEG_EGRAPH
@@ -646,13 +694,6 @@ pp_kseg_key (uint64_t ctx, uint64_t a, uint64_t b, uint64_t *key)
   return true;
 }
 
-/* The call slot in root R's S of program site SITE of copy C (procedure
-   P): the site's index among P's (calls grouped by procedure).  */
-static inline uint32_t
-call_slot (const struct root *R, uint32_t c, uint32_t p, uint32_t site)
-{
-  return R->s.first_call[c] + site - ks.layout->prog.call_start[p];
-}
 
 /* ---- Threads.  */
 
@@ -762,9 +803,9 @@ count (struct act *ra, uint64_t num, uint64_t q)
     count_in_table (ra, num);
 }
 
-/* S edge SE of a's root is taken.  */
-static inline void
-take (struct act *a, uint32_t se)
+/* take's actions but the add.  */
+static __attribute__ ((noinline)) void
+take_slow (struct act *a, uint32_t se)
 {
   struct act *ra = a->ra;
   if (!a->R || se == NONE)
@@ -791,6 +832,20 @@ take (struct act *a, uint32_t se)
       lose (ra);
       break;
     }
+}
+
+/* S edge SE of a's root is taken: most often an add (calls, returns).  */
+static inline void
+take (struct act *a, uint32_t se)
+{
+  const struct op *o = a->R && se != NONE ? &a->R->op[se] : NULL;
+  if (__builtin_expect (o && o->kind == OP_ADD, 1))
+    {
+      a->ra->reg[0] += o->val;
+      a->ra->reg[1] += o->val2;
+    }
+  else
+    take_slow (a, se);
 }
 
 /* The fake leave of vertex v of procedure p, or NONE.  */
@@ -908,12 +963,12 @@ pp_kseg_enter (uint32_t p, const void *self)
       uint32_t child = NONE, slot = 0;
       if (c && c->R && c->fr.site < JUMPED)
 	{
-	  uint32_t s = ks.layout->site_of_call[c->proc][c->fr.site];
-	  if (s != NONE && ks.layout->prog.calls[s].callee == p)
+	  const struct crow *cr = &c->crow[c->fr.site];
+	  if (cr->child != NONE && c->R->s.copies[cr->child].proc == p)
 	    {
 	      R = c->R;
-	      slot = call_slot (R, c->copy, c->proc, s);
-	      child = R->s.child[slot];
+	      slot = cr->slot;
+	      child = cr->child;
 	    }
 	}
       if (child == NONE)
@@ -948,6 +1003,7 @@ pp_kseg_enter (uint32_t p, const void *self)
 	    }
 	  uint32_t first = R ? R->s.copies[a->copy].first_slot : 0;
 	  a->edge_of = R ? R->s.edge_of + first : NULL;
+	  a->crow = R ? R->crow + R->call_first[a->copy] : NULL;
 	  a->fr.values = R ? R->values + ks.stride * (size_t) first : zeros;
 	  a->fr.regs = a->ra->reg;
 	  if (child != NONE)
@@ -1014,17 +1070,13 @@ pp_kseg_return (uint64_t frame, uint32_t call)
     return;
   if (a->fr.site == call && a->R)
     {
-      uint32_t p = a->proc, s = ks.layout->site_of_call[p][call];
-      if (s == NONE)
-	take (a, a->edge_of[ks.layout->leaf_edge[p][call]]);
-      else
-	{
-	  uint32_t slot = call_slot (a->R, a->copy, p, s);
-	  if (a->R->s.child[slot] == NONE)
-	    take (a, a->R->s.call_edge[slot]);	/* SUMMARY */
-	  else if (!a->fr.entered)
-	    lose (a->ra);	/* the callee did not continue it */
-	}
+      const struct crow *cr = &a->crow[call];
+      if (cr->slot == NONE)
+	take (a, a->edge_of[ks.layout->leaf_edge[a->proc][call]]);
+      else if (cr->child == NONE)
+	take (a, a->R->s.call_edge[cr->slot]);	/* SUMMARY */
+      else if (!a->fr.entered)
+	lose (a->ra);		/* the callee did not continue it */
     }
   a->fr.site = NONE;
   a->fr.tag = NULL;
