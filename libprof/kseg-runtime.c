@@ -13,10 +13,10 @@
    process; its edges' actions (below) are what the probes read.
 
    The register.  One u64 per root activation, r, the sum of S's values
-   along the segment so far (S's numbers fit 63 bits: pp_seg_number cuts
-   regions past that), as paths.h's simple placement does: every real edge
-   adds its value, a cut (a backedge of any copy, a region cut, an edge into
-   a re-entry target) counts r plus its end value and sets r to the value
+   along the segment so far, modulo 2^63 (S's numbers fit 63 bits:
+   pp_seg_number cuts regions past that): every chord (below) adds its
+   value, a cut (a backedge of any copy, a region cut, an edge into a
+   re-entry target) counts r plus its end value and sets r to the value
    that starts the head, a root's EXIT counts r.  A copy's EXIT adds the
    RETURN edge, a summary call's return the SUMMARY edge.  Where the process
    or a longjmp leaves a segment, it ends on the leave of the call under
@@ -25,6 +25,17 @@
    (S's re-entry into the copy).  A segment S cannot name (an edge on no
    path, a root whose S could not be built, an inlined call whose callee did
    not continue it) is counted as lost.
+
+   Chords.  The plugin puts no probe on the edges of a spanning forest of
+   each function's real edges (plan.h pp_plan_ip_roles), the same in every
+   copy, and S is cut only where every copy has a probe (segments.h).  The
+   values move onto the other edges by potentials on S's nodes
+   (move_to_chords): phi (v) is the sum of values along the forest from a
+   node of v's tree where phi is 0 (S's EXIT, in its tree), so an action
+   adds val + phi (src) - phi (dst), which is 0 on the forest, a cut counts
+   r + val + phi (src), and a segment starts at v with r less phi (v); along
+   any segment the sum is the same as with every edge adding its value.
+   The preferential register q moves the same way with its own potentials.
 
    In place.  The instrumented code takes most edges itself
    (pathprof-abi.h, __pathprof_ip_step): the activation's frame is the
@@ -39,7 +50,14 @@
    whose key is the number; then the next segment starts from the record of
    the cut's head (struct start).  A cut whose segment has no place calls
    CUT (pp_kseg_cut: the count and the next start, without EDGE's
-   dispatch); the rest (a start, a lost edge) goes the slow way, take ().  Activations never move: the
+   dispatch); the rest (a start, a lost edge) goes the slow way, take ().
+   Calls too (pathprof-abi.h __pathprof_ip_call_step): the code names the
+   call under way in its frame and the frame in __pathprof_ip_caller, which
+   the callee's ENTER reads (a continuation when the frame's tag names the
+   callee), and after the call, where the callee continued the segment (its
+   EXIT took the RETURN edge), it only ends the call; else RETURN takes the
+   call's summary or leaf edge, or loses a segment the callee did not
+   continue.  Activations never move: the
    thread's stack is chunks that double in size, taken with mmap and kept
    for the thread's life.  An untracked activation (the thread inside a
    probe, a function the numbering does not know) gets the thread's dummy

@@ -668,6 +668,17 @@ segment_end (const probe_target &t, tree count, tree regs, tree next)
   return seq;
 }
 
+/* Splits CALL's block after it and takes CALL out (to go on a path of its
+   own): the edge from the block, now without CALL, to the rest.  */
+static edge
+take_out (gimple *call)
+{
+  edge e = split_block (gimple_bb (call), call);
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  gsi_remove (&gsi, false);
+  return e;
+}
+
 /* &BASE[INDEX] of 64-bit words into SEQ, BASE a u64 holding the address.  */
 static tree
 emit_word_address (gimple_seq *seq, tree base, tree index)
@@ -714,11 +725,9 @@ expand_step (const probe_target &t, gimple *call, uint32_t arg)
   tree frame = gimple_call_arg (call, 0);
   unsigned e = (unsigned) tree_to_uhwi (gimple_call_arg (call, 1));
   unsigned at = 16 * width * e;	/* the edge's words, in bytes */
-  basic_block bb = gimple_bb (call);
-  edge to_add = split_block (bb, call);
-  basic_block join = to_add->dest;
-  gimple_stmt_iterator gsi = gsi_for_stmt (call);
-  gsi_remove (&gsi, false);
+  edge to_add = take_out (call);
+  basic_block bb = to_add->src, join = to_add->dest;
+  gimple_stmt_iterator gsi;
   profile_probability likely = profile_probability::very_likely ();
 
   gimple_seq seq = NULL;
@@ -889,11 +898,9 @@ expand_return (gimple *call)
   tree u64 = counter_type (), u32 = unsigned_type_node;
   tree ptr = build_pointer_type (u64);
   tree frame = gimple_call_arg (call, 0), k = gimple_call_arg (call, 1);
-  basic_block bb = gimple_bb (call);
-  edge to_join = split_block (bb, call);
-  basic_block join = to_join->dest;
-  gimple_stmt_iterator gsi = gsi_for_stmt (call);
-  gsi_remove (&gsi, false);
+  edge to_join = take_out (call);
+  basic_block bb = to_join->src, join = to_join->dest;
+  gimple_stmt_iterator gsi;
   profile_probability likely = profile_probability::very_likely ();
 
   gimple_seq seq = NULL;

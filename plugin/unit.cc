@@ -77,6 +77,19 @@ unit_record_type (void)
 
 static unit_fields unit_type;
 
+/* extern __thread TYPE NAME, libprof's, initial-exec (libprof is loaded
+   with the program).  */
+static tree
+libprof_tls (const char *name, tree type)
+{
+  tree v = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name), type);
+  TREE_PUBLIC (v) = 1;
+  DECL_EXTERNAL (v) = 1;
+  DECL_ARTIFICIAL (v) = 1;
+  set_decl_tls_model (v, TLS_MODEL_INITIAL_EXEC);
+  return v;
+}
+
 /* libprof's trace-mode functions and the thread's trace state: extern
    __thread struct __pathprof_trace_thread __pathprof_trace_tls, initial-exec
    (libprof is loaded with the program).  */
@@ -102,12 +115,7 @@ declare_trace_runtime (probe_target &t)
   build_field (u32, "busy", &fields);
   build_field (u32, "width", &fields);
   finish_builtin_struct (thread_type, "__pathprof_trace_thread", fields, NULL_TREE);
-  t.trace_tls = build_decl (BUILTINS_LOCATION, VAR_DECL,
-			    get_identifier ("__pathprof_trace_tls"), thread_type);
-  TREE_PUBLIC (t.trace_tls) = 1;
-  DECL_EXTERNAL (t.trace_tls) = 1;
-  DECL_ARTIFICIAL (t.trace_tls) = 1;
-  set_decl_tls_model (t.trace_tls, TLS_MODEL_INITIAL_EXEC);
+  t.trace_tls = libprof_tls ("__pathprof_trace_tls", thread_type);
   t.trace_land = build_fn_decl ("__pathprof_trace_land",
 				build_function_type_list (void_type_node, u64, u32,
 							  u32, NULL_TREE));
@@ -145,13 +153,7 @@ declare_ip_runtime (probe_target &t)
   t.ip_land = build_fn_decl ("__pathprof_ip_land",
 			     build_function_type_list (void_type_node, u64, u32,
 						       u32, NULL_TREE));
-  /* extern __thread uint64_t __pathprof_ip_caller, initial-exec.  */
-  t.ip_caller = build_decl (BUILTINS_LOCATION, VAR_DECL,
-			    get_identifier ("__pathprof_ip_caller"), u64);
-  TREE_PUBLIC (t.ip_caller) = 1;
-  DECL_EXTERNAL (t.ip_caller) = 1;
-  DECL_ARTIFICIAL (t.ip_caller) = 1;
-  set_decl_tls_model (t.ip_caller, TLS_MODEL_INITIAL_EXEC);
+  t.ip_caller = libprof_tls ("__pathprof_ip_caller", u64);
 }
 
 void
