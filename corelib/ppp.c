@@ -41,8 +41,39 @@ struct ppp_work
   struct crossing *cross;
   int64_t *pid;			/* per interesting path */
   uint64_t *prefixes;		/* scratch: the distinct prefixes at a node */
+  uint64_t *merged;		/* scratch: as many, for merge_runs */
+  uint32_t *runs;		/* scratch: per out-edge of a node, its end */
   int64_t *cis;			/* scratch: per distinct prefix */
 };
+
+/* Sorts A, whose values are NRUNS sorted runs ending at END[0 .. NRUNS),
+   by merging the runs pairwise (TMP as large as A); returns the sorted
+   array, A or TMP.  */
+static uint64_t *
+merge_runs (uint64_t *a, uint64_t *tmp, uint32_t *end, uint32_t nruns)
+{
+  while (nruns > 1)
+    {
+      uint32_t out = 0, at = 0, k = 0;
+      for (uint32_t r = 0; r < nruns; r += 2)
+	{
+	  uint32_t i = at, mid = end[r], j = mid, stop = r + 1 < nruns ? end[r + 1] : mid;
+	  while (i < mid && j < stop)
+	    tmp[out++] = a[j] < a[i] ? a[j++] : a[i++];
+	  while (i < mid)
+	    tmp[out++] = a[i++];
+	  while (j < stop)
+	    tmp[out++] = a[j++];
+	  end[k++] = out;
+	  at = stop;
+	}
+      uint64_t *t = a;
+      a = tmp;
+      tmp = t;
+      nruns = k;
+    }
+  return a;
+}
 
 /* The crossings of every DAG edge, each edge's sorted by prefix.  */
 static int
@@ -114,7 +145,7 @@ assign_node (const pp_paths *p, pp_ppp *ppp, struct ppp_work *w, uint32_t v)
   /* The distinct prefixes at v: each out-edge's come sorted
      (collect_crossings), so their concatenation often is too (ENTRY's are
      all 0) and needs no sort.  */
-  uint32_t nprefixes = 0;
+  uint32_t nprefixes = 0, nruns = 0;
   bool sorted = true;
   for (uint32_t k = d->succ_start[v]; k < d->succ_start[v + 1]; k++)
     {
@@ -124,15 +155,18 @@ assign_node (const pp_paths *p, pp_ppp *ppp, struct ppp_work *w, uint32_t v)
 	  sorted &= nprefixes == 0 || w->prefixes[nprefixes - 1] <= w->cross[c].prefix;
 	  w->prefixes[nprefixes++] = w->cross[c].prefix;
 	}
+      if (w->start[e] < w->start[e + 1])
+	w->runs[nruns++] = nprefixes;
     }
   if (nprefixes == 0)
     return PP_PATHS_OK;
+  uint64_t *prefixes = w->prefixes;
   if (!sorted)
-    pp_sort (w->prefixes, nprefixes, sizeof *w->prefixes, by_value);
+    prefixes = merge_runs (w->prefixes, w->merged, w->runs, nruns);
   uint32_t ndistinct = 1;
   for (uint32_t i = 1; i < nprefixes; i++)
-    if (w->prefixes[i] != w->prefixes[ndistinct - 1])
-      w->prefixes[ndistinct++] = w->prefixes[i];
+    if (prefixes[i] != prefixes[ndistinct - 1])
+      prefixes[ndistinct++] = prefixes[i];
   memset (w->cis, 0, ndistinct * sizeof *w->cis);
 
   for (uint32_t k = d->succ_start[v]; k < d->succ_start[v + 1]; k++)
@@ -152,7 +186,7 @@ assign_node (const pp_paths *p, pp_ppp *ppp, struct ppp_work *w, uint32_t v)
 	    if (w->pid[w->cross[c].path] < lowest)
 	      lowest = w->pid[w->cross[c].path];
 	  int64_t proposal;
-	  if (__builtin_sub_overflow (w->cis[prefix_index (w->prefixes, ndistinct, q)],
+	  if (__builtin_sub_overflow (w->cis[prefix_index (prefixes, ndistinct, q)],
 				      lowest, &proposal))
 	    return PP_PATHS_ERANGE;
 	  if (!set || proposal > weight)
@@ -171,7 +205,7 @@ assign_node (const pp_paths *p, pp_ppp *ppp, struct ppp_work *w, uint32_t v)
 	      if (*pid > highest)
 		highest = *pid;
 	    }
-	  w->cis[prefix_index (w->prefixes, ndistinct, q)] = highest + 1;
+	  w->cis[prefix_index (prefixes, ndistinct, q)] = highest + 1;
 	}
     }
   return PP_PATHS_OK;
@@ -235,7 +269,11 @@ pp_ppp_number (const pp_paths *p, const uint64_t *interesting, uint32_t n,
   if (n)
     {
       memcpy (out->interesting, interesting, n * sizeof *interesting);
-      pp_sort (out->interesting, n, sizeof *out->interesting, by_value);
+      bool sorted = true;	/* notes list them increasing */
+      for (uint32_t i = 1; i < n && sorted; i++)
+	sorted = interesting[i - 1] <= interesting[i];
+      if (!sorted)
+	pp_sort (out->interesting, n, sizeof *out->interesting, by_value);
     }
   for (uint32_t i = 0; i < n; i++)
     {
@@ -263,9 +301,16 @@ pp_ppp_number (const pp_paths *p, const uint64_t *interesting, uint32_t n,
       if (crossings > most)
 	most = crossings;
     }
+  uint32_t degree = 1;
+  for (uint32_t v = 0; v < d->nnodes; v++)
+    if (d->succ_start[v + 1] - d->succ_start[v] > degree)
+      degree = d->succ_start[v + 1] - d->succ_start[v];
   w.prefixes = pp_malloc (most * sizeof *w.prefixes);
+  w.merged = pp_malloc (most * sizeof *w.merged);
+  w.runs = pp_malloc (degree * sizeof *w.runs);
   w.cis = pp_malloc (most * sizeof *w.cis);
-  if (!w.prefixes || !w.cis || pp_dfs_init (&dfs, d, PP_DFS_SUCCS, 0, NULL, NULL))
+  if (!w.prefixes || !w.merged || !w.runs || !w.cis
+      || pp_dfs_init (&dfs, d, PP_DFS_SUCCS, 0, NULL, NULL))
     goto done;
   /* Postorder of a DAG from ENTRY: every node after its successors.  */
   pp_dfs_run (&dfs, d->entry);
@@ -287,6 +332,8 @@ done:
   pp_free (w.cross);
   pp_free (w.pid);
   pp_free (w.prefixes);
+  pp_free (w.merged);
+  pp_free (w.runs);
   pp_free (w.cis);
   if (status != PP_PATHS_OK)
     pp_ppp_free (out);
