@@ -40,6 +40,9 @@ enum pp_edge_flag
      edge counting, which the function uses where it costs less than coverage
      probes (pp_plan_coverage); its values are then all such counters.  */
   PP_EDGE_COUNTER = 1u << 12,
+  /* Segments modes: an edge of the function's spanning forest, which has no
+     probe (plan.h pp_plan_ip_roles); their cuts are PP_EDGE_PATH_END.  */
+  PP_EDGE_SEG_TREE = 1u << 13,
 };
 
 /* The flags that describe the control flow itself (the others describe probes):

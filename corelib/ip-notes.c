@@ -276,8 +276,8 @@ pp_ip_layout_free (pp_ip_layout *l)
   memset (l, 0, sizeof *l);
 }
 
-/* Procedure P's edge roles, from its notes graph (whose edge e is P's graph
-   edge e; P's leaf edges after them have none).  */
+/* Procedure P's edge roles, as its notes record them (its notes edge e is
+   its graph edge e; its leaf edges after them have none).  */
 static int
 roles_of (pp_ip_layout *l, uint32_t p)
 {
@@ -286,19 +286,11 @@ roles_of (pp_ip_layout *l, uint32_t p)
   uint32_t u = pp_ip_layout_unit_of (l, p);
   const pp_function_notes *fn = &l->units[u]->functions[p - l->first_proc[u]];
   uint8_t *role = pp_calloc (l->prog.procs[p].nedges + 1, sizeof *role);
-  pp_graph g;
-  if (!role || pp_notes_function_graph (fn, &g))
-    {
-      pp_free (role);
-      return -1;
-    }
-  int rc = g.nedges <= l->prog.procs[p].nedges ? pp_plan_ip_roles (&g, role) : -1;
-  pp_graph_free (&g);
-  if (rc)
-    pp_free (role);
-  else
-    l->edge_role[p] = role;
-  return rc;
+  if (!role)
+    return -1;
+  pp_plan_ip_roles_of_notes (fn, role);
+  l->edge_role[p] = role;
+  return 0;
 }
 
 int

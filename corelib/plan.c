@@ -259,8 +259,16 @@ pp_plan_trace (const pp_mode_info *mode, const pp_graph *g,
   return PP_PLAN_OK;
 }
 
+void
+pp_plan_ip_roles_of_notes (const pp_function_notes *fn, uint8_t *role)
+{
+  for (uint32_t e = 0; e < fn->nedges; e++)
+    role[e] = (fn->edges[e].flags & PP_EDGE_PATH_END) ? PP_SEG_ROLE_CUT
+	      : (fn->edges[e].flags & PP_EDGE_SEG_TREE) ? PP_SEG_ROLE_TREE : 0;
+}
+
 int
-pp_plan_ip_roles (const pp_graph *g, uint8_t *role)
+pp_plan_ip_roles (const pp_graph *g, const double *weights, uint8_t *role)
 {
   memset (role, 0, g->nedges * sizeof *role);
   pp_dfs d;
@@ -282,7 +290,9 @@ pp_plan_ip_roles (const pp_graph *g, uint8_t *role)
   uint32_t *of = pp_malloc ((g->nedges + 1) * sizeof *of), n = 0;
   pp_graph f;
   memset (&f, 0, sizeof f);
-  bool ok = w && reentry && on_tree && of && pp_weights_heuristic (g, w) == 0
+  bool ok = w && reentry && on_tree && of
+	    && (weights ? (memcpy (w, weights, g->nedges * sizeof *w), 0)
+		: pp_weights_heuristic (g, w)) == 0
 	    && pp_graph_init (&f, g->nnodes, g->entry, g->exit) == 0;
   for (uint32_t e = 0; ok && e < g->nedges; e++)
     if (g->edges[e].src == g->entry && (g->edges[e].flags & PP_EDGE_FAKE))
@@ -320,14 +330,25 @@ pp_plan_ip_roles (const pp_graph *g, uint8_t *role)
    plan_arg): pp_plan_from_notes makes them again.  */
 static int
 interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
-		  uint32_t width, pp_plan *out)
+		  uint32_t width, const double *weights, bool roles_noted,
+		  pp_plan *out)
 {
   if (plan_alloc (out, 2 * g->nedges + g->nnodes + 1))
     return PP_PLAN_ENOMEM;
   bool *land = pp_calloc (g->nnodes + 1, sizeof *land);
   bool *zero = pp_calloc (g->nedges + 1, sizeof *zero);
   uint8_t *role = pp_calloc (g->nedges + 1, sizeof *role);
-  if (!land || !zero || !role || (width && pp_plan_ip_roles (g, role)))
+  bool segments = kind == PP_IP_SEGMENTS;
+  if (segments && role && roles_noted)
+    pp_plan_ip_roles_of_notes (fn, role);
+  else if (segments && role && pp_plan_ip_roles (g, weights, role))
+    {
+      pp_free (role);
+      role = NULL;
+    }
+  if (segments && role)
+    out->edge_flags = pp_calloc (g->nedges + 1, sizeof *out->edge_flags);
+  if (!land || !zero || !role || (segments && !out->edge_flags))
     {
       pp_free (land);
       pp_free (zero);
@@ -335,6 +356,9 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
       pp_plan_free (out);
       return PP_PLAN_ENOMEM;
     }
+  for (uint32_t e = 0; segments && e < g->nedges; e++)
+    out->edge_flags[e] = role[e] == PP_SEG_ROLE_CUT ? PP_EDGE_PATH_END
+			 : role[e] == PP_SEG_ROLE_TREE ? PP_EDGE_SEG_TREE : 0;
   /* Without the notes (or memory for the numbering), a probe on every edge.  */
   if (fn && (kind == PP_IP_SEGMENTS
 	     || pp_ip_zero_edges (fn, kind == PP_IP_PIECEWISE, zero)))
@@ -399,7 +423,8 @@ pp_plan_interproc (const pp_mode_info *mode, const pp_graph *g,
 		   const pp_plan_input *in, pp_plan *out, const char **why)
 {
   (void) why;
-  int rc = interproc_probes (g, in->notes, mode->plan_arg, ip_width (mode, g), out);
+  int rc = interproc_probes (g, in->notes, mode->plan_arg, ip_width (mode, g),
+			    in->weights, false, out);
   if (rc == PP_PLAN_OK && mode->preferential && plan_interesting (out, in))
     {
       pp_plan_free (out);
@@ -1018,7 +1043,8 @@ pp_plan_from_notes (const pp_function_notes *fn, const pp_mode_info *mode,
       int rc = PP_PLAN_ENOMEM;
       if (pp_notes_function_graph (fn, &g) == 0)
 	{
-	  rc = interproc_probes (&g, fn, mode->plan_arg, ip_width (mode, &g), plan);
+	  rc = interproc_probes (&g, fn, mode->plan_arg, ip_width (mode, &g), NULL,
+				 true, plan);
 	  pp_graph_free (&g);
 	}
       if (rc)

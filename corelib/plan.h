@@ -266,16 +266,19 @@ int pp_plan_weights (const pp_graph *g, int requested, const double *gcc_weight,
 /* Segments in place (PP_PROBE_IP_ADD), per edge of function graph G:
    PP_SEG_ROLE_CUT on the backedges of a DFS from ENTRY (all edges walked),
    where a segment ends in every copy of the function in a supergraph
-   (segments.h); PP_SEG_ROLE_TREE on the edges of a spanning forest of the
-   real edges under the Ball-Larus structural weighting (the heavy ones),
-   which get no probe: libprof moves each copy's values onto the other edges
-   (chord increments); else 0.  Never on the tree: cuts, edges into re-entry
-   targets (every arrival there starts a segment), edges that are not real.
-   A function with more than PP_PLAN_IP_INLINE_EDGES edges has no tree (an
-   EDGE call on every edge).  The plugin places its probes by these roles and
-   libprof and the tool number supergraphs by them, each computing them from
-   the function's notes graph.  Returns 0, or -1 when out of memory.  */
-int pp_plan_ip_roles (const pp_graph *g, uint8_t *role);
+   (segments.h); PP_SEG_ROLE_TREE on the edges of a maximum spanning forest
+   of the real edges under weights W (NULL: the Ball-Larus structural
+   heuristic), which get no probe: libprof moves each copy's values onto the
+   other edges (chord increments); else 0.  Never on the forest: cuts, edges
+   into re-entry targets (every arrival there starts a segment), edges that
+   are not real.  A function with more than PP_PLAN_IP_INLINE_EDGES edges
+   has no forest (an EDGE call on every edge).  The plugin places its probes
+   by these roles and records them in the notes (PP_EDGE_PATH_END,
+   PP_EDGE_SEG_TREE), where libprof and the tool read them
+   (pp_plan_ip_roles_of_notes).  Returns 0, or -1 when out of memory.  */
+int pp_plan_ip_roles (const pp_graph *g, const double *w, uint8_t *role);
+/* The roles FN's notes record, per edge, into ROLE.  */
+void pp_plan_ip_roles_of_notes (const pp_function_notes *fn, uint8_t *role);
 
 /* The coverage plan of MODE for a function (FN's blocks are G's nodes), the
    one the plugin makes and the tool recomputes: with FN, in the block modes,

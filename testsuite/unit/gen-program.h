@@ -116,7 +116,7 @@ program_roles (const pp_graph *g, uint32_t p, const pp_ip_call *calls,
     if (calls[s].proc == p)
       ok = pp_graph_add_edge (&a, calls[s].call, calls[s].ret, PP_EDGE_EH) != UINT32_MAX;
   uint8_t *role = ok ? (uint8_t *) malloc (a.nedges + 1) : NULL;
-  if (!role || pp_graph_finish (&a) || pp_plan_ip_roles (&a, role))
+  if (!role || pp_graph_finish (&a) || pp_plan_ip_roles (&a, NULL, role))
     abort ();
   pp_graph_free (&a);
   return role;
