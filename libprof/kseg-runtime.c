@@ -203,7 +203,7 @@ struct act
 static __thread struct
 {
   struct act *chunk[CHUNKS];
-  uint32_t depth, cap;
+  uint32_t cap;
   bool busy;
   struct act dummy;		/* every untracked activation's */
 } kt;
@@ -211,12 +211,17 @@ static __thread struct
 /* The plugin writes the call under way at these offsets (probes.cc).  */
 _Static_assert (offsetof (struct __pathprof_ip_frame, tag) == 16
 		&& offsetof (struct __pathprof_ip_frame, site) == 24
-		&& offsetof (struct __pathprof_ip_frame, entered) == 28,
-		"struct __pathprof_ip_frame as plugin/probes.cc writes it");
+		&& offsetof (struct __pathprof_ip_frame, entered) == 28
+		&& offsetof (struct __pathprof_ip_frame, depth) == 32
+		&& offsetof (struct __pathprof_ip_frame, exit_adds) == 36
+		&& offsetof (struct __pathprof_ip_frame, ret) == 40,
+		"struct __pathprof_ip_frame as plugin/probes.cc reads it");
 
 /* The frame whose call is under way (pathprof-abi.h): the caller the next
    ENTER continues, if the frame's tag names it.  */
 __attribute__ ((visibility ("default"))) __thread uint64_t __pathprof_ip_caller;
+/* The thread's stack's depth, which the code lowers where an EXIT adds.  */
+__attribute__ ((visibility ("default"))) __thread uint32_t __pathprof_ip_depth;
 
 /* Zeros: the dummy's values, for any function that takes its edges in
    place (never written).  */
@@ -726,7 +731,7 @@ act_at (uint32_t i)
 static struct act *
 push_act (void)
 {
-  if (kt.depth == kt.cap)
+  if (__pathprof_ip_depth == kt.cap)
     {
       uint32_t c = 31 - (uint32_t) __builtin_clz ((kt.cap >> 6) + 1);
       if (c >= CHUNKS)
@@ -738,8 +743,10 @@ push_act (void)
       kt.chunk[c] = m;
       kt.cap += 64u << c;
     }
-  struct act *a = act_at (kt.depth);
-  a->index = kt.depth++;
+  struct act *a = act_at (__pathprof_ip_depth);
+  a->index = __pathprof_ip_depth++;
+  a->fr.depth = __pathprof_ip_depth;
+  a->fr.exit_adds = 0;
   return a;
 }
 
@@ -749,6 +756,7 @@ untracked (void)
 {
   kt.dummy.fr.values = zeros;
   kt.dummy.fr.regs = kt.dummy.reg;
+  kt.dummy.fr.exit_adds = 0;
   kt.dummy.index = UINT32_MAX;
   return (uintptr_t) &kt.dummy;
 }
@@ -911,14 +919,14 @@ end_at_call (struct act *a)
 static void
 abandon_above (uint32_t depth)
 {
-  if (kt.depth == 0)
+  if (__pathprof_ip_depth == 0)
     return;
-  end_at_call (act_at (kt.depth - 1));
-  while (kt.depth > depth)
+  end_at_call (act_at (__pathprof_ip_depth - 1));
+  while (__pathprof_ip_depth > depth)
     {
-      struct act *a = act_at (--kt.depth);
-      if (a->root == kt.depth && kt.depth > 0)
-	end_at_call (act_at (kt.depth - 1));
+      struct act *a = act_at (--__pathprof_ip_depth);
+      if (a->root == __pathprof_ip_depth && __pathprof_ip_depth > 0)
+	end_at_call (act_at (__pathprof_ip_depth - 1));
     }
 }
 
@@ -942,10 +950,10 @@ begin (uint64_t frame)
   struct act *a = (struct act *) (uintptr_t) frame;
   if (__builtin_expect (kt.busy, 0))
     return NULL;
-  if (__builtin_expect (!a || a->index >= kt.depth, 0))
+  if (__builtin_expect (!a || a->index >= __pathprof_ip_depth, 0))
     return NULL;
   kt.busy = true;
-  if (a->index + 1 < kt.depth)
+  if (a->index + 1 < __pathprof_ip_depth)
     abandon_above (a->index + 1);
   return a;
 }
@@ -963,9 +971,9 @@ pp_kseg_enter (uint32_t p, const void *self)
   /* The caller, if the call under way names this function: a call of a
      frame below the top means a longjmp passed the activations above it
      (as a probe of that frame would find: begin).  */
-  if (c && c->index < kt.depth)
+  if (c && c->index < __pathprof_ip_depth)
     {
-      if (c->index + 1 < kt.depth)
+      if (c->index + 1 < __pathprof_ip_depth)
 	abandon_above (c->index + 1);
       if (c->fr.tag != self)
 	c = NULL;
@@ -1009,7 +1017,7 @@ pp_kseg_enter (uint32_t p, const void *self)
 	    }
 	  else
 	    {
-	      a->root = kt.depth - 1;
+	      a->root = __pathprof_ip_depth - 1;
 	      a->ra = a;
 	      a->copy = 0;
 	      a->reg[6] = R ? (uintptr_t) R->keys : 0;
@@ -1025,7 +1033,14 @@ pp_kseg_enter (uint32_t p, const void *self)
 	  a->fr.values = R ? R->values + ks.stride * (size_t) first : zeros;
 	  a->fr.regs = a->ra->reg;
 	  if (child != NONE)
-	    take (a, R->s.call_edge[slot]);
+	    {
+	      take (a, R->s.call_edge[slot]);
+	      /* Its EXIT in place: the return edge's add.  */
+	      const struct op *o = &R->op[R->s.return_edge[slot]];
+	      a->fr.exit_adds = o->kind == OP_ADD;
+	      a->fr.ret[0] = o->val;
+	      a->fr.ret[1] = o->val2;
+	    }
 	  frame = (uintptr_t) a;
 	}
     }
@@ -1050,7 +1065,7 @@ void
 pp_kseg_cut (uint64_t frame, uint32_t edge, uint64_t number, const void *next)
 {
   const struct act *top = (const struct act *) (uintptr_t) frame;
-  if (__builtin_expect (top && top->index + 1 < kt.depth, 0))
+  if (__builtin_expect (top && top->index + 1 < __pathprof_ip_depth, 0))
     {
       pp_kseg_edge (frame, edge);
       return;
@@ -1107,11 +1122,11 @@ pp_kseg_exit (uint64_t frame)
   struct act *a = begin (frame);
   if (!a)
     return;
-  if (a->root == kt.depth - 1)
+  if (a->root == __pathprof_ip_depth - 1)
     count (a, a->reg[0], a->reg[1]);
   else if (a->R)
     take (a, a->R->s.return_edge[a->slot]);
-  kt.depth--;
+  __pathprof_ip_depth--;
   kt.busy = false;
 }
 
@@ -1131,10 +1146,10 @@ void
 pp_kseg_land (uint64_t frame, uint32_t block, uint32_t call)
 {
   struct act *a = (struct act *) (uintptr_t) frame;
-  if (kt.busy || !a || a->index >= kt.depth)
+  if (kt.busy || !a || a->index >= __pathprof_ip_depth)
     return;
   kt.busy = true;
-  if (a->index + 1 < kt.depth || a->fr.site != NONE)
+  if (a->index + 1 < __pathprof_ip_depth || a->fr.site != NONE)
     {
       /* A longjmp or a computed goto landed here: the segments under way
 	 end where they were, a new one starts at the block.  */

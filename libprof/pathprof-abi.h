@@ -142,12 +142,22 @@ struct __pathprof_ip_frame
   const void *tag;
   uint32_t site;
   uint32_t entered;
+  /* The activation's depth on the thread's stack (1 for the first), and
+     whether its EXIT is the add of ret[0] (r) and ret[1] (q): an
+     activation that continued its caller's segment, whose return edge
+     adds.  */
+  uint32_t depth;
+  uint32_t exit_adds;
+  uint64_t ret[2];
 };
 
 /* Segments: the frame of the activation whose call is under way, which the
    callee's ENTER reads (and clears); thread-local in libprof, initial-exec
    TLS (libprof is loaded with the program).  */
 extern __thread uint64_t __pathprof_ip_caller;
+/* Segments: the depth of the thread's stack of activations (libprof's,
+   initial-exec TLS, as __pathprof_ip_caller).  */
+extern __thread uint32_t __pathprof_ip_depth;
 
 /* Segments: what the code does around call `call` (its notes index) of
    callee `callee` (its address; 0 for an indirect call) instead of calling
@@ -163,6 +173,23 @@ __pathprof_ip_call_step (uint64_t frame, uint32_t call, const void *callee)
   f->site = call;
   f->entered = 0;
   __pathprof_ip_caller = frame;
+}
+
+/* Segments: what the code does instead of calling EXIT: where the
+   activation is the top of its thread's stack and its EXIT adds, the add
+   and the pop; else libprof's EXIT.  */
+static inline void
+__pathprof_ip_exit_step (uint64_t frame)
+{
+  struct __pathprof_ip_frame *f = (struct __pathprof_ip_frame *) (uintptr_t) frame;
+  if (((f->depth ^ __pathprof_ip_depth) | (f->exit_adds ^ 1)) == 0)
+    {
+      f->regs[0] += f->ret[0];
+      f->regs[1] += f->ret[1];
+      __pathprof_ip_depth = f->depth - 1;
+    }
+  else
+    __pathprof_ip_exit (frame);
 }
 
 static inline void

@@ -132,6 +132,7 @@ struct site_state
   auto_vec<gimple *> witnesses;	/* the witnesses' calls (expand_witness) */
   auto_vec<gimple *> steps;	/* segments' EDGE calls (expand_step) */
   auto_vec<gimple *> returns;	/* segments' RETURN calls (expand_return) */
+  auto_vec<gimple *> exits;	/* segments' EXIT calls (expand_exit) */
   auto_vec<uint32_t> step_args;	/* and their probes' operand2 */
 };
 
@@ -352,8 +353,12 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
       s.step_args.safe_push ((uint32_t) p.operand2);
       return;
     case PP_PROBE_IP_EXIT:
-      emit_trace_call (t.ip_exit, s, true, NULL_TREE, NULL_TREE, seq);
-      return;
+      {
+	gimple *call = emit_trace_call (t.ip_exit, s, true, NULL_TREE, NULL_TREE, seq);
+	if (t.calls_in_place)
+	  s.exits.safe_push (call);	/* expand_exit */
+	return;
+      }
     case PP_PROBE_IP_LAND:
       emit_trace_call (t.ip_land, s, true,
 		       build_int_cst (unsigned_type_node, p.operand),
@@ -859,7 +864,8 @@ ends_process_without_exit_handlers (gcall *call)
 
 /* Where pathprof-abi.h's struct __pathprof_ip_frame keeps the call under
    way.  */
-enum { FRAME_TAG = 16, FRAME_SITE = 24, FRAME_ENTERED = 28 };
+enum { FRAME_REGS = 8, FRAME_TAG = 16, FRAME_SITE = 24, FRAME_ENTERED = 28,
+       FRAME_DEPTH = 32, FRAME_EXIT_ADDS = 36, FRAME_RET = 40 };
 
 /* __pathprof_ip_call_step of pathprof-abi.h (segments): the call INDEX of
    CALLEE named in the frame, the frame in __pathprof_ip_caller.  */
@@ -919,6 +925,61 @@ expand_return (gimple *call)
   gimple_seq_add_stmt (&seq, gimple_build_assign (
     build2 (MEM_REF, u32, f, build_int_cst (build_pointer_type (u32), FRAME_SITE)),
     build_int_cst (u32, -1)));
+  basic_block done = new_block_of (bb, seq, join);
+  seq = NULL;
+  gimple_seq_add_stmt (&seq, call);
+  basic_block slow = new_block_of (done, seq, join);
+  branch (bb, to_join, gimple_build_cond (EQ_EXPR, x, build_int_cst (u32, 0),
+					  NULL_TREE, NULL_TREE), done, slow, likely);
+  done->count = bb->count.apply_probability (likely);
+  slow->count = bb->count - done->count;
+}
+
+/* Replaces the call __pathprof_ip_exit (frame) of a segments function by
+   __pathprof_ip_exit_step of pathprof-abi.h, the call staying on the
+   unlikely path:
+       f = (struct __pathprof_ip_frame *) frame; d = f->depth;
+       if (((d ^ __pathprof_ip_depth) | (f->exit_adds ^ 1)) == 0)
+         { f->regs[0] += f->ret[0]; f->regs[1] += f->ret[1];
+           __pathprof_ip_depth = d - 1; }
+       else
+         __pathprof_ip_exit (frame);  */
+static void
+expand_exit (const probe_target &t, gimple *call)
+{
+  tree u64 = counter_type (), u32 = unsigned_type_node;
+  tree ptr = build_pointer_type (u64);
+  tree frame = gimple_call_arg (call, 0);
+  edge to_join = take_out (call);
+  basic_block bb = to_join->src, join = to_join->dest;
+  profile_probability likely = profile_probability::very_likely ();
+
+  gimple_seq seq = NULL;
+  tree f = emit_value (&seq, ptr, NOP_EXPR, frame, NULL_TREE, "PP_ip_frame");
+  tree d = emit_load (&seq, u32, f, FRAME_DEPTH, "PP_ip_depth");
+  tree top = emit_value (&seq, u32, NOP_EXPR, t.ip_depth, NULL_TREE, "PP_ip_depth");
+  tree adds = emit_load (&seq, u32, f, FRAME_EXIT_ADDS, "PP_ip_adds");
+  tree x = emit_value (&seq, u32, BIT_IOR_EXPR,
+		       emit_value (&seq, u32, BIT_XOR_EXPR, d, top, "PP_ip_depth"),
+		       emit_value (&seq, u32, BIT_XOR_EXPR, adds,
+				   build_int_cst (u32, 1), "PP_ip_adds"),
+		       "PP_ip_same");
+  gimple_stmt_iterator gsi = gsi_last_bb (bb);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+
+  seq = NULL;
+  tree regs = emit_load (&seq, ptr, f, FRAME_REGS, "PP_ip_regs");
+  for (unsigned k = 0; k < 2; k++)
+    {
+      tree value = emit_load (&seq, u64, f, FRAME_RET + 8 * k, "PP_ip_ret");
+      tree old_value = emit_load (&seq, u64, regs, 8 * k, "PP_ip_reg");
+      gimple_seq_add_stmt (&seq, gimple_build_assign (
+	build2 (MEM_REF, u64, regs, build_int_cst (ptr, 8 * k)),
+	emit_value (&seq, u64, PLUS_EXPR, old_value, value, "PP_ip_reg")));
+    }
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+    t.ip_depth, emit_value (&seq, u32, MINUS_EXPR, d, build_int_cst (u32, 1),
+			    "PP_ip_depth")));
   basic_block done = new_block_of (bb, seq, join);
   seq = NULL;
   gimple_seq_add_stmt (&seq, call);
@@ -1059,4 +1120,6 @@ insert_probes (const function_record &rec, const probe_target &t)
     expand_step (t, s.steps[k], s.step_args[k]);
   for (gimple *call : s.returns)
     expand_return (call);
+  for (gimple *call : s.exits)
+    expand_exit (t, call);
 }

@@ -154,6 +154,7 @@ declare_ip_runtime (probe_target &t)
 			     build_function_type_list (void_type_node, u64, u32,
 						       u32, NULL_TREE));
   t.ip_caller = libprof_tls ("__pathprof_ip_caller", u64);
+  t.ip_depth = libprof_tls ("__pathprof_ip_depth", u32);
 }
 
 void

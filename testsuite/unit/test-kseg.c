@@ -118,6 +118,13 @@ __pathprof_ip_return (uint64_t frame, uint32_t call)
   pp_kseg_return (frame, call);
 }
 
+void
+__pathprof_ip_exit (uint64_t frame)
+{
+  nslow++;
+  pp_kseg_exit (frame);
+}
+
 /* ---- The program.  */
 
 static pp_graph g[MAXPROCS];
@@ -455,7 +462,10 @@ run (unsigned long long *rng)
       if (v == pg->exit)
 	{
 	  EV ("exit proc %u\n", a->proc);
-	  pp_kseg_exit (a->frame);
+	  if (in_place)
+	    __pathprof_ip_exit_step (a->frame);
+	  else
+	    pp_kseg_exit (a->frame);
 	  struct sim *r = &st[a->root];
 	  depth--;
 	  if (a->root == depth)
