@@ -960,8 +960,67 @@ begin (uint64_t frame)
 
 /* ---- The probes.  */
 
+/* An activation continues its caller's segment in copy CHILD (call slot
+   SLOT) of the caller's root, activation a at the top of the stack.  */
+static inline void
+continue_in (struct act *a, struct act *c, uint32_t p, uint32_t child, uint32_t slot)
+{
+  const struct root *R = c->R;
+  a->proc = p;
+  a->fr.site = NONE;
+  a->fr.entered = false;
+  a->fr.tag = NULL;
+  a->R = R;
+  a->root = c->root;
+  a->ra = c->ra;
+  a->copy = child;
+  a->slot = slot;
+  c->fr.entered = true;
+  uint32_t first = R->s.copies[child].first_slot;
+  a->edge_of = R->s.edge_of + first;
+  a->crow = R->crow + R->call_first[child];
+  a->fr.values = R->values + ks.stride * (size_t) first;
+  a->fr.regs = a->ra->reg;
+  take (a, R->s.call_edge[slot]);
+  /* Its EXIT in place: the return edge's add.  */
+  const struct op *o = &R->op[R->s.return_edge[slot]];
+  a->fr.exit_adds = o->kind == OP_ADD;
+  a->fr.ret[0] = o->val;
+  a->fr.ret[1] = o->val2;
+}
+
+static uint64_t enter_slow (uint32_t p, const void *self);
+
+/* Most calls are to a callee the caller's copy inlines, from the top of
+   the stack: continue_in straight away (the new activation's slot taken
+   first, so that a signal handler's probes push above it); the rest
+   enter_slow.  */
 uint64_t
 pp_kseg_enter (uint32_t p, const void *self)
+{
+  struct act *c = (struct act *) (uintptr_t) __pathprof_ip_caller;
+  uint32_t d = __pathprof_ip_depth;
+  if (__builtin_expect (c && !kt.busy && c->index + 1 == d && d < kt.cap
+			&& c->fr.tag == self && c->R && c->fr.site < JUMPED, 1))
+    {
+      const struct crow *cr = &c->crow[c->fr.site];
+      if (cr->child != NONE && c->R->s.copies[cr->child].proc == p)
+	{
+	  __pathprof_ip_caller = 0;
+	  c->fr.tag = NULL;
+	  struct act *a = act_at (d);
+	  a->index = d;
+	  a->fr.depth = d + 1;
+	  __pathprof_ip_depth = d + 1;
+	  continue_in (a, c, p, cr->child, cr->slot);
+	  return (uintptr_t) a;
+	}
+    }
+  return enter_slow (p, self);
+}
+
+static __attribute__ ((noinline)) uint64_t
+enter_slow (uint32_t p, const void *self)
 {
   struct act *c = (struct act *) (uintptr_t) __pathprof_ip_caller;
   if (kt.busy)
@@ -1002,21 +1061,15 @@ pp_kseg_enter (uint32_t p, const void *self)
       struct act *a = push_act ();
       if (a)
 	{
-	  a->proc = p;
-	  a->fr.site = NONE;
-	  a->fr.entered = false;
-	  a->fr.tag = NULL;
-	  a->R = R;
 	  if (child != NONE)
-	    {
-	      a->root = c->root;
-	      a->ra = c->ra;
-	      a->copy = child;
-	      a->slot = slot;
-	      c->fr.entered = true;
-	    }
+	    continue_in (a, c, p, child, slot);
 	  else
 	    {
+	      a->proc = p;
+	      a->fr.site = NONE;
+	      a->fr.entered = false;
+	      a->fr.tag = NULL;
+	      a->R = R;
 	      a->root = __pathprof_ip_depth - 1;
 	      a->ra = a;
 	      a->copy = 0;
@@ -1026,20 +1079,10 @@ pp_kseg_enter (uint32_t p, const void *self)
 		begin_at (a, R->s.g.entry);
 	      else
 		lose (a);
-	    }
-	  uint32_t first = R ? R->s.copies[a->copy].first_slot : 0;
-	  a->edge_of = R ? R->s.edge_of + first : NULL;
-	  a->crow = R ? R->crow + R->call_first[a->copy] : NULL;
-	  a->fr.values = R ? R->values + ks.stride * (size_t) first : zeros;
-	  a->fr.regs = a->ra->reg;
-	  if (child != NONE)
-	    {
-	      take (a, R->s.call_edge[slot]);
-	      /* Its EXIT in place: the return edge's add.  */
-	      const struct op *o = &R->op[R->s.return_edge[slot]];
-	      a->fr.exit_adds = o->kind == OP_ADD;
-	      a->fr.ret[0] = o->val;
-	      a->fr.ret[1] = o->val2;
+	      a->edge_of = R ? R->s.edge_of : NULL;
+	      a->crow = R ? R->crow : NULL;
+	      a->fr.values = R ? R->values : zeros;
+	      a->fr.regs = a->reg;
 	    }
 	  frame = (uintptr_t) a;
 	}
