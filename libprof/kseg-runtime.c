@@ -992,9 +992,8 @@ continue_in (struct act *a, struct act *c, uint32_t p, uint32_t child, uint32_t 
 static uint64_t enter_slow (uint32_t p, const void *self);
 
 /* Most calls are to a callee the caller's copy inlines, from the top of
-   the stack: continue_in straight away (the new activation's slot taken
-   first, so that a signal handler's probes push above it); the rest
-   enter_slow.  */
+   the stack: continue_in straight away (busy, as every probe is while it
+   changes the stack); the rest enter_slow.  */
 uint64_t
 pp_kseg_enter (uint32_t p, const void *self)
 {
@@ -1006,6 +1005,7 @@ pp_kseg_enter (uint32_t p, const void *self)
       const struct crow *cr = &c->crow[c->fr.site];
       if (cr->child != NONE && c->R->s.copies[cr->child].proc == p)
 	{
+	  kt.busy = true;
 	  __pathprof_ip_caller = 0;
 	  c->fr.tag = NULL;
 	  struct act *a = act_at (d);
@@ -1013,6 +1013,7 @@ pp_kseg_enter (uint32_t p, const void *self)
 	  a->fr.depth = d + 1;
 	  __pathprof_ip_depth = d + 1;
 	  continue_in (a, c, p, cr->child, cr->slot);
+	  kt.busy = false;
 	  return (uintptr_t) a;
 	}
     }
