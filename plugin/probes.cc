@@ -890,6 +890,33 @@ call_in_place (const probe_target &t, site_state &s, tree index, tree callee,
   gimple_seq_add_stmt (seq, gimple_build_assign (t.ip_caller, word));
 }
 
+/* The end of EDGE's source (whose code TEST computes A, B and FLAG, the
+   edge leading to the rest) tests ((A ^ B) | (FLAG ^ 1)) == 0: where it
+   holds, the likely case, the code FAST runs, else CALL.  */
+static void
+fast_or_call (edge to_join, gimple_seq test, tree a, tree b, tree flag,
+	      gimple_seq fast, gimple *call)
+{
+  tree u32 = unsigned_type_node;
+  basic_block bb = to_join->src, join = to_join->dest;
+  profile_probability likely = profile_probability::very_likely ();
+  tree x = emit_value (&test, u32, BIT_IOR_EXPR,
+		       emit_value (&test, u32, BIT_XOR_EXPR, a, b, "PP_ip_same"),
+		       emit_value (&test, u32, BIT_XOR_EXPR, flag,
+				   build_int_cst (u32, 1), "PP_ip_same"),
+		       "PP_ip_same");
+  gimple_stmt_iterator gsi = gsi_last_bb (bb);
+  gsi_insert_seq_after (&gsi, test, GSI_NEW_STMT);
+  basic_block done = new_block_of (bb, fast, join);
+  gimple_seq seq = NULL;
+  gimple_seq_add_stmt (&seq, call);
+  basic_block slow = new_block_of (done, seq, join);
+  branch (bb, to_join, gimple_build_cond (EQ_EXPR, x, build_int_cst (u32, 0),
+					  NULL_TREE, NULL_TREE), done, slow, likely);
+  done->count = bb->count.apply_probability (likely);
+  slow->count = bb->count - done->count;
+}
+
 /* Replaces the call __pathprof_ip_return (frame, k) of a segments function
    by __pathprof_ip_return_step of pathprof-abi.h, the call staying on the
    unlikely path:
@@ -905,34 +932,14 @@ expand_return (gimple *call)
   tree ptr = build_pointer_type (u64);
   tree frame = gimple_call_arg (call, 0), k = gimple_call_arg (call, 1);
   edge to_join = take_out (call);
-  basic_block bb = to_join->src, join = to_join->dest;
-  gimple_stmt_iterator gsi;
-  profile_probability likely = profile_probability::very_likely ();
-
-  gimple_seq seq = NULL;
-  tree f = emit_value (&seq, ptr, NOP_EXPR, frame, NULL_TREE, "PP_ip_frame");
-  tree site = emit_load (&seq, u32, f, FRAME_SITE, "PP_ip_site");
-  tree entered = emit_load (&seq, u32, f, FRAME_ENTERED, "PP_ip_entered");
-  tree x = emit_value (&seq, u32, BIT_IOR_EXPR,
-		       emit_value (&seq, u32, BIT_XOR_EXPR, site, k, "PP_ip_site"),
-		       emit_value (&seq, u32, BIT_XOR_EXPR, entered,
-				   build_int_cst (u32, 1), "PP_ip_entered"),
-		       "PP_ip_same");
-  gsi = gsi_last_bb (bb);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-
-  seq = NULL;
-  gimple_seq_add_stmt (&seq, gimple_build_assign (
+  gimple_seq test = NULL, fast = NULL;
+  tree f = emit_value (&test, ptr, NOP_EXPR, frame, NULL_TREE, "PP_ip_frame");
+  tree site = emit_load (&test, u32, f, FRAME_SITE, "PP_ip_site");
+  tree entered = emit_load (&test, u32, f, FRAME_ENTERED, "PP_ip_entered");
+  gimple_seq_add_stmt (&fast, gimple_build_assign (
     build2 (MEM_REF, u32, f, build_int_cst (build_pointer_type (u32), FRAME_SITE)),
     build_int_cst (u32, -1)));
-  basic_block done = new_block_of (bb, seq, join);
-  seq = NULL;
-  gimple_seq_add_stmt (&seq, call);
-  basic_block slow = new_block_of (done, seq, join);
-  branch (bb, to_join, gimple_build_cond (EQ_EXPR, x, build_int_cst (u32, 0),
-					  NULL_TREE, NULL_TREE), done, slow, likely);
-  done->count = bb->count.apply_probability (likely);
-  slow->count = bb->count - done->count;
+  fast_or_call (to_join, test, site, k, entered, fast, call);
 }
 
 /* Replaces the call __pathprof_ip_exit (frame) of a segments function by
@@ -951,43 +958,24 @@ expand_exit (const probe_target &t, gimple *call)
   tree ptr = build_pointer_type (u64);
   tree frame = gimple_call_arg (call, 0);
   edge to_join = take_out (call);
-  basic_block bb = to_join->src, join = to_join->dest;
-  profile_probability likely = profile_probability::very_likely ();
-
-  gimple_seq seq = NULL;
-  tree f = emit_value (&seq, ptr, NOP_EXPR, frame, NULL_TREE, "PP_ip_frame");
-  tree d = emit_load (&seq, u32, f, FRAME_DEPTH, "PP_ip_depth");
-  tree top = emit_value (&seq, u32, NOP_EXPR, t.ip_depth, NULL_TREE, "PP_ip_depth");
-  tree adds = emit_load (&seq, u32, f, FRAME_EXIT_ADDS, "PP_ip_adds");
-  tree x = emit_value (&seq, u32, BIT_IOR_EXPR,
-		       emit_value (&seq, u32, BIT_XOR_EXPR, d, top, "PP_ip_depth"),
-		       emit_value (&seq, u32, BIT_XOR_EXPR, adds,
-				   build_int_cst (u32, 1), "PP_ip_adds"),
-		       "PP_ip_same");
-  gimple_stmt_iterator gsi = gsi_last_bb (bb);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-
-  seq = NULL;
-  tree regs = emit_load (&seq, ptr, f, FRAME_REGS, "PP_ip_regs");
+  gimple_seq test = NULL, fast = NULL;
+  tree f = emit_value (&test, ptr, NOP_EXPR, frame, NULL_TREE, "PP_ip_frame");
+  tree d = emit_load (&test, u32, f, FRAME_DEPTH, "PP_ip_depth");
+  tree top = emit_value (&test, u32, NOP_EXPR, t.ip_depth, NULL_TREE, "PP_ip_depth");
+  tree adds = emit_load (&test, u32, f, FRAME_EXIT_ADDS, "PP_ip_adds");
+  tree regs = emit_load (&fast, ptr, f, FRAME_REGS, "PP_ip_regs");
   for (unsigned k = 0; k < 2; k++)
     {
-      tree value = emit_load (&seq, u64, f, FRAME_RET + 8 * k, "PP_ip_ret");
-      tree old_value = emit_load (&seq, u64, regs, 8 * k, "PP_ip_reg");
-      gimple_seq_add_stmt (&seq, gimple_build_assign (
+      tree value = emit_load (&fast, u64, f, FRAME_RET + 8 * k, "PP_ip_ret");
+      tree old_value = emit_load (&fast, u64, regs, 8 * k, "PP_ip_reg");
+      gimple_seq_add_stmt (&fast, gimple_build_assign (
 	build2 (MEM_REF, u64, regs, build_int_cst (ptr, 8 * k)),
-	emit_value (&seq, u64, PLUS_EXPR, old_value, value, "PP_ip_reg")));
+	emit_value (&fast, u64, PLUS_EXPR, old_value, value, "PP_ip_reg")));
     }
-  gimple_seq_add_stmt (&seq, gimple_build_assign (
-    t.ip_depth, emit_value (&seq, u32, MINUS_EXPR, d, build_int_cst (u32, 1),
+  gimple_seq_add_stmt (&fast, gimple_build_assign (
+    t.ip_depth, emit_value (&fast, u32, MINUS_EXPR, d, build_int_cst (u32, 1),
 			    "PP_ip_depth")));
-  basic_block done = new_block_of (bb, seq, join);
-  seq = NULL;
-  gimple_seq_add_stmt (&seq, call);
-  basic_block slow = new_block_of (done, seq, join);
-  branch (bb, to_join, gimple_build_cond (EQ_EXPR, x, build_int_cst (u32, 0),
-					  NULL_TREE, NULL_TREE), done, slow, likely);
-  done->count = bb->count.apply_probability (likely);
-  slow->count = bb->count - done->count;
+  fast_or_call (to_join, test, d, top, adds, fast, call);
 }
 
 /* The interprocedural mode's probes around the calls of the notes (CALL
