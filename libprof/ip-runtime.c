@@ -93,7 +93,6 @@
 #include "pathprof-abi.h"
 #include "profile.h"
 
-#define PP_EXPORT __attribute__ ((visibility ("default")))
 #define NONE UINT32_MAX
 #define JUMPED (UINT32_MAX - 1)	/* a computed goto left the activation */
 #define WIDE UINT64_MAX		/* prog.ab: see rho in GMP */

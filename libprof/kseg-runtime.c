@@ -219,9 +219,9 @@ _Static_assert (offsetof (struct __pathprof_ip_frame, tag) == 16
 
 /* The frame whose call is under way (pathprof-abi.h): the caller the next
    ENTER continues, if the frame's tag names it.  */
-__attribute__ ((visibility ("default"))) __thread uint64_t __pathprof_ip_caller;
+PP_EXPORT __thread uint64_t __pathprof_ip_caller;
 /* The thread's stack's depth, which the code lowers where an EXIT adds.  */
-__attribute__ ((visibility ("default"))) __thread uint32_t __pathprof_ip_depth;
+PP_EXPORT __thread uint32_t __pathprof_ip_depth;
 
 /* Zeros: the dummy's values, for any function that takes its edges in
    place (never written).  */

@@ -41,7 +41,6 @@
 #include "alloc.h"
 #include "path-tables.h"
 
-#define PP_EXPORT __attribute__ ((visibility ("default")))
 
 enum
 {

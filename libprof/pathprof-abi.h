@@ -13,6 +13,10 @@
 
 #define PATHPROF_ABI_VERSION 5u
 
+/* What libprof exports: this ABI and pathprof.h (it is built with
+   -fvisibility=hidden).  */
+#define PP_EXPORT __attribute__ ((visibility ("default")))
+
 /* The paths of one function with more paths than fit a counter array (paths
    mode): counted by __pathprof_count_path in a hash table that libprof
    allocates on first use.  */

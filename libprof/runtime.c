@@ -32,7 +32,6 @@
 #include "profile.h"
 #include "trace-buffers.h"
 
-#define PP_EXPORT __attribute__ ((visibility ("default")))
 
 #define DEFAULT_PROFILE_FILE "pathprof.data"
 

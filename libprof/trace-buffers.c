@@ -45,7 +45,6 @@
 #include "trace.h"
 #include "trace-buffers.h"
 
-#define PP_EXPORT __attribute__ ((visibility ("default")))
 #define BUFFER_BITS ((uint64_t) 8 << 20)	/* 1 MiB */
 #define FRAME_UNTRACED ((uint64_t) 1 << 63)
 
