@@ -48,7 +48,11 @@
    function whose paths do not fit an array but has interesting paths counts
    them by preferential number (ppp.h) in nvalues slots, keys[k] naming the path
    slot k counts, and every other path in a hash table; ppp_span is the span of
-   the preferential numbers before any cap on the slots.  */
+   the preferential numbers before any cap on the slots.  The segments modes
+   (interproc-segments, interproc-ppp, interproc-residual): the edges
+   flagged PP_EDGE_PATH_END are the function's backedges, where its
+   supergraphs are cut, and PP_EDGE_SEG_TREE the forest with no probe
+   (plan.h pp_plan_ip_roles).  */
 
 #ifndef PATHPROF_CORE_NOTES_H
 #define PATHPROF_CORE_NOTES_H

@@ -25,6 +25,7 @@ const struct report_edge_flag_name report_edge_flag_names[] = {
   { PP_EDGE_PATH_COUNT, "path-count" },
   { PP_EDGE_PATH_REG, "path-reg" },
   { PP_EDGE_COUNTER, "counter" },
+  { PP_EDGE_SEG_TREE, "no-probe" },
 };
 const size_t report_nedge_flag_names
   = sizeof report_edge_flag_names / sizeof *report_edge_flag_names;
