@@ -42,6 +42,7 @@ static struct unit_property
   prop_figure3 = { .name = "ppp: the paper's figure 3 numbers sacdt, sact, sbct 0, 1, 2" },
   prop_invalid = { .name = "ppp: numbers >= npaths are refused" },
   prop_bounds = { .name = "ppp: every path's number, interesting or not, lies in lowest..highest, and both are reached" },
+  prop_figure10 = { .name = "ppp: the weights are figure 10's, computed naively (each prefix's join found by search, nothing sorted)" },
   prop_plan = { .name = "ppp plan: simulated probes (both registers) count every path once, interesting ones in their slots, the others in the table by Ball-Larus number; where the slots cover every number, no path indexes outside them" };
 
 /* Statistics for the log.  */
@@ -290,6 +291,108 @@ check_plan (const pp_graph *g, const pp_paths *p, const bool *ends,
   pp_plan_free (&plan);
 }
 
+/* Figure 10 of the paper over P's DAG for P's interesting paths, written
+   plainly: per node in postorder, per out-edge, the paths crossing it grouped
+   by their prefix at the node by linear search (pp_ppp_number sorts and
+   merges them), its weight the largest join of a group less the group's
+   lowest number so far.  Every DAG edge's weight must be the numbering's.  */
+static void
+check_figure10 (const pp_paths *p, unsigned long long seed)
+{
+  const pp_ppp *ppp = p->ppp;
+  const pp_graph *d = &p->dag;
+  uint32_t n = ppp->ninteresting, most = p->max_path_edges + 1;
+  uint32_t *edge = malloc (((size_t) n * most + 1) * sizeof *edge), *len = calloc (n + 1, sizeof *len);
+  uint64_t *prefix = malloc (((size_t) n * most + 1) * sizeof *prefix);
+  int64_t *pid = calloc (n + 1, sizeof *pid), *weight = calloc (d->nedges + 1, sizeof *weight);
+  uint64_t *q = malloc ((n + 1) * sizeof *q);
+  int64_t *cis = malloc ((n + 1) * sizeof *cis);
+  if (!edge || !len || !prefix || !pid || !weight || !q || !cis)
+    abort ();
+  for (uint32_t i = 0; i < n; i++)
+    {
+      uint64_t number = ppp->interesting[i], sum = 0;
+      for (uint32_t v = d->entry; v != d->exit;)
+	{
+	  uint32_t e = pp_paths_dag_step (p, v, &number);
+	  edge[(size_t) i * most + len[i]] = e;
+	  prefix[(size_t) i * most + len[i]++] = sum;
+	  sum += p->dag_val[e];
+	  v = d->edges[e].dst;
+	}
+    }
+  pp_dfs dfs;
+  if (pp_dfs_init (&dfs, d, PP_DFS_SUCCS, 0, NULL, NULL))
+    abort ();
+  pp_dfs_run (&dfs, d->entry);
+  for (uint32_t k = 0; k < dfs.npost; k++)
+    {
+      uint32_t v = dfs.postorder[k], nq = 0;
+      for (uint32_t s = d->succ_start[v]; s < d->succ_start[v + 1]; s++)
+	{
+	  uint32_t e = d->succ_edges[s];
+	  /* The prefix of path i at e, or UINT64_MAX where i does not cross e.  */
+#define AT(i, out) do { out = UINT64_MAX; \
+	    for (uint32_t j_ = 0; j_ < len[i]; j_++) \
+	      if (edge[(size_t) (i) * most + j_] == e) out = prefix[(size_t) (i) * most + j_]; \
+	  } while (0)
+	  bool any = false;
+	  for (uint32_t i = 0; i < n; i++)
+	    {
+	      uint64_t x;
+	      AT (i, x);
+	      if (x == UINT64_MAX)
+		continue;
+	      uint32_t j = 0;
+	      while (j < nq && q[j] != x)
+		j++;
+	      if (j == nq)
+		q[nq] = x, cis[nq++] = 0;
+	      /* The group's lowest number: the least pid of the paths with x.  */
+	      int64_t lowest = pid[i];
+	      for (uint32_t i2 = 0; i2 < n; i2++)
+		{
+		  uint64_t y;
+		  AT (i2, y);
+		  if (y == x && pid[i2] < lowest)
+		    lowest = pid[i2];
+		}
+	      if (!any || cis[j] - lowest > weight[e])
+		weight[e] = cis[j] - lowest;
+	      any = true;
+	    }
+	  for (uint32_t i = 0; i < n; i++)
+	    {
+	      uint64_t x;
+	      AT (i, x);
+	      if (x != UINT64_MAX)
+		pid[i] += weight[e];
+	    }
+	  for (uint32_t j = 0; j < nq; j++)
+	    for (uint32_t i = 0; i < n; i++)
+	      {
+		uint64_t x;
+		AT (i, x);
+		if (x == q[j] && pid[i] + 1 > cis[j])
+		  cis[j] = pid[i] + 1;
+	      }
+#undef AT
+	}
+    }
+  pp_dfs_free (&dfs);
+  bool same = true;
+  for (uint32_t e = 0; e < d->nedges; e++)
+    same &= ppp->dag_weight[e] == (uint64_t) weight[e];
+  unit_check (&prop_figure10, same, "seed %#llx: %u interesting paths", seed, n);
+  free (edge);
+  free (len);
+  free (prefix);
+  free (pid);
+  free (weight);
+  free (q);
+  free (cis);
+}
+
 /* The numbering's own properties; keys (span entries) receives slot -> number.  */
 static uint64_t *
 check_numbering (const pp_paths *p, unsigned long long seed)
@@ -328,6 +431,7 @@ check_numbering (const pp_paths *p, unsigned long long seed)
       delta_sum += (double) ppp->span / ppp->ninteresting;
       delta_n++;
     }
+  check_figure10 (p, seed);
   return keys;
 }
 
@@ -520,6 +624,7 @@ main (void)
   unit_report (&prop_figure3);
   unit_report (&prop_invalid);
   unit_report (&prop_bounds);
+  unit_report (&prop_figure10);
   unit_report (&prop_plan);
   printf ("ppp: mean delta %.3f over %lu numberings\n",
 	  delta_n ? delta_sum / delta_n : 0.0, delta_n);
