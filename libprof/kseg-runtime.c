@@ -179,8 +179,7 @@ struct act
   /* First: the frame word is its address.  fr.site is the call under way
      (notes index), NONE, or JUMPED; fr.entered whether it continued the
      segment, fr.tag the callee it names (the code writes all three).  */
-  struct __pathprof_ip_frame fr;
-  uint32_t index;		/* in the thread's stack (its depth - 1) */
+  struct __pathprof_ip_frame fr;	/* fr.depth: its index on the stack + 1 */
   uint32_t proc;
   uint32_t root;		/* the index of the root activation */
   struct act *ra;		/* the root activation */
@@ -744,8 +743,7 @@ push_act (void)
       kt.cap += 64u << c;
     }
   struct act *a = act_at (__pathprof_ip_depth);
-  a->index = __pathprof_ip_depth++;
-  a->fr.depth = __pathprof_ip_depth;
+  a->fr.depth = ++__pathprof_ip_depth;
   a->fr.exit_adds = 0;
   return a;
 }
@@ -756,8 +754,7 @@ untracked (void)
 {
   kt.dummy.fr.values = zeros;
   kt.dummy.fr.regs = kt.dummy.reg;
-  kt.dummy.fr.exit_adds = 0;
-  kt.dummy.index = UINT32_MAX;
+  kt.dummy.fr.depth = UINT32_MAX;	/* above every stack: never live */
   return (uintptr_t) &kt.dummy;
 }
 
@@ -950,11 +947,11 @@ begin (uint64_t frame)
   struct act *a = (struct act *) (uintptr_t) frame;
   if (__builtin_expect (kt.busy, 0))
     return NULL;
-  if (__builtin_expect (!a || a->index >= __pathprof_ip_depth, 0))
+  if (__builtin_expect (!a || a->fr.depth > __pathprof_ip_depth, 0))
     return NULL;
   kt.busy = true;
-  if (a->index + 1 < __pathprof_ip_depth)
-    abandon_above (a->index + 1);
+  if (a->fr.depth < __pathprof_ip_depth)
+    abandon_above (a->fr.depth);
   return a;
 }
 
@@ -989,6 +986,17 @@ continue_in (struct act *a, struct act *c, uint32_t p, uint32_t child, uint32_t 
   a->fr.ret[1] = o->val2;
 }
 
+/* Where P continues caller C's segment: the row of C's call under way when
+   C's copy inlines it and its callee is P, else NULL.  */
+static inline const struct crow *
+continuation (const struct act *c, uint32_t p)
+{
+  if (!c->R || c->fr.site >= JUMPED)
+    return NULL;
+  const struct crow *cr = &c->crow[c->fr.site];
+  return cr->child != NONE && c->R->s.copies[cr->child].proc == p ? cr : NULL;
+}
+
 static uint64_t enter_slow (uint32_t p, const void *self);
 
 /* Most calls are to a callee the caller's copy inlines, from the top of
@@ -998,24 +1006,18 @@ uint64_t
 pp_kseg_enter (uint32_t p, const void *self)
 {
   struct act *c = (struct act *) (uintptr_t) __pathprof_ip_caller;
-  uint32_t d = __pathprof_ip_depth;
-  if (__builtin_expect (c && !kt.busy && c->index + 1 == d && d < kt.cap
-			&& c->fr.tag == self && c->R && c->fr.site < JUMPED, 1))
+  const struct crow *cr;
+  if (__builtin_expect (c && !kt.busy && c->fr.depth == __pathprof_ip_depth
+			&& c->fr.tag == self && (cr = continuation (c, p)), 1))
     {
-      const struct crow *cr = &c->crow[c->fr.site];
-      if (cr->child != NONE && c->R->s.copies[cr->child].proc == p)
-	{
-	  kt.busy = true;
-	  __pathprof_ip_caller = 0;
-	  c->fr.tag = NULL;
-	  struct act *a = act_at (d);
-	  a->index = d;
-	  a->fr.depth = d + 1;
-	  __pathprof_ip_depth = d + 1;
-	  continue_in (a, c, p, cr->child, cr->slot);
-	  kt.busy = false;
-	  return (uintptr_t) a;
-	}
+      kt.busy = true;
+      __pathprof_ip_caller = 0;
+      c->fr.tag = NULL;
+      struct act *a = push_act ();
+      if (a)
+	continue_in (a, c, p, cr->child, cr->slot);
+      kt.busy = false;
+      return a ? (uintptr_t) a : untracked ();
     }
   return enter_slow (p, self);
 }
@@ -1031,10 +1033,10 @@ enter_slow (uint32_t p, const void *self)
   /* The caller, if the call under way names this function: a call of a
      frame below the top means a longjmp passed the activations above it
      (as a probe of that frame would find: begin).  */
-  if (c && c->index < __pathprof_ip_depth)
+  if (c && c->fr.depth <= __pathprof_ip_depth)
     {
-      if (c->index + 1 < __pathprof_ip_depth)
-	abandon_above (c->index + 1);
+      if (c->fr.depth < __pathprof_ip_depth)
+	abandon_above (c->fr.depth);
       if (c->fr.tag != self)
 	c = NULL;
       else
@@ -1045,25 +1047,13 @@ enter_slow (uint32_t p, const void *self)
   uint64_t frame = 0;
   if (p != NONE)
     {
-      const struct root *R = NULL;
-      uint32_t child = NONE, slot = 0;
-      if (c && c->R && c->fr.site < JUMPED)
-	{
-	  const struct crow *cr = &c->crow[c->fr.site];
-	  if (cr->child != NONE && c->R->s.copies[cr->child].proc == p)
-	    {
-	      R = c->R;
-	      slot = cr->slot;
-	      child = cr->child;
-	    }
-	}
-      if (child == NONE)
-	R = root_of (p);
+      const struct crow *cr = c ? continuation (c, p) : NULL;
+      const struct root *R = cr ? c->R : root_of (p);
       struct act *a = push_act ();
       if (a)
 	{
-	  if (child != NONE)
-	    continue_in (a, c, p, child, slot);
+	  if (cr)
+	    continue_in (a, c, p, cr->child, cr->slot);
 	  else
 	    {
 	      a->proc = p;
@@ -1109,7 +1099,7 @@ void
 pp_kseg_cut (uint64_t frame, uint32_t edge, uint64_t number, const void *next)
 {
   const struct act *top = (const struct act *) (uintptr_t) frame;
-  if (__builtin_expect (top && top->index + 1 < __pathprof_ip_depth, 0))
+  if (__builtin_expect (top && top->fr.depth < __pathprof_ip_depth, 0))
     {
       pp_kseg_edge (frame, edge);
       return;
@@ -1190,14 +1180,14 @@ void
 pp_kseg_land (uint64_t frame, uint32_t block, uint32_t call)
 {
   struct act *a = (struct act *) (uintptr_t) frame;
-  if (kt.busy || !a || a->index >= __pathprof_ip_depth)
+  if (kt.busy || !a || a->fr.depth > __pathprof_ip_depth)
     return;
   kt.busy = true;
-  if (a->index + 1 < __pathprof_ip_depth || a->fr.site != NONE)
+  if (a->fr.depth < __pathprof_ip_depth || a->fr.site != NONE)
     {
       /* A longjmp or a computed goto landed here: the segments under way
 	 end where they were, a new one starts at the block.  */
-      abandon_above (a->index + 1);
+      abandon_above (a->fr.depth);
       restart (a, block);
       a->fr.site = NONE;
     }
