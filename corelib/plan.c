@@ -291,9 +291,11 @@ pp_plan_ip_roles (const pp_graph *g, const double *weights, uint8_t *role)
   pp_graph f;
   memset (&f, 0, sizeof f);
   bool ok = w && reentry && on_tree && of
-	    && (weights ? (memcpy (w, weights, g->nedges * sizeof *w), 0)
-		: pp_weights_heuristic (g, w)) == 0
 	    && pp_graph_init (&f, g->nnodes, g->entry, g->exit) == 0;
+  if (ok && weights)
+    memcpy (w, weights, g->nedges * sizeof *w);
+  else if (ok)
+    ok = pp_weights_heuristic (g, w) == 0;
   for (uint32_t e = 0; ok && e < g->nedges; e++)
     if (g->edges[e].src == g->entry && (g->edges[e].flags & PP_EDGE_FAKE))
       reentry[g->edges[e].dst] = true;

@@ -208,7 +208,9 @@ static __thread struct
 } kt;
 
 /* The plugin writes the call under way at these offsets (probes.cc).  */
-_Static_assert (offsetof (struct __pathprof_ip_frame, tag) == 16
+_Static_assert (offsetof (struct __pathprof_ip_frame, values) == 0
+		&& offsetof (struct __pathprof_ip_frame, regs) == 8
+		&& offsetof (struct __pathprof_ip_frame, tag) == 16
 		&& offsetof (struct __pathprof_ip_frame, site) == 24
 		&& offsetof (struct __pathprof_ip_frame, entered) == 28
 		&& offsetof (struct __pathprof_ip_frame, depth) == 32

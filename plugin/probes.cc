@@ -165,6 +165,15 @@ trace_frame (site_state &s)
   return make_register (&s.frame, "PP_trace_frame");
 }
 
+/* The frame word, loaded into SEQ.  */
+static tree
+load_frame (site_state &s, gimple_seq *seq)
+{
+  tree word = make_temp_ssa_name (counter_type (), NULL, "PP_trace_frame");
+  gimple_seq_add_stmt (seq, gimple_build_assign (word, trace_frame (s)));
+  return word;
+}
+
 /* A call of libprof's FN with ARGS into SEQ (the frame word, loaded, first
    when FRAME_FIRST).  */
 static gimple *
@@ -173,11 +182,7 @@ emit_trace_call (tree fn, site_state &s, bool frame_first, tree a, tree b,
 {
   auto_vec<tree, 3> args;
   if (frame_first)
-    {
-      tree word = make_temp_ssa_name (counter_type (), NULL, "PP_trace_frame");
-      gimple_seq_add_stmt (seq, gimple_build_assign (word, trace_frame (s)));
-      args.safe_push (word);
-    }
+    args.safe_push (load_frame (s, seq));
   if (a)
     args.safe_push (a);
   if (b)
@@ -695,6 +700,11 @@ emit_word_address (gimple_seq *seq, tree base, tree index)
   return emit_value (seq, ptr, POINTER_PLUS_EXPR, b, offset, "PP_ip_count");
 }
 
+/* Where pathprof-abi.h's struct __pathprof_ip_frame keeps its fields
+   (kseg-runtime.c checks them).  */
+enum { FRAME_VALUES = 0, FRAME_REGS = 8, FRAME_TAG = 16, FRAME_SITE = 24,
+       FRAME_ENTERED = 28, FRAME_DEPTH = 32, FRAME_EXIT_ADDS = 36, FRAME_RET = 40 };
+
 /* Replaces the call __pathprof_ip_edge (frame, e) of a segments function
    by __pathprof_ip_step of pathprof-abi.h for its probe's operand2 ARG
    (plan.h: the WIDTH registers the activations add, and whether the edge
@@ -737,7 +747,7 @@ expand_step (const probe_target &t, gimple *call, uint32_t arg)
 
   gimple_seq seq = NULL;
   tree f = emit_value (&seq, ptr, NOP_EXPR, frame, NULL_TREE, "PP_ip_frame");
-  tree values = emit_load (&seq, ptr, f, 0, "PP_ip_values");
+  tree values = emit_load (&seq, ptr, f, FRAME_VALUES, "PP_ip_values");
   tree v = emit_load (&seq, u64, values, at, "PP_ip_value");
   tree sv = emit_value (&seq, s64, NOP_EXPR, v, NULL_TREE, "PP_ip_value");
   gsi = gsi_last_bb (bb);
@@ -745,7 +755,7 @@ expand_step (const probe_target &t, gimple *call, uint32_t arg)
 
   /* The add.  */
   seq = NULL;
-  tree regs = emit_load (&seq, ptr, f, 8, "PP_ip_regs");
+  tree regs = emit_load (&seq, ptr, f, FRAME_REGS, "PP_ip_regs");
   for (unsigned k = 0; k < width; k++)
     {
       tree value = k == 0 ? v : emit_load (&seq, u64, values, at + 16, "PP_ip_value");
@@ -768,7 +778,7 @@ expand_step (const probe_target &t, gimple *call, uint32_t arg)
 
   /* A cut: the number, its place in the start's array.  */
   seq = NULL;
-  regs = emit_load (&seq, ptr, f, 8, "PP_ip_regs");
+  regs = emit_load (&seq, ptr, f, FRAME_REGS, "PP_ip_regs");
   tree n = emit_value (&seq, u64, BIT_AND_EXPR,
 		       emit_value (&seq, u64, PLUS_EXPR,
 				   emit_load (&seq, u64, regs, 0, "PP_ip_reg"), v,
@@ -862,11 +872,6 @@ ends_process_without_exit_handlers (gcall *call)
   return false;
 }
 
-/* Where pathprof-abi.h's struct __pathprof_ip_frame keeps the call under
-   way.  */
-enum { FRAME_REGS = 8, FRAME_TAG = 16, FRAME_SITE = 24, FRAME_ENTERED = 28,
-       FRAME_DEPTH = 32, FRAME_EXIT_ADDS = 36, FRAME_RET = 40 };
-
 /* __pathprof_ip_call_step of pathprof-abi.h (segments): the call INDEX of
    CALLEE named in the frame, the frame in __pathprof_ip_caller.  */
 static void
@@ -875,8 +880,7 @@ call_in_place (const probe_target &t, site_state &s, tree index, tree callee,
 {
   tree u64 = counter_type (), u32 = unsigned_type_node;
   tree ptr = build_pointer_type (u64);
-  tree word = make_temp_ssa_name (u64, NULL, "PP_trace_frame");
-  gimple_seq_add_stmt (seq, gimple_build_assign (word, trace_frame (s)));
+  tree word = load_frame (s, seq);
   tree f = emit_value (seq, ptr, NOP_EXPR, word, NULL_TREE, "PP_ip_frame");
   tree pptr = build_pointer_type (ptr_type_node), p32 = build_pointer_type (u32);
   gimple_seq_add_stmt (seq, gimple_build_assign (
