@@ -94,8 +94,7 @@ typedef struct pp_ip_program
   const uint32_t *call_start;
   /* NULL, or per procedure its graph edges' roles for segments in place
      (enum pp_seg_role, plan.h pp_plan_ip_roles; a procedure's leaf edges
-     c -> r have role 0): segments.h cuts its supergraphs there.  An entry
-     may be NULL until a supergraph copies its procedure.  */
+     c -> r have role 0): segments.h cuts its supergraphs there.  */
   const uint8_t *const *edge_role;
 } pp_ip_program;
 

@@ -8,7 +8,6 @@
 #include "alloc.h"
 #include "ip-notes.h"
 #include "plan.h"
-#include "segments.h"
 
 #define NONE UINT32_MAX
 
@@ -144,9 +143,6 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
   l->call_block = pp_calloc (nprocs + 1, sizeof *l->call_block);
   l->ncalls_of = pp_calloc (nprocs + 1, sizeof *l->ncalls_of);
   l->edge_role = pp_calloc (nprocs + 1, sizeof *l->edge_role);
-  l->units = pp_malloc ((nunits + 1) * sizeof *l->units);
-  if (l->units)
-    memcpy (l->units, units, nunits * sizeof *units);
   struct name *pub = pp_malloc ((nprocs + 1) * sizeof *pub);
   struct name *own = pp_malloc ((most + 1) * sizeof *own);
   l->prog = (pp_ip_program) { nprocs, procs, external, 0, 0, calls, 0, NULL,
@@ -154,7 +150,7 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
   int status = -1;
   if (!l->first_proc || !procs || !external || !calls || !l->site_of_call
       || !l->leaf_edge || !l->call_vertex || !l->return_vertex || !l->call_block
-      || !l->ncalls_of || !l->edge_role || !l->units || !pub || !own)
+      || !l->ncalls_of || !l->edge_role || !pub || !own)
     goto out;
   uint32_t npub = 0, p = 0;
   bool have_main = false;
@@ -185,9 +181,18 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
 	own[f] = (struct name) { un->functions[f].asm_name, f };
       pp_sort (own, un->nfunctions, sizeof *own, by_name);
       for (uint32_t f = 0; f < un->nfunctions; f++, p++)
-	if (build_proc (l, p, un, l->first_proc[u], &un->functions[f], pub, npub,
-			own, un->nfunctions, calls))
-	  goto out;
+	{
+	  if (build_proc (l, p, un, l->first_proc[u], &un->functions[f], pub, npub,
+			  own, un->nfunctions, calls))
+	    goto out;
+	  /* The roles the notes record (segments; none in the other modes):
+	     notes edge e is graph edge e, the leaf edges after them have
+	     none.  */
+	  l->edge_role[p] = pp_calloc (procs[p].nedges + 1, sizeof *l->edge_role[p]);
+	  if (!l->edge_role[p])
+	    goto out;
+	  pp_plan_ip_roles_of_notes (&un->functions[f], l->edge_role[p]);
+	}
     }
   /* build_proc appended the calls procedure by procedure.  */
   uint32_t *start = pp_malloc ((nprocs + 1) * sizeof *start);
@@ -272,68 +277,7 @@ pp_ip_layout_free (pp_ip_layout *l)
   pp_free (l->call_block);
   pp_free (l->ncalls_of);
   pp_free (l->edge_role);
-  pp_free (l->units);
   memset (l, 0, sizeof *l);
-}
-
-/* Procedure P's edge roles, as its notes record them (its notes edge e is
-   its graph edge e; its leaf edges after them have none).  */
-static int
-roles_of (pp_ip_layout *l, uint32_t p)
-{
-  if (l->edge_role[p])
-    return 0;
-  uint32_t u = pp_ip_layout_unit_of (l, p);
-  const pp_function_notes *fn = &l->units[u]->functions[p - l->first_proc[u]];
-  uint8_t *role = pp_calloc (l->prog.procs[p].nedges + 1, sizeof *role);
-  if (!role)
-    return -1;
-  pp_plan_ip_roles_of_notes (fn, role);
-  l->edge_role[p] = role;
-  return 0;
-}
-
-int
-pp_ip_layout_segments (pp_ip_layout *l, uint32_t root, uint32_t k, pp_seg_graph *s,
-		       pp_paths **out)
-{
-  /* The procedures within K calls of ROOT: breadth-first, by depth.  */
-  const pp_ip_program *prog = &l->prog;
-  uint32_t *queue = pp_malloc ((prog->nprocs + 1) * sizeof *queue);
-  uint32_t *depth = pp_malloc ((prog->nprocs + 1) * sizeof *depth);
-  int rc = queue && depth && root < prog->nprocs && prog->call_start ? PP_SEG_OK
-	   : !queue || !depth ? PP_SEG_ENOMEM : PP_SEG_EGRAPH;
-  uint32_t n = 0;
-  if (rc == PP_SEG_OK)
-    {
-      memset (depth, 0xff, prog->nprocs * sizeof *depth);
-      depth[root] = 0;
-      queue[n++] = root;
-    }
-  for (uint32_t i = 0; rc == PP_SEG_OK && i < n; i++)
-    {
-      uint32_t p = queue[i];
-      if (roles_of (l, p))
-	rc = PP_SEG_ENOMEM;
-      for (uint32_t j = prog->call_start[p]; depth[p] < k && j < prog->call_start[p + 1]; j++)
-	{
-	  uint32_t q = prog->calls[j].callee;
-	  if (q < prog->nprocs && depth[q] == UINT32_MAX)
-	    {
-	      depth[q] = depth[p] + 1;
-	      queue[n++] = q;
-	    }
-	}
-    }
-  pp_free (queue);
-  pp_free (depth);
-  if (rc != PP_SEG_OK)
-    {
-      *out = NULL;
-      memset (s, 0, sizeof *s);
-      return rc;
-    }
-  return pp_seg_build_numbered (prog, root, k, s, out);
 }
 
 int

@@ -28,8 +28,6 @@
 extern "C" {
 #endif
 
-struct pp_seg_graph;
-struct pp_paths;
 
 typedef struct pp_ip_layout
 {
@@ -44,11 +42,9 @@ typedef struct pp_ip_layout
   uint32_t **return_vertex;
   uint32_t *ncalls_of;		/* per procedure: its calls */
   uint32_t **call_block;	/* per call: its block */
-  /* Per procedure, its edges' roles for segments (prog.edge_role points
-     here); NULL until pp_ip_layout_segments needs them.  */
+  /* Per procedure, its edges' roles for segments as its notes record them
+     (plan.h pp_plan_ip_roles_of_notes); prog.edge_role points here.  */
   uint8_t **edge_role;
-  const pp_unit_notes **units;	/* the notes it was built from (which
-				   must outlive it) */
 } pp_ip_layout;
 
 /* Builds the program of units[0 .. nunits) (decoded notes of a mode with
@@ -56,14 +52,6 @@ typedef struct pp_ip_layout
 int pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
 			pp_ip_layout *out);
 void pp_ip_layout_free (pp_ip_layout *l);
-
-/* Root ROOT's depth-K supergraph numbered (segments.h
-   pp_seg_build_numbered), cut by the roles the plugin placed its probes by
-   (plan.h pp_plan_ip_roles), which this computes from the units' notes
-   for the procedures S copies and keeps in the layout: the way libprof and
-   the tool number supergraphs.  Returns a PP_SEG status.  */
-int pp_ip_layout_segments (pp_ip_layout *l, uint32_t root, uint32_t k,
-			   struct pp_seg_graph *s, struct pp_paths **out);
 
 /* The unit of procedure PROC (its function is PROC - first_proc[unit]).  */
 uint32_t pp_ip_layout_unit_of (const pp_ip_layout *l, uint32_t proc);

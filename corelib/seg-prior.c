@@ -156,13 +156,13 @@ pp_seg_prior_open (const pp_prior *prior, uint32_t depth, pp_seg_prior *sp,
 /* Root PROC of record R: its executed segments and its supergraph's
    checksum (pp_seg_prior_learn's 1 and -1).  */
 static int
-learn_root (const pp_seg_prior *sp, struct pp_seg_record *r, uint32_t proc,
+learn_root (const pp_seg_prior *sp, const struct pp_seg_record *r, uint32_t proc,
 	    const char *asm_name, double percent, uint64_t **interesting,
 	    uint32_t *n, uint64_t *checksum, char *err, size_t errlen)
 {
   pp_seg_graph s;
   pp_paths *p;
-  int rc = pp_ip_layout_segments (&r->layout, proc, sp->depth, &s, &p);
+  int rc = pp_seg_build_numbered (&r->layout.prog, proc, sp->depth, &s, &p);
   const pp_unit_data *u = r->data;
   pp_path_count *counts = rc == PP_SEG_OK
 			  ? pp_malloc ((u->nwide + 1) * sizeof *counts) : NULL;

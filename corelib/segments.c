@@ -346,9 +346,6 @@ pp_seg_build (const pp_ip_program *prog, uint32_t root, uint32_t k,
   int rc = sort_sites (prog, out);
   if (rc == PP_SEG_OK)
     rc = make_copies (prog, root, k, out);
-  for (uint32_t c = 0; rc == PP_SEG_OK && prog->edge_role && c < out->ncopies; c++)
-    if (!prog->edge_role[out->copies[c].proc])
-      rc = PP_SEG_EGRAPH;	/* the caller gave no roles for a copy */
   if (rc == PP_SEG_OK)
     rc = make_edges (prog, out);
   if (rc == PP_SEG_OK && !prog->edge_role)

@@ -161,7 +161,7 @@ struct root
 
 static struct
 {
-  pp_ip_layout *layout;		/* its roles filled as supergraphs need them */
+  const pp_ip_layout *layout;
   const pp_unit_notes *notes;
   uint32_t depth;
   uint64_t dense_max;		/* starts of at most this many segments
@@ -605,7 +605,7 @@ root_of (uint32_t p)
       ks.tried[p] = true;
       R = pp_calloc (1, sizeof *R);
       int rc = !R ? PP_SEG_ENOMEM
-	       : pp_ip_layout_segments (ks.layout, p, ks.depth, &R->s, &R->p);
+	       : pp_seg_build_numbered (&ks.layout->prog, p, ks.depth, &R->s, &R->p);
       if (rc || make_actions (R) || plan_slots (R, p) || move_to_chords (R)
 	  || make_values (R) || make_call_rows (R))
 	{
@@ -625,7 +625,7 @@ root_of (uint32_t p)
 }
 
 int
-pp_kseg_init (pp_ip_layout *layout, const pp_unit_notes *notes,
+pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
 	      uint32_t depth, uint64_t dense_max, pthread_mutex_t *lock)
 {
   uint32_t n = layout->prog.nprocs;

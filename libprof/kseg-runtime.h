@@ -17,7 +17,7 @@
    DENSE_MAX of them count in an array; LOCK guards the supergraphs built
    at run time.  Returns 0, -1 when out of memory, -2 when the layout does
    not give its calls grouped by procedure (pp_ip_program.call_start).  */
-int pp_kseg_init (pp_ip_layout *layout, const pp_unit_notes *notes,
+int pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
 		  uint32_t depth, uint64_t dense_max, pthread_mutex_t *lock);
 
 /* libprof's DENSE_MAX: as the paths mode's arrays (path-array-max).  */

@@ -119,7 +119,7 @@ report_program_root (report_program *p, uint32_t root)
   if (!R->tried)
     {
       R->tried = true;
-      R->ok = pp_ip_layout_segments (&p->layout, root, p->manifest.depth, &R->s,
+      R->ok = pp_seg_build_numbered (&p->layout.prog, root, p->manifest.depth, &R->s,
 				     &R->paths) == PP_SEG_OK;
       if (R->ok)
 	{

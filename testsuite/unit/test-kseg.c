@@ -186,7 +186,7 @@ make_layout (uint32_t nprocs, uint32_t ncalls)
   layout.return_vertex = p_rv;
   layout.call_block = p_cv;
   layout.ncalls_of = ncalls_of;
-  layout.edge_role = role_of;	/* given: not computed from notes */
+  layout.edge_role = role_of;	/* as the notes would record them */
   notes.nfunctions = nprocs;
   notes.functions = fnotes;
 }
