@@ -136,7 +136,10 @@ pp_trace_get (pp_trace_bits *b, unsigned n, uint64_t *v)
       *v = 0;
       return 0;
     }
-  if (n > 64 || b->pos > b->nbits || b->nbits - b->pos < n)
+  while (b->pos > b->nbits || b->nbits - b->pos < n)
+    if (!b->more || b->more (b) <= 0)
+      return -1;
+  if (n > 64)
     return -1;
   uint64_t word = b->pos / 64, off = b->pos % 64;
   uint64_t x = b->words[word] >> off;
@@ -170,8 +173,13 @@ get_varint (pp_trace_bits *b, uint64_t *v)
 int
 pp_trace_read (pp_trace_bits *b, unsigned width, pp_trace_event *ev)
 {
-  if (b->pos >= b->nbits)
-    return 1;
+  b->mark = b->pos;
+  while (b->pos >= b->nbits)
+    {
+      int r = b->more ? b->more (b) : 0;
+      if (r <= 0)
+	return r < 0 ? -1 : 1;
+    }
   uint64_t x, kind;
   if (pp_trace_get (b, width, &x))
     return -1;
@@ -413,7 +421,8 @@ static int
 regen_error (char *err, size_t errlen, const pp_trace_bits *b, const char *what)
 {
   if (errlen)
-    snprintf (err, errlen, "bit %llu: %s", (unsigned long long) b->pos, what);
+    snprintf (err, errlen, "bit %llu: %s", (unsigned long long) pp_trace_bit (b),
+	      what);
   return -1;
 }
 
@@ -480,7 +489,6 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
       if (f && !advance (ops, f, depth))
 	continue;
       const pp_graph *g = f ? f->tf->g : NULL;
-      uint64_t at = b->pos;
       pp_trace_event ev;
       int r = pp_trace_read (b, f ? f->tf->width : 0, &ev);
       if (r < 0)
@@ -549,7 +557,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	FAIL ("a record outside every function");
       if (f->state == IN_CALLS)
 	{
-	  b->pos = at;		/* not a call's: the block goes on */
+	  b->pos = b->mark;		/* not a call's: the block goes on */
 	  f->state = CHOOSE;
 	  continue;
 	}
@@ -571,7 +579,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	    FAIL ("out of memory");
 	  if (e == UINT32_MAX)
 	    FAIL ("a witness no successor of the block leads to");
-	  b->pos = at;		/* read again on its edge or later */
+	  b->pos = b->mark;		/* read again on its edge or later */
 	  f->edge = e;
 	  f->state = ON_EDGE;
 	  f->witness_read = false;

@@ -158,15 +158,30 @@ static inline void pp_trace_land (pp_trace_record *r, unsigned width,
 
 /* ---- Reading.  */
 
+/* A thread's stream, whole in memory or read a window at a time.  With `more`
+   NULL, words[0 .. nbits) is the whole stream.  Otherwise they are a window
+   of it, and more (b) moves the window on: it keeps the bits from mark (the
+   first bit of the record being read) to nbits, appends the stream's next
+   bits, rebases pos and mark into the new window, adds what it dropped to
+   base, and returns 1, 0 at the end of the stream or -1 on an error (ctx is
+   the caller's).  A window holds at least one word after its bits, and every
+   record fits in one (records are at most 200 bits).  */
 typedef struct pp_trace_bits
 {
-  const uint64_t *words;	/* the thread's stream */
+  const uint64_t *words;
   uint64_t nbits;
   uint64_t pos;
+  int (*more) (struct pp_trace_bits *b);
+  void *ctx;
+  uint64_t mark;
+  uint64_t base;		/* bits of the stream before the window */
 } pp_trace_bits;
 
 /* Reads n <= 64 bits; returns -1 at the end of the stream.  */
 int pp_trace_get (pp_trace_bits *b, unsigned n, uint64_t *v);
+/* The position of the next bit in the whole stream.  */
+static inline uint64_t pp_trace_bit (const pp_trace_bits *b)
+{ return b->base + b->pos; }
 
 /* One record read in the given width.  */
 typedef struct pp_trace_event
@@ -176,7 +191,8 @@ typedef struct pp_trace_event
 				   LAND: depth, block */
 } pp_trace_event;
 
-/* Returns 0, 1 at the end of the stream, -1 for a malformed record.  */
+/* Returns 0, 1 at the end of the stream, -1 for a malformed record.  The
+   record starts at b->mark (where a caller that reads it again rewinds to).  */
 int pp_trace_read (pp_trace_bits *b, unsigned width, pp_trace_event *ev);
 
 /* ---- The witnesses of one function, from its graph and notes.  */

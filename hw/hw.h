@@ -239,6 +239,8 @@ typedef struct hw_labels
 } hw_labels;
 
 const char *hw_label (const hw_labels *l, uint64_t addr);
+/* Returns 0, or -1 when out of memory.  */
+int hw_labels_add (hw_labels *l, uint64_t addr, const char *text);
 void hw_labels_free (hw_labels *l);
 
 /* Reads a branch stream (format version 1, see pathprof-hw(1)) or, with perf,

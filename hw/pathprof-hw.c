@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hw.h"
+#include "trace-branches.h"
 
 static void
 usage (FILE *out)
@@ -57,6 +58,65 @@ struct ctx
 {
   hw_model *m;
 };
+
+static const uint8_t trace_kinds[] = {
+  [TRACE_BRANCH_COND_TAKEN] = HW_COND_TAKEN,
+  [TRACE_BRANCH_COND_NOT_TAKEN] = HW_COND_NOT_TAKEN,
+  [TRACE_BRANCH_JUMP] = HW_JUMP,
+  [TRACE_BRANCH_INDIRECT_JUMP] = HW_INDIRECT_JUMP,
+  [TRACE_BRANCH_CALL] = HW_CALL,
+  [TRACE_BRANCH_RETURN] = HW_RETURN,
+};
+
+static void
+on_trace_branch (void *c, uint32_t thread, enum trace_branch_kind kind, uint64_t src,
+		 uint64_t dst)
+{
+  hw_branch b = { trace_kinds[kind], thread, src, dst, 1 };
+  hw_model_branch (((struct ctx *) c)->m, &b);
+}
+
+struct label_ctx
+{
+  hw_labels *l;
+  bool failed;
+};
+
+static void
+on_trace_label (void *c, uint64_t addr, const char *text)
+{
+  struct label_ctx *lc = c;
+  lc->failed |= hw_labels_add (lc->l, addr, text) != 0;
+}
+
+/* A trace file: its branch stream, regenerated a chunk at a time straight
+   into the model (what `pathprof trace --branches` would print).  */
+static int
+read_trace (const char *file, hw_labels *labels, struct ctx *ctx, char *err,
+	    size_t errlen)
+{
+  trace_file t;
+  if (trace_file_read (file, &t, err, errlen))
+    return -1;
+  trace_branches b;
+  struct label_ctx lab = { labels, false };
+  int status = 0;
+  if (trace_branches_init (&b, &t))
+    {
+      trace_file_free (&t);
+      return snprintf (err, errlen, "out of memory"), -1;
+    }
+  if (trace_branches_labels (&b, on_trace_label, &lab) || lab.failed)
+    {
+      snprintf (err, errlen, "out of memory");
+      status = -1;
+    }
+  for (uint32_t i = 0; i < t.nthreads && status == 0; i++)
+    status = trace_branches_thread (&b, i, on_trace_branch, ctx, err, errlen);
+  trace_branches_free (&b);
+  trace_file_free (&t);
+  return status;
+}
 
 static void
 on_branch (void *c, const hw_branch *b)
@@ -269,8 +329,9 @@ main (int argc, char **argv)
       return 2;
     }
   const char *file = argv[optind];
-  FILE *in = strcmp (file, "-") == 0 ? stdin : fopen (file, "r");
-  if (!in)
+  bool trace = !perf && strcmp (file, "-") != 0 && trace_file_is_trace (file);
+  FILE *in = trace ? NULL : strcmp (file, "-") == 0 ? stdin : fopen (file, "r");
+  if (!trace && !in)
     {
       fprintf (stderr, "pathprof-hw: %s: %s\n", file, strerror (errno));
       return 1;
@@ -285,9 +346,10 @@ main (int argc, char **argv)
       return 1;
     }
   struct ctx ctx = { &m };
-  int status = hw_read (in, perf, &labels, on_branch, on_sample_end, &ctx, err,
-			sizeof err);
-  if (in != stdin)
+  int status = trace ? read_trace (file, &labels, &ctx, err, sizeof err)
+	       : hw_read (in, perf, &labels, on_branch, on_sample_end, &ctx, err,
+			  sizeof err);
+  if (in && in != stdin)
     fclose (in);
   if (status)
     fprintf (stderr, "pathprof-hw: %s: %s\n", file, err);

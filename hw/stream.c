@@ -40,8 +40,8 @@ hw_labels_free (hw_labels *l)
   memset (l, 0, sizeof *l);
 }
 
-static int
-add_label (hw_labels *l, uint64_t addr, const char *text)
+int
+hw_labels_add (hw_labels *l, uint64_t addr, const char *text)
 {
   if (l->n == l->cap)
     {
@@ -122,7 +122,7 @@ stream_line (char *line, hw_labels *labels, uint32_t *thread,
 	return snprintf (err, errlen, "label: an address (0x...) is expected"), -1;
       while (*p == ' ')
 	p++;
-      if (add_label (labels, addr, p))
+      if (hw_labels_add (labels, addr, p))
 	return snprintf (err, errlen, "out of memory"), -1;
       return 0;
     }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "hash.h"
@@ -58,34 +59,55 @@ find_thread (trace_file *t, uint32_t id)
   return s;
 }
 
-/* Appends the first nbits bits of words to the thread's stream.  */
+/* Appends a segment of nbits bits at byte offset of file to the thread.  */
 static int
-append_bits (trace_thread *th, const unsigned char *bytes, uint64_t nbits)
+add_segment (trace_thread *th, uint32_t file, uint64_t offset, uint64_t nbits)
 {
-  uint64_t need = (th->nbits + nbits + 63) / 64 + 1;
-  if (need > th->cap)
+  if (nbits == 0)
+    return 0;
+  if (th->nsegs == th->segcap)
     {
-      uint64_t cap = th->cap ? th->cap : 64;
-      while (cap < need)
-	cap *= 2;
-      uint64_t *w = realloc (th->words, cap * sizeof *w);
-      if (!w)
+      uint32_t cap = th->segcap ? 2 * th->segcap : 16;
+      trace_segment *s = realloc (th->segs, cap * sizeof *s);
+      if (!s)
 	return -1;
-      memset (w + th->cap, 0, (cap - th->cap) * sizeof *w);
-      th->words = w;
-      th->cap = cap;
+      th->segs = s;
+      th->segcap = cap;
     }
-  for (uint64_t i = 0; i < nbits; i += 64)
+  th->segs[th->nsegs++] = (trace_segment) { file, offset, nbits };
+  th->nbits += nbits;
+  return 0;
+}
+
+/* The number of path in t->files, added if new; UINT32_MAX when out of
+   memory.  */
+static uint32_t
+file_number (trace_file *t, const char *path)
+{
+  for (uint32_t i = 0; i < t->nfiles; i++)
+    if (strcmp (t->files[i], path) == 0)
+      return i;
+  char **f = realloc (t->files, (t->nfiles + 1) * sizeof *f);
+  if (!f)
+    return UINT32_MAX;
+  t->files = f;
+  if (!(f[t->nfiles] = strdup (path)))
+    return UINT32_MAX;
+  return t->nfiles++;
+}
+
+/* Reads len bytes at offset of fd into buf; 0, or -1 (short or failed).  */
+static int
+read_at (int fd, void *buf, size_t len, uint64_t offset)
+{
+  for (size_t done = 0; done < len;)
     {
-      uint64_t v = get64 (bytes + i / 8);
-      unsigned n = nbits - i < 64 ? (unsigned) (nbits - i) : 64;
-      if (n < 64)
-	v &= ((uint64_t) 1 << n) - 1;
-      uint64_t pos = th->nbits, w = pos / 64, off = pos % 64;
-      th->words[w] |= v << off;
-      if (off && off + n > 64)
-	th->words[w + 1] |= v >> (64 - off);
-      th->nbits += n;
+      ssize_t n = pread (fd, (char *) buf + done, len - done, (off_t) (offset + done));
+      if (n < 0 && errno == EINTR)
+	continue;
+      if (n <= 0)
+	return -1;
+      done += (size_t) n;
     }
   return 0;
 }
@@ -152,6 +174,10 @@ add_unit (trace_file *t, const unsigned char *p, uint64_t len, char *err,
   return 0;
 }
 
+/* Indexes the chunks of the trace at path: its units (unless prefix_only)
+   and where each thread's records are, or with prefix_only only the first
+   want_bits bits of thread want_thread, into `into` (a forked child's
+   records begin with those of its parent).  */
 static int
 read_into (const char *path, trace_file *t, bool prefix_only, uint32_t want_thread,
 	   uint64_t want_bits, trace_thread *into, unsigned depth, char *err,
@@ -159,59 +185,60 @@ read_into (const char *path, trace_file *t, bool prefix_only, uint32_t want_thre
 {
   if (depth > 64)
     return snprintf (err, errlen, "%s: too many forks deep", path), -1;
+  uint32_t file = file_number (t, path);
+  if (file == UINT32_MAX)
+    return snprintf (err, errlen, "out of memory"), -1;
   int fd = open (path, O_RDONLY);
   if (fd < 0)
     return snprintf (err, errlen, "%s: %s", path, strerror (errno)), -1;
-  unsigned char *buf;
-  size_t len;
-  int rc = pp_read_all (fd, &buf, &len);
-  close (fd);
-  if (rc)
-    return snprintf (err, errlen, "%s: cannot read it", path), -1;
+  struct stat st;
+  unsigned char head[HEADER_BYTES];
   int status = -1;
   char why[400] = "";
-  if (len < HEADER_BYTES || memcmp (buf, "PPTRACE", 8) != 0)
+  uint64_t len = 0;
+  if (fstat (fd, &st) != 0)
+    snprintf (why, sizeof why, "cannot read it");
+  else if ((len = (uint64_t) st.st_size) < HEADER_BYTES
+	   || read_at (fd, head, HEADER_BYTES, 0) || memcmp (head, "PPTRACE", 8) != 0)
     snprintf (why, sizeof why, "not a pathprof trace");
-  else if (get32 (buf + 8) != PP_TRACE_FILE_VERSION)
+  else if (get32 (head + 8) != PP_TRACE_FILE_VERSION)
     snprintf (why, sizeof why, "trace format version %u (this pathprof reads %u)",
-	      get32 (buf + 8), PP_TRACE_FILE_VERSION);
+	      get32 (head + 8), PP_TRACE_FILE_VERSION);
   else
     {
-      size_t at = HEADER_BYTES;
+      uint64_t at = HEADER_BYTES;
       status = 0;
       while (at < len && status == 0)
 	{
-	  if (len - at < 16 || get64 (buf + at + 8) > len - at - 16)
+	  unsigned char ch[32];
+	  uint64_t avail = len - at < 32 ? len - at : 32;
+	  if (avail < 16 || read_at (fd, ch, (size_t) avail, at)
+	      || get64 (ch + 8) > len - at - 16)
 	    {
-	      snprintf (why, sizeof why, "truncated chunk at byte %zu", at);
+	      snprintf (why, sizeof why, "truncated chunk at byte %llu",
+			(unsigned long long) at);
 	      status = -1;
 	      break;
 	    }
-	  uint32_t kind = get32 (buf + at);
-	  uint64_t clen = get64 (buf + at + 8);
-	  const unsigned char *p = buf + at + 16;
-	  if (kind == PP_TRACE_CHUNK_UNIT)
+	  uint32_t kind = get32 (ch);
+	  uint64_t clen = get64 (ch + 8);
+	  if (kind == PP_TRACE_CHUNK_RECORDS)
 	    {
-	      if (!prefix_only)
-		status = add_unit (t, p, clen, why, sizeof why);
-	    }
-	  else if (kind == PP_TRACE_CHUNK_RECORDS)
-	    {
-	      uint64_t nbits = clen >= 16 ? get64 (p + 8) : UINT64_MAX;
-	      uint32_t id = clen >= 16 ? get32 (p) : 0;
+	      uint64_t nbits = clen >= 16 ? get64 (ch + 24) : UINT64_MAX;
+	      uint32_t id = clen >= 16 ? get32 (ch + 16) : 0;
 	      trace_thread *th = prefix_only ? (id == want_thread ? into : NULL)
 					     : find_thread (t, id);
 	      if (nbits == UINT64_MAX || (nbits + 63) / 64 * 8 > clen - 16)
 		{
-		  snprintf (why, sizeof why, "records beyond their chunk at byte %zu",
-			    at);
+		  snprintf (why, sizeof why, "records beyond their chunk at byte %llu",
+			    (unsigned long long) at);
 		  status = -1;
 		}
 	      else if (th)
 		{
 		  if (prefix_only && into->nbits + nbits > want_bits)
 		    nbits = want_bits - into->nbits;
-		  if (append_bits (th, p + 16, nbits))
+		  if (add_segment (th, file, at + 32, nbits))
 		    {
 		      snprintf (why, sizeof why, "out of memory");
 		      status = -1;
@@ -223,11 +250,23 @@ read_into (const char *path, trace_file *t, bool prefix_only, uint32_t want_thre
 		  status = -1;
 		}
 	    }
-	  else if (kind == PP_TRACE_CHUNK_FORK)
+	  else if (kind == PP_TRACE_CHUNK_UNIT && prefix_only)
+	    ;
+	  else if (kind == PP_TRACE_CHUNK_UNIT || kind == PP_TRACE_CHUNK_FORK)
 	    {
-	      if (clen < 24 || get32 (p + 4) > clen - 24)
+	      unsigned char *p = malloc (clen ? (size_t) clen : 1);
+	      if (!p || clen > SIZE_MAX || read_at (fd, p, (size_t) clen, at + 16))
 		{
-		  snprintf (why, sizeof why, "a damaged fork chunk at byte %zu", at);
+		  snprintf (why, sizeof why, p ? "cannot read the chunk at byte %llu"
+			    : "out of memory", (unsigned long long) at);
+		  status = -1;
+		}
+	      else if (kind == PP_TRACE_CHUNK_UNIT)
+		status = add_unit (t, p, clen, why, sizeof why);
+	      else if (clen < 24 || get32 (p + 4) > clen - 24)
+		{
+		  snprintf (why, sizeof why, "a damaged fork chunk at byte %llu",
+			    (unsigned long long) at);
 		  status = -1;
 		}
 	      else
@@ -255,11 +294,12 @@ read_into (const char *path, trace_file *t, bool prefix_only, uint32_t want_thre
 		    }
 		  free (parent);
 		}
+	      free (p);
 	    }
 	  else
 	    {
-	      snprintf (why, sizeof why, "unknown chunk kind %u at byte %zu", kind,
-			at);
+	      snprintf (why, sizeof why, "unknown chunk kind %u at byte %llu", kind,
+			(unsigned long long) at);
 	      status = -1;
 	    }
 	  if (prefix_only && into->nbits >= want_bits)
@@ -267,7 +307,7 @@ read_into (const char *path, trace_file *t, bool prefix_only, uint32_t want_thre
 	  at += 16 + clen;
 	}
     }
-  free (buf);
+  close (fd);
   if (status)
     snprintf (err, errlen, "%s: %s", path, why);
   return status;
@@ -304,8 +344,11 @@ trace_file_free (trace_file *t)
     }
   free (t->units);
   for (uint32_t i = 0; i < t->nthreads; i++)
-    free (t->threads[i].words);
+    free (t->threads[i].segs);
   free (t->threads);
+  for (uint32_t i = 0; i < t->nfiles; i++)
+    free (t->files[i]);
+  free (t->files);
   memset (t, 0, sizeof *t);
 }
 
@@ -344,6 +387,92 @@ forward (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id, uint32_t x)
   c->event (c->ctx, ev, depth, id, x);
 }
 
+/* A thread's records, a segment at a time (pp_trace_bits.more).  */
+struct stream
+{
+  trace_file *t;
+  trace_thread *th;
+  uint32_t next;		/* segment */
+  int fd;
+  uint32_t fd_file;
+  uint64_t *words;
+  size_t cap;			/* words */
+  unsigned char *raw;
+  size_t raw_cap;
+  char err[300];
+};
+
+static int
+more_records (pp_trace_bits *b)
+{
+  struct stream *s = b->ctx;
+  if (s->next == s->th->nsegs)
+    return 0;
+  const trace_segment *seg = &s->th->segs[s->next];
+  if (s->fd < 0 || s->fd_file != seg->file)
+    {
+      if (s->fd >= 0)
+	close (s->fd);
+      s->fd_file = seg->file;
+      s->fd = open (s->t->files[seg->file], O_RDONLY);
+      if (s->fd < 0)
+	{
+	  snprintf (s->err, sizeof s->err, "%s: %s", s->t->files[seg->file],
+		    strerror (errno));
+	  return -1;
+	}
+    }
+  /* Keep the words from the one holding mark on, at the front.  */
+  uint64_t drop = b->mark / 64, kept = (b->nbits + 63) / 64 - drop;
+  uint64_t nbytes = (seg->nbits + 63) / 64 * 8;
+  uint64_t need = kept + nbytes / 8 + 2;
+  if (need > s->cap || nbytes > s->raw_cap)
+    {
+      uint64_t *w = need > s->cap ? realloc (s->words, need * sizeof *w) : s->words;
+      unsigned char *r = nbytes > s->raw_cap ? realloc (s->raw, nbytes) : s->raw;
+      if (w)
+	s->words = w, s->cap = need > s->cap ? need : s->cap;
+      if (r)
+	s->raw = r, s->raw_cap = nbytes > s->raw_cap ? nbytes : s->raw_cap;
+      if (!w || !r)
+	{
+	  snprintf (s->err, sizeof s->err, "out of memory");
+	  return -1;
+	}
+      b->words = s->words;
+    }
+  if (read_at (s->fd, s->raw, nbytes, seg->offset))
+    {
+      snprintf (s->err, sizeof s->err, "%s: cannot read the records at byte %llu",
+		s->t->files[seg->file], (unsigned long long) seg->offset);
+      return -1;
+    }
+  memmove (s->words, s->words + drop, kept * sizeof *s->words);
+  b->base += drop * 64;
+  b->pos -= drop * 64;
+  b->mark -= drop * 64;
+  b->nbits -= drop * 64;
+  memset (s->words + kept, 0, (s->cap - kept) * sizeof *s->words);
+  if (kept)
+    s->words[kept - 1] &= b->nbits % 64 ? ((uint64_t) 1 << (b->nbits % 64)) - 1
+			  : ~(uint64_t) 0;
+  unsigned off = (unsigned) (b->nbits % 64);
+  uint64_t at = b->nbits / 64;
+  for (uint64_t i = 0; i < nbytes / 8; i++)
+    {
+      uint64_t v = get64 (s->raw + 8 * i);
+      uint64_t n = seg->nbits - 64 * i;
+      if (n < 64)
+	v &= ((uint64_t) 1 << n) - 1;
+      s->words[at + i] |= v << off;
+      if (off)
+	s->words[at + i + 1] |= v >> (64 - off);
+    }
+  b->nbits += seg->nbits;
+  s->next++;
+  return 1;
+}
+
 int
 trace_file_regen (trace_file *t, uint32_t i,
 		  void (*event) (void *, enum pp_trace_ev, size_t, uint32_t, uint32_t),
@@ -352,14 +481,17 @@ trace_file_regen (trace_file *t, uint32_t i,
   struct regen_ctx c = { t, event, ctx };
   pp_trace_regen_ops ops = { &c, lookup, forward };
   trace_thread *th = &t->threads[i];
-  pp_trace_bits b = { th->words, th->nbits, 0 };
+  struct stream s = { .t = t, .th = th, .fd = -1 };
+  pp_trace_bits b = { .more = more_records, .ctx = &s };
   char why[200];
-  if (pp_trace_regen (&b, &ops, why, sizeof why))
-    {
-      snprintf (err, errlen, "thread %u: %s", th->id, why);
-      return -1;
-    }
-  return 0;
+  int status = pp_trace_regen (&b, &ops, why, sizeof why);
+  if (status)
+    snprintf (err, errlen, "thread %u: %s", th->id, s.err[0] ? s.err : why);
+  if (s.fd >= 0)
+    close (s.fd);
+  free (s.words);
+  free (s.raw);
+  return status ? -1 : 0;
 }
 
 /* ---- Edge counts.  */

@@ -25,11 +25,24 @@ typedef struct trace_unit
   uint32_t first;		/* number of its first function among all units' */
 } trace_unit;
 
+/* A thread's records are not kept: reading a trace indexes where they are
+   (a segment per RECORDS chunk, 24 bytes per MiB of trace), and regeneration
+   reads them a chunk at a time, so that memory does not grow with the
+   trace.  */
+typedef struct trace_segment
+{
+  uint32_t file;		/* in trace_file.files */
+  uint64_t offset;		/* of its first byte of bits */
+  uint64_t nbits;
+} trace_segment;
+
 typedef struct trace_thread
 {
   uint32_t id;
-  uint64_t *words;
-  uint64_t nbits, cap;		/* cap in words */
+  uint64_t nbits;		/* of all its segments */
+  uint32_t nsegs, segcap;
+  trace_segment *segs;		/* in order: a forked child's first come from
+				   its parent's file */
 } trace_thread;
 
 typedef struct trace_file
@@ -39,6 +52,8 @@ typedef struct trace_file
   uint32_t nthreads;
   trace_thread *threads;	/* in order of first chunk */
   uint32_t nfunctions;		/* of all units */
+  uint32_t nfiles;
+  char **files;			/* the file read, then its fork parents */
 } trace_file;
 
 /* Is the file at path a trace (by its first bytes)?  */

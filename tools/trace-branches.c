@@ -1,0 +1,223 @@
+/* The branch stream of a trace (trace-branches.h).  */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "branch-layout.h"
+#include "trace-branches.h"
+
+const char *
+trace_branch_kind_name (enum trace_branch_kind k)
+{
+  static const char *const names[] = { "ct", "cn", "j", "ij", "c", "r" };
+  return (unsigned) k < sizeof names / sizeof *names ? names[k] : "?";
+}
+
+static int8_t
+kind_of (enum branch_kind k)
+{
+  switch (k)
+    {
+    case BRANCH_COND_TAKEN: return TRACE_BRANCH_COND_TAKEN;
+    case BRANCH_COND_NOT_TAKEN: return TRACE_BRANCH_COND_NOT_TAKEN;
+    case BRANCH_JUMP: return TRACE_BRANCH_JUMP;
+    case BRANCH_INDIRECT: return TRACE_BRANCH_INDIRECT_JUMP;
+    case BRANCH_NONE: break;
+    }
+  return -1;
+}
+
+static int
+lay_out (trace_branch_function *fn, const pp_graph *g, const pp_trace_function *tf,
+	 uint64_t base)
+{
+  fn->base = base;
+  fn->order = branch_layout_order (g);
+  fn->edges = calloc (g->nedges ? g->nedges : 1, sizeof *fn->edges);
+  if (!fn->order || !fn->edges)
+    return -1;
+  for (uint32_t e = 0; e < g->nedges; e++)
+    {
+      uint32_t src = g->edges[e].src, dst = g->edges[e].dst;
+      uint32_t n = pp_trace_real_out_degree (g, src);
+      unsigned bits = 0;
+      while (n > 1 && ((uint32_t) 1 << bits) < n)
+	bits++;
+      fn->edges[e] = (trace_branch_edge) {
+	base + ((uint64_t) fn->order[src] << 4) + 12,
+	base + ((uint64_t) fn->order[dst] << 4),
+	kind_of (branch_layout_kind (g, fn->order, e)), (uint8_t) bits };
+    }
+  fn->first = tf->entry_edge < g->nedges
+	      ? base + ((uint64_t) fn->order[g->edges[tf->entry_edge].dst] << 4) : base;
+  return 0;
+}
+
+int
+trace_branches_init (trace_branches *b, trace_file *t)
+{
+  memset (b, 0, sizeof *b);
+  b->t = t;
+  b->fn = calloc (t->nfunctions + 1, sizeof *b->fn);
+  if (!b->fn)
+    return -1;
+  uint64_t next = BRANCH_TEXT_START;
+  for (uint32_t u = 0; u < t->nunits; u++)
+    for (uint32_t f = 0; f < t->units[u].notes.nfunctions; f++)
+      {
+	if (lay_out (&b->fn[t->units[u].first + f], &t->units[u].graphs[f],
+		     &t->units[u].functions[f], next))
+	  {
+	    trace_branches_free (b);
+	    return -1;
+	  }
+	next += (uint64_t) t->units[u].notes.functions[f].nblocks << 4;
+      }
+  return 0;
+}
+
+void
+trace_branches_free (trace_branches *b)
+{
+  for (uint32_t i = 0; b->fn && i < b->t->nfunctions; i++)
+    {
+      free (b->fn[i].order);
+      free (b->fn[i].edges);
+    }
+  free (b->fn);
+  free (b->fn_at);
+  free (b->at);
+  memset (b, 0, sizeof *b);
+}
+
+int
+trace_branches_labels (trace_branches *b,
+		       void (*label) (void *ctx, uint64_t addr, const char *text),
+		       void *ctx)
+{
+  trace_file *t = b->t;
+  const char **names = malloc ((t->nfunctions + 1) * sizeof *names);
+  branch_names bn = { 0 };
+  size_t n = 0;
+  for (uint32_t u = 0; names && u < t->nunits; u++)
+    for (uint32_t f = 0; f < t->units[u].notes.nfunctions; f++)
+      names[n++] = t->units[u].notes.functions[f].name;
+  if (!names || branch_names_init (&bn, names, n))
+    {
+      free (names);
+      return -1;
+    }
+  free (names);
+  for (uint32_t u = 0; u < t->nunits; u++)
+    for (uint32_t f = 0; f < t->units[u].notes.nfunctions; f++)
+      {
+	const pp_function_notes *fn = &t->units[u].notes.functions[f];
+	char name[512], text[1024];
+	branch_function_name (&bn, fn->name, t->units[u].notes.unit_name, name,
+			      sizeof name);
+	for (uint32_t v = 2; v < fn->nblocks; v++)
+	  {
+	    size_t o = (size_t) snprintf (text, sizeof text, "%s bb%u", name, v);
+	    for (uint32_t i = 0; i < fn->blocks[v].nlines && o < sizeof text; i++)
+	      o += (size_t) snprintf (text + o, sizeof text - o, "%s%u",
+				      i ? "," : " line ", fn->blocks[v].lines[i].line);
+	    label (ctx, trace_branches_address (b, t->units[u].first + f, v), text);
+	  }
+      }
+  branch_names_free (&bn);
+  return 0;
+}
+
+void
+trace_branches_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id, uint32_t x)
+{
+  trace_branches *b = ctx;
+  if (depth + 1 > b->cap)
+    {
+      size_t cap = b->cap ? 2 * b->cap : 64;
+      while (cap < depth + 1)
+	cap *= 2;
+      uint32_t *at = realloc (b->at, cap * sizeof *at);
+      if (at)
+	b->at = at;
+      uint32_t *fn_at = realloc (b->fn_at, cap * sizeof *fn_at);
+      if (fn_at)
+	b->fn_at = fn_at;
+      if (!at || !fn_at)
+	{
+	  b->failed = 1;
+	  return;
+	}
+      b->cap = cap;
+    }
+  switch (ev)
+    {
+    case PP_TRACE_EV_ENTER:
+      b->calls++;
+      b->fn_at[depth] = id;
+      if (depth > 1)
+	{
+	  b->branches++;
+	  if (b->branch)
+	    b->branch (b->ctx, b->thread, TRACE_BRANCH_CALL,
+		       trace_branches_address (b, b->fn_at[depth - 1], b->at[depth - 1])
+		       + 8, b->fn[id].first);
+	}
+      break;
+    case PP_TRACE_EV_BLOCK:
+      b->blocks++;
+      b->at[depth] = x;
+      b->fn_at[depth] = id;
+      break;
+    case PP_TRACE_EV_EDGE:
+      {
+	const trace_branch_edge *e = &b->fn[id].edges[x];
+	b->outcome_bits += e->outcome_bits;
+	if (e->kind >= 0)
+	  {
+	    b->branches++;
+	    if (b->branch)
+	      b->branch (b->ctx, b->thread, (enum trace_branch_kind) e->kind, e->src,
+			 e->dst);
+	  }
+	break;
+      }
+    case PP_TRACE_EV_RETURN:
+    case PP_TRACE_EV_UNWIND:
+      if (depth > 1)
+	{
+	  b->branches++;
+	  if (b->branch)
+	    b->branch (b->ctx, b->thread, TRACE_BRANCH_RETURN,
+		       trace_branches_address (b, id, b->at[depth]) + 12,
+		       trace_branches_address (b, b->fn_at[depth - 1], b->at[depth - 1])
+		       + 9);
+	}
+      break;
+    case PP_TRACE_EV_LAND:
+      b->branches++;
+      if (b->branch)
+	b->branch (b->ctx, b->thread, TRACE_BRANCH_INDIRECT_JUMP,
+		   trace_branches_address (b, id, b->at[depth]) + 12,
+		   trace_branches_address (b, id, x));
+      break;
+    }
+}
+
+int
+trace_branches_thread (trace_branches *b, uint32_t i, trace_branch_fn *branch,
+		       void *ctx, char *err, size_t errlen)
+{
+  b->thread = b->t->threads[i].id;
+  b->branch = branch;
+  b->ctx = ctx;
+  if (trace_file_regen (b->t, i, trace_branches_event, b, err, errlen))
+    return -1;
+  if (b->failed)
+    {
+      snprintf (err, errlen, "out of memory");
+      return -1;
+    }
+  return 0;
+}

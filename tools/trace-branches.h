@@ -1,0 +1,97 @@
+/* The branch stream of a trace: every branch each thread retired on the
+   machine of branch-layout.h, regenerated from a trace file a chunk at a
+   time.  `pathprof trace --branches` prints it as text; `pathprof-hw TRACE`
+   feeds it straight to the hardware model, without the text.  Both go
+   through this file, so that the two give the same stream by construction.
+
+   Per function, the layout is computed once (each block's address, and per
+   real edge what it retires, from where, to where), so that an event of the
+   regeneration costs a table lookup and, for a branch, one call.  */
+
+#ifndef PATHPROF_TOOLS_TRACE_BRANCHES_H
+#define PATHPROF_TOOLS_TRACE_BRANCHES_H
+
+#include <stdint.h>
+
+#include "trace-file.h"
+
+/* What a branch of the stream is (its text names: ct cn j ij c r).  */
+enum trace_branch_kind
+{
+  TRACE_BRANCH_COND_TAKEN,
+  TRACE_BRANCH_COND_NOT_TAKEN,
+  TRACE_BRANCH_JUMP,
+  TRACE_BRANCH_INDIRECT_JUMP,
+  TRACE_BRANCH_CALL,
+  TRACE_BRANCH_RETURN,
+};
+
+const char *trace_branch_kind_name (enum trace_branch_kind k);
+
+typedef void trace_branch_fn (void *ctx, uint32_t thread, enum trace_branch_kind kind,
+			      uint64_t src, uint64_t dst);
+
+/* One real edge of a function as the machine runs it.  */
+typedef struct trace_branch_edge
+{
+  uint64_t src, dst;		/* addresses: the branch at +12 of its block */
+  int8_t kind;			/* enum trace_branch_kind, -1: none retired */
+  uint8_t outcome_bits;		/* to record its source's outcome: log2 of
+				   its real successors, rounded up */
+} trace_branch_edge;
+
+typedef struct trace_branch_function
+{
+  uint64_t base;		/* its first block's address */
+  uint32_t *order;		/* branch_layout_order */
+  trace_branch_edge *edges;
+  uint64_t first;		/* address of the entry edge's block */
+} trace_branch_function;
+
+typedef struct trace_branches
+{
+  trace_file *t;
+  trace_branch_function *fn;	/* per function number */
+  /* Per depth of the regeneration: the function and its current block.  */
+  uint32_t *fn_at, *at;
+  size_t cap;
+  /* What the regeneration saw, over every thread so far.  */
+  uint64_t blocks, calls, branches, outcome_bits;
+  /* The thread being regenerated and where its branches go.  */
+  uint32_t thread;
+  trace_branch_fn *branch;
+  void *ctx;
+  int failed;			/* out of memory */
+} trace_branches;
+
+/* Lays out every function of t.  Returns 0, or -1 when out of memory.  */
+int trace_branches_init (trace_branches *b, trace_file *t);
+void trace_branches_free (trace_branches *b);
+
+/* The address of block `block` of function number id.  */
+static inline uint64_t
+trace_branches_address (const trace_branches *b, uint32_t id, uint32_t block)
+{
+  return b->fn[id].base + ((uint64_t) b->fn[id].order[block] << 4);
+}
+
+/* Calls label (ctx, address, text) for every block but ENTRY and EXIT, in
+   address order, with the text of the stream's label lines ("FUNCTION bbN
+   line L,..."), FUNCTION as branch_function_name gives it.  Returns 0, or
+   -1 when out of memory.  */
+int trace_branches_labels (trace_branches *b,
+			   void (*label) (void *ctx, uint64_t addr, const char *text),
+			   void *ctx);
+
+/* Regenerates thread i of the trace, calling branch (when not NULL) for each
+   branch it retired.  Returns 0, or -1 with a reason in err (a damaged trace, out of
+   memory).  */
+int trace_branches_thread (trace_branches *b, uint32_t i, trace_branch_fn *branch,
+			   void *ctx, char *err, size_t errlen);
+
+/* The regeneration's event callback that does it (for a caller that also
+   wants the events: it sets b->thread, b->branch and b->ctx itself).  */
+void trace_branches_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id,
+			   uint32_t x);
+
+#endif
