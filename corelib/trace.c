@@ -128,9 +128,28 @@ out:
 /* ------------------------------------------------------------------------- */
 /* Reading records.  */
 
+/* The next n bits, when the window has them (the common case, inline).  */
+static inline bool
+get_fast (pp_trace_bits *b, unsigned n, uint64_t *v)
+{
+  if (n == 0 || n > 64 || b->pos > b->nbits || b->nbits - b->pos < n)
+    return false;
+  uint64_t word = b->pos / 64, off = b->pos % 64;
+  uint64_t x = b->words[word] >> off;
+  if (off + n > 64)
+    x |= b->words[word + 1] << (64 - off);
+  if (n < 64)
+    x &= ((uint64_t) 1 << n) - 1;
+  b->pos += n;
+  *v = x;
+  return true;
+}
+
 int
 pp_trace_get (pp_trace_bits *b, unsigned n, uint64_t *v)
 {
+  if (get_fast (b, n, v))
+    return 0;
   if (n == 0)
     {
       *v = 0;
@@ -170,17 +189,26 @@ get_varint (pp_trace_bits *b, uint64_t *v)
   return -1;
 }
 
-int
-pp_trace_read (pp_trace_bits *b, unsigned width, pp_trace_event *ev)
+static inline int
+read_record (pp_trace_bits *b, unsigned width, pp_trace_event *ev)
 {
   b->mark = b->pos;
+  uint64_t x, kind;
+  /* A witness, read from the window (most records).  */
+  if (get_fast (b, width, &x) && x != pp_trace_escape (width))
+    {
+      ev->kind = -1;
+      ev->a = x;
+      ev->b = 0;
+      return 0;
+    }
+  b->pos = b->mark;
   while (b->pos >= b->nbits)
     {
       int r = b->more ? b->more (b) : 0;
       if (r <= 0)
 	return r < 0 ? -1 : 1;
     }
-  uint64_t x, kind;
   if (pp_trace_get (b, width, &x))
     return -1;
   ev->a = ev->b = 0;
@@ -203,6 +231,12 @@ pp_trace_read (pp_trace_bits *b, unsigned width, pp_trace_event *ev)
     default:
       return -1;
     }
+}
+
+int
+pp_trace_read (pp_trace_bits *b, unsigned width, pp_trace_event *ev)
+{
+  return read_record (b, width, ev);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -251,11 +285,20 @@ pp_trace_function_init (pp_trace_function *tf, const pp_graph *g,
   tf->calls = pp_calloc (nn, sizeof *tf->calls);
   tf->reentry = pp_calloc (nn, sizeof *tf->reentry);
   tf->choice = pp_calloc (nn, sizeof *tf->choice);
+  tf->only = pp_malloc (nn * sizeof *tf->only);
   bool *wit = pp_calloc (m, sizeof *wit);
   int status = -1;
   if (!tf->witness_of_edge || !tf->edge_of_witness || !tf->decision || !tf->calls
-      || !tf->reentry || !tf->choice || !wit)
+      || !tf->reentry || !tf->choice || !tf->only || !wit)
     goto out;
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    {
+      tf->only[v] = UINT32_MAX;
+      if (pp_trace_real_out_degree (g, v) == 1)
+	for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
+	  if (pp_trace_real_edge (g, g->succ_edges[i]))
+	    tf->only[v] = g->succ_edges[i];
+    }
   for (uint32_t v = 0; v < g->nnodes; v++)
     tf->calls[v] = block_flags && (block_flags[v] & PP_BLOCK_CALLS);
   if (pp_trace_blockers (g, tf->calls, tf->decision, wit) != 0)
@@ -312,6 +355,7 @@ pp_trace_function_free (pp_trace_function *tf)
   pp_free (tf->decision);
   pp_free (tf->calls);
   pp_free (tf->reentry);
+  pp_free (tf->only);
   memset (tf, 0, sizeof *tf);
 }
 
@@ -448,14 +492,8 @@ advance (const pp_trace_regen_ops *ops, frame *f, size_t depth)
 	break;
       case CHOOSE:
 	{
-	  uint32_t v = f->block, only = UINT32_MAX, nreal = 0;
-	  for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
-	    if (pp_trace_real_edge (g, g->succ_edges[i]))
-	      {
-		only = g->succ_edges[i];
-		nreal++;
-	      }
-	  if (nreal != 1)
+	  uint32_t only = f->tf->only[f->block];
+	  if (only == UINT32_MAX)
 	    return true;
 	  f->edge = only;
 	  f->state = ON_EDGE;
@@ -490,7 +528,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	continue;
       const pp_graph *g = f ? f->tf->g : NULL;
       pp_trace_event ev;
-      int r = pp_trace_read (b, f ? f->tf->width : 0, &ev);
+      int r = read_record (b, f ? f->tf->width : 0, &ev);
       if (r < 0)
 	FAIL ("malformed record");
       if (r > 0)
@@ -506,7 +544,8 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
       if (ev.kind == PP_TRACE_ENTER)
 	{
 	  uint32_t id;
-	  pp_trace_function *tf = ops->lookup (ops->ctx, ev.a, ev.b, &id);
+	  pp_trace_function *tf = ops->lookup (ops->lookup_ctx ? ops->lookup_ctx
+					       : ops->ctx, ev.a, ev.b, &id);
 	  if (!tf)
 	    FAIL ("ENTER of a function the trace does not describe");
 	  if (depth == cap)
@@ -579,10 +618,13 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	    FAIL ("out of memory");
 	  if (e == UINT32_MAX)
 	    FAIL ("a witness no successor of the block leads to");
-	  b->pos = b->mark;		/* read again on its edge or later */
+	  /* The witness of the chosen edge itself, or one further on, which
+	     is read again when the regeneration gets there.  */
+	  f->witness_read = f->tf->witness_of_edge[e] == (int32_t) ev.a;
+	  if (!f->witness_read)
+	    b->pos = b->mark;
 	  f->edge = e;
 	  f->state = ON_EDGE;
-	  f->witness_read = false;
 	  continue;
 	}
       if (f->tf->witness_of_edge[f->edge] < 0 || f->witness_read

@@ -208,6 +208,8 @@ typedef struct pp_trace_function
   bool *calls;			/* per block: may enter instrumented code */
   bool *reentry;		/* per block: a fake edge from ENTRY or an
 				   exception edge enters it (LAND) */
+  uint32_t *only;		/* per block: its one real successor edge, or
+				   UINT32_MAX (none, or several) */
   uint32_t entry_edge;		/* the real edge out of ENTRY, or UINT32_MAX */
   /* Per predicate, built when regeneration first needs it: successor edge
      chosen by each witness (UINT32_MAX: none).  */
@@ -263,6 +265,7 @@ typedef struct pp_trace_regen_ops
 				uint32_t *id);
   void (*event) (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id,
 		 uint32_t x);
+  void *lookup_ctx;		/* what lookup gets instead of ctx, if not NULL */
 } pp_trace_regen_ops;
 
 /* Regenerates one thread's execution from its records.  Returns 0 at the end

@@ -108,9 +108,14 @@ hw_ppcr_parse (hw_ppcr *p, const char *spec, char *err, size_t errlen)
 static hw_stack *
 stack_of (hw_model *m, uint32_t thread)
 {
+  if (m->last_stack < m->nstacks && m->stacks[m->last_stack].thread == thread)
+    return &m->stacks[m->last_stack];
   for (uint32_t i = 0; i < m->nstacks; i++)
     if (m->stacks[i].thread == thread)
-      return &m->stacks[i];
+      {
+	m->last_stack = i;
+	return &m->stacks[i];
+      }
   hw_stack *s = realloc (m->stacks, (m->nstacks + 1) * sizeof *s);
   if (!s)
     {
@@ -124,11 +129,14 @@ stack_of (hw_model *m, uint32_t thread)
   return s;
 }
 
+/* An entry's target buffer stays with its slot of the stack, reused by the
+   paths pushed there after it.  */
 static void
 free_entry (hw_entry *e)
 {
   free (e->targets);
   e->targets = NULL;
+  e->cap = 0;
 }
 
 static bool
@@ -161,13 +169,18 @@ emit (hw_model *m, hw_entry *e)
     m->failed = true;
   else if (!pe->targets && e->ntargets)
     {
-      pe->targets = e->targets;	/* the first occurrence, for reports */
-      pe->nbranches = e->ntargets;
-      e->targets = NULL;
+      /* The first occurrence, for reports.  */
+      pe->targets = malloc (e->ntargets * sizeof *pe->targets);
+      if (!pe->targets)
+	m->failed = true;
+      else
+	{
+	  memcpy (pe->targets, e->targets, e->ntargets * sizeof *pe->targets);
+	  pe->nbranches = e->ntargets;
+	}
     }
   if (m->hpt)
     hw_hpt_add (m->hpt, &e->path, count > UINT32_MAX ? UINT32_MAX : (uint32_t) count);
-  free_entry (e);
 }
 
 static hw_entry *
@@ -177,9 +190,9 @@ push (hw_model *m, hw_stack *s, uint64_t start)
     {
       /* Full: the oldest entry is forgotten (never counted).  */
       m->overflows++;
-      free_entry (&s->e[0]);
+      hw_entry oldest = s->e[0];
       memmove (s->e, s->e + 1, (s->depth - 1) * sizeof *s->e);
-      s->depth--;
+      s->e[--s->depth] = oldest;	/* its buffer, for the next push */
     }
   else if (s->depth >= m->c.stack_depth)
     m->overflows++;
@@ -192,11 +205,16 @@ push (hw_model *m, hw_stack *s, uint64_t start)
 	  m->failed = true;
 	  return NULL;
 	}
+      memset (e + s->cap, 0, (cap - s->cap) * sizeof *e);
       s->e = e;
       s->cap = cap;
     }
   hw_entry *e = &s->e[s->depth++];
+  uint64_t *targets = e->targets;
+  uint32_t tcap = e->cap;
   memset (e, 0, sizeof *e);
+  e->targets = targets;
+  e->cap = tcap;
   e->path.start = start;
   note_target (m, e, start);
   return e;
@@ -287,7 +305,7 @@ hw_model_free (hw_model *m)
 {
   for (uint32_t i = 0; i < m->nstacks; i++)
     {
-      for (uint32_t j = 0; j < m->stacks[i].depth; j++)
+      for (uint32_t j = 0; j < m->stacks[i].cap; j++)
 	free_entry (&m->stacks[i].e[j]);
       free (m->stacks[i].e);
     }
@@ -305,10 +323,12 @@ hw_model_branch (hw_model *m, const hw_branch *b)
   if (m->queued == m->c.queue)
     {
       detect (m, &m->queue[m->head]);
-      m->head = (m->head + 1) % m->c.queue;
+      if (++m->head == m->c.queue)
+	m->head = 0;
       m->queued--;
     }
-  m->queue[(m->head + m->queued) % m->c.queue] = *b;
+  uint32_t tail = m->head + m->queued;
+  m->queue[tail >= m->c.queue ? tail - m->c.queue : tail] = *b;
   m->queued++;
   if (m->queued > m->max_queued)
     m->max_queued = m->queued;
@@ -320,7 +340,8 @@ drain (hw_model *m)
   while (m->queued)
     {
       detect (m, &m->queue[m->head]);
-      m->head = (m->head + 1) % m->c.queue;
+      if (++m->head == m->c.queue)
+	m->head = 0;
       m->queued--;
     }
 }

@@ -211,7 +211,7 @@ typedef struct hw_model
   hw_config c;
   hw_hpt *hpt;			/* may be NULL */
   hw_profile complete;
-  uint32_t nstacks;
+  uint32_t nstacks, last_stack;	/* last_stack: the last one used */
   hw_stack *stacks;		/* one per thread */
   hw_branch *queue;		/* c.queue entries, a FIFO */
   uint32_t queued, head;

@@ -363,28 +363,14 @@ trace_file_function (const trace_file *t, uint32_t id, uint32_t *unit,
   *function = id - t->units[u].first;
 }
 
-struct regen_ctx
-{
-  trace_file *t;
-  void (*event) (void *, enum pp_trace_ev, size_t, uint32_t, uint32_t);
-  void *ctx;
-};
-
 static pp_trace_function *
 lookup (void *ctx, uint64_t unit, uint64_t function, uint32_t *id)
 {
-  trace_file *t = ((struct regen_ctx *) ctx)->t;
+  trace_file *t = ctx;
   if (unit >= t->nunits || function >= t->units[unit].notes.nfunctions)
     return NULL;
   *id = t->units[unit].first + (uint32_t) function;
   return &t->units[unit].functions[function];
-}
-
-static void
-forward (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id, uint32_t x)
-{
-  struct regen_ctx *c = ctx;
-  c->event (c->ctx, ev, depth, id, x);
 }
 
 /* A thread's records, a segment at a time (pp_trace_bits.more).  */
@@ -478,8 +464,7 @@ trace_file_regen (trace_file *t, uint32_t i,
 		  void (*event) (void *, enum pp_trace_ev, size_t, uint32_t, uint32_t),
 		  void *ctx, char *err, size_t errlen)
 {
-  struct regen_ctx c = { t, event, ctx };
-  pp_trace_regen_ops ops = { &c, lookup, forward };
+  pp_trace_regen_ops ops = { ctx, lookup, event, t };
   trace_thread *th = &t->threads[i];
   struct stream s = { .t = t, .th = th, .fd = -1 };
   pp_trace_bits b = { .more = more_records, .ctx = &s };

@@ -79,6 +79,50 @@ append (struct stream *s, const pp_trace_record *r)
     }
 }
 
+/* ---- The reader's side: a stream handed over in windows of random sizes,
+   as trace files give it a chunk at a time (pp_trace_bits.more).  */
+
+struct feeder
+{
+  const struct stream *s;
+  uint64_t fed;			/* bits of s handed over */
+  uint64_t *win;
+  size_t cap;
+  unsigned long long rng;
+};
+
+static int
+feed_more (pp_trace_bits *b)
+{
+  struct feeder *f = b->ctx;
+  if (f->fed == f->s->nbits)
+    return 0;
+  uint64_t n = 1 + unit_rand (&f->rng) % 300;
+  if (n > f->s->nbits - f->fed)
+    n = f->s->nbits - f->fed;
+  uint64_t drop = b->mark / 64;
+  b->base += 64 * drop;
+  b->pos -= 64 * drop;
+  b->mark -= 64 * drop;
+  b->nbits -= 64 * drop;
+  /* A new window each time, so that a reader that kept a pointer into the
+     old one fails under ASan.  */
+  size_t need = (size_t) ((b->nbits + n) / 64 + 2);
+  uint64_t *w = calloc (need, sizeof *w);
+  if (!w)
+    abort ();
+  for (uint64_t i = 0; i < b->nbits; i++)
+    w[i / 64] |= ((f->win[drop + i / 64] >> (i % 64)) & 1) << (i % 64);
+  for (uint64_t i = 0; i < n; i++, f->fed++)
+    w[(b->nbits + i) / 64] |= ((f->s->words[f->fed / 64] >> (f->fed % 64)) & 1)
+			      << ((b->nbits + i) % 64);
+  free (f->win);
+  f->win = w;
+  b->words = w;
+  b->nbits += n;
+  return 1;
+}
+
 /* ---- Brute-force checks of the placement.  */
 
 static bool
@@ -426,6 +470,7 @@ main (void)
   struct unit_property dropped = { .name = "trace: a numbering without a needed witness is refused" };
   struct unit_property regen = { .name = "trace: regeneration equals the simulated run" };
   struct unit_property whole = { .name = "trace: a killed run and its regeneration agree as far as both go" };
+  struct unit_property windows = { .name = "trace: a stream read a window at a time is read to its end" };
   static struct events truth, got;
   unsigned long long witnesses = 0, edges = 0, bits = 0, blocks = 0;
   unsigned long long rng = 12345;
@@ -456,9 +501,12 @@ main (void)
       truth.overflow = got.overflow = false;
       unsigned cut_at = unit_rand (&rng) % 8 == 0 ? 1 + unit_rand (&rng) % 200 : 0;
       bool complete = simulate (&p, &rng, cut_at, &s, &truth);
-      pp_trace_bits b = { s.words, s.nbits, 0 };
+      /* Every other case reads the stream a window at a time.  */
+      struct feeder feed = { .s = &s, .rng = rng };
+      pp_trace_bits b = c % 2 ? (pp_trace_bits) { .more = feed_more, .ctx = &feed }
+			      : (pp_trace_bits) { .words = s.words, .nbits = s.nbits };
       struct regen_ctx ctx = { &p, &got };
-      pp_trace_regen_ops ops = { &ctx, lookup, regen_event };
+      pp_trace_regen_ops ops = { &ctx, lookup, regen_event, NULL };
       char err[200] = "";
       int rc = pp_trace_regen (&b, &ops, err, sizeof err);
       if (!truth.overflow && !got.overflow)
@@ -495,8 +543,13 @@ main (void)
 			"case %u: %zu events, %zu regenerated, first difference at %zu",
 			c, truth.n, got.n, same);
 	}
+      if (c % 2)
+	unit_check (&windows, rc != 0 || feed.fed == s.nbits,
+		    "case %u: regeneration ended with %llu of %llu bits handed over",
+		    c, (unsigned long long) feed.fed, (unsigned long long) s.nbits);
       bits += s.nbits;
       blocks += truth.n;
+      free (feed.win);
       free (s.words);
       for (unsigned i = 0; i < made; i++)
 	free_function (&p.fns[i]);
@@ -506,6 +559,7 @@ main (void)
   unit_report (&dropped);
   unit_report (&regen);
   unit_report (&whole);
+  unit_report (&windows);
   printf ("note: %llu witnesses on %llu real edges (%.1f%%), %.2f trace bits per event\n",
 	  witnesses, edges, 100.0 * (double) witnesses / (double) (edges ? edges : 1),
 	  (double) bits / (double) (blocks ? blocks : 1));
