@@ -470,47 +470,67 @@ regen_error (char *err, size_t errlen, const pp_trace_bits *b, const char *what)
   return -1;
 }
 
-/* Moves frame f on as far as it can go without reading a record; returns
-   whether it needs one.  */
-static bool
+/* Moves frame f on as far as it can go without reading a record.  One step of the loop is one block: the states are
+   labels here, and stored in the frame only when a record is needed.  */
+static void
 advance (const pp_trace_regen_ops *ops, frame *f, size_t depth)
 {
-  const pp_graph *g = f->tf->g;
+  const pp_trace_function *tf = f->tf;
+  const pp_graph *g = tf->g;
+  uint32_t v = f->block, e = f->edge;
+  bool witness_read = f->witness_read;
+  switch (f->state)
+    {
+    case AT_REENTRY:
+      return;
+    case AT_BLOCK:
+      goto at_block;
+    case IN_CALLS:
+      goto in_calls;
+    case CHOOSE:
+      goto choose;
+    default:
+      goto on_edge;
+    }
   for (;;)
-    switch (f->state)
-      {
-      case AT_BLOCK:
-	ops->event (ops->ctx, PP_TRACE_EV_BLOCK, depth, f->id, f->block);
-	f->state = IN_CALLS;
-	break;
-      case AT_REENTRY:
-	return true;
-      case IN_CALLS:
-	if (f->tf->calls[f->block])
-	  return true;
-	f->state = CHOOSE;
-	break;
-      case CHOOSE:
+    {
+    at_block:
+      if (!ops->no_blocks)
+	ops->event (ops->ctx, PP_TRACE_EV_BLOCK, depth, f->id, v);
+    in_calls:
+      if (tf->calls[v])
 	{
-	  uint32_t only = f->tf->only[f->block];
-	  if (only == UINT32_MAX)
-	    return true;
-	  f->edge = only;
-	  f->state = ON_EDGE;
-	  f->witness_read = false;
+	  f->state = IN_CALLS;
 	  break;
 	}
-      case ON_EDGE:
-	if ((f->tf->witness_of_edge[f->edge] >= 0 && !f->witness_read)
-	    || g->edges[f->edge].dst == g->exit)
-	  return true;
-	ops->event (ops->ctx, PP_TRACE_EV_EDGE, depth, f->id, f->edge);
-	f->block = g->edges[f->edge].dst;
-	f->state = f->tf->reentry[f->block] ? AT_REENTRY : AT_BLOCK;
-	if (f->state == AT_REENTRY)
-	  ops->event (ops->ctx, PP_TRACE_EV_BLOCK, depth, f->id, f->block);
-	break;
-      }
+    choose:
+      e = tf->only[v];
+      if (e == UINT32_MAX)
+	{
+	  f->state = CHOOSE;
+	  break;
+	}
+      witness_read = false;
+    on_edge:
+      if ((tf->witness_of_edge[e] >= 0 && !witness_read)
+	  || g->edges[e].dst == g->exit)
+	{
+	  f->state = ON_EDGE;
+	  f->edge = e;
+	  f->witness_read = witness_read;
+	  break;
+	}
+      ops->event (ops->ctx, PP_TRACE_EV_EDGE, depth, f->id, e);
+      v = g->edges[e].dst;
+      if (tf->reentry[v])
+	{
+	  if (!ops->no_blocks)
+	    ops->event (ops->ctx, PP_TRACE_EV_BLOCK, depth, f->id, v);
+	  f->state = AT_REENTRY;
+	  break;
+	}
+    }
+  f->block = v;
 }
 
 int
@@ -524,8 +544,8 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
   for (;;)
     {
       frame *f = depth ? &stack[depth - 1] : NULL;
-      if (f && !advance (ops, f, depth))
-	continue;
+      if (f)
+	advance (ops, f, depth);
       const pp_graph *g = f ? f->tf->g : NULL;
       pp_trace_event ev;
       int r = read_record (b, f ? f->tf->width : 0, &ev);
@@ -589,7 +609,8 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	  to->block = (uint32_t) ev.b;
 	  to->state = IN_CALLS;
 	  ops->event (ops->ctx, PP_TRACE_EV_LAND, depth, to->id, to->block);
-	  ops->event (ops->ctx, PP_TRACE_EV_BLOCK, depth, to->id, to->block);
+	  if (!ops->no_blocks)
+	    ops->event (ops->ctx, PP_TRACE_EV_BLOCK, depth, to->id, to->block);
 	  continue;
 	}
       if (!f)
@@ -613,7 +634,9 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
       /* A witness.  */
       if (f->state == CHOOSE)
 	{
-	  uint32_t e = pp_trace_choice (f->tf, f->block, (uint32_t) ev.a);
+	  uint32_t *choice = f->tf->choice[f->block];
+	  uint32_t e = choice && ev.a < f->tf->nwitness ? choice[ev.a]
+		       : pp_trace_choice (f->tf, f->block, (uint32_t) ev.a);
 	  if (e == UINT32_MAX - 1)
 	    FAIL ("out of memory");
 	  if (e == UINT32_MAX)

@@ -266,6 +266,10 @@ typedef struct pp_trace_regen_ops
   void (*event) (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id,
 		 uint32_t x);
   void *lookup_ctx;		/* what lookup gets instead of ctx, if not NULL */
+  /* PP_TRACE_EV_BLOCK is not reported: a block runs after each real edge
+     into it (not into EXIT) and at each LAND, which is how a consumer that
+     only needs edges tells them (one call fewer per block).  */
+  bool no_blocks;
 } pp_trace_regen_ops;
 
 /* Regenerates one thread's execution from its records.  Returns 0 at the end

@@ -47,7 +47,8 @@ lay_out (trace_branch_function *fn, const pp_graph *g, const pp_trace_function *
       fn->edges[e] = (trace_branch_edge) {
 	base + ((uint64_t) fn->order[src] << 4) + 12,
 	base + ((uint64_t) fn->order[dst] << 4),
-	kind_of (branch_layout_kind (g, fn->order, e)), (uint8_t) bits };
+	kind_of (branch_layout_kind (g, fn->order, e)), (uint8_t) bits,
+	pp_trace_real_edge (g, e) && dst != g->exit, dst };
     }
   fn->first = tf->entry_edge < g->nedges
 	      ? base + ((uint64_t) fn->order[g->edges[tf->entry_edge].dst] << 4) : base;
@@ -166,14 +167,16 @@ trace_branches_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id,
 	}
       break;
     case PP_TRACE_EV_BLOCK:
-      b->blocks++;
-      b->at[depth] = x;
-      b->fn_at[depth] = id;
-      break;
+      break;			/* told by the edges into it and LAND */
     case PP_TRACE_EV_EDGE:
       {
 	const trace_branch_edge *e = &b->fn[id].edges[x];
 	b->outcome_bits += e->outcome_bits;
+	if (e->to_block)
+	  {
+	    b->blocks++;
+	    b->at[depth] = e->dst_block;
+	  }
 	if (e->kind >= 0)
 	  {
 	    b->branches++;
@@ -201,6 +204,8 @@ trace_branches_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id,
 	b->branch (b->ctx, b->thread, TRACE_BRANCH_INDIRECT_JUMP,
 		   trace_branches_address (b, id, b->at[depth]) + 12,
 		   trace_branches_address (b, id, x));
+      b->blocks++;
+      b->at[depth] = x;
       break;
     }
 }
@@ -212,7 +217,7 @@ trace_branches_thread (trace_branches *b, uint32_t i, trace_branch_fn *branch,
   b->thread = b->t->threads[i].id;
   b->branch = branch;
   b->ctx = ctx;
-  if (trace_file_regen (b->t, i, trace_branches_event, b, err, errlen))
+  if (trace_file_regen_edges (b->t, i, trace_branches_event, b, err, errlen))
     return -1;
   if (b->failed)
     {

@@ -11,6 +11,7 @@
 #ifndef PATHPROF_TOOLS_TRACE_BRANCHES_H
 #define PATHPROF_TOOLS_TRACE_BRANCHES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "trace-file.h"
@@ -38,6 +39,8 @@ typedef struct trace_branch_edge
   int8_t kind;			/* enum trace_branch_kind, -1: none retired */
   uint8_t outcome_bits;		/* to record its source's outcome: log2 of
 				   its real successors, rounded up */
+  bool to_block;		/* real, not into EXIT: its block runs next */
+  uint32_t dst_block;
 } trace_branch_edge;
 
 typedef struct trace_branch_function

@@ -459,12 +459,12 @@ more_records (pp_trace_bits *b)
   return 1;
 }
 
-int
-trace_file_regen (trace_file *t, uint32_t i,
-		  void (*event) (void *, enum pp_trace_ev, size_t, uint32_t, uint32_t),
-		  void *ctx, char *err, size_t errlen)
+static int
+regen (trace_file *t, uint32_t i,
+       void (*event) (void *, enum pp_trace_ev, size_t, uint32_t, uint32_t),
+       void *ctx, bool no_blocks, char *err, size_t errlen)
 {
-  pp_trace_regen_ops ops = { ctx, lookup, event, t };
+  pp_trace_regen_ops ops = { ctx, lookup, event, t, no_blocks };
   trace_thread *th = &t->threads[i];
   struct stream s = { .t = t, .th = th, .fd = -1 };
   pp_trace_bits b = { .more = more_records, .ctx = &s };
@@ -477,6 +477,23 @@ trace_file_regen (trace_file *t, uint32_t i,
   free (s.words);
   free (s.raw);
   return status ? -1 : 0;
+}
+
+int
+trace_file_regen (trace_file *t, uint32_t i,
+		  void (*event) (void *, enum pp_trace_ev, size_t, uint32_t, uint32_t),
+		  void *ctx, char *err, size_t errlen)
+{
+  return regen (t, i, event, ctx, false, err, errlen);
+}
+
+int
+trace_file_regen_edges (trace_file *t, uint32_t i,
+			void (*event) (void *, enum pp_trace_ev, size_t, uint32_t,
+				       uint32_t),
+			void *ctx, char *err, size_t errlen)
+{
+  return regen (t, i, event, ctx, true, err, errlen);
 }
 
 /* ---- Edge counts.  */

@@ -71,6 +71,11 @@ int trace_file_regen (trace_file *t, uint32_t i,
 		      void (*event) (void *ctx, enum pp_trace_ev ev, size_t depth,
 				     uint32_t id, uint32_t x),
 		      void *ctx, char *err, size_t errlen);
+/* The same without PP_TRACE_EV_BLOCK events (pp_trace_regen_ops.no_blocks).  */
+int trace_file_regen_edges (trace_file *t, uint32_t i,
+			    void (*event) (void *ctx, enum pp_trace_ev ev,
+					   size_t depth, uint32_t id, uint32_t x),
+			    void *ctx, char *err, size_t errlen);
 /* The edge counts of every thread's regeneration, as a profile of edge-counts
    units (every edge but the fake ones measured).  Returns 0, or -1 with a
    reason in err.  */

@@ -470,6 +470,7 @@ main (void)
   struct unit_property dropped = { .name = "trace: a numbering without a needed witness is refused" };
   struct unit_property regen = { .name = "trace: regeneration equals the simulated run" };
   struct unit_property whole = { .name = "trace: a killed run and its regeneration agree as far as both go" };
+  struct unit_property edges_tell = { .name = "trace: the edges and LANDs tell every block (no_blocks)" };
   struct unit_property windows = { .name = "trace: a stream read a window at a time is read to its end" };
   static struct events truth, got;
   unsigned long long witnesses = 0, edges = 0, bits = 0, blocks = 0;
@@ -506,9 +507,33 @@ main (void)
       pp_trace_bits b = c % 2 ? (pp_trace_bits) { .more = feed_more, .ctx = &feed }
 			      : (pp_trace_bits) { .words = s.words, .nbits = s.nbits };
       struct regen_ctx ctx = { &p, &got };
-      pp_trace_regen_ops ops = { &ctx, lookup, regen_event, NULL };
+      pp_trace_regen_ops ops = { &ctx, lookup, regen_event, NULL, c % 3 == 0 };
       char err[200] = "";
       int rc = pp_trace_regen (&b, &ops, err, sizeof err);
+      /* Without block events: a block runs after every real edge into it
+	 but EXIT's and at every LAND (in a whole run: a killed one may stop
+	 between the two), so the truth's blocks go.  */
+      size_t told = 0, nblocks = 0;
+      for (size_t i = 0; i < truth.n; i++)
+	{
+	  const struct ev *t = &truth.e[i];
+	  const pp_graph *tg = &p.fns[t->id].x.g;
+	  nblocks += t->kind == PP_TRACE_EV_BLOCK;
+	  told += t->kind == PP_TRACE_EV_LAND
+		  || (t->kind == PP_TRACE_EV_EDGE && pp_trace_real_edge (tg, t->x)
+		      && tg->edges[t->x].dst != tg->exit);
+	}
+      if (!truth.overflow && complete)
+	unit_check (&edges_tell, told == nblocks, "case %u: %zu blocks, %zu told by "
+		    "the edges and LANDs", c, nblocks, told);
+      if (ops.no_blocks)
+	{
+	  size_t n = 0;
+	  for (size_t i = 0; i < truth.n; i++)
+	    if (truth.e[i].kind != PP_TRACE_EV_BLOCK)
+	      truth.e[n++] = truth.e[i];
+	  truth.n = n;
+	}
       if (!truth.overflow && !got.overflow)
 	{
 	  size_t same = 0;
@@ -548,7 +573,7 @@ main (void)
 		    "case %u: regeneration ended with %llu of %llu bits handed over",
 		    c, (unsigned long long) feed.fed, (unsigned long long) s.nbits);
       bits += s.nbits;
-      blocks += truth.n;
+      blocks += truth.n + (ops.no_blocks ? nblocks : 0);
       free (feed.win);
       free (s.words);
       for (unsigned i = 0; i < made; i++)
@@ -560,6 +585,7 @@ main (void)
   unit_report (&regen);
   unit_report (&whole);
   unit_report (&windows);
+  unit_report (&edges_tell);
   printf ("note: %llu witnesses on %llu real edges (%.1f%%), %.2f trace bits per event\n",
 	  witnesses, edges, 100.0 * (double) witnesses / (double) (edges ? edges : 1),
 	  (double) bits / (double) (blocks ? blocks : 1));
