@@ -368,22 +368,20 @@ build_choice (pp_trace_function *tf, uint32_t v)
 {
   const pp_graph *g = tf->g;
   uint32_t n = tf->nwitness ? tf->nwitness : 1;
+  uint32_t nsucc = g->succ_start[v + 1] - g->succ_start[v];
   uint32_t *choice = pp_malloc (n * sizeof *choice);
   uint32_t *seen = pp_calloc (g->nnodes, sizeof *seen);
   uint32_t *stack = pp_malloc ((g->nnodes + 1) * sizeof *stack);
-  if (!choice || !seen || !stack)
-    {
-      pp_free (choice);
-      pp_free (seen);
-      pp_free (stack);
-      return -1;
-    }
+  pp_trace_choice_row *row = NULL;
+  int status = -1;
+  if (!choice || !seen || !stack || nsucc >= PP_TRACE_NO_CHOICE)
+    goto out;
   for (uint32_t k = 0; k < n; k++)
     choice[k] = UINT32_MAX;
   uint32_t mark = 0;
-  for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
+  for (uint32_t i = 0; i < nsucc; i++)
     {
-      uint32_t s = g->succ_edges[i];
+      uint32_t s = g->succ_edges[g->succ_start[v] + i];
       if (!pp_trace_real_edge (g, s))
 	continue;
       mark++;
@@ -391,7 +389,7 @@ build_choice (pp_trace_function *tf, uint32_t v)
       /* Witnesses of s itself, or of the edges reachable after it.  */
       if (tf->witness_of_edge[s] >= 0)
 	{
-	  choice[tf->witness_of_edge[s]] = s;
+	  choice[tf->witness_of_edge[s]] = i;
 	  continue;
 	}
       stack[top++] = g->edges[s].dst;
@@ -408,8 +406,8 @@ build_choice (pp_trace_function *tf, uint32_t v)
 	      if (k >= 0)
 		{
 		  /* Two successors reaching one witness: ambiguous.  */
-		  choice[k] = choice[k] == UINT32_MAX || choice[k] == s
-			      ? s : UINT32_MAX - 2;
+		  choice[k] = choice[k] == UINT32_MAX || choice[k] == i
+			      ? i : UINT32_MAX - 2;
 		  continue;
 		}
 	      uint32_t y = g->edges[e].dst;
@@ -421,13 +419,30 @@ build_choice (pp_trace_function *tf, uint32_t v)
 	    }
 	}
     }
+  uint32_t lo = n, hi = 0;
   for (uint32_t k = 0; k < n; k++)
-    if (choice[k] == UINT32_MAX - 2)
-      choice[k] = UINT32_MAX;
+    if (choice[k] < UINT32_MAX - 2)
+      {
+	lo = k < lo ? k : lo;
+	hi = k;
+      }
+  uint32_t covered = lo <= hi ? hi - lo + 1 : 0;
+  row = pp_malloc (sizeof *row + covered * sizeof *row->succ);
+  if (!row)
+    goto out;
+  row->lo = covered ? lo : 0;
+  row->n = covered;
+  row->edge = g->succ_edges + g->succ_start[v];
+  for (uint32_t i = 0; i < covered; i++)
+    row->succ[i] = choice[lo + i] < UINT32_MAX - 2 ? (uint16_t) choice[lo + i]
+		   : PP_TRACE_NO_CHOICE;
+  tf->choice[v] = row;
+  status = 0;
+out:
+  pp_free (choice);
   pp_free (seen);
   pp_free (stack);
-  tf->choice[v] = choice;
-  return 0;
+  return status;
 }
 
 uint32_t
@@ -437,7 +452,7 @@ pp_trace_choice (pp_trace_function *tf, uint32_t v, uint32_t k)
     return UINT32_MAX;
   if (!tf->choice[v] && build_choice (tf, v) != 0)
     return UINT32_MAX - 1;
-  return tf->choice[v][k];
+  return pp_trace_choice_in (tf->choice[v], k);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -540,6 +555,12 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
   frame *stack = NULL;
   size_t depth = 0, cap = 0;
   int status = 0;
+  struct again
+  {
+    uint64_t pos, end;		/* in the whole stream; end 0: none */
+    unsigned width;
+    pp_trace_event ev;
+  } again = { 0 };
 #define FAIL(what) do { status = regen_error (err, errlen, b, (what)); goto out; } while (0)
   for (;;)
     {
@@ -548,7 +569,19 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	advance (ops, f, depth);
       const pp_graph *g = f ? f->tf->g : NULL;
       pp_trace_event ev;
-      int r = read_record (b, f ? f->tf->width : 0, &ev);
+      /* A witness read before and put back (at a predicate whose choice a
+	 later witness tells) is not decoded again.  */
+      unsigned width = f ? f->tf->width : 0;
+      int r;
+      if (again.end && again.pos == pp_trace_bit (b) && again.width == width)
+	{
+	  b->mark = b->pos;
+	  b->pos = again.end - b->base;
+	  ev = again.ev;
+	  r = 0;
+	}
+      else
+	r = read_record (b, width, &ev);
       if (r < 0)
 	FAIL ("malformed record");
       if (r > 0)
@@ -634,8 +667,8 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
       /* A witness.  */
       if (f->state == CHOOSE)
 	{
-	  uint32_t *choice = f->tf->choice[f->block];
-	  uint32_t e = choice && ev.a < f->tf->nwitness ? choice[ev.a]
+	  const pp_trace_choice_row *row = f->tf->choice[f->block];
+	  uint32_t e = row ? pp_trace_choice_in (row, ev.a)
 		       : pp_trace_choice (f->tf, f->block, (uint32_t) ev.a);
 	  if (e == UINT32_MAX - 1)
 	    FAIL ("out of memory");
@@ -645,7 +678,10 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	     is read again when the regeneration gets there.  */
 	  f->witness_read = f->tf->witness_of_edge[e] == (int32_t) ev.a;
 	  if (!f->witness_read)
-	    b->pos = b->mark;
+	    {
+	      again = (struct again) { b->base + b->mark, pp_trace_bit (b), width, ev };
+	      b->pos = b->mark;
+	    }
 	  f->edge = e;
 	  f->state = ON_EDGE;
 	  continue;

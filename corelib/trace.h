@@ -211,10 +211,31 @@ typedef struct pp_trace_function
   uint32_t *only;		/* per block: its one real successor edge, or
 				   UINT32_MAX (none, or several) */
   uint32_t entry_edge;		/* the real edge out of ENTRY, or UINT32_MAX */
-  /* Per predicate, built when regeneration first needs it: successor edge
-     chosen by each witness (UINT32_MAX: none).  */
-  uint32_t **choice;
+  /* Per predicate, built when regeneration first needs it: which successor
+     each witness chooses.  */
+  struct pp_trace_choice_row **choice;
 } pp_trace_function;
+
+/* The witnesses a predicate's successors lead to are few and close
+   together: a row covers the range of them, a byte or two each, so that
+   the rows of large functions stay in cache.  */
+typedef struct pp_trace_choice_row
+{
+  uint32_t lo, n;		/* witnesses lo .. lo + n - 1 */
+  const uint32_t *edge;		/* the predicate's successor edges */
+  uint16_t succ[];		/* per witness lo + i: index in edge, or
+				   PP_TRACE_NO_CHOICE */
+} pp_trace_choice_row;
+#define PP_TRACE_NO_CHOICE 0xffffu
+
+/* The edge witness k chooses in row r, or UINT32_MAX.  */
+static inline uint32_t
+pp_trace_choice_in (const pp_trace_choice_row *r, uint64_t k)
+{
+  if (k - r->lo >= r->n || r->succ[k - r->lo] == PP_TRACE_NO_CHOICE)
+    return UINT32_MAX;
+  return r->edge[r->succ[k - r->lo]];
+}
 
 /* Fills tf from g and the witness numbers (witness_of_edge, -1 elsewhere:
    copied) and the block flags (PP_BLOCK_CALLS; flags may be NULL).  Returns 0,
@@ -227,7 +248,8 @@ void pp_trace_function_free (pp_trace_function *tf);
 
 /* The real successor edge of predicate v that witness k says was taken, or
    UINT32_MAX when none can have produced it (a corrupted trace); builds v's
-   table on first use (UINT32_MAX - 1 on allocation failure).  */
+   row on first use (UINT32_MAX - 1 on allocation failure, or for a
+   predicate of more than 65534 successors).  */
 uint32_t pp_trace_choice (pp_trace_function *tf, uint32_t v, uint32_t k);
 
 /* Decision points and blockers: fills decision[] (per block) and marks in
