@@ -562,6 +562,9 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
     pp_trace_event ev;
   } again = { 0 };
 #define FAIL(what) do { status = regen_error (err, errlen, b, (what)); goto out; } while (0)
+  /* The record just read is consumed: counted by kind.  */
+#define COUNT(kind) do { if (ops->stats) { ops->stats->records[(kind) + 1]++;	\
+			   ops->stats->bits[(kind) + 1] += b->pos - b->mark; } } while (0)
   for (;;)
     {
       frame *f = depth ? &stack[depth - 1] : NULL;
@@ -591,6 +594,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	  /* The LAND a re-entry block writes when reached normally.  */
 	  if (ev.kind != PP_TRACE_LAND || ev.a != depth || ev.b != f->block)
 	    FAIL ("a re-entry block without its LAND");
+	  COUNT (PP_TRACE_LAND);
 	  f->state = IN_CALLS;
 	  continue;
 	}
@@ -610,6 +614,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	      stack = s;
 	      cap = ncap;
 	    }
+	  COUNT (PP_TRACE_ENTER);
 	  stack[depth++] = (frame) { .tf = tf, .id = id, .edge = tf->entry_edge,
 				     .state = ON_EDGE };
 	  ops->event (ops->ctx, PP_TRACE_EV_ENTER, depth, id, 0);
@@ -622,6 +627,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	  frame *to = &stack[ev.a - 1];
 	  if (ev.b >= to->tf->g->nnodes || !to->tf->reentry[ev.b])
 	    FAIL ("LAND at a block that is not a re-entry");
+	  COUNT (PP_TRACE_LAND);
 	  while (depth > ev.a)
 	    {
 	      ops->event (ops->ctx, PP_TRACE_EV_UNWIND, depth, stack[depth - 1].id, 0);
@@ -659,6 +665,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	  if (f->state != ON_EDGE || g->edges[f->edge].dst != g->exit
 	      || (f->tf->witness_of_edge[f->edge] >= 0 && !f->witness_read))
 	    FAIL ("RETURN out of place");
+	  COUNT (PP_TRACE_RETURN);
 	  ops->event (ops->ctx, PP_TRACE_EV_EDGE, depth, f->id, f->edge);
 	  ops->event (ops->ctx, PP_TRACE_EV_RETURN, depth, f->id, 0);
 	  depth--;
@@ -677,7 +684,9 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	  /* The witness of the chosen edge itself, or one further on, which
 	     is read again when the regeneration gets there.  */
 	  f->witness_read = f->tf->witness_of_edge[e] == (int32_t) ev.a;
-	  if (!f->witness_read)
+	  if (f->witness_read)
+	    COUNT (-1);
+	  else
 	    {
 	      again = (struct again) { b->base + b->mark, pp_trace_bit (b), width, ev };
 	      b->pos = b->mark;
@@ -689,10 +698,12 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
       if (f->tf->witness_of_edge[f->edge] < 0 || f->witness_read
 	  || ev.a != (uint64_t) f->tf->witness_of_edge[f->edge])
 	FAIL ("a witness that is not the edge's");
+      COUNT (-1);
       f->witness_read = true;
     }
 out:
   pp_free (stack);
   return status;
 #undef FAIL
+#undef COUNT
 }

@@ -292,7 +292,24 @@ typedef struct pp_trace_regen_ops
      into it (not into EXIT) and at each LAND, which is how a consumer that
      only needs edges tells them (one call fewer per block).  */
   bool no_blocks;
+  /* When not NULL: what the records regeneration consumed cost, by kind
+     (PP_TRACE_STAT_*).  */
+  struct pp_trace_regen_stats *stats;
 } pp_trace_regen_ops;
+
+enum
+{
+  PP_TRACE_STAT_WITNESS,
+  PP_TRACE_STAT_ENTER = 1 + PP_TRACE_ENTER,
+  PP_TRACE_STAT_RETURN = 1 + PP_TRACE_RETURN,
+  PP_TRACE_STAT_LAND = 1 + PP_TRACE_LAND,
+  PP_TRACE_NSTATS
+};
+
+typedef struct pp_trace_regen_stats
+{
+  uint64_t records[PP_TRACE_NSTATS], bits[PP_TRACE_NSTATS];
+} pp_trace_regen_stats;
 
 /* Regenerates one thread's execution from its records.  Returns 0 at the end
    of the records (wherever the thread stopped), or -1 with err naming the bit

@@ -6,23 +6,6 @@
 
 #include "hw.h"
 
-enum hw_type
-hw_branch_type (const hw_branch *b)
-{
-  switch (b->kind)
-    {
-    case HW_CALL:
-    case HW_INDIRECT_CALL:
-      return HW_TYPE_CALL;
-    case HW_RETURN:
-      return HW_TYPE_RETURN;
-    case HW_INDIRECT_JUMP:
-      return HW_TYPE_INDIRECT;
-    default:
-      return b->dst <= b->src ? HW_TYPE_BACKWARD : HW_TYPE_FORWARD;
-    }
-}
-
 int
 hw_ppcr_preset (hw_ppcr *p, const char *name, uint32_t max_extension)
 {
@@ -105,11 +88,10 @@ hw_ppcr_parse (hw_ppcr *p, const char *spec, char *err, size_t errlen)
 
 /* ---- Stacks.  */
 
+/* The stack of a thread other than the last one's, made when new.  */
 static hw_stack *
-stack_of (hw_model *m, uint32_t thread)
+other_stack (hw_model *m, uint32_t thread)
 {
-  if (m->last_stack < m->nstacks && m->stacks[m->last_stack].thread == thread)
-    return &m->stacks[m->last_stack];
   for (uint32_t i = 0; i < m->nstacks; i++)
     if (m->stacks[i].thread == thread)
       {
@@ -123,14 +105,23 @@ stack_of (hw_model *m, uint32_t thread)
       return NULL;
     }
   m->stacks = s;
+  m->last_stack = m->nstacks;
   s = &m->stacks[m->nstacks++];
   memset (s, 0, sizeof *s);
   s->thread = thread;
   return s;
 }
 
+static inline hw_stack *
+stack_of (hw_model *m, uint32_t thread)
+{
+  if (m->last_stack < m->nstacks && m->stacks[m->last_stack].thread == thread)
+    return &m->stacks[m->last_stack];
+  return other_stack (m, thread);
+}
+
 /* An entry's target buffer stays with its slot of the stack, reused by the
-   paths pushed there after it.  */
+   paths pushed there after it; this frees it for good.  */
 static void
 free_entry (hw_entry *e)
 {
@@ -139,10 +130,10 @@ free_entry (hw_entry *e)
   e->cap = 0;
 }
 
-static bool
+static inline bool
 note_target (hw_model *m, hw_entry *e, uint64_t addr)
 {
-  if (e->ntargets == e->cap)
+  if (__builtin_expect (e->ntargets == e->cap, 0))
     {
       uint32_t cap = e->cap ? 2 * e->cap : 8;
       uint64_t *t = realloc (e->targets, cap * sizeof *t);

@@ -68,7 +68,22 @@ enum hw_type
 /* How a branch of a kind is classified: calls and returns by kind, indirect
    jumps as indirect, the others forward or backward by address (backward iff
    dst <= src).  */
-enum hw_type hw_branch_type (const hw_branch *b);
+static inline enum hw_type
+hw_branch_type (const hw_branch *b)
+{
+  switch (b->kind)
+    {
+    case HW_CALL:
+    case HW_INDIRECT_CALL:
+      return HW_TYPE_CALL;
+    case HW_RETURN:
+      return HW_TYPE_RETURN;
+    case HW_INDIRECT_JUMP:
+      return HW_TYPE_INDIRECT;
+    default:
+      return b->dst <= b->src ? HW_TYPE_BACKWARD : HW_TYPE_FORWARD;
+    }
+}
 
 enum hw_op
 {

@@ -464,7 +464,7 @@ regen (trace_file *t, uint32_t i,
        void (*event) (void *, enum pp_trace_ev, size_t, uint32_t, uint32_t),
        void *ctx, bool no_blocks, char *err, size_t errlen)
 {
-  pp_trace_regen_ops ops = { ctx, lookup, event, t, no_blocks };
+  pp_trace_regen_ops ops = { ctx, lookup, event, t, no_blocks, &t->stats };
   trace_thread *th = &t->threads[i];
   struct stream s = { .t = t, .th = th, .fd = -1 };
   pp_trace_bits b = { .more = more_records, .ctx = &s };

@@ -54,6 +54,7 @@ typedef struct trace_file
   uint32_t nfunctions;		/* of all units */
   uint32_t nfiles;
   char **files;			/* the file read, then its fork parents */
+  pp_trace_regen_stats stats;	/* of every regeneration so far */
 } trace_file;
 
 /* Is the file at path a trace (by its first bytes)?  */

@@ -470,6 +470,7 @@ main (void)
   struct unit_property dropped = { .name = "trace: a numbering without a needed witness is refused" };
   struct unit_property regen = { .name = "trace: regeneration equals the simulated run" };
   struct unit_property whole = { .name = "trace: a killed run and its regeneration agree as far as both go" };
+  struct unit_property costs = { .name = "trace: the records counted by kind are the whole stream" };
   struct unit_property edges_tell = { .name = "trace: the edges and LANDs tell every block (no_blocks)" };
   struct unit_property windows = { .name = "trace: a stream read a window at a time is read to its end" };
   static struct events truth, got;
@@ -507,7 +508,9 @@ main (void)
       pp_trace_bits b = c % 2 ? (pp_trace_bits) { .more = feed_more, .ctx = &feed }
 			      : (pp_trace_bits) { .words = s.words, .nbits = s.nbits };
       struct regen_ctx ctx = { &p, &got };
-      pp_trace_regen_ops ops = { &ctx, lookup, regen_event, NULL, c % 3 == 0 };
+      pp_trace_regen_stats stats = { 0 };
+      pp_trace_regen_ops ops = { &ctx, lookup, regen_event, NULL, c % 3 == 0,
+				 &stats };
       char err[200] = "";
       int rc = pp_trace_regen (&b, &ops, err, sizeof err);
       /* Without block events: a block runs after every real edge into it
@@ -568,6 +571,13 @@ main (void)
 			"case %u: %zu events, %zu regenerated, first difference at %zu",
 			c, truth.n, got.n, same);
 	}
+      uint64_t counted = 0;
+      for (int k = 0; k < PP_TRACE_NSTATS; k++)
+	counted += stats.bits[k];
+      if (complete && rc == 0)
+	unit_check (&costs, counted == s.nbits, "case %u: %llu bits counted by kind, "
+		    "%llu in the stream", c, (unsigned long long) counted,
+		    (unsigned long long) s.nbits);
       if (c % 2)
 	unit_check (&windows, rc != 0 || feed.fed == s.nbits,
 		    "case %u: regeneration ended with %llu of %llu bits handed over",
@@ -586,6 +596,7 @@ main (void)
   unit_report (&whole);
   unit_report (&windows);
   unit_report (&edges_tell);
+  unit_report (&costs);
   printf ("note: %llu witnesses on %llu real edges (%.1f%%), %.2f trace bits per event\n",
 	  witnesses, edges, 100.0 * (double) witnesses / (double) (edges ? edges : 1),
 	  (double) bits / (double) (blocks ? blocks : 1));
