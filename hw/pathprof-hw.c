@@ -90,7 +90,8 @@ on_trace_label (void *c, uint64_t addr, const char *text)
 }
 
 /* A trace file: its branch stream, regenerated a chunk at a time straight
-   into the model (what `pathprof trace --branches` would print).  */
+   into the model (what `pathprof trace --branches` would print).  Errors
+   name the file.  */
 static int
 read_trace (const char *file, hw_labels *labels, struct ctx *ctx, char *err,
 	    size_t errlen)
@@ -112,7 +113,12 @@ read_trace (const char *file, hw_labels *labels, struct ctx *ctx, char *err,
       status = -1;
     }
   for (uint32_t i = 0; i < t.nthreads && status == 0; i++)
-    status = trace_branches_thread (&b, i, on_trace_branch, ctx, err, errlen);
+    {
+      char why[300];
+      status = trace_branches_thread (&b, i, on_trace_branch, ctx, why, sizeof why);
+      if (status)
+	snprintf (err, errlen, "%.4096s: %s", file, why);
+    }
   trace_branches_free (&b);
   trace_file_free (&t);
   return status;
@@ -305,7 +311,7 @@ main (int argc, char **argv)
 		    .stack_depth = (uint32_t) stack_depth,
 		    .overflow = (uint8_t) overflow, .metric = (uint8_t) metric,
 		    .queue = (uint32_t) queue };
-  char err[400];
+  char err[4500];
   if (!bad && ppcr && hw_ppcr_parse (&cfg.ppcr, ppcr, err, sizeof err))
     {
       fprintf (stderr, "pathprof-hw: --ppcr: %s\n", err);
@@ -351,7 +357,9 @@ main (int argc, char **argv)
 			  sizeof err);
   if (in && in != stdin)
     fclose (in);
-  if (status)
+  if (status && trace)
+    fprintf (stderr, "pathprof-hw: %s\n", err);
+  else if (status)
     fprintf (stderr, "pathprof-hw: %s: %s\n", file, err);
   else
     {
