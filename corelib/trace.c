@@ -286,10 +286,12 @@ pp_trace_function_init (pp_trace_function *tf, const pp_graph *g,
   tf->reentry = pp_calloc (nn, sizeof *tf->reentry);
   tf->choice = pp_calloc (nn, sizeof *tf->choice);
   tf->only = pp_malloc (nn * sizeof *tf->only);
+  tf->step = pp_malloc (nn * sizeof *tf->step);
+  tf->walk = pp_malloc (m * sizeof *tf->walk);
   bool *wit = pp_calloc (m, sizeof *wit);
   int status = -1;
   if (!tf->witness_of_edge || !tf->edge_of_witness || !tf->decision || !tf->calls
-      || !tf->reentry || !tf->choice || !tf->only || !wit)
+      || !tf->reentry || !tf->choice || !tf->only || !tf->step || !tf->walk || !wit)
     goto out;
   for (uint32_t v = 0; v < g->nnodes; v++)
     {
@@ -332,8 +334,18 @@ pp_trace_function_init (pp_trace_function *tf, const pp_graph *g,
   for (uint32_t e = 0; e < g->nedges; e++)
     if (wit[e] && witness_of_edge[e] < 0)
       goto out;
-  if (tf->entry_edge == UINT32_MAX || unwitnessed_cycle (g, witness_of_edge))
+  if (tf->entry_edge == UINT32_MAX || unwitnessed_cycle (g, witness_of_edge)
+      || g->nnodes > PP_TRACE_WALK_DST)
     goto out;
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    tf->step[v] = tf->calls[v] ? PP_TRACE_STEP_CALLS : tf->only[v];
+  for (uint32_t e = 0; e < g->nedges; e++)
+    {
+      uint32_t dst = g->edges[e].dst;
+      tf->walk[e] = dst | (witness_of_edge[e] >= 0 ? PP_TRACE_WALK_WITNESS : 0)
+		    | (dst == g->exit ? PP_TRACE_WALK_EXIT : 0)
+		    | (tf->reentry[dst] ? PP_TRACE_WALK_REENTRY : 0);
+    }
   tf->width = pp_trace_width (tf->nwitness);
   status = 0;
 out:
@@ -356,6 +368,8 @@ pp_trace_function_free (pp_trace_function *tf)
   pp_free (tf->calls);
   pp_free (tf->reentry);
   pp_free (tf->only);
+  pp_free (tf->step);
+  pp_free (tf->walk);
   memset (tf, 0, sizeof *tf);
 }
 
@@ -485,14 +499,14 @@ regen_error (char *err, size_t errlen, const pp_trace_bits *b, const char *what)
   return -1;
 }
 
-/* Moves frame f on as far as it can go without reading a record.  One step of the loop is one block: the states are
-   labels here, and stored in the frame only when a record is needed.  */
+/* Moves frame f on as far as it can go without reading a record.  One step
+   of the loop is one block: the states are labels here, and stored in the
+   frame only when a record is needed.  */
 static void
 advance (const pp_trace_regen_ops *ops, frame *f, size_t depth)
 {
   const pp_trace_function *tf = f->tf;
-  const pp_graph *g = tf->g;
-  uint32_t v = f->block, e = f->edge;
+  uint32_t v = f->block, e = f->edge, walk;
   bool witness_read = f->witness_read;
   switch (f->state)
     {
@@ -513,22 +527,26 @@ advance (const pp_trace_regen_ops *ops, frame *f, size_t depth)
       if (!ops->no_blocks)
 	ops->event (ops->ctx, PP_TRACE_EV_BLOCK, depth, f->id, v);
     in_calls:
-      if (tf->calls[v])
+      e = tf->step[v];
+      if (e == PP_TRACE_STEP_CALLS)
 	{
 	  f->state = IN_CALLS;
 	  break;
 	}
-    choose:
+      goto chosen;
+    choose:			/* after the calls */
       e = tf->only[v];
-      if (e == UINT32_MAX)
+    chosen:
+      if (e == PP_TRACE_STEP_CHOOSE)
 	{
 	  f->state = CHOOSE;
 	  break;
 	}
       witness_read = false;
     on_edge:
-      if ((tf->witness_of_edge[e] >= 0 && !witness_read)
-	  || g->edges[e].dst == g->exit)
+      walk = tf->walk[e];
+      if ((walk & PP_TRACE_WALK_WITNESS && !witness_read)
+	  || (walk & PP_TRACE_WALK_EXIT))
 	{
 	  f->state = ON_EDGE;
 	  f->edge = e;
@@ -536,8 +554,8 @@ advance (const pp_trace_regen_ops *ops, frame *f, size_t depth)
 	  break;
 	}
       ops->event (ops->ctx, PP_TRACE_EV_EDGE, depth, f->id, e);
-      v = g->edges[e].dst;
-      if (tf->reentry[v])
+      v = walk & PP_TRACE_WALK_DST;
+      if (walk & PP_TRACE_WALK_REENTRY)
 	{
 	  if (!ops->no_blocks)
 	    ops->event (ops->ctx, PP_TRACE_EV_BLOCK, depth, f->id, v);

@@ -210,11 +210,23 @@ typedef struct pp_trace_function
 				   exception edge enters it (LAND) */
   uint32_t *only;		/* per block: its one real successor edge, or
 				   UINT32_MAX (none, or several) */
+  /* What regeneration's inner loop reads, a word per block and per edge:
+     step[v] is only[v], or PP_TRACE_STEP_CALLS for a call block, or
+     PP_TRACE_STEP_CHOOSE; walk[e] is e's destination with the
+     PP_TRACE_WALK_* flags.  */
+  uint32_t *step, *walk;
   uint32_t entry_edge;		/* the real edge out of ENTRY, or UINT32_MAX */
   /* Per predicate, built when regeneration first needs it: which successor
      each witness chooses.  */
   struct pp_trace_choice_row **choice;
 } pp_trace_function;
+
+#define PP_TRACE_STEP_CALLS (UINT32_MAX - 1)
+#define PP_TRACE_STEP_CHOOSE UINT32_MAX
+#define PP_TRACE_WALK_WITNESS (1u << 31)	/* the edge has a witness */
+#define PP_TRACE_WALK_EXIT (1u << 30)		/* into EXIT */
+#define PP_TRACE_WALK_REENTRY (1u << 29)	/* into a re-entry block */
+#define PP_TRACE_WALK_DST ((1u << 29) - 1)
 
 /* The witnesses a predicate's successors lead to are few and close
    together: a row covers the range of them, a byte or two each, so that
