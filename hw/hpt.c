@@ -36,7 +36,7 @@ set_of (const hw_hpt *h, const hw_path *p)
   uint64_t x = p->start >> 4;
   if (h->index == HW_INDEX_XOR)
     x ^= p->length ^ p->outcomes ^ (p->outcomes >> 32);
-  return (uint32_t) (x % h->sets);
+  return (uint32_t) ((h->sets & (h->sets - 1)) == 0 ? x & (h->sets - 1) : x % h->sets);
 }
 
 void
