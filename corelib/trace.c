@@ -388,7 +388,7 @@ build_choice (pp_trace_function *tf, uint32_t v)
   uint32_t *stack = pp_malloc ((g->nnodes + 1) * sizeof *stack);
   pp_trace_choice_row *row = NULL;
   int status = -1;
-  if (!choice || !seen || !stack || nsucc >= PP_TRACE_NO_CHOICE)
+  if (!choice || !seen || !stack || nsucc >= PP_TRACE_MAX_SUCCESSORS)
     goto out;
   for (uint32_t k = 0; k < n; k++)
     choice[k] = UINT32_MAX;
@@ -441,15 +441,22 @@ build_choice (pp_trace_function *tf, uint32_t v)
 	hi = k;
       }
   uint32_t covered = lo <= hi ? hi - lo + 1 : 0;
-  row = pp_malloc (sizeof *row + covered * sizeof *row->succ);
+  row = pp_malloc (sizeof *row + nsucc * sizeof *row->edge
+		   + covered * sizeof *row->succ);
   if (!row)
     goto out;
   row->lo = covered ? lo : 0;
   row->n = covered;
-  row->edge = g->succ_edges + g->succ_start[v];
+  memcpy (row->edge, g->succ_edges + g->succ_start[v], nsucc * sizeof *row->edge);
+  uint16_t *succ = (uint16_t *) (row->edge + nsucc);
   for (uint32_t i = 0; i < covered; i++)
-    row->succ[i] = choice[lo + i] < UINT32_MAX - 2 ? (uint16_t) choice[lo + i]
-		   : PP_TRACE_NO_CHOICE;
+    {
+      uint32_t c = choice[lo + i];
+      succ[i] = c >= UINT32_MAX - 2 ? PP_TRACE_NO_CHOICE
+		: (uint16_t) (c | (tf->witness_of_edge[row->edge[c]] == (int32_t) (lo + i)
+				   ? PP_TRACE_OWN_WITNESS : 0));
+    }
+  row->succ = succ;
   tf->choice[v] = row;
   status = 0;
 out:
@@ -466,7 +473,8 @@ pp_trace_choice (pp_trace_function *tf, uint32_t v, uint32_t k)
     return UINT32_MAX;
   if (!tf->choice[v] && build_choice (tf, v) != 0)
     return UINT32_MAX - 1;
-  return pp_trace_choice_in (tf->choice[v], k);
+  bool own;
+  return pp_trace_choice_in (tf->choice[v], k, &own);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -674,7 +682,9 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	FAIL ("a record outside every function");
       if (f->state == IN_CALLS)
 	{
-	  b->pos = b->mark;		/* not a call's: the block goes on */
+	  /* Not a call's: the block goes on, and reads it again.  */
+	  again = (struct again) { b->base + b->mark, pp_trace_bit (b), width, ev };
+	  b->pos = b->mark;
 	  f->state = CHOOSE;
 	  continue;
 	}
@@ -693,15 +703,20 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
       if (f->state == CHOOSE)
 	{
 	  const pp_trace_choice_row *row = f->tf->choice[f->block];
-	  uint32_t e = row ? pp_trace_choice_in (row, ev.a)
-		       : pp_trace_choice (f->tf, f->block, (uint32_t) ev.a);
-	  if (e == UINT32_MAX - 1)
-	    FAIL ("out of memory");
+	  if (!row)
+	    {
+	      uint32_t e = pp_trace_choice (f->tf, f->block, (uint32_t) ev.a);
+	      if (e == UINT32_MAX - 1)
+		FAIL ("out of memory");
+	      row = f->tf->choice[f->block];
+	    }
+	  bool own = false;
+	  uint32_t e = row ? pp_trace_choice_in (row, ev.a, &own) : UINT32_MAX;
 	  if (e == UINT32_MAX)
 	    FAIL ("a witness no successor of the block leads to");
 	  /* The witness of the chosen edge itself, or one further on, which
 	     is read again when the regeneration gets there.  */
-	  f->witness_read = f->tf->witness_of_edge[e] == (int32_t) ev.a;
+	  f->witness_read = own;
 	  if (f->witness_read)
 	    COUNT (-1);
 	  else

@@ -229,24 +229,31 @@ typedef struct pp_trace_function
 #define PP_TRACE_WALK_DST ((1u << 29) - 1)
 
 /* The witnesses a predicate's successors lead to are few and close
-   together: a row covers the range of them, a byte or two each, so that
-   the rows of large functions stay in cache.  */
+   together: a row covers the range of them, two bytes each (which successor,
+   and whether the witness is that edge's own), and the successor edges
+   follow in the same allocation, so that a choice costs one cache line or
+   two, not a walk through the function's tables.  */
 typedef struct pp_trace_choice_row
 {
   uint32_t lo, n;		/* witnesses lo .. lo + n - 1 */
-  const uint32_t *edge;		/* the predicate's successor edges */
-  uint16_t succ[];		/* per witness lo + i: index in edge, or
-				   PP_TRACE_NO_CHOICE */
+  const uint16_t *succ;		/* per witness lo + i: index in edge, with
+				   PP_TRACE_OWN_WITNESS, or PP_TRACE_NO_CHOICE */
+  uint32_t edge[];		/* the predicate's successor edges */
 } pp_trace_choice_row;
 #define PP_TRACE_NO_CHOICE 0xffffu
+#define PP_TRACE_OWN_WITNESS 0x8000u
+#define PP_TRACE_MAX_SUCCESSORS 0x7fffu
 
-/* The edge witness k chooses in row r, or UINT32_MAX.  */
+/* The edge witness k chooses in row r, or UINT32_MAX; *own: k is that
+   edge's own witness.  */
 static inline uint32_t
-pp_trace_choice_in (const pp_trace_choice_row *r, uint64_t k)
+pp_trace_choice_in (const pp_trace_choice_row *r, uint64_t k, bool *own)
 {
   if (k - r->lo >= r->n || r->succ[k - r->lo] == PP_TRACE_NO_CHOICE)
     return UINT32_MAX;
-  return r->edge[r->succ[k - r->lo]];
+  uint16_t c = r->succ[k - r->lo];
+  *own = c & PP_TRACE_OWN_WITNESS;
+  return r->edge[c & ~PP_TRACE_OWN_WITNESS];
 }
 
 /* Fills tf from g and the witness numbers (witness_of_edge, -1 elsewhere:
@@ -261,7 +268,7 @@ void pp_trace_function_free (pp_trace_function *tf);
 /* The real successor edge of predicate v that witness k says was taken, or
    UINT32_MAX when none can have produced it (a corrupted trace); builds v's
    row on first use (UINT32_MAX - 1 on allocation failure, or for a
-   predicate of more than 65534 successors).  */
+   predicate of more than PP_TRACE_MAX_SUCCESSORS - 1 successors).  */
 uint32_t pp_trace_choice (pp_trace_function *tf, uint32_t v, uint32_t k);
 
 /* Decision points and blockers: fills decision[] (per block) and marks in
