@@ -155,20 +155,11 @@ pp_trace_get (pp_trace_bits *b, unsigned n, uint64_t *v)
       *v = 0;
       return 0;
     }
+  /* The window moves on until it has them, or the stream ends.  */
   while (b->pos > b->nbits || b->nbits - b->pos < n)
     if (!b->more || b->more (b) <= 0)
       return -1;
-  if (n > 64)
-    return -1;
-  uint64_t word = b->pos / 64, off = b->pos % 64;
-  uint64_t x = b->words[word] >> off;
-  if (off + n > 64)
-    x |= b->words[word + 1] << (64 - off);
-  if (n < 64)
-    x &= ((uint64_t) 1 << n) - 1;
-  b->pos += n;
-  *v = x;
-  return 0;
+  return get_fast (b, n, v) ? 0 : -1;
 }
 
 static int
