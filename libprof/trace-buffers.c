@@ -455,15 +455,25 @@ __pathprof_trace_enter (struct __pathprof_unit *u, uint32_t function, uint32_t w
       return FRAME_UNTRACED;
     }
   begin_write (t);
-  unsigned nu, nf;
-  uint64_t unit = varint_bits (trace_id (u), &nu), fn = varint_bits (function, &nf);
-  put_control (t, PP_TRACE_ENTER);
-  if (nu + nf <= 64)
-    put_bits (t, unit | fn << nu, nu + nf);
+  uint32_t id = trace_id (u);
+  uint64_t control = pp_trace_escape (t->width) | (uint64_t) PP_TRACE_ENTER << t->width;
+  if (__builtin_expect (id < 128 && function < 128, 1))
+    /* Both numbers in one varint group each (bit 7 clear): one write of
+       the control and the payload, at most 32 + 2 + 16 bits.  */
+    put_bits (t, control | ((uint64_t) id | (uint64_t) function << 8) << (t->width + 2),
+	      t->width + 18);
   else
     {
-      put_bits (t, unit, nu);
-      put_bits (t, fn, nf);
+      unsigned nu, nf;
+      uint64_t unit = varint_bits (id, &nu), fn = varint_bits (function, &nf);
+      put_bits (t, control, t->width + 2);
+      if (nu + nf <= 64)
+	put_bits (t, unit | fn << nu, nu + nf);
+      else
+	{
+	  put_bits (t, unit, nu);
+	  put_bits (t, fn, nf);
+	}
     }
   uint64_t frame = ((t->depth + 1) << 8) | t->width;
   t->depth++;
