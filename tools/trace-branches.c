@@ -50,8 +50,7 @@ lay_out (trace_branch_function *fn, const pp_graph *g, const pp_trace_function *
 	kind_of (branch_layout_kind (g, fn->order, e)), (uint8_t) bits,
 	pp_trace_real_edge (g, e) && dst != g->exit, dst };
     }
-  fn->first = tf->entry_edge < g->nedges
-	      ? base + ((uint64_t) fn->order[g->edges[tf->entry_edge].dst] << 4) : base;
+  fn->first = base + ((uint64_t) fn->order[g->edges[tf->entry_edge].dst] << 4);
   return 0;
 }
 
@@ -87,8 +86,7 @@ trace_branches_free (trace_branches *b)
       free (b->fn[i].edges);
     }
   free (b->fn);
-  free (b->fn_at);
-  free (b->at);
+  free (b->frames);
   memset (b, 0, sizeof *b);
 }
 
@@ -139,31 +137,28 @@ trace_branches_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id,
       size_t cap = b->cap ? 2 * b->cap : 64;
       while (cap < depth + 1)
 	cap *= 2;
-      uint32_t *at = realloc (b->at, cap * sizeof *at);
-      if (at)
-	b->at = at;
-      uint32_t *fn_at = realloc (b->fn_at, cap * sizeof *fn_at);
-      if (fn_at)
-	b->fn_at = fn_at;
-      if (!at || !fn_at)
+      struct trace_branch_frame *frames = realloc (b->frames, cap * sizeof *frames);
+      if (!frames)
 	{
 	  b->failed = 1;
 	  return;
 	}
+      b->frames = frames;
       b->cap = cap;
     }
+  struct trace_branch_frame *f = &b->frames[depth], *caller = f - 1;
   switch (ev)
     {
     case PP_TRACE_EV_ENTER:
       b->calls++;
-      b->fn_at[depth] = id;
+      f->fn = id;
       if (depth > 1)
 	{
 	  b->branches++;
 	  if (b->branch)
 	    b->branch (b->ctx, b->thread, TRACE_BRANCH_CALL,
-		       trace_branches_address (b, b->fn_at[depth - 1], b->at[depth - 1])
-		       + 8, b->fn[id].first);
+		       trace_branches_address (b, caller->fn, caller->block) + 8,
+		       b->fn[id].first);
 	}
       break;
     case PP_TRACE_EV_BLOCK:
@@ -175,7 +170,7 @@ trace_branches_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id,
 	if (e->to_block)
 	  {
 	    b->blocks++;
-	    b->at[depth] = e->dst_block;
+	    f->block = e->dst_block;
 	  }
 	if (e->kind >= 0)
 	  {
@@ -193,19 +188,18 @@ trace_branches_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id,
 	  b->branches++;
 	  if (b->branch)
 	    b->branch (b->ctx, b->thread, TRACE_BRANCH_RETURN,
-		       trace_branches_address (b, id, b->at[depth]) + 12,
-		       trace_branches_address (b, b->fn_at[depth - 1], b->at[depth - 1])
-		       + 9);
+		       trace_branches_address (b, id, f->block) + 12,
+		       trace_branches_address (b, caller->fn, caller->block) + 9);
 	}
       break;
     case PP_TRACE_EV_LAND:
       b->branches++;
       if (b->branch)
 	b->branch (b->ctx, b->thread, TRACE_BRANCH_INDIRECT_JUMP,
-		   trace_branches_address (b, id, b->at[depth]) + 12,
+		   trace_branches_address (b, id, f->block) + 12,
 		   trace_branches_address (b, id, x));
       b->blocks++;
-      b->at[depth] = x;
+      f->block = x;
       break;
     }
 }

@@ -56,7 +56,7 @@ typedef struct trace_branches
   trace_file *t;
   trace_branch_function *fn;	/* per function number */
   /* Per depth of the regeneration: the function and its current block.  */
-  uint32_t *fn_at, *at;
+  struct trace_branch_frame { uint32_t fn, block; } *frames;
   size_t cap;
   /* What the regeneration saw, over every thread so far.  */
   uint64_t blocks, calls, branches, outcome_bits;

@@ -13,23 +13,17 @@
 #include "commands.h"
 #include "trace-branches.h"
 
-struct printer
-{
-  trace_file *t;
-  trace_branches b;		/* counts, and the branches with --branches */
-};
-
 static const pp_function_notes *
-notes_of (const struct printer *p, uint32_t id, const trace_unit **unit)
+notes_of (const trace_branches *b, uint32_t id, const trace_unit **unit)
 {
   uint32_t u, f;
-  trace_file_function (p->t, id, &u, &f);
-  *unit = &p->t->units[u];
-  return &p->t->units[u].notes.functions[f];
+  trace_file_function (b->t, id, &u, &f);
+  *unit = &b->t->units[u];
+  return &b->t->units[u].notes.functions[f];
 }
 
 static void
-print_block (struct printer *p, size_t depth, uint32_t id, uint32_t block)
+print_block (const trace_branches *p, size_t depth, uint32_t id, uint32_t block)
 {
   const trace_unit *u;
   const pp_function_notes *fn = notes_of (p, id, &u);
@@ -47,11 +41,12 @@ print_block (struct printer *p, size_t depth, uint32_t id, uint32_t block)
   putchar ('\n');
 }
 
-/* The execution as text: every block, call, return and longjmp.  */
+/* The execution as text: every block, call, return and longjmp, printed
+   along the branch module's events, which count what the cost line needs.  */
 static void
 print_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id, uint32_t x)
 {
-  struct printer *p = ctx;
+  trace_branches *p = ctx;
   const trace_unit *u;
   const pp_function_notes *fn = notes_of (p, id, &u);
   switch (ev)
@@ -73,7 +68,7 @@ print_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id, uint32_t
       printf ("%*slongjmp to %s block %u\n", (int) (2 * depth), "", fn->name, x);
       break;
     }
-  trace_branches_event (&p->b, ev, depth, id, x);
+  trace_branches_event (p, ev, depth, id, x);
 }
 
 static void
@@ -128,9 +123,9 @@ trace_command (int argc, char **argv)
       tool_error (NULL, "%s", err);
       return 1;
     }
-  struct printer p = { .t = &t };
+  trace_branches b;
   int status = 0;
-  if (trace_branches_init (&p.b, &t))
+  if (trace_branches_init (&b, &t))
     {
       tool_error (file, "out of memory");
       trace_file_free (&t);
@@ -140,7 +135,7 @@ trace_command (int argc, char **argv)
   if (branches)
     {
       printf ("# pathprof-branches 1\n# from %s\n", file);
-      if (trace_branches_labels (&p.b, print_label, NULL))
+      if (trace_branches_labels (&b, print_label, NULL))
 	{
 	  tool_error (file, "out of memory");
 	  status = 1;
@@ -154,15 +149,18 @@ trace_command (int argc, char **argv)
       bits += t.threads[i].nbits;
       int rc;
       if (branches || summary)
-	rc = trace_branches_thread (&p.b, i, branches ? print_branch : NULL, NULL,
+	rc = trace_branches_thread (&b, i, branches ? print_branch : NULL, NULL,
 				    err, sizeof err);
       else
 	{
-	  p.b.thread = t.threads[i].id;
-	  p.b.branch = NULL;
-	  rc = trace_file_regen (&t, i, print_event, &p, err, sizeof err);
-	  if (rc == 0 && p.b.failed)
-	    rc = -1, snprintf (err, sizeof err, "out of memory");
+	  b.thread = t.threads[i].id;
+	  b.branch = NULL;
+	  rc = trace_file_regen (&t, i, print_event, &b, err, sizeof err);
+	  if (rc == 0 && b.failed)
+	    {
+	      snprintf (err, sizeof err, "out of memory");
+	      rc = -1;
+	    }
 	}
       if (rc)
 	{
@@ -189,13 +187,13 @@ trace_command (int argc, char **argv)
     }
   if (status == 0)
     {
-      double per = p.b.blocks ? 1000.0 / (double) p.b.blocks : 0;
+      double per = b.blocks ? 1000.0 / (double) b.blocks : 0;
       printf ("%s%" PRIu64 " blocks, %" PRIu64 " calls in %u thread(s): %.1f trace "
 	      "bytes per 1000 blocks, %.1f to record every branch outcome\n",
-	      branches ? "# " : "", p.b.blocks, p.b.calls, t.nthreads,
-	      (double) bits / 8 * per, (double) p.b.outcome_bits / 8 * per);
+	      branches ? "# " : "", b.blocks, b.calls, t.nthreads,
+	      (double) bits / 8 * per, (double) b.outcome_bits / 8 * per);
     }
-  trace_branches_free (&p.b);
+  trace_branches_free (&b);
   trace_file_free (&t);
   return status;
 }
