@@ -215,6 +215,16 @@ read_record (pp_trace_bits *b, unsigned width, pp_trace_event *ev)
   switch (kind)
     {
     case PP_TRACE_ENTER:
+      {
+	/* Ones up to the zero (an ENTER reads the same in every width up to
+	   the writer's), the depth bits, the two numbers.  */
+	uint64_t bit = 1;
+	for (unsigned n = 0; bit; n++)
+	  if (n > 34 || pp_trace_get (b, 1, &bit))
+	    return -1;
+	return get_varint (b, &ev->depth) || get_varint (b, &ev->a)
+	       || get_varint (b, &ev->b) ? -1 : 0;
+      }
     case PP_TRACE_LAND:
       return get_varint (b, &ev->a) || get_varint (b, &ev->b) ? -1 : 0;
     case PP_TRACE_RETURN:
@@ -279,10 +289,12 @@ pp_trace_function_init (pp_trace_function *tf, const pp_graph *g,
   tf->only = pp_malloc (nn * sizeof *tf->only);
   tf->step = pp_malloc (nn * sizeof *tf->step);
   tf->walk = pp_malloc (m * sizeof *tf->walk);
+  tf->direct_at = pp_calloc (nn + 1, sizeof *tf->direct_at);
   bool *wit = pp_calloc (m, sizeof *wit);
   int status = -1;
   if (!tf->witness_of_edge || !tf->edge_of_witness || !tf->decision || !tf->calls
-      || !tf->reentry || !tf->choice || !tf->only || !tf->step || !tf->walk || !wit)
+      || !tf->reentry || !tf->choice || !tf->only || !tf->step || !tf->walk
+      || !tf->direct_at || !wit)
     goto out;
   for (uint32_t v = 0; v < g->nnodes; v++)
     {
@@ -361,7 +373,33 @@ pp_trace_function_free (pp_trace_function *tf)
   pp_free (tf->only);
   pp_free (tf->step);
   pp_free (tf->walk);
+  pp_free (tf->direct_at);
+  pp_free (tf->direct);
   memset (tf, 0, sizeof *tf);
+}
+
+int
+pp_trace_function_direct (pp_trace_function *tf, uint32_t n, const uint32_t *block,
+			  const pp_trace_callee *callee)
+{
+  const pp_graph *g = tf->g;
+  for (uint32_t i = 0; i < n; i++)
+    if (block[i] >= g->nnodes || !tf->calls[block[i]] || (i && block[i] < block[i - 1])
+	|| !callee[i].tf || callee[i].tf->width > PP_TRACE_DIRECT_WIDTH)
+      return -2;
+  pp_trace_callee *d = pp_malloc ((n ? n : 1) * sizeof *d);
+  if (!d)
+    return -1;
+  if (n)
+    memcpy (d, callee, n * sizeof *d);
+  pp_free (tf->direct);
+  tf->direct = d;
+  memset (tf->direct_at, 0, (g->nnodes + 1) * sizeof *tf->direct_at);
+  for (uint32_t i = 0; i < n; i++)
+    tf->direct_at[block[i] + 1]++;
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    tf->direct_at[v + 1] += tf->direct_at[v];
+  return 0;
 }
 
 /* For predicate v: which successor edge leads, along edges without a witness,
@@ -485,6 +523,7 @@ typedef struct frame
   pp_trace_function *tf;
   uint32_t id;			/* the caller's name for the function */
   uint32_t block, edge;
+  uint32_t next_direct;		/* IN_CALLS: the block's next direct call */
   uint8_t state;
   bool witness_read;		/* ON_EDGE: the edge's witness is consumed */
 } frame;
@@ -525,6 +564,7 @@ advance (const pp_trace_regen_ops *ops, frame *f, size_t depth)
     at_block:
       if (!ops->no_blocks)
 	ops->event (ops->ctx, PP_TRACE_EV_BLOCK, depth, f->id, v);
+      f->next_direct = tf->direct_at[v];
     in_calls:
       e = tf->step[v];
       if (e == PP_TRACE_STEP_CALLS)
@@ -565,6 +605,51 @@ advance (const pp_trace_regen_ops *ops, frame *f, size_t depth)
   f->block = v;
 }
 
+/* The most direct calls regeneration enters in a row on its way to an ENTER
+   deeper down (a bound against a corrupted depth).  */
+#define PP_TRACE_MAX_DIRECT_RUN ((uint64_t) 1 << 20)
+
+/* The next n <= 64 bits into *v without reading them: returns how many
+   the stream has (n, or fewer at its end), UINT32_MAX on an error.  */
+static unsigned
+peek (pp_trace_bits *b, unsigned n, uint64_t *v)
+{
+  b->mark = b->pos;
+  while (b->pos > b->nbits || b->nbits - b->pos < n)
+    {
+      int r = b->more ? b->more (b) : 0;
+      if (r < 0)
+	return UINT32_MAX;
+      if (r == 0)
+	break;
+    }
+  uint64_t left = b->pos < b->nbits ? b->nbits - b->pos : 0;
+  unsigned got = left < n ? (unsigned) left : n;
+  *v = 0;
+  if (got && !get_fast (b, got, v))
+    return UINT32_MAX;
+  b->pos = b->mark;
+  return got;
+}
+
+/* Pushes an activation of tf (reported as id) entered at its entry edge.  */
+static frame *
+push (frame **stack, size_t *depth, size_t *cap, pp_trace_function *tf, uint32_t id)
+{
+  if (*depth == *cap)
+    {
+      size_t ncap = *cap ? 2 * *cap : 64;
+      frame *s = pp_realloc (*stack, ncap * sizeof *s);
+      if (!s)
+	return NULL;
+      *stack = s;
+      *cap = ncap;
+    }
+  frame *f = &(*stack)[(*depth)++];
+  *f = (frame) { .tf = tf, .id = id, .edge = tf->entry_edge, .state = ON_EDGE };
+  return f;
+}
+
 int
 pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 		size_t errlen)
@@ -572,6 +657,10 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
   frame *stack = NULL;
   size_t depth = 0, cap = 0;
   int status = 0;
+  /* The stream's position when the last direct call was entered and the
+     depth at the first of those entered there since.  */
+  uint64_t quiet_bit = UINT64_MAX;
+  size_t quiet_from = 0;
   struct again
   {
     uint64_t pos, end;		/* in the whole stream; end 0: none */
@@ -580,8 +669,8 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
   } again = { 0 };
 #define FAIL(what) do { status = regen_error (err, errlen, b, (what)); goto out; } while (0)
   /* The record just read is consumed: counted by kind.  */
-#define COUNT(kind) do { if (ops->stats) { ops->stats->records[(kind) + 1]++;	\
-			   ops->stats->bits[(kind) + 1] += b->pos - b->mark; } } while (0)
+#define COUNT(stat) do { if (ops->stats) { ops->stats->records[stat]++;	\
+			   ops->stats->bits[stat] += b->pos - b->mark; } } while (0)
   for (;;)
     {
       frame *f = depth ? &stack[depth - 1] : NULL;
@@ -589,10 +678,46 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	advance (ops, f, depth);
       const pp_graph *g = f ? f->tf->g : NULL;
       pp_trace_event ev;
-      /* A witness read before and put back (at a predicate whose choice a
-	 later witness tells) is not decoded again.  */
+      /* The next direct call of a call block: its activation comes next,
+	 unless an ENTER at this depth comes first (of a callback, or of a
+	 signal handler).  Whatever else follows is written in the width of
+	 the callee or of a callee of its own direct calls, at most
+	 PP_TRACE_DIRECT_WIDTH: it has a zero in its first
+	 PP_TRACE_DIRECT_WIDTH + 2 bits, where an ENTER has ones.  */
+      const pp_trace_callee *direct = NULL;
       unsigned width = f ? f->tf->width : 0;
       int r;
+      if (f && f->state == IN_CALLS && f->next_direct < f->tf->direct_at[f->block + 1])
+	{
+	  direct = &f->tf->direct[f->next_direct];
+	  uint64_t ahead;
+	  unsigned n = peek (b, PP_TRACE_DIRECT_WIDTH + 2, &ahead);
+	  if (n == UINT32_MAX)
+	    FAIL ("malformed record");
+	  if (n == PP_TRACE_DIRECT_WIDTH + 2 && ahead == pp_trace_escape (n))
+	    width = PP_TRACE_DIRECT_WIDTH;	/* an ENTER, read in any width */
+	  else
+	    {
+	      /* Direct calls that come round to a function again without a
+		 record between can only be a run that ended in them (it
+		 overflowed its stack).  */
+	      if (pp_trace_bit (b) != quiet_bit)
+		{
+		  quiet_bit = pp_trace_bit (b);
+		  quiet_from = depth;
+		}
+	      bool round = false;
+	      for (size_t i = quiet_from; i < depth; i++)
+		round |= stack[i].tf == direct->tf;
+	      if (round && n == 0)
+		break;
+	      if (round)
+		FAIL ("direct calls that come round without a record");
+	      goto enter_direct;
+	    }
+	}
+      /* A witness read before and put back (at a predicate whose choice a
+	 later witness tells) is not decoded again.  */
       if (again.end && again.pos == pp_trace_bit (b) && again.width == width)
 	{
 	  b->mark = b->pos;
@@ -604,6 +729,22 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	r = read_record (b, width, &ev);
       if (r < 0)
 	FAIL ("malformed record");
+      if (direct && (r > 0 || ev.kind != PP_TRACE_ENTER || ev.depth != depth + 1))
+	{
+	  if (r > 0 || ev.kind != PP_TRACE_ENTER || ev.depth <= depth
+	      || ev.depth - depth > PP_TRACE_MAX_DIRECT_RUN)
+	    FAIL ("ENTER at a depth the regeneration is not at");
+	  /* An ENTER of the callee's own calls: read again there.  */
+	  b->pos = b->mark;
+	enter_direct:
+	  f->next_direct++;
+	  if (!push (&stack, &depth, &cap, direct->tf, direct->id))
+	    FAIL ("out of memory");
+	  if (ops->stats)
+	    ops->stats->direct++;
+	  ops->event (ops->ctx, PP_TRACE_EV_ENTER, depth, direct->id, 0);
+	  continue;
+	}
       if (r > 0)
 	break;			/* the thread's records end here */
       if (f && f->state == AT_REENTRY)
@@ -611,8 +752,9 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	  /* The LAND a re-entry block writes when reached normally.  */
 	  if (ev.kind != PP_TRACE_LAND || ev.a != depth || ev.b != f->block)
 	    FAIL ("a re-entry block without its LAND");
-	  COUNT (PP_TRACE_LAND);
+	  COUNT (PP_TRACE_STAT_LAND);
 	  f->state = IN_CALLS;
+	  f->next_direct = f->tf->direct_at[f->block];
 	  continue;
 	}
       if (ev.kind == PP_TRACE_ENTER)
@@ -622,18 +764,11 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 					       : ops->ctx, ev.a, ev.b, &id);
 	  if (!tf)
 	    FAIL ("ENTER of a function the trace does not describe");
-	  if (depth == cap)
-	    {
-	      size_t ncap = cap ? 2 * cap : 64;
-	      frame *s = pp_realloc (stack, ncap * sizeof *s);
-	      if (!s)
-		FAIL ("out of memory");
-	      stack = s;
-	      cap = ncap;
-	    }
-	  COUNT (PP_TRACE_ENTER);
-	  stack[depth++] = (frame) { .tf = tf, .id = id, .edge = tf->entry_edge,
-				     .state = ON_EDGE };
+	  if (ev.depth != depth + 1)
+	    FAIL ("ENTER at a depth the regeneration is not at");
+	  COUNT (PP_TRACE_STAT_ENTER);
+	  if (!push (&stack, &depth, &cap, tf, id))
+	    FAIL ("out of memory");
 	  ops->event (ops->ctx, PP_TRACE_EV_ENTER, depth, id, 0);
 	  continue;
 	}
@@ -644,7 +779,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	  frame *to = &stack[ev.a - 1];
 	  if (ev.b >= to->tf->g->nnodes || !to->tf->reentry[ev.b])
 	    FAIL ("LAND at a block that is not a re-entry");
-	  COUNT (PP_TRACE_LAND);
+	  COUNT (PP_TRACE_STAT_LAND);
 	  while (depth > ev.a)
 	    {
 	      ops->event (ops->ctx, PP_TRACE_EV_UNWIND, depth, stack[depth - 1].id, 0);
@@ -664,6 +799,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	    }
 	  to->block = (uint32_t) ev.b;
 	  to->state = IN_CALLS;
+	  to->next_direct = to->tf->direct_at[to->block];
 	  ops->event (ops->ctx, PP_TRACE_EV_LAND, depth, to->id, to->block);
 	  if (!ops->no_blocks)
 	    ops->event (ops->ctx, PP_TRACE_EV_BLOCK, depth, to->id, to->block);
@@ -684,7 +820,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	  if (f->state != ON_EDGE || g->edges[f->edge].dst != g->exit
 	      || (f->tf->witness_of_edge[f->edge] >= 0 && !f->witness_read))
 	    FAIL ("RETURN out of place");
-	  COUNT (PP_TRACE_RETURN);
+	  COUNT (PP_TRACE_STAT_RETURN);
 	  ops->event (ops->ctx, PP_TRACE_EV_EDGE, depth, f->id, f->edge);
 	  ops->event (ops->ctx, PP_TRACE_EV_RETURN, depth, f->id, 0);
 	  depth--;
@@ -709,7 +845,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	     is read again when the regeneration gets there.  */
 	  f->witness_read = own;
 	  if (f->witness_read)
-	    COUNT (-1);
+	    COUNT (PP_TRACE_STAT_WITNESS);
 	  else
 	    {
 	      again = (struct again) { b->base + b->mark, pp_trace_bit (b), width, ev };
@@ -722,7 +858,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
       if (f->tf->witness_of_edge[f->edge] < 0 || f->witness_read
 	  || ev.a != (uint64_t) f->tf->witness_of_edge[f->edge])
 	FAIL ("a witness that is not the edge's");
-      COUNT (-1);
+      COUNT (PP_TRACE_STAT_WITNESS);
       f->witness_read = true;
     }
 out:

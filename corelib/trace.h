@@ -22,7 +22,12 @@
      W(k)        k in w bits, k < 2^w - 1: the witness of the function's edge k
      control     2^w - 1 in w bits (the escape), then a 2-bit kind and payload:
        ENTER u f   the function f of unit u (trace ids, pp_trace_put_varint)
-                   starts; its records follow in its own width
+                   starts; its records follow in its own width.  Written as
+                   m + 2 ones (m = max (w, PP_TRACE_DIRECT_WIDTH)), a zero,
+                   the new activation's depth d (a varint), u and f:
+                   read in any width up to m it is an escape, kind 3 and ones
+                   up to the zero, so that it reads the same in the caller's
+                   width and in a direct callee's (below)
        RETURN      the function returns (written on every real edge into EXIT)
        LAND d b    execution continues at block b of the activation at depth d
                    (1 = the outermost): a longjmp, computed goto or other
@@ -35,6 +40,22 @@
    inside a call ends there.  The runtime keeps the width of the innermost
    traced activation, so a callee's ENTER is written in its caller's width, as
    the regeneration reads it.
+
+   Direct calls.  A call whose callee the compiler knows, defined and traced in
+   the same unit (binding locally, so no other definition can take the call),
+   of width at most PP_TRACE_DIRECT_WIDTH, writes no ENTER: the caller puts
+   the callee's key in the thread's `expect` word just before the call, and
+   the callee, finding its key there, clears it and enters without libprof.
+   The notes list those calls per call block, in the order the block makes
+   them; only a block's first calls that may enter traced code can be direct
+   (after another one, a callback's ENTER could come first).  Regeneration
+   enters them where the block makes them.  A signal handler that runs between
+   the caller's last record and the callee's entry writes its ENTER in the
+   caller's width at the caller's depth + 1; one that runs just after the
+   entry, at the callee's depth + 1 (or deeper, after the callee's own direct
+   calls): the depth in the ENTER tells which.
+   libprof keeps an announcement a handler interrupts for the call that
+   follows the handler.
 
    Regeneration (pp_trace_regen).  Walk the CFG from the entry; at a call block,
    first regenerate every activation whose ENTER follows; at a predicate, the
@@ -66,7 +87,7 @@ extern "C" {
               thread's records begin with the first `bits` of its records in
               the parent's trace file at path
    all little-endian.  */
-#define PP_TRACE_FILE_VERSION 1u
+#define PP_TRACE_FILE_VERSION 2u	/* 2: direct calls; ENTER of kind 3 */
 enum pp_trace_chunk
 {
   PP_TRACE_CHUNK_UNIT = 1,
@@ -76,11 +97,15 @@ enum pp_trace_chunk
 
 enum pp_trace_kind
 {
-  PP_TRACE_ENTER = 0,
+  /* 0: reserved, refused by the reader */
   PP_TRACE_RETURN = 1,
   PP_TRACE_LAND = 2,
-  /* 3: reserved, refused by the reader */
+  PP_TRACE_ENTER = 3,
 };
+
+/* The widest function a direct call may enter without a record: every ENTER
+   has at least this many ones before its kind.  */
+#define PP_TRACE_DIRECT_WIDTH 8u
 
 /* Bits per witness record of a function with n witnesses: the fewest that
    leave one value, all ones, for the escape.  */
@@ -140,10 +165,14 @@ static inline void pp_trace_control (pp_trace_record *r, unsigned width,
   pp_trace_put (r, (uint64_t) kind, 2);
 }
 
+/* depth: the new activation's (1 = the outermost).  */
 static inline void pp_trace_enter (pp_trace_record *r, unsigned width,
-				   uint32_t unit, uint32_t function)
+				   uint64_t depth, uint32_t unit, uint32_t function)
 {
-  pp_trace_control (r, width, PP_TRACE_ENTER);
+  unsigned m = width > PP_TRACE_DIRECT_WIDTH ? width : PP_TRACE_DIRECT_WIDTH;
+  pp_trace_put (r, pp_trace_escape (m + 2), m + 2);
+  pp_trace_put (r, 0, 1);
+  pp_trace_put_varint (r, depth);
   pp_trace_put_varint (r, unit);
   pp_trace_put_varint (r, function);
 }
@@ -189,6 +218,7 @@ typedef struct pp_trace_event
   int kind;			/* -1: a witness; else enum pp_trace_kind */
   uint64_t a, b;		/* witness: a = k; ENTER: unit, function;
 				   LAND: depth, block */
+  uint64_t depth;		/* ENTER: the new activation's */
 } pp_trace_event;
 
 /* Returns 0, 1 at the end of the stream, -1 for a malformed record.  The
@@ -219,7 +249,19 @@ typedef struct pp_trace_function
   /* Per predicate, built when regeneration first needs it: which successor
      each witness chooses.  */
   struct pp_trace_choice_row **choice;
+  /* The direct calls (entered without a record) of block v are
+     direct[direct_at[v] .. direct_at[v + 1]), in the block's order;
+     pp_trace_function_direct sets them (none before).  */
+  uint32_t *direct_at;
+  struct pp_trace_callee *direct;
 } pp_trace_function;
+
+/* A direct call's callee, and the id regeneration reports it by.  */
+typedef struct pp_trace_callee
+{
+  pp_trace_function *tf;
+  uint32_t id;
+} pp_trace_callee;
 
 #define PP_TRACE_STEP_CALLS (UINT32_MAX - 1)
 #define PP_TRACE_STEP_CHOOSE UINT32_MAX
@@ -264,6 +306,13 @@ pp_trace_choice_in (const pp_trace_choice_row *r, uint64_t k, bool *own)
 int pp_trace_function_init (pp_trace_function *tf, const pp_graph *g,
 			    const int32_t *witness_of_edge, const uint32_t *block_flags);
 void pp_trace_function_free (pp_trace_function *tf);
+
+/* The n direct calls of tf: call i is made in block[i] (blocks in order; a
+   block's calls in the order it makes them) and enters callee[i].  Returns
+   0, -1 on allocation failure, -2 when a block is not a call block of tf or
+   a callee is wider than PP_TRACE_DIRECT_WIDTH.  */
+int pp_trace_function_direct (pp_trace_function *tf, uint32_t n,
+			      const uint32_t *block, const pp_trace_callee *callee);
 
 /* The real successor edge of predicate v that witness k says was taken, or
    UINT32_MAX when none can have produced it (a corrupted trace); builds v's
@@ -319,15 +368,16 @@ typedef struct pp_trace_regen_ops
 enum
 {
   PP_TRACE_STAT_WITNESS,
-  PP_TRACE_STAT_ENTER = 1 + PP_TRACE_ENTER,
-  PP_TRACE_STAT_RETURN = 1 + PP_TRACE_RETURN,
-  PP_TRACE_STAT_LAND = 1 + PP_TRACE_LAND,
+  PP_TRACE_STAT_ENTER,
+  PP_TRACE_STAT_RETURN,
+  PP_TRACE_STAT_LAND,
   PP_TRACE_NSTATS
 };
 
 typedef struct pp_trace_regen_stats
 {
   uint64_t records[PP_TRACE_NSTATS], bits[PP_TRACE_NSTATS];
+  uint64_t direct;		/* activations entered by a direct call */
 } pp_trace_regen_stats;
 
 /* Regenerates one thread's execution from its records.  Returns 0 at the end

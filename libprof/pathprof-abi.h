@@ -73,7 +73,16 @@ void __pathprof_count_path (struct __pathprof_path_table *t, uint64_t path);
        else
          { limit = lim; __pathprof_trace_witness (k); }
    Claiming by limit = 0 first makes a signal handler that interrupts it
-   take the slow path, which drops its records (libprof counts them).  */
+   take the slow path, which drops its records (libprof counts them).
+   A direct call (corelib/trace.h) of a callee whose key (the address of its
+   byte in the unit's key array) is K: the caller sets expect = K just before
+   the call; the callee's entry is
+       if (expect == K)
+         { expect = 0; s = state; frame = s + 256;
+           state = (frame & ~255) | w; }
+       else
+         frame = __pathprof_trace_enter (u, f, w);
+   state is the innermost traced activation's depth << 8 | its width.  */
 struct __pathprof_trace_thread
 {
   uint64_t *buf;
@@ -81,7 +90,9 @@ struct __pathprof_trace_thread
   uint64_t limit;		/* 0, or the bits buf holds (one spare word
 				   after them) */
   uint32_t busy;		/* libprof's */
-  uint32_t width;		/* libprof's */
+  uint32_t spare;
+  uint64_t state;		/* depth << 8 | width */
+  uint64_t expect;		/* the key of a direct call's callee, or 0 */
 };
 
 /* Trace mode (corelib/trace.h, libprof/trace-buffers.c).  The entry of function

@@ -7,10 +7,15 @@
    and exec) and fork write it out as one chunk of the trace file, under the
    file's lock, so that chunks of concurrent threads never interleave within
    themselves and each thread's chunks stay in order.  The runtime mirrors the
-   regeneration: it keeps the width of the innermost traced activation (the
-   width a callee's ENTER and a LAND are written in) and the depth; an
-   activation's frame word (ENTER's result, kept by the caller's code in its
-   frame) brings both back at RETURN and LAND.
+   regeneration: it keeps the depth and the width of the innermost traced
+   activation (the width a callee's ENTER and a LAND are written in) in one
+   state word; an activation's frame word (ENTER's result, kept by its code in
+   its frame: the new depth and the caller's width) brings it back at RETURN
+   and LAND.  A direct call enters without libprof (pathprof-abi.h): the
+   caller's `expect` word names the callee.  A signal handler that runs
+   between the caller setting it and the callee reading it would clear it or
+   put its own there; its ENTER keeps the caller's (`saved`, at most
+   MAX_SAVED deep) and its RETURN puts it back.
 
    Signals.  A record is written at the cursor and the cursor moves last, so a
    write that a signal handler interrupts for good (siglongjmp) leaves nothing
@@ -47,6 +52,9 @@
 
 #define BUFFER_BITS ((uint64_t) 8 << 20)	/* 1 MiB */
 #define FRAME_UNTRACED ((uint64_t) 1 << 63)
+#define FRAME_RESTORE ((uint64_t) 1 << 62)	/* an expect word to put back */
+#define FRAME_STATE (FRAME_RESTORE - 1)
+#define MAX_SAVED 16
 
 /* Where a thread's chunks go: the process's file, or the thread's own (%t).  */
 struct sink
@@ -66,11 +74,15 @@ struct tstate
   uint64_t cursor;		/* bits in buf */
   uint64_t limit;
   volatile uint32_t busy;	/* libprof is writing */
-  uint32_t width;
+  uint32_t spare;
+  uint64_t state;		/* depth << 8 | width */
+  uint64_t expect;
   /* libprof's own.  */
   uint64_t flushed;		/* bits of this thread written before buf */
-  uint64_t depth;
   uint32_t thread;		/* 1, 2, ... in order of first record; 0: none */
+  uint32_t nsaved;
+  bool lost;			/* the thread's records stopped (reported) */
+  struct { uint64_t expect, depth; } saved[MAX_SAVED];
   struct sink own;		/* with %t */
   struct tstate *next;
 };
@@ -83,8 +95,10 @@ _Static_assert (offsetof (struct tstate, buf)
 		   == offsetof (struct __pathprof_trace_thread, limit)
 		&& offsetof (struct tstate, busy)
 		   == offsetof (struct __pathprof_trace_thread, busy)
-		&& offsetof (struct tstate, width)
-		   == offsetof (struct __pathprof_trace_thread, width),
+		&& offsetof (struct tstate, state)
+		   == offsetof (struct __pathprof_trace_thread, state)
+		&& offsetof (struct tstate, expect)
+		   == offsetof (struct __pathprof_trace_thread, expect),
 		"struct tstate starts as struct __pathprof_trace_thread");
 
 PP_EXPORT __thread struct tstate __pathprof_trace_tls
@@ -96,7 +110,13 @@ PP_EXPORT __thread struct tstate __pathprof_trace_tls
 static inline bool
 write_blocked (const struct tstate *t)
 {
-  return t->busy || (t->buf && t->limit == 0);
+  return t->busy || (t->buf && t->limit == 0) || t->lost;
+}
+
+static inline unsigned
+width_of (const struct tstate *t)
+{
+  return (unsigned) (t->state & 0xff);
 }
 
 static inline void
@@ -409,8 +429,8 @@ varint_bits (uint64_t x, unsigned *n)
 static inline void
 put_control (struct tstate *t, enum pp_trace_kind kind)
 {
-  put_bits (t, pp_trace_escape (t->width) | (uint64_t) kind << t->width,
-	    t->width + 2);
+  unsigned w = width_of (t);
+  put_bits (t, pp_trace_escape (w) | (uint64_t) kind << w, w + 2);
 }
 
 /* ---- The probes.  */
@@ -449,35 +469,54 @@ PP_EXPORT uint64_t
 __pathprof_trace_enter (struct __pathprof_unit *u, uint32_t function, uint32_t width)
 {
   struct tstate *t = &ts;
+  /* A direct call's announcement this activation interrupted (a signal
+     handler's) is the interrupted code's: taken first, so that a handler
+     of this one finds none.  */
+  uint64_t expect = t->expect;
+  t->expect = 0;
+  uint64_t s = t->state, frame = s + 256;
   if (write_blocked (t))
     {
+      t->expect = expect;
       untraced_activations++;
-      return FRAME_UNTRACED;
+      return frame | FRAME_UNTRACED;
     }
   begin_write (t);
+  if (expect)
+    {
+      if (t->nsaved == MAX_SAVED)
+	{
+	  /* Handlers interrupting calls MAX_SAVED deep: what follows could
+	     not be regenerated.  */
+	  t->lost = true;
+	  t->expect = expect;
+	  trace_report ("signal handlers nested too deep: this thread's trace "
+			"ends here", NULL);
+	  end_write (t);
+	  return frame | FRAME_UNTRACED;
+	}
+      t->saved[t->nsaved].expect = expect;
+      t->saved[t->nsaved++].depth = frame >> 8;
+      frame |= FRAME_RESTORE;
+    }
   uint32_t id = trace_id (u);
-  uint64_t control = pp_trace_escape (t->width) | (uint64_t) PP_TRACE_ENTER << t->width;
-  if (__builtin_expect (id < 128 && function < 128, 1))
-    /* Both numbers in one varint group each (bit 7 clear): one write of
-       the control and the payload, at most 32 + 2 + 16 bits.  */
-    put_bits (t, control | ((uint64_t) id | (uint64_t) function << 8) << (t->width + 2),
-	      t->width + 18);
+  uint64_t depth = (frame & FRAME_STATE) >> 8;
+  /* The ENTER (corelib/trace.h): m + 2 ones, a zero, the depth, unit and
+     function numbers.  */
+  unsigned w = width_of (t), m = w > PP_TRACE_DIRECT_WIDTH ? w : PP_TRACE_DIRECT_WIDTH;
+  if (__builtin_expect (depth < 128 && id < 128 && function < 128, 1))
+    /* Each number in one varint group (bit 7 clear): one write of at most
+       34 + 1 + 24 bits.  */
+    put_bits (t, pp_trace_escape (m + 2)
+		 | (depth | (uint64_t) id << 8 | (uint64_t) function << 16) << (m + 3),
+	      m + 27);
   else
     {
-      unsigned nu, nf;
-      uint64_t unit = varint_bits (id, &nu), fn = varint_bits (function, &nf);
-      put_bits (t, control, t->width + 2);
-      if (nu + nf <= 64)
-	put_bits (t, unit | fn << nu, nu + nf);
-      else
-	{
-	  put_bits (t, unit, nu);
-	  put_bits (t, fn, nf);
-	}
+      pp_trace_record r = { { 0 }, 0 };
+      pp_trace_enter (&r, w, depth, id, function);
+      put (t, &r);
     }
-  uint64_t frame = ((t->depth + 1) << 8) | t->width;
-  t->depth++;
-  t->width = width;
+  t->state = (frame & FRAME_STATE & ~(uint64_t) 0xff) | width;
   end_write (t);
   return frame;
 }
@@ -492,7 +531,7 @@ __pathprof_trace_witness (uint32_t k)
     return;
   begin_write (t);
   pp_trace_record r = { { 0 }, 0 };
-  pp_trace_witness (&r, t->width, k);
+  pp_trace_witness (&r, width_of (t), k);
   put (t, &r);
   end_write (t);
 }
@@ -501,12 +540,19 @@ PP_EXPORT void
 __pathprof_trace_return (uint64_t frame)
 {
   struct tstate *t = &ts;
+  uint64_t back = (frame & FRAME_STATE) - 256;
+  /* Whatever is written: the direct calls of an activation that is not
+     traced moved the state too.  */
   if (write_blocked (t) || (frame & FRAME_UNTRACED))
-    return;
+    {
+      t->state = back;
+      return;
+    }
   begin_write (t);
   put_control (t, PP_TRACE_RETURN);
-  t->width = (unsigned) (frame & 0xff);
-  t->depth = (frame >> 8) - 1;
+  if ((frame & FRAME_RESTORE) && t->nsaved)
+    t->expect = t->saved[--t->nsaved].expect;
+  t->state = back;
   end_write (t);
 }
 
@@ -514,16 +560,25 @@ PP_EXPORT void
 __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width)
 {
   struct tstate *t = &ts;
+  uint64_t depth = (frame & FRAME_STATE) >> 8;
   if (frame & FRAME_UNTRACED)
-    return;
+    {
+      t->state = depth << 8 | width;
+      return;
+    }
   /* Traced code again: a write the handler left for good is over.  */
   begin_write (t);
-  uint64_t depth = frame >> 8;
-  pp_trace_record r = { { 0 }, 0 };
-  pp_trace_land (&r, t->width, depth, block);
-  put (t, &r);
-  t->depth = depth;
-  t->width = width;
+  if (!t->lost)
+    {
+      pp_trace_record r = { { 0 }, 0 };
+      pp_trace_land (&r, width_of (t), depth, block);
+      put (t, &r);
+    }
+  t->state = depth << 8 | width;
+  /* No call is under way here, and the handlers deeper down are gone.  */
+  t->expect = 0;
+  while (t->nsaved && t->saved[t->nsaved - 1].depth > depth)
+    t->nsaved--;
   end_write (t);
 }
 

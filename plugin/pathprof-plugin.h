@@ -111,6 +111,7 @@ struct probe_target
   tree ip_caller, ip_depth;	/* libprof's __pathprof_ip_caller and
 				   __pathprof_ip_depth (TLS) */
   tree tls_buf, tls_cursor, tls_limit;	/* its fields */
+  tree tls_state, tls_expect;
   bool atomic;			/* atomic counter updates (threads) */
 };
 

@@ -113,7 +113,9 @@ declare_trace_runtime (probe_target &t)
   t.tls_cursor = build_field (u64, "cursor", &fields);
   t.tls_limit = build_field (u64, "limit", &fields);
   build_field (u32, "busy", &fields);
-  build_field (u32, "width", &fields);
+  build_field (u32, "spare", &fields);
+  t.tls_state = build_field (u64, "state", &fields);
+  t.tls_expect = build_field (u64, "expect", &fields);
   finish_builtin_struct (thread_type, "__pathprof_trace_thread", fields, NULL_TREE);
   t.trace_tls = libprof_tls ("__pathprof_trace_tls", thread_type);
   t.trace_land = build_fn_decl ("__pathprof_trace_land",

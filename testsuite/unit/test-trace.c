@@ -1,7 +1,9 @@
 /* Tracing (corelib/trace.h) against brute force and a simulated execution:
    on random CFGs the witnesses have the blocking property and leave a forest
    of unwitnessed edges; random programs of several such functions run with
-   calls, recursion, returns, longjmp to re-entry blocks and exits inside calls,
+   calls (direct ones without a record, others with ENTER, in any order in a
+   block, as a callback before a direct call or a signal handler does),
+   recursion, returns, longjmp to re-entry blocks and exits inside calls,
    writing records as libprof does, and regeneration gives back exactly the
    sequence of blocks, edges, calls, returns and landings that ran.  */
 
@@ -23,6 +25,9 @@ struct fn
   int32_t *wit;
   uint32_t nwit;
   pp_trace_function tf;
+  /* Its direct calls: call i is made in block dblock[i] and enters
+     function dcallee[i].  */
+  uint32_t ndirect, *dblock, *dcallee;
 };
 
 struct ev
@@ -310,6 +315,10 @@ static void
 free_function (struct fn *f)
 {
   pp_trace_function_free (&f->tf);
+  free (f->dblock);
+  free (f->dcallee);
+  f->dblock = f->dcallee = NULL;
+  f->ndirect = 0;
   free (f->calls);
   free (f->wit);
   gen_free (&f->x);
@@ -345,9 +354,59 @@ regen_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id, uint32_t
 
 struct frame
 {
-  uint32_t fn, block, calls_left;
+  uint32_t fn, block, calls_left, next_direct;
   int phase;			/* 0 arrive, 1 calls, 2 choose */
 };
+
+/* The block's direct calls not made yet.  */
+static uint32_t
+direct_left (const struct fn *fn, const struct frame *f)
+{
+  uint32_t n = 0;
+  for (uint32_t i = f->next_direct; i < fn->ndirect && fn->dblock[i] == f->block; i++)
+    n++;
+  return n;
+}
+
+static uint32_t
+first_direct (const struct fn *fn, uint32_t block)
+{
+  uint32_t i = 0;
+  while (i < fn->ndirect && fn->dblock[i] < block)
+    i++;
+  return i;
+}
+
+/* Gives function i's call blocks direct calls (of functions narrow
+   enough), 0 to 2 each.  */
+static void
+make_direct (struct program *p, unsigned i, unsigned long long *rng)
+{
+  struct fn *f = &p->fns[i];
+  const pp_graph *g = &f->x.g;
+  f->dblock = malloc ((2 * g->nnodes + 1) * sizeof *f->dblock);
+  f->dcallee = malloc ((2 * g->nnodes + 1) * sizeof *f->dcallee);
+  pp_trace_callee *callee = malloc ((2 * g->nnodes + 1) * sizeof *callee);
+  f->ndirect = 0;
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    {
+      if (!f->tf.calls[v])
+	continue;
+      unsigned n = (unsigned) (unit_rand (rng) % 3);
+      for (unsigned k = 0; k < n; k++)
+	{
+	  uint32_t c = (uint32_t) (unit_rand (rng) % p->nfns);
+	  if (p->fns[c].tf.width > PP_TRACE_DIRECT_WIDTH)
+	    continue;
+	  f->dblock[f->ndirect] = v;
+	  f->dcallee[f->ndirect] = c;
+	  callee[f->ndirect++] = (pp_trace_callee) { &p->fns[c].tf, c };
+	}
+    }
+  if (pp_trace_function_direct (&f->tf, f->ndirect, f->dblock, callee) != 0)
+    abort ();
+  free (callee);
+}
 
 /* Runs the program from function 0, writing records; returns false when the
    run was killed (at step cut_at, 0: never) anywhere but in a call: then it
@@ -364,9 +423,11 @@ simulate (struct program *p, unsigned long long *rng, unsigned cut_at,
 #define PUT(stmt) do { memset (&r, 0, sizeof r); stmt; append (s, &r); } while (0)
 #define RND(n) ((unsigned) (unit_rand (rng) % (n)))
   uint32_t callee = 0;
+  bool direct = false;
 call:
-  PUT (pp_trace_enter (&r, width, 7, callee));
-  stack[depth++] = (struct frame) { callee, 0, 0, 0 };
+  if (!direct)
+    PUT (pp_trace_enter (&r, width, depth + 1, 7, callee));
+  stack[depth++] = (struct frame) { callee, 0, 0, 0, 0 };
   record_ev (truth, PP_TRACE_EV_ENTER, depth, callee, 0);
   width = p->fns[callee].tf.width;
   uint32_t edge = p->fns[callee].tf.entry_edge;
@@ -399,8 +460,12 @@ step:
       const pp_graph *g = &fn->x.g;
       if (++steps == cut_at)
 	return false;		/* killed here */
-      if (steps > 3000 && (is_call (fn, f->block) || nreal (g, f->block) == 0))
-	return true;		/* exit inside the call */
+      /* Exit inside a call: not one of the block's direct calls still to
+	 come (their blocks end in the call that may not return).  */
+      if (steps > 3000 && f->phase >= 1
+	  && ((is_call (fn, f->block) && direct_left (fn, f) == 0)
+	      || nreal (g, f->block) == 0))
+	return true;
       if (steps > 30000)
 	return false;
       if (f->phase == 0)
@@ -410,13 +475,25 @@ step:
 	    PUT (pp_trace_land (&r, width, depth, f->block));
 	  f->phase = 1;
 	  f->calls_left = is_call (fn, f->block) ? RND (3) : 0;
+	  f->next_direct = first_direct (fn, f->block);
 	}
       if (f->phase == 1)
 	{
-	  if (f->calls_left > 0 && depth < 12)
+	  /* The block's direct calls in order, the others (callbacks,
+	     handlers) anywhere among them.  */
+	  uint32_t nd = direct_left (fn, f);
+	  if (nd && depth >= 12)
+	    return false;	/* killed: too deep */
+	  if ((f->calls_left > 0 && depth < 12) || nd)
 	    {
-	      f->calls_left--;
-	      callee = RND (p->nfns);
+	      direct = nd && (f->calls_left == 0 || RND (2));
+	      if (direct)
+		callee = fn->dcallee[f->next_direct++];
+	      else
+		{
+		  f->calls_left--;
+		  callee = RND (p->nfns);
+		}
 	      goto call;
 	    }
 	  f->phase = 2;
@@ -444,6 +521,7 @@ step:
 		  stack[d - 1].block = target;
 		  stack[d - 1].phase = 1;
 		  stack[d - 1].calls_left = is_call (to, target) ? RND (3) : 0;
+		  stack[d - 1].next_direct = first_direct (to, target);
 		  width = to->tf.width;
 		  continue;
 		}
@@ -498,6 +576,8 @@ main (void)
 	  for (uint32_t e = 0; e < p.fns[i].x.g.nedges; e++)
 	    edges += pp_trace_real_edge (&p.fns[i].x.g, e);
 	}
+      for (unsigned i = 0; i < p.nfns; i++)
+	make_direct (&p, i, &rng);
       struct stream s = { 0 };
       truth.n = got.n = 0;
       truth.overflow = got.overflow = false;
