@@ -37,6 +37,13 @@ mode_segments (uint32_t mode)
 
 /* Whether the mode's notes list call sites (the interprocedural modes).  */
 static bool
+mode_traced (uint32_t mode)
+{
+  const pp_mode_info *m = pp_mode_lookup (mode);
+  return m && m->traced;
+}
+
+static bool
 mode_calls (uint32_t mode)
 {
   const pp_mode_info *m = pp_mode_lookup (mode);
@@ -202,6 +209,15 @@ pp_notes_encode (const pp_unit_notes *n, unsigned char **buf, size_t *len)
 	      put_u32 (&w, f->calls[k].block);
 	      put_u32 (&w, f->calls[k].flags);
 	      put_str (&w, f->calls[k].callee);
+	    }
+	}
+      if (mode_traced (n->mode))
+	{
+	  put_u32 (&w, f->ndirect);
+	  for (uint32_t k = 0; k < f->ndirect; k++)
+	    {
+	      put_u32 (&w, f->direct[k].block);
+	      put_u32 (&w, f->direct[k].callee);
 	    }
 	}
     }
@@ -501,9 +517,33 @@ decode_calls (reader *r, pp_function_notes *f)
   return 0;
 }
 
+/* The trace mode's direct calls.  */
+static int
+decode_direct (reader *r, pp_function_notes *f, uint32_t nfunctions)
+{
+  if (get_count (r, &f->ndirect, 8, "direct calls"))
+    return -1;
+  f->direct = pp_calloc (f->ndirect ? f->ndirect : 1, sizeof *f->direct);
+  if (!f->direct)
+    return fail (r, "out of memory");
+  for (uint32_t k = 0; k < f->ndirect; k++)
+    {
+      pp_direct_call *c = &f->direct[k];
+      at_item (r, "direct call", k);
+      size_t at = r->pos;
+      if (get_index (r, &c->block, f->nblocks, "call block")
+	  || get_index (r, &c->callee, nfunctions, "callee"))
+	return -1;
+      if (c->block < 2 || (k && c->block < f->direct[k - 1].block))
+	return fail (r, "corrupted at byte %zu: direct call in block %u out of "
+		     "order", at, c->block);
+    }
+  return 0;
+}
+
 static int
 decode_function (reader *r, pp_function_notes *f, uint32_t index, uint32_t nfiles,
-		 bool preferential, bool segments, bool calls)
+		 bool preferential, bool segments, bool calls, uint32_t traced_nfunctions)
 {
   size_t at;
   at_function (r, NULL, index);
@@ -555,6 +595,8 @@ decode_function (reader *r, pp_function_notes *f, uint32_t index, uint32_t nfile
   if (preferential && segments && get_u64 (r, &f->seg_checksum))
     return -1;
   if (calls && decode_calls (r, f))
+    return -1;
+  if (traced_nfunctions && decode_direct (r, f, traced_nfunctions))
     return -1;
   at_item (r, NULL, 0);
   uint64_t sum = pp_notes_cfg_checksum (f);
@@ -615,7 +657,8 @@ decode_unit (reader *r, pp_unit_notes *n)
   for (uint32_t i = 0; i < n->nfunctions; i++)
     if (decode_function (r, &n->functions[i], i, n->nfiles,
 			 mode_preferential (n->mode), mode_segments (n->mode),
-			 mode_calls (n->mode)))
+			 mode_calls (n->mode),
+			 mode_traced (n->mode) ? n->nfunctions : 0))
       return -1;
 
   at_part (r, "end");
@@ -664,6 +707,7 @@ pp_notes_free (pp_unit_notes *n)
 	  for (uint32_t k = 0; k < f->ncalls; k++)
 	    pp_free (f->calls[k].callee);
 	pp_free (f->calls);
+	pp_free (f->direct);
       }
   pp_free (n->unit_name);
   pp_free (n->files);

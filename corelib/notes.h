@@ -33,6 +33,10 @@
        u32 ncalls, per call: u32 block, u32 flags (enum pp_call_flag),
                   str callee                  -- asm name; empty when indirect
                                                  -- by block, in statement order
+       only in the trace mode (modes.h "traced"):
+       u32 ndirect, per direct call: u32 block, u32 callee -- a function of
+                  the unit; by block, in the order the block makes them
+                  (trace.h "Direct calls")
    The edges are exactly the core graph the plan was computed on, including the
    EXIT -> ENTRY edge and the fake edges.
 
@@ -68,7 +72,8 @@ extern "C" {
 #endif
 
 #define PP_NOTES_MAGIC 0x544e5050u	/* "PPNT" */
-#define PP_NOTES_VERSION 2u	/* 2: cfg_checksum covers the CFG only */
+#define PP_NOTES_VERSION 3u	/* 2: cfg_checksum covers the CFG only;
+				   3: the trace mode's direct calls */
 
 enum pp_mode
 {
@@ -120,6 +125,13 @@ typedef struct pp_call_notes
   char *callee;			/* asm name, "" when indirect */
 } pp_call_notes;
 
+/* A direct call (the trace mode): made in block, of function callee of the
+   same unit.  */
+typedef struct pp_direct_call
+{
+  uint32_t block, callee;
+} pp_direct_call;
+
 /* The block flags that describe the control flow (the CFG checksum's).  */
 #define PP_BLOCK_CFG_FLAGS PP_BLOCK_LANDING_PAD
 
@@ -163,6 +175,9 @@ typedef struct pp_function_notes
   uint32_t ncalls;
   pp_call_notes *calls;		/* by block, in statement order */
   uint64_t seg_checksum;	/* interproc-ppp, interproc-residual */
+  /* The trace mode only (else 0 and NULL).  */
+  uint32_t ndirect;
+  pp_direct_call *direct;
 } pp_function_notes;
 
 typedef struct pp_unit_notes

@@ -61,6 +61,12 @@ struct function_record
   int32_t path_table = -1;	/* its path table in the unit's, if hashed */
   uint32_t key_offset = 0;	/* its first slot key's index in the values */
   uint32_t index = 0;		/* its number in the unit's notes */
+  /* The trace mode's direct calls (corelib/trace.h): its calls that enter
+     a function of the unit without a record, and their callees' indices;
+     and whether a call of another function enters it so.  */
+  auto_vec<gcall *> direct_calls;
+  auto_vec<uint32_t> direct_callees;
+  bool called_directly = false;
   ~function_record () { pp_plan_free (&plan); }
 };
 
@@ -112,6 +118,8 @@ struct probe_target
 				   __pathprof_ip_depth (TLS) */
   tree tls_buf, tls_cursor, tls_limit;	/* its fields */
   tree tls_state, tls_expect;
+  tree trace_keys;		/* the unit's key array: a direct call's callee
+				   is the address of its byte */
   bool atomic;			/* atomic counter updates (threads) */
 };
 

@@ -18,6 +18,7 @@
 #include "pathprof-plugin.h"
 #include "plugin-version.h"
 #include "corelib/edgeprof.h"
+#include "corelib/trace.h"
 #include "corelib/ip-notes.h"
 #include "corelib/paths.h"
 #include "corelib/prior.h"
@@ -594,6 +595,54 @@ free_function_notes (pp_function_notes &fn)
   for (unsigned k = 0; k < fn.ncalls; k++)
     free (fn.calls[k].callee);
   free (fn.calls);
+  free (fn.direct);
+}
+
+/* The trace mode's direct calls (corelib/trace.h): a call whose callee is
+   a function of the unit the plugin traces, which no other definition can
+   replace, narrow enough (PP_TRACE_DIRECT_WIDTH).  Into each record and its
+   notes, with the blocks numbered as the notes number them.  */
+static void
+find_direct_calls (auto_delete_vec<function_record> &records,
+		   auto_vec<pp_function_notes> &fns)
+{
+  hash_map<tree, unsigned> index;
+  for (function_record *rec : records)
+    index.put (rec->node->decl, rec->index);
+  for (function_record *rec : records)
+    {
+      push_cfun (DECL_STRUCT_FUNCTION (rec->node->decl));
+      auto_vec<pp_direct_call> direct;
+      basic_block bb;
+      FOR_EACH_BB_FN (bb, cfun)
+	for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	     gsi_next (&gsi))
+	  {
+	    gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi));
+	    tree fndecl = call ? gimple_call_fndecl (call) : NULL_TREE;
+	    cgraph_node *node = fndecl ? cgraph_node::get (fndecl) : NULL;
+	    /* GCC's builtins (__cyg_profile_func_enter may have a body here)
+	       do not make a call block (cfg.cc calls_user_code).  */
+	    if (!node || gimple_call_internal_p (call) || fndecl_built_in_p (fndecl))
+	      continue;
+	    enum availability avail;
+	    node = node->ultimate_alias_target (&avail);
+	    unsigned *callee = avail >= AVAIL_AVAILABLE ? index.get (node->decl) : NULL;
+	    if (!callee || !decl_binds_to_current_def_p (fndecl)
+		|| pp_trace_width (records[*callee]->plan.nvalues) > PP_TRACE_DIRECT_WIDTH)
+	      continue;
+	    rec->direct_calls.safe_push (call);
+	    rec->direct_callees.safe_push (*callee);
+	    records[*callee]->called_directly = true;
+	    direct.safe_push ({ (uint32_t) bb->index, *callee });
+	  }
+      pop_cfun ();
+      pp_function_notes &fn = fns[rec->index];
+      fn.ndirect = direct.length ();
+      fn.direct = XNEWVEC (pp_direct_call, MAX (1u, fn.ndirect));
+      for (unsigned k = 0; k < fn.ndirect; k++)
+	fn.direct[k] = direct[k];
+    }
 }
 
 static unsigned int
@@ -636,6 +685,8 @@ instrument_unit (void)
     }
   if (records.is_empty ())
     return 0;
+  if (option_mode->traced)
+    find_direct_calls (records, fns);
   /* A traced unit's records go to the trace file, which has its notes: it
      has no values and libprof writes no profile for it.  */
   if (option_mode->traced)
@@ -651,6 +702,20 @@ instrument_unit (void)
 		      ? unsigned_char_type_node : long_long_unsigned_type_node;
 
   create_unit_values (target, total, records);
+  target.trace_keys = NULL_TREE;
+  for (function_record *rec : records)
+    if (rec->called_directly && !target.trace_keys)
+      {
+	target.trace_keys = build_decl (BUILTINS_LOCATION, VAR_DECL,
+					get_identifier ("__pathprof_trace_keys"),
+					build_array_type_nelts (unsigned_char_type_node,
+								records.length ()));
+	TREE_STATIC (target.trace_keys) = 1;
+	DECL_ARTIFICIAL (target.trace_keys) = 1;
+	DECL_IGNORED_P (target.trace_keys) = 1;
+	TREE_ADDRESSABLE (target.trace_keys) = 1;
+	varpool_node::finalize_decl (target.trace_keys);
+      }
   for (function_record *rec : records)
     {
       push_cfun (DECL_STRUCT_FUNCTION (rec->node->decl));

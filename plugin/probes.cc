@@ -130,6 +130,8 @@ struct site_state
   tree frame = NULL_TREE;	/* the trace frame word (ENTER's result) */
   auto_vec<gimple *> keyed;	/* the keyed counts' markers (expand_keyed) */
   auto_vec<gimple *> witnesses;	/* the witnesses' calls (expand_witness) */
+  gimple *enter = NULL;		/* ENTER of a function called directly
+				   (expand_enter) */
   auto_vec<gimple *> steps;	/* segments' EDGE calls (expand_step) */
   auto_vec<gimple *> returns;	/* segments' RETURN calls (expand_return) */
   auto_vec<gimple *> exits;	/* segments' EXIT calls (expand_exit) */
@@ -315,6 +317,12 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 					 build_int_cst (unsigned_type_node, p.operand));
 	gimple_call_set_lhs (call, word);
 	gimple_seq_add_stmt (seq, call);
+	if (rec.called_directly)
+	  {
+	    s.enter = call;	/* expand_enter stores the frame word */
+	    trace_frame (s);
+	    return;
+	  }
 	gimple_seq_add_stmt (seq, gimple_build_assign (trace_frame (s), word));
 	return;
       }
@@ -661,6 +669,84 @@ new_block_of (basic_block after, gimple_seq seq, basic_block join)
     make_single_succ_edge (bb, join, EDGE_FALLTHRU);
   return bb;
 }
+
+/* The key of function INDEX of the unit (pathprof-abi.h), into SEQ.  */
+static tree
+trace_key (const probe_target &t, uint32_t index, gimple_seq *seq)
+{
+  tree byte = build4 (ARRAY_REF, TREE_TYPE (TREE_TYPE (t.trace_keys)), t.trace_keys,
+		      size_int (index), NULL_TREE, NULL_TREE);
+  return emit_value (seq, counter_type (), NOP_EXPR, build_fold_addr_expr (byte),
+		     NULL_TREE, "PP_trace_key");
+}
+
+/* Before each direct call of rec: expect = the callee's key.  */
+static void
+announce_direct_calls (const function_record &rec, const probe_target &t)
+{
+  for (unsigned k = 0; k < rec.direct_calls.length (); k++)
+    {
+      gimple_seq seq = NULL;
+      tree key = trace_key (t, rec.direct_callees[k], &seq);
+      gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_expect), key));
+      gimple_stmt_iterator gsi = gsi_for_stmt (rec.direct_calls[k]);
+      gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+    }
+}
+
+/* Replaces the ENTER call (its result WORD) of function INDEX, whose
+   records take WIDTH bits and which direct calls enter, by the entry of
+   pathprof-abi.h, the call staying on the other path:
+       if (expect == key)
+         { expect = 0; s = state; frame = s + 256;
+           state = (frame & ~255) | WIDTH; }
+       else
+         frame = __pathprof_trace_enter (...);  */
+static void
+expand_enter (const probe_target &t, gimple *call, tree frame, uint32_t index,
+	      unsigned width)
+{
+  tree u64 = counter_type ();
+  tree word = gimple_call_lhs (call);
+  basic_block bb = gimple_bb (call);
+  edge to_direct = split_block (bb, call);
+  basic_block join = to_direct->dest;
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  gsi_remove (&gsi, false);
+
+  gimple_seq seq = NULL;
+  tree expect = emit_value (&seq, u64, NOP_EXPR, tls_field (t, t.tls_expect),
+			    NULL_TREE, "PP_trace_expect");
+  tree key = trace_key (t, index, &seq);
+  gsi = gsi_last_bb (bb);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+
+  seq = NULL;
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_expect),
+						  build_int_cst (u64, 0)));
+  tree state = emit_value (&seq, u64, NOP_EXPR, tls_field (t, t.tls_state), NULL_TREE,
+			   "PP_trace_state");
+  tree fr = emit_value (&seq, u64, PLUS_EXPR, state, build_int_cst (u64, 256),
+			"PP_trace_frame");
+  tree depth = emit_value (&seq, u64, BIT_AND_EXPR, fr, build_int_cst (u64, ~(HOST_WIDE_INT) 255),
+			   "PP_trace_state");
+  tree next = emit_value (&seq, u64, BIT_IOR_EXPR, depth, build_int_cst (u64, width),
+			  "PP_trace_state");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_state), next));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (frame, fr));
+  basic_block direct = new_block_of (bb, seq, join);
+
+  seq = NULL;
+  gimple_seq_add_stmt (&seq, call);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (frame, word));
+  basic_block other = new_block_of (direct, seq, join);
+
+  branch (bb, to_direct, gimple_build_cond (EQ_EXPR, expect, key, NULL_TREE, NULL_TREE),
+	  direct, other, profile_probability::even ());
+  direct->count = bb->count.apply_probability (profile_probability::even ());
+  other->count = bb->count - direct->count;
+}
+
 
 /* The end of a segment in place (expand_step): *COUNT += 1, then the next
    segment starts as the record at NEXT says.  */
@@ -1081,6 +1167,7 @@ insert_probes (const function_record &rec, const probe_target &t)
   auto_vec<gcall *> calls;
   if (t.calls)
     function_calls (calls);
+  announce_direct_calls (rec, t);
   for (uint32_t i = 0; i < plan.nprobes;)
     {
       const pp_probe &first = plan.probes[i];
@@ -1108,6 +1195,8 @@ insert_probes (const function_record &rec, const probe_target &t)
     expand_keyed (rec, t, marker);
   for (gimple *call : s.witnesses)
     expand_witness (t, call, pp_trace_width (plan.nvalues));
+  if (s.enter)
+    expand_enter (t, s.enter, s.frame, rec.index, pp_trace_width (plan.nvalues));
   for (unsigned k = 0; k < s.steps.length (); k++)
     expand_step (t, s.steps[k], s.step_args[k]);
   for (gimple *call : s.returns)

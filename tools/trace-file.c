@@ -171,6 +171,32 @@ add_unit (trace_file *t, const unsigned char *p, uint64_t len, char *err,
       if (rc)
 	return snprintf (err, errlen, "out of memory"), -1;
     }
+  /* The direct calls, once every callee is there.  */
+  for (uint32_t f = 0; f < n; f++)
+    {
+      const pp_function_notes *fn = &u->notes.functions[f];
+      uint32_t *block = malloc ((fn->ndirect + 1) * sizeof *block);
+      pp_trace_callee *callee = malloc ((fn->ndirect + 1) * sizeof *callee);
+      int rc = -1;
+      if (block && callee)
+	{
+	  for (uint32_t k = 0; k < fn->ndirect; k++)
+	    {
+	      block[k] = fn->direct[k].block;
+	      callee[k] = (pp_trace_callee) { &u->functions[fn->direct[k].callee],
+					      u->first + fn->direct[k].callee };
+	    }
+	  rc = pp_trace_function_direct (&u->functions[f], fn->ndirect, block, callee);
+	}
+      free (block);
+      free (callee);
+      if (rc == -2)
+	return snprintf (err, errlen, "unit %s, function %s: its direct calls do not "
+			 "fit its graph (a block without calls, or a callee "
+			 "wider than %u bits)", u->name, fn->name, PP_TRACE_DIRECT_WIDTH), -1;
+      if (rc)
+	return snprintf (err, errlen, "out of memory"), -1;
+    }
   return 0;
 }
 

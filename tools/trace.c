@@ -184,6 +184,8 @@ trace_command (int argc, char **argv)
 		t.stats.records[k], t.stats.bits[k],
 		t.stats.records[k] ? (double) t.stats.bits[k] / (double) t.stats.records[k]
 		: 0.0, all ? 100.0 * (double) t.stats.bits[k] / (double) all : 0.0);
+      printf ("%-8s %14" PRIu64 " %14d %9.2f %6.1f%%\n", "direct", t.stats.direct,
+	      0, 0.0, 0.0);
     }
   if (status == 0)
     {
