@@ -122,8 +122,11 @@ width_of (const struct tstate *t)
 static inline void
 begin_write (struct tstate *t)
 {
-  t->busy = 1;
+  /* limit first: while busy is set, limit is 0, so that a handler's code
+     never puts a witness in place in the middle of this write.  */
   t->limit = 0;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  t->busy = 1;
   __atomic_signal_fence (__ATOMIC_SEQ_CST);
 }
 
@@ -131,8 +134,9 @@ static inline void
 end_write (struct tstate *t)
 {
   __atomic_signal_fence (__ATOMIC_SEQ_CST);
-  t->limit = t->buf ? BUFFER_BITS : 0;
   t->busy = 0;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  t->limit = t->buf ? BUFFER_BITS : 0;
 }
 
 /* Protects everything below, and the writes to the files.  */
