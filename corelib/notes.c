@@ -35,7 +35,7 @@ mode_segments (uint32_t mode)
   return m && pp_mode_segments (m);
 }
 
-/* Whether the mode's notes list call sites (the interprocedural modes).  */
+/* Whether the mode's notes list direct calls (the trace mode).  */
 static bool
 mode_traced (uint32_t mode)
 {
@@ -43,6 +43,7 @@ mode_traced (uint32_t mode)
   return m && m->traced;
 }
 
+/* Whether the mode's notes list call sites (the interprocedural modes).  */
 static bool
 mode_calls (uint32_t mode)
 {

@@ -309,6 +309,15 @@ build_core_graph (pp_graph *g, function_record &rec, auto_vec<double> &gcc_weigh
     gcc_weight.truncate (0);
 }
 
+bool
+user_call_p (const gcall *call)
+{
+  if (gimple_call_internal_p (call))
+    return false;
+  tree fndecl = gimple_call_fndecl (call);
+  return !fndecl || !fndecl_built_in_p (fndecl);
+}
+
 /* Does bb call a function that may be instrumented (not a GCC builtin or an
    internal function)?  */
 static bool
@@ -317,13 +326,8 @@ calls_user_code (basic_block bb)
   for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
        gsi_next (&gsi))
     if (gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi)))
-      {
-	if (gimple_call_internal_p (call))
-	  continue;
-	tree fndecl = gimple_call_fndecl (call);
-	if (!fndecl || !fndecl_built_in_p (fndecl))
-	  return true;
-      }
+      if (user_call_p (call))
+	return true;
   return false;
 }
 
@@ -333,11 +337,10 @@ calls_user_code (basic_block bb)
 static bool
 probed_call_p (gcall *call)
 {
-  if (gimple_call_internal_p (call))
-    return false;
-  tree fndecl = gimple_call_fndecl (call);
-  return !fndecl || !fndecl_built_in_p (fndecl) || stmt_ends_bb_p (call)
-	 || (gimple_call_flags (call) & (ECF_NORETURN | ECF_RETURNS_TWICE));
+  return user_call_p (call)
+	 || (!gimple_call_internal_p (call)
+	     && (stmt_ends_bb_p (call)
+		 || (gimple_call_flags (call) & (ECF_NORETURN | ECF_RETURNS_TWICE))));
 }
 
 void

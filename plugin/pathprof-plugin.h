@@ -95,6 +95,9 @@ void describe_function (pp_function_notes &fn, const pp_graph &g,
 			file_table &files, bool calls);
 /* The calls of cfun that the notes list (modes with calls), in their order.  */
 void function_calls (auto_vec<gcall *> &calls);
+/* Does the call go to code that may be instrumented: not an internal
+   function, not a GCC builtin?  (A block with one is a call block.)  */
+bool user_call_p (const gcall *call);
 
 /* probes.cc.  */
 
@@ -131,6 +134,7 @@ void insert_probes (const function_record &rec, const probe_target &t);
 
 /* The unit's value array (nvalues of t.value_type), its path tables (one
    per function record with plan.path_table; sets their path_table), the
+   trace mode's key array (when a record is called_directly), the
    declaration of its registration record and libprof's probe functions.  */
 void create_unit_values (probe_target &t, uint32_t nvalues,
 			 auto_delete_vec<function_record> &records);

@@ -618,12 +618,12 @@ find_direct_calls (auto_delete_vec<function_record> &records,
 	for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
 	     gsi_next (&gsi))
 	  {
+	    /* A call to a GCC builtin (__cyg_profile_func_enter may have a
+	       body here) does not make a call block.  */
 	    gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi));
-	    tree fndecl = call ? gimple_call_fndecl (call) : NULL_TREE;
+	    tree fndecl = call && user_call_p (call) ? gimple_call_fndecl (call) : NULL_TREE;
 	    cgraph_node *node = fndecl ? cgraph_node::get (fndecl) : NULL;
-	    /* GCC's builtins (__cyg_profile_func_enter may have a body here)
-	       do not make a call block (cfg.cc calls_user_code).  */
-	    if (!node || gimple_call_internal_p (call) || fndecl_built_in_p (fndecl))
+	    if (!node)
 	      continue;
 	    enum availability avail;
 	    node = node->ultimate_alias_target (&avail);
@@ -702,20 +702,6 @@ instrument_unit (void)
 		      ? unsigned_char_type_node : long_long_unsigned_type_node;
 
   create_unit_values (target, total, records);
-  target.trace_keys = NULL_TREE;
-  for (function_record *rec : records)
-    if (rec->called_directly && !target.trace_keys)
-      {
-	target.trace_keys = build_decl (BUILTINS_LOCATION, VAR_DECL,
-					get_identifier ("__pathprof_trace_keys"),
-					build_array_type_nelts (unsigned_char_type_node,
-								records.length ()));
-	TREE_STATIC (target.trace_keys) = 1;
-	DECL_ARTIFICIAL (target.trace_keys) = 1;
-	DECL_IGNORED_P (target.trace_keys) = 1;
-	TREE_ADDRESSABLE (target.trace_keys) = 1;
-	varpool_node::finalize_decl (target.trace_keys);
-      }
   for (function_record *rec : records)
     {
       push_cfun (DECL_STRUCT_FUNCTION (rec->node->decl));

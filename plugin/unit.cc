@@ -203,6 +203,21 @@ create_unit_values (probe_target &t, uint32_t nvalues,
 			 false);
   varpool_node::finalize_decl (t.values);
 
+  /* The trace mode's keys, a byte per function, when a direct call names
+     one (pathprof-abi.h).  */
+  t.trace_keys = NULL_TREE;
+  bool direct = false;
+  for (function_record *rec : records)
+    direct |= rec->called_directly;
+  if (direct)
+    {
+      t.trace_keys = static_var ("__pathprof_trace_keys",
+				 build_array_type_nelts (unsigned_char_type_node,
+							 records.length ()),
+				 NULL_TREE, false);
+      varpool_node::finalize_decl (t.trace_keys);
+    }
+
   /* One hash-table descriptor per function with more paths than fit an array.  */
   t.path_tables = NULL_TREE;
   tree f_function, f_npaths;

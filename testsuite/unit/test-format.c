@@ -343,6 +343,55 @@ test_notes_errors (void)
   unit_result (ok, "notes: clear errors for each kind of damage", "see notes");
 }
 
+/* The trace mode's direct calls: kept by a round trip, refused when a
+   callee is not a function of the unit or the blocks are out of order.  */
+static void
+test_notes_direct (void)
+{
+  pp_line_ref line = { 0, 7 };
+  pp_block_notes blocks[4] = { { 0, -1, 0, NULL }, { 0, -1, 0, NULL },
+			       { PP_BLOCK_CALLS, -1, 1, &line },
+			       { PP_BLOCK_CALLS, -1, 1, &line } };
+  pp_edge_notes edges[3] = { { 0, 2, 0, -1 }, { 2, 3, 0, -1 }, { 3, 1, 0, 0 } };
+  pp_direct_call direct[2] = { { 2, 0 }, { 3, 1 } };
+  pp_function_notes f[2] = {
+    { .asm_name = "f", .name = "f", .decl_line = 3, .nvalues = 1, .nblocks = 4,
+      .blocks = blocks, .nedges = 3, .edges = edges, .ndirect = 2, .direct = direct },
+    { .asm_name = "g", .name = "g", .decl_line = 9, .nvalues = 1, .nblocks = 4,
+      .blocks = blocks, .nedges = 3, .edges = edges } };
+  char *files[1] = { "/src/a.c" };
+  pp_unit_notes n = { .mode = PP_MODE_TRACE, .unit_name = "/src/a.c", .nfiles = 1,
+		      .files = files, .nfunctions = 2, .functions = f };
+  unsigned char *buf;
+  size_t len;
+  pp_unit_notes d;
+  char err[256];
+  bool ok = pp_notes_encode (&n, &buf, &len) == 0
+	    && pp_notes_decode (buf, len, &d, err, sizeof err) == 0;
+  if (ok)
+    {
+      ok = d.functions[0].ndirect == 2 && d.functions[1].ndirect == 0
+	   && d.functions[0].direct[0].block == 2 && d.functions[0].direct[0].callee == 0
+	   && d.functions[0].direct[1].block == 3 && d.functions[0].direct[1].callee == 1;
+      pp_notes_free (&d);
+    }
+  if (ok)
+    free (buf);
+  direct[1].callee = 2;
+  ok = ok && pp_notes_encode (&n, &buf, &len) == 0
+       && decode_fails_with (buf, len, "callee 2 out of range")
+       && decode_fails_with (buf, len, "(function 'f', direct call 1)");
+  if (ok)
+    free (buf);
+  direct[1] = (pp_direct_call) { 1, 0 };
+  ok = ok && pp_notes_encode (&n, &buf, &len) == 0
+       && decode_fails_with (buf, len, "direct call in block 1 out of order");
+  if (ok)
+    free (buf);
+  unit_result (ok, "notes: the trace mode's direct calls round-trip, bad ones are "
+	       "refused", "see notes");
+}
+
 static void
 test_notes_graph_and_modes (void)
 {
@@ -1118,6 +1167,7 @@ main (void)
   test_notes_truncations_and_flips ();
   test_notes_random_garbage ();
   test_notes_errors ();
+  test_notes_direct ();
   test_notes_graph_and_modes ();
   test_profile_round_trip ();
   test_profile_truncations_and_flips ();
