@@ -180,19 +180,10 @@ get_varint (pp_trace_bits *b, uint64_t *v)
   return -1;
 }
 
-static inline int
-read_record (pp_trace_bits *b, unsigned width, pp_trace_event *ev)
+static __attribute__ ((noinline)) int
+read_slow (pp_trace_bits *b, unsigned width, pp_trace_event *ev)
 {
-  b->mark = b->pos;
   uint64_t x, kind;
-  /* A witness, read from the window (most records).  */
-  if (get_fast (b, width, &x) && x != pp_trace_escape (width))
-    {
-      ev->kind = -1;
-      ev->a = x;
-      ev->b = 0;
-      return 0;
-    }
   b->pos = b->mark;
   while (b->pos >= b->nbits)
     {
@@ -232,6 +223,22 @@ read_record (pp_trace_bits *b, unsigned width, pp_trace_event *ev)
     default:
       return -1;
     }
+}
+
+static inline int
+read_record (pp_trace_bits *b, unsigned width, pp_trace_event *ev)
+{
+  b->mark = b->pos;
+  uint64_t x;
+  /* A witness, read from the window (most records).  */
+  if (__builtin_expect (get_fast (b, width, &x) && x != pp_trace_escape (width), 1))
+    {
+      ev->kind = -1;
+      ev->a = x;
+      ev->b = 0;
+      return 0;
+    }
+  return read_slow (b, width, ev);
 }
 
 int
@@ -524,6 +531,11 @@ typedef struct frame
   uint32_t id;			/* the caller's name for the function */
   uint32_t block, edge;
   uint32_t next_direct;		/* IN_CALLS: the block's next direct call */
+  /* k + 1 for a witness read and not yet consumed (a predicate's choice
+     that a witness further on told), else 0.  Only edges without a
+     witness lie between a predicate and that witness, so it is consumed
+     before the activation needs another record.  */
+  uint32_t pending;
   uint8_t state;
   bool witness_read;		/* ON_EDGE: the edge's witness is consumed */
 } frame;
@@ -537,19 +549,38 @@ regen_error (char *err, size_t errlen, const pp_trace_bits *b, const char *what)
   return -1;
 }
 
-/* Moves frame f on as far as it can go without reading a record.  One step
-   of the loop is one block: the states are labels here, and stored in the
-   frame only when a record is needed.  */
-static void
+/* The successor edge *e of predicate v that witness k tells, and whether k
+   is *e's own.  Returns NULL or what is wrong.  */
+static inline const char *
+choose (pp_trace_function *tf, uint32_t v, uint64_t k, uint32_t *e, bool *own)
+{
+  const pp_trace_choice_row *row = tf->choice[v];
+  if (__builtin_expect (!row, 0))
+    {
+      if (pp_trace_choice (tf, v, (uint32_t) k) == UINT32_MAX - 1)
+	return "out of memory";
+      row = tf->choice[v];
+    }
+  *own = false;
+  *e = row ? pp_trace_choice_in (row, k, own) : UINT32_MAX;
+  return *e == UINT32_MAX ? "a witness no successor of the block leads to" : NULL;
+}
+
+/* Moves frame f on as far as it can go without reading a record, using its
+   pending witness.  One step of the loop is one block: the states are
+   labels here, and stored in the frame only when a record is needed.
+   Returns NULL or what is wrong.  */
+static const char *
 advance (const pp_trace_regen_ops *ops, frame *f, size_t depth)
 {
-  const pp_trace_function *tf = f->tf;
+  pp_trace_function *tf = f->tf;
   uint32_t v = f->block, e = f->edge, walk;
   bool witness_read = f->witness_read;
+  const char *wrong = NULL;
   switch (f->state)
     {
     case AT_REENTRY:
-      return;
+      return f->pending ? "a re-entry block without its LAND" : NULL;
     case AT_BLOCK:
       goto at_block;
     case IN_CALLS:
@@ -578,14 +609,40 @@ advance (const pp_trace_regen_ops *ops, frame *f, size_t depth)
     chosen:
       if (e == PP_TRACE_STEP_CHOOSE)
 	{
-	  f->state = CHOOSE;
-	  break;
+	  if (!f->pending)
+	    {
+	      f->state = CHOOSE;
+	      break;
+	    }
+	  bool own;
+	  if ((wrong = choose (tf, v, f->pending - 1, &e, &own)))
+	    break;
+	  if (own)
+	    f->pending = 0;
+	  witness_read = own;
 	}
-      witness_read = false;
+      else
+	witness_read = false;
     on_edge:
       walk = tf->walk[e];
-      if ((walk & PP_TRACE_WALK_WITNESS && !witness_read)
-	  || (walk & PP_TRACE_WALK_EXIT))
+      if (walk & PP_TRACE_WALK_WITNESS && !witness_read)
+	{
+	  if (!f->pending)
+	    {
+	      f->state = ON_EDGE;
+	      f->edge = e;
+	      f->witness_read = false;
+	      break;
+	    }
+	  if (f->pending - 1 != (uint32_t) tf->witness_of_edge[e])
+	    {
+	      wrong = "a witness that is not the edge's";
+	      break;
+	    }
+	  f->pending = 0;
+	  witness_read = true;
+	}
+      if (walk & PP_TRACE_WALK_EXIT)
 	{
 	  f->state = ON_EDGE;
 	  f->edge = e;
@@ -603,6 +660,10 @@ advance (const pp_trace_regen_ops *ops, frame *f, size_t depth)
 	}
     }
   f->block = v;
+  if (!wrong && f->pending)
+    wrong = f->state == AT_REENTRY ? "a re-entry block without its LAND"
+	    : "a witness before the records its activation needs";
+  return wrong;
 }
 
 /* The most direct calls regeneration enters in a row on its way to an ENTER
@@ -661,12 +722,6 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
      depth at the first of those entered there since.  */
   uint64_t quiet_bit = UINT64_MAX;
   size_t quiet_from = 0;
-  struct again
-  {
-    uint64_t pos, end;		/* in the whole stream; end 0: none */
-    unsigned width;
-    pp_trace_event ev;
-  } again = { 0 };
 #define FAIL(what) do { status = regen_error (err, errlen, b, (what)); goto out; } while (0)
   /* The record just read is consumed: counted by kind.  */
 #define COUNT(stat) do { if (ops->stats) { ops->stats->records[stat]++;	\
@@ -674,8 +729,9 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
   for (;;)
     {
       frame *f = depth ? &stack[depth - 1] : NULL;
-      if (f)
-	advance (ops, f, depth);
+      const char *wrong = f ? advance (ops, f, depth) : NULL;
+      if (wrong)
+	FAIL (wrong);
       const pp_graph *g = f ? f->tf->g : NULL;
       pp_trace_event ev;
       /* The next direct call of a call block: its activation comes next,
@@ -716,17 +772,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	      goto enter_direct;
 	    }
 	}
-      /* A witness read before and put back (at a predicate whose choice a
-	 later witness tells) is not decoded again.  */
-      if (again.end && again.pos == pp_trace_bit (b) && again.width == width)
-	{
-	  b->mark = b->pos;
-	  b->pos = again.end - b->base;
-	  ev = again.ev;
-	  r = 0;
-	}
-      else
-	r = read_record (b, width, &ev);
+      r = read_record (b, width, &ev);
       if (r < 0)
 	FAIL ("malformed record");
       if (direct && (r > 0 || ev.kind != PP_TRACE_ENTER || ev.depth != depth + 1))
@@ -799,6 +845,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	    }
 	  to->block = (uint32_t) ev.b;
 	  to->state = IN_CALLS;
+	  to->pending = 0;
 	  to->next_direct = to->tf->direct_at[to->block];
 	  ops->event (ops->ctx, PP_TRACE_EV_LAND, depth, to->id, to->block);
 	  if (!ops->no_blocks)
@@ -807,59 +854,31 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	}
       if (!f)
 	FAIL ("a record outside every function");
+      if (ev.kind < 0)
+	{
+	  /* A witness: advance consumes it, where the walk reaches its edge.
+	     Read in a call block, the block's calls are over.  */
+	  COUNT (PP_TRACE_STAT_WITNESS);
+	  f->pending = (uint32_t) ev.a + 1;
+	  if (f->state == IN_CALLS)
+	    f->state = CHOOSE;
+	  continue;
+	}
       if (f->state == IN_CALLS)
 	{
 	  /* Not a call's: the block goes on, and reads it again.  */
-	  again = (struct again) { b->base + b->mark, pp_trace_bit (b), width, ev };
 	  b->pos = b->mark;
 	  f->state = CHOOSE;
 	  continue;
 	}
-      if (ev.kind == PP_TRACE_RETURN)
-	{
-	  if (f->state != ON_EDGE || g->edges[f->edge].dst != g->exit
-	      || (f->tf->witness_of_edge[f->edge] >= 0 && !f->witness_read))
-	    FAIL ("RETURN out of place");
-	  COUNT (PP_TRACE_STAT_RETURN);
-	  ops->event (ops->ctx, PP_TRACE_EV_EDGE, depth, f->id, f->edge);
-	  ops->event (ops->ctx, PP_TRACE_EV_RETURN, depth, f->id, 0);
-	  depth--;
-	  continue;
-	}
-      /* A witness.  */
-      if (f->state == CHOOSE)
-	{
-	  const pp_trace_choice_row *row = f->tf->choice[f->block];
-	  if (!row)
-	    {
-	      uint32_t e = pp_trace_choice (f->tf, f->block, (uint32_t) ev.a);
-	      if (e == UINT32_MAX - 1)
-		FAIL ("out of memory");
-	      row = f->tf->choice[f->block];
-	    }
-	  bool own = false;
-	  uint32_t e = row ? pp_trace_choice_in (row, ev.a, &own) : UINT32_MAX;
-	  if (e == UINT32_MAX)
-	    FAIL ("a witness no successor of the block leads to");
-	  /* The witness of the chosen edge itself, or one further on, which
-	     is read again when the regeneration gets there.  */
-	  f->witness_read = own;
-	  if (f->witness_read)
-	    COUNT (PP_TRACE_STAT_WITNESS);
-	  else
-	    {
-	      again = (struct again) { b->base + b->mark, pp_trace_bit (b), width, ev };
-	      b->pos = b->mark;
-	    }
-	  f->edge = e;
-	  f->state = ON_EDGE;
-	  continue;
-	}
-      if (f->tf->witness_of_edge[f->edge] < 0 || f->witness_read
-	  || ev.a != (uint64_t) f->tf->witness_of_edge[f->edge])
-	FAIL ("a witness that is not the edge's");
-      COUNT (PP_TRACE_STAT_WITNESS);
-      f->witness_read = true;
+      /* A RETURN.  */
+      if (f->state != ON_EDGE || g->edges[f->edge].dst != g->exit
+	  || (f->tf->witness_of_edge[f->edge] >= 0 && !f->witness_read))
+	FAIL ("RETURN out of place");
+      COUNT (PP_TRACE_STAT_RETURN);
+      ops->event (ops->ctx, PP_TRACE_EV_EDGE, depth, f->id, f->edge);
+      ops->event (ops->ctx, PP_TRACE_EV_RETURN, depth, f->id, 0);
+      depth--;
     }
 out:
   pp_free (stack);

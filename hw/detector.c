@@ -89,7 +89,7 @@ hw_ppcr_parse (hw_ppcr *p, const char *spec, char *err, size_t errlen)
 /* ---- Stacks.  */
 
 /* The stack of a thread other than the last one's, made when new.  */
-static hw_stack *
+static __attribute__ ((noinline)) hw_stack *
 other_stack (hw_model *m, uint32_t thread)
 {
   for (uint32_t i = 0; i < m->nstacks; i++)
@@ -130,21 +130,26 @@ free_entry (hw_entry *e)
   e->cap = 0;
 }
 
+static __attribute__ ((noinline)) bool
+grow_targets (hw_model *m, hw_entry *e)
+{
+  uint32_t cap = e->cap ? 2 * e->cap : 8;
+  uint64_t *t = realloc (e->targets, cap * sizeof *t);
+  if (!t)
+    {
+      m->failed = true;
+      return false;
+    }
+  e->targets = t;
+  e->cap = cap;
+  return true;
+}
+
 static inline bool
 note_target (hw_model *m, hw_entry *e, uint64_t addr)
 {
-  if (__builtin_expect (e->ntargets == e->cap, 0))
-    {
-      uint32_t cap = e->cap ? 2 * e->cap : 8;
-      uint64_t *t = realloc (e->targets, cap * sizeof *t);
-      if (!t)
-	{
-	  m->failed = true;
-	  return false;
-	}
-      e->targets = t;
-      e->cap = cap;
-    }
+  if (__builtin_expect (e->ntargets == e->cap, 0) && !grow_targets (m, e))
+    return false;
   e->targets[e->ntargets++] = addr;
   return true;
 }
@@ -222,7 +227,8 @@ pop (hw_model *m, hw_stack *s)
   emit (m, &s->e[--s->depth]);
 }
 
-static void
+/* One branch (hw_model_branch's, out of its way).  */
+static __attribute__ ((noinline)) void
 detect (hw_model *m, const hw_branch *b)
 {
   hw_stack *s = stack_of (m, b->thread);
@@ -287,8 +293,7 @@ hw_model_init (hw_model *m, const hw_config *c, hw_hpt *hpt)
     return -1;
   m->hpt = hpt;
   hw_profile_init (&m->complete);
-  m->queue = malloc (m->c.queue * sizeof *m->queue);
-  return m->queue ? 0 : -1;
+  return 0;
 }
 
 void
@@ -301,46 +306,45 @@ hw_model_free (hw_model *m)
       free (m->stacks[i].e);
     }
   free (m->stacks);
-  free (m->queue);
   hw_profile_free (&m->complete);
   memset (m, 0, sizeof *m);
 }
 
-/* The queue decouples the pipeline from the detector; cycle-free, it only
-   holds up to c.queue branches in order.  */
+/* The queue decouples the pipeline from the detector.  Cycle-free, it only
+   delays: it holds branches in order and never drops one, so the detector
+   sees each as it arrives.  */
 void
 hw_model_branch (hw_model *m, const hw_branch *b)
 {
-  if (m->queued == m->c.queue)
+  /* Most branches: a conditional or direct jump forward, of the last thread, which
+     joins the top path (no extension applies and, short of the maximum
+     length, no split: what detect would do).  Here with little to save.  */
+  hw_stack *s = m->stacks + (m->last_stack < m->nstacks ? m->last_stack : 0);
+  if (__builtin_expect (b->kind <= HW_JUMP && b->dst > b->src
+			&& m->c.ppcr.ops[HW_TYPE_FORWARD] == HW_OP_UPDATE
+			&& m->last_stack < m->nstacks && s->thread == b->thread
+			&& s->depth, 1))
     {
-      detect (m, &m->queue[m->head]);
-      if (++m->head == m->c.queue)
-	m->head = 0;
-      m->queued--;
+      hw_entry *top = &s->e[s->depth - 1];
+      if (__builtin_expect (top->path.length + 1u < m->c.max_length
+			    && top->ntargets < top->cap, 1))
+	{
+	  m->branches++;
+	  uint32_t ev = top->events + b->events;
+	  top->events = ev > 255 ? 255 : ev;
+	  top->path.outcomes |= (uint64_t) (b->kind != HW_COND_NOT_TAKEN)
+				 << top->path.length;
+	  top->path.length++;
+	  top->targets[top->ntargets++] = b->dst;
+	  return;
+	}
     }
-  uint32_t tail = m->head + m->queued;
-  m->queue[tail >= m->c.queue ? tail - m->c.queue : tail] = *b;
-  m->queued++;
-  if (m->queued > m->max_queued)
-    m->max_queued = m->queued;
-}
-
-static void
-drain (hw_model *m)
-{
-  while (m->queued)
-    {
-      detect (m, &m->queue[m->head]);
-      if (++m->head == m->c.queue)
-	m->head = 0;
-      m->queued--;
-    }
+  detect (m, b);
 }
 
 void
 hw_model_end_thread (hw_model *m, uint32_t thread)
 {
-  drain (m);
   hw_stack *s = stack_of (m, thread);
   while (s && s->depth)
     pop (m, s);
@@ -349,7 +353,6 @@ hw_model_end_thread (hw_model *m, uint32_t thread)
 void
 hw_model_flush (hw_model *m)
 {
-  drain (m);
   for (uint32_t i = 0; i < m->nstacks; i++)
     while (m->stacks[i].depth)
       pop (m, &m->stacks[i]);

@@ -218,7 +218,8 @@ typedef struct hw_config
   uint32_t stack_depth;		/* entries before overflow */
   uint8_t overflow;		/* enum hw_overflow */
   uint8_t metric;		/* enum hw_metric: what a path adds to the HPT */
-  uint32_t queue;		/* branch queue entries */
+  uint32_t queue;		/* branch queue entries (a cycle-free model's
+				   queue only delays: no result depends on it) */
 } hw_config;
 
 typedef struct hw_model
@@ -228,17 +229,15 @@ typedef struct hw_model
   hw_profile complete;
   uint32_t nstacks, last_stack;	/* last_stack: the last one used */
   hw_stack *stacks;		/* one per thread */
-  hw_branch *queue;		/* c.queue entries, a FIFO */
-  uint32_t queued, head;
-  uint64_t branches, paths, overflows, underflows, splits, max_queued;
+  uint64_t branches, paths, overflows, underflows, splits;
   bool failed;			/* out of memory */
 } hw_model;
 
 int hw_model_init (hw_model *m, const hw_config *c, hw_hpt *hpt);
 void hw_model_free (hw_model *m);
-/* One retired branch into the queue (draining it when full).  */
+/* One retired branch, through the queue.  */
 void hw_model_branch (hw_model *m, const hw_branch *b);
-/* Drains the queue and pops every stack (end of stream or of a sample).  */
+/* Pops every stack (end of stream or of a sample).  */
 void hw_model_flush (hw_model *m);
 /* The end of one thread's branches (an LBR sample): its stack is emptied.  */
 void hw_model_end_thread (hw_model *m, uint32_t thread);

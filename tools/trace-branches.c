@@ -128,24 +128,51 @@ trace_branches_labels (trace_branches *b,
   return 0;
 }
 
-void
-trace_branches_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id, uint32_t x)
+/* Room for the frames up to depth; false when out of memory.  */
+static bool
+grow_frames (trace_branches *b, size_t depth)
 {
-  trace_branches *b = ctx;
-  if (depth + 1 > b->cap)
+  size_t cap = b->cap ? 2 * b->cap : 64;
+  while (cap < depth + 1)
+    cap *= 2;
+  struct trace_branch_frame *frames = realloc (b->frames, cap * sizeof *frames);
+  if (!frames)
     {
-      size_t cap = b->cap ? 2 * b->cap : 64;
-      while (cap < depth + 1)
-	cap *= 2;
-      struct trace_branch_frame *frames = realloc (b->frames, cap * sizeof *frames);
-      if (!frames)
-	{
-	  b->failed = 1;
-	  return;
-	}
-      b->frames = frames;
-      b->cap = cap;
+      b->failed = 1;
+      return false;
     }
+  b->frames = frames;
+  b->cap = cap;
+  return true;
+}
+
+/* Most events are edges.  */
+static inline void
+edge_event (trace_branches *b, size_t depth, uint32_t id, uint32_t x)
+{
+  const trace_branch_edge *e = &b->fn[id].edges[x];
+  b->outcome_bits += e->outcome_bits;
+  if (e->to_block)
+    {
+      b->blocks++;
+      b->frames[depth].block = e->dst_block;
+    }
+  if (e->kind >= 0)
+    {
+      b->branches++;
+      if (b->branch)
+	b->branch (b->ctx, b->thread, (enum trace_branch_kind) e->kind, e->src, e->dst);
+    }
+}
+
+/* The events other than an edge, and an edge deeper than the frames so far
+   (trace_branches_event's, out of its way).  */
+static __attribute__ ((noinline)) void
+other_event (trace_branches *b, enum pp_trace_ev ev, size_t depth, uint32_t id,
+	     uint32_t x)
+{
+  if (depth + 1 > b->cap && !grow_frames (b, depth))
+    return;
   struct trace_branch_frame *f = &b->frames[depth], *caller = f - 1;
   switch (ev)
     {
@@ -161,26 +188,11 @@ trace_branches_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id,
 		       b->fn[id].first);
 	}
       break;
-    case PP_TRACE_EV_BLOCK:
-      break;			/* told by the edges into it and LAND */
+    case PP_TRACE_EV_BLOCK:	/* told by the edges into it and LAND */
+      break;
     case PP_TRACE_EV_EDGE:
-      {
-	const trace_branch_edge *e = &b->fn[id].edges[x];
-	b->outcome_bits += e->outcome_bits;
-	if (e->to_block)
-	  {
-	    b->blocks++;
-	    f->block = e->dst_block;
-	  }
-	if (e->kind >= 0)
-	  {
-	    b->branches++;
-	    if (b->branch)
-	      b->branch (b->ctx, b->thread, (enum trace_branch_kind) e->kind, e->src,
-			 e->dst);
-	  }
-	break;
-      }
+      edge_event (b, depth, id, x);
+      break;
     case PP_TRACE_EV_RETURN:
     case PP_TRACE_EV_UNWIND:
       if (depth > 1)
@@ -202,6 +214,16 @@ trace_branches_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id,
       f->block = x;
       break;
     }
+}
+
+void
+trace_branches_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id, uint32_t x)
+{
+  trace_branches *b = ctx;
+  if (__builtin_expect (ev != PP_TRACE_EV_EDGE || depth + 1 > b->cap, 0))
+    other_event (b, ev, depth, id, x);
+  else
+    edge_event (b, depth, id, x);
 }
 
 int
