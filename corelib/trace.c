@@ -162,15 +162,22 @@ pp_trace_get (pp_trace_bits *b, unsigned n, uint64_t *v)
   return get_fast (b, n, v) ? 0 : -1;
 }
 
+static inline int
+get (pp_trace_bits *b, unsigned n, uint64_t *v)
+{
+  return get_fast (b, n, v) ? 0 : pp_trace_get (b, n, v);
+}
+
 static int
 get_varint (pp_trace_bits *b, uint64_t *v)
 {
   *v = 0;
   for (unsigned shift = 0; shift < 64; shift += 7)
     {
-      uint64_t group, more;
-      if (pp_trace_get (b, 7, &group) || pp_trace_get (b, 1, &more))
+      uint64_t byte;
+      if (get (b, 8, &byte))
 	return -1;
+      uint64_t group = byte & 0x7f, more = byte >> 7;
       if (shift == 63 && group > 1)
 	return -1;		/* beyond 64 bits */
       *v |= group << shift;
@@ -210,9 +217,17 @@ read_slow (pp_trace_bits *b, unsigned width, pp_trace_event *ev)
 	/* Ones up to the zero (an ENTER reads the same in every width up to
 	   the writer's), the depth bits, the two numbers.  */
 	uint64_t bit = 1;
-	for (unsigned n = 0; bit; n++)
-	  if (n > 34 || pp_trace_get (b, 1, &bit))
-	    return -1;
+	if (get_fast (b, 35, &x))
+	  {
+	    unsigned ones = (unsigned) __builtin_ctzll (~x);
+	    if (ones >= 35)
+	      return -1;
+	    b->pos -= 35 - (ones + 1);
+	  }
+	else
+	  for (unsigned n = 0; bit; n++)
+	    if (n > 34 || get (b, 1, &bit))
+	      return -1;
 	return get_varint (b, &ev->depth) || get_varint (b, &ev->a)
 	       || get_varint (b, &ev->b) ? -1 : 0;
       }
@@ -231,12 +246,22 @@ read_record (pp_trace_bits *b, unsigned width, pp_trace_event *ev)
   b->mark = b->pos;
   uint64_t x;
   /* A witness, read from the window (most records).  */
-  if (__builtin_expect (get_fast (b, width, &x) && x != pp_trace_escape (width), 1))
+  if (__builtin_expect (get_fast (b, width, &x), 1))
     {
-      ev->kind = -1;
-      ev->a = x;
-      ev->b = 0;
-      return 0;
+      if (__builtin_expect (x != pp_trace_escape (width), 1))
+	{
+	  ev->kind = -1;
+	  ev->a = x;
+	  ev->b = 0;
+	  return 0;
+	}
+      /* Then most control records are RETURNs.  */
+      if (get_fast (b, 2, &x) && x == PP_TRACE_RETURN)
+	{
+	  ev->kind = PP_TRACE_RETURN;
+	  ev->a = ev->b = 0;
+	  return 0;
+	}
     }
   return read_slow (b, width, ev);
 }
@@ -566,12 +591,33 @@ choose (pp_trace_function *tf, uint32_t v, uint64_t k, uint32_t *e, bool *own)
   return *e == UINT32_MAX ? "a witness no successor of the block leads to" : NULL;
 }
 
-/* Moves frame f on as far as it can go without reading a record, using its
-   pending witness.  One step of the loop is one block: the states are
-   labels here, and stored in the frame only when a record is needed.
+/* The next record into f->pending when it is a witness the window holds
+   (most records: they need not go round pp_trace_regen's loop).  */
+static inline bool
+take_witness (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, unsigned width)
+{
+  uint64_t x, at = b->pos;
+  if (!get_fast (b, width, &x) || x == pp_trace_escape (width))
+    {
+      b->pos = at;
+      return false;
+    }
+  b->mark = at;
+  f->pending = (uint32_t) x + 1;
+  if (ops->stats)
+    {
+      ops->stats->records[PP_TRACE_STAT_WITNESS]++;
+      ops->stats->bits[PP_TRACE_STAT_WITNESS] += width;
+    }
+  return true;
+}
+
+/* Moves frame f on as far as it can go without reading a record other than
+   a witness.  One step of the loop is one block: the states are labels
+   here, and stored in the frame only when another record is needed.
    Returns NULL or what is wrong.  */
 static const char *
-advance (const pp_trace_regen_ops *ops, frame *f, size_t depth)
+advance (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, size_t depth)
 {
   pp_trace_function *tf = f->tf;
   uint32_t v = f->block, e = f->edge, walk;
@@ -584,7 +630,12 @@ advance (const pp_trace_regen_ops *ops, frame *f, size_t depth)
     case AT_BLOCK:
       goto at_block;
     case IN_CALLS:
-      goto in_calls;
+      /* A call block's activations may follow (LAND also lands here, in
+	 any block).  */
+      e = tf->step[v];
+      if (e == PP_TRACE_STEP_CALLS)
+	return NULL;
+      goto chosen;
     case CHOOSE:
       goto choose;
     default:
@@ -595,11 +646,10 @@ advance (const pp_trace_regen_ops *ops, frame *f, size_t depth)
     at_block:
       if (!ops->no_blocks)
 	ops->event (ops->ctx, PP_TRACE_EV_BLOCK, depth, f->id, v);
-      f->next_direct = tf->direct_at[v];
-    in_calls:
       e = tf->step[v];
       if (e == PP_TRACE_STEP_CALLS)
 	{
+	  f->next_direct = tf->direct_at[v];
 	  f->state = IN_CALLS;
 	  break;
 	}
@@ -609,7 +659,7 @@ advance (const pp_trace_regen_ops *ops, frame *f, size_t depth)
     chosen:
       if (e == PP_TRACE_STEP_CHOOSE)
 	{
-	  if (!f->pending)
+	  if (!f->pending && !take_witness (b, ops, f, tf->width))
 	    {
 	      f->state = CHOOSE;
 	      break;
@@ -627,7 +677,7 @@ advance (const pp_trace_regen_ops *ops, frame *f, size_t depth)
       walk = tf->walk[e];
       if (walk & PP_TRACE_WALK_WITNESS && !witness_read)
 	{
-	  if (!f->pending)
+	  if (!f->pending && !take_witness (b, ops, f, tf->width))
 	    {
 	      f->state = ON_EDGE;
 	      f->edge = e;
@@ -729,7 +779,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
   for (;;)
     {
       frame *f = depth ? &stack[depth - 1] : NULL;
-      const char *wrong = f ? advance (ops, f, depth) : NULL;
+      const char *wrong = f ? advance (b, ops, f, depth) : NULL;
       if (wrong)
 	FAIL (wrong);
       const pp_graph *g = f ? f->tf->g : NULL;
