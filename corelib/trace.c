@@ -168,7 +168,7 @@ get (pp_trace_bits *b, unsigned n, uint64_t *v)
   return get_fast (b, n, v) ? 0 : pp_trace_get (b, n, v);
 }
 
-static int
+static inline int
 get_varint (pp_trace_bits *b, uint64_t *v)
 {
   *v = 0;
@@ -198,7 +198,7 @@ read_slow (pp_trace_bits *b, unsigned width, pp_trace_event *ev)
       if (r <= 0)
 	return r < 0 ? -1 : 1;
     }
-  if (pp_trace_get (b, width, &x))
+  if (get (b, width, &x))
     return -1;
   ev->a = ev->b = 0;
   if (x != pp_trace_escape (width))
@@ -207,7 +207,7 @@ read_slow (pp_trace_bits *b, unsigned width, pp_trace_event *ev)
       ev->a = x;
       return 0;
     }
-  if (pp_trace_get (b, 2, &kind))
+  if (get (b, 2, &kind))
     return -1;
   ev->kind = (int) kind;
   switch (kind)

@@ -228,8 +228,8 @@ pop (hw_model *m, hw_stack *s)
 }
 
 /* One branch (hw_model_branch's, out of its way).  */
-static __attribute__ ((noinline)) void
-detect (hw_model *m, const hw_branch *b)
+void
+hw_model_detect (hw_model *m, const hw_branch *b)
 {
   hw_stack *s = stack_of (m, b->thread);
   if (!s)
@@ -308,38 +308,6 @@ hw_model_free (hw_model *m)
   free (m->stacks);
   hw_profile_free (&m->complete);
   memset (m, 0, sizeof *m);
-}
-
-/* The queue decouples the pipeline from the detector.  Cycle-free, it only
-   delays: it holds branches in order and never drops one, so the detector
-   sees each as it arrives.  */
-void
-hw_model_branch (hw_model *m, const hw_branch *b)
-{
-  /* Most branches: a conditional or direct jump forward, of the last thread, which
-     joins the top path (no extension applies and, short of the maximum
-     length, no split: what detect would do).  Here with little to save.  */
-  hw_stack *s = m->stacks + (m->last_stack < m->nstacks ? m->last_stack : 0);
-  if (__builtin_expect (b->kind <= HW_JUMP && b->dst > b->src
-			&& m->c.ppcr.ops[HW_TYPE_FORWARD] == HW_OP_UPDATE
-			&& m->last_stack < m->nstacks && s->thread == b->thread
-			&& s->depth, 1))
-    {
-      hw_entry *top = &s->e[s->depth - 1];
-      if (__builtin_expect (top->path.length + 1u < m->c.max_length
-			    && top->ntargets < top->cap, 1))
-	{
-	  m->branches++;
-	  uint32_t ev = top->events + b->events;
-	  top->events = ev > 255 ? 255 : ev;
-	  top->path.outcomes |= (uint64_t) (b->kind != HW_COND_NOT_TAKEN)
-				 << top->path.length;
-	  top->path.length++;
-	  top->targets[top->ntargets++] = b->dst;
-	  return;
-	}
-    }
-  detect (m, b);
 }
 
 void

@@ -235,8 +235,39 @@ typedef struct hw_model
 
 int hw_model_init (hw_model *m, const hw_config *c, hw_hpt *hpt);
 void hw_model_free (hw_model *m);
-/* One retired branch, through the queue.  */
-void hw_model_branch (hw_model *m, const hw_branch *b);
+/* One retired branch, through the queue.  The queue decouples the pipeline
+   from the detector; cycle-free, it only delays (it holds branches in order
+   and never drops one), so the detector sees each as it arrives.  Most
+   branches, forward conditional branches or direct jumps of the thread of
+   the branch before, join the top path (no extension applies and, short of
+   the maximum length, no split): here, in line; hw_model_detect does the
+   rest (and could do these).  */
+void hw_model_detect (hw_model *m, const hw_branch *b);
+static inline void
+hw_model_branch (hw_model *m, const hw_branch *b)
+{
+  hw_stack *s = m->stacks + (m->last_stack < m->nstacks ? m->last_stack : 0);
+  if (__builtin_expect (b->kind <= HW_JUMP && b->dst > b->src
+			&& m->c.ppcr.ops[HW_TYPE_FORWARD] == HW_OP_UPDATE
+			&& m->last_stack < m->nstacks && s->thread == b->thread
+			&& s->depth, 1))
+    {
+      hw_entry *top = &s->e[s->depth - 1];
+      if (__builtin_expect (top->path.length + 1u < m->c.max_length
+			    && top->ntargets < top->cap, 1))
+	{
+	  m->branches++;
+	  uint32_t ev = top->events + b->events;
+	  top->events = ev > 255 ? 255 : ev;
+	  top->path.outcomes |= (uint64_t) (b->kind != HW_COND_NOT_TAKEN)
+				 << top->path.length;
+	  top->path.length++;
+	  top->targets[top->ntargets++] = b->dst;
+	  return;
+	}
+    }
+  hw_model_detect (m, b);
+}
 /* Pops every stack (end of stream or of a sample).  */
 void hw_model_flush (hw_model *m);
 /* The end of one thread's branches (an LBR sample): its stack is emptied.  */
