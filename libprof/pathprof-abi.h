@@ -74,6 +74,10 @@ void __pathprof_count_path (struct __pathprof_path_table *t, uint64_t path);
          { limit = lim; __pathprof_trace_witness (k); }
    Claiming by limit = 0 first makes a signal handler that interrupts it
    take the slow path, which drops its records (libprof counts them).
+   RETURN is put in place the same way (its record for k, w + 2 bits) when
+   the frame word has neither flag (bits 63, 62) and the buffer has room,
+   and then also does state = frame - 256 before limit = lim; else
+   __pathprof_trace_return (frame).
    A direct call (corelib/trace.h) of a callee whose key (the address of its
    byte in the unit's key array) is K: the caller sets expect = K just before
    the call; the callee's entry is

@@ -514,6 +514,19 @@ __pathprof_trace_enter (struct __pathprof_unit *u, uint32_t function, uint32_t w
     put_bits (t, pp_trace_escape (m + 2)
 		 | (depth | (uint64_t) id << 8 | (uint64_t) function << 16) << (m + 3),
 	      m + 27);
+  else if (depth < (uint64_t) 1 << 56)
+    {
+      /* Larger numbers (SQLite has thousands of functions in one unit):
+	 the ones and zero, then each number, each one write.  */
+      put_bits (t, pp_trace_escape (m + 2), m + 3);
+      unsigned n;
+      uint64_t v = varint_bits (depth, &n);
+      put_bits (t, v, n);
+      v = varint_bits (id, &n);
+      put_bits (t, v, n);
+      v = varint_bits (function, &n);
+      put_bits (t, v, n);
+    }
   else
     {
       pp_trace_record r = { { 0 }, 0 };

@@ -130,6 +130,7 @@ struct site_state
   tree frame = NULL_TREE;	/* the trace frame word (ENTER's result) */
   auto_vec<gimple *> keyed;	/* the keyed counts' markers (expand_keyed) */
   auto_vec<gimple *> witnesses;	/* the witnesses' calls (expand_witness) */
+  auto_vec<gimple *> trace_returns; /* the trace RETURNs' calls (expand_witness) */
   gimple *enter = NULL;		/* ENTER of a function called directly
 				   (expand_enter) */
   auto_vec<gimple *> steps;	/* segments' EDGE calls (expand_step) */
@@ -334,7 +335,9 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 					      NULL_TREE, seq));
       return;
     case PP_PROBE_TRACE_RETURN:
-      emit_trace_call (t.trace_return, s, true, NULL_TREE, NULL_TREE, seq);
+      /* A call that expand_witness turns into the record in place.  */
+      s.trace_returns.safe_push (emit_trace_call (t.trace_return, s, true, NULL_TREE,
+						  NULL_TREE, seq));
       return;
     case PP_PROBE_TRACE_LAND:
       emit_trace_call (t.trace_land, s, true,
@@ -550,12 +553,27 @@ tls_field (const probe_target &t, tree field)
            buf[i + 1] = (k >> 1) >> (63 - off);     (0 when off is 0)
            cursor = end; limit = lim; }
        else
-         { limit = lim; __pathprof_trace_witness (k); }  */
+         { limit = lim; __pathprof_trace_witness (k); }
+   With RETURN true, the call is __pathprof_trace_return (frame), and in
+   place of k the RETURN record (the escape, then the kind: WIDTH + 2 bits)
+   of an activation whose frame has no flag (traced, no announcement to put
+   back: end + the flags <= lim), which also puts the caller's state back
+   (state = frame - 256) before it gives up the buffer, so that a signal
+   handler after it writes in the caller's width and depth.  */
 static void
-expand_witness (const probe_target &t, gimple *call, unsigned width)
+expand_witness (const probe_target &t, gimple *call, unsigned width, bool is_return = false)
 {
   tree u64 = counter_type (), ptr = TREE_TYPE (t.tls_buf);
-  tree k = fold_convert (u64, gimple_call_arg (call, 0));
+  tree k, frame = NULL_TREE;
+  if (is_return)
+    {
+      frame = gimple_call_arg (call, 0);
+      k = build_int_cst (u64, pp_trace_escape (width)
+			      | (uint64_t) PP_TRACE_RETURN << width);
+      width += 2;
+    }
+  else
+    k = fold_convert (u64, gimple_call_arg (call, 0));
   basic_block bb = gimple_bb (call);
   edge to_fast = split_block (bb, call);
   basic_block join = to_fast->dest;
@@ -573,7 +591,17 @@ expand_witness (const probe_target &t, gimple *call, unsigned width)
 			 "PP_trace_pos");
   tree end = emit_value (&seq, u64, PLUS_EXPR, pos, build_int_cst (u64, width),
 			 "PP_trace_end");
-  gimple_seq_add_stmt (&seq, gimple_build_cond (LE_EXPR, end, lim, NULL_TREE,
+  tree test = end;
+  if (frame)
+    {
+      /* The frame's flags (pathprof-abi.h: bits 62 and 63) put the test
+	 past any limit.  */
+      tree flags = emit_value (&seq, u64, BIT_AND_EXPR, fold_convert (u64, frame),
+			       build_int_cst (u64, HOST_WIDE_INT_M1U << 62),
+			       "PP_trace_flags");
+      test = emit_value (&seq, u64, PLUS_EXPR, end, flags, "PP_trace_test");
+    }
+  gimple_seq_add_stmt (&seq, gimple_build_cond (LE_EXPR, test, lim, NULL_TREE,
 						 NULL_TREE));
   gsi = gsi_last_bb (bb);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
@@ -618,6 +646,12 @@ expand_witness (const probe_target &t, gimple *call, unsigned width)
   tree high = emit_value (&seq, u64, RSHIFT_EXPR, half, rest, "PP_trace_high");
   gimple_seq_add_stmt (&seq, gimple_build_assign (next, high));
   gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_cursor), end));
+  if (frame)
+    {
+      tree back = emit_value (&seq, u64, MINUS_EXPR, fold_convert (u64, frame),
+			      build_int_cst (u64, 256), "PP_trace_back");
+      gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_state), back));
+    }
   gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_limit), lim));
   gsi = gsi_start_bb (fast);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
@@ -1195,6 +1229,8 @@ insert_probes (const function_record &rec, const probe_target &t)
     expand_keyed (rec, t, marker);
   for (gimple *call : s.witnesses)
     expand_witness (t, call, pp_trace_width (plan.nvalues));
+  for (gimple *call : s.trace_returns)
+    expand_witness (t, call, pp_trace_width (plan.nvalues), true);
   if (s.enter)
     expand_enter (t, s.enter, s.frame, rec.index, pp_trace_width (plan.nvalues));
   for (unsigned k = 0; k < s.steps.length (); k++)

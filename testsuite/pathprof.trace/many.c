@@ -1,6 +1,6 @@
 /* A unit of more than 128 functions, called in turn and through a pointer:
    the ENTER records of functions numbered 128 and up take two varint groups
-   (libprof's general path; below 128 it writes one piece), and the
+   (libprof writes each number apart; below 128 the record in one piece), and the
    regenerated sequence must still give every edge count of the edge-counts
    build.  */
 #include <stdio.h>
