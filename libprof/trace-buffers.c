@@ -517,15 +517,18 @@ __pathprof_trace_enter (struct __pathprof_unit *u, uint32_t function, uint32_t w
   else if (depth < (uint64_t) 1 << 56)
     {
       /* Larger numbers (SQLite has thousands of functions in one unit):
-	 the ones and zero, then each number, each one write.  */
-      put_bits (t, pp_trace_escape (m + 2), m + 3);
+	 each number in one piece, the record in writes of 64 bits.  */
+      pp_trace_record r = { { 0 }, 0 };
+      pp_trace_put (&r, pp_trace_escape (m + 2), m + 3);
       unsigned n;
       uint64_t v = varint_bits (depth, &n);
-      put_bits (t, v, n);
+      pp_trace_put (&r, v, n);
       v = varint_bits (id, &n);
-      put_bits (t, v, n);
+      pp_trace_put (&r, v, n);
       v = varint_bits (function, &n);
-      put_bits (t, v, n);
+      pp_trace_put (&r, v, n);
+      for (unsigned i = 0; i < r.nbits; i += 64)
+	put_bits (t, r.bits[i / 64], r.nbits - i < 64 ? r.nbits - i : 64);
     }
   else
     {
