@@ -68,8 +68,9 @@ void __pathprof_count_path (struct __pathprof_path_table *t, uint64_t path);
    (plugin/probes.cc, expand_witness):
        lim = limit; limit = 0; pos = cursor;
        if (pos + w <= lim)
-         { write k at bit pos of buf (and the word after); cursor = pos + w;
-           limit = lim; }
+         { OR k in at bit pos of buf (libprof keeps the bits above the
+           cursor 0) and store its high bits in the word after;
+           cursor = pos + w; limit = lim; }
        else
          { limit = lim; __pathprof_trace_witness (k); }
    Claiming by limit = 0 first makes a signal handler that interrupts it

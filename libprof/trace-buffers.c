@@ -133,6 +133,17 @@ begin_write (struct tstate *t)
 static inline void
 end_write (struct tstate *t)
 {
+  /* The bits above the cursor are 0 (the code ORs its witnesses in), also
+     after a write that a signal handler left for good (siglongjmp: the
+     LAND that follows comes here), which may have put up to a record's
+     bits there.  */
+  if (t->buf)
+    {
+      uint64_t c = t->cursor, i = c / 64, last = BUFFER_BITS / 64;
+      t->buf[i] &= ((uint64_t) 1 << (c % 64)) - 1;
+      for (uint64_t j = i + 1; j <= i + 4 && j <= last; j++)
+	t->buf[j] = 0;
+    }
   __atomic_signal_fence (__ATOMIC_SEQ_CST);
   t->busy = 0;
   __atomic_signal_fence (__ATOMIC_SEQ_CST);
@@ -286,6 +297,29 @@ open_sink (struct sink *s, uint32_t thread)
   return !s->failed;
 }
 
+/* trace_lock is taken with every signal blocked: a handler that interrupted
+   its holder and left by siglongjmp would leave it locked for good, and the
+   thread's next flush would wait for it forever.  held_mask is the holder's
+   mask to put back.  */
+static sigset_t held_mask;
+static void
+lock_trace (void)
+{
+  sigset_t all, old;
+  sigfillset (&all);
+  pthread_sigmask (SIG_BLOCK, &all, &old);
+  pthread_mutex_lock (&trace_lock);
+  held_mask = old;
+}
+
+static void
+unlock_trace (void)
+{
+  sigset_t old = held_mask;
+  pthread_mutex_unlock (&trace_lock);
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+}
+
 /* Writes the records of t (and the units they may name first); the lock is
    held.  */
 static void
@@ -314,6 +348,7 @@ write_records (struct tstate *t)
 	write_chunk (s, PP_TRACE_CHUNK_RECORDS, parts, 4);
     }
   t->flushed += nbits;
+  memset (t->buf, 0, (size_t) ((nbits + 63) / 64 + 1) * 8);
   __atomic_store_n (&t->cursor, 0, __ATOMIC_RELEASE);
 }
 
@@ -323,7 +358,7 @@ static void
 thread_exit (void *arg)
 {
   struct tstate *t = arg;
-  pthread_mutex_lock (&trace_lock);
+  lock_trace ();
   write_records (t);
   for (struct tstate **p = &threads; *p; p = &(*p)->next)
     if (*p == t)
@@ -337,7 +372,7 @@ thread_exit (void *arg)
   t->buf = NULL;
   t->limit = 0;
   t->cursor = 0;
-  pthread_mutex_unlock (&trace_lock);
+  unlock_trace ();
 }
 
 static void
@@ -357,13 +392,13 @@ setup_thread (struct tstate *t)
   if (p == MAP_FAILED)
     return false;
   pthread_once (&once, make_exit_key);
-  pthread_mutex_lock (&trace_lock);
+  lock_trace ();
   t->buf = p;
   t->thread = ++nthreads;
   t->own.fd = -1;
   t->next = threads;
   threads = t;
-  pthread_mutex_unlock (&trace_lock);
+  unlock_trace ();
   pthread_setspecific (exit_key, t);
   return true;
 }
@@ -376,9 +411,9 @@ put (struct tstate *t, const pp_trace_record *r)
     return;
   if (t->cursor + r->nbits > BUFFER_BITS)
     {
-      pthread_mutex_lock (&trace_lock);
+      lock_trace ();
       write_records (t);
-      pthread_mutex_unlock (&trace_lock);
+      unlock_trace ();
     }
   uint64_t pos = t->cursor;
   for (unsigned i = 0; i < r->nbits; i += 64)
@@ -445,7 +480,7 @@ trace_id (struct __pathprof_unit *u)
   uint32_t id = __atomic_load_n (&u->trace_id, __ATOMIC_ACQUIRE);
   if (id)
     return id - 1;
-  pthread_mutex_lock (&trace_lock);
+  lock_trace ();
   if (!u->trace_id)
     {
       if (ntraced == traced_cap)
@@ -465,7 +500,7 @@ trace_id (struct __pathprof_unit *u)
 	}
     }
   id = u->trace_id;
-  pthread_mutex_unlock (&trace_lock);
+  unlock_trace ();
   return id ? id - 1 : UINT32_MAX;
 }
 
@@ -607,7 +642,7 @@ __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width)
 void
 pp_trace_flush_all (void)
 {
-  pthread_mutex_lock (&trace_lock);
+  lock_trace ();
   for (struct tstate *t = threads; t; t = t->next)
     write_records (t);
   if (untraced_activations)
@@ -619,13 +654,13 @@ pp_trace_flush_all (void)
       trace_report (msg, NULL);
       untraced_activations = 0;
     }
-  pthread_mutex_unlock (&trace_lock);
+  unlock_trace ();
 }
 
 void
 pp_trace_before_fork (void)
 {
-  pthread_mutex_lock (&trace_lock);
+  lock_trace ();
   write_records (&ts);
   read_pattern ();
   size_t n = 0;
@@ -640,7 +675,7 @@ pp_trace_before_fork (void)
 void
 pp_trace_after_fork_in_parent (void)
 {
-  pthread_mutex_unlock (&trace_lock);
+  unlock_trace ();
 }
 
 /* The child continues the forking thread's records in a file of its own,
@@ -667,5 +702,5 @@ pp_trace_after_fork_in_child (pid_t parent)
   t->own = (struct sink) { -1, false, 0 };
   fork_origin.child = fork_origin.child || t->thread;
   t->flushed = 0;
-  pthread_mutex_unlock (&trace_lock);
+  unlock_trace ();
 }

@@ -549,7 +549,7 @@ tls_field (const probe_target &t, tree field)
        lim = limit; limit = 0; pos = cursor; end = pos + WIDTH;
        if (end <= lim)
          { i = pos / 64; off = pos % 64;
-           buf[i] = (buf[i] & ((1 << off) - 1)) | (k << off);
+           buf[i] |= k << off;                      (the bits above pos are 0)
            buf[i + 1] = (k >> 1) >> (63 - off);     (0 when off is 0)
            cursor = end; limit = lim; }
        else
@@ -630,14 +630,10 @@ expand_witness (const probe_target &t, gimple *call, unsigned width, bool is_ret
   tree shift = emit_value (&seq, integer_type_node, NOP_EXPR, off, NULL_TREE,
 			   "PP_trace_shift");
   tree old_word = emit_value (&seq, u64, NOP_EXPR, word, NULL_TREE, "PP_trace_old");
-  tree one = emit_value (&seq, u64, LSHIFT_EXPR, build_int_cst (u64, 1), shift,
-			 "PP_trace_mask");
-  tree mask = emit_value (&seq, u64, MINUS_EXPR, one, build_int_cst (u64, 1),
-			  "PP_trace_mask");
-  tree below = emit_value (&seq, u64, BIT_AND_EXPR, old_word, mask, "PP_trace_below");
   tree kv = emit_value (&seq, u64, NOP_EXPR, k, NULL_TREE, "PP_trace_k");
   tree placed = emit_value (&seq, u64, LSHIFT_EXPR, kv, shift, "PP_trace_placed");
-  tree new_word = emit_value (&seq, u64, BIT_IOR_EXPR, below, placed, "PP_trace_new");
+  tree new_word = emit_value (&seq, u64, BIT_IOR_EXPR, old_word, placed,
+			      "PP_trace_new");
   gimple_seq_add_stmt (&seq, gimple_build_assign (unshare_expr (word), new_word));
   tree half = emit_value (&seq, u64, RSHIFT_EXPR, kv,
 			  build_int_cst (integer_type_node, 1), "PP_trace_high");
