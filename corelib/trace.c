@@ -591,6 +591,17 @@ choose (pp_trace_function *tf, uint32_t v, uint64_t k, uint32_t *e, bool *own)
   return *e == UINT32_MAX ? "a witness no successor of the block leads to" : NULL;
 }
 
+/* A record of kind stat (PP_TRACE_STAT_*) of n bits consumed.  */
+static inline void
+count (const pp_trace_regen_ops *ops, unsigned stat, uint64_t n)
+{
+  if (ops->stats)
+    {
+      ops->stats->records[stat]++;
+      ops->stats->bits[stat] += n;
+    }
+}
+
 /* The next record into f->pending when it is a witness the window holds
    (most records: they need not go round pp_trace_regen's loop).  */
 static inline bool
@@ -604,11 +615,7 @@ take_witness (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, unsigne
     }
   b->mark = at;
   f->pending = (uint32_t) x + 1;
-  if (ops->stats)
-    {
-      ops->stats->records[PP_TRACE_STAT_WITNESS]++;
-      ops->stats->bits[PP_TRACE_STAT_WITNESS] += width;
-    }
+  count (ops, PP_TRACE_STAT_WITNESS, width);
   return true;
 }
 
@@ -625,8 +632,9 @@ advance (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, size_t depth
   const char *wrong = NULL;
   switch (f->state)
     {
-    case AT_REENTRY:
-      return f->pending ? "a re-entry block without its LAND" : NULL;
+    case AT_REENTRY:		/* its LAND next (never a pending witness:
+				   the walk that got here said so) */
+      return NULL;
     case AT_BLOCK:
       goto at_block;
     case IN_CALLS:
@@ -774,8 +782,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
   size_t quiet_from = 0;
 #define FAIL(what) do { status = regen_error (err, errlen, b, (what)); goto out; } while (0)
   /* The record just read is consumed: counted by kind.  */
-#define COUNT(stat) do { if (ops->stats) { ops->stats->records[stat]++;	\
-			   ops->stats->bits[stat] += b->pos - b->mark; } } while (0)
+#define COUNT(stat) count (ops, (stat), b->pos - b->mark)
   for (;;)
     {
       frame *f = depth ? &stack[depth - 1] : NULL;

@@ -145,13 +145,23 @@ static inline void pp_trace_put (pp_trace_record *r, uint64_t v, unsigned n)
    continuation bit (at most 10 groups: 80 bits).  */
 static inline void pp_trace_put_varint (pp_trace_record *r, uint64_t v)
 {
+  /* Up to 8 groups (v < 2^56) in one put.  */
+  uint64_t bits = 0;
+  unsigned n = 0;
   do
     {
-      pp_trace_put (r, v & 0x7f, 7);
+      uint64_t group = v & 0x7f;
       v >>= 7;
-      pp_trace_put (r, v != 0, 1);
+      bits |= (group | (uint64_t) (v != 0) << 7) << n;
+      n += 8;
     }
-  while (v);
+  while (v && n < 64);
+  pp_trace_put (r, bits, n);
+  while (v)
+    {
+      pp_trace_put (r, (v & 0x7f) | (uint64_t) (v >> 7 != 0) << 7, 8);
+      v >>= 7;
+    }
 }
 
 /* The records, in the width of the activation they are read in.  */
@@ -170,8 +180,7 @@ static inline void pp_trace_enter (pp_trace_record *r, unsigned width,
 				   uint64_t depth, uint32_t unit, uint32_t function)
 {
   unsigned m = width > PP_TRACE_DIRECT_WIDTH ? width : PP_TRACE_DIRECT_WIDTH;
-  pp_trace_put (r, pp_trace_escape (m + 2), m + 2);
-  pp_trace_put (r, 0, 1);
+  pp_trace_put (r, pp_trace_escape (m + 2), m + 3);	/* the ones, a zero */
   pp_trace_put_varint (r, depth);
   pp_trace_put_varint (r, unit);
   pp_trace_put_varint (r, function);

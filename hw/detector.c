@@ -259,13 +259,10 @@ hw_model_detect (hw_model *m, const hw_branch *b)
 	 first branch.  */
       if (!top && !(top = push (m, s, b->src)))
 	return;
-      uint32_t ev = top->events + b->events;
-      top->events = ev > 255 ? 255 : ev;
+      hw_entry_count (top, b);
       if (ops & HW_OP_UPDATE)
 	{
-	  uint64_t bit = b->kind != HW_COND_NOT_TAKEN;
-	  top->path.outcomes |= bit << top->path.length;
-	  top->path.length++;
+	  hw_entry_extend (top, b);
 	  note_target (m, top, b->dst);
 	  if (top->path.length >= m->c.max_length && !(ops & HW_OP_POP))
 	    {

@@ -243,6 +243,22 @@ void hw_model_free (hw_model *m);
    the maximum length, no split): here, in line; hw_model_detect does the
    rest (and could do these).  */
 void hw_model_detect (hw_model *m, const hw_branch *b);
+
+/* Update-count, and update's outcome bit: what a branch adds to path e.  */
+static inline void
+hw_entry_count (hw_entry *e, const hw_branch *b)
+{
+  uint32_t ev = e->events + b->events;
+  e->events = ev > 255 ? 255 : ev;
+}
+
+static inline void
+hw_entry_extend (hw_entry *e, const hw_branch *b)
+{
+  e->path.outcomes |= (uint64_t) (b->kind != HW_COND_NOT_TAKEN) << e->path.length;
+  e->path.length++;
+}
+
 static inline void
 hw_model_branch (hw_model *m, const hw_branch *b)
 {
@@ -257,11 +273,8 @@ hw_model_branch (hw_model *m, const hw_branch *b)
 			    && top->ntargets < top->cap, 1))
 	{
 	  m->branches++;
-	  uint32_t ev = top->events + b->events;
-	  top->events = ev > 255 ? 255 : ev;
-	  top->path.outcomes |= (uint64_t) (b->kind != HW_COND_NOT_TAKEN)
-				 << top->path.length;
-	  top->path.length++;
+	  hw_entry_count (top, b);
+	  hw_entry_extend (top, b);
 	  top->targets[top->ntargets++] = b->dst;
 	  return;
 	}

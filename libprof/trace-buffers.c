@@ -133,21 +133,25 @@ begin_write (struct tstate *t)
 static inline void
 end_write (struct tstate *t)
 {
-  /* The bits above the cursor are 0 (the code ORs its witnesses in), also
-     after a write that a signal handler left for good (siglongjmp: the
-     LAND that follows comes here), which may have put up to a record's
-     bits there.  */
-  if (t->buf)
-    {
-      uint64_t c = t->cursor, i = c / 64, last = BUFFER_BITS / 64;
-      t->buf[i] &= ((uint64_t) 1 << (c % 64)) - 1;
-      for (uint64_t j = i + 1; j <= i + 4 && j <= last; j++)
-	t->buf[j] = 0;
-    }
   __atomic_signal_fence (__ATOMIC_SEQ_CST);
   t->busy = 0;
   __atomic_signal_fence (__ATOMIC_SEQ_CST);
   t->limit = t->buf ? BUFFER_BITS : 0;
+}
+
+/* The bits above the cursor are 0 (the code ORs its records in: every write
+   keeps them so, and write_records clears what it wrote out), except after
+   a write that a signal handler left for good (siglongjmp), which may have
+   put up to a record's bits there: the LAND that follows clears them.  */
+static void
+clear_above_cursor (struct tstate *t)
+{
+  if (!t->buf)
+    return;
+  uint64_t c = t->cursor, i = c / 64, last = BUFFER_BITS / 64;
+  t->buf[i] &= ((uint64_t) 1 << (c % 64)) - 1;
+  for (uint64_t j = i + 1; j <= i + 4 && j <= last; j++)
+    t->buf[j] = 0;
 }
 
 /* Protects everything below, and the writes to the files.  */
@@ -403,28 +407,45 @@ setup_thread (struct tstate *t)
   return true;
 }
 
-/* Appends r at t's cursor; the cursor moves last.  */
-static void
-put (struct tstate *t, const pp_trace_record *r)
+/* Up to 64 bits v (the rest 0) at bit pos of t's buffer, where the bits
+   above pos are 0 (clear_above_cursor): ORed into its word, the rest in the
+   word after (the spare word at the end).  */
+static inline void
+write_bits (struct tstate *t, uint64_t pos, uint64_t v)
+{
+  uint64_t i = pos / 64, off = pos % 64;
+  t->buf[i] |= v << off;
+  t->buf[i + 1] = (v >> 1) >> (63 - off);
+}
+
+/* Room for n more bits in t's buffer (a new one, or the full one written
+   out); false when there is no buffer.  */
+static __attribute__ ((noinline)) bool
+make_room (struct tstate *t, unsigned n)
 {
   if (!t->buf && !setup_thread (t))
-    return;
-  if (t->cursor + r->nbits > BUFFER_BITS)
+    return false;
+  if (t->cursor + n > BUFFER_BITS)
     {
       lock_trace ();
       write_records (t);
       unlock_trace ();
     }
+  return true;
+}
+
+/* Appends r at t's cursor; the cursor moves last.  */
+static inline void
+put (struct tstate *t, const pp_trace_record *r)
+{
+  if (__builtin_expect (!t->buf || t->cursor + r->nbits > BUFFER_BITS, 0)
+      && !make_room (t, r->nbits))
+    return;
   uint64_t pos = t->cursor;
   for (unsigned i = 0; i < r->nbits; i += 64)
     {
-      unsigned n = r->nbits - i < 64 ? r->nbits - i : 64;
-      uint64_t v = r->bits[i / 64], w = pos / 64, off = pos % 64;
-      uint64_t below = off ? t->buf[w] & (((uint64_t) 1 << off) - 1) : 0;
-      t->buf[w] = below | (v << off);
-      if (off && off + n > 64)
-	t->buf[w + 1] = v >> (64 - off);
-      pos += n;
+      write_bits (t, pos, r->bits[i / 64]);
+      pos += r->nbits - i < 64 ? r->nbits - i : 64;
     }
   __atomic_store_n (&t->cursor, pos, __ATOMIC_RELEASE);
 }
@@ -440,28 +461,8 @@ put_bits (struct tstate *t, uint64_t v, unsigned n)
       put (t, &r);
       return;
     }
-  uint64_t i = pos / 64, off = pos % 64;
-  t->buf[i] = (t->buf[i] & (((uint64_t) 1 << off) - 1)) | (v << off);
-  t->buf[i + 1] = (v >> 1) >> (63 - off);	/* the spare word at the end */
+  write_bits (t, pos, v);
   __atomic_store_n (&t->cursor, pos + n, __ATOMIC_RELEASE);
-}
-
-/* x as pp_trace_put_varint writes it, in *n bits (x < 2^56).  */
-static inline uint64_t
-varint_bits (uint64_t x, unsigned *n)
-{
-  uint64_t v = 0;
-  unsigned k = 0;
-  do
-    {
-      uint64_t group = x & 0x7f;
-      x >>= 7;
-      v |= (group | (uint64_t) (x != 0) << 7) << k;
-      k += 8;
-    }
-  while (x);
-  *n = k;
-  return v;
 }
 
 /* The escape of the current width and a kind, in w + 2 bits.  */
@@ -549,24 +550,9 @@ __pathprof_trace_enter (struct __pathprof_unit *u, uint32_t function, uint32_t w
     put_bits (t, pp_trace_escape (m + 2)
 		 | (depth | (uint64_t) id << 8 | (uint64_t) function << 16) << (m + 3),
 	      m + 27);
-  else if (depth < (uint64_t) 1 << 56)
-    {
-      /* Larger numbers (SQLite has thousands of functions in one unit):
-	 each number in one piece, the record in writes of 64 bits.  */
-      pp_trace_record r = { { 0 }, 0 };
-      pp_trace_put (&r, pp_trace_escape (m + 2), m + 3);
-      unsigned n;
-      uint64_t v = varint_bits (depth, &n);
-      pp_trace_put (&r, v, n);
-      v = varint_bits (id, &n);
-      pp_trace_put (&r, v, n);
-      v = varint_bits (function, &n);
-      pp_trace_put (&r, v, n);
-      for (unsigned i = 0; i < r.nbits; i += 64)
-	put_bits (t, r.bits[i / 64], r.nbits - i < 64 ? r.nbits - i : 64);
-    }
   else
     {
+      /* Larger numbers (SQLite has thousands of functions in one unit).  */
       pp_trace_record r = { { 0 }, 0 };
       pp_trace_enter (&r, w, depth, id, function);
       put (t, &r);
@@ -623,6 +609,7 @@ __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width)
     }
   /* Traced code again: a write the handler left for good is over.  */
   begin_write (t);
+  clear_above_cursor (t);
   if (!t->lost)
     {
       pp_trace_record r = { { 0 }, 0 };
