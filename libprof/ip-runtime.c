@@ -216,6 +216,33 @@ make_value_tables (void)
 
 static const char *const kind_name[] = { "context", "piecewise", "segments" };
 
+/* The numbering cache's file: PATHPROF_NUMBERING_FILE, else the profile's
+   name followed by ".numbering"; NULL when the variable is set empty (no
+   cache) or out of memory.  */
+static char *
+numbering_path (void)
+{
+  const char *env = getenv ("PATHPROF_NUMBERING_FILE");
+  if (env)
+    {
+      size_t n = strlen (env);
+      char *path = n ? pp_malloc (n + 1) : NULL;
+      if (path)
+	memcpy (path, env, n + 1);
+      return path;
+    }
+  char *profile = pp_profile_path ();
+  size_t n = profile ? strlen (profile) : 0;
+  char *path = profile ? pp_malloc (n + sizeof ".numbering") : NULL;
+  if (path)
+    {
+      memcpy (path, profile, n);
+      memcpy (path + n, ".numbering", sizeof ".numbering");
+    }
+  pp_free (profile);
+  return path;
+}
+
 /* Segments: sets the program up for kseg-runtime.c, every unit of the same
    depth.  Returns 0, or -1 with the reason reported.  */
 static int
@@ -242,6 +269,9 @@ set_up_segments (void)
       return -1;
     }
   prog.words = 2;		/* (number, root procedure) */
+  if (pp_kseg_open_cache (numbering_path (), prog.checksum))
+    pp_report (false, "out of memory for the numbering cache; the program is "
+	       "numbered as it runs");
   return 0;
 }
 
@@ -1121,7 +1151,10 @@ ip_snapshot (pp_unit_data *rec)
   if (!prog.ready)
     return 0;
   if (kseg ())
-    pp_kseg_flush_slots ();
+    {
+      pp_kseg_flush_slots ();
+      pp_kseg_save_cache ();
+    }
   pp_gmp_enter ();
   int ret = pp_ipt_snapshot (rec, kseg () ? pp_kseg_key : segment_number);
   pp_gmp_leave ();

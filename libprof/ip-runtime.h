@@ -20,6 +20,9 @@
 uint32_t pp_registered_units (struct __pathprof_unit ***units);
 void pp_report (bool at_exit, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
+/* runtime.c: the profile's file name (PATHPROF_FILE, %p expanded), in
+   memory of pp_malloc; NULL when out of memory.  */
+char *pp_profile_path (void);
 
 /* What runtime.c asks ip-runtime.c; pp_ip is NULL when the program has no
    interprocedural unit.  */

@@ -84,10 +84,12 @@
 #include <sys/mman.h>
 
 #include "alloc.h"
+#include "hash.h"
 #include "ip-runtime.h"
 #include "ip-tables.h"
 #include "kseg-runtime.h"
 #include "modes.h"
+#include "numbering-cache.h"
 #include "paths.h"
 #include "ppp.h"
 #include "segments.h"
@@ -136,24 +138,70 @@ array_of (uint64_t address)
   return (uint64_t *) (uintptr_t) address;
 }
 
-struct root
+/* A root's supergraph while it is numbered (root_of), and what the
+   numbering gives the probes, before it is packed into a struct root.  */
+struct build
 {
   pp_seg_graph s;
   pp_paths *p;
   struct op *op;		/* per S edge */
-  /* Per copy, per edge of its procedure's graph (edge_of's rows), two
-     words: what the code does in place (the header's "In place").  */
-  uint64_t *values;
-  struct start *starts;		/* per S node */
-  /* Per copy (from call_first), per call of its procedure's notes: the
-     copy inlined there (NONE: none, or not a call of the program) and its
-     call slot in S.  */
-  uint32_t *call_first;
+  uint64_t *values;		/* the header's "In place" (v[1] of a cut: its
+				   start's index + 1) */
+  struct start *starts;		/* per S node (counts: 0) */
+  uint64_t ncounts;		/* the starts' arrays, in all */
+  uint32_t *call_first;		/* per copy: its rows of crow */
   struct crow { uint32_t child, slot; } *crow;
+  uint64_t span, *keys;		/* preferential: slot q counts keys[q] */
+  uint32_t said;		/* enum said: why it has no slots */
+};
+
+/* Why a preferential root has no slots (said at each process's first
+   activation of it, built or adopted).  */
+enum said
+{
+  SAID_NOTHING,
+  SAID_CHANGED,			/* its code or its callees' changed */
+  SAID_NOT_SEGMENTS,		/* the profile's segments are not S's */
+  SAID_TOO_MANY,		/* they need more than MAX_SLOTS slots */
+  SAID_COUNT
+};
+
+/* What a root's copies need at run time.  */
+struct rcopy
+{
+  uint32_t proc, first_node, first_slot, first_crow;
+};
+
+/* The sizes of a root's arrays: the head of its block (below).  */
+struct root_head
+{
+  uint32_t proc, said, stride, nnodes, entry, nedges, ncopies, nslots;
+  uint32_t ncalls, ncrow;
+  uint64_t ncounts, span;
+};
+
+/* A root as the probes read it: one block, the head then the arrays of
+   lay_out, which root_of makes from a numbering (pack) or takes from the
+   numbering cache, as it was saved (adopt); the arrays that count are apart.
+   The block as saved names a cut's start by its index + 1 (values' v[1])
+   and has no array addresses (starts' counts), which adopt sets.  */
+struct root
+{
+  struct root_head h;
+  unsigned char *block;
+  size_t len;
+  struct op *op;		/* per S edge */
+  struct start *starts;		/* per S node */
+  uint64_t *values;		/* per copy, per edge of its procedure */
+  uint64_t *keys;		/* per slot */
+  struct rcopy *copies;
+  uint32_t *edge_of;		/* per copy, per edge of its procedure: its
+				   S edge (S's edge_of) */
+  uint32_t *call_edge, *return_edge;	/* per call slot (S's) */
+  struct crow *crow;		/* per copy, per call of its procedure: the
+				   copy inlined there and its call slot */
   uint64_t *counts;		/* the starts' arrays */
-  /* Preferential: slot q counts segment keys[q] (UINT64_MAX: a hole).  */
-  uint64_t span;
-  uint64_t *keys, *slots;
+  uint64_t *slots;		/* per slot: its count */
 };
 
 /* No more slots than this per root (a root with more counts in the tables).  */
@@ -172,6 +220,9 @@ static struct
   uint64_t *cfg_checksum;	/* per procedure */
   struct root **roots;		/* per procedure; built once (atomic) */
   bool *tried;			/* per procedure, under lock */
+  pp_ncache cache;		/* the numberings of earlier runs */
+  uint32_t numbered, saved;	/* roots numbered by this process, and when
+				   the cache was last saved (atomic) */
 } ks;
 
 struct act
@@ -231,19 +282,25 @@ static uint64_t zeros[4 * PP_PLAN_IP_INLINE_EDGES];
 /* ---- The supergraphs.  */
 
 static void
+free_build (struct build *B)
+{
+  pp_seg_free (&B->s);
+  pp_paths_free (B->p);
+  pp_free (B->op);
+  pp_free (B->values);
+  pp_free (B->starts);
+  pp_free (B->call_first);
+  pp_free (B->crow);
+  pp_free (B->keys);
+}
+
+static void
 free_root (struct root *R)
 {
   if (!R)
     return;
-  pp_seg_free (&R->s);
-  pp_paths_free (R->p);
-  pp_free (R->op);
-  pp_free (R->values);
-  pp_free (R->starts);
-  pp_free (R->call_first);
-  pp_free (R->crow);
+  pp_free (R->block);
   pp_free (R->counts);
-  pp_free (R->keys);
   pp_free (R->slots);
   pp_free (R);
 }
@@ -268,55 +325,49 @@ proc_name (uint32_t p)
 /* Root p's interesting segments numbered compactly (the header's
    "Preferential segments"), their weights into the actions.  Returns 0, or
    -1 when out of memory; a root that cannot have slots counts in the
-   tables (said once).  */
+   tables (B->said says why).  */
 static int
-plan_slots (struct root *R, uint32_t p)
+plan_slots (struct build *B, uint32_t p)
 {
   const pp_unit_notes *u;
   const pp_function_notes *fn = proc_notes (p, &u);
   const pp_mode_info *m = pp_mode_lookup (u->mode);
   if (!m || !m->preferential || fn->ninteresting == 0)
     return 0;
-  if (pp_seg_checksum (&R->s, ks.cfg_checksum) != fn->seg_checksum)
+  if (pp_seg_checksum (&B->s, ks.cfg_checksum) != fn->seg_checksum)
     {
-      pp_report (false, "the interesting segments of '%s' are counted as the "
-		 "others: its code or its callees' changed since the profile "
-		 "they were learnt from", fn->name);
+      B->said = SAID_CHANGED;
       return 0;
     }
   pp_ppp ppp;
-  int rc = pp_ppp_number (R->p, fn->interesting, fn->ninteresting, &ppp);
+  int rc = pp_ppp_number (B->p, fn->interesting, fn->ninteresting, &ppp);
   if (rc == PP_PATHS_ENOMEM)
     return -1;
   if (rc != PP_PATHS_OK || ppp.span > MAX_SLOTS)
     {
-      pp_report (false, "the interesting segments of '%s' are counted as the "
-		 "others: %s", fn->name, rc != PP_PATHS_OK
-		 ? "they are not segments of its supergraph"
-		 : "they need too many slots");
+      B->said = rc != PP_PATHS_OK ? SAID_NOT_SEGMENTS : SAID_TOO_MANY;
       if (rc == PP_PATHS_OK)
 	pp_ppp_free (&ppp);
       return 0;
     }
-  const pp_graph *g = &R->s.g;
-  const pp_paths *pp = R->p;
-  R->keys = pp_malloc ((ppp.span + 1) * sizeof *R->keys);
-  R->slots = pp_calloc (ppp.span + 1, sizeof *R->slots);
-  if (!R->keys || !R->slots)
+  const pp_graph *g = &B->s.g;
+  const pp_paths *pp = B->p;
+  B->keys = pp_malloc ((ppp.span + 1) * sizeof *B->keys);
+  if (!B->keys)
     {
       pp_ppp_free (&ppp);
       return -1;
     }
-  R->span = ppp.span;
-  memset (R->keys, 0xff, ppp.span * sizeof *R->keys);
+  B->span = ppp.span;
+  memset (B->keys, 0xff, ppp.span * sizeof *B->keys);
   for (uint32_t i = 0; i < ppp.ninteresting; i++)
-    R->keys[ppp.id[i]] = ppp.interesting[i];
+    B->keys[ppp.id[i]] = ppp.interesting[i];
   for (uint32_t v = 0; v < g->nnodes; v++)
     if (pp->start_of_node[v] != PP_PATH_NONE)
-      R->starts[v].q = ppp.dag_weight[pp->start_of_node[v]];
+      B->starts[v].q = ppp.dag_weight[pp->start_of_node[v]];
   for (uint32_t e = 0; e < g->nedges; e++)
     {
-      struct op *o = &R->op[e];
+      struct op *o = &B->op[e];
       if (o->kind == OP_ADD || o->kind == OP_CUT)
 	o->val2 = ppp.dag_weight[pp->dag_of_edge[e]];
     }
@@ -324,24 +375,39 @@ plan_slots (struct root *R, uint32_t p)
   return 0;
 }
 
+/* Says why root p has no slots, once a process.  */
+static void
+say (uint32_t said, uint32_t p)
+{
+  static const char *const why[SAID_COUNT] = {
+    [SAID_CHANGED] = "its code or its callees' changed since the profile they "
+		     "were learnt from",
+    [SAID_NOT_SEGMENTS] = "they are not segments of its supergraph",
+    [SAID_TOO_MANY] = "they need too many slots",
+  };
+  if (said != SAID_NOTHING)
+    pp_report (false, "the interesting segments of '%s' are counted as the "
+	       "others: %s", proc_name (p), why[said]);
+}
+
 /* The actions of S's edges and where segments start (the header's "The
    register").  */
 static int
-make_actions (struct root *R)
+make_actions (struct build *B)
 {
-  const pp_graph *g = &R->s.g;
-  const pp_paths *p = R->p;
-  R->op = pp_calloc (g->nedges + 1, sizeof *R->op);
-  R->starts = pp_calloc (g->nnodes + 1, sizeof *R->starts);
-  if (!R->op || !R->starts)
+  const pp_graph *g = &B->s.g;
+  const pp_paths *p = B->p;
+  B->op = pp_calloc (g->nedges + 1, sizeof *B->op);
+  B->starts = pp_calloc (g->nnodes + 1, sizeof *B->starts);
+  if (!B->op || !B->starts)
     return -1;
   for (uint32_t v = 0; v < g->nnodes; v++)
-    R->starts[v].r = R->starts[v].first
+    B->starts[v].r = B->starts[v].first
       = v == g->entry ? 0 : p->start_of_node[v] == PP_PATH_NONE ? NOSTART
 	: p->dag_val[p->start_of_node[v]];
   for (uint32_t e = 0; e < g->nedges; e++)
     {
-      struct op *o = &R->op[e];
+      struct op *o = &B->op[e];
       uint32_t d = p->dag_of_edge[e];
       switch (p->role[e])
 	{
@@ -408,10 +474,10 @@ node_paths (const pp_paths *p, uint64_t *np, uint32_t *stack)
    tree), a cut's end val + phi (src), and a segment starts at node v with
    r less phi (v).  Returns 0, or -1 when out of memory.  */
 static int
-move_to_chords (struct root *R)
+move_to_chords (struct build *B)
 {
-  const pp_graph *g = &R->s.g;
-  const uint8_t *role = R->s.role;
+  const pp_graph *g = &B->s.g;
+  const uint8_t *role = B->s.role;
   if (!role)
     return 0;
   uint64_t *phi = pp_calloc (2 * (size_t) g->nnodes + 1, sizeof *phi);
@@ -446,7 +512,7 @@ move_to_chords (struct root *R)
 		  uint32_t v = dir ? g->edges[e].src : g->edges[e].dst;
 		  if (role[e] != PP_SEG_ROLE_TREE || seen[v])
 		    continue;
-		  const struct op *o = &R->op[e];
+		  const struct op *o = &B->op[e];
 		  uint64_t val = o->kind == OP_ADD ? o->val : 0;
 		  uint64_t val2 = o->kind == OP_ADD ? o->val2 : 0;
 		  /* Forwards phi (v) = phi (u) + val, backwards less.  */
@@ -460,7 +526,7 @@ move_to_chords (struct root *R)
     }
   for (uint32_t e = 0; e < g->nedges; e++)
     {
-      struct op *o = &R->op[e];
+      struct op *o = &B->op[e];
       uint32_t s = g->edges[e].src, d = g->edges[e].dst;
       if (o->kind == OP_ADD)
 	{
@@ -474,10 +540,10 @@ move_to_chords (struct root *R)
 	}
     }
   for (uint32_t v = 0; v < g->nnodes; v++)
-    if (R->starts[v].r != NOSTART)
+    if (B->starts[v].r != NOSTART)
       {
-	R->starts[v].r = (R->starts[v].r - phi[v]) & LOW;
-	R->starts[v].q -= psi[v];
+	B->starts[v].r = (B->starts[v].r - phi[v]) & LOW;
+	B->starts[v].q -= psi[v];
       }
   pp_free (phi);
   pp_free (seen);
@@ -485,24 +551,24 @@ move_to_chords (struct root *R)
   return 0;
 }
 
-/* The starts' arrays, and R->values from the actions (the header's "In
+/* The starts' arrays, and B->values from the actions (the header's "In
    place").  */
 static int
-make_values (struct root *R)
+make_values (struct build *B)
 {
-  const pp_graph *g = &R->s.g;
-  const pp_seg_copy *last = &R->s.copies[R->s.ncopies - 1];
+  const pp_graph *g = &B->s.g;
+  const pp_seg_copy *last = &B->s.copies[B->s.ncopies - 1];
   size_t n = last->first_slot + ks.layout->prog.procs[last->proc].nedges;
-  R->values = pp_calloc (ks.stride * n + 1, sizeof *R->values);
+  B->values = pp_calloc (ks.stride * n + 1, sizeof *B->values);
   uint64_t *np = pp_malloc ((g->nnodes + 1) * sizeof *np);
   uint32_t *stack = pp_malloc ((g->nnodes + 1) * sizeof *stack);
-  if (!R->values || !np || !stack)
+  if (!B->values || !np || !stack)
     {
       pp_free (np);
       pp_free (stack);
       return -1;
     }
-  node_paths (R->p, np, stack);
+  node_paths (B->p, np, stack);
   /* Arrays for the starts of few segments, the fewest first (inner loops),
      at most DENSE_BUDGET dense_max counts a root.  */
   uint64_t total = 0;
@@ -510,7 +576,7 @@ make_values (struct root *R)
     {
       for (uint32_t v = 0; v < g->nnodes; v++)
 	{
-	  struct start *st = &R->starts[v];
+	  struct start *st = &B->starts[v];
 	  if (st->r != NOSTART && !st->size && np[v] && np[v] <= few
 	      && total + np[v] <= DENSE_BUDGET * ks.dense_max)
 	    {
@@ -523,24 +589,16 @@ make_values (struct root *R)
     }
   pp_free (np);
   pp_free (stack);
-  if (total && !(R->counts = pp_calloc (total, sizeof *R->counts)))
-    return -1;
-  uint64_t at = 0;
-  for (uint32_t v = 0; v < g->nnodes; v++)
-    if (R->starts[v].size)
-      {
-	R->starts[v].counts = (uintptr_t) (R->counts + at);
-	at += R->starts[v].size;
-      }
+  B->ncounts = total;
   for (size_t i = 0; i < n; i++)
     {
-      uint32_t se = R->s.edge_of[i];
-      const struct op *o = se == NONE ? NULL : &R->op[se];
-      uint64_t *v = &R->values[ks.stride * i];
+      uint32_t se = B->s.edge_of[i];
+      const struct op *o = se == NONE ? NULL : &B->op[se];
+      uint64_t *v = &B->values[ks.stride * i];
       if (o && o->kind == OP_ADD)
 	v[0] = o->val;
-      else if (o && o->kind == OP_CUT && R->starts[o->to].r != NOSTART)
-	v[0] = TOP | o->val, v[1] = (uintptr_t) &R->starts[o->to];
+      else if (o && o->kind == OP_CUT && B->starts[o->to].r != NOSTART)
+	v[0] = TOP | o->val, v[1] = o->to + 1;	/* adopt makes it the address */
       else if (o && o->kind != OP_NONE)
 	v[0] = SLOW;
       if (o && ks.stride == 4)
@@ -549,31 +607,31 @@ make_values (struct root *R)
   return 0;
 }
 
-/* The call slot in root R's S of program site SITE of copy C (procedure
+/* The call slot in B's S of program site SITE of copy C (procedure
    P): the site's index among P's (calls grouped by procedure).  */
 static inline uint32_t
-call_slot (const struct root *R, uint32_t c, uint32_t p, uint32_t site)
+call_slot (const struct build *B, uint32_t c, uint32_t p, uint32_t site)
 {
-  return R->s.first_call[c] + site - ks.layout->prog.call_start[p];
+  return B->s.first_call[c] + site - ks.layout->prog.call_start[p];
 }
 
-/* R->crow: what each call of each copy enters.  */
+/* B->crow: what each call of each copy enters.  */
 static int
-make_call_rows (struct root *R)
+make_call_rows (struct build *B)
 {
-  const pp_seg_graph *S = &R->s;
-  R->call_first = pp_malloc ((S->ncopies + 1) * sizeof *R->call_first);
-  if (!R->call_first)
+  const pp_seg_graph *S = &B->s;
+  B->call_first = pp_malloc ((S->ncopies + 1) * sizeof *B->call_first);
+  if (!B->call_first)
     return -1;
   uint32_t n = 0;
   for (uint32_t c = 0; c < S->ncopies; c++)
     {
-      R->call_first[c] = n;
+      B->call_first[c] = n;
       n += ks.layout->ncalls_of[S->copies[c].proc];
     }
-  R->call_first[S->ncopies] = n;
-  R->crow = pp_malloc ((n + 1) * sizeof *R->crow);
-  if (!R->crow)
+  B->call_first[S->ncopies] = n;
+  B->crow = pp_malloc ((n + 1) * sizeof *B->crow);
+  if (!B->crow)
     return -1;
   for (uint32_t c = 0; c < S->ncopies; c++)
     {
@@ -581,16 +639,231 @@ make_call_rows (struct root *R)
       for (uint32_t k = 0; k < ks.layout->ncalls_of[p]; k++)
 	{
 	  uint32_t site = ks.layout->site_of_call[p][k];
-	  struct crow *cr = &R->crow[R->call_first[c] + k];
-	  cr->slot = site == NONE ? NONE : call_slot (R, c, p, site);
+	  struct crow *cr = &B->crow[B->call_first[c] + k];
+	  cr->slot = site == NONE ? NONE : call_slot (B, c, p, site);
 	  cr->child = site == NONE ? NONE : S->child[cr->slot];
 	}
     }
   return 0;
 }
 
-/* Root procedure p's S, built at its first activation as a root; NULL when
-   it cannot be (said once).  */
+/* A root's block: its head, then the arrays at 8-byte boundaries.  */
+static void *
+place (unsigned char *block, size_t *at, uint64_t n, size_t size)
+{
+  void *p = block ? block + *at : NULL;
+  *at += (n * size + 7) & ~(size_t) 7;
+  return p;
+}
+
+/* Points R's arrays into BLOCK (NULL: none) as R->h gives their sizes;
+   returns the block's size.  */
+static size_t
+lay_out (struct root *R, unsigned char *block)
+{
+  const struct root_head *h = &R->h;
+  size_t at = 0;
+  place (block, &at, 1, sizeof *h);
+  R->op = place (block, &at, h->nedges + 1, sizeof *R->op);
+  R->starts = place (block, &at, h->nnodes + 1, sizeof *R->starts);
+  R->values = place (block, &at, (uint64_t) h->stride * h->nslots + 1, sizeof *R->values);
+  R->keys = place (block, &at, h->span + 1, sizeof *R->keys);
+  R->copies = place (block, &at, h->ncopies, sizeof *R->copies);
+  R->edge_of = place (block, &at, h->nslots, sizeof *R->edge_of);
+  R->call_edge = place (block, &at, h->ncalls, sizeof *R->call_edge);
+  R->return_edge = place (block, &at, h->ncalls, sizeof *R->return_edge);
+  R->crow = place (block, &at, h->ncrow + 1, sizeof *R->crow);
+  return at;
+}
+
+/* Root p's block as the numbering cache keeps it, from its build; NULL
+   when out of memory.  */
+static unsigned char *
+pack (const struct build *B, uint32_t p, size_t *len)
+{
+  const pp_seg_graph *S = &B->s;
+  const pp_seg_copy *last = &S->copies[S->ncopies - 1];
+  struct root R = { .h = {
+    .proc = p, .said = B->said, .stride = ks.stride, .nnodes = S->g.nnodes,
+    .entry = S->g.entry, .nedges = S->g.nedges, .ncopies = S->ncopies,
+    .nslots = last->first_slot + ks.layout->prog.procs[last->proc].nedges,
+    .ncalls = S->first_call[S->ncopies], .ncrow = B->call_first[S->ncopies],
+    .ncounts = B->ncounts, .span = B->span } };
+  *len = lay_out (&R, NULL);
+  unsigned char *block = pp_calloc (*len, 1);
+  if (!block)
+    return NULL;
+  lay_out (&R, block);
+  memcpy (block, &R.h, sizeof R.h);
+  memcpy (R.op, B->op, (R.h.nedges + 1) * sizeof *R.op);
+  memcpy (R.starts, B->starts, (R.h.nnodes + 1) * sizeof *R.starts);
+  memcpy (R.values, B->values, ((size_t) R.h.stride * R.h.nslots + 1) * sizeof *R.values);
+  if (R.h.span)
+    memcpy (R.keys, B->keys, R.h.span * sizeof *R.keys);
+  for (uint32_t c = 0; c < R.h.ncopies; c++)
+    R.copies[c] = (struct rcopy) { .proc = S->copies[c].proc,
+				   .first_node = S->copies[c].first_node,
+				   .first_slot = S->copies[c].first_slot,
+				   .first_crow = B->call_first[c] };
+  memcpy (R.edge_of, S->edge_of, R.h.nslots * sizeof *R.edge_of);
+  memcpy (R.call_edge, S->call_edge, R.h.ncalls * sizeof *R.call_edge);
+  memcpy (R.return_edge, S->return_edge, R.h.ncalls * sizeof *R.return_edge);
+  memcpy (R.crow, B->crow, (R.h.ncrow + 1) * sizeof *R.crow);
+  return block;
+}
+
+static inline bool
+edge_ok (const struct root_head *h, uint32_t e)
+{
+  return e < h->nedges || e == NONE;
+}
+
+/* Whether R's arrays (laid out, from a block of LEN bytes) make a root of
+   procedure p that the probes can follow: every index in range, each copy's
+   rows where its procedure's edges and calls need them.  The numbering
+   cache's checksums catch damage; this catches the rest (a file written by
+   another build of the same program).  */
+static bool
+consistent (const struct root *R, uint32_t p, size_t len)
+{
+  const struct root_head *h = &R->h;
+  const pp_ip_program *prog = &ks.layout->prog;
+  struct root sizes = { .h = *h };
+  if (h->proc != p || h->stride != ks.stride || h->said >= SAID_COUNT
+      || h->span > MAX_SLOTS || h->entry >= h->nnodes || h->ncopies == 0
+      || h->ncounts > DENSE_BUDGET * ks.dense_max || lay_out (&sizes, NULL) != len
+      || R->copies[0].proc != p)
+    return false;
+  uint32_t slot = 0, crow = 0;
+  for (uint32_t c = 0; c < h->ncopies; c++)
+    {
+      const struct rcopy *rc = &R->copies[c];
+      if (rc->proc >= prog->nprocs || rc->first_slot != slot || rc->first_crow != crow
+	  || rc->first_node > h->nnodes
+	  || prog->procs[rc->proc].nnodes > h->nnodes - rc->first_node)
+	return false;
+      slot += prog->procs[rc->proc].nedges;
+      crow += ks.layout->ncalls_of[rc->proc];
+    }
+  if (slot != h->nslots || crow != h->ncrow)
+    return false;
+  for (uint32_t e = 0; e < h->nedges; e++)
+    if (R->op[e].kind > OP_LOST
+	|| ((R->op[e].kind == OP_CUT || R->op[e].kind == OP_SET) && R->op[e].to >= h->nnodes))
+      return false;
+  uint64_t counts = 0;
+  for (uint32_t v = 0; v < h->nnodes; v++)
+    {
+      if (R->starts[v].size > h->ncounts - counts || R->starts[v].counts)
+	return false;
+      counts += R->starts[v].size;
+    }
+  if (counts != h->ncounts)
+    return false;
+  for (uint32_t i = 0; i < h->nslots; i++)
+    {
+      const uint64_t *v = &R->values[(size_t) h->stride * i];
+      if (!edge_ok (h, R->edge_of[i]) || v[1] > h->nnodes
+	  || ((v[0] & TOP) && v[0] != SLOW && v[1] == 0))
+	return false;
+    }
+  for (uint32_t i = 0; i < h->ncalls; i++)
+    if (!edge_ok (h, R->call_edge[i]) || !edge_ok (h, R->return_edge[i]))
+      return false;
+  for (uint32_t i = 0; i < h->ncrow; i++)
+    if ((R->crow[i].child >= h->ncopies && R->crow[i].child != NONE)
+	|| (R->crow[i].slot >= h->ncalls && R->crow[i].slot != NONE))
+      return false;
+  return true;
+}
+
+/* The root of procedure p from BLOCK of LEN bytes as pack makes it (the
+   root takes it), its counts zero; NULL when out of memory or when the
+   block is not one (the block freed).  */
+static struct root *
+adopt (unsigned char *block, size_t len, uint32_t p)
+{
+  struct root *R = pp_calloc (1, sizeof *R);
+  if (!R || len < sizeof R->h)
+    goto fail;
+  memcpy (&R->h, block, sizeof R->h);
+  struct root sizes = { .h = R->h };
+  if (R->h.span > MAX_SLOTS || R->h.ncounts > DENSE_BUDGET * ks.dense_max
+      || lay_out (&sizes, NULL) != len)
+    goto fail;
+  R->block = block;
+  R->len = len;
+  lay_out (R, block);
+  if (!consistent (R, p, len))
+    goto fail;
+  R->counts = R->h.ncounts ? pp_calloc (R->h.ncounts, sizeof *R->counts) : NULL;
+  R->slots = R->h.span ? pp_calloc (R->h.span + 1, sizeof *R->slots) : NULL;
+  if ((R->h.ncounts && !R->counts) || (R->h.span && !R->slots))
+    goto fail;
+  if (!R->h.span)
+    R->keys = NULL;
+  uint64_t at = 0;
+  for (uint32_t v = 0; v < R->h.nnodes; v++)
+    if (R->starts[v].size)
+      {
+	R->starts[v].counts = (uintptr_t) (R->counts + at);
+	at += R->starts[v].size;
+      }
+  for (uint32_t i = 0; i < R->h.nslots; i++)
+    {
+      uint64_t *v = &R->values[(size_t) R->h.stride * i];
+      if (v[1])
+	v[1] = (uintptr_t) &R->starts[v[1] - 1];
+    }
+  return R;
+fail:
+  if (R)
+    {
+      R->block = NULL;
+      free_root (R);
+    }
+  pp_free (block);
+  return NULL;
+}
+
+/* Root R's block as pack made it (adopt's addresses back to indices), in
+   memory of the arena; NULL when out of memory.  */
+static unsigned char *
+unadopt (const struct root *R)
+{
+  unsigned char *block = pp_malloc (R->len);
+  if (!block)
+    return NULL;
+  memcpy (block, R->block, R->len);
+  struct root C = { .h = R->h };
+  lay_out (&C, block);
+  for (uint32_t v = 0; v < C.h.nnodes; v++)
+    C.starts[v].counts = 0;
+  for (uint32_t i = 0; i < C.h.nslots; i++)
+    {
+      uint64_t *v = &C.values[(size_t) C.h.stride * i];
+      if (v[1])
+	v[1] = (v[1] - (uintptr_t) R->starts) / sizeof *R->starts + 1;
+    }
+  return block;
+}
+
+/* Root p numbered: its block (pack).  Returns a PP_SEG status.  */
+static int
+number_root (uint32_t p, unsigned char **block, size_t *len)
+{
+  struct build B = { 0 };
+  int rc = pp_seg_build_numbered (&ks.layout->prog, p, ks.depth, &B.s, &B.p);
+  if (rc == PP_SEG_OK
+      && (make_actions (&B) || plan_slots (&B, p) || move_to_chords (&B)
+	  || make_values (&B) || make_call_rows (&B) || !(*block = pack (&B, p, len))))
+    rc = PP_SEG_ENOMEM;
+  free_build (&B);
+  return rc;
+}
+
+/* Root procedure p's S, numbered at its first activation as a root or
+   taken from the numbering cache; NULL when it cannot be (said once).  */
 static const struct root *
 root_of (uint32_t p)
 {
@@ -603,21 +876,32 @@ root_of (uint32_t p)
     {
       pp_gmp_enter ();
       ks.tried[p] = true;
-      R = pp_calloc (1, sizeof *R);
-      int rc = !R ? PP_SEG_ENOMEM
-	       : pp_seg_build_numbered (&ks.layout->prog, p, ks.depth, &R->s, &R->p);
-      if (rc || make_actions (R) || plan_slots (R, p) || move_to_chords (R)
-	  || make_values (R) || make_call_rows (R))
+      size_t len = 0;
+      const unsigned char *saved = pp_ncache_find (&ks.cache, p, &len);
+      unsigned char *block = saved ? pp_malloc (len ? len : 1) : NULL;
+      if (block)
 	{
-	  pp_report (false, "the segments of '%s' are not counted: %s", proc_name (p),
-		     rc == PP_SEG_EGRAPH
-		     ? "its supergraph breaks the numbering's conventions"
-		     : "out of memory for its supergraph");
-	  free_root (R);
-	  R = NULL;
+	  memcpy (block, saved, len);
+	  R = adopt (block, len, p);
 	}
-      else
-	__atomic_store_n (&ks.roots[p], R, __ATOMIC_RELEASE);
+      if (!R)
+	{
+	  block = NULL;
+	  int rc = number_root (p, &block, &len);
+	  R = rc == PP_SEG_OK ? adopt (block, len, p) : NULL;
+	  if (!R)
+	    pp_report (false, "the segments of '%s' are not counted: %s", proc_name (p),
+		       rc == PP_SEG_EGRAPH
+		       ? "its supergraph breaks the numbering's conventions"
+		       : "out of memory for its supergraph");
+	  else
+	    __atomic_add_fetch (&ks.numbered, 1, __ATOMIC_RELEASE);
+	}
+      if (R)
+	{
+	  say (R->h.said, p);
+	  __atomic_store_n (&ks.roots[p], R, __ATOMIC_RELEASE);
+	}
       pp_gmp_leave ();
     }
   pthread_mutex_unlock (ks.lock);
@@ -654,7 +938,65 @@ pp_kseg_free (void)
   pp_free (ks.roots);
   pp_free (ks.tried);
   pp_free (ks.cfg_checksum);
+  pp_ncache_close (&ks.cache);
   memset (&ks, 0, sizeof ks);
+}
+
+/* What a cached root's block means, beyond the program's notes: the
+   numbering's parameters and the block's layout.  Bump it when the
+   numbering changes what it gives for the same notes.  */
+#define CACHE_LAYOUT 1u
+
+int
+pp_kseg_open_cache (char *path, uint64_t program)
+{
+  uint64_t what[] = { program, ks.depth, ks.dense_max, ks.stride, CACHE_LAYOUT,
+		      sizeof (struct root_head), sizeof (struct op),
+		      sizeof (struct start), sizeof (struct rcopy), sizeof (struct crow),
+		      MAX_SLOTS, DENSE_BUDGET };
+  uint64_t key = pp_hash64 (what, sizeof what, PP_HASH_SEED);
+  key = pp_hash64 (PACKAGE_VERSION, sizeof PACKAGE_VERSION, key);
+  return pp_ncache_open (&ks.cache, path, key, ks.layout->prog.nprocs);
+}
+
+uint32_t
+pp_kseg_numbered (void)
+{
+  return __atomic_load_n (&ks.numbered, __ATOMIC_ACQUIRE);
+}
+
+int
+pp_kseg_save_cache (void)
+{
+  uint32_t numbered = __atomic_load_n (&ks.numbered, __ATOMIC_ACQUIRE);
+  if (!ks.cache.path || numbered == ks.saved)
+    return 0;
+  uint32_t n = ks.layout->prog.nprocs, nrec = 0;
+  pp_ncache_record *rec = pp_calloc ((size_t) n + 1, sizeof *rec);
+  if (!rec)
+    return -1;
+  int ret = 0;
+  for (uint32_t p = 0; p < n && ret == 0; p++)
+    {
+      const struct root *R = __atomic_load_n (&ks.roots[p], __ATOMIC_ACQUIRE);
+      size_t len = 0;
+      const unsigned char *bytes = R ? unadopt (R) : pp_ncache_find (&ks.cache, p, &len);
+      if (R && !bytes)
+	ret = -1;
+      else if (bytes)
+	rec[nrec++] = (pp_ncache_record) { .proc = p, .bytes = bytes,
+					   .len = R ? R->len : len };
+    }
+  if (ret == 0)
+    {
+      ret = pp_ncache_save (&ks.cache, rec, nrec);
+      ks.saved = numbered;
+    }
+  for (uint32_t i = 0; i < nrec; i++)
+    if (ks.roots[rec[i].proc])
+      pp_free ((void *) rec[i].bytes);
+  pp_free (rec);
+  return ret;
 }
 
 /* Moves root P's counts in array A of N into the tables: count i is of
@@ -686,8 +1028,8 @@ pp_kseg_flush_slots (void)
       struct root *R = __atomic_load_n (&ks.roots[p], __ATOMIC_ACQUIRE);
       if (R)
 	{
-	  flush_array (R->slots, R->span, R->keys, 0, p);
-	  for (uint32_t v = 0; v < R->s.g.nnodes; v++)
+	  flush_array (R->slots, R->h.span, R->keys, 0, p);
+	  for (uint32_t v = 0; v < R->h.nnodes; v++)
 	    flush_array (array_of (R->starts[v].counts), R->starts[v].size, NULL,
 			 R->starts[v].first, p);
 	}
@@ -702,8 +1044,8 @@ pp_kseg_reset_slots (void)
       struct root *R = __atomic_load_n (&ks.roots[p], __ATOMIC_ACQUIRE);
       if (R)
 	{
-	  zero_array (R->slots, R->span);
-	  for (uint32_t v = 0; v < R->s.g.nnodes; v++)
+	  zero_array (R->slots, R->h.span);
+	  for (uint32_t v = 0; v < R->h.nnodes; v++)
 	    zero_array (array_of (R->starts[v].counts), R->starts[v].size);
 	}
     }
@@ -790,7 +1132,7 @@ begin_from (struct act *ra, const struct start *st)
   ra->reg[2] = st->first;
   ra->reg[3] = st->size;
   ra->reg[4] = st->counts;
-  ra->reg[5] = ra->R->slots ? ra->R->span : 0;
+  ra->reg[5] = ra->R->slots ? ra->R->h.span : 0;
 }
 
 static inline void
@@ -822,7 +1164,7 @@ count (struct act *ra, uint64_t num, uint64_t q)
     pp_ipt_count_lost ();
   else if (num - ra->reg[2] < ra->reg[3])
     __atomic_fetch_add (&array_of (ra->reg[4])[num - ra->reg[2]], 1, __ATOMIC_RELAXED);
-  else if (q < R->span && R->keys[q] == num)
+  else if (q < R->h.span && R->keys[q] == num)
     __atomic_fetch_add (&R->slots[q], 1, __ATOMIC_RELAXED);
   else
     count_in_table (ra, num);
@@ -936,7 +1278,7 @@ restart (struct act *a, uint32_t block)
 {
   struct act *ra = a->ra;
   if (a->R)
-    begin_at (ra, a->R->s.copies[a->copy].first_node + block);
+    begin_at (ra, a->R->copies[a->copy].first_node + block);
   else
     lose (ra);
 }
@@ -975,14 +1317,14 @@ continue_in (struct act *a, struct act *c, uint32_t p, uint32_t child, uint32_t 
   a->copy = child;
   a->slot = slot;
   c->fr.entered = true;
-  uint32_t first = R->s.copies[child].first_slot;
-  a->edge_of = R->s.edge_of + first;
-  a->crow = R->crow + R->call_first[child];
+  uint32_t first = R->copies[child].first_slot;
+  a->edge_of = R->edge_of + first;
+  a->crow = R->crow + R->copies[child].first_crow;
   a->fr.values = R->values + ks.stride * (size_t) first;
   a->fr.regs = a->ra->reg;
-  take (a, R->s.call_edge[slot]);
+  take (a, R->call_edge[slot]);
   /* Its EXIT in place: the return edge's add.  */
-  const struct op *o = &R->op[R->s.return_edge[slot]];
+  const struct op *o = &R->op[R->return_edge[slot]];
   a->fr.exit_adds = o->kind == OP_ADD;
   a->fr.ret[0] = o->val;
   a->fr.ret[1] = o->val2;
@@ -996,7 +1338,7 @@ continuation (const struct act *c, uint32_t p)
   if (!c->R || c->fr.site >= JUMPED)
     return NULL;
   const struct crow *cr = &c->crow[c->fr.site];
-  return cr->child != NONE && c->R->s.copies[cr->child].proc == p ? cr : NULL;
+  return cr->child != NONE && c->R->copies[cr->child].proc == p ? cr : NULL;
 }
 
 static uint64_t enter_slow (uint32_t p, const void *self);
@@ -1069,10 +1411,10 @@ enter_slow (uint32_t p, const void *self)
 	      a->reg[6] = R ? (uintptr_t) R->keys : 0;
 	      a->reg[7] = R ? (uintptr_t) R->slots : 0;
 	      if (R)
-		begin_at (a, R->s.g.entry);
+		begin_at (a, R->h.entry);
 	      else
 		lose (a);
-	      a->edge_of = R ? R->s.edge_of : NULL;
+	      a->edge_of = R ? R->edge_of : NULL;
 	      a->crow = R ? R->crow : NULL;
 	      a->fr.values = R ? R->values : zeros;
 	      a->fr.regs = a->reg;
@@ -1143,7 +1485,7 @@ pp_kseg_return (uint64_t frame, uint32_t call)
       if (cr->slot == NONE)
 	take (a, a->edge_of[ks.layout->leaf_edge[a->proc][call]]);
       else if (cr->child == NONE)
-	take (a, a->R->s.call_edge[cr->slot]);	/* SUMMARY */
+	take (a, a->R->call_edge[cr->slot]);	/* SUMMARY */
       else if (!a->fr.entered)
 	lose (a->ra);		/* the callee did not continue it */
     }
@@ -1161,7 +1503,7 @@ pp_kseg_exit (uint64_t frame)
   if (a->root == __pathprof_ip_depth - 1)
     count (a, a->reg[0], a->reg[1]);
   else if (a->R)
-    take (a, a->R->s.return_edge[a->slot]);
+    take (a, a->R->return_edge[a->slot]);
   __pathprof_ip_depth--;
   kt.busy = false;
 }

@@ -23,6 +23,16 @@ int pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
 /* libprof's DENSE_MAX: as the paths mode's arrays (path-array-max).  */
 #define PP_KSEG_DENSE_MAX 4096
 
+/* The numbering cache (numbering-cache.h) at PATH (NULL: none; it takes
+   PATH) for the program whose units' manifest hashes to PROGRAM: each root
+   is taken from it where it has one, and pp_kseg_save_cache saves the
+   roots numbered since (a dump).  Return 0, or -1 when out of memory
+   (said).  */
+int pp_kseg_open_cache (char *path, uint64_t program);
+int pp_kseg_save_cache (void);
+/* How many roots this process numbered (the others it took from the
+   cache).  */
+uint32_t pp_kseg_numbered (void);
 /* Frees what pp_kseg_init and the supergraphs took (the unit tests set up
    one program after another).  */
 void pp_kseg_free (void);

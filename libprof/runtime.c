@@ -288,8 +288,8 @@ copy_short (char *dst, const char *src, size_t n)
 }
 
 /* PATHPROF_FILE with %p replaced by the pid and %% by %.  */
-static char *
-profile_path (void)
+char *
+pp_profile_path (void)
 {
   const char *pattern = getenv ("PATHPROF_FILE");
   if (!pattern || !*pattern)
@@ -693,7 +693,7 @@ dump_locked (bool at_exit)
   const char *lost = at_exit ? "this run's profile is lost"
 			     : "the counts are kept for the next dump";
   char why[512], why_fallback[512];
-  char *path = profile_path (), *fallback = NULL;
+  char *path = pp_profile_path (), *fallback = NULL;
   pp_unit_data *snap = path ? new_snapshot () : NULL;
   int ret = -1, snapped = snap ? take_snapshot (snap) : -1;
   if (snapped < 0)

@@ -15,8 +15,10 @@
    must be counted in the root's slots exactly when it is interesting and
    the checksum matches, in the tables otherwise.  */
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ip-notes.h"
 #include "ip-runtime.h"
@@ -123,6 +125,27 @@ __pathprof_ip_exit (uint64_t frame)
 {
   nslow++;
   pp_kseg_exit (frame);
+}
+
+/* Flips one byte of file PATH at random (a truncated or damaged
+   numbering cache).  */
+static void
+damage_file (const char *path, unsigned long long *rng)
+{
+  FILE *f = fopen (path, "r+b");
+  if (!f)
+    return;
+  fseek (f, 0, SEEK_END);
+  long n = ftell (f);
+  if (n > 0)
+    {
+      long at = (long) (unit_rand (rng) % (unsigned long long) n);
+      fseek (f, at, SEEK_SET);
+      int c = fgetc (f);
+      fseek (f, at, SEEK_SET);
+      fputc (c ^ (1 << (unit_rand (rng) % 8)), f);
+    }
+  fclose (f);
 }
 
 /* ---- The program.  */
@@ -626,6 +649,10 @@ int
 main (void)
 {
   struct unit_property same = { .name = "kseg runtime: the segments counted are exactly the run's depth-k segments, lost ones lost (brute force)" };
+  struct unit_property cached = { .name = "kseg runtime: the runs after a save take the roots numbered before from the numbering cache (none numbered again; every count exact, from a damaged file too)" };
+  uint32_t numbered_before = 0, adopted = 0, renumbered = 0;
+  char cache[64];
+  snprintf (cache, sizeof cache, "test-kseg.%ld.numbering", (long) getpid ());
   struct unit_property slotted = { .name = "kseg runtime: interproc-ppp counts a segment in its root's slots exactly when it is interesting and the supergraph is the one it was learnt on (in an array, where its start has one)" };
   unsigned long long rng = 0x6b5e;
   unsigned runs = 0, segments = 0, lost = 0;
@@ -662,8 +689,27 @@ main (void)
       unit_check (&same, built && pp_kseg_init (&layout, &notes, k_depth, dense_max,
 						&lock) == 0,
 		  "seed %llx: set-up failed", seed);
+      /* The numbering cache: the first three runs number the roots and
+	 save them, the last three (a new process, as it were) adopt them,
+	 from a damaged file at times (every root numbered again).  */
+      bool damage = t % 8 == 7;
+      unlink (cache);
+      if (built)
+	pp_kseg_open_cache (strdup (cache), seed);
       for (unsigned r = 0; built && r < 6; r++)
 	{
+	  if (r == 3)
+	    {
+	      uint32_t numbered = pp_kseg_numbered ();
+	      unit_check (&cached, pp_kseg_save_cache () == 0, "seed %llx: cannot save",
+			  seed);
+	      pp_kseg_free ();
+	      if (damage)
+		damage_file (cache, &rng);
+	      pp_kseg_init (&layout, &notes, k_depth, dense_max, &lock);
+	      pp_kseg_open_cache (strdup (cache), seed);
+	      numbered_before = numbered;
+	    }
 	  want.n = got.n = want.lost = 0;
 	  want.overflow = got.overflow = false;
 	  ncounted = nlost = 0;
@@ -722,6 +768,18 @@ main (void)
 		      "segments and %u lost, %u counted and %u lost", seed, run_seed,
 		      k_depth, want.n, want.lost, got.n, nlost);
 	}
+      if (built)
+	{
+	  /* Those numbered in the first runs are adopted, none numbered
+	     again (unless the file was damaged); the later runs' new ones
+	     are numbered.  */
+	  uint32_t again = pp_kseg_numbered ();
+	  unit_check (&cached, damage || again + numbered_before <= nprocs,
+		      "seed %llx: %u roots numbered in the first runs, %u after",
+		      seed, numbered_before, again);
+	  adopted += damage ? 0 : numbered_before;
+	  renumbered += damage && again;
+	}
       pp_kseg_free ();
       for (uint32_t p = 0; p < nprocs; p++)
 	{
@@ -738,7 +796,10 @@ main (void)
   unit_check (&inplace, placed_slow < (placed + ntree) / 2, "%llu of %llu edges "
 	      "called EDGE", (unsigned long long) placed_slow,
 	      (unsigned long long) (placed + ntree));
+  unlink (cache);
+  unit_check (&cached, adopted > 500, "only %u roots adopted", adopted);
   unit_report (&same);
+  unit_report (&cached);
   unit_report (&slotted);
   unit_report (&inplace);
   struct unit_property chords = { .name = "kseg runtime: in place, the forest's edges carry no probe" };
@@ -746,7 +807,9 @@ main (void)
 	      (unsigned long long) ntree, (unsigned long long) placed);
   unit_report (&chords);
   printf ("kseg: %u runs, %u segments, %u lost; in place %llu edges, %llu by EDGE, "
-	  "%llu without a probe\n", runs, segments, lost, (unsigned long long) placed,
-	  (unsigned long long) placed_slow, (unsigned long long) ntree);
+	  "%llu without a probe; %u roots adopted from the numbering cache, %u "
+	  "programs numbered again after damage to it\n", runs, segments, lost,
+	  (unsigned long long) placed, (unsigned long long) placed_slow,
+	  (unsigned long long) ntree, adopted, renumbered);
   return unit_exit_status ();
 }

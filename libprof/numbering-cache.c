@@ -1,0 +1,223 @@
+/* libprof: the numbering cache (numbering-cache.h).  */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "hash.h"
+#include "ip-runtime.h"
+#include "numbering-cache.h"
+
+#define MAGIC "PPNUMBR1"
+#define FORMAT 1u
+#define NONE UINT32_MAX
+
+struct head
+{
+  char magic[8];
+  uint32_t version, nentries;
+  uint64_t key, hash;
+};
+
+struct entry
+{
+  uint32_t proc, zero;
+  uint64_t offset, length, hash;
+};
+
+_Static_assert (sizeof (struct head) == 32 && sizeof (struct entry) == 32,
+		"the numbering cache's layout");
+
+/* Says once per process that the file is damaged.  */
+static void
+damaged (const pp_ncache *c, const char *what)
+{
+  static bool said;
+  if (!said)
+    pp_report (false, "'%s': %s; the numberings it holds are made again",
+	       c->path, what);
+  said = true;
+}
+
+/* The index of the mapped file, or NULL when it is not one of KEY (damaged:
+   said).  */
+static const struct entry *
+read_index (const pp_ncache *c, uint32_t *n)
+{
+  struct head h;
+  if (c->map_len < sizeof h)
+    {
+      damaged (c, "truncated");
+      return NULL;
+    }
+  memcpy (&h, c->map, sizeof h);
+  if (memcmp (h.magic, MAGIC, 8) != 0 || h.version != FORMAT)
+    {
+      damaged (c, "not a numbering cache of this libprof");
+      return NULL;
+    }
+  if (h.key != c->key)
+    return NULL;		/* another program's, or an older build's */
+  size_t bytes = (size_t) h.nentries * sizeof (struct entry);
+  if (h.nentries > c->nprocs || bytes > c->map_len - sizeof h)
+    {
+      damaged (c, "truncated");
+      return NULL;
+    }
+  const struct entry *e = (const struct entry *) (c->map + sizeof h);
+  if (PP_CHECKSUM_DIFFERS (h.hash, pp_hash64 (e, bytes, PP_HASH_SEED)))
+    {
+      damaged (c, "bad checksum");
+      return NULL;
+    }
+  for (uint32_t i = 0; i < h.nentries; i++)
+    if (e[i].proc >= c->nprocs || (i && e[i].proc <= e[i - 1].proc)
+	|| e[i].offset > c->map_len || e[i].length > c->map_len - e[i].offset)
+      {
+	damaged (c, "corrupted index");
+	return NULL;
+      }
+  *n = h.nentries;
+  return e;
+}
+
+int
+pp_ncache_open (pp_ncache *c, char *path, uint64_t key, uint32_t nprocs)
+{
+  *c = (pp_ncache) { .path = path, .key = key, .nprocs = nprocs };
+  if (!path)
+    return 0;
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;			/* none yet */
+  struct stat st;
+  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > 0)
+    {
+      void *m = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (m != MAP_FAILED)
+	{
+	  c->map = m;
+	  c->map_len = (size_t) st.st_size;
+	}
+    }
+  close (fd);
+  uint32_t n = 0;
+  const struct entry *e = c->map ? read_index (c, &n) : NULL;
+  if (!e)
+    return 0;
+  c->entry_of = pp_malloc (((size_t) nprocs + 1) * sizeof *c->entry_of);
+  if (!c->entry_of)
+    return -1;
+  memset (c->entry_of, 0xff, ((size_t) nprocs + 1) * sizeof *c->entry_of);
+  for (uint32_t i = 0; i < n; i++)
+    c->entry_of[e[i].proc] = i;
+  return 0;
+}
+
+const unsigned char *
+pp_ncache_find (const pp_ncache *c, uint32_t p, size_t *len)
+{
+  if (!c->entry_of || p >= c->nprocs || c->entry_of[p] == NONE)
+    return NULL;
+  const struct entry *e = (const struct entry *) (c->map + sizeof (struct head))
+			  + c->entry_of[p];
+  const unsigned char *bytes = c->map + e->offset;
+  if (PP_CHECKSUM_DIFFERS (e->hash, pp_hash64 (bytes, e->length, PP_HASH_SEED)))
+    {
+      damaged (c, "bad checksum");
+      return NULL;
+    }
+  *len = e->length;
+  return bytes;
+}
+
+/* Writes N bytes, retrying short writes and EINTR.  */
+static int
+write_all (int fd, const void *buf, size_t n)
+{
+  const unsigned char *p = buf;
+  while (n)
+    {
+      ssize_t w = write (fd, p, n);
+      if (w < 0 && errno == EINTR)
+	continue;
+      if (w <= 0)
+	{
+	  if (w == 0)
+	    errno = EIO;
+	  return -1;
+	}
+      p += w;
+      n -= (size_t) w;
+    }
+  return 0;
+}
+
+int
+pp_ncache_save (const pp_ncache *c, const pp_ncache_record *rec, uint32_t nrec)
+{
+  if (!c->path)
+    return 0;
+  struct entry *e = pp_calloc ((size_t) nrec + 1, sizeof *e);
+  size_t plen = strlen (c->path);
+  char *tmp = pp_malloc (plen + 32);
+  if (!e || !tmp)
+    {
+      pp_free (e);
+      pp_free (tmp);
+      pp_report (false, "cannot save '%s': out of memory", c->path);
+      return -1;
+    }
+  memcpy (tmp, c->path, plen);
+  snprintf (tmp + plen, 32, ".%ld.tmp", (long) getpid ());
+  struct head h = { .version = FORMAT, .nentries = nrec, .key = c->key };
+  memcpy (h.magic, MAGIC, 8);
+  uint64_t at = sizeof h + (uint64_t) nrec * sizeof *e;
+  for (uint32_t i = 0; i < nrec; i++)
+    {
+      e[i] = (struct entry) { .proc = rec[i].proc, .offset = at, .length = rec[i].len,
+			      .hash = pp_hash64 (rec[i].bytes, rec[i].len, PP_HASH_SEED) };
+      at += rec[i].len;
+    }
+  h.hash = pp_hash64 (e, (size_t) nrec * sizeof *e, PP_HASH_SEED);
+  int fd = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  int err = fd < 0 ? errno : 0;
+  if (!err && (write_all (fd, &h, sizeof h) || write_all (fd, e, (size_t) nrec * sizeof *e)))
+    err = errno;
+  for (uint32_t i = 0; !err && i < nrec; i++)
+    if (write_all (fd, rec[i].bytes, rec[i].len))
+      err = errno;
+  if (fd >= 0 && close (fd) != 0 && !err)
+    err = errno;
+  if (!err && rename (tmp, c->path) != 0)
+    err = errno;
+  static bool said;
+  if (err)
+    {
+      if (fd >= 0)
+	unlink (tmp);
+      if (!said)
+	pp_report (false, "cannot save '%s': %s; the next run numbers again",
+		   c->path, strerror (err));
+      said = true;
+    }
+  pp_free (e);
+  pp_free (tmp);
+  return err ? -1 : 0;
+}
+
+void
+pp_ncache_close (pp_ncache *c)
+{
+  if (c->map)
+    munmap ((void *) c->map, c->map_len);
+  pp_free (c->entry_of);
+  pp_free (c->path);
+  *c = (pp_ncache) { 0 };
+}

@@ -1,0 +1,57 @@
+/* libprof: the numbering cache, a file of the numberings a process made at
+   run time (one opaque record per procedure), so that the next run of the
+   same program adopts them instead of numbering again.
+
+   Format (host byte order: the file is only read on the machine that wrote
+   it, by the same program):
+     8 bytes "PPNUMBR1", u32 version, u32 nentries, u64 key,
+     u64 hash (pp_hash64 of the index), then the index:
+     nentries x { u32 proc, u32 zero, u64 offset, u64 length, u64 hash }
+     sorted by proc, no proc twice, then the records where the index puts
+     them (each record's hash is pp_hash64 of its bytes).
+   KEY names the program and what the records mean (its units' notes, the
+   numbering's parameters, libprof's record layout): a file of another key
+   is stale, never read, and replaced at the next save.  A writer replaces
+   the file by renaming a new one over it, so that a process that mapped
+   the old one keeps reading it; two processes saving at once leave one
+   file whole, the other's new records for a later run to save.  */
+
+#ifndef PATHPROF_NUMBERING_CACHE_H
+#define PATHPROF_NUMBERING_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pp_ncache
+{
+  char *path;			/* NULL: no cache (PATHPROF_NUMBERING_FILE empty) */
+  uint64_t key;
+  uint32_t nprocs;
+  const unsigned char *map;	/* the file read at open, or NULL */
+  size_t map_len;
+  uint32_t *entry_of;		/* per procedure: its index entry, or UINT32_MAX */
+} pp_ncache;
+
+/* Opens the cache of the program KEY of NPROCS procedures at PATH (NULL:
+   none; the cache takes it).  A missing or stale file opens as empty; a
+   damaged one too, said once naming the file.  Returns 0, or -1 when out of
+   memory (the cache is then empty).  */
+int pp_ncache_open (pp_ncache *c, char *path, uint64_t key, uint32_t nprocs);
+/* Procedure P's record (its length in *LEN), or NULL when the file has none
+   or it is damaged (said, naming the file).  Valid while the cache is.  */
+const unsigned char *pp_ncache_find (const pp_ncache *c, uint32_t p, size_t *len);
+
+/* One record to save: procedure proc's bytes.  */
+typedef struct pp_ncache_record
+{
+  uint32_t proc;
+  const unsigned char *bytes;
+  size_t len;
+} pp_ncache_record;
+
+/* Replaces the file with NREC records, sorted by proc, no proc twice.
+   Returns 0, or -1 with the reason said (naming the file).  */
+int pp_ncache_save (const pp_ncache *c, const pp_ncache_record *rec, uint32_t nrec);
+void pp_ncache_close (pp_ncache *c);
+
+#endif
