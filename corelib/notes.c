@@ -259,6 +259,8 @@ typedef struct reader
      it.  */
   const char *part, *name, *item;
   uint32_t index, item_index;
+  bool own;			/* the program's own notes: CFG checksums not
+				   checked (pp_notes_decode_own) */
 } reader;
 
 static void
@@ -600,7 +602,7 @@ decode_function (reader *r, pp_function_notes *f, uint32_t index, uint32_t nfile
   if (traced_nfunctions && decode_direct (r, f, traced_nfunctions))
     return -1;
   at_item (r, NULL, 0);
-  uint64_t sum = pp_notes_cfg_checksum (f);
+  uint64_t sum = r->own ? f->cfg_checksum : pp_notes_cfg_checksum (f);
   if (PP_CHECKSUM_DIFFERS (f->cfg_checksum, sum))
     return fail (r, "corrupted: the CFG checksum recorded for function '%s' "
 		 "(%016" PRIx64 ") differs from its graph's (%016" PRIx64 ")",
@@ -669,17 +671,31 @@ decode_unit (reader *r, pp_unit_notes *n)
   return 0;
 }
 
-int
-pp_notes_decode (const unsigned char *buf, size_t len, pp_unit_notes *n,
-		 char *err, size_t errlen)
+static int
+decode (const unsigned char *buf, size_t len, pp_unit_notes *n, char *err,
+	size_t errlen, bool own)
 {
   reader r = { .buf = buf, .len = len, .err = err, .errlen = errlen,
-	       .part = "header" };
+	       .part = "header", .own = own };
   memset (n, 0, sizeof *n);
   if (decode_unit (&r, n) == 0)
     return 0;
   pp_notes_free (n);
   return -1;
+}
+
+int
+pp_notes_decode (const unsigned char *buf, size_t len, pp_unit_notes *n,
+		 char *err, size_t errlen)
+{
+  return decode (buf, len, n, err, errlen, false);
+}
+
+int
+pp_notes_decode_own (const unsigned char *buf, size_t len, pp_unit_notes *n,
+		     char *err, size_t errlen)
+{
+  return decode (buf, len, n, err, errlen, true);
 }
 
 /* Frees everything, including a partly decoded unit: arrays are zero-filled when

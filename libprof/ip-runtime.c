@@ -317,8 +317,8 @@ number_program (void)
   for (uint32_t u = 0; u < k; u++)
     {
       char err[256];
-      if (pp_notes_decode (all[u]->notes, all[u]->notes_len, &prog.notes[u], err,
-			   sizeof err))
+      if (pp_notes_decode_own (all[u]->notes, all[u]->notes_len, &prog.notes[u], err,
+			       sizeof err))
 	{
 	  pp_report (false, "interprocedural paths are not counted: unit '%s': %s",
 	       all[u]->name, err);

@@ -146,7 +146,7 @@ struct build
   pp_paths *p;
   struct op *op;		/* per S edge */
   uint64_t *values;		/* the header's "In place" (v[1] of a cut: its
-				   start's index + 1) */
+				   head node + 1) */
   struct start *starts;		/* per S node (counts: 0) */
   uint64_t ncounts;		/* the starts' arrays, in all */
   uint32_t *call_first;		/* per copy: its rows of crow */
@@ -176,7 +176,7 @@ struct rcopy
 struct root_head
 {
   uint32_t proc, said, stride, nnodes, entry, nedges, ncopies, nslots;
-  uint32_t ncalls, ncrow;
+  uint32_t ncalls, ncrow, nstarts, zero;
   uint64_t ncounts, span;
 };
 
@@ -184,14 +184,17 @@ struct root_head
    lay_out, which root_of makes from a numbering (pack) or takes from the
    numbering cache, as it was saved (adopt); the arrays that count are apart.
    The block as saved names a cut's start by its index + 1 (values' v[1])
-   and has no array addresses (starts' counts), which adopt sets.  */
+   and has no array addresses (starts' counts), which adopt sets.  Few
+   nodes start segments (4% of SQLite's): the starts are those only, in
+   node order, start_of giving each node's.  */
 struct root
 {
   struct root_head h;
   unsigned char *block;
   size_t len;
   struct op *op;		/* per S edge */
-  struct start *starts;		/* per S node */
+  struct start *starts;		/* per start */
+  uint32_t *start_of;		/* per S node: its start, or NONE */
   uint64_t *values;		/* per copy, per edge of its procedure */
   uint64_t *keys;		/* per slot */
   struct rcopy *copies;
@@ -217,7 +220,8 @@ static struct
   uint32_t stride;		/* words per edge in the values: 4 when the
 				   units are preferential (q), else 2 */
   pthread_mutex_t *lock;
-  uint64_t *cfg_checksum;	/* per procedure */
+  uint64_t *cfg_checksum;	/* per procedure, once a root with
+				   interesting segments is numbered */
   struct root **roots;		/* per procedure; built once (atomic) */
   bool *tried;			/* per procedure, under lock */
   pp_ncache cache;		/* the numberings of earlier runs */
@@ -334,6 +338,9 @@ plan_slots (struct build *B, uint32_t p)
   const pp_mode_info *m = pp_mode_lookup (u->mode);
   if (!m || !m->preferential || fn->ninteresting == 0)
     return 0;
+  if (!ks.cfg_checksum
+      && !(ks.cfg_checksum = pp_ip_layout_cfg_checksums (ks.layout, ks.notes)))
+    return -1;
   if (pp_seg_checksum (&B->s, ks.cfg_checksum) != fn->seg_checksum)
     {
       B->said = SAID_CHANGED;
@@ -665,7 +672,8 @@ lay_out (struct root *R, unsigned char *block)
   size_t at = 0;
   place (block, &at, 1, sizeof *h);
   R->op = place (block, &at, h->nedges + 1, sizeof *R->op);
-  R->starts = place (block, &at, h->nnodes + 1, sizeof *R->starts);
+  R->starts = place (block, &at, h->nstarts + 1, sizeof *R->starts);
+  R->start_of = place (block, &at, h->nnodes, sizeof *R->start_of);
   R->values = place (block, &at, (uint64_t) h->stride * h->nslots + 1, sizeof *R->values);
   R->keys = place (block, &at, h->span + 1, sizeof *R->keys);
   R->copies = place (block, &at, h->ncopies, sizeof *R->copies);
@@ -689,6 +697,8 @@ pack (const struct build *B, uint32_t p, size_t *len)
     .nslots = last->first_slot + ks.layout->prog.procs[last->proc].nedges,
     .ncalls = S->first_call[S->ncopies], .ncrow = B->call_first[S->ncopies],
     .ncounts = B->ncounts, .span = B->span } };
+  for (uint32_t v = 0; v < R.h.nnodes; v++)
+    R.h.nstarts += B->starts[v].r != NOSTART;
   *len = lay_out (&R, NULL);
   unsigned char *block = pp_calloc (*len, 1);
   if (!block)
@@ -696,8 +706,19 @@ pack (const struct build *B, uint32_t p, size_t *len)
   lay_out (&R, block);
   memcpy (block, &R.h, sizeof R.h);
   memcpy (R.op, B->op, (R.h.nedges + 1) * sizeof *R.op);
-  memcpy (R.starts, B->starts, (R.h.nnodes + 1) * sizeof *R.starts);
+  for (uint32_t v = 0, i = 0; v < R.h.nnodes; v++)
+    {
+      R.start_of[v] = B->starts[v].r != NOSTART ? i : NONE;
+      if (B->starts[v].r != NOSTART)
+	R.starts[i++] = B->starts[v];
+    }
   memcpy (R.values, B->values, ((size_t) R.h.stride * R.h.nslots + 1) * sizeof *R.values);
+  for (uint32_t i = 0; i < R.h.nslots; i++)
+    {
+      uint64_t *v = &R.values[(size_t) R.h.stride * i];
+      if (v[1])
+	v[1] = R.start_of[v[1] - 1] + 1;	/* a node's start, now by index */
+    }
   if (R.h.span)
     memcpy (R.keys, B->keys, R.h.span * sizeof *R.keys);
   for (uint32_t c = 0; c < R.h.ncopies; c++)
@@ -752,18 +773,22 @@ consistent (const struct root *R, uint32_t p, size_t len)
 	|| ((R->op[e].kind == OP_CUT || R->op[e].kind == OP_SET) && R->op[e].to >= h->nnodes))
       return false;
   uint64_t counts = 0;
-  for (uint32_t v = 0; v < h->nnodes; v++)
+  for (uint32_t i = 0; i < h->nstarts; i++)
     {
-      if (R->starts[v].size > h->ncounts - counts || R->starts[v].counts)
+      if (R->starts[i].r == NOSTART || R->starts[i].size > h->ncounts - counts
+	  || R->starts[i].counts)
 	return false;
-      counts += R->starts[v].size;
+      counts += R->starts[i].size;
     }
   if (counts != h->ncounts)
     return false;
+  for (uint32_t v = 0; v < h->nnodes; v++)
+    if (R->start_of[v] >= h->nstarts && R->start_of[v] != NONE)
+      return false;
   for (uint32_t i = 0; i < h->nslots; i++)
     {
       const uint64_t *v = &R->values[(size_t) h->stride * i];
-      if (!edge_ok (h, R->edge_of[i]) || v[1] > h->nnodes
+      if (!edge_ok (h, R->edge_of[i]) || v[1] > h->nstarts
 	  || ((v[0] & TOP) && v[0] != SLOW && v[1] == 0))
 	return false;
     }
@@ -803,11 +828,11 @@ adopt (unsigned char *block, size_t len, uint32_t p)
   if (!R->h.span)
     R->keys = NULL;
   uint64_t at = 0;
-  for (uint32_t v = 0; v < R->h.nnodes; v++)
-    if (R->starts[v].size)
+  for (uint32_t i = 0; i < R->h.nstarts; i++)
+    if (R->starts[i].size)
       {
-	R->starts[v].counts = (uintptr_t) (R->counts + at);
-	at += R->starts[v].size;
+	R->starts[i].counts = (uintptr_t) (R->counts + at);
+	at += R->starts[i].size;
       }
   for (uint32_t i = 0; i < R->h.nslots; i++)
     {
@@ -837,8 +862,8 @@ unadopt (const struct root *R)
   memcpy (block, R->block, R->len);
   struct root C = { .h = R->h };
   lay_out (&C, block);
-  for (uint32_t v = 0; v < C.h.nnodes; v++)
-    C.starts[v].counts = 0;
+  for (uint32_t i = 0; i < C.h.nstarts; i++)
+    C.starts[i].counts = 0;
   for (uint32_t i = 0; i < C.h.nslots; i++)
     {
       uint64_t *v = &C.values[(size_t) C.h.stride * i];
@@ -922,8 +947,7 @@ pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
   ks.lock = lock;
   ks.roots = pp_calloc (n + 1, sizeof *ks.roots);
   ks.tried = pp_calloc (n + 1, sizeof *ks.tried);
-  ks.cfg_checksum = pp_ip_layout_cfg_checksums (layout, notes);
-  if (!ks.roots || !ks.tried || !ks.cfg_checksum)
+  if (!ks.roots || !ks.tried)
     return -1;
   /* A site's call slot is its index among its procedure's sites, which the
      layout gives grouped by procedure (S lists them the same way).  */
@@ -1029,9 +1053,9 @@ pp_kseg_flush_slots (void)
       if (R)
 	{
 	  flush_array (R->slots, R->h.span, R->keys, 0, p);
-	  for (uint32_t v = 0; v < R->h.nnodes; v++)
-	    flush_array (array_of (R->starts[v].counts), R->starts[v].size, NULL,
-			 R->starts[v].first, p);
+	  for (uint32_t i = 0; i < R->h.nstarts; i++)
+	    flush_array (array_of (R->starts[i].counts), R->starts[i].size, NULL,
+			 R->starts[i].first, p);
 	}
     }
 }
@@ -1045,8 +1069,8 @@ pp_kseg_reset_slots (void)
       if (R)
 	{
 	  zero_array (R->slots, R->h.span);
-	  for (uint32_t v = 0; v < R->h.nnodes; v++)
-	    zero_array (array_of (R->starts[v].counts), R->starts[v].size);
+	  for (uint32_t i = 0; i < R->h.nstarts; i++)
+	    zero_array (array_of (R->starts[i].counts), R->starts[i].size);
 	}
     }
 }
@@ -1138,7 +1162,9 @@ begin_from (struct act *ra, const struct start *st)
 static inline void
 begin_at (struct act *ra, uint32_t v)
 {
-  begin_from (ra, &ra->R->starts[v]);
+  static const struct start none = { .r = NOSTART };
+  uint32_t i = ra->R->start_of[v];
+  begin_from (ra, i == NONE ? &none : &ra->R->starts[i]);
 }
 
 /* Segment NUM of root activation ra, in the thread's table (a dump adds
