@@ -488,8 +488,9 @@ decode_preferential (reader *r, pp_function_notes *f)
   for (uint32_t k = 1; k < nsorted; k++)
     if (sorted[k] == sorted[k - 1])
       {
+	uint64_t twice = sorted[k];
 	pp_free (sorted);
-	return fail (r, "corrupted: two slots count path %" PRIu64, sorted[k]);
+	return fail (r, "corrupted: two slots count path %" PRIu64, twice);
       }
   pp_free (sorted);
   return get_u64 (r, &f->ppp_span);
