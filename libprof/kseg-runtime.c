@@ -804,9 +804,10 @@ consistent (const struct root *R, uint32_t p, size_t len)
 
 /* The root of procedure p from BLOCK of LEN bytes as pack makes it (the
    root takes it), its counts zero; NULL when out of memory or when the
-   block is not one (the block freed).  */
+   block is not one (the block freed).  A block from the cache is checked
+   (consistent), one this process packed is not.  */
 static struct root *
-adopt (unsigned char *block, size_t len, uint32_t p)
+adopt (unsigned char *block, size_t len, uint32_t p, bool packed)
 {
   struct root *R = pp_calloc (1, sizeof *R);
   if (!R || len < sizeof R->h)
@@ -819,7 +820,7 @@ adopt (unsigned char *block, size_t len, uint32_t p)
   R->block = block;
   R->len = len;
   lay_out (R, block);
-  if (!consistent (R, p, len))
+  if (!packed && !consistent (R, p, len))
     goto fail;
   R->counts = R->h.ncounts ? pp_calloc (R->h.ncounts, sizeof *R->counts) : NULL;
   R->slots = R->h.span ? pp_calloc (R->h.span + 1, sizeof *R->slots) : NULL;
@@ -907,13 +908,13 @@ root_of (uint32_t p)
       if (block)
 	{
 	  memcpy (block, saved, len);
-	  R = adopt (block, len, p);
+	  R = adopt (block, len, p, false);
 	}
       if (!R)
 	{
 	  block = NULL;
 	  int rc = number_root (p, &block, &len);
-	  R = rc == PP_SEG_OK ? adopt (block, len, p) : NULL;
+	  R = rc == PP_SEG_OK ? adopt (block, len, p, true) : NULL;
 	  if (!R)
 	    pp_report (false, "the segments of '%s' are not counted: %s", proc_name (p),
 		       rc == PP_SEG_EGRAPH
