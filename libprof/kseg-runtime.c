@@ -190,8 +190,9 @@ struct root_head
 struct root
 {
   struct root_head h;
-  unsigned char *block;
+  unsigned char *block;		/* the root's own, or the cache's (borrowed) */
   size_t len;
+  bool borrowed;
   struct op *op;		/* per S edge */
   struct start *starts;		/* per start */
   uint32_t *start_of;		/* per S node: its start, or NONE */
@@ -303,7 +304,8 @@ free_root (struct root *R)
 {
   if (!R)
     return;
-  pp_free (R->block);
+  if (!R->borrowed)
+    pp_free (R->block);
   pp_free (R->counts);
   pp_free (R->slots);
   pp_free (R);
@@ -802,10 +804,11 @@ consistent (const struct root *R, uint32_t p, size_t len)
   return true;
 }
 
-/* The root of procedure p from BLOCK of LEN bytes as pack makes it (the
-   root takes it), its counts zero; NULL when out of memory or when the
-   block is not one (the block freed).  A block from the cache is checked
-   (consistent), one this process packed is not.  */
+/* The root of procedure p from BLOCK of LEN bytes as pack makes it, its
+   counts zero; NULL when out of memory or when the block is not one.  A
+   block this process packed the root takes (freed on failure), and it is
+   not checked; one in the cache it borrows, where it lies, after checking
+   it (consistent).  */
 static struct root *
 adopt (unsigned char *block, size_t len, uint32_t p, bool packed)
 {
@@ -819,6 +822,7 @@ adopt (unsigned char *block, size_t len, uint32_t p, bool packed)
     goto fail;
   R->block = block;
   R->len = len;
+  R->borrowed = !packed;
   lay_out (R, block);
   if (!packed && !consistent (R, p, len))
     goto fail;
@@ -848,7 +852,8 @@ fail:
       R->block = NULL;
       free_root (R);
     }
-  pp_free (block);
+  if (packed)
+    pp_free (block);
   return NULL;
 }
 
@@ -903,13 +908,9 @@ root_of (uint32_t p)
       pp_gmp_enter ();
       ks.tried[p] = true;
       size_t len = 0;
-      const unsigned char *saved = pp_ncache_find (&ks.cache, p, &len);
-      unsigned char *block = saved ? pp_malloc (len ? len : 1) : NULL;
+      unsigned char *block = pp_ncache_find (&ks.cache, p, &len);
       if (block)
-	{
-	  memcpy (block, saved, len);
-	  R = adopt (block, len, p, false);
-	}
+	R = adopt (block, len, p, false);
       if (!R)
 	{
 	  block = NULL;
@@ -1006,6 +1007,8 @@ pp_kseg_save_cache (void)
       const struct root *R = __atomic_load_n (&ks.roots[p], __ATOMIC_ACQUIRE);
       size_t len = 0;
       const unsigned char *bytes = R ? unadopt (R) : pp_ncache_find (&ks.cache, p, &len);
+      /* (A root adopted from the cache changed its record there: unadopt
+	 gives the record as it was.)  */
       if (R && !bytes)
 	ret = -1;
       else if (bytes)

@@ -5,7 +5,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -51,12 +50,12 @@ static const struct entry *
 read_index (const pp_ncache *c, uint32_t *n)
 {
   struct head h;
-  if (c->map_len < sizeof h)
+  if (c->data_len < sizeof h)
     {
       damaged (c, "truncated");
       return NULL;
     }
-  memcpy (&h, c->map, sizeof h);
+  memcpy (&h, c->data, sizeof h);
   if (memcmp (h.magic, MAGIC, 8) != 0 || h.version != FORMAT)
     {
       damaged (c, "not a numbering cache of this libprof");
@@ -65,12 +64,12 @@ read_index (const pp_ncache *c, uint32_t *n)
   if (h.key != c->key)
     return NULL;		/* another program's, or an older build's */
   size_t bytes = (size_t) h.nentries * sizeof (struct entry);
-  if (h.nentries > c->nprocs || bytes > c->map_len - sizeof h)
+  if (h.nentries > c->nprocs || bytes > c->data_len - sizeof h)
     {
       damaged (c, "truncated");
       return NULL;
     }
-  const struct entry *e = (const struct entry *) (c->map + sizeof h);
+  const struct entry *e = (const struct entry *) (c->data + sizeof h);
   if (PP_CHECKSUM_DIFFERS (h.hash, pp_hash64 (e, bytes, PP_HASH_SEED)))
     {
       damaged (c, "bad checksum");
@@ -78,7 +77,7 @@ read_index (const pp_ncache *c, uint32_t *n)
     }
   for (uint32_t i = 0; i < h.nentries; i++)
     if (e[i].proc >= c->nprocs || (i && e[i].proc <= e[i - 1].proc)
-	|| e[i].offset > c->map_len || e[i].length > c->map_len - e[i].offset)
+	|| e[i].offset > c->data_len || e[i].length > c->data_len - e[i].offset)
       {
 	damaged (c, "corrupted index");
 	return NULL;
@@ -96,19 +95,27 @@ pp_ncache_open (pp_ncache *c, char *path, uint64_t key, uint32_t nprocs)
   int fd = open (path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return 0;			/* none yet */
+  /* Read whole, not mapped: a file cut short under a mapping would kill
+     the program (SIGBUS), and the roots are adopted where they lie.  */
   struct stat st;
-  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > 0)
+  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > 0
+      && (c->data = pp_malloc ((size_t) st.st_size)))
     {
-      void *m = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-      if (m != MAP_FAILED)
+      size_t n = 0, want = (size_t) st.st_size;
+      while (n < want)
 	{
-	  c->map = m;
-	  c->map_len = (size_t) st.st_size;
+	  ssize_t r = read (fd, c->data + n, want - n);
+	  if (r < 0 && errno == EINTR)
+	    continue;
+	  if (r <= 0)
+	    break;
+	  n += (size_t) r;
 	}
+      c->data_len = n;
     }
   close (fd);
   uint32_t n = 0;
-  const struct entry *e = c->map ? read_index (c, &n) : NULL;
+  const struct entry *e = c->data ? read_index (c, &n) : NULL;
   if (!e)
     return 0;
   c->entry_of = pp_malloc (((size_t) nprocs + 1) * sizeof *c->entry_of);
@@ -120,14 +127,19 @@ pp_ncache_open (pp_ncache *c, char *path, uint64_t key, uint32_t nprocs)
   return 0;
 }
 
-const unsigned char *
+unsigned char *
 pp_ncache_find (const pp_ncache *c, uint32_t p, size_t *len)
 {
   if (!c->entry_of || p >= c->nprocs || c->entry_of[p] == NONE)
     return NULL;
-  const struct entry *e = (const struct entry *) (c->map + sizeof (struct head))
+  const struct entry *e = (const struct entry *) (c->data + sizeof (struct head))
 			  + c->entry_of[p];
-  const unsigned char *bytes = c->map + e->offset;
+  unsigned char *bytes = c->data + e->offset;
+  if ((e->offset | e->length) & 7)
+    {
+      damaged (c, "corrupted index");
+      return NULL;
+    }
   if (PP_CHECKSUM_DIFFERS (e->hash, pp_hash64 (bytes, e->length, PP_HASH_SEED)))
     {
       damaged (c, "bad checksum");
@@ -215,8 +227,7 @@ pp_ncache_save (const pp_ncache *c, const pp_ncache_record *rec, uint32_t nrec)
 void
 pp_ncache_close (pp_ncache *c)
 {
-  if (c->map)
-    munmap ((void *) c->map, c->map_len);
+  pp_free (c->data);
   pp_free (c->entry_of);
   pp_free (c->path);
   *c = (pp_ncache) { 0 };

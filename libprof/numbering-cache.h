@@ -27,8 +27,8 @@ typedef struct pp_ncache
   char *path;			/* NULL: no cache (PATHPROF_NUMBERING_FILE empty) */
   uint64_t key;
   uint32_t nprocs;
-  const unsigned char *map;	/* the file read at open, or NULL */
-  size_t map_len;
+  unsigned char *data;		/* the file, read whole at open, or NULL */
+  size_t data_len;
   uint32_t *entry_of;		/* per procedure: its index entry, or UINT32_MAX */
 } pp_ncache;
 
@@ -37,9 +37,11 @@ typedef struct pp_ncache
    damaged one too, said once naming the file.  Returns 0, or -1 when out of
    memory (the cache is then empty).  */
 int pp_ncache_open (pp_ncache *c, char *path, uint64_t key, uint32_t nprocs);
-/* Procedure P's record (its length in *LEN), or NULL when the file has none
-   or it is damaged (said, naming the file).  Valid while the cache is.  */
-const unsigned char *pp_ncache_find (const pp_ncache *c, uint32_t p, size_t *len);
+/* Procedure P's record (its length in *LEN), 8-byte aligned, or NULL when
+   the file has none or it is damaged (said, naming the file).  It lives as
+   long as the cache, and the caller may change it (adopt a root in place):
+   a later find of the same record checks the bytes as they are then.  */
+unsigned char *pp_ncache_find (const pp_ncache *c, uint32_t p, size_t *len);
 
 /* One record to save: procedure proc's bytes.  */
 typedef struct pp_ncache_record
