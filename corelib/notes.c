@@ -372,27 +372,27 @@ get_str (reader *r, char **s)
   return 0;
 }
 
-static int
+static inline int
 get_index (reader *r, uint32_t *v, uint32_t limit, const char *what)
 {
   size_t at = r->pos;
   if (get_u32 (r, v))
     return -1;
-  if (*v >= limit)
+  if (__builtin_expect (*v >= limit, 0))
     return fail (r, "corrupted at byte %zu: %s %u out of range (%u)", at, what, *v,
 		 limit);
   return 0;
 }
 
 /* A value index: -1 (encoded as UINT32_MAX) or below the function's nvalues.  */
-static int
+static inline int
 get_value_index (reader *r, int32_t *value, uint32_t nvalues)
 {
   uint32_t v;
   size_t at = r->pos;
   if (get_u32 (r, &v))
     return -1;
-  if (v != UINT32_MAX && v >= nvalues)
+  if (__builtin_expect (v != UINT32_MAX && v >= nvalues, 0))
     return fail (r, "corrupted at byte %zu: value index %u out of range (%u)",
 		 at, v, nvalues);
   *value = v == UINT32_MAX ? -1 : (int32_t) v;
