@@ -12,6 +12,7 @@
 #include "hash.h"
 #include "ip-runtime.h"
 #include "numbering-cache.h"
+#include "profile.h"
 
 #define MAGIC "PPNUMBR1"
 #define FORMAT 1u
@@ -149,28 +150,6 @@ pp_ncache_find (const pp_ncache *c, uint32_t p, size_t *len)
   return bytes;
 }
 
-/* Writes N bytes, retrying short writes and EINTR.  */
-static int
-write_all (int fd, const void *buf, size_t n)
-{
-  const unsigned char *p = buf;
-  while (n)
-    {
-      ssize_t w = write (fd, p, n);
-      if (w < 0 && errno == EINTR)
-	continue;
-      if (w <= 0)
-	{
-	  if (w == 0)
-	    errno = EIO;
-	  return -1;
-	}
-      p += w;
-      n -= (size_t) w;
-    }
-  return 0;
-}
-
 int
 pp_ncache_save (const pp_ncache *c, const pp_ncache_record *rec, uint32_t nrec)
 {
@@ -200,10 +179,11 @@ pp_ncache_save (const pp_ncache *c, const pp_ncache_record *rec, uint32_t nrec)
   h.hash = pp_hash64 (e, (size_t) nrec * sizeof *e, PP_HASH_SEED);
   int fd = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   int err = fd < 0 ? errno : 0;
-  if (!err && (write_all (fd, &h, sizeof h) || write_all (fd, e, (size_t) nrec * sizeof *e)))
+  if (!err && (pp_write_all (fd, &h, sizeof h)
+	       || pp_write_all (fd, e, (size_t) nrec * sizeof *e)))
     err = errno;
   for (uint32_t i = 0; !err && i < nrec; i++)
-    if (write_all (fd, rec[i].bytes, rec[i].len))
+    if (pp_write_all (fd, rec[i].bytes, rec[i].len))
       err = errno;
   if (fd >= 0 && close (fd) != 0 && !err)
     err = errno;
