@@ -115,10 +115,11 @@ enum
 struct op
 {
   uint64_t val;			/* ADD, CUT: for r */
-  uint64_t val2;		/* ADD, CUT: for q (preferential weights; else 0) */
   uint32_t to;			/* CUT, SET: the S node the next segment starts at */
   uint8_t kind;
 };
+/* What an ADD or a CUT adds to q (preferential weights) is apart, in the
+   preferential modes only (val2 per S edge).  */
 
 /* Where a segment starts (an S node): the registers' values there (r
    NOSTART: no segment starts there), its first segment's number, and the
@@ -145,6 +146,7 @@ struct build
   pp_seg_graph s;
   pp_paths *p;
   struct op *op;		/* per S edge */
+  uint64_t *val2;		/* per S edge: the op's add to q */
   uint64_t *values;		/* the header's "In place" (v[1] of a cut: its
 				   head node + 1) */
   struct start *starts;		/* per S node (counts: 0) */
@@ -194,6 +196,7 @@ struct root
   size_t len;
   bool borrowed;
   struct op *op;		/* per S edge */
+  uint64_t *val2;		/* per S edge, preferential modes (else NULL) */
   struct start *starts;		/* per start */
   uint32_t *start_of;		/* per S node: its start, or NONE */
   uint64_t *values;		/* per copy, per edge of its procedure */
@@ -292,6 +295,7 @@ free_build (struct build *B)
   pp_seg_free (&B->s);
   pp_paths_free (B->p);
   pp_free (B->op);
+  pp_free (B->val2);
   pp_free (B->values);
   pp_free (B->starts);
   pp_free (B->call_first);
@@ -378,7 +382,7 @@ plan_slots (struct build *B, uint32_t p)
     {
       struct op *o = &B->op[e];
       if (o->kind == OP_ADD || o->kind == OP_CUT)
-	o->val2 = ppp.dag_weight[pp->dag_of_edge[e]];
+	B->val2[e] = ppp.dag_weight[pp->dag_of_edge[e]];
     }
   pp_ppp_free (&ppp);
   return 0;
@@ -407,8 +411,9 @@ make_actions (struct build *B)
   const pp_graph *g = &B->s.g;
   const pp_paths *p = B->p;
   B->op = pp_calloc (g->nedges + 1, sizeof *B->op);
+  B->val2 = pp_calloc (g->nedges + 1, sizeof *B->val2);
   B->starts = pp_calloc (g->nnodes + 1, sizeof *B->starts);
-  if (!B->op || !B->starts)
+  if (!B->op || !B->val2 || !B->starts)
     return -1;
   for (uint32_t v = 0; v < g->nnodes; v++)
     B->starts[v].r = B->starts[v].first
@@ -523,7 +528,7 @@ move_to_chords (struct build *B)
 		    continue;
 		  const struct op *o = &B->op[e];
 		  uint64_t val = o->kind == OP_ADD ? o->val : 0;
-		  uint64_t val2 = o->kind == OP_ADD ? o->val2 : 0;
+		  uint64_t val2 = o->kind == OP_ADD ? B->val2[e] : 0;
 		  /* Forwards phi (v) = phi (u) + val, backwards less.  */
 		  phi[v] = dir ? phi[u] - val : phi[u] + val;
 		  psi[v] = dir ? psi[u] - val2 : psi[u] + val2;
@@ -540,12 +545,12 @@ move_to_chords (struct build *B)
       if (o->kind == OP_ADD)
 	{
 	  o->val = (o->val + phi[s] - phi[d]) & LOW;
-	  o->val2 += psi[s] - psi[d];
+	  B->val2[e] += psi[s] - psi[d];
 	}
       else if (o->kind == OP_CUT)
 	{
 	  o->val = (o->val + phi[s]) & LOW;
-	  o->val2 += psi[s];
+	  B->val2[e] += psi[s];
 	}
     }
   for (uint32_t v = 0; v < g->nnodes; v++)
@@ -611,7 +616,7 @@ make_values (struct build *B)
       else if (o && o->kind != OP_NONE)
 	v[0] = SLOW;
       if (o && ks.stride == 4)
-	v[2] = o->val2;
+	v[2] = B->val2[se];
     }
   return 0;
 }
@@ -674,6 +679,7 @@ lay_out (struct root *R, unsigned char *block)
   size_t at = 0;
   place (block, &at, 1, sizeof *h);
   R->op = place (block, &at, h->nedges + 1, sizeof *R->op);
+  R->val2 = h->stride == 4 ? place (block, &at, h->nedges + 1, sizeof *R->val2) : NULL;
   R->starts = place (block, &at, h->nstarts + 1, sizeof *R->starts);
   R->start_of = place (block, &at, h->nnodes, sizeof *R->start_of);
   R->values = place (block, &at, (uint64_t) h->stride * h->nslots + 1, sizeof *R->values);
@@ -708,6 +714,8 @@ pack (const struct build *B, uint32_t p, size_t *len)
   lay_out (&R, block);
   memcpy (block, &R.h, sizeof R.h);
   memcpy (R.op, B->op, (R.h.nedges + 1) * sizeof *R.op);
+  if (R.h.stride == 4)
+    memcpy (R.val2, B->val2, (R.h.nedges + 1) * sizeof *R.val2);
   for (uint32_t v = 0, i = 0; v < R.h.nnodes; v++)
     {
       R.start_of[v] = B->starts[v].r != NOSTART ? i : NONE;
@@ -971,7 +979,7 @@ pp_kseg_free (void)
 /* What a cached root's block means, beyond the program's notes: the
    numbering's parameters and the block's layout.  Bump it when the
    numbering changes what it gives for the same notes.  */
-#define CACHE_LAYOUT 1u
+#define CACHE_LAYOUT 2u
 
 int
 pp_kseg_open_cache (char *path, uint64_t program)
@@ -1200,6 +1208,14 @@ count (struct act *ra, uint64_t num, uint64_t q)
     count_in_table (ra, num);
 }
 
+/* What S edge SE of R adds to q: 0 outside the preferential modes, where
+   nothing reads q.  */
+static inline uint64_t
+val2_of (const struct root *R, uint32_t se)
+{
+  return R->val2 ? R->val2[se] : 0;
+}
+
 /* take's actions but the add.  */
 static __attribute__ ((noinline)) void
 take_slow (struct act *a, uint32_t se)
@@ -1216,10 +1232,10 @@ take_slow (struct act *a, uint32_t se)
     {
     case OP_ADD:
       ra->reg[0] += o->val;
-      ra->reg[1] += o->val2;
+      ra->reg[1] += val2_of (a->R, se);
       break;
     case OP_CUT:
-      count (ra, ra->reg[0] + o->val, ra->reg[1] + o->val2);
+      count (ra, ra->reg[0] + o->val, ra->reg[1] + val2_of (a->R, se));
       begin_at (ra, o->to);
       break;
     case OP_SET:
@@ -1239,7 +1255,7 @@ take (struct act *a, uint32_t se)
   if (__builtin_expect (o && o->kind == OP_ADD, 1))
     {
       a->ra->reg[0] += o->val;
-      a->ra->reg[1] += o->val2;
+      a->ra->reg[1] += val2_of (a->R, se);
     }
   else
     take_slow (a, se);
@@ -1357,7 +1373,7 @@ continue_in (struct act *a, struct act *c, uint32_t p, uint32_t child, uint32_t 
   const struct op *o = &R->op[R->return_edge[slot]];
   a->fr.exit_adds = o->kind == OP_ADD;
   a->fr.ret[0] = o->val;
-  a->fr.ret[1] = o->val2;
+  a->fr.ret[1] = val2_of (R, R->return_edge[slot]);
 }
 
 /* Where P continues caller C's segment: the row of C's call under way when
