@@ -277,19 +277,16 @@ grow_segs (struct seg_table *t)
   return true;
 }
 
-bool
-pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b)
+/* A segment the thread's table has no slot for yet (or no table): under
+   the table's lock, which a dump takes to read it.  Out of line, so that
+   the count of a known segment saves no registers.  */
+static __attribute__ ((noinline)) bool
+count_new_segment (uint64_t ctx1, uint64_t a, uint64_t b)
 {
-  struct seg_slot *s = my_last;
-  if (s && s->ctx1 == ctx + 1 && s->a == a && s->b == b)
-    {
-      __atomic_fetch_add (&s->count, 1, __ATOMIC_RELAXED);
-      return true;
-    }
   struct seg_table *t = my_segs;
   if (!t && !(t = my_segs = new_seg_table ()))
     return false;
-  s = seg_slot (t, ctx + 1, a, b);
+  struct seg_slot *s = seg_slot (t, ctx1, a, b);
   if (s->ctx1)
     {
       __atomic_fetch_add (&s->count, 1, __ATOMIC_RELAXED);
@@ -301,15 +298,38 @@ pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b)
   bool ok = (t->n + 1) * 2 <= t->cap || grow_segs (t);
   if (ok)
     {
-      s = seg_slot (t, ctx + 1, a, b);
+      s = seg_slot (t, ctx1, a, b);
       s->a = a;
       s->b = b;
-      s->ctx1 = ctx + 1;
+      s->ctx1 = ctx1;
       __atomic_store_n (&s->count, 1, __ATOMIC_RELAXED);
       t->n++;
     }
   pthread_mutex_unlock (&t->lock);
   return ok;
+}
+
+bool
+pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b)
+{
+  struct seg_slot *s = my_last;
+  if (s && s->ctx1 == ctx + 1 && s->a == a && s->b == b)
+    {
+      __atomic_fetch_add (&s->count, 1, __ATOMIC_RELAXED);
+      return true;
+    }
+  const struct seg_table *t = my_segs;
+  if (__builtin_expect (t != NULL, 1))
+    {
+      s = seg_slot (t, ctx + 1, a, b);
+      if (__builtin_expect (s->ctx1 != 0, 1))
+	{
+	  __atomic_fetch_add (&s->count, 1, __ATOMIC_RELAXED);
+	  my_last = s;
+	  return true;
+	}
+    }
+  return count_new_segment (ctx + 1, a, b);
 }
 
 /* ---- Dumps.  */
