@@ -377,11 +377,11 @@ out:
   pp_free (list);
 }
 
-static bool
-program_ready (void)
+/* The first probe's: numbers the program (once, whichever thread comes
+   first).  */
+static __attribute__ ((noinline)) bool
+number_once (void)
 {
-  if (__atomic_load_n (&prog.ready, __ATOMIC_ACQUIRE))
-    return true;
   pthread_mutex_lock (&ip_lock);
   if (!prog.tried)
     {
@@ -396,6 +396,13 @@ program_ready (void)
     }
   pthread_mutex_unlock (&ip_lock);
   return prog.ready;
+}
+
+/* Whether the program is numbered (numbering it at the first probe).  */
+static inline bool
+program_ready (void)
+{
+  return __atomic_load_n (&prog.ready, __ATOMIC_ACQUIRE) || number_once ();
 }
 
 /* The procedure of function F of unit U, or NONE (a unit outside the
@@ -882,6 +889,11 @@ untracked (const struct __pathprof_unit *u)
   return m && m->plan_arg == PP_IP_SEGMENTS ? pp_kseg_untracked () : 0;
 }
 
+static uint64_t enter_context (struct __pathprof_unit *u, uint32_t function,
+			       const void *self);
+
+/* The segments' ENTER is most calls of a segments program: it saves no
+   registers for the context paths' (enter_context, out of line).  */
 PP_EXPORT uint64_t
 __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *self)
 {
@@ -889,6 +901,12 @@ __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *s
     return untracked (u);
   if (kseg ())
     return pp_kseg_enter (proc_of (u, function), self);
+  return enter_context (u, function, self);
+}
+
+static __attribute__ ((noinline)) uint64_t
+enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
+{
   ipt.busy = true;
   gmp_in_front ();
   uint64_t frame = 0;

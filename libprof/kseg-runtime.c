@@ -1103,25 +1103,34 @@ pp_kseg_key (uint64_t ctx, uint64_t a, uint64_t b, uint64_t *key)
 static inline struct act *
 act_at (uint32_t i)
 {
+  if (__builtin_expect (i < 64, 1))
+    return &kt.chunk[0][i];	/* most stacks are shallow */
   uint32_t c = 31 - (uint32_t) __builtin_clz ((i >> 6) + 1);
   return &kt.chunk[c][i - ((64u << c) - 64)];
 }
 
-static struct act *
+/* The thread's stack's next chunk; false when there can be none.  */
+static __attribute__ ((noinline)) bool
+grow_stack (void)
+{
+  uint32_t c = 31 - (uint32_t) __builtin_clz ((kt.cap >> 6) + 1);
+  if (c >= CHUNKS)
+    return false;
+  void *m = mmap (NULL, ((size_t) 64 << c) * sizeof (struct act),
+		  PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED)
+    return false;
+  kt.chunk[c] = m;
+  kt.cap += 64u << c;
+  return true;
+}
+
+/* A new activation on top of the thread's stack, or NULL.  */
+static inline struct act *
 push_act (void)
 {
-  if (__pathprof_ip_depth == kt.cap)
-    {
-      uint32_t c = 31 - (uint32_t) __builtin_clz ((kt.cap >> 6) + 1);
-      if (c >= CHUNKS)
-	return NULL;
-      void *m = mmap (NULL, ((size_t) 64 << c) * sizeof (struct act),
-		      PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (m == MAP_FAILED)
-	return NULL;
-      kt.chunk[c] = m;
-      kt.cap += 64u << c;
-    }
+  if (__builtin_expect (__pathprof_ip_depth == kt.cap, 0) && !grow_stack ())
+    return NULL;
   struct act *a = act_at (__pathprof_ip_depth);
   a->fr.depth = ++__pathprof_ip_depth;
   a->fr.exit_adds = 0;
