@@ -758,7 +758,7 @@ static bool
 consistent (const struct root *R, uint32_t p, size_t len)
 {
   const struct root_head *h = &R->h;
-  const pp_ip_program *prog = &ks.layout->prog;
+  const pp_ip_program *program = &ks.layout->prog;
   struct root sizes = { .h = *h };
   if (h->proc != p || h->stride != ks.stride || h->said >= SAID_COUNT
       || h->span > MAX_SLOTS || h->entry >= h->nnodes || h->ncopies == 0
@@ -769,11 +769,11 @@ consistent (const struct root *R, uint32_t p, size_t len)
   for (uint32_t c = 0; c < h->ncopies; c++)
     {
       const struct rcopy *rc = &R->copies[c];
-      if (rc->proc >= prog->nprocs || rc->first_slot != slot || rc->first_crow != crow
+      if (rc->proc >= program->nprocs || rc->first_slot != slot || rc->first_crow != crow
 	  || rc->first_node > h->nnodes
-	  || prog->procs[rc->proc].nnodes > h->nnodes - rc->first_node)
+	  || program->procs[rc->proc].nnodes > h->nnodes - rc->first_node)
 	return false;
-      slot += prog->procs[rc->proc].nedges;
+      slot += program->procs[rc->proc].nedges;
       crow += ks.layout->ncalls_of[rc->proc];
     }
   if (slot != h->nslots || crow != h->ncrow)
