@@ -17,6 +17,7 @@
 #define MAGIC "PPNUMBR1"
 #define FORMAT 1u
 #define NONE UINT32_MAX
+#define MAX_FILE ((off_t) 1 << 32)	/* read no more (SQLite's: 8 MB) */
 
 struct head
 {
@@ -99,8 +100,11 @@ pp_ncache_open (pp_ncache *c, char *path, uint64_t key, uint32_t nprocs)
   /* Read whole, not mapped: a file cut short under a mapping would kill
      the program (SIGBUS), and the roots are adopted where they lie.  */
   struct stat st;
-  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > 0
-      && (c->data = pp_malloc ((size_t) st.st_size)))
+  bool regular = fstat (fd, &st) == 0 && S_ISREG (st.st_mode);
+  if (regular && st.st_size > MAX_FILE)
+    damaged (c, "larger than any numbering cache");
+  else if (regular && st.st_size > 0
+	   && (c->data = pp_malloc ((size_t) st.st_size)))
     {
       size_t n = 0, want = (size_t) st.st_size;
       while (n < want)
