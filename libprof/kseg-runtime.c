@@ -10,7 +10,11 @@
    start) starts a root, whose segments run in its own S, and the caller
    takes the SUMMARY edge when it returns.  S is built and numbered the
    first time its root runs as one (under the program's lock), once per
-   process; its edges' actions (below) are what the probes read.
+   process; its edges' actions (below) are what the probes read.  What
+   the probes read of a root is one block (struct root), which a dump
+   saves to the numbering cache (numbering-cache.h) and a later run of the
+   same program adopts instead of numbering S again (root_of: pack,
+   adopt).
 
    The register.  One u64 per root activation, r, the sum of S's values
    along the segment so far, modulo 2^63 (S's numbers fit 63 bits:
