@@ -224,21 +224,9 @@ numbering_path (void)
 {
   const char *env = getenv ("PATHPROF_NUMBERING_FILE");
   if (env)
-    {
-      size_t n = strlen (env);
-      char *path = n ? pp_malloc (n + 1) : NULL;
-      if (path)
-	memcpy (path, env, n + 1);
-      return path;
-    }
+    return *env ? pp_path_with_suffix (env, "", false) : NULL;
   char *profile = pp_profile_path ();
-  size_t n = profile ? strlen (profile) : 0;
-  char *path = profile ? pp_malloc (n + sizeof ".numbering") : NULL;
-  if (path)
-    {
-      memcpy (path, profile, n);
-      memcpy (path + n, ".numbering", sizeof ".numbering");
-    }
+  char *path = profile ? pp_path_with_suffix (profile, ".numbering", false) : NULL;
   pp_free (profile);
   return path;
 }

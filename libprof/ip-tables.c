@@ -277,22 +277,17 @@ grow_segs (struct seg_table *t)
   return true;
 }
 
-/* A segment the thread's table has no slot for yet (or no table): under
-   the table's lock, which a dump takes to read it.  Out of line, so that
-   the count of a known segment saves no registers.  */
+/* A segment the thread's table has no slot for yet (or no table; only the
+   thread adds to it): under the table's lock, which a dump takes to read
+   it.  Out of line, so that the count of a known segment saves no
+   registers.  */
 static __attribute__ ((noinline)) bool
 count_new_segment (uint64_t ctx1, uint64_t a, uint64_t b)
 {
   struct seg_table *t = my_segs;
   if (!t && !(t = my_segs = new_seg_table ()))
     return false;
-  struct seg_slot *s = seg_slot (t, ctx1, a, b);
-  if (s->ctx1)
-    {
-      __atomic_fetch_add (&s->count, 1, __ATOMIC_RELAXED);
-      my_last = s;
-      return true;
-    }
+  struct seg_slot *s;
   pthread_mutex_lock (&t->lock);
   my_last = NULL;
   bool ok = (t->n + 1) * 2 <= t->cap || grow_segs (t);

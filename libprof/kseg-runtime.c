@@ -116,14 +116,14 @@ enum
   OP_LOST,			/* the segment is not one S numbers */
 };
 
+/* An S edge's action.  What an ADD or a CUT adds to q (the preferential
+   weight) is apart, kept in the preferential modes only (val2).  */
 struct op
 {
   uint64_t val;			/* ADD, CUT: for r */
   uint32_t to;			/* CUT, SET: the S node the next segment starts at */
   uint8_t kind;
 };
-/* What an ADD or a CUT adds to q (preferential weights) is apart, in the
-   preferential modes only (val2 per S edge).  */
 
 /* Where a segment starts (an S node): the registers' values there (r
    NOSTART: no segment starts there), its first segment's number, and the
@@ -182,7 +182,7 @@ struct rcopy
 struct root_head
 {
   uint32_t proc, said, stride, nnodes, entry, nedges, ncopies, nslots;
-  uint32_t ncalls, ncrow, nstarts, zero;
+  uint32_t ncalls, ncrow, nstarts, zero;	/* zero: the u64s' alignment */
   uint64_t ncounts, span;
 };
 
@@ -753,21 +753,19 @@ edge_ok (const struct root_head *h, uint32_t e)
   return e < h->nedges || e == NONE;
 }
 
-/* Whether R's arrays (laid out, from a block of LEN bytes) make a root of
-   procedure p that the probes can follow: every index in range, each copy's
-   rows where its procedure's edges and calls need them.  The numbering
-   cache's checksums catch damage; this catches the rest (a file written by
-   another build of the same program).  */
+/* Whether R's arrays (laid out from a block whose size its head gives,
+   adopt's checks) make a root of procedure p that the probes can follow:
+   every index in range, each copy's rows where its procedure's edges and
+   calls need them.  The numbering cache's checksums catch damage; this
+   catches the rest (a file written by another build of the same
+   program).  */
 static bool
-consistent (const struct root *R, uint32_t p, size_t len)
+consistent (const struct root *R, uint32_t p)
 {
   const struct root_head *h = &R->h;
   const pp_ip_program *program = &ks.layout->prog;
-  struct root sizes = { .h = *h };
   if (h->proc != p || h->stride != ks.stride || h->said >= SAID_COUNT
-      || h->span > MAX_SLOTS || h->entry >= h->nnodes || h->ncopies == 0
-      || h->ncounts > DENSE_BUDGET * ks.dense_max || lay_out (&sizes, NULL) != len
-      || R->copies[0].proc != p)
+      || h->entry >= h->nnodes || h->ncopies == 0 || R->copies[0].proc != p)
     return false;
   uint32_t slot = 0, crow = 0;
   for (uint32_t c = 0; c < h->ncopies; c++)
@@ -836,7 +834,7 @@ adopt (unsigned char *block, size_t len, uint32_t p, bool packed)
   R->len = len;
   R->borrowed = !packed;
   lay_out (R, block);
-  if (!packed && !consistent (R, p, len))
+  if (!packed && !consistent (R, p))
     goto fail;
   R->counts = R->h.ncounts ? pp_calloc (R->h.ncounts, sizeof *R->counts) : NULL;
   R->slots = R->h.span ? pp_calloc (R->h.span + 1, sizeof *R->slots) : NULL;
@@ -1029,6 +1027,8 @@ pp_kseg_save_cache (void)
     }
   if (ret == 0)
     {
+      /* Saved or said (once): the next dump tries again only after new
+	 numberings.  */
       ret = pp_ncache_save (&ks.cache, rec, nrec);
       ks.saved = numbered;
     }

@@ -160,8 +160,7 @@ pp_ncache_save (const pp_ncache *c, const pp_ncache_record *rec, uint32_t nrec)
   if (!c->path)
     return 0;
   struct entry *e = pp_calloc ((size_t) nrec + 1, sizeof *e);
-  size_t plen = strlen (c->path);
-  char *tmp = pp_malloc (plen + 32);
+  char *tmp = pp_path_with_suffix (c->path, ".tmp.", true);
   if (!e || !tmp)
     {
       pp_free (e);
@@ -169,8 +168,6 @@ pp_ncache_save (const pp_ncache *c, const pp_ncache_record *rec, uint32_t nrec)
       pp_report (false, "cannot save '%s': out of memory", c->path);
       return -1;
     }
-  memcpy (tmp, c->path, plen);
-  snprintf (tmp + plen, 32, ".%ld.tmp", (long) getpid ());
   struct head h = { .version = FORMAT, .nentries = nrec, .key = c->key };
   memcpy (h.magic, MAGIC, 8);
   uint64_t at = sizeof h + (uint64_t) nrec * sizeof *e;

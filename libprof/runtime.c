@@ -327,8 +327,8 @@ pp_profile_path (void)
 }
 
 /* path followed by suffix, and by the process id if with_pid.  */
-static char *
-path_with_suffix (const char *path, const char *suffix, bool with_pid)
+char *
+pp_path_with_suffix (const char *path, const char *suffix, bool with_pid)
 {
   size_t len = pp_short_strlen (path);
   char *s = pp_malloc (len + pp_short_strlen (suffix) + 24), *o = s + len;
@@ -465,7 +465,7 @@ static merge_result
 replace_file (const char *path, const struct stat *old, bool created,
 	      const pp_profile *p, char *why, size_t whylen)
 {
-  char *tmp = path_with_suffix (path, ".tmp", false);
+  char *tmp = pp_path_with_suffix (path, ".tmp", false);
   if (!tmp)
     {
       set_why (why, whylen, "out of memory");
@@ -717,7 +717,7 @@ dump_locked (bool at_exit)
 	      lost);
       break;
     case MERGE_REFUSED:
-      fallback = path_with_suffix (path, ".", true);
+      fallback = pp_path_with_suffix (path, ".", true);
       if (!fallback)
 	set_why (why_fallback, sizeof why_fallback, "out of memory");
       else if (merge_into_file (fallback, snap, nsnap, why_fallback,
