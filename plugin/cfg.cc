@@ -142,7 +142,7 @@ ends_with_returns_twice_call (basic_block bb)
 	 && (gimple_call_flags (gsi_stmt (gsi)) & ECF_RETURNS_TWICE);
 }
 
-static bool
+bool
 is_abnormal_dispatcher (basic_block bb)
 {
   gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb (bb);

@@ -7,6 +7,7 @@
      probes.cc   the inserter: a plan's probes -> GIMPLE, and the flushes
      unit.cc     the unit's records: value array, path tables, notes, registration
      inliner.cc  GCC's function summaries without the probes, for the inliner
+     use.cc      the use build: a profile's counts given to GCC's optimiser
 
    See DESIGN.md and GCC-PLUGIN-NOTES.md.  */
 
@@ -70,6 +71,14 @@ struct function_record
   ~function_record () { pp_plan_free (&plan); }
 };
 
+/* plugin.cc.  */
+
+/* Whether the plugin takes NODE's function (it has a body of its own, is
+   not a builtin, not marked no_profile_instrument_function or naked).  */
+bool want_function (cgraph_node *node);
+/* Frees what describe_function allocated in FN.  */
+void free_function_notes (pp_function_notes &fn);
+
 /* cfg.cc.  */
 
 /* The unit's file table: absolute paths, indexed by first appearance.  */
@@ -93,6 +102,9 @@ void build_core_graph (pp_graph *g, function_record &rec,
    graph's edges.  Values and probe flags come from the plan (pp_plan_to_notes).  */
 void describe_function (pp_function_notes &fn, const pp_graph &g,
 			file_table &files, bool calls);
+/* Is BB the block that dispatches setjmp's and nonlocal gotos' returns?
+   (Not user code: the core graph leaves it out.)  */
+bool is_abnormal_dispatcher (basic_block bb);
 /* The calls of cfun that the notes list (modes with calls), in their order.  */
 void function_calls (auto_vec<gcall *> &calls);
 /* Does the call go to code that may be instrumented: not an internal
@@ -153,5 +165,16 @@ char *absolute_unit_name (void);
 /* Registers the pass that takes the probes out of GCC's function summaries
    before the IPA inliner reads them.  */
 void register_inliner_view (const char *plugin_name);
+
+/* use.cc.  */
+
+/* The use build (-fplugin-arg-pathprof-use): reads FILE (NULL or empty:
+   $PATHPROF_FILE, else pathprof.data), refusing a profile without every
+   edge's count, and enables what -fprofile-use enables that the command line
+   leaves alone.  Returns false after an error.  */
+bool use_profile_init (const char *file, bool verbose);
+/* The pass that gives every function of the unit its counts (at gcov's
+   position, as the instrumenting pass).  */
+opt_pass *make_use_pass (gcc::context *ctxt);
 
 #endif

@@ -86,6 +86,12 @@ static pp_prior prior;
 /* The preferential modes of segments: the profile's program records.  */
 static pp_seg_prior seg_prior;
 
+/* The use build (use.cc): the profile given to GCC's optimiser (an empty
+   value: the default file), NULL when the plugin instruments; and whether to
+   say per unit how much of it was used.  */
+static const char *option_use;
+static bool option_verbose;
+
 /* Appends NAME to the comma-separated list VALID (of SIZE bytes).  */
 static void
 list_append (char *valid, size_t size, const char *name)
@@ -268,9 +274,21 @@ static bool
 parse_options (struct plugin_name_args *info)
 {
   bool ok = true;
+  const char *instrumenting = NULL;	/* an option only instrumenting reads */
   for (int i = 0; i < info->argc; i++)
     {
       const plugin_argument &arg = info->argv[i];
+      if (strcmp (arg.key, "use") == 0)
+	{
+	  option_use = arg.value ? arg.value : "";
+	  continue;
+	}
+      if (strcmp (arg.key, "verbose") == 0 && !arg.value)
+	{
+	  option_verbose = true;
+	  continue;
+	}
+      instrumenting = arg.key;
       if (strcmp (arg.key, "mode") == 0)
 	ok &= parse_mode (arg.value);
       else if (strcmp (arg.key, "weights") == 0)
@@ -305,9 +323,28 @@ parse_options (struct plugin_name_args *info)
 	  else
 	    error ("pathprof: unknown option %<-fplugin-arg-pathprof-%s%>; valid "
 		   "options are: mode, weights, path-array-max, profile, "
-		   "interesting, witnesses, interproc, depth", arg.key);
+		   "interesting, witnesses, interproc, depth, use, verbose",
+		   arg.key);
 	  ok = false;
 	}
+    }
+  if (option_use)
+    {
+      if (instrumenting)
+	{
+	  error ("pathprof: %<-fplugin-arg-pathprof-use%> optimises with a "
+		 "profile and instruments nothing; "
+		 "%<-fplugin-arg-pathprof-%s%> cannot go with it",
+		 instrumenting);
+	  return false;
+	}
+      return ok && use_profile_init (option_use, option_verbose);
+    }
+  if (option_verbose)
+    {
+      error ("pathprof: %<-fplugin-arg-pathprof-verbose%> is only read with "
+	     "%<-fplugin-arg-pathprof-use%>");
+      ok = false;
     }
   if (ok && option_interproc >= 0)
     {
@@ -368,13 +405,17 @@ help_text (void)
 		 "  -fplugin-arg-pathprof-interproc=context|piecewise|segments "
 		 "(interproc: which paths; default context)\n"
 		 "  -fplugin-arg-pathprof-depth=K (interproc=segments: calls "
-		 "followed, 1 to 8; default 1)\n", NULL);
+		 "followed, 1 to 8; default 1)\n"
+		 "  -fplugin-arg-pathprof-use[=FILE] (optimise with the counts of "
+		 "FILE, default $PATHPROF_FILE or pathprof.data; no probes)\n"
+		 "  -fplugin-arg-pathprof-verbose (use: say per unit how much of "
+		 "the profile was used)\n", NULL);
 }
 
 /* ------------------------------------------------------------------------- */
 /* The pass.  */
 
-static bool
+bool
 want_function (cgraph_node *node)
 {
   tree decl = node->decl;
@@ -583,7 +624,7 @@ plan_function (function_record &rec, pp_function_notes &fn, file_table &files,
   pp_graph_free (&g);
 }
 
-static void
+void
 free_function_notes (pp_function_notes &fn)
 {
   free (fn.asm_name);
@@ -784,18 +825,21 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
     return 1;
   /* As with gcov (-fprofile-arcs), no early partial inlining: it would split
      functions into *.part clones before they are instrumented, and line counts
-     would no longer be comparable with gcov's.  */
+     would no longer be comparable with gcov's.  The use build does the same,
+     to see the control flow the training build saw; it gives the option back
+     once the counts are in (use.cc).  */
   flag_partial_inlining = 0;
 
   static struct plugin_info plugin_info = { PATHPROF_VERSION, help_text () };
   register_callback (plugin_name, PLUGIN_INFO, NULL, &plugin_info);
 
   struct register_pass_info pass;
-  pass.pass = new instrument_pass (g);
+  pass.pass = option_use ? make_use_pass (g) : new instrument_pass (g);
   pass.reference_pass_name = "profile";
   pass.ref_pass_instance_number = 1;
   pass.pos_op = PASS_POS_INSERT_AFTER;
   register_callback (plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
-  register_inliner_view (plugin_name);
+  if (!option_use)
+    register_inliner_view (plugin_name);
   return 0;
 }

@@ -1,0 +1,471 @@
+/* pathprof GCC plugin: the use build (-fplugin-arg-pathprof-use=FILE).  It
+   inserts no probe: it gives GCC's optimiser the exact block and edge counts
+   of a pathprof profile, as -fprofile-use gives those of .gcda files.
+
+   How GCC is told.  At gcov's position (where -fprofile-use reads its
+   counts), each function is normalised and described exactly as the
+   training build did (cfg.cc), so its CFG checksum says whether the profile
+   is about this very control flow.  If it is, the profile's edge counts
+   (corelib/prior.c: any mode that tells every edge's count) become the
+   blocks' precise counts and the edges' probabilities, the function's
+   profile is marked read, and its loops get the iteration bounds the counts
+   imply, as GCC's compute_branch_probabilities does; else the function keeps
+   GCC's static estimate and a warning names it (-Wcoverage-mismatch: its
+   control flow changed; -Wmissing-profile: it is not in the profile).  After
+   the unit, GCC's profile summary (profile_info: runs, peak count) is set and
+   -fbranch-probabilities turned on, which the passes that follow read as
+   "feedback available" (the inliner requires it with read counts, the
+   feedback function splitter runs on it).  That flag is turned on only now:
+   given on the command line it would have made GCC look for .gcda files and
+   run its own reader over the same functions.
+
+   The optimisations -fprofile-use enables are enabled at plugin_init, each
+   only when the command line does not set it (use_enable_fdo): all of them
+   but value profiling, which needs value histograms no pathprof mode keeps.
+   See DESIGN.md "Optimising with a profile".  */
+
+#include "pathprof-plugin.h"
+#include "profile.h"
+#include "predict.h"
+#include "gcov-io.h"
+#include "corelib/ip-notes.h"
+#include "corelib/prior.h"
+
+static pp_prior use_prior;
+static bool use_loaded;		/* the file exists: it was read */
+static const char *use_file;
+static bool use_verbose;
+/* The profile's peak edge count and runs, for GCC's summary.  */
+static uint64_t use_max_count;
+static uint64_t use_runs;
+/* -fpartial-inlining as the command line had it: off until the counts are
+   in, as in the training build (plugin_init), then given back.  */
+static int use_partial_inlining;
+
+/* Sets an optimisation option that the command line left alone.  */
+#define ENABLE_UNSET(flag, value)                                  \
+  do                                                               \
+    if (!global_options_set.x_##flag)                              \
+      global_options.x_##flag = (value);                           \
+  while (0)
+
+/* What -fprofile-use turns on (GCC 12's enable_fdo_optimizations and
+   -fprofile-reorder-functions) but -fbranch-probabilities, which comes with
+   the counts, and value profiles.  */
+static void
+use_enable_fdo (void)
+{
+  ENABLE_UNSET (flag_unroll_loops, 1);
+  ENABLE_UNSET (flag_peel_loops, 1);
+  ENABLE_UNSET (flag_tracer, 1);
+  ENABLE_UNSET (flag_inline_functions, 1);
+  ENABLE_UNSET (flag_ipa_cp, 1);
+  ENABLE_UNSET (flag_ipa_cp_clone, 1);
+  ENABLE_UNSET (flag_ipa_bit_cp, 1);
+  ENABLE_UNSET (flag_predictive_commoning, 1);
+  ENABLE_UNSET (flag_split_loops, 1);
+  ENABLE_UNSET (flag_unswitch_loops, 1);
+  ENABLE_UNSET (flag_gcse_after_reload, 1);
+  ENABLE_UNSET (flag_tree_loop_vectorize, 1);
+  ENABLE_UNSET (flag_tree_slp_vectorize, 1);
+  ENABLE_UNSET (flag_version_loops_for_strides, 1);
+  ENABLE_UNSET (flag_vect_cost_model, VECT_COST_MODEL_DYNAMIC);
+  ENABLE_UNSET (flag_tree_loop_distribute_patterns, 1);
+  ENABLE_UNSET (flag_loop_interchange, 1);
+  ENABLE_UNSET (flag_unroll_jam, 1);
+  ENABLE_UNSET (flag_tree_loop_distribution, 1);
+  ENABLE_UNSET (flag_profile_reorder_functions, 1);
+  /* As finish_options derives it from the two above.  */
+  ENABLE_UNSET (flag_cunroll_grow_size,
+		flag_unroll_loops || flag_peel_loops || optimize >= 3);
+}
+
+bool
+use_profile_init (const char *file, bool verbose)
+{
+  if (!file || !*file)
+    {
+      file = getenv ("PATHPROF_FILE");
+      if (!file || !*file)
+	file = "pathprof.data";
+      else if (strchr (file, '%'))
+	{
+	  error ("pathprof: %<PATHPROF_FILE=%s%> names one file per process; "
+		 "merge them (%<pathprof merge%>) and give the result with "
+		 "%<-fplugin-arg-pathprof-use=FILE%>", file);
+	  return false;
+	}
+    }
+  use_file = file;
+  use_verbose = verbose;
+  use_enable_fdo ();
+  use_partial_inlining = flag_partial_inlining;
+  /* As -fprofile-use without its .gcda file: said, and built without.  */
+  if (access (file, F_OK) != 0 && errno == ENOENT)
+    {
+      warning (OPT_Wmissing_profile, "pathprof: %s: no such profile; the "
+	       "static estimates are used", file);
+      return true;
+    }
+  use_loaded = true;
+  char err[512];
+  if (pp_prior_load (file, &use_prior, err, sizeof err))
+    {
+      error ("pathprof: %s: %s", file, err);
+      return false;
+    }
+  for (uint32_t i = 0; i < use_prior.nunits; i++)
+    {
+      const pp_unit_data *d = use_prior.units[i].data;
+      if (pp_ip_manifest_p (d->notes, d->notes_len))
+	continue;
+      uint32_t mode = pp_prior_unit_mode (&use_prior, i);
+      if (!pp_prior_yields_edge_counts (mode))
+	{
+	  error ("pathprof: %s: unit %s is a %s profile, which does not count "
+		 "every edge; %<-fplugin-arg-pathprof-use%> reads a profile of "
+		 "mode edge-counts, paths, ppp or residual", file, d->name,
+		 pp_mode_name (mode));
+	  return false;
+	}
+      use_runs = MAX (use_runs, d->runs);
+    }
+  if (pp_prior_max_edge_count (&use_prior, &use_max_count, err, sizeof err))
+    {
+      error ("pathprof: %s: %s", file, err);
+      return false;
+    }
+  return true;
+}
+
+/* ------------------------------------------------------------------------- */
+/* One function.  */
+
+struct unit_stats
+{
+  unsigned functions, annotated, stale, missing;
+  uint64_t executions;		/* the annotated functions' blocks' */
+};
+
+/* The executions of G's blocks (but ENTRY and EXIT) that COUNTS tell.  */
+static uint64_t
+block_executions (const pp_graph &g, const uint64_t *counts)
+{
+  uint64_t sum = 0;
+  for (uint32_t e = 0; e < g.nedges; e++)
+    if (g.edges[e].dst != g.entry && g.edges[e].dst != g.exit)
+      sum += counts[e];
+  return sum;
+}
+
+/* A block's read count; with -fprofile-partial-training a 0 is only a
+   guess (the training may not have covered it), as GCC reads it.  */
+static profile_count
+read_count (uint64_t n)
+{
+  if (!n && flag_profile_partial_training)
+    return profile_count::guessed_zero ();
+  return profile_count::from_gcov_type
+	   ((gcov_type) MIN (n, (uint64_t) profile_count::max_count));
+}
+
+/* A function the training never ran keeps GCC's estimates, marked as
+   counting 0 in the whole program, as GCC keeps them.  */
+static void
+set_untrained (void)
+{
+  basic_block bb;
+  FOR_ALL_BB_FN (bb, cfun)
+    if (!(bb->count == profile_count::zero ()))
+      bb->count = bb->count.global0 ();
+}
+
+/* Gives cfun (normalised; its core graph G, REC mapping G's edges to GCC's)
+   the counts COUNTS.  A block's count is what enters it (ENTRY's: the calls);
+   an edge's probability its count over its source's.  Abnormal edges, which
+   the core graph models as a leave of their source and a re-entry of their
+   destination, share what their source's other edges do not take; the block
+   that dispatches them (setjmp's receiver) counts the re-entries it makes.  */
+static void
+set_counts (const pp_graph &g, const function_record &rec, const uint64_t *counts)
+{
+  unsigned n = last_basic_block_for_fn (cfun);
+  auto_vec<uint64_t> count, reentries, normal_out;
+  count.safe_grow_cleared (n);
+  reentries.safe_grow_cleared (n);
+  normal_out.safe_grow_cleared (n);
+  for (uint32_t e = 0; e < g.nedges; e++)
+    {
+      uint32_t src = g.edges[e].src, dst = g.edges[e].dst;
+      if (src == g.entry && (g.edges[e].flags & PP_EDGE_FAKE))
+	reentries[dst] += counts[e];
+      else if (src == g.entry)
+	count[src] += counts[e];
+      if (dst != g.entry)
+	count[dst] += counts[e];
+      if (rec.gcc_edge[e])
+	normal_out[src] += counts[e];
+    }
+  bool ran = false;
+  for (uint32_t e = 0; e < g.nedges; e++)
+    ran |= counts[e] != 0;
+  profile_status_for_fn (cfun) = PROFILE_READ;
+  if (!ran && flag_guess_branch_prob && !flag_profile_partial_training)
+    {
+      set_untrained ();
+      compute_function_frequency ();
+      return;
+    }
+  basic_block bb;
+  FOR_ALL_BB_FN (bb, cfun)
+    {
+      edge e;
+      edge_iterator ei;
+      unsigned abnormal = 0;
+      uint64_t dispatched = 0;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+	if (e->flags & EDGE_ABNORMAL)
+	  {
+	    abnormal++;
+	    dispatched += reentries[e->dest->index];
+	  }
+      /* The abnormal dispatcher, outside the core graph, runs once per
+	 re-entry it makes.  */
+      if (abnormal && bb != ENTRY_BLOCK_PTR_FOR_FN (cfun)
+	  && is_abnormal_dispatcher (bb))
+	count[bb->index] = dispatched;
+      bb->count = read_count (count[bb->index]);
+    }
+  for (uint32_t e = 0; e < g.nedges; e++)
+    if (edge ge = rec.gcc_edge[e])
+      {
+	uint64_t total = count[ge->src->index];
+	if (total)
+	  ge->probability = profile_probability::probability_in_gcov_type
+			      ((gcov_type) MIN (counts[e], total), (gcov_type) total);
+	if (total && !counts[e] && flag_profile_partial_training)
+	  ge->probability = ge->probability.guessed ();
+      }
+  FOR_ALL_BB_FN (bb, cfun)
+    {
+      uint64_t total = count[bb->index];
+      if (!total)
+	continue;		/* never ran: GCC's estimates stay, as in
+				   compute_branch_probabilities */
+      uint64_t rest = total - MIN (total, normal_out[bb->index]);
+      unsigned abnormal = 0;
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+	abnormal += (e->flags & EDGE_ABNORMAL) != 0;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+	if (e->flags & EDGE_ABNORMAL)
+	  e->probability = profile_probability::probability_in_gcov_type
+			     ((gcov_type) (rest / abnormal), (gcov_type) total);
+    }
+  /* The counts bound every loop's iterations, as GCC records for read
+     profiles before later passes change them.  */
+  for (auto loop : loops_list (cfun, 0))
+    if (loop->header->count > 0 && loop->header->count.reliable_p ())
+      {
+	gcov_type nit = expected_loop_iterations_unbounded (loop);
+	loop->any_estimate = false;
+	record_niter_bound (loop, gcov_type_to_wide_int (nit), true, false);
+      }
+  compute_function_frequency ();
+}
+
+/* Finds FN (graph G) in the profile and gives cfun its counts; counts it
+   in ST.  */
+static void
+annotate_function (const pp_graph &g, const function_record &rec,
+		   const pp_function_notes &fn, const char *unit, unit_stats &st)
+{
+  st.functions++;
+  char err[512];
+  pp_prior_function pf;
+  int found = pp_prior_find (&use_prior, unit, fn.asm_name, &pf, err, sizeof err);
+  if (found < 0)
+    fatal_error (UNKNOWN_LOCATION, "pathprof: %s: %s", use_file, err);
+  location_t loc = DECL_SOURCE_LOCATION (current_function_decl);
+  if (!found)
+    {
+      st.missing++;
+      warning_at (loc, OPT_Wmissing_profile, "pathprof: %qD is not in %s; "
+		  "the static estimate is used", current_function_decl,
+		  use_file);
+      return;
+    }
+  if (pf.notes->cfg_checksum != pp_notes_cfg_checksum (&fn)
+      || pf.notes->nedges != g.nedges)
+    {
+      st.stale++;
+      warning_at (loc, OPT_Wcoverage_mismatch, "pathprof: %qD: control flow "
+		  "changed since %s was made; the static estimate is used",
+		  current_function_decl, use_file);
+      return;
+    }
+  auto_vec<uint64_t> counts;
+  counts.safe_grow_cleared (g.nedges);
+  if (pp_prior_edge_counts (&pf, &g, counts.address (), err, sizeof err))
+    fatal_error (UNKNOWN_LOCATION, "pathprof: %s: %s", use_file, err);
+  set_counts (g, rec, counts.address ());
+  st.annotated++;
+  st.executions += block_executions (g, counts.address ());
+}
+
+/* The executions the profile counts in the blocks of UNIT's functions.  */
+static uint64_t
+unit_executions (const char *unit)
+{
+  uint64_t sum = 0;
+  char err[512];
+  for (uint32_t i = 0; i < use_prior.nunits; i++)
+    {
+      if (use_prior.units[i].decoded <= 0
+	  || strcmp (use_prior.units[i].data->name, unit) != 0)
+	continue;
+      const pp_unit_notes &notes = use_prior.units[i].notes;
+      for (uint32_t k = 0; k < notes.nfunctions; k++)
+	{
+	  pp_prior_function f = { &use_prior.units[i], k, &notes.functions[k] };
+	  pp_graph g;
+	  if (pp_notes_function_graph (f.notes, &g))
+	    fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
+	  auto_vec<uint64_t> counts;
+	  counts.safe_grow_cleared (g.nedges);
+	  if (pp_prior_edge_counts (&f, &g, counts.address (), err, sizeof err))
+	    fatal_error (UNKNOWN_LOCATION, "pathprof: %s: %s", use_file, err);
+	  sum += block_executions (g, counts.address ());
+	  pp_graph_free (&g);
+	}
+    }
+  return sum;
+}
+
+/* ------------------------------------------------------------------------- */
+/* The unit.  */
+
+/* -fpartial-inlining as given, and -fbranch-probabilities if COUNTS were
+   read, for every function from now on: in the default options and in each
+   function's own (__attribute__ ((optimize))).  */
+static void
+set_feedback_options (bool counts)
+{
+  cgraph_node *node;
+  FOR_EACH_FUNCTION (node)
+    {
+      tree opts = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (node->decl);
+      if (!opts || opts == optimization_default_node)
+	continue;
+      cl_optimization_restore (&global_options, &global_options_set,
+			       TREE_OPTIMIZATION (opts));
+      global_options.x_flag_branch_probabilities |= counts;
+      global_options.x_flag_partial_inlining |= use_partial_inlining;
+      DECL_FUNCTION_SPECIFIC_OPTIMIZATION (node->decl)
+	= build_optimization_node (&global_options, &global_options_set);
+    }
+  cl_optimization_restore (&global_options, &global_options_set,
+			   TREE_OPTIMIZATION (optimization_default_node));
+  global_options.x_flag_branch_probabilities |= counts;
+  global_options.x_flag_partial_inlining = use_partial_inlining;
+  optimization_default_node
+    = build_optimization_node (&global_options, &global_options_set);
+  optimization_current_node = optimization_default_node;
+}
+
+static unsigned int
+annotate_unit (void)
+{
+  if (!use_loaded)
+    {
+      set_feedback_options (false);
+      return 0;
+    }
+  /* GCC's summary of the profile, which hotness is measured against
+     (compute_function_frequency reads it).  */
+  static gcov_summary summary;
+  summary.runs = (gcov_unsigned_t) MIN (MAX (use_runs, (uint64_t) 1),
+					(uint64_t) UINT32_MAX);
+  summary.sum_max = (gcov_type) MIN (use_max_count,
+				     (uint64_t) profile_count::max_count);
+  profile_info = &summary;
+
+  char *unit = absolute_unit_name ();
+  file_table files;
+  unit_stats st = {};
+  cgraph_node *node;
+  FOR_EACH_DEFINED_FUNCTION (node)
+    {
+      if (!want_function (node))
+	continue;
+      push_cfun (DECL_STRUCT_FUNCTION (node->decl));
+      if (execute_fixup_cfg () & TODO_cleanup_cfg)
+	cleanup_tree_cfg ();
+      normalise_cfg ();
+      function_record rec;
+      rec.node = node;
+      pp_graph g;
+      auto_vec<double> estimates;
+      build_core_graph (&g, rec, estimates);
+      pp_function_notes fn = {};
+      describe_function (fn, g, files, false);
+      annotate_function (g, rec, fn, unit, st);
+      free_function_notes (fn);
+      pp_graph_free (&g);
+      remove_fake_edges ();
+      free_dominance_info (CDI_DOMINATORS);
+      free_dominance_info (CDI_POST_DOMINATORS);
+      /* Re-merge the blocks normalisation split; the calls' edges in the
+	 call graph take their blocks' counts.  */
+      cleanup_tree_cfg ();
+      update_max_bb_count ();
+      cgraph_edge::rebuild_edges ();
+      pop_cfun ();
+    }
+
+  handle_missing_profiles ();
+  set_feedback_options (true);
+
+  if (use_verbose)
+    {
+      uint64_t all = unit_executions (unit);
+      char share[32];
+      snprintf (share, sizeof share, "%.1f%%",
+		all ? 100.0 * (double) st.executions / (double) all : 0.0);
+      inform (UNKNOWN_LOCATION, "pathprof: %s: %u of %u functions annotated "
+	      "from %s (%u stale, %u not in it), holding %s of the block "
+	      "executions it counts in the unit", unit, st.annotated,
+	      st.functions, use_file, st.stale, st.missing, share);
+    }
+  free (unit);
+  return 0;
+}
+
+namespace {
+
+const pass_data use_pass_data = {
+  SIMPLE_IPA_PASS,
+  "pathprof-use",		/* name */
+  OPTGROUP_NONE,
+  TV_NONE,
+  0, 0, 0, 0, 0
+};
+
+class use_pass : public simple_ipa_opt_pass
+{
+public:
+  use_pass (gcc::context *ctxt)
+    : simple_ipa_opt_pass (use_pass_data, ctxt)
+  {}
+  bool gate (function *) final override { return !in_lto_p && !seen_error (); }
+  unsigned int execute (function *) final override { return annotate_unit (); }
+};
+
+}
+
+opt_pass *
+make_use_pass (gcc::context *ctxt)
+{
+  return new use_pass (ctxt);
+}
