@@ -10,8 +10,9 @@
    blocks' precise counts and the edges' probabilities, the function's
    profile is marked read, and its loops get the iteration bounds the counts
    imply, as GCC's compute_branch_probabilities does; else the function keeps
-   GCC's static estimate and a warning names it (-Wcoverage-mismatch: its
-   control flow changed; -Wmissing-profile: it is not in the profile).  After
+   GCC's static estimate and a warning names it (-Wmissing-profile: its
+   control flow changed, or it is not in the profile; not
+   -Wcoverage-mismatch, which GCC makes an error by default).  After
    the unit, GCC's profile summary (profile_info: runs, peak count) is set and
    -fbranch-probabilities turned on, which the passes that follow read as
    "feedback available" (the inliner requires it with read counts, the
@@ -300,7 +301,7 @@ annotate_function (const pp_graph &g, const function_record &rec,
       || pf.notes->nedges != g.nedges)
     {
       st.stale++;
-      warning_at (loc, OPT_Wcoverage_mismatch, "pathprof: %qD: control flow "
+      warning_at (loc, OPT_Wmissing_profile, "pathprof: %qD: control flow "
 		  "changed since %s was made; the static estimate is used",
 		  current_function_decl, use_file);
       return;
@@ -424,7 +425,14 @@ annotate_unit (void)
       pop_cfun ();
     }
 
+  /* A function without counts that functions with counts call (stale, or
+     not in the profile) gets GCC's estimate scaled to its calls and is hot
+     if they are.  GCC would warn again for each; the warning above said
+     it, so GCC's is silenced as -fprofile-correction silences it.  */
+  int correction = flag_profile_correction;
+  flag_profile_correction = 1;
   handle_missing_profiles ();
+  flag_profile_correction = correction;
   set_feedback_options (true);
 
   if (use_verbose)
