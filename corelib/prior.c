@@ -411,38 +411,3 @@ pp_prior_edge_counts (const pp_prior_function *f, const pp_graph *g,
   pp_paths_free (numbering);
   return status;
 }
-
-int
-pp_prior_max_edge_count (pp_prior *prior, uint64_t *max, char *err,
-			 size_t errlen)
-{
-  *max = 0;
-  for (uint32_t i = 0; i < prior->nunits; i++)
-    {
-      const pp_unit_data *d = prior->units[i].data;
-      if (pp_ip_manifest_p (d->notes, d->notes_len)
-	  || !pp_prior_yields_edge_counts (pp_prior_unit_mode (prior, i)))
-	continue;
-      if (decode_unit (prior, i, err, errlen))
-	return -1;
-      const pp_prior_unit *pu = &prior->units[i];
-      for (uint32_t k = 0; k < pu->notes.nfunctions; k++)
-	{
-	  pp_prior_function f = { pu, k, &pu->notes.functions[k] };
-	  pp_graph g;
-	  if (pp_notes_function_graph (f.notes, &g))
-	    return fail (err, errlen, "out of memory");
-	  uint64_t *counts = pp_malloc ((g.nedges ? g.nedges : 1) * sizeof *counts);
-	  int rc = counts ? pp_prior_edge_counts (&f, &g, counts, err, errlen)
-		   : fail (err, errlen, "out of memory");
-	  for (uint32_t e = 0; rc == 0 && e < g.nedges; e++)
-	    if (counts[e] > *max)
-	      *max = counts[e];
-	  pp_free (counts);
-	  pp_graph_free (&g);
-	  if (rc)
-	    return -1;
-	}
-    }
-  return 0;
-}

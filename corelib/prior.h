@@ -118,13 +118,6 @@ int pp_prior_edge_counts (const pp_prior_function *f, const pp_graph *g,
 			  uint64_t *counts, char *err, size_t errlen);
 /* Does a profile of MODE tell every edge's count?  */
 bool pp_prior_yields_edge_counts (uint32_t mode);
-/* The largest edge count of any function of PRIOR's units that tell every
-   edge's count: what a compiler told the counts takes as the profile's peak
-   (GCC's gcov_summary sum_max, a fraction of which is hot).  Returns 0 with
-   *MAX set, or -1 with a reason in err (a unit's notes or counters that do
-   not decode: a corrupted profile; no memory).  */
-int pp_prior_max_edge_count (pp_prior *prior, uint64_t *max, char *err,
-			     size_t errlen);
 
 /* Segments.  The preferential modes of segments (interproc-ppp,
    interproc-residual) learn from a profile of interproc-segments: its

@@ -6,7 +6,8 @@
    counts), each function is normalised and described exactly as the
    training build did (cfg.cc), so its CFG checksum says whether the profile
    is about this very control flow.  If it is, the profile's edge counts
-   (corelib/prior.c: any mode that tells every edge's count) become the
+   (tools/use-counts.h, through the report layer: any mode that tells every
+   edge's count, program records and traces included) become the
    blocks' precise counts and the edges' probabilities, the function's
    profile is marked read, and its loops get the iteration bounds the counts
    imply, as GCC's compute_branch_probabilities does; else the function keeps
@@ -29,16 +30,11 @@
 #include "profile.h"
 #include "predict.h"
 #include "gcov-io.h"
-#include "corelib/ip-notes.h"
-#include "corelib/prior.h"
+#include "tools/use-counts.h"
 
-static pp_prior use_prior;
-static bool use_loaded;		/* the file exists: it was read */
+static use_counts *use_profile;	/* NULL: no file (built without) */
 static const char *use_file;
 static bool use_verbose;
-/* The profile's peak edge count and runs, for GCC's summary.  */
-static uint64_t use_max_count;
-static uint64_t use_runs;
 /* -fpartial-inlining as the command line had it: off until the counts are
    in, as in the training build (plugin_init), then given back.  */
 static int use_partial_inlining;
@@ -108,30 +104,8 @@ use_profile_init (const char *file, bool verbose)
 	       "static estimates are used", file);
       return true;
     }
-  use_loaded = true;
   char err[512];
-  if (pp_prior_load (file, &use_prior, err, sizeof err))
-    {
-      error ("pathprof: %s: %s", file, err);
-      return false;
-    }
-  for (uint32_t i = 0; i < use_prior.nunits; i++)
-    {
-      const pp_unit_data *d = use_prior.units[i].data;
-      if (pp_ip_manifest_p (d->notes, d->notes_len))
-	continue;
-      uint32_t mode = pp_prior_unit_mode (&use_prior, i);
-      if (!pp_prior_yields_edge_counts (mode))
-	{
-	  error ("pathprof: %s: unit %s is a %s profile, which does not count "
-		 "every edge; %<-fplugin-arg-pathprof-use%> reads a profile of "
-		 "mode edge-counts, paths, ppp or residual", file, d->name,
-		 pp_mode_name (mode));
-	  return false;
-	}
-      use_runs = MAX (use_runs, d->runs);
-    }
-  if (pp_prior_max_edge_count (&use_prior, &use_max_count, err, sizeof err))
+  if (use_counts_open (file, &use_profile, err, sizeof err))
     {
       error ("pathprof: %s: %s", file, err);
       return false;
@@ -283,11 +257,9 @@ annotate_function (const pp_graph &g, const function_record &rec,
 		   const pp_function_notes &fn, const char *unit, unit_stats &st)
 {
   st.functions++;
-  char err[512];
-  pp_prior_function pf;
-  int found = pp_prior_find (&use_prior, unit, fn.asm_name, &pf, err, sizeof err);
-  if (found < 0)
-    fatal_error (UNKNOWN_LOCATION, "pathprof: %s: %s", use_file, err);
+  const uint64_t *counts;
+  int found = use_counts_find (use_profile, unit, fn.asm_name,
+			       pp_notes_cfg_checksum (&fn), g.nedges, &counts);
   location_t loc = DECL_SOURCE_LOCATION (current_function_decl);
   if (!found)
     {
@@ -297,8 +269,7 @@ annotate_function (const pp_graph &g, const function_record &rec,
 		  use_file);
       return;
     }
-  if (pf.notes->cfg_checksum != pp_notes_cfg_checksum (&fn)
-      || pf.notes->nedges != g.nedges)
+  if (found < 0)
     {
       st.stale++;
       warning_at (loc, OPT_Wmissing_profile, "pathprof: %qD: control flow "
@@ -306,42 +277,9 @@ annotate_function (const pp_graph &g, const function_record &rec,
 		  current_function_decl, use_file);
       return;
     }
-  auto_vec<uint64_t> counts;
-  counts.safe_grow_cleared (g.nedges);
-  if (pp_prior_edge_counts (&pf, &g, counts.address (), err, sizeof err))
-    fatal_error (UNKNOWN_LOCATION, "pathprof: %s: %s", use_file, err);
-  set_counts (g, rec, counts.address ());
+  set_counts (g, rec, counts);
   st.annotated++;
-  st.executions += block_executions (g, counts.address ());
-}
-
-/* The executions the profile counts in the blocks of UNIT's functions.  */
-static uint64_t
-unit_executions (const char *unit)
-{
-  uint64_t sum = 0;
-  char err[512];
-  for (uint32_t i = 0; i < use_prior.nunits; i++)
-    {
-      if (use_prior.units[i].decoded <= 0
-	  || strcmp (use_prior.units[i].data->name, unit) != 0)
-	continue;
-      const pp_unit_notes &notes = use_prior.units[i].notes;
-      for (uint32_t k = 0; k < notes.nfunctions; k++)
-	{
-	  pp_prior_function f = { &use_prior.units[i], k, &notes.functions[k] };
-	  pp_graph g;
-	  if (pp_notes_function_graph (f.notes, &g))
-	    fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
-	  auto_vec<uint64_t> counts;
-	  counts.safe_grow_cleared (g.nedges);
-	  if (pp_prior_edge_counts (&f, &g, counts.address (), err, sizeof err))
-	    fatal_error (UNKNOWN_LOCATION, "pathprof: %s: %s", use_file, err);
-	  sum += block_executions (g, counts.address ());
-	  pp_graph_free (&g);
-	}
-    }
-  return sum;
+  st.executions += block_executions (g, counts);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -378,7 +316,7 @@ set_feedback_options (bool counts)
 static unsigned int
 annotate_unit (void)
 {
-  if (!use_loaded)
+  if (!use_profile)
     {
       set_feedback_options (false);
       return 0;
@@ -386,9 +324,9 @@ annotate_unit (void)
   /* GCC's summary of the profile, which hotness is measured against
      (compute_function_frequency reads it).  */
   static gcov_summary summary;
-  summary.runs = (gcov_unsigned_t) MIN (MAX (use_runs, (uint64_t) 1),
-					(uint64_t) UINT32_MAX);
-  summary.sum_max = (gcov_type) MIN (use_max_count,
+  summary.runs = (gcov_unsigned_t) MIN (MAX (use_counts_runs (use_profile),
+					     (uint64_t) 1), (uint64_t) UINT32_MAX);
+  summary.sum_max = (gcov_type) MIN (use_counts_max (use_profile),
 				     (uint64_t) profile_count::max_count);
   profile_info = &summary;
 
@@ -437,7 +375,7 @@ annotate_unit (void)
 
   if (use_verbose)
     {
-      uint64_t all = unit_executions (unit);
+      uint64_t all = use_counts_unit_executions (use_profile, unit);
       char share[32];
       snprintf (share, sizeof share, "%.1f%%",
 		all ? 100.0 * (double) st.executions / (double) all : 0.0);
