@@ -173,8 +173,8 @@ void register_inliner_view (const char *plugin_name);
    edge's count, and enables what -fprofile-use enables that the command line
    leaves alone.  Returns false after an error.  */
 bool use_profile_init (const char *file, bool verbose);
-/* The pass that gives every function of the unit its counts (at gcov's
-   position, as the instrumenting pass).  */
-opt_pass *make_use_pass (gcc::context *ctxt);
+/* The use build's pass over the unit (at gcov's position, as the
+   instrumenting one): every function gets its counts.  */
+unsigned int annotate_unit (void);
 
 #endif

@@ -791,7 +791,8 @@ instrument_unit (void)
 
 namespace {
 
-const pass_data instrument_pass_data = {
+/* The plugin's pass: instrument_unit, or the use build's annotate_unit.  */
+const pass_data unit_pass_data = {
   SIMPLE_IPA_PASS,
   "pathprof",			/* name */
   OPTGROUP_NONE,
@@ -799,14 +800,15 @@ const pass_data instrument_pass_data = {
   0, 0, 0, 0, 0
 };
 
-class instrument_pass : public simple_ipa_opt_pass
+class unit_pass : public simple_ipa_opt_pass
 {
+  unsigned int (*run) (void);
 public:
-  instrument_pass (gcc::context *ctxt)
-    : simple_ipa_opt_pass (instrument_pass_data, ctxt)
+  unit_pass (gcc::context *ctxt, unsigned int (*run_unit) (void))
+    : simple_ipa_opt_pass (unit_pass_data, ctxt), run (run_unit)
   {}
   bool gate (function *) final override { return !in_lto_p && !seen_error (); }
-  unsigned int execute (function *) final override { return instrument_unit (); }
+  unsigned int execute (function *) final override { return run (); }
 };
 
 }
@@ -834,7 +836,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   register_callback (plugin_name, PLUGIN_INFO, NULL, &plugin_info);
 
   struct register_pass_info pass;
-  pass.pass = option_use ? make_use_pass (g) : new instrument_pass (g);
+  pass.pass = new unit_pass (g, option_use ? annotate_unit : instrument_unit);
   pass.reference_pass_name = "profile";
   pass.ref_pass_instance_number = 1;
   pass.pos_op = PASS_POS_INSERT_AFTER;

@@ -313,7 +313,7 @@ set_feedback_options (bool counts)
   optimization_current_node = optimization_default_node;
 }
 
-static unsigned int
+unsigned int
 annotate_unit (void)
 {
   if (!use_profile)
@@ -386,32 +386,4 @@ annotate_unit (void)
     }
   free (unit);
   return 0;
-}
-
-namespace {
-
-const pass_data use_pass_data = {
-  SIMPLE_IPA_PASS,
-  "pathprof-use",		/* name */
-  OPTGROUP_NONE,
-  TV_NONE,
-  0, 0, 0, 0, 0
-};
-
-class use_pass : public simple_ipa_opt_pass
-{
-public:
-  use_pass (gcc::context *ctxt)
-    : simple_ipa_opt_pass (use_pass_data, ctxt)
-  {}
-  bool gate (function *) final override { return !in_lto_p && !seen_error (); }
-  unsigned int execute (function *) final override { return annotate_unit (); }
-};
-
-}
-
-opt_pass *
-make_use_pass (gcc::context *ctxt)
-{
-  return new use_pass (ctxt);
 }
