@@ -169,9 +169,11 @@ set_counts (const pp_graph &g, const function_record &rec, const uint64_t *count
   count.safe_grow_cleared (n);
   reentries.safe_grow_cleared (n);
   normal_out.safe_grow_cleared (n);
+  bool ran = false;
   for (uint32_t e = 0; e < g.nedges; e++)
     {
       uint32_t src = g.edges[e].src, dst = g.edges[e].dst;
+      ran |= counts[e] != 0;
       if (src == g.entry && (g.edges[e].flags & PP_EDGE_FAKE))
 	reentries[dst] += counts[e];
       else if (src == g.entry)
@@ -181,9 +183,6 @@ set_counts (const pp_graph &g, const function_record &rec, const uint64_t *count
       if (rec.gcc_edge[e])
 	normal_out[src] += counts[e];
     }
-  bool ran = false;
-  for (uint32_t e = 0; e < g.nedges; e++)
-    ran |= counts[e] != 0;
   profile_status_for_fn (cfun) = PROFILE_READ;
   if (!ran && flag_guess_branch_prob && !flag_profile_partial_training)
     {
@@ -385,5 +384,7 @@ annotate_unit (void)
 	      st.functions, use_file, st.stale, st.missing, share);
     }
   free (unit);
+  use_counts_close (use_profile);
+  use_profile = NULL;
   return 0;
 }
