@@ -93,6 +93,30 @@ struct file_table
    normalisation").  Leaves GCC's fake edges in the CFG; remove_fake_edges ()
    after planning.  */
 void normalise_cfg (void);
+/* Each function the plugin takes, as cfun, fixed up and normalised
+   (normalise_cfg): BODY (node) with GCC's fake edges in its CFG, then
+   without them and without dominance information AFTER (node).  */
+template <typename Body, typename After>
+void
+for_each_taken_function (Body body, After after)
+{
+  cgraph_node *node;
+  FOR_EACH_DEFINED_FUNCTION (node)
+    {
+      if (!want_function (node))
+	continue;
+      push_cfun (DECL_STRUCT_FUNCTION (node->decl));
+      if (execute_fixup_cfg () & TODO_cleanup_cfg)
+	cleanup_tree_cfg ();
+      normalise_cfg ();
+      body (node);
+      remove_fake_edges ();
+      free_dominance_info (CDI_DOMINATORS);
+      free_dominance_info (CDI_POST_DOMINATORS);
+      after (node);
+      pop_cfun ();
+    }
+}
 /* The core graph of the normalised cfun, filling rec's gcc_edge and edge_src.
    *gcc_weight gets GCC's static estimate per edge, or stays empty when GCC has
    none (-O0).  */

@@ -700,30 +700,18 @@ instrument_unit (void)
   auto_vec<pp_function_notes> fns;
   uint32_t total = 0;
   int weighting = option_weights;
-  cgraph_node *node;
 
-  FOR_EACH_DEFINED_FUNCTION (node)
-    {
-      if (!want_function (node))
-	continue;
-      push_cfun (DECL_STRUCT_FUNCTION (node->decl));
-      if (execute_fixup_cfg () & TODO_cleanup_cfg)
-	cleanup_tree_cfg ();
-      normalise_cfg ();
+  for_each_taken_function ([&] (cgraph_node *node) {
       function_record *rec = new function_record;
       rec->node = node;
       rec->value_offset = total;
       rec->index = records.length ();
       pp_function_notes fn = {};
       plan_function (*rec, fn, files, &weighting);
-      remove_fake_edges ();
       total += rec->plan.nvalues;
       records.safe_push (rec);
       fns.safe_push (fn);
-      free_dominance_info (CDI_DOMINATORS);
-      free_dominance_info (CDI_POST_DOMINATORS);
-      pop_cfun ();
-    }
+    }, [] (cgraph_node *) {});
   if (records.is_empty ())
     return 0;
   if (option_mode->traced)

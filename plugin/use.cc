@@ -332,15 +332,7 @@ annotate_unit (void)
   char *unit = absolute_unit_name ();
   file_table files;
   unit_stats st = {};
-  cgraph_node *node;
-  FOR_EACH_DEFINED_FUNCTION (node)
-    {
-      if (!want_function (node))
-	continue;
-      push_cfun (DECL_STRUCT_FUNCTION (node->decl));
-      if (execute_fixup_cfg () & TODO_cleanup_cfg)
-	cleanup_tree_cfg ();
-      normalise_cfg ();
+  for_each_taken_function ([&] (cgraph_node *node) {
       function_record rec;
       rec.node = node;
       pp_graph g;
@@ -351,16 +343,13 @@ annotate_unit (void)
       annotate_function (g, rec, fn, unit, st);
       free_function_notes (fn);
       pp_graph_free (&g);
-      remove_fake_edges ();
-      free_dominance_info (CDI_DOMINATORS);
-      free_dominance_info (CDI_POST_DOMINATORS);
+    }, [] (cgraph_node *) {
       /* Re-merge the blocks normalisation split; the calls' edges in the
 	 call graph take their blocks' counts.  */
       cleanup_tree_cfg ();
       update_max_bb_count ();
       cgraph_edge::rebuild_edges ();
-      pop_cfun ();
-    }
+    });
 
   /* A function without counts that functions with counts call (stale, or
      not in the profile) gets GCC's estimate scaled to its calls and is hot
