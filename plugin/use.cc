@@ -286,7 +286,12 @@ annotate_function (const pp_graph &g, const function_record &rec,
 
 /* -fpartial-inlining as given, and -fbranch-probabilities if COUNTS were
    read, for every function from now on: in the default options and in each
-   function's own (__attribute__ ((optimize))).  */
+   function's own (__attribute__ ((optimize))).  With counts, a function
+   that stores differences of its labels' addresses in static data gets
+   -fno-reorder-blocks-and-partition: GCC 12 would split it into hot and
+   cold parts in two sections, and the differences across them do not
+   assemble (GCC's own -fprofile-use fails so on the torture test
+   pr70460.c).  */
 static void
 set_feedback_options (bool counts)
 {
@@ -294,12 +299,19 @@ set_feedback_options (bool counts)
   FOR_EACH_FUNCTION (node)
     {
       tree opts = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (node->decl);
-      if (!opts || opts == optimization_default_node)
+      function *fn = DECL_STRUCT_FUNCTION (node->decl);
+      bool labels = counts && fn && fn->has_forced_label_in_static;
+      if (opts == optimization_default_node)
+	opts = NULL_TREE;
+      if (!opts && !labels)
 	continue;
       cl_optimization_restore (&global_options, &global_options_set,
-			       TREE_OPTIMIZATION (opts));
+			       TREE_OPTIMIZATION (opts ? opts
+						  : optimization_default_node));
       global_options.x_flag_branch_probabilities |= counts;
       global_options.x_flag_partial_inlining |= use_partial_inlining;
+      if (labels)
+	global_options.x_flag_reorder_blocks_and_partition = 0;
       DECL_FUNCTION_SPECIFIC_OPTIMIZATION (node->decl)
 	= build_optimization_node (&global_options, &global_options_set);
     }
