@@ -2,7 +2,8 @@
    algorithm is in corelib/ (pure C).  Its files, in the order a unit goes through
    them:
 
-     plugin.cc   options, the pass and its driver (instrument_unit)
+     options.cc  the plugin's options, and the previous profile they name
+     plugin.cc   the pass and its driver (instrument_unit)
      cfg.cc      CFG normalisation, GIMPLE CFG -> core graph, source lines (notes)
      probes.cc   the inserter: a plan's probes -> GIMPLE, and the flushes
      unit.cc     the unit's records: value array, path tables, notes, registration
@@ -49,6 +50,7 @@
 #include "corelib/modes.h"
 #include "corelib/notes.h"
 #include "corelib/plan.h"
+#include "corelib/prior.h"
 #include "libprof/pathprof-abi.h"
 
 /* One instrumented function, from planning to instrumenting.  */
@@ -70,6 +72,31 @@ struct function_record
   bool called_directly = false;
   ~function_record () { pp_plan_free (&plan); }
 };
+
+/* options.cc.  */
+
+/* Reads the options (-fplugin-arg-pathprof-KEY=VALUE) into the variables
+   below, and the profile they name; false after an error (said).  */
+bool parse_options (struct plugin_name_args *info);
+/* The --help text (PLUGIN_INFO), the modes from the mode table.  */
+char *help_text (void);
+/* The mode (the interprocedural kind resolved to its row) and its
+   parameters.  */
+extern const pp_mode_info *option_mode;
+extern int option_weights;		/* enum pp_weights */
+extern int option_all_witnesses;	/* trace: a witness on every edge */
+extern uint64_t option_depth;		/* segments: k */
+extern uint64_t option_path_array_max;
+/* The previous profile the preferential modes learn from and weights=profile
+   weighs by (read into prior, and for the segments modes into seg_prior),
+   and which of its paths are interesting (option_hot_percent of each
+   function's path executions).  */
+extern const char *option_profile;
+extern double option_hot_percent;
+extern pp_prior prior;
+extern pp_seg_prior seg_prior;
+/* The use build's profile ("" for the default), NULL when instrumenting.  */
+extern const char *option_use;
 
 /* plugin.cc.  */
 
