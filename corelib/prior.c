@@ -14,20 +14,6 @@
 #include "modes.h"
 
 static int
-fail (char *err, size_t errlen, const char *fmt, ...)
-  __attribute__ ((format (printf, 3, 4)));
-
-static int
-fail (char *err, size_t errlen, const char *fmt, ...)
-{
-  va_list ap;
-  va_start (ap, fmt);
-  vsnprintf (err, errlen, fmt, ap);
-  va_end (ap);
-  return -1;
-}
-
-static int
 by_path (const void *a, const void *b)
 {
   const pp_path_count *x = a, *y = b;
@@ -56,23 +42,23 @@ pp_function_path_counts (const pp_function_notes *fn, uint32_t index,
   while (end < u->nsparse && u->sparse[end].function == index)
     end++;
   if (fn->nvalues && u->value_kind != PP_VALUES_U64)
-    return fail (err, errlen, "path counts that are not counters (corrupted "
+    return pp_fail (err, errlen, "path counts that are not counters (corrupted "
 		 "profile)");
   if (fn->nkeys == 0 && fn->nvalues && fn->nvalues != npaths)
-    return fail (err, errlen, "%" PRIu32 " path counters for %" PRIu64 " paths "
+    return pp_fail (err, errlen, "%" PRIu32 " path counters for %" PRIu64 " paths "
 		 "(corrupted profile)", fn->nvalues, npaths);
   if (fn->nkeys == 0 && fn->nvalues && end > first)
-    return fail (err, errlen, "path counts both in counters and in a table "
+    return pp_fail (err, errlen, "path counts both in counters and in a table "
 		 "(corrupted profile)");
   for (uint32_t i = 0; i < fn->ninteresting; i++)
     if (fn->interesting[i] >= npaths)
-      return fail (err, errlen, "interesting path %" PRIu64 " but the function "
+      return pp_fail (err, errlen, "interesting path %" PRIu64 " but the function "
 		   "has %" PRIu64 " paths (corrupted profile)", fn->interesting[i],
 		   npaths);
   size_t most = (size_t) fn->nvalues + (end - first);
   pp_path_count *c = pp_malloc ((most ? most : 1) * sizeof *c);
   if (!c)
-    return fail (err, errlen, "out of memory");
+    return pp_fail (err, errlen, "out of memory");
   uint32_t k = 0;
   const uint64_t *values = (const uint64_t *) u->values + fn->value_offset;
   for (uint32_t v = 0; v < fn->nvalues; v++)
@@ -83,7 +69,7 @@ pp_function_path_counts (const pp_function_notes *fn, uint32_t index,
       if (path == UINT64_MAX)
 	{
 	  pp_free (c);
-	  return fail (err, errlen, "a count in slot %" PRIu32 ", which counts no "
+	  return pp_fail (err, errlen, "a count in slot %" PRIu32 ", which counts no "
 		       "path (corrupted profile)", v);
 	}
       c[k++] = (pp_path_count) { path, values[v] };
@@ -93,7 +79,7 @@ pp_function_path_counts (const pp_function_notes *fn, uint32_t index,
       if (u->sparse[i].path >= npaths)
 	{
 	  pp_free (c);
-	  return fail (err, errlen, "a count of path %" PRIu64 " but the function "
+	  return pp_fail (err, errlen, "a count of path %" PRIu64 " but the function "
 		       "has %" PRIu64 " paths (corrupted profile)", u->sparse[i].path,
 		       npaths);
 	}
@@ -149,7 +135,7 @@ pp_prior_load (const char *file, pp_prior *prior, char *err, size_t errlen)
   if (!prior->units)
     {
       pp_prior_free (prior);
-      return fail (err, errlen, "out of memory");
+      return pp_fail (err, errlen, "out of memory");
     }
   for (uint32_t i = 0; i < prior->profile.nunits; i++)
     prior->units[i].data = &prior->profile.units[i];
@@ -192,11 +178,11 @@ decode_unit (pp_prior *prior, uint32_t i, char *err, size_t errlen)
       if (pu->decoded < 0)
 	{
 	  pp_notes_free (&pu->notes);
-	  return fail (err, errlen, "unit %s: notes %s", pu->data->name, why);
+	  return pp_fail (err, errlen, "unit %s: notes %s", pu->data->name, why);
 	}
     }
   return pu->decoded > 0 ? 0
-	 : fail (err, errlen, "unit %s: notes do not decode", pu->data->name);
+	 : pp_fail (err, errlen, "unit %s: notes do not decode", pu->data->name);
 }
 
 static bool
@@ -376,9 +362,9 @@ edge_counts_of_counters (const pp_prior_function *f, const pp_mode_info *mode,
   pp_free (known);
   pp_plan_free (&plan);
   if (rc == 1)
-    return fail (err, errlen, "function %s: the counters contradict the "
+    return pp_fail (err, errlen, "function %s: the counters contradict the "
 		 "control-flow graph (stale or corrupted profile)", fn->name);
-  return rc < 0 ? fail (err, errlen, "out of memory") : 0;
+  return rc < 0 ? pp_fail (err, errlen, "out of memory") : 0;
 }
 
 int
@@ -387,7 +373,7 @@ pp_prior_edge_counts (const pp_prior_function *f, const pp_graph *g,
 {
   const pp_mode_info *mode = pp_mode_lookup (f->unit->notes.mode);
   if (!pp_prior_yields_edge_counts (f->unit->notes.mode))
-    return fail (err, errlen, "unit %s is a %s profile, which does not count "
+    return pp_fail (err, errlen, "unit %s is a %s profile, which does not count "
 		 "every edge", f->unit->data->name,
 		 pp_mode_name (f->unit->notes.mode));
   if (!pp_mode_counts_paths (mode))
@@ -395,9 +381,9 @@ pp_prior_edge_counts (const pp_prior_function *f, const pp_graph *g,
   pp_paths *numbering = NULL;
   int rc = pp_notes_paths_number (f->notes, g, &numbering);
   if (rc == PP_PATHS_ENOMEM)
-    return fail (err, errlen, "out of memory");
+    return pp_fail (err, errlen, "out of memory");
   if (rc != PP_PATHS_OK)
-    return fail (err, errlen, "function %s: the paths cannot be numbered: %s "
+    return pp_fail (err, errlen, "function %s: the paths cannot be numbered: %s "
 		 "(corrupted profile)", f->notes->name, pp_paths_strerror (rc));
   pp_path_count *executed = NULL;
   uint32_t n = 0;
@@ -406,7 +392,7 @@ pp_prior_edge_counts (const pp_prior_function *f, const pp_graph *g,
 					errlen);
   if (status == 0 && pp_edge_counts_of_paths (g, numbering, executed, n, counts,
 					      NULL))
-    status = fail (err, errlen, "out of memory");
+    status = pp_fail (err, errlen, "out of memory");
   pp_free (executed);
   pp_paths_free (numbering);
   return status;

@@ -50,13 +50,14 @@ kind_name (uint32_t kind)
   return kind == PP_VALUES_U64 ? "u64" : kind == PP_VALUES_U8 ? "u8" : "unknown";
 }
 
-static void
-set_err (char *err, size_t errlen, const char *fmt, ...)
+int
+pp_fail (char *err, size_t errlen, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
   vsnprintf (err, errlen, fmt, ap);
   va_end (ap);
+  return -1;
 }
 
 /* ------------------------------------------------------------------------- */
@@ -161,7 +162,7 @@ need (reader *r, size_t n, const char *what)
 {
   if (r->len - r->pos < n)
     {
-      set_err (r->err, r->errlen, "truncated at byte %zu (%s at byte %zu)",
+      pp_fail (r->err, r->errlen, "truncated at byte %zu (%s at byte %zu)",
 	       r->len, what, r->pos);
       return -1;
     }
@@ -305,7 +306,7 @@ read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
   size_t size = value_size (kind);
   if (size == 0)
     {
-      set_err (r->err, r->errlen, "corrupted at byte %zu: unknown value kind %u",
+      pp_fail (r->err, r->errlen, "corrupted at byte %zu: unknown value kind %u",
 	       at, kind);
       return -1;
     }
@@ -313,7 +314,7 @@ read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
     return -1;
   if (nvalues > (r->len - r->pos) / size)
     {
-      set_err (r->err, r->errlen, "truncated at byte %zu (%u unit values at byte "
+      pp_fail (r->err, r->errlen, "truncated at byte %zu (%u unit values at byte "
 	       "%zu)", r->len, nvalues, r->pos);
       return -1;
     }
@@ -323,7 +324,7 @@ read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
     return -1;
   if (nsparse > (r->len - r->pos) / SPARSE_BYTES)
     {
-      set_err (r->err, r->errlen, "truncated at byte %zu (%u path counts at byte "
+      pp_fail (r->err, r->errlen, "truncated at byte %zu (%u path counts at byte "
 	       "%zu)", r->len, nsparse, r->pos);
       return -1;
     }
@@ -339,13 +340,13 @@ read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
 	return -1;
       if (wide_words > PP_PROFILE_WIDE_WORDS_MAX || (nwide && wide_words == 0))
 	{
-	  set_err (r->err, r->errlen, "corrupted at byte %zu: wide path numbers "
+	  pp_fail (r->err, r->errlen, "corrupted at byte %zu: wide path numbers "
 		   "of %u words", at, wide_words);
 	  return -1;
 	}
       if (nwide > (r->len - r->pos) / (8 * ((size_t) wide_words + 1)))
 	{
-	  set_err (r->err, r->errlen, "truncated at byte %zu (%u wide path counts "
+	  pp_fail (r->err, r->errlen, "truncated at byte %zu (%u wide path counts "
 		   "at byte %zu)", r->len, nwide, r->pos);
 	  return -1;
 	}
@@ -366,7 +367,7 @@ read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
   u->name = copy_file_name (name, name_len, &nul);
   if (nul)
     {
-      set_err (r->err, r->errlen, "corrupted at byte %zu: unit name contains a "
+      pp_fail (r->err, r->errlen, "corrupted at byte %zu: unit name contains a "
 	       "NUL byte", start);
       return -1;
     }
@@ -380,13 +381,13 @@ read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
   if (!trusted && PP_CHECKSUM_DIFFERS (checksum,
 				       pp_hash64 (notes, notes_len, PP_HASH_SEED)))
     {
-      set_err (r->err, r->errlen, "corrupted at byte %zu: the notes of unit '%s' "
+      pp_fail (r->err, r->errlen, "corrupted at byte %zu: the notes of unit '%s' "
 	       "do not match its checksum", start, u->name);
       return -1;
     }
   if (pp_profile_find (p, u->name, checksum))
     {
-      set_err (r->err, r->errlen, "corrupted at byte %zu: unit '%s' (checksum "
+      pp_fail (r->err, r->errlen, "corrupted at byte %zu: unit '%s' (checksum "
 	       "%016llx) appears twice", start, u->name,
 	       (unsigned long long) checksum);
       return -1;
@@ -413,7 +414,7 @@ read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
   uint32_t wbad = wide_disorder (u->wide, wide_words, nwide);
   if (wbad < nwide)
     {
-      set_err (r->err, r->errlen, "corrupted at byte %zu: the wide path counts of "
+      pp_fail (r->err, r->errlen, "corrupted at byte %zu: the wide path counts of "
 	       "unit '%s' are out of order or repeated (count %u)",
 	       (size_t) (wide - r->buf) + (size_t) wbad * 8 * (wide_words + 1),
 	       u->name, wbad);
@@ -438,7 +439,7 @@ read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
   uint32_t bad = sparse_disorder (u->sparse, nsparse);
   if (bad < nsparse)
     {
-      set_err (r->err, r->errlen, "corrupted at byte %zu: the path counts of unit "
+      pp_fail (r->err, r->errlen, "corrupted at byte %zu: the path counts of unit "
 	       "'%s' are out of order or repeated (function %u, path %llu)",
 	       (size_t) (sparse - r->buf) + (size_t) bad * SPARSE_BYTES, u->name,
 	       u->sparse[bad].function, (unsigned long long) u->sparse[bad].path);
@@ -446,7 +447,7 @@ read_unit (reader *r, pp_unit_data *u, const pp_profile *p)
     }
   return 0;
 oom:
-  set_err (r->err, r->errlen, "out of memory");
+  pp_fail (r->err, r->errlen, "out of memory");
   return -1;
 }
 
@@ -481,7 +482,7 @@ reserve_units (pp_profile *p, uint32_t nunits, uint32_t more, char *err,
   p->units = cap > UINT32_MAX ? NULL : pp_malloc (cap * sizeof *p->units);
   if (!p->units)
     {
-      set_err (err, errlen, "out of memory");
+      pp_fail (err, errlen, "out of memory");
       return -1;
     }
   p->cap = (uint32_t) cap;
@@ -507,7 +508,7 @@ decode (reader *r, pp_profile *p)
     magic &= buf[i] == (unsigned char) PP_PROFILE_MAGIC[i];
   if (!magic)
     {
-      set_err (err, errlen, "not a pathprof profile (bad magic)");
+      pp_fail (err, errlen, "not a pathprof profile (bad magic)");
       return -1;
     }
   if (need (r, MAGIC_BYTES, "header"))
@@ -517,7 +518,7 @@ decode (reader *r, pp_profile *p)
     return -1;
   if (version != PP_PROFILE_VERSION && version != 3)
     {
-      set_err (err, errlen, "unsupported format version %u (this build reads "
+      pp_fail (err, errlen, "unsupported format version %u (this build reads "
 	       "versions 3 and %u)", version, PP_PROFILE_VERSION);
       return -1;
     }
@@ -526,7 +527,7 @@ decode (reader *r, pp_profile *p)
     return -1;
   if (nunits > (len - r->pos) / (version == 3 ? MIN_UNIT_BYTES_V3 : MIN_UNIT_BYTES))
     {
-      set_err (err, errlen, "truncated at byte %zu (the header announces %u units)",
+      pp_fail (err, errlen, "truncated at byte %zu (the header announces %u units)",
 	       len, nunits);
       return -1;
     }
@@ -538,13 +539,13 @@ decode (reader *r, pp_profile *p)
     return -1;
   if (r->len - r->pos > TRAILER_BYTES)
     {
-      set_err (err, errlen, "corrupted: %zu unexpected bytes after byte %zu",
+      pp_fail (err, errlen, "corrupted: %zu unexpected bytes after byte %zu",
 	       r->len - r->pos - TRAILER_BYTES, r->pos + TRAILER_BYTES);
       return -1;
     }
   if (PP_CHECKSUM_DIFFERS (take_u64 (r), r->trailer))
     {
-      set_err (err, errlen, "bad trailer checksum: file is corrupted");
+      pp_fail (err, errlen, "bad trailer checksum: file is corrupted");
       return -1;
     }
 
@@ -608,7 +609,7 @@ pp_profile_read_fd (int fd, pp_profile *p, char *err, size_t errlen)
   memset (p, 0, sizeof *p);
   if (pp_read_all (fd, &buf, &len))
     {
-      set_err (err, errlen, "read error: %s", strerror (errno));
+      pp_fail (err, errlen, "read error: %s", strerror (errno));
       return -1;
     }
   int ret = pp_profile_decode (buf, len, p, err, errlen);
@@ -628,7 +629,7 @@ pp_profile_read_file (const char *path, pp_profile *p, int *sys_errno, char *err
     {
       if (sys_errno)
 	*sys_errno = errno;
-      set_err (err, errlen, "%s", strerror (errno));
+      pp_fail (err, errlen, "%s", strerror (errno));
       return -1;
     }
   int ret = pp_profile_read_fd (fd, p, err, errlen);
@@ -886,7 +887,7 @@ check_same_layout (const pp_unit_data *d, const pp_unit_data *u, char *err,
       || (u->notes_len && d->notes != u->notes
 	  && memcmp (d->notes, u->notes, u->notes_len) != 0))
     {
-      set_err (err, errlen, "unit '%s' (checksum %016llx) has %u %s values in "
+      pp_fail (err, errlen, "unit '%s' (checksum %016llx) has %u %s values in "
 	       "the profile but %u %s values in the new data", u->name,
 	       (unsigned long long) u->checksum, d->nvalues,
 	       kind_name (d->value_kind), u->nvalues, kind_name (u->value_kind));
@@ -901,7 +902,7 @@ check_unit_data (const pp_unit_data *u, char *err, size_t errlen)
 {
   if (value_size (u->value_kind) == 0)
     {
-      set_err (err, errlen, "unit '%s' has unknown value kind %u", u->name,
+      pp_fail (err, errlen, "unit '%s' has unknown value kind %u", u->name,
 	       u->value_kind);
       return -1;
     }
@@ -909,7 +910,7 @@ check_unit_data (const pp_unit_data *u, char *err, size_t errlen)
       || (u->nwide && (u->wide_words == 0 || u->wide_words > PP_PROFILE_WIDE_WORDS_MAX))
       || wide_disorder (u->wide, u->wide_words, u->nwide) < u->nwide)
     {
-      set_err (err, errlen, "unit '%s' has path counts out of order or repeated",
+      pp_fail (err, errlen, "unit '%s' has path counts out of order or repeated",
 	       u->name);
       return -1;
     }
@@ -928,7 +929,7 @@ pp_profile_check_unit (const pp_profile *p, const pp_unit_data *u, char *err,
   for (uint32_t i = 0; i < p->nunits; i++)
     if (same_string (p->units[i].name, u->name))
       {
-	set_err (err, errlen, "unit '%s' is stale: the profile has checksum "
+	pp_fail (err, errlen, "unit '%s' is stale: the profile has checksum "
 		 "%016llx, the new data %016llx (compiled from different sources)",
 		 u->name, (unsigned long long) p->units[i].checksum,
 		 (unsigned long long) u->checksum);
@@ -1037,7 +1038,7 @@ append_copy (pp_profile *p, const pp_unit_data *u, char *err, size_t errlen)
 					 : NULL;
       if (!units)
 	{
-	  set_err (err, errlen, "out of memory");
+	  pp_fail (err, errlen, "out of memory");
 	  return -1;
 	}
       p->units = units;
@@ -1062,7 +1063,7 @@ append_copy (pp_profile *p, const pp_unit_data *u, char *err, size_t errlen)
       pp_free (c.values);
       pp_free (c.sparse);
       pp_free (c.wide);
-      set_err (err, errlen, "out of memory");
+      pp_fail (err, errlen, "out of memory");
       return -1;
     }
   p->units[p->nunits++] = c;
@@ -1085,7 +1086,7 @@ pp_profile_add_unit (pp_profile *p, const pp_unit_data *u, char *err,
   if (!sparse || merge_wide (d, u))
     {
       pp_free (sparse);
-      set_err (err, errlen, "out of memory");
+      pp_fail (err, errlen, "out of memory");
       return -1;
     }
   add_values (d, u, sparse, nsparse);

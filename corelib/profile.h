@@ -81,7 +81,10 @@ typedef struct pp_profile
 
 /* Error reporting: functions that can fail write a one-line reason into err (never
    NULL, errlen > 0) such as "truncated at byte 812" or "not a pathprof profile";
-   callers prefix the file name.  */
+   callers prefix the file name.  pp_fail writes one (printf's FMT) and returns
+   -1, for corelib's and libprof's functions alike.  */
+int pp_fail (char *err, size_t errlen, const char *fmt, ...)
+  __attribute__ ((format (printf, 3, 4)));
 
 /* Parses a profile held in memory.  The structure and the trailer checksum are
    verified before anything is allocated, then each unit's notes are checked against

@@ -429,15 +429,6 @@ typedef enum
   MERGE_FAILED,			/* an I/O or memory error */
 } merge_result;
 
-static void
-set_why (char *why, size_t size, const char *fmt, ...)
-{
-  va_list ap;
-  va_start (ap, fmt);
-  vsnprintf (why, size, fmt, ap);
-  va_end (ap);
-}
-
 /* Merges the file's profile with mine in memory.  The file is refused if it is not
    a valid profile, or if any of mine is stale or incompatible with it.  All units
    are checked before any is added, because units of one program may share a name
@@ -468,7 +459,7 @@ replace_file (const char *path, const struct stat *old, bool created,
   char *tmp = pp_path_with_suffix (path, ".tmp", false);
   if (!tmp)
     {
-      set_why (why, whylen, "out of memory");
+      pp_fail (why, whylen, "out of memory");
       return MERGE_FAILED;
     }
   /* Only the holder of the lock of the file path names writes this name, and
@@ -479,7 +470,7 @@ replace_file (const char *path, const struct stat *old, bool created,
     fd = open (tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd < 0)
     {
-      set_why (why, whylen, "cannot create '%s': %s", tmp, strerror (errno));
+      pp_fail (why, whylen, "cannot create '%s': %s", tmp, strerror (errno));
       pp_free (tmp);
       return MERGE_FAILED;
     }
@@ -506,7 +497,7 @@ replace_file (const char *path, const struct stat *old, bool created,
   if (!ok)
     {
       unlink (tmp);
-      set_why (why, whylen, "%s '%s': %s", failed, tmp, strerror (saved));
+      pp_fail (why, whylen, "%s '%s': %s", failed, tmp, strerror (saved));
     }
   pp_free (tmp);
   return ok ? MERGE_WRITTEN : MERGE_FAILED;
@@ -524,7 +515,7 @@ merge_into_file (const char *path, const pp_unit_data *mine, uint32_t nmine,
   int fd = open_locked (path, &st, &created, &failed);
   if (fd < 0)
     {
-      set_why (why, whylen, "%s: %s", failed, strerror (errno));
+      pp_fail (why, whylen, "%s: %s", failed, strerror (errno));
       return MERGE_FAILED;
     }
 
@@ -534,7 +525,7 @@ merge_into_file (const char *path, const pp_unit_data *mine, uint32_t nmine,
   pp_profile merged = { 0 };
   if (pp_read_all (fd, &old, &old_len) != 0)
     {
-      set_why (why, whylen, "cannot read it: %s", strerror (errno));
+      pp_fail (why, whylen, "cannot read it: %s", strerror (errno));
       result = MERGE_FAILED;
     }
   else
@@ -719,7 +710,7 @@ dump_locked (bool at_exit)
     case MERGE_REFUSED:
       fallback = pp_path_with_suffix (path, ".", true);
       if (!fallback)
-	set_why (why_fallback, sizeof why_fallback, "out of memory");
+	pp_fail (why_fallback, sizeof why_fallback, "out of memory");
       else if (merge_into_file (fallback, snap, nsnap, why_fallback,
 				sizeof why_fallback) == MERGE_WRITTEN)
 	{
