@@ -69,12 +69,24 @@ int ip_segment_print (struct report_program *p, uint32_t root, uint64_t num,
 
 /* Prints the usage on stdout; returns the exit status for --help.  */
 int tool_help (void);
-/* Parses the options of a command whose only option is --help.  Returns -1 with
-   optind at the first operand, or the exit status to return at once.  */
-int tool_help_only_options (int argc, char **argv);
-/* Parses the arguments of a command that takes only --help and one profile
-   file.  Returns -1 with *path set, or the exit status to return at once.  */
-int tool_single_file_arguments (int argc, char **argv, const char **path);
+/* An option of a command, --NAME: a value into *text; or a number of paths
+   into *paths (tool_number_of_paths checks it); *on (if not NULL) set when
+   it is given.  A table of them ends with a NULL name.  */
+typedef struct tool_option
+{
+  const char *name;
+  const char **text;
+  uint64_t *paths;
+  bool *on;
+} tool_option;
+/* Parses the options of a command: OPTS (NULL: none) and --help.  Returns -1
+   with optind at the first operand, or the exit status to return at once
+   (after --help, or a usage error it printed).  */
+int tool_parse_options (int argc, char **argv, const tool_option *opts);
+/* The same for a command that takes one file, WHAT ("profile file"): -1 with
+   *path set, or the exit status to return at once.  */
+int tool_file_arguments (int argc, char **argv, const tool_option *opts,
+			 const char *what, const char **path);
 /* Loads and interprets profile PATH into R, printing the error on failure (returns
    -1) and a note for functions with unknown edge counts when NOTE_UNKNOWN.  */
 int tool_load_report (report *r, const char *path, bool note_unknown);

@@ -12,7 +12,6 @@
    pathprof(1) for scripts and style sheets.  */
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -582,37 +581,17 @@ list_modes (const report *r, char *buf, size_t len)
 int
 dot_command (int argc, char **argv)
 {
-  static const struct option options[] = {
-    { "function", required_argument, NULL, 'f' },
-    { "paths", required_argument, NULL, 'p' },
-    { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 },
-  };
-  const char *function_name = NULL;
+  const char *function_name = NULL, *path;
   bool hot = false;
   uint64_t top = 0;
-  int c, usage;
-  opterr = 0;
-  while ((c = getopt_long (argc, argv, ":", options, NULL)) != -1)
-    switch (c)
-      {
-      case 'f':
-	function_name = optarg;
-	break;
-      case 'p':
-	if ((usage = tool_number_of_paths ("dot", "--paths", optarg,
-					      &top)) >= 0)
-	  return usage;
-	hot = true;
-	break;
-      case 'h':
-	return tool_help ();
-      default:
-	return tool_option_error (argv[0], c, argv);
-      }
-  if (argc - optind != 1)
-    return tool_usage_error ("dot: expected one profile file");
-  const char *path = argv[optind];
+  const tool_option options[] = {
+    { .name = "function", .text = &function_name },
+    { .name = "paths", .paths = &top, .on = &hot },
+    { .name = NULL },
+  };
+  int parsed = tool_file_arguments (argc, argv, options, "profile file", &path);
+  if (parsed >= 0)
+    return parsed;
 
   report r;
   if (tool_load_report (&r, path, true))

@@ -2,7 +2,6 @@
    The format is stable: documented in pathprof(1), versioned by "version", and
    only ever extended by new members within a version.  */
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,7 +238,7 @@ int
 json_command (int argc, char **argv)
 {
   const char *path;
-  int parsed = tool_single_file_arguments (argc, argv, &path);
+  int parsed = tool_file_arguments (argc, argv, NULL, "profile file", &path);
   if (parsed >= 0)
     return parsed;
 

@@ -3,7 +3,6 @@
    file over every unit and function of the profile.  Units of a coverage mode give
    1 or 0 (covered or not) for counts, and branches only in edge-cover.  */
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,7 +233,7 @@ int
 lcov_command (int argc, char **argv)
 {
   const char *path;
-  int parsed = tool_single_file_arguments (argc, argv, &path);
+  int parsed = tool_file_arguments (argc, argv, NULL, "profile file", &path);
   if (parsed >= 0)
     return parsed;
 

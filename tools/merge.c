@@ -90,7 +90,7 @@ replace_file (const char *path, const unsigned char *buf, size_t len)
 int
 merge_command (int argc, char **argv)
 {
-  int parsed = tool_help_only_options (argc, argv);
+  int parsed = tool_parse_options (argc, argv, NULL);
   if (parsed >= 0)
     return parsed;
   if (argc - optind < 2)

@@ -164,31 +164,57 @@ tool_load_report (report *r, const char *path, bool note_unknown)
 }
 
 int
-tool_help_only_options (int argc, char **argv)
+tool_parse_options (int argc, char **argv, const tool_option *opts)
 {
-  static const struct option options[] = {
-    { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 },
-  };
-  int c;
-  opterr = 0;
-  while ((c = getopt_long (argc, argv, ":", options, NULL)) != -1)
+  /* getopt_long's table: the command's options, each returning 256 + its
+     index, then --help.  */
+  size_t n = 0;
+  while (opts && opts[n].name)
+    n++;
+  struct option *table = calloc (n + 2, sizeof *table);
+  if (!table)
     {
-      if (c == 'h')
-	return tool_help ();
-      return tool_option_error (argv[0], c, argv);
+      tool_error (NULL, "out of memory");
+      return EXIT_FAILURE;
     }
-  return -1;
+  for (size_t i = 0; i < n; i++)
+    table[i] = (struct option) {
+      opts[i].name, opts[i].text || opts[i].paths ? required_argument
+						  : no_argument, NULL, 256 + (int) i };
+  table[n] = (struct option) { "help", no_argument, NULL, 'h' };
+  int c, status = -1;
+  opterr = 0;
+  while (status < 0 && (c = getopt_long (argc, argv, ":", table, NULL)) != -1)
+    {
+      const tool_option *o = c >= 256 ? &opts[c - 256] : NULL;
+      if (c == 'h')
+	status = tool_help ();
+      else if (!o)
+	status = tool_option_error (argv[0], c, argv);
+      else if (o->paths)
+	{
+	  char option[64];
+	  snprintf (option, sizeof option, "--%s", o->name);
+	  status = tool_number_of_paths (argv[0], option, optarg, o->paths);
+	}
+      else if (o->text)
+	*o->text = optarg;
+      if (o && o->on)
+	*o->on = true;
+    }
+  free (table);
+  return status;
 }
 
 int
-tool_single_file_arguments (int argc, char **argv, const char **path)
+tool_file_arguments (int argc, char **argv, const tool_option *opts,
+		     const char *what, const char **path)
 {
-  int parsed = tool_help_only_options (argc, argv);
+  int parsed = tool_parse_options (argc, argv, opts);
   if (parsed >= 0)
     return parsed;
   if (argc - optind != 1)
-    return tool_usage_error ("%s: expected one profile file", argv[0]);
+    return tool_usage_error ("%s: expected one %s", argv[0], what);
   *path = argv[optind];
   return -1;
 }

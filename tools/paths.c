@@ -3,7 +3,6 @@
    lines.  */
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -380,40 +379,18 @@ paths_each_function (const report *r, const struct each_path_function *w)
 int
 paths_command (int argc, char **argv)
 {
-  static const struct option options[] = {
-    { "function", required_argument, NULL, 'f' },
-    { "top", required_argument, NULL, 't' },
-    { "descriptors", no_argument, NULL, 'd' },
-    { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 },
-  };
-  const char *function_name = NULL;
+  const char *function_name = NULL, *path;
   bool descriptors = false;
   uint64_t top = UINT64_MAX;
-  int c, usage;
-  opterr = 0;
-  while ((c = getopt_long (argc, argv, ":", options, NULL)) != -1)
-    switch (c)
-      {
-      case 'f':
-	function_name = optarg;
-	break;
-      case 't':
-	if ((usage = tool_number_of_paths ("paths", "--top", optarg,
-					      &top)) >= 0)
-	  return usage;
-	break;
-      case 'd':
-	descriptors = true;
-	break;
-      case 'h':
-	return tool_help ();
-      default:
-	return tool_option_error (argv[0], c, argv);
-      }
-  if (argc - optind != 1)
-    return tool_usage_error ("paths: expected one profile file");
-  const char *path = argv[optind];
+  const tool_option options[] = {
+    { .name = "function", .text = &function_name },
+    { .name = "top", .paths = &top },
+    { .name = "descriptors", .on = &descriptors },
+    { .name = NULL },
+  };
+  int parsed = tool_file_arguments (argc, argv, options, "profile file", &path);
+  if (parsed >= 0)
+    return parsed;
 
   report r;
   if (tool_load_report (&r, path, false))

@@ -16,7 +16,6 @@
    interproc-residual took that its segments profile never did count the same
    way, per root function, the edges those of its supergraph (segments.h).  */
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,28 +220,14 @@ percent (uint64_t part, uint64_t whole)
 int
 residual_command (int argc, char **argv)
 {
-  static const struct option options[] = {
-    { "function", required_argument, NULL, 'f' },
-    { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 },
+  const char *function_name = NULL, *path;
+  const tool_option options[] = {
+    { .name = "function", .text = &function_name },
+    { .name = NULL },
   };
-  const char *function_name = NULL;
-  int c;
-  opterr = 0;
-  while ((c = getopt_long (argc, argv, ":", options, NULL)) != -1)
-    switch (c)
-      {
-      case 'f':
-	function_name = optarg;
-	break;
-      case 'h':
-	return tool_help ();
-      default:
-	return tool_option_error (argv[0], c, argv);
-      }
-  if (argc - optind != 1)
-    return tool_usage_error ("residual: expected one profile file");
-  const char *path = argv[optind];
+  int parsed = tool_file_arguments (argc, argv, options, "profile file", &path);
+  if (parsed >= 0)
+    return parsed;
 
   report r;
   if (tool_load_report (&r, path, false))

@@ -2,7 +2,6 @@
    the sources annotated with line counts or coverage in gcov's format.  */
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,32 +213,15 @@ print_source (const line_source *s, const char *source_dir)
 int
 show_command (int argc, char **argv)
 {
-  static const struct option options[] = {
-    { "function", required_argument, NULL, 'f' },
-    { "source-dir", required_argument, NULL, 's' },
-    { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 },
+  const char *function_name = NULL, *source_dir = NULL, *path;
+  const tool_option options[] = {
+    { .name = "function", .text = &function_name },
+    { .name = "source-dir", .text = &source_dir },
+    { .name = NULL },
   };
-  const char *function_name = NULL, *source_dir = NULL;
-  int c;
-  opterr = 0;
-  while ((c = getopt_long (argc, argv, ":", options, NULL)) != -1)
-    switch (c)
-      {
-      case 'f':
-	function_name = optarg;
-	break;
-      case 's':
-	source_dir = optarg;
-	break;
-      case 'h':
-	return tool_help ();
-      default:
-	return tool_option_error (argv[0], c, argv);
-      }
-  if (argc - optind != 1)
-    return tool_usage_error ("show: expected one profile file");
-  const char *path = argv[optind];
+  int parsed = tool_file_arguments (argc, argv, options, "profile file", &path);
+  if (parsed >= 0)
+    return parsed;
 
   report r;
   if (tool_load_report (&r, path, true))

@@ -8,7 +8,6 @@
    table: each function's witnesses (not the edge counts that show and lcov
    read from it), then its threads and the size of what they recorded.  */
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,7 +251,7 @@ int
 stats_command (int argc, char **argv)
 {
   const char *path;
-  int parsed = tool_single_file_arguments (argc, argv, &path);
+  int parsed = tool_file_arguments (argc, argv, NULL, "profile file", &path);
   if (parsed >= 0)
     return parsed;
   if (trace_file_is_trace (path))

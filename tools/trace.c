@@ -4,7 +4,6 @@
    retired branch of the machine of branch-layout.h.  The last line says what the trace cost
    against recording every branch outcome (Ball-Larus 1994, table 3).  */
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,32 +89,16 @@ print_label (void *ctx, uint64_t addr, const char *text)
 int
 trace_command (int argc, char **argv)
 {
-  static const struct option options[] = {
-    { "branches", no_argument, NULL, 'b' },
-    { "summary", no_argument, NULL, 's' },
-    { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 }
-  };
   bool branches = false, summary = false;
-  int c;
-  opterr = 0;
-  while ((c = getopt_long (argc, argv, ":", options, NULL)) != -1)
-    switch (c)
-      {
-      case 'b':
-	branches = true;
-	break;
-      case 's':
-	summary = true;
-	break;
-      case 'h':
-	return tool_help ();
-      default:
-	return tool_option_error ("trace", c, argv);
-      }
-  if (optind + 1 != argc)
-    return tool_usage_error ("trace: give one trace file");
-  const char *file = argv[optind];
+  const char *file;
+  const tool_option options[] = {
+    { .name = "branches", .on = &branches },
+    { .name = "summary", .on = &summary },
+    { .name = NULL },
+  };
+  int parsed = tool_file_arguments (argc, argv, options, "trace file", &file);
+  if (parsed >= 0)
+    return parsed;
   trace_file t;
   char err[600];
   if (trace_file_read (file, &t, err, sizeof err))
