@@ -398,6 +398,7 @@ pp_paths_plan (const pp_graph *g, const pp_paths_options *opt, pp_paths **out)
   if (status == PP_PATHS_OK && opt->ninteresting)
     {
       b.p->ppp = pp_malloc (sizeof *b.p->ppp);
+      b.p->free_ppp = pp_ppp_free;
       status = !b.p->ppp ? PP_PATHS_ENOMEM
 	       : pp_ppp_number (b.p, opt->interesting, opt->ninteresting, b.p->ppp);
       if (status != PP_PATHS_OK)

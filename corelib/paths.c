@@ -10,7 +10,6 @@
 #include "alloc.h"
 #include "paths.h"
 #include "paths-internal.h"
-#include "ppp.h"
 
 static bool
 is_fake (const pp_graph *g, uint32_t e)
@@ -642,7 +641,7 @@ pp_paths_free (pp_paths *p)
   pp_free (p->dag_inc);
   pp_free (p->dag_inc2);
   if (p->ppp)
-    pp_ppp_free (p->ppp);
+    p->free_ppp (p->ppp);
   pp_free (p->ppp);
   pp_free (p);
 }

@@ -155,8 +155,11 @@ typedef struct pp_paths
   bool *dag_on_tree;
   uint64_t *dag_inc;
   /* pp_paths_plan with interesting paths only, else NULL: their preferential
-     numbering (ppp.h) and its increments on the same chords.  */
+     numbering (ppp.h) and its increments on the same chords; pp_paths_free
+     frees ppp with free_ppp, which the planner sets (the numbering itself
+     knows nothing of ppp.c, which builds on it).  */
   struct pp_ppp *ppp;
+  void (*free_ppp) (struct pp_ppp *ppp);
   uint64_t *dag_inc2;
 } pp_paths;
 

@@ -10,7 +10,7 @@
 /* Source files and lines, recorded the way gcov records them.  */
 
 unsigned
-file_table::lookup (const char *file)
+file_table::number_of (const char *file)
 {
   if (!file)
     file = "<unknown>";
@@ -54,7 +54,7 @@ record_block_lines (basic_block bb, file_table &files,
       location_t loc = DECL_SOURCE_LOCATION (current_function_decl);
       seen.add (loc);
       expanded_location x = expand_location (loc);
-      block_add_line (lines, files.lookup (x.file), x.line);
+      block_add_line (lines, files.number_of (x.file), x.line);
     }
   for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
        gsi_next (&gsi))
@@ -64,7 +64,7 @@ record_block_lines (basic_block bb, file_table &files,
       if (RESERVED_LOCATION_P (loc))
 	continue;
       seen.add (loc);
-      block_add_line (lines, files.lookup (gimple_filename (stmt)),
+      block_add_line (lines, files.number_of (gimple_filename (stmt)),
 		      gimple_lineno (stmt));
     }
   if (single_succ_p (bb))
@@ -73,7 +73,7 @@ record_block_lines (basic_block bb, file_table &files,
       if (!RESERVED_LOCATION_P (loc) && !seen.contains (loc))
 	{
 	  expanded_location x = expand_location (loc);
-	  block_add_line (lines, files.lookup (x.file), x.line);
+	  block_add_line (lines, files.number_of (x.file), x.line);
 	}
     }
 }
@@ -390,7 +390,7 @@ describe_function (pp_function_notes &fn, const pp_graph &g, file_table &files,
   fn.asm_name = xstrdup (IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (decl)));
   fn.name = xstrdup (lang_hooks.decl_printable_name (decl, 2));
   expanded_location dx = expand_location (DECL_SOURCE_LOCATION (decl));
-  fn.decl_file = files.lookup (dx.file);
+  fn.decl_file = files.number_of (dx.file);
   fn.decl_line = dx.line;
   fn.nblocks = g.nnodes;
   fn.blocks = XCNEWVEC (pp_block_notes, g.nnodes);
@@ -417,4 +417,19 @@ describe_function (pp_function_notes &fn, const pp_graph &g, file_table &files,
     fn.edges[i] = { g.edges[i].src, g.edges[i].dst, g.edges[i].flags, -1 };
   if (calls)
     describe_calls (fn);
+}
+
+void
+free_function_notes (pp_function_notes &fn)
+{
+  free (fn.asm_name);
+  free (fn.name);
+  for (unsigned i = 0; i < fn.nblocks; i++)
+    free (fn.blocks[i].lines);
+  free (fn.blocks);
+  free (fn.edges);
+  for (unsigned k = 0; k < fn.ncalls; k++)
+    free (fn.calls[k].callee);
+  free (fn.calls);
+  free (fn.direct);
 }

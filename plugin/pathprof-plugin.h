@@ -102,9 +102,19 @@ extern const char *option_use;
 
 /* Whether the plugin takes NODE's function (it has a body of its own, is
    not a builtin, not marked no_profile_instrument_function or naked).  */
-bool want_function (cgraph_node *node);
-/* Frees what describe_function allocated in FN.  */
-void free_function_notes (pp_function_notes &fn);
+inline bool
+want_function (cgraph_node *node)
+{
+  tree decl = node->decl;
+  if (!gimple_has_body_p (decl) || node->thunk || DECL_EXTERNAL (decl))
+    return false;
+  if (DECL_SOURCE_LOCATION (decl) == BUILTINS_LOCATION)
+    return false;
+  if (lookup_attribute ("no_profile_instrument_function", DECL_ATTRIBUTES (decl))
+      || lookup_attribute ("naked", DECL_ATTRIBUTES (decl)))
+    return false;
+  return true;
+}
 
 /* cfg.cc.  */
 
@@ -113,7 +123,7 @@ struct file_table
 {
   hash_map<nofree_string_hash, unsigned> index;
   auto_vec<char *> names;
-  unsigned lookup (const char *file);
+  unsigned number_of (const char *file);	/* its index, added if new */
 };
 
 /* Makes flow conservation hold for every execution of cfun (DESIGN.md, "CFG
@@ -153,6 +163,9 @@ void build_core_graph (pp_graph *g, function_record &rec,
    graph's edges.  Values and probe flags come from the plan (pp_plan_to_notes).  */
 void describe_function (pp_function_notes &fn, const pp_graph &g,
 			file_table &files, bool calls);
+/* Frees what describe_function allocated in FN (and the plan's direct
+   calls, pp_plan_to_notes).  */
+void free_function_notes (pp_function_notes &fn);
 /* Is BB the block that dispatches setjmp's and nonlocal gotos' returns?
    (Not user code: the core graph leaves it out.)  */
 bool is_abnormal_dispatcher (basic_block bb);

@@ -31,20 +31,6 @@ static const char plugin_name[] = "pathprof";
 /* ------------------------------------------------------------------------- */
 /* The pass.  */
 
-bool
-want_function (cgraph_node *node)
-{
-  tree decl = node->decl;
-  if (!gimple_has_body_p (decl) || node->thunk || DECL_EXTERNAL (decl))
-    return false;
-  if (DECL_SOURCE_LOCATION (decl) == BUILTINS_LOCATION)
-    return false;
-  if (lookup_attribute ("no_profile_instrument_function", DECL_ATTRIBUTES (decl))
-      || lookup_attribute ("naked", DECL_ATTRIBUTES (decl)))
-    return false;
-  return true;
-}
-
 /* Atomic counter updates when asked with -fprofile-update=atomic or
    prefer-atomic, and by default for programs built with -pthread (which reaches
    cc1 as -D_REENTRANT), as gcov does; -fprofile-update=single turns them off.  */
@@ -238,21 +224,6 @@ plan_function (function_record &rec, pp_function_notes &fn, file_table &files,
   pp_plan_to_notes (&rec.plan, &fn);
   fn.seg_checksum = seg_checksum;
   pp_graph_free (&g);
-}
-
-void
-free_function_notes (pp_function_notes &fn)
-{
-  free (fn.asm_name);
-  free (fn.name);
-  for (unsigned i = 0; i < fn.nblocks; i++)
-    free (fn.blocks[i].lines);
-  free (fn.blocks);
-  free (fn.edges);
-  for (unsigned k = 0; k < fn.ncalls; k++)
-    free (fn.calls[k].callee);
-  free (fn.calls);
-  free (fn.direct);
 }
 
 /* The trace mode's direct calls (corelib/trace.h): a call whose callee is
