@@ -7,7 +7,6 @@
 
 #include "alloc.h"
 #include "ip-notes.h"
-#include "plan.h"
 
 #define NONE UINT32_MAX
 
@@ -191,7 +190,7 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
 	  l->edge_role[p] = pp_calloc (procs[p].nedges + 1, sizeof *l->edge_role[p]);
 	  if (!l->edge_role[p])
 	    goto out;
-	  pp_plan_ip_roles_of_notes (&un->functions[f], l->edge_role[p]);
+	  pp_ip_roles_of_notes (&un->functions[f], l->edge_role[p]);
 	}
     }
   /* build_proc appended the calls procedure by procedure.  */
@@ -444,4 +443,12 @@ void
 pp_ip_record_name (char *buf, size_t len, uint64_t sum)
 {
   snprintf (buf, len, "interprocedural paths %016" PRIx64, sum);
+}
+
+void
+pp_ip_roles_of_notes (const pp_function_notes *fn, uint8_t *role)
+{
+  for (uint32_t e = 0; e < fn->nedges; e++)
+    role[e] = (fn->edges[e].flags & PP_EDGE_PATH_END) ? PP_SEG_ROLE_CUT
+	      : (fn->edges[e].flags & PP_EDGE_SEG_TREE) ? PP_SEG_ROLE_TREE : 0;
 }

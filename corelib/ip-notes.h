@@ -43,7 +43,7 @@ typedef struct pp_ip_layout
   uint32_t *ncalls_of;		/* per procedure: its calls */
   uint32_t **call_block;	/* per call: its block */
   /* Per procedure, its edges' roles for segments as its notes record them
-     (plan.h pp_plan_ip_roles_of_notes); prog.edge_role points here.  */
+     (pp_ip_roles_of_notes); prog.edge_role points here.  */
   uint8_t **edge_role;
 } pp_ip_layout;
 
@@ -71,6 +71,9 @@ uint64_t *pp_ip_layout_cfg_checksums (const pp_ip_layout *l, const pp_unit_notes
    not ENTRY).  The planner puts no probe there.  Returns 0, or -1 when out
    of memory.  */
 int pp_ip_zero_edges (const pp_function_notes *fn, bool piecewise, bool *zero);
+/* The segment roles (PP_SEG_ROLE_*) FN's notes record, per edge, into ROLE:
+   what the plugin placed by pp_plan_ip_roles (plan.h).  */
+void pp_ip_roles_of_notes (const pp_function_notes *fn, uint8_t *role);
 
 /* The program record of a profile (the interprocedural mode): its counts
    are keyed by path numbers of one numbering of one set of units, which

@@ -259,14 +259,6 @@ pp_plan_trace (const pp_mode_info *mode, const pp_graph *g,
   return PP_PLAN_OK;
 }
 
-void
-pp_plan_ip_roles_of_notes (const pp_function_notes *fn, uint8_t *role)
-{
-  for (uint32_t e = 0; e < fn->nedges; e++)
-    role[e] = (fn->edges[e].flags & PP_EDGE_PATH_END) ? PP_SEG_ROLE_CUT
-	      : (fn->edges[e].flags & PP_EDGE_SEG_TREE) ? PP_SEG_ROLE_TREE : 0;
-}
-
 int
 pp_plan_ip_roles (const pp_graph *g, const double *weights, uint8_t *role)
 {
@@ -342,7 +334,7 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
   uint8_t *role = pp_calloc (g->nedges + 1, sizeof *role);
   bool segments = kind == PP_IP_SEGMENTS;
   if (segments && role && roles_noted)
-    pp_plan_ip_roles_of_notes (fn, role);
+    pp_ip_roles_of_notes (fn, role);
   else if (segments && role && pp_plan_ip_roles (g, weights, role))
     {
       pp_free (role);

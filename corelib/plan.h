@@ -275,10 +275,8 @@ int pp_plan_weights (const pp_graph *g, int requested, const double *gcc_weight,
    has no forest (an EDGE call on every edge).  The plugin places its probes
    by these roles and records them in the notes (PP_EDGE_PATH_END,
    PP_EDGE_SEG_TREE), where libprof and the tool read them
-   (pp_plan_ip_roles_of_notes).  Returns 0, or -1 when out of memory.  */
+   (ip-notes.h pp_ip_roles_of_notes).  Returns 0, or -1 when out of memory.  */
 int pp_plan_ip_roles (const pp_graph *g, const double *w, uint8_t *role);
-/* The roles FN's notes record, per edge, into ROLE.  */
-void pp_plan_ip_roles_of_notes (const pp_function_notes *fn, uint8_t *role);
 
 /* The coverage plan of MODE for a function (FN's blocks are G's nodes), the
    one the plugin makes and the tool recomputes: with FN, in the block modes,
