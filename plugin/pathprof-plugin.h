@@ -163,8 +163,8 @@ void build_core_graph (pp_graph *g, function_record &rec,
    graph's edges.  Values and probe flags come from the plan (pp_plan_to_notes).  */
 void describe_function (pp_function_notes &fn, const pp_graph &g,
 			file_table &files, bool calls);
-/* Frees what describe_function allocated in FN (and the plan's direct
-   calls, pp_plan_to_notes).  */
+/* Frees what describe_function allocated in FN (and the trace mode's direct
+   calls, which the driver adds).  */
 void free_function_notes (pp_function_notes &fn);
 /* Is BB the block that dispatches setjmp's and nonlocal gotos' returns?
    (Not user code: the core graph leaves it out.)  */

@@ -122,17 +122,6 @@ struct unit_stats
   uint64_t executions;		/* the annotated functions' blocks' */
 };
 
-/* The executions of G's blocks (but ENTRY and EXIT) that COUNTS tell.  */
-static uint64_t
-block_executions (const pp_graph &g, const uint64_t *counts)
-{
-  uint64_t sum = 0;
-  for (uint32_t e = 0; e < g.nedges; e++)
-    if (g.edges[e].dst != g.entry && g.edges[e].dst != g.exit)
-      sum += counts[e];
-  return sum;
-}
-
 /* A block's read count; with -fprofile-partial-training a 0 is only a
    guess (the training may not have covered it), as GCC reads it.  */
 static profile_count
@@ -205,10 +194,19 @@ set_counts (const pp_graph &g, const function_record &rec, const uint64_t *count
 	  }
       /* The abnormal dispatcher, outside the core graph, runs once per
 	 re-entry it makes.  */
+      uint64_t total = count[bb->index];
       if (abnormal && bb != ENTRY_BLOCK_PTR_FOR_FN (cfun)
 	  && is_abnormal_dispatcher (bb))
-	count[bb->index] = dispatched;
-      bb->count = read_count (count[bb->index]);
+	total = count[bb->index] = dispatched;
+      bb->count = read_count (total);
+      /* Never ran: GCC's estimates stay, as in compute_branch_probabilities.  */
+      if (!abnormal || !total)
+	continue;
+      uint64_t rest = total - MIN (total, normal_out[bb->index]);
+      FOR_EACH_EDGE (e, ei, bb->succs)
+	if (e->flags & EDGE_ABNORMAL)
+	  e->probability = profile_probability::probability_in_gcov_type
+			     ((gcov_type) (rest / abnormal), (gcov_type) total);
     }
   for (uint32_t e = 0; e < g.nedges; e++)
     if (edge ge = rec.gcc_edge[e])
@@ -220,23 +218,6 @@ set_counts (const pp_graph &g, const function_record &rec, const uint64_t *count
 	if (total && !counts[e] && flag_profile_partial_training)
 	  ge->probability = ge->probability.guessed ();
       }
-  FOR_ALL_BB_FN (bb, cfun)
-    {
-      uint64_t total = count[bb->index];
-      if (!total)
-	continue;		/* never ran: GCC's estimates stay, as in
-				   compute_branch_probabilities */
-      uint64_t rest = total - MIN (total, normal_out[bb->index]);
-      unsigned abnormal = 0;
-      edge e;
-      edge_iterator ei;
-      FOR_EACH_EDGE (e, ei, bb->succs)
-	abnormal += (e->flags & EDGE_ABNORMAL) != 0;
-      FOR_EACH_EDGE (e, ei, bb->succs)
-	if (e->flags & EDGE_ABNORMAL)
-	  e->probability = profile_probability::probability_in_gcov_type
-			     ((gcov_type) (rest / abnormal), (gcov_type) total);
-    }
   /* The counts bound every loop's iterations, as GCC records for read
      profiles before later passes change them.  */
   for (auto loop : loops_list (cfun, 0))
@@ -257,8 +238,10 @@ annotate_function (const pp_graph &g, const function_record &rec,
 {
   st.functions++;
   const uint64_t *counts;
+  uint64_t executions;
   int found = use_counts_find (use_profile, unit, fn.asm_name,
-			       pp_notes_cfg_checksum (&fn), g.nedges, &counts);
+			       pp_notes_cfg_checksum (&fn), g.nedges, &counts,
+			       &executions);
   location_t loc = DECL_SOURCE_LOCATION (current_function_decl);
   if (!found)
     {
@@ -278,7 +261,7 @@ annotate_function (const pp_graph &g, const function_record &rec,
     }
   set_counts (g, rec, counts);
   st.annotated++;
-  st.executions += block_executions (g, counts);
+  st.executions += executions;
 }
 
 /* ------------------------------------------------------------------------- */

@@ -76,6 +76,26 @@ use_counts_close (use_counts *u)
   free (u);
 }
 
+/* The executions of F's blocks (ENTRY and EXIT not counted).  */
+static uint64_t
+executions_of (const report_function *f)
+{
+  uint64_t sum = 0;
+  for (uint32_t v = 0; v < f->graph.nnodes; v++)
+    if (v != f->graph.entry && v != f->graph.exit)
+      sum += f->block_counts[v];
+  return sum;
+}
+
+/* F's counts into *COUNTS and *EXECUTIONS; 1.  */
+static int
+found (const report_function *f, const uint64_t **counts, uint64_t *executions)
+{
+  *counts = f->edge_counts;
+  *executions = executions_of (f);
+  return 1;
+}
+
 static const report_function *
 in_unit (const report_unit *ru, const char *asm_name)
 {
@@ -88,7 +108,7 @@ in_unit (const report_unit *ru, const char *asm_name)
 int
 use_counts_find (const use_counts *u, const char *unit_name,
 		 const char *asm_name, uint64_t cfg_checksum, uint32_t nedges,
-		 const uint64_t **counts)
+		 const uint64_t **counts, uint64_t *executions)
 {
   /* The unit's records (a profile may hold several builds of one unit):
      the one whose function has this control flow.  */
@@ -102,10 +122,7 @@ use_counts_find (const use_counts *u, const char *unit_name,
       const report_function *f = in_unit (ru, asm_name);
       if (f && f->notes->cfg_checksum == cfg_checksum
 	  && f->graph.nedges == nedges)
-	{
-	  *counts = f->edge_counts;
-	  return 1;
-	}
+	return found (f, counts, executions);
       stale |= f != NULL;
     }
   if (unit_seen)
@@ -124,8 +141,7 @@ use_counts_find (const use_counts *u, const char *unit_name,
     return 0;
   if (only->notes->cfg_checksum != cfg_checksum || only->graph.nedges != nedges)
     return -1;
-  *counts = only->edge_counts;
-  return 1;
+  return found (only, counts, executions);
 }
 
 uint64_t
@@ -147,15 +163,9 @@ use_counts_unit_executions (const use_counts *u, const char *unit_name)
   for (uint32_t i = 0; i < u->r.nunits; i++)
     {
       const report_unit *ru = &u->r.units[i];
-      if (strcmp (ru->data->name, unit_name) != 0)
-	continue;
-      for (uint32_t j = 0; j < ru->notes.nfunctions; j++)
-	{
-	  const report_function *f = &ru->functions[j];
-	  for (uint32_t v = 0; v < f->graph.nnodes; v++)
-	    if (v != f->graph.entry && v != f->graph.exit)
-	      sum += f->block_counts[v];
-	}
+      if (strcmp (ru->data->name, unit_name) == 0)
+	for (uint32_t j = 0; j < ru->notes.nfunctions; j++)
+	  sum += executions_of (&ru->functions[j]);
     }
   return sum;
 }

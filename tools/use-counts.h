@@ -32,11 +32,13 @@ void use_counts_close (use_counts *u);
    function of that assembler name the profile has, if only one), whose CFG
    checksum and edge count must be CFG_CHECKSUM and NEDGES: 1 with *COUNTS
    set to its NEDGES edge counts (edges numbered as in its notes; those the
-   profile cannot tell, 0), 0 when the profile does not have it, -1 when it
-   has it with another control flow.  */
+   profile cannot tell, 0) and *EXECUTIONS to its blocks' (ENTRY and EXIT
+   not counted), 0 when the profile does not have it, -1 when it has it
+   with another control flow.  */
 int use_counts_find (const use_counts *u, const char *unit_name,
 		     const char *asm_name, uint64_t cfg_checksum,
-		     uint32_t nedges, const uint64_t **counts);
+		     uint32_t nedges, const uint64_t **counts,
+		     uint64_t *executions);
 
 /* The largest edge count of the profile, and its runs (of the unit that ran
    most): GCC's profile summary.  */
