@@ -281,6 +281,7 @@ instrument_unit (void)
   target.calls = option_mode->calls;
   target.calls_in_place = option_mode->calls
 			   && option_mode->plan_arg == PP_IP_SEGMENTS;
+  target.ip_width = !target.calls_in_place ? 0 : option_mode->preferential ? 2 : 1;
 
   file_table files;
   auto_delete_vec<function_record> records;

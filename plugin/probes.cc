@@ -43,6 +43,15 @@ emit_value (gimple_seq *seq, tree type, enum tree_code code, tree a, tree b,
   return v;
 }
 
+/* A load of the TYPE at byte OFFSET from pointer BASE into SEQ.  */
+static tree
+emit_load (gimple_seq *seq, tree type, tree base, unsigned offset, const char *name)
+{
+  tree ref = build2 (MEM_REF, type, base,
+		     build_int_cst (build_pointer_type (type), offset));
+  return emit_value (seq, type, NOP_EXPR, ref, NULL_TREE, name);
+}
+
 /* *REF += 1: a relaxed atomic add when the program is built for threads
    (-fprofile-update=atomic or prefer-atomic, or -pthread, which cc1 sees as
    -D_REENTRANT: see plugin.cc), otherwise a plain load/add/store, as gcov
@@ -137,6 +146,13 @@ struct site_state
   auto_vec<gimple *> returns;	/* segments' RETURN calls (expand_return) */
   auto_vec<gimple *> exits;	/* segments' EXIT calls (expand_exit) */
   auto_vec<uint32_t> step_args;	/* and their probes' operand2 */
+  /* Segments whose registers are locals (ip_locals_fit): how many (r, and
+     q in the preferential modes; 0: the code adds to the root's registers
+     in memory), the locals, and the activation's values and registers
+     (addresses, as words), loaded after ENTER.  */
+  unsigned ip_width = 0;
+  tree ip_reg[2] = {};
+  tree ip_values = NULL_TREE, ip_regs = NULL_TREE;
 };
 
 static tree
@@ -175,6 +191,87 @@ load_frame (site_state &s, gimple_seq *seq)
   tree word = make_temp_ssa_name (counter_type (), NULL, "PP_trace_frame");
   gimple_seq_add_stmt (seq, gimple_build_assign (word, trace_frame (s)));
   return word;
+}
+
+/* Where pathprof-abi.h's struct __pathprof_ip_frame keeps its fields
+   (kseg-runtime.c checks them).  */
+enum { FRAME_VALUES = 0, FRAME_REGS = 8, FRAME_TAG = 16, FRAME_SITE = 24,
+       FRAME_ENTERED = 28, FRAME_DEPTH = 32, FRAME_EXIT_ADDS = 36, FRAME_RET = 40 };
+
+/* Segments keep their root's registers r and q in locals of the activation
+   (site_state::ip_width), as the paths mode keeps its register: loaded
+   after ENTER and after whatever may move the root's registers (a call,
+   libprof's slow ways), stored into them before whatever reads them (a
+   call, EXIT, libprof).  An in-place add is then an add to a register.
+   The activation's values and registers (their addresses) are locals too,
+   loaded once: they stay valid while it runs (pathprof-abi.h).  */
+
+/* The address in local VAR, a word, as a pointer to words, into SEQ.  */
+static tree
+emit_address (gimple_seq *seq, tree var, const char *name)
+{
+  tree ptr = build_pointer_type (counter_type ());
+  return emit_value (seq, ptr, NOP_EXPR,
+		     emit_value (seq, counter_type (), NOP_EXPR, var, NULL_TREE, name),
+		     NULL_TREE, name);
+}
+
+/* The root's registers := the locals, into SEQ.  */
+static void
+ip_store_locals (site_state &s, gimple_seq *seq)
+{
+  tree u64 = counter_type (), ptr = build_pointer_type (u64);
+  tree regs = emit_address (seq, s.ip_regs, "PP_ip_regs");
+  for (unsigned k = 0; k < s.ip_width; k++)
+    gimple_seq_add_stmt (seq, gimple_build_assign (
+      build2 (MEM_REF, u64, regs, build_int_cst (ptr, 8 * k)),
+      emit_value (seq, u64, NOP_EXPR, s.ip_reg[k], NULL_TREE, "PP_ip_reg")));
+}
+
+/* The locals := the root's registers, into SEQ; with the frame word FRAME
+   (after ENTER), the activation's values and registers first.  */
+static void
+ip_load_locals (site_state &s, tree frame, gimple_seq *seq)
+{
+  tree u64 = counter_type (), ptr = build_pointer_type (u64);
+  if (frame)
+    {
+      tree f = emit_value (seq, ptr, NOP_EXPR, frame, NULL_TREE, "PP_ip_frame");
+      gimple_seq_add_stmt (seq, gimple_build_assign (
+	make_register (&s.ip_values, "PP_ip_values"),
+	emit_load (seq, u64, f, FRAME_VALUES, "PP_ip_values")));
+      gimple_seq_add_stmt (seq, gimple_build_assign (
+	make_register (&s.ip_regs, "PP_ip_regs"),
+	emit_load (seq, u64, f, FRAME_REGS, "PP_ip_regs")));
+    }
+  tree regs = emit_address (seq, s.ip_regs, "PP_ip_regs");
+  for (unsigned k = 0; k < s.ip_width; k++)
+    gimple_seq_add_stmt (seq, gimple_build_assign (
+      make_register (&s.ip_reg[k], k ? "PP_ip_q" : "PP_ip_r"),
+      emit_load (seq, u64, regs, 8 * k, "PP_ip_reg")));
+}
+
+/* Can cfun keep the registers in locals?  Not where libprof moves them at
+   places the code cannot follow: a landing (a longjmp, a computed goto, an
+   exception: LAND), and not where every edge calls EDGE.  */
+static unsigned
+ip_locals_fit (const pp_plan &plan, const probe_target &t)
+{
+  if (!t.calls_in_place || cfun->calls_setjmp || cfun->has_nonlocal_label)
+    return 0;
+  for (uint32_t i = 0; i < plan.nprobes; i++)
+    if (plan.probes[i].action == PP_PROBE_IP_EDGE
+	|| plan.probes[i].action == PP_PROBE_IP_LAND)
+      return 0;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    {
+      gimple *last = last_stmt (bb);
+      if (last && gimple_code (last) == GIMPLE_GOTO
+	  && TREE_CODE (gimple_goto_dest (last)) != LABEL_DECL)
+	return 0;
+    }
+  return t.ip_width;
 }
 
 /* A call of libprof's FN with ARGS into SEQ (the frame word, loaded, first
@@ -354,6 +451,8 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 	gimple_call_set_lhs (call, word);
 	gimple_seq_add_stmt (seq, call);
 	gimple_seq_add_stmt (seq, gimple_build_assign (trace_frame (s), word));
+	if (s.ip_width)
+	  ip_load_locals (s, word, seq);
 	return;
       }
     case PP_PROBE_IP_EDGE:
@@ -370,6 +469,8 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
       return;
     case PP_PROBE_IP_EXIT:
       {
+	if (s.ip_width)
+	  ip_store_locals (s, seq);
 	gimple *call = emit_trace_call (t.ip_exit, s, true, NULL_TREE, NULL_TREE, seq);
 	if (t.calls_in_place)
 	  s.exits.safe_push (call);	/* expand_exit */
@@ -664,15 +765,6 @@ expand_witness (const probe_target &t, gimple *call, unsigned width, bool is_ret
   slow->count = bb->count - fast->count;
 }
 
-/* A load of the TYPE at byte OFFSET from pointer BASE into SEQ.  */
-static tree
-emit_load (gimple_seq *seq, tree type, tree base, unsigned offset, const char *name)
-{
-  tree ref = build2 (MEM_REF, type, base,
-		     build_int_cst (build_pointer_type (type), offset));
-  return emit_value (seq, type, NOP_EXPR, ref, NULL_TREE, name);
-}
-
 /* A conditional jump at the end of FROM: COND true to YES (with
    probability LIKELY), else to NO.  EDGE is FROM's fallthrough, which is
    redirected to YES.  */
@@ -778,20 +870,62 @@ expand_enter (const probe_target &t, gimple *call, tree frame, uint32_t index,
 }
 
 
+/* Register K (0: r, 1: q) of the activation's root, into SEQ: its local
+   (site_state::ip_width) or REGS[K].  */
+static tree
+load_ip_reg (const site_state &s, tree regs, unsigned k, gimple_seq *seq)
+{
+  if (s.ip_width)
+    return emit_value (seq, counter_type (), NOP_EXPR, s.ip_reg[k], NULL_TREE,
+		       "PP_ip_reg");
+  return emit_load (seq, counter_type (), regs, 8 * k, "PP_ip_reg");
+}
+
+/* Register K := VALUE, into SEQ.  */
+static void
+store_ip_reg (const site_state &s, tree regs, unsigned k, tree value,
+	      gimple_seq *seq)
+{
+  tree u64 = counter_type ();
+  tree to = s.ip_width ? s.ip_reg[k]
+	    : build2 (MEM_REF, u64, regs, build_int_cst (build_pointer_type (u64), 8 * k));
+  gimple_seq_add_stmt (seq, gimple_build_assign (to, value));
+}
+
 /* The end of a segment in place (expand_step): *COUNT += 1, then the next
    segment starts as the record at NEXT says.  */
 static gimple_seq
-segment_end (const probe_target &t, tree count, tree regs, tree next)
+segment_end (const probe_target &t, const site_state &s, tree count, tree regs,
+	     tree next)
 {
   tree u64 = counter_type (), ptr = build_pointer_type (u64);
   gimple_seq seq = NULL;
   emit_increment (t, build2 (MEM_REF, u64, count, build_int_cst (ptr, 0)), &seq);
-  /* regs[0 .. 4] = next[0 .. 4].  */
+  /* regs[0 .. 4] = next[0 .. 4]: r and q, maybe locals; the rest.  */
   for (unsigned k = 0; k < 5; k++)
-    gimple_seq_add_stmt (&seq, gimple_build_assign (
-      build2 (MEM_REF, u64, regs, build_int_cst (ptr, 8 * k)),
-      emit_load (&seq, u64, next, 8 * k, "PP_ip_start")));
+    {
+      if (s.ip_width && k == 1 && s.ip_width == 1)
+	continue;		/* no q */
+      tree word = emit_load (&seq, u64, next, 8 * k, "PP_ip_start");
+      if (k < 2)
+	store_ip_reg (s, regs, k, word, &seq);
+      else
+	gimple_seq_add_stmt (&seq, gimple_build_assign (
+	  build2 (MEM_REF, u64, regs, build_int_cst (ptr, 8 * k)), word));
+    }
   return seq;
+}
+
+/* CALL of libprof, which reads and moves the root's registers, into SEQ:
+   with the locals stored before and loaded after.  */
+static void
+emit_ip_slow (site_state &s, gimple *call, gimple_seq *seq)
+{
+  if (s.ip_width)
+    ip_store_locals (s, seq);
+  gimple_seq_add_stmt (seq, call);
+  if (s.ip_width)
+    ip_load_locals (s, NULL_TREE, seq);
 }
 
 /* Splits CALL's block after it and takes CALL out (to go on a path of its
@@ -815,11 +949,6 @@ emit_word_address (gimple_seq *seq, tree base, tree index)
   offset = emit_value (seq, sizetype, MULT_EXPR, offset, size_int (8), "PP_ip_at");
   return emit_value (seq, ptr, POINTER_PLUS_EXPR, b, offset, "PP_ip_count");
 }
-
-/* Where pathprof-abi.h's struct __pathprof_ip_frame keeps its fields
-   (kseg-runtime.c checks them).  */
-enum { FRAME_VALUES = 0, FRAME_REGS = 8, FRAME_TAG = 16, FRAME_SITE = 24,
-       FRAME_ENTERED = 28, FRAME_DEPTH = 32, FRAME_EXIT_ADDS = 36, FRAME_RET = 40 };
 
 /* Replaces the call __pathprof_ip_edge (frame, e) of a segments function
    by __pathprof_ip_step of pathprof-abi.h for its probe's operand2 ARG
@@ -848,7 +977,7 @@ enum { FRAME_VALUES = 0, FRAME_REGS = 8, FRAME_TAG = 16, FRAME_SITE = 24,
    calling thread's; a count is atomic when the program is built for
    threads (emit_increment).  */
 static void
-expand_step (const probe_target &t, gimple *call, uint32_t arg)
+expand_step (const probe_target &t, site_state &s, gimple *call, uint32_t arg)
 {
   unsigned width = arg & PP_PROBE_IP_WIDTH;
   tree u64 = counter_type (), s64 = signed_type_for (u64);
@@ -863,7 +992,8 @@ expand_step (const probe_target &t, gimple *call, uint32_t arg)
 
   gimple_seq seq = NULL;
   tree f = emit_value (&seq, ptr, NOP_EXPR, frame, NULL_TREE, "PP_ip_frame");
-  tree values = emit_load (&seq, ptr, f, FRAME_VALUES, "PP_ip_values");
+  tree values = s.ip_width ? emit_address (&seq, s.ip_values, "PP_ip_values")
+		: emit_load (&seq, ptr, f, FRAME_VALUES, "PP_ip_values");
   tree v = emit_load (&seq, u64, values, at, "PP_ip_value");
   tree sv = emit_value (&seq, s64, NOP_EXPR, v, NULL_TREE, "PP_ip_value");
   gsi = gsi_last_bb (bb);
@@ -871,18 +1001,17 @@ expand_step (const probe_target &t, gimple *call, uint32_t arg)
 
   /* The add.  */
   seq = NULL;
-  tree regs = emit_load (&seq, ptr, f, FRAME_REGS, "PP_ip_regs");
+  tree regs = s.ip_width ? NULL_TREE : emit_load (&seq, ptr, f, FRAME_REGS, "PP_ip_regs");
   for (unsigned k = 0; k < width; k++)
     {
       tree value = k == 0 ? v : emit_load (&seq, u64, values, at + 16, "PP_ip_value");
-      tree old_value = emit_load (&seq, u64, regs, 8 * k, "PP_ip_reg");
-      tree sum = emit_value (&seq, u64, PLUS_EXPR, old_value, value, "PP_ip_reg");
-      gimple_seq_add_stmt (&seq, gimple_build_assign (
-	build2 (MEM_REF, u64, regs, build_int_cst (ptr, 8 * k)), sum));
+      store_ip_reg (s, regs, k,
+		    emit_value (&seq, u64, PLUS_EXPR, load_ip_reg (s, regs, k, &seq),
+				value, "PP_ip_reg"), &seq);
     }
   basic_block add = new_block_of (bb, seq, join);
   seq = NULL;
-  gimple_seq_add_stmt (&seq, call);
+  emit_ip_slow (s, call, &seq);
   basic_block slow = new_block_of (add, seq, join);
   basic_block cut = (arg & PP_PROBE_IP_CUTS) ? new_block (slow) : slow;
   branch (bb, to_add, gimple_build_cond (GE_EXPR, sv, build_int_cst (s64, 0),
@@ -894,11 +1023,11 @@ expand_step (const probe_target &t, gimple *call, uint32_t arg)
 
   /* A cut: the number, its place in the start's array.  */
   seq = NULL;
-  regs = emit_load (&seq, ptr, f, FRAME_REGS, "PP_ip_regs");
+  regs = s.ip_width ? emit_address (&seq, s.ip_regs, "PP_ip_regs")
+	 : emit_load (&seq, ptr, f, FRAME_REGS, "PP_ip_regs");
   tree n = emit_value (&seq, u64, BIT_AND_EXPR,
-		       emit_value (&seq, u64, PLUS_EXPR,
-				   emit_load (&seq, u64, regs, 0, "PP_ip_reg"), v,
-				   "PP_ip_number"),
+		       emit_value (&seq, u64, PLUS_EXPR, load_ip_reg (s, regs, 0, &seq),
+				   v, "PP_ip_number"),
 		       build_int_cstu (u64, ~((uint64_t) 1 << 63)), "PP_ip_number");
   tree i = emit_value (&seq, u64, MINUS_EXPR, n,
 		       emit_load (&seq, u64, regs, 16, "PP_ip_first"), "PP_ip_index");
@@ -912,15 +1041,15 @@ expand_step (const probe_target &t, gimple *call, uint32_t arg)
   seq = NULL;
   tree count = emit_word_address (&seq, emit_load (&seq, u64, regs, 32, "PP_ip_array"),
 				  i);
-  gimple_seq_add_seq (&seq, segment_end (t, count, regs, next));
+  gimple_seq_add_seq (&seq, segment_end (t, s, count, regs, next));
   basic_block dense = new_block_of (cut, seq, join);
   /* No place for n: libprof's CUT counts it and starts the next segment,
      or where there is no next start (w 0), EDGE does what else must be.  */
   basic_block far = new_block (dense);
   seq = NULL;
-  gimple_seq_add_stmt (&seq, gimple_build_call (t.ip_cut, 4, frame,
-						build_int_cst (unsigned_type_node, e),
-						n, next));
+  emit_ip_slow (s, gimple_build_call (t.ip_cut, 4, frame,
+				      build_int_cst (unsigned_type_node, e), n, next),
+		&seq);
   basic_block to_cut = new_block_of (far, seq, join);
   branch (far, make_single_succ_edge (far, to_cut, EDGE_FALLTHRU),
 	  gimple_build_cond (NE_EXPR, next, build_int_cst (ptr, 0), NULL_TREE,
@@ -930,7 +1059,7 @@ expand_step (const probe_target &t, gimple *call, uint32_t arg)
     {
       /* The preferential slot q + v2, when its key is the number.  */
       seq = NULL;
-      tree k = emit_value (&seq, u64, PLUS_EXPR, emit_load (&seq, u64, regs, 8, "PP_ip_q"),
+      tree k = emit_value (&seq, u64, PLUS_EXPR, load_ip_reg (s, regs, 1, &seq),
 			   emit_load (&seq, u64, values, at + 16, "PP_ip_value"),
 			   "PP_ip_slot");
       tree span = emit_load (&seq, u64, regs, 40, "PP_ip_span");
@@ -944,7 +1073,7 @@ expand_step (const probe_target &t, gimple *call, uint32_t arg)
       basic_block check = new_block_of (keyed, seq, NULL);
       seq = NULL;
       count = emit_word_address (&seq, emit_load (&seq, u64, regs, 56, "PP_ip_slots"), k);
-      gimple_seq_add_seq (&seq, segment_end (t, count, regs, next));
+      gimple_seq_add_seq (&seq, segment_end (t, s, count, regs, next));
       basic_block hit = new_block_of (check, seq, join);
       edge e1 = make_single_succ_edge (keyed, check, EDGE_FALLTHRU);
       branch (keyed, e1, gimple_build_cond (LT_EXPR, k, span, NULL_TREE, NULL_TREE),
@@ -996,6 +1125,8 @@ call_in_place (const probe_target &t, site_state &s, tree index, tree callee,
 {
   tree u64 = counter_type (), u32 = unsigned_type_node;
   tree ptr = build_pointer_type (u64);
+  if (s.ip_width)
+    ip_store_locals (s, seq);
   tree word = load_frame (s, seq);
   tree f = emit_value (seq, ptr, NOP_EXPR, word, NULL_TREE, "PP_ip_frame");
   tree pptr = build_pointer_type (ptr_type_node), p32 = build_pointer_type (u32);
@@ -1140,6 +1271,8 @@ insert_call_probes (const probe_target &t, site_state &s,
       gimple *ret = emit_trace_call (t.ip_return, s, true, index, NULL_TREE, &after);
       if (t.calls_in_place)
 	s.returns.safe_push (ret);	/* expand_return */
+      if (s.ip_width)
+	ip_load_locals (s, NULL_TREE, &after);
       basic_block bb = gimple_bb (call);
       if (call != last_stmt (bb) && !stmt_ends_bb_p (call))
 	{
@@ -1194,6 +1327,7 @@ insert_probes (const function_record &rec, const probe_target &t)
 {
   const pp_plan &plan = rec.plan;
   site_state s;
+  s.ip_width = ip_locals_fit (plan, t);
   auto_vec<gcall *> calls;
   if (t.calls)
     function_calls (calls);
@@ -1230,7 +1364,7 @@ insert_probes (const function_record &rec, const probe_target &t)
   if (s.enter)
     expand_enter (t, s.enter, s.frame, rec.index, pp_trace_width (plan.nvalues));
   for (unsigned k = 0; k < s.steps.length (); k++)
-    expand_step (t, s.steps[k], s.step_args[k]);
+    expand_step (t, s, s.steps[k], s.step_args[k]);
   for (gimple *call : s.returns)
     expand_return (call);
   for (gimple *call : s.exits)
