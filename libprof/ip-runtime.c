@@ -248,7 +248,7 @@ set_up_segments (void)
       }
   int rc = make_manifest () ? -1
 	   : pp_kseg_init (&prog.layout, prog.notes, prog.depth, PP_KSEG_DENSE_MAX,
-			   &ip_lock);
+			   PP_KSEG_HASHED, &ip_lock);
   if (rc)
     {
       pp_report (false, "interprocedural paths are not counted: %s",

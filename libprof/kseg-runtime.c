@@ -213,7 +213,38 @@ struct root
 				   copy inlined there and its call slot */
   uint64_t *counts;		/* the starts' arrays */
   uint64_t *slots;		/* per slot: its count */
+  struct hashed *hashed;	/* the segments no array or slot places, the
+				   latest table (atomic; run-time state) */
 };
+
+/* A root's hashed places (the header's "In place"): place i counts the
+   segment keys[i] (EMPTY: none yet), i = hashed_at (its number); the
+   first to come takes a place, for good, the others that hash there
+   count in the tables.  A table more than half taken gives way to one
+   GROW times larger, the older kept (activations may still count there)
+   and flushed with it.  */
+struct hashed
+{
+  uint64_t mask;		/* places - 1 */
+  uint64_t *keys, *counts;
+  uint64_t taken;		/* atomic */
+  struct hashed *older;
+};
+
+#define EMPTY UINT64_MAX	/* no segment number (they are below 2^63) */
+#define HASHED_MAX ((uint64_t) 1 << 20)	/* at most */
+#define GROW 4
+
+/* The place of number N in a table of MASK + 1 places (the code computes
+   the same: plugin/probes.cc).  */
+static inline uint64_t
+hashed_at (uint64_t n, uint64_t mask)
+{
+  return ((n * PATHPROF_IP_HASH) >> 32) & mask;
+}
+
+/* What a lost segment's registers name: no place.  */
+static const uint64_t no_place = EMPTY;
 
 /* No more slots than this per root (a root with more counts in the tables).  */
 #define MAX_SLOTS ((uint64_t) 1 << 22)
@@ -225,6 +256,7 @@ static struct
   uint32_t depth;
   uint64_t dense_max;		/* starts of at most this many segments
 				   count them in an array */
+  uint64_t hashed;		/* a root's first table of hashed places */
   uint32_t stride;		/* words per edge in the values: 4 when the
 				   units are preferential (q), else 2 */
   pthread_mutex_t *lock;
@@ -251,8 +283,9 @@ struct act
   bool lost;			/* root activations: the segment under way */
   /* Root activations: r, q, and the current segment's start: its first
      number, its array's size (0 while the segment is lost) and array;
-     the root's slots: their number (0: none), keys and counts.  */
-  uint64_t reg[8];
+     the root's slots: their number (0: none), keys and counts; its
+     hashed places, as the latest table it read (hashed_regs).  */
+  uint64_t reg[11];
   const struct root *R;		/* the root's S, NULL if it has none */
   const uint32_t *edge_of;	/* the copy's S edges */
   const struct crow *crow;	/* the copy's calls */
@@ -316,6 +349,13 @@ free_root (struct root *R)
     pp_free (R->block);
   pp_free (R->counts);
   pp_free (R->slots);
+  for (struct hashed *H = R->hashed, *older; H; H = older)
+    {
+      older = H->older;
+      pp_free (H->keys);
+      pp_free (H->counts);
+      pp_free (H);
+    }
   pp_free (R);
 }
 
@@ -947,13 +987,15 @@ root_of (uint32_t p)
 
 int
 pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
-	      uint32_t depth, uint64_t dense_max, pthread_mutex_t *lock)
+	      uint32_t depth, uint64_t dense_max, uint64_t hashed,
+	      pthread_mutex_t *lock)
 {
   uint32_t n = layout->prog.nprocs;
   ks.layout = layout;
   ks.notes = notes;
   ks.depth = depth;
   ks.dense_max = dense_max;
+  ks.hashed = hashed;
   const pp_mode_info *m = pp_mode_lookup (notes[0].mode);
   ks.stride = m && m->preferential ? 4 : 2;
   ks.lock = lock;
@@ -1060,6 +1102,12 @@ zero_array (uint64_t *a, uint64_t n)
     __atomic_store_n (&a[i], 0, __ATOMIC_RELAXED);
 }
 
+static inline struct hashed *
+hashed_of (const struct root *R)
+{
+  return __atomic_load_n (&R->hashed, __ATOMIC_ACQUIRE);
+}
+
 void
 pp_kseg_flush_slots (void)
 {
@@ -1069,6 +1117,8 @@ pp_kseg_flush_slots (void)
       if (R)
 	{
 	  flush_array (R->slots, R->h.span, R->keys, 0, p);
+	  for (struct hashed *H = hashed_of (R); H; H = H->older)
+	    flush_array (H->counts, H->mask + 1, H->keys, 0, p);
 	  for (uint32_t i = 0; i < R->h.nstarts; i++)
 	    flush_array (array_of (R->starts[i].counts), R->starts[i].size, NULL,
 			 R->starts[i].first, p);
@@ -1085,6 +1135,8 @@ pp_kseg_reset_slots (void)
       if (R)
 	{
 	  zero_array (R->slots, R->h.span);
+	  for (struct hashed *H = hashed_of (R); H; H = H->older)
+	    zero_array (H->counts, H->mask + 1);
 	  for (uint32_t i = 0; i < R->h.nstarts; i++)
 	    zero_array (array_of (R->starts[i].counts), R->starts[i].size);
 	}
@@ -1163,6 +1215,89 @@ lose (struct act *ra)
 {
   ra->lost = true;
   ra->reg[3] = ra->reg[5] = 0;	/* no place in an array or the slots */
+  ra->reg[8] = 0;		/* nor a hashed one */
+  ra->reg[9] = (uintptr_t) &no_place;
+}
+
+/* Root activation ra's registers name the hashed places of its root's
+   table H (NULL: none).  */
+static inline void
+hashed_regs (struct act *ra, const struct hashed *H)
+{
+  ra->reg[8] = H ? H->mask : 0;
+  ra->reg[9] = H ? (uintptr_t) H->keys : (uintptr_t) &no_place;
+  ra->reg[10] = H ? (uintptr_t) H->counts : 0;
+}
+
+/* A table of PLACES for root R, after OLDER (NULL: its first), published
+   unless another thread published one first; the latest, or NULL when
+   there is no memory.  */
+static __attribute__ ((noinline)) struct hashed *
+new_hashed (struct root *R, struct hashed *older, uint64_t places)
+{
+  struct hashed *H = pp_calloc (1, sizeof *H);
+  if (H)
+    {
+      H->keys = pp_malloc (places * sizeof *H->keys);
+      H->counts = pp_calloc (places, sizeof *H->counts);
+    }
+  if (!H || !H->keys || !H->counts)
+    {
+      if (H)
+	{
+	  pp_free (H->keys);
+	  pp_free (H->counts);
+	  pp_free (H);
+	}
+      return older;
+    }
+  memset (H->keys, 0xff, places * sizeof *H->keys);
+  H->mask = places - 1;
+  H->older = older;
+  struct hashed *seen = older;
+  if (__atomic_compare_exchange_n (&R->hashed, &seen, H, false, __ATOMIC_ACQ_REL,
+				   __ATOMIC_ACQUIRE))
+    return H;
+  pp_free (H->keys);
+  pp_free (H->counts);
+  pp_free (H);
+  return seen;
+}
+
+/* Segment NUM of root activation ra in its root's hashed places, taking
+   one if it has none (a table may grow); false where there is none.  */
+static bool
+count_hashed (struct act *ra, uint64_t num)
+{
+  /* The counts are run-time state of the root, as its arrays'.  */
+  struct root *R = (struct root *) ra->R;
+  struct hashed *H = hashed_of (R);
+  if (!H && (!ks.hashed || !(H = new_hashed (R, NULL, ks.hashed))))
+    return false;
+  for (int tries = 0; tries < 2; tries++)
+    {
+      uint64_t *key = &H->keys[hashed_at (num, H->mask)], seen = EMPTY;
+      if (__atomic_load_n (key, __ATOMIC_RELAXED) == EMPTY
+	  && __atomic_compare_exchange_n (key, &seen, num, false, __ATOMIC_RELAXED,
+					  __ATOMIC_RELAXED))
+	__atomic_fetch_add (&H->taken, 1, __ATOMIC_RELAXED);
+      if (__atomic_load_n (key, __ATOMIC_RELAXED) == num)
+	{
+	  __atomic_fetch_add (&H->counts[key - H->keys], 1, __ATOMIC_RELAXED);
+	  hashed_regs (ra, H);
+	  return true;
+	}
+      uint64_t places = H->mask + 1;
+      if (tries || places >= HASHED_MAX
+	  || 2 * __atomic_load_n (&H->taken, __ATOMIC_RELAXED) < places)
+	break;
+      struct hashed *newer = new_hashed (R, H, GROW * places);
+      if (newer == H)
+	break;
+      H = newer;
+    }
+  hashed_regs (ra, H);
+  return false;
 }
 
 /* A segment of root activation ra starts at ST, S node V's start (lost
@@ -1182,6 +1317,7 @@ begin_from (struct act *ra, const struct start *st)
   ra->reg[3] = st->size;
   ra->reg[4] = st->counts;
   ra->reg[5] = ra->R->slots ? ra->R->h.span : 0;
+  hashed_regs (ra, hashed_of (ra->R));
 }
 
 static inline void
@@ -1195,8 +1331,10 @@ begin_at (struct act *ra, uint32_t v)
 /* Segment NUM of root activation ra, in the thread's table (a dump adds
    the arrays' and the slots' counts to the same numbers).  */
 static inline void
-count_in_table (const struct act *ra, uint64_t num)
+count_in_table (struct act *ra, uint64_t num)
 {
+  if (ra->R && count_hashed (ra, num))
+    return;
   if (!pp_ipt_count_segment (ra->proc, num, 0))
     {
       uint64_t key[2] = { num, ra->proc };

@@ -14,14 +14,19 @@
 
 /* The program is LAYOUT of units NOTES (both kept until the process ends),
    its segments of depth DEPTH; the segments from a start that has at most
-   DENSE_MAX of them count in an array; LOCK guards the supergraphs built
-   at run time.  Returns 0, -1 when out of memory, -2 when the layout does
-   not give its calls grouped by procedure (pp_ip_program.call_start).  */
+   DENSE_MAX of them count in an array, the others in hashed places, a
+   root's first table of HASHED of them (a power of 2; 0: none); LOCK
+   guards the supergraphs built at run time.  Returns 0, -1 when out of
+   memory, -2 when the layout does not give its calls grouped by procedure
+   (pp_ip_program.call_start).  */
 int pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
-		  uint32_t depth, uint64_t dense_max, pthread_mutex_t *lock);
+		  uint32_t depth, uint64_t dense_max, uint64_t hashed,
+		  pthread_mutex_t *lock);
 
 /* libprof's DENSE_MAX: as the paths mode's arrays (path-array-max).  */
 #define PP_KSEG_DENSE_MAX 4096
+/* libprof's HASHED: 4 KB a root that has segments no array places.  */
+#define PP_KSEG_HASHED 256
 
 /* The numbering cache (numbering-cache.h) at PATH (NULL: none; it takes
    PATH) for the program whose units' manifest hashes to PROGRAM: each root

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 5u
+#define PATHPROF_ABI_VERSION 6u
 
 /* What libprof exports: this ABI and pathprof.h (it is built with
    -fvisibility=hidden).  */
@@ -139,12 +139,14 @@ void __pathprof_ip_cut (uint64_t frame, uint32_t edge, uint64_t number,
    unused.  regs are the registers of the activation's root, of the
    calling thread: r, q; the segment's first number, its array's size and
    the array's address; the root's number of slots, their keys' address
+   and their counts' address; its hashed places' mask, their keys' address
    and their counts' address.  With v's top bit clear r adds v (and q adds
    v2).  Else, on an edge that cuts (a backedge of the function), the
    segment, whose number is n = (r + v) without its top bit (r counts
-   modulo 2^63), ends in place where n has a place in its start's array
-   or (width 2) in the slot q + v2, whose key is n: that count goes up by
-   one (atomically when the program is built for threads) and the next
+   modulo 2^63), ends in place where n has a place in its start's array,
+   or (width 2) in the slot q + v2, whose key is n, or in the hashed place
+   h = ((n * PATHPROF_IP_HASH) >> 32) & mask, whose key is n: that count
+   goes up by one (atomically when the program is built for threads) and the next
    segment starts as the five words at w say (r, q, first number, size,
    array: regs[0 .. 4]); where n has
    no such place, libprof's CUT counts it and starts the next.  Else (v is
@@ -170,6 +172,9 @@ struct __pathprof_ip_frame
   uint32_t exit_adds;
   uint64_t ret[2];
 };
+
+/* Segments: the multiplier of the hashed places' index (above).  */
+#define PATHPROF_IP_HASH 0x9e3779b97f4a7c15u
 
 /* Segments: the frame of the activation whose call is under way, which the
    callee's ENTER reads (and clears); thread-local in libprof, initial-exec
@@ -243,6 +248,9 @@ __pathprof_ip_step (uint64_t frame, uint32_t edge, uint32_t width, int cuts,
   else if (cuts && width == 2 && (k = regs[1] + v[2]) < regs[5]
 	   && ((const uint64_t *) (uintptr_t) regs[6])[k] == n)
     count = (uint64_t *) (uintptr_t) regs[7] + k;
+  else if (cuts && (k = ((n * PATHPROF_IP_HASH) >> 32) & regs[8],
+		    ((const uint64_t *) (uintptr_t) regs[9])[k] == n))
+    count = (uint64_t *) (uintptr_t) regs[10] + k;
   else
     {
       if (cuts && v[1])

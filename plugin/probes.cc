@@ -969,13 +969,18 @@ emit_word_address (gimple_seq *seq, tree base, tree index)
        else if (WIDTH 2 and (k = regs[1] + f->values[w e + 2]) < regs[5]
                 and ((uint64_t *) regs[6])[k] == n)
          end: ((uint64_t *) regs[7])[k] += 1
+       else if (((uint64_t *) regs[9])[h] == n,
+                h = ((n * PATHPROF_IP_HASH) >> 32) & regs[8])
+         end: ((uint64_t *) regs[10])[h] += 1
        else if (next)
          __pathprof_ip_cut (frame, e, n, next);
        else
          __pathprof_ip_edge (frame, e);
    (end: regs[0 .. 4] = next[0 .. 4]).  The registers are the
    calling thread's; a count is atomic when the program is built for
-   threads (emit_increment).  */
+   threads (emit_increment).  Where the function keeps r and q in locals
+   (site_state::ip_width), regs[0] and regs[1] above are those, and the
+   calls of libprof store them before and load them after.  */
 static void
 expand_step (const probe_target &t, site_state &s, gimple *call, uint32_t arg)
 {
@@ -1054,7 +1059,32 @@ expand_step (const probe_target &t, site_state &s, gimple *call, uint32_t arg)
   branch (far, make_single_succ_edge (far, to_cut, EDGE_FALLTHRU),
 	  gimple_build_cond (NE_EXPR, next, build_int_cst (ptr, 0), NULL_TREE,
 			     NULL_TREE), to_cut, slow, likely);
-  basic_block miss = far;
+
+  /* The hashed place h = ((n * PATHPROF_IP_HASH) >> 32) & mask, when its
+     key is the number.  */
+  seq = NULL;
+  tree h = emit_value (&seq, u64, BIT_AND_EXPR,
+		       emit_value (&seq, u64, RSHIFT_EXPR,
+				   emit_value (&seq, u64, MULT_EXPR, n,
+					       build_int_cstu (u64, PATHPROF_IP_HASH),
+					       "PP_ip_hash"),
+				   build_int_cst (unsigned_type_node, 32), "PP_ip_hash"),
+		       emit_load (&seq, u64, regs, 64, "PP_ip_mask"), "PP_ip_hash");
+  tree hkey = emit_value (&seq, u64, NOP_EXPR,
+			  build2 (MEM_REF, u64,
+				  emit_word_address (&seq, emit_load (&seq, u64, regs, 72,
+								      "PP_ip_keys"), h),
+				  build_int_cst (ptr, 0)), NULL_TREE, "PP_ip_key");
+  basic_block hashed = new_block_of (dense, seq, NULL);
+  seq = NULL;
+  count = emit_word_address (&seq, emit_load (&seq, u64, regs, 80, "PP_ip_counts"), h);
+  gimple_seq_add_seq (&seq, segment_end (t, s, count, regs, next));
+  basic_block hashed_hit = new_block_of (hashed, seq, join);
+  branch (hashed, make_single_succ_edge (hashed, hashed_hit, EDGE_FALLTHRU),
+	  gimple_build_cond (EQ_EXPR, hkey, n, NULL_TREE, NULL_TREE),
+	  hashed_hit, far, likely);
+
+  basic_block miss = hashed;
   if (width == 2)
     {
       /* The preferential slot q + v2, when its key is the number.  */
@@ -1077,10 +1107,10 @@ expand_step (const probe_target &t, site_state &s, gimple *call, uint32_t arg)
       basic_block hit = new_block_of (check, seq, join);
       edge e1 = make_single_succ_edge (keyed, check, EDGE_FALLTHRU);
       branch (keyed, e1, gimple_build_cond (LT_EXPR, k, span, NULL_TREE, NULL_TREE),
-	      check, far, likely);
+	      check, hashed, likely);
       edge e2 = make_single_succ_edge (check, hit, EDGE_FALLTHRU);
       branch (check, e2, gimple_build_cond (EQ_EXPR, key, n, NULL_TREE, NULL_TREE),
-	      hit, far, likely);
+	      hit, hashed, likely);
       keyed->count = cut->count.apply_probability (likely.invert ());
       check->count = keyed->count.apply_probability (likely);
       hit->count = check->count.apply_probability (likely);
@@ -1091,8 +1121,9 @@ expand_step (const probe_target &t, site_state &s, gimple *call, uint32_t arg)
 	  dense, miss, likely);
 
   dense->count = cut->count.apply_probability (likely);
-  far->count = cut->count.apply_probability (likely.invert ())
-	       .apply_probability (likely.invert ());
+  hashed->count = cut->count - dense->count;
+  hashed_hit->count = hashed->count.apply_probability (likely);
+  far->count = hashed->count - hashed_hit->count;
   to_cut->count = far->count.apply_probability (likely);
   slow->count = far->count - to_cut->count;
 }

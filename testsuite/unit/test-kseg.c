@@ -216,7 +216,7 @@ static uint32_t k_depth;
 static bool preferential, slots_ok[MAXPROCS];
 /* Edges taken in place (pathprof-abi.h __pathprof_ip_step), or by EDGE.  */
 static bool in_place;
-static uint64_t dense_max;	/* pp_kseg_init's */
+static uint64_t dense_max, hashed;	/* pp_kseg_init's */
 static uint64_t nedges_taken, ntree;
 static uint64_t interesting[MAXPROCS][64];
 /* The test's own supergraphs, per root.  */
@@ -707,7 +707,7 @@ main (void)
   uint32_t numbered_before = 0, adopted = 0, renumbered = 0;
   char cache[64];
   snprintf (cache, sizeof cache, "test-kseg.%ld.numbering", (long) getpid ());
-  struct unit_property slotted = { .name = "kseg runtime: interproc-ppp counts a segment in its root's slots exactly when it is interesting and the supergraph is the one it was learnt on (in an array, where its start has one)" };
+  struct unit_property slotted = { .name = "kseg runtime: interproc-ppp counts a segment in its root's slots exactly when it is interesting and the supergraph is the one it was learnt on (in an array or a hashed place too, where it has one)" };
   unsigned long long rng = 0x6b5e;
   unsigned runs = 0, segments = 0, lost = 0;
   uint64_t placed = 0, placed_slow = 0;	/* edges taken in place, by EDGE */
@@ -740,8 +740,12 @@ main (void)
       /* Roots with few segments count them in arrays: none, all, some.  */
       static const uint64_t dense_choice[] = { 0, PP_KSEG_DENSE_MAX, 6, 40 };
       dense_max = dense_choice[unit_rand (&rng) % 4];
+      /* And the others in hashed places: none, a first table that must
+	 grow (1, 2 places), libprof's.  */
+      static const uint64_t hashed_choice[] = { 0, 1, 2, PP_KSEG_HASHED };
+      hashed = hashed_choice[unit_rand (&rng) % 4];
       unit_check (&same, built && pp_kseg_init (&layout, &notes, k_depth, dense_max,
-						&lock) == 0,
+						hashed, &lock) == 0,
 		  "seed %llx: set-up failed", seed);
       /* The numbering cache: the first three runs number the roots and
 	 save them, the last three (a new process, as it were) adopt them,
@@ -762,7 +766,7 @@ main (void)
 		damage_file (cache, &rng);
 	      if (reseal)
 		reseal_inconsistent (cache);
-	      pp_kseg_init (&layout, &notes, k_depth, dense_max, &lock);
+	      pp_kseg_init (&layout, &notes, k_depth, dense_max, hashed, &lock);
 	      pp_kseg_open_cache (strdup (cache), seed);
 	      numbered_before = numbered;
 	    }
@@ -787,9 +791,10 @@ main (void)
 	      uint32_t root = (uint32_t) counted[i].root;
 	      bool slot = slots_ok[root]
 			  && pp_notes_interesting (&fnotes[root], counted[i].num);
-	      /* Without arrays for the starts of few segments, exactly
-		 the interesting ones; with them, those too.  */
-	      where = dense_max ? counted[i].slot || !slot : counted[i].slot == slot;
+	      /* Without arrays for the starts of few segments nor hashed
+		 places, exactly the interesting ones; with them, those too.  */
+	      where = dense_max || hashed ? counted[i].slot || !slot
+		      : counted[i].slot == slot;
 	    }
 	  unit_check (&slotted, where, "program seed %llx, run seed %llx: a segment "
 		      "counted %s slots", seed, rng, where ? "" : "in or out of its");
