@@ -215,6 +215,25 @@ struct root
   uint64_t *slots;		/* per slot: its count */
   struct hashed *hashed;	/* the segments no array or slot places, the
 				   latest table (atomic; run-time state) */
+  struct cont *cont;		/* per crow row (make_conts) */
+};
+
+/* What an activation that continues its caller's segment takes
+   (continue_in), per copy, per call of its procedure (crow's rows): made
+   with the process's addresses when the root is (make_conts), so that an
+   ENTER copies it rather than look it up.  */
+struct cont
+{
+  uint32_t proc;		/* the callee the copy inlines there (NONE:
+				   none) */
+  uint32_t copy, slot;		/* the callee's copy, the call slot */
+  bool call_adds;		/* the call edge adds add (else: take it) */
+  bool exit_adds;		/* the return edge adds ret */
+  const uint64_t *values;	/* the callee copy's */
+  const uint32_t *edge_of;
+  const struct crow *crow;
+  const struct cont *cont;
+  uint64_t add[2], ret[2];
 };
 
 /* A root's hashed places (the header's "In place"): place i counts the
@@ -289,6 +308,7 @@ struct act
   const struct root *R;		/* the root's S, NULL if it has none */
   const uint32_t *edge_of;	/* the copy's S edges */
   const struct crow *crow;	/* the copy's calls */
+  const struct cont *cont;	/* and what continues there */
 };
 
 /* The thread's stack: chunk c holds 64 << c activations, from index
@@ -349,6 +369,7 @@ free_root (struct root *R)
     pp_free (R->block);
   pp_free (R->counts);
   pp_free (R->slots);
+  pp_free (R->cont);
   for (struct hashed *H = R->hashed, *older; H; H = older)
     {
       older = H->older;
@@ -736,6 +757,42 @@ lay_out (struct root *R, unsigned char *block)
   return at;
 }
 
+/* R->cont, from its crow and copies; 0, or -1 when out of memory.  */
+static int
+make_conts (struct root *R)
+{
+  const struct root_head *h = &R->h;
+  R->cont = pp_calloc (h->ncrow + 1, sizeof *R->cont);
+  if (!R->cont)
+    return -1;
+  for (uint32_t c = 0; c < h->ncopies; c++)
+    {
+      const struct rcopy *rc = &R->copies[c];
+      for (uint32_t k = 0; k < ks.layout->ncalls_of[rc->proc]; k++)
+	{
+	  const struct crow *cr = &R->crow[rc->first_crow + k];
+	  struct cont *t = &R->cont[rc->first_crow + k];
+	  t->proc = NONE;
+	  if (cr->child == NONE)
+	    continue;
+	  const struct rcopy *child = &R->copies[cr->child];
+	  uint32_t ce = R->call_edge[cr->slot], re = R->return_edge[cr->slot];
+	  *t = (struct cont) {
+	    .proc = child->proc, .copy = cr->child, .slot = cr->slot,
+	    .call_adds = ce != NONE && R->op[ce].kind == OP_ADD,
+	    .exit_adds = R->op[re].kind == OP_ADD,
+	    .values = R->values + (size_t) h->stride * child->first_slot,
+	    .edge_of = R->edge_of + child->first_slot,
+	    .crow = R->crow + child->first_crow,
+	    .cont = R->cont + child->first_crow,
+	    .ret = { R->op[re].val, R->val2 ? R->val2[re] : 0 } };
+	  if (t->call_adds)
+	    t->add[0] = R->op[ce].val, t->add[1] = R->val2 ? R->val2[ce] : 0;
+	}
+    }
+  return 0;
+}
+
 /* Root p's block as the numbering cache keeps it, from its build; NULL
    when out of memory.  */
 static unsigned char *
@@ -895,6 +952,8 @@ adopt (unsigned char *block, size_t len, uint32_t p, bool packed)
       if (v[1])
 	v[1] = (uintptr_t) &R->starts[v[1] - 1];
     }
+  if (make_conts (R))
+    goto fail;
   return R;
 fail:
   if (R)
@@ -1498,44 +1557,49 @@ begin (uint64_t frame)
 
 /* ---- The probes.  */
 
-/* An activation continues its caller's segment in copy CHILD (call slot
-   SLOT) of the caller's root, activation a at the top of the stack.  */
+/* An activation continues its caller's segment as K says (the row of
+   C's call under way), activation a at the top of the stack.  */
 static inline void
-continue_in (struct act *a, struct act *c, uint32_t p, uint32_t child, uint32_t slot)
+continue_in (struct act *a, struct act *c, const struct cont *k)
 {
-  const struct root *R = c->R;
-  a->proc = p;
+  struct act *ra = c->ra;
+  a->proc = k->proc;
   a->fr.site = NONE;
   a->fr.entered = false;
   a->fr.tag = NULL;
-  a->R = R;
+  a->R = c->R;
   a->root = c->root;
-  a->ra = c->ra;
-  a->copy = child;
-  a->slot = slot;
+  a->ra = ra;
+  a->copy = k->copy;
+  a->slot = k->slot;
   c->fr.entered = true;
-  uint32_t first = R->copies[child].first_slot;
-  a->edge_of = R->edge_of + first;
-  a->crow = R->crow + R->copies[child].first_crow;
-  a->fr.values = R->values + ks.stride * (size_t) first;
-  a->fr.regs = a->ra->reg;
-  take (a, R->call_edge[slot]);
+  a->edge_of = k->edge_of;
+  a->crow = k->crow;
+  a->cont = k->cont;
+  a->fr.values = k->values;
+  a->fr.regs = ra->reg;
+  if (__builtin_expect (k->call_adds, 1))
+    {
+      ra->reg[0] += k->add[0];
+      ra->reg[1] += k->add[1];
+    }
+  else
+    take_slow (a, c->R->call_edge[k->slot]);
   /* Its EXIT in place: the return edge's add.  */
-  const struct op *o = &R->op[R->return_edge[slot]];
-  a->fr.exit_adds = o->kind == OP_ADD;
-  a->fr.ret[0] = o->val;
-  a->fr.ret[1] = val2_of (R, R->return_edge[slot]);
+  a->fr.exit_adds = k->exit_adds;
+  a->fr.ret[0] = k->ret[0];
+  a->fr.ret[1] = k->ret[1];
 }
 
 /* Where P continues caller C's segment: the row of C's call under way when
    C's copy inlines it and its callee is P, else NULL.  */
-static inline const struct crow *
+static inline const struct cont *
 continuation (const struct act *c, uint32_t p)
 {
-  if (!c->R || c->fr.site >= JUMPED)
+  if (!c->cont || c->fr.site >= JUMPED)
     return NULL;
-  const struct crow *cr = &c->crow[c->fr.site];
-  return cr->child != NONE && c->R->copies[cr->child].proc == p ? cr : NULL;
+  const struct cont *k = &c->cont[c->fr.site];
+  return k->proc == p ? k : NULL;
 }
 
 static uint64_t enter_slow (uint32_t p, const void *self);
@@ -1547,16 +1611,16 @@ uint64_t
 pp_kseg_enter (uint32_t p, const void *self)
 {
   struct act *c = (struct act *) (uintptr_t) __pathprof_ip_caller;
-  const struct crow *cr;
+  const struct cont *k;
   if (__builtin_expect (c && !kt.busy && c->fr.depth == __pathprof_ip_depth
-			&& c->fr.tag == self && (cr = continuation (c, p)), 1))
+			&& c->fr.tag == self && (k = continuation (c, p)), 1))
     {
       kt.busy = true;
       __pathprof_ip_caller = 0;
       c->fr.tag = NULL;
       struct act *a = push_act ();
       if (a)
-	continue_in (a, c, p, cr->child, cr->slot);
+	continue_in (a, c, k);
       kt.busy = false;
       return a ? (uintptr_t) a : untracked ();
     }
@@ -1588,13 +1652,13 @@ enter_slow (uint32_t p, const void *self)
   uint64_t frame = 0;
   if (p != NONE)
     {
-      const struct crow *cr = c ? continuation (c, p) : NULL;
-      const struct root *R = cr ? c->R : root_of (p);
+      const struct cont *k = c ? continuation (c, p) : NULL;
+      const struct root *R = k ? c->R : root_of (p);
       struct act *a = push_act ();
       if (a)
 	{
-	  if (cr)
-	    continue_in (a, c, p, cr->child, cr->slot);
+	  if (k)
+	    continue_in (a, c, k);
 	  else
 	    {
 	      a->proc = p;
@@ -1613,6 +1677,7 @@ enter_slow (uint32_t p, const void *self)
 		lose (a);
 	      a->edge_of = R ? R->edge_of : NULL;
 	      a->crow = R ? R->crow : NULL;
+	      a->cont = R ? R->cont : NULL;
 	      a->fr.values = R ? R->values : zeros;
 	      a->fr.regs = a->reg;
 	    }
