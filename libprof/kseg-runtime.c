@@ -216,6 +216,8 @@ struct root
   struct hashed *hashed;	/* the segments no array or slot places, the
 				   latest table (atomic; run-time state) */
   struct cont *cont;		/* per crow row (make_conts) */
+  uint64_t *calls;		/* per crow row, two words: the frames' calls
+				   (pathprof-abi.h; make_conts) */
 };
 
 /* What an activation that continues its caller's segment takes
@@ -233,6 +235,7 @@ struct cont
   const uint32_t *edge_of;
   const struct crow *crow;
   const struct cont *cont;
+  const uint64_t *calls;
   uint64_t add[2], ret[2];
 };
 
@@ -331,7 +334,8 @@ _Static_assert (offsetof (struct __pathprof_ip_frame, values) == 0
 		&& offsetof (struct __pathprof_ip_frame, entered) == 28
 		&& offsetof (struct __pathprof_ip_frame, depth) == 32
 		&& offsetof (struct __pathprof_ip_frame, exit_adds) == 36
-		&& offsetof (struct __pathprof_ip_frame, ret) == 40,
+		&& offsetof (struct __pathprof_ip_frame, ret) == 40
+		&& offsetof (struct __pathprof_ip_frame, calls) == 56,
 		"struct __pathprof_ip_frame as plugin/probes.cc reads it");
 
 /* The frame whose call is under way (pathprof-abi.h): the caller the next
@@ -340,8 +344,9 @@ PP_EXPORT __thread uint64_t __pathprof_ip_caller;
 /* The thread's stack's depth, which the code lowers where an EXIT adds.  */
 PP_EXPORT __thread uint32_t __pathprof_ip_depth;
 
-/* Zeros: the dummy's values, for any function that takes its edges in
-   place (never written).  */
+/* Zeros: the values and the calls' words of the dummy and of a root
+   without S, for any function that takes its edges in place (never
+   written).  */
 static uint64_t zeros[4 * PP_PLAN_IP_INLINE_EDGES];
 
 /* ---- The supergraphs.  */
@@ -370,6 +375,7 @@ free_root (struct root *R)
   pp_free (R->counts);
   pp_free (R->slots);
   pp_free (R->cont);
+  pp_free (R->calls);
   for (struct hashed *H = R->hashed, *older; H; H = older)
     {
       older = H->older;
@@ -757,13 +763,30 @@ lay_out (struct root *R, unsigned char *block)
   return at;
 }
 
-/* R->cont, from its crow and copies; 0, or -1 when out of memory.  */
+/* The two words of a frame's call whose return takes S edge SE of R (a
+   summary or leaf edge; NONE: none): its adds to r and q, or SLOW where
+   RETURN must take it.  */
+static void
+call_words (const struct root *R, uint32_t se, uint64_t *w)
+{
+  const struct op *o = se == NONE ? NULL : &R->op[se];
+  if (se == NONE || o->kind == OP_NONE)
+    w[0] = w[1] = 0;
+  else if (o->kind == OP_ADD)
+    w[0] = o->val, w[1] = R->val2 ? R->val2[se] : 0;
+  else
+    w[0] = SLOW;
+}
+
+/* R->cont and R->calls, from its crow and copies; 0, or -1 when out of
+   memory.  */
 static int
 make_conts (struct root *R)
 {
   const struct root_head *h = &R->h;
   R->cont = pp_calloc (h->ncrow + 1, sizeof *R->cont);
-  if (!R->cont)
+  R->calls = pp_calloc (2 * (size_t) h->ncrow + 2, sizeof *R->calls);
+  if (!R->cont || !R->calls)
     return -1;
   for (uint32_t c = 0; c < h->ncopies; c++)
     {
@@ -772,7 +795,16 @@ make_conts (struct root *R)
 	{
 	  const struct crow *cr = &R->crow[rc->first_crow + k];
 	  struct cont *t = &R->cont[rc->first_crow + k];
+	  uint64_t *w = &R->calls[2 * (size_t) (rc->first_crow + k)];
 	  t->proc = NONE;
+	  /* pp_kseg_return's cases.  */
+	  if (cr->slot == NONE)
+	    call_words (R, R->edge_of[rc->first_slot
+				      + ks.layout->leaf_edge[rc->proc][k]], w);
+	  else if (cr->child == NONE)
+	    call_words (R, R->call_edge[cr->slot], w);
+	  else
+	    w[0] = SLOW;
 	  if (cr->child == NONE)
 	    continue;
 	  const struct rcopy *child = &R->copies[cr->child];
@@ -785,6 +817,7 @@ make_conts (struct root *R)
 	    .edge_of = R->edge_of + child->first_slot,
 	    .crow = R->crow + child->first_crow,
 	    .cont = R->cont + child->first_crow,
+	    .calls = R->calls + 2 * (size_t) child->first_crow,
 	    .ret = { R->op[re].val, R->val2 ? R->val2[re] : 0 } };
 	  if (t->call_adds)
 	    t->add[0] = R->op[ce].val, t->add[1] = R->val2 ? R->val2[ce] : 0;
@@ -1257,6 +1290,7 @@ static uint64_t
 untracked (void)
 {
   kt.dummy.fr.values = zeros;
+  kt.dummy.fr.calls = zeros;
   kt.dummy.fr.regs = kt.dummy.reg;
   kt.dummy.fr.depth = UINT32_MAX;	/* above every stack: never live */
   return (uintptr_t) &kt.dummy;
@@ -1576,6 +1610,7 @@ continue_in (struct act *a, struct act *c, const struct cont *k)
   a->edge_of = k->edge_of;
   a->crow = k->crow;
   a->cont = k->cont;
+  a->fr.calls = k->calls;
   a->fr.values = k->values;
   a->fr.regs = ra->reg;
   if (__builtin_expect (k->call_adds, 1))
@@ -1678,6 +1713,7 @@ enter_slow (uint32_t p, const void *self)
 	      a->edge_of = R ? R->edge_of : NULL;
 	      a->crow = R ? R->crow : NULL;
 	      a->cont = R ? R->cont : NULL;
+	      a->fr.calls = R ? R->calls : zeros;
 	      a->fr.values = R ? R->values : zeros;
 	      a->fr.regs = a->reg;
 	    }

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 6u
+#define PATHPROF_ABI_VERSION 7u
 
 /* What libprof exports: this ABI and pathprof.h (it is built with
    -fvisibility=hidden).  */
@@ -171,6 +171,12 @@ struct __pathprof_ip_frame
   uint32_t depth;
   uint32_t exit_adds;
   uint64_t ret[2];
+  /* Two words per call of the function (its notes index): what the
+     registers r and q add when the call returns and the callee did not
+     continue the segment (a summary or a leaf edge's add), the first
+     UINT64_MAX where libprof's RETURN must say (pathprof-abi.h
+     __pathprof_ip_return_step).  */
+  const uint64_t *calls;
 };
 
 /* Segments: the multiplier of the hashed places' index (above).  */
@@ -188,8 +194,11 @@ extern __thread uint32_t __pathprof_ip_depth;
    callee `callee` (its address; 0 for an indirect call) instead of calling
    CALL and RETURN: before, it names the call in its frame; after, where the
    callee continued the segment (and took the return's value), it only ends
-   the call, else libprof's RETURN does what the return means (a summary
-   edge's value, a callee that did not continue: kseg-runtime.c).  */
+   the call; where the callee did not, and the frame is the top of the
+   thread's stack, it adds the call's words (a summary or leaf edge's add)
+   and ends the call; else libprof's RETURN does what the return means (a
+   callee that should have continued and did not, activations above the
+   frame: kseg-runtime.c).  */
 static inline void
 __pathprof_ip_call_step (uint64_t frame, uint32_t call, const void *callee)
 {
@@ -221,8 +230,16 @@ static inline void
 __pathprof_ip_return_step (uint64_t frame, uint32_t call)
 {
   struct __pathprof_ip_frame *f = (struct __pathprof_ip_frame *) (uintptr_t) frame;
+  const uint64_t *v;
   if (((f->site ^ call) | (f->entered ^ 1)) == 0)
     f->site = UINT32_MAX;
+  else if (((f->site ^ call) | (f->depth ^ __pathprof_ip_depth)) == 0
+	   && (int64_t) *(v = &f->calls[2 * (uint64_t) call]) >= 0)
+    {
+      f->regs[0] += v[0];
+      f->regs[1] += v[1];
+      f->site = UINT32_MAX;
+    }
   else
     __pathprof_ip_return (frame, call);
 }

@@ -196,7 +196,8 @@ load_frame (site_state &s, gimple_seq *seq)
 /* Where pathprof-abi.h's struct __pathprof_ip_frame keeps its fields
    (kseg-runtime.c checks them).  */
 enum { FRAME_VALUES = 0, FRAME_REGS = 8, FRAME_TAG = 16, FRAME_SITE = 24,
-       FRAME_ENTERED = 28, FRAME_DEPTH = 32, FRAME_EXIT_ADDS = 36, FRAME_RET = 40 };
+       FRAME_ENTERED = 28, FRAME_DEPTH = 32, FRAME_EXIT_ADDS = 36, FRAME_RET = 40,
+       FRAME_CALLS = 56 };
 
 /* Segments keep their root's registers r and q in locals of the activation
    (site_state::ip_width), as the paths mode keeps its register: loaded
@@ -1205,23 +1206,76 @@ fast_or_call (edge to_join, gimple_seq test, tree a, tree b, tree flag,
        f = (struct __pathprof_ip_frame *) frame;
        if (((f->site ^ k) | (f->entered ^ 1)) == 0)
          f->site = UINT32_MAX;
+       else if (((f->site ^ k) | (f->depth ^ __pathprof_ip_depth)) == 0
+                && (int64_t) f->calls[2 k] >= 0)
+         { f->regs[0] += f->calls[2 k]; f->regs[1] += f->calls[2 k + 1];
+           f->site = UINT32_MAX; }
        else
-         __pathprof_ip_return (frame, k);  */
+         __pathprof_ip_return (frame, k);
+   (q's add only in the preferential modes).  */
 static void
-expand_return (gimple *call)
+expand_return (const probe_target &t, gimple *call)
 {
-  tree u64 = counter_type (), u32 = unsigned_type_node;
+  tree u64 = counter_type (), s64 = signed_type_for (u64), u32 = unsigned_type_node;
   tree ptr = build_pointer_type (u64);
   tree frame = gimple_call_arg (call, 0), k = gimple_call_arg (call, 1);
   edge to_join = take_out (call);
+  basic_block join = to_join->dest;
   gimple_seq test = NULL, fast = NULL;
   tree f = emit_value (&test, ptr, NOP_EXPR, frame, NULL_TREE, "PP_ip_frame");
   tree site = emit_load (&test, u32, f, FRAME_SITE, "PP_ip_site");
   tree entered = emit_load (&test, u32, f, FRAME_ENTERED, "PP_ip_entered");
-  gimple_seq_add_stmt (&fast, gimple_build_assign (
-    build2 (MEM_REF, u32, f, build_int_cst (build_pointer_type (u32), FRAME_SITE)),
-    build_int_cst (u32, -1)));
+  tree end_call = build2 (MEM_REF, u32, f, build_int_cst (build_pointer_type (u32),
+							  FRAME_SITE));
+  gimple_seq_add_stmt (&fast, gimple_build_assign (end_call, build_int_cst (u32, -1)));
   fast_or_call (to_join, test, site, k, entered, fast, call);
+  if (tree_to_uhwi (k) >= PP_PLAN_IP_INLINE_EDGES)
+    return;			/* beyond a frame without S's words (zeros) */
+
+  /* fast_or_call's slow block, which calls RETURN: first the callee that
+     did not continue, from the top of the stack, whose call adds.  */
+  basic_block slow = gimple_bb (call);
+  edge into = single_pred_edge (slow);
+  basic_block from = into->src;
+  profile_probability likely = profile_probability::likely ();
+  gimple_seq seq = NULL;
+  tree d = emit_load (&seq, u32, f, FRAME_DEPTH, "PP_ip_depth");
+  tree top = emit_value (&seq, u32, NOP_EXPR, t.ip_depth, NULL_TREE, "PP_ip_depth");
+  tree same = emit_value (&seq, u32, BIT_IOR_EXPR,
+			  emit_value (&seq, u32, BIT_XOR_EXPR, site, k, "PP_ip_same"),
+			  emit_value (&seq, u32, BIT_XOR_EXPR, d, top, "PP_ip_same"),
+			  "PP_ip_same");
+  basic_block here = new_block_of (from, seq, NULL);
+  redirect_edge_succ (into, here);
+  seq = NULL;
+  unsigned at = 16 * (unsigned) tree_to_uhwi (k);
+  tree calls = emit_load (&seq, ptr, f, FRAME_CALLS, "PP_ip_calls");
+  tree v = emit_load (&seq, u64, calls, at, "PP_ip_value");
+  tree sv = emit_value (&seq, s64, NOP_EXPR, v, NULL_TREE, "PP_ip_value");
+  basic_block check = new_block_of (here, seq, NULL);
+  seq = NULL;
+  tree regs = emit_load (&seq, ptr, f, FRAME_REGS, "PP_ip_regs");
+  for (unsigned r = 0; r < t.ip_width; r++)
+    {
+      tree value = r == 0 ? v : emit_load (&seq, u64, calls, at + 8, "PP_ip_value");
+      gimple_seq_add_stmt (&seq, gimple_build_assign (
+	build2 (MEM_REF, u64, regs, build_int_cst (ptr, 8 * r)),
+	emit_value (&seq, u64, PLUS_EXPR, emit_load (&seq, u64, regs, 8 * r, "PP_ip_reg"),
+		    value, "PP_ip_reg")));
+    }
+  gimple_seq_add_stmt (&seq, gimple_build_assign (unshare_expr (end_call),
+						  build_int_cst (u32, -1)));
+  basic_block adds = new_block_of (check, seq, join);
+  branch (here, make_single_succ_edge (here, check, EDGE_FALLTHRU),
+	  gimple_build_cond (EQ_EXPR, same, build_int_cst (u32, 0), NULL_TREE, NULL_TREE),
+	  check, slow, likely);
+  branch (check, make_single_succ_edge (check, adds, EDGE_FALLTHRU),
+	  gimple_build_cond (GE_EXPR, sv, build_int_cst (s64, 0), NULL_TREE, NULL_TREE),
+	  adds, slow, likely);
+  here->count = into->count ();
+  check->count = here->count.apply_probability (likely);
+  adds->count = check->count.apply_probability (likely);
+  slow->count = here->count - adds->count;
 }
 
 /* Replaces the call __pathprof_ip_exit (frame) of a segments function by
@@ -1397,7 +1451,7 @@ insert_probes (const function_record &rec, const probe_target &t)
   for (unsigned k = 0; k < s.steps.length (); k++)
     expand_step (t, s, s.steps[k], s.step_args[k]);
   for (gimple *call : s.returns)
-    expand_return (call);
+    expand_return (t, call);
   for (gimple *call : s.exits)
     expand_exit (t, call);
 }
