@@ -218,6 +218,8 @@ struct root
   struct cont *cont;		/* per crow row (make_conts) */
   uint64_t *calls;		/* per crow row, two words: the frames' calls
 				   (pathprof-abi.h; make_conts) */
+  struct act *proto;		/* a root activation as ENTER starts it, but
+				   for its place on the stack (make_proto) */
 };
 
 /* What an activation that continues its caller's segment takes
@@ -376,6 +378,7 @@ free_root (struct root *R)
   pp_free (R->slots);
   pp_free (R->cont);
   pp_free (R->calls);
+  pp_free (R->proto);
   for (struct hashed *H = R->hashed, *older; H; H = older)
     {
       older = H->older;
@@ -763,6 +766,8 @@ lay_out (struct root *R, unsigned char *block)
   return at;
 }
 
+static int make_proto (struct root *R);
+
 /* The two words of a frame's call whose return takes S edge SE of R (a
    summary or leaf edge; NONE: none): its adds to r and q, or SLOW where
    RETURN must take it.  */
@@ -985,7 +990,7 @@ adopt (unsigned char *block, size_t len, uint32_t p, bool packed)
       if (v[1])
 	v[1] = (uintptr_t) &R->starts[v[1] - 1];
     }
-  if (make_conts (R))
+  if (make_conts (R) || make_proto (R))
     goto fail;
   return R;
 fail:
@@ -1637,6 +1642,28 @@ continuation (const struct act *c, uint32_t p)
   return k->proc == p ? k : NULL;
 }
 
+/* R->proto: 0, or -1 when out of memory.  */
+static int
+make_proto (struct root *R)
+{
+  struct act *a = R->proto = pp_calloc (1, sizeof *R->proto);
+  if (!a)
+    return -1;
+  a->proc = R->h.proc;
+  a->fr.site = NONE;
+  a->R = R;
+  a->ra = a;
+  a->reg[6] = (uintptr_t) R->keys;
+  a->reg[7] = (uintptr_t) R->slots;
+  begin_at (a, R->h.entry);
+  a->edge_of = R->edge_of;
+  a->crow = R->crow;
+  a->cont = R->cont;
+  a->fr.calls = R->calls;
+  a->fr.values = R->values;
+  return 0;
+}
+
 static uint64_t enter_slow (uint32_t p, const void *self);
 
 /* Most calls are to a callee the caller's copy inlines, from the top of
@@ -1694,6 +1721,19 @@ enter_slow (uint32_t p, const void *self)
 	{
 	  if (k)
 	    continue_in (a, c, k);
+	  else if (R)
+	    {
+	      /* Its prototype but for its place (ra, the registers) and
+		 the hashed places of its root's latest table.  */
+	      uint32_t depth = a->fr.depth;
+	      *a = *R->proto;
+	      a->fr.depth = depth;
+	      a->root = depth - 1;
+	      a->ra = a;
+	      a->fr.regs = a->reg;
+	      if (!a->lost)
+		hashed_regs (a, hashed_of (R));
+	    }
 	  else
 	    {
 	      a->proc = p;
