@@ -1661,6 +1661,7 @@ make_proto (struct root *R)
   a->cont = R->cont;
   a->fr.calls = R->calls;
   a->fr.values = R->values;
+  a->fr.exit_adds = 2;		/* EXIT counts its segment (pathprof-abi.h) */
   return 0;
 }
 

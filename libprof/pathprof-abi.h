@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 7u
+#define PATHPROF_ABI_VERSION 8u
 
 /* What libprof exports: this ABI and pathprof.h (it is built with
    -fvisibility=hidden).  */
@@ -165,9 +165,9 @@ struct __pathprof_ip_frame
   uint32_t site;
   uint32_t entered;
   /* The activation's depth on the thread's stack (1 for the first), and
-     whether its EXIT is the add of ret[0] (r) and ret[1] (q): an
+     what its EXIT is: 1, the add of ret[0] (r) and ret[1] (q) (an
      activation that continued its caller's segment, whose return edge
-     adds.  */
+     adds); 2, the count of its segment (a root's activation); else 0.  */
   uint32_t depth;
   uint32_t exit_adds;
   uint64_t ret[2];
@@ -190,6 +190,34 @@ extern __thread uint64_t __pathprof_ip_caller;
    initial-exec TLS, as __pathprof_ip_caller).  */
 extern __thread uint32_t __pathprof_ip_depth;
 
+/* Segments: where segment number N of the root whose registers are REGS
+   counts in place (above): its start's array, the preferential slot SLOT
+   (WIDTH 2) or its hashed place, when their keys are N; NULL where it has
+   none.  */
+static inline uint64_t *
+__pathprof_ip_place (const uint64_t *regs, uint64_t n, uint64_t slot,
+		     uint32_t width)
+{
+  uint64_t h = ((n * PATHPROF_IP_HASH) >> 32) & regs[8];
+  if (n - regs[2] < regs[3])
+    return (uint64_t *) (uintptr_t) regs[4] + (n - regs[2]);
+  if (width == 2 && slot < regs[5]
+      && ((const uint64_t *) (uintptr_t) regs[6])[slot] == n)
+    return (uint64_t *) (uintptr_t) regs[7] + slot;
+  if (((const uint64_t *) (uintptr_t) regs[9])[h] == n)
+    return (uint64_t *) (uintptr_t) regs[10] + h;
+  return 0;
+}
+
+static inline void
+__pathprof_ip_count (uint64_t *count, int atomic)
+{
+  if (atomic)
+    __atomic_fetch_add (count, 1, __ATOMIC_RELAXED);
+  else
+    *count += 1;
+}
+
 /* Segments: what the code does around call `call` (its notes index) of
    callee `callee` (its address; 0 for an indirect call) instead of calling
    CALL and RETURN: before, it names the call in its frame; after, where the
@@ -211,15 +239,24 @@ __pathprof_ip_call_step (uint64_t frame, uint32_t call, const void *callee)
 
 /* Segments: what the code does instead of calling EXIT: where the
    activation is the top of its thread's stack and its EXIT adds, the add
-   and the pop; else libprof's EXIT.  */
+   and the pop; where it is a root's, whose EXIT counts its segment r (q
+   its slot), the count in place and the pop; else libprof's EXIT.  */
 static inline void
-__pathprof_ip_exit_step (uint64_t frame)
+__pathprof_ip_exit_step (uint64_t frame, uint32_t width, int atomic)
 {
   struct __pathprof_ip_frame *f = (struct __pathprof_ip_frame *) (uintptr_t) frame;
+  uint64_t *count;
   if (((f->depth ^ __pathprof_ip_depth) | (f->exit_adds ^ 1)) == 0)
     {
       f->regs[0] += f->ret[0];
       f->regs[1] += f->ret[1];
+      __pathprof_ip_depth = f->depth - 1;
+    }
+  else if (((f->depth ^ __pathprof_ip_depth) | (f->exit_adds ^ 2)) == 0
+	   && (count = __pathprof_ip_place (f->regs, f->regs[0] & ~((uint64_t) 1 << 63),
+					    f->regs[1], width)))
+    {
+      __pathprof_ip_count (count, atomic);
       __pathprof_ip_depth = f->depth - 1;
     }
   else
@@ -251,7 +288,7 @@ __pathprof_ip_step (uint64_t frame, uint32_t edge, uint32_t width, int cuts,
   const struct __pathprof_ip_frame *f = (const struct __pathprof_ip_frame *)
 					  (uintptr_t) frame;
   const uint64_t *v = &f->values[(uint64_t) edge * 2 * width];
-  uint64_t *regs = f->regs, *count, k;
+  uint64_t *regs = f->regs, *count;
   if (__builtin_expect ((int64_t) v[0] >= 0, 1))
     {
       regs[0] += v[0];
@@ -260,15 +297,8 @@ __pathprof_ip_step (uint64_t frame, uint32_t edge, uint32_t width, int cuts,
       return;
     }
   uint64_t n = (regs[0] + v[0]) & ~((uint64_t) 1 << 63);
-  if (cuts && n - regs[2] < regs[3])
-    count = (uint64_t *) (uintptr_t) regs[4] + (n - regs[2]);
-  else if (cuts && width == 2 && (k = regs[1] + v[2]) < regs[5]
-	   && ((const uint64_t *) (uintptr_t) regs[6])[k] == n)
-    count = (uint64_t *) (uintptr_t) regs[7] + k;
-  else if (cuts && (k = ((n * PATHPROF_IP_HASH) >> 32) & regs[8],
-		    ((const uint64_t *) (uintptr_t) regs[9])[k] == n))
-    count = (uint64_t *) (uintptr_t) regs[10] + k;
-  else
+  if (!cuts || !(count = __pathprof_ip_place (regs, n,
+					       width == 2 ? regs[1] + v[2] : 0, width)))
     {
       if (cuts && v[1])
 	__pathprof_ip_cut (frame, edge, n, (const void *) (uintptr_t) v[1]);
@@ -276,10 +306,7 @@ __pathprof_ip_step (uint64_t frame, uint32_t edge, uint32_t width, int cuts,
 	__pathprof_ip_edge (frame, edge);
       return;
     }
-  if (atomic)
-    __atomic_fetch_add (count, 1, __ATOMIC_RELAXED);
-  else
-    *count += 1;
+  __pathprof_ip_count (count, atomic);
   const uint64_t *next = (const uint64_t *) (uintptr_t) v[1];
   for (int i = 0; i < 5; i++)
     regs[i] = next[i];

@@ -893,15 +893,24 @@ store_ip_reg (const site_state &s, tree regs, unsigned k, tree value,
   gimple_seq_add_stmt (seq, gimple_build_assign (to, value));
 }
 
-/* The end of a segment in place (expand_step): *COUNT += 1, then the next
-   segment starts as the record at NEXT says.  */
+/* &BASE[INDEX] of 64-bit words into SEQ, BASE a u64 holding the address.  */
+static tree
+emit_word_address (gimple_seq *seq, tree base, tree index)
+{
+  tree ptr = build_pointer_type (counter_type ());
+  tree b = emit_value (seq, ptr, NOP_EXPR, base, NULL_TREE, "PP_ip_array");
+  tree offset = emit_value (seq, sizetype, NOP_EXPR, index, NULL_TREE, "PP_ip_at");
+  offset = emit_value (seq, sizetype, MULT_EXPR, offset, size_int (8), "PP_ip_at");
+  return emit_value (seq, ptr, POINTER_PLUS_EXPR, b, offset, "PP_ip_count");
+}
+
+/* The start of the next segment after one ended in place (expand_step),
+   as the record at NEXT says.  */
 static gimple_seq
-segment_end (const probe_target &t, const site_state &s, tree count, tree regs,
-	     tree next)
+segment_end (const site_state &s, tree regs, tree next)
 {
   tree u64 = counter_type (), ptr = build_pointer_type (u64);
   gimple_seq seq = NULL;
-  emit_increment (t, build2 (MEM_REF, u64, count, build_int_cst (ptr, 0)), &seq);
   /* regs[0 .. 4] = next[0 .. 4]: r and q, maybe locals; the rest.  */
   for (unsigned k = 0; k < 5; k++)
     {
@@ -915,6 +924,93 @@ segment_end (const probe_target &t, const site_state &s, tree count, tree regs,
 	  build2 (MEM_REF, u64, regs, build_int_cst (ptr, 8 * k)), word));
     }
   return seq;
+}
+
+/* The code that counts segment number N of the root whose registers are
+   at REGS in its place (kseg-runtime.c, "In place"), after block FROM, into
+   which it puts its first test: in the array of the segment's start
+   (regs[2 .. 4]), in the preferential slot SLOT when its key is N (with
+   SLOT, NULL_TREE but in the preferential modes: regs[5 .. 7]), or in
+   the hashed place ((N * PATHPROF_IP_HASH) >> 32) & regs[8] when its key
+   is N (regs[9], regs[10]).  Where it counts, the code THEN () makes
+   follows and goes to JOIN; where N has no place, to MISS (whose count it
+   sets).  */
+template <typename F>
+static void
+count_in_place (const probe_target &t, basic_block from, tree regs, tree n, tree slot,
+		F then, basic_block join, basic_block miss)
+{
+  tree u64 = counter_type (), ptr = build_pointer_type (u64);
+  profile_probability likely = profile_probability::very_likely ();
+  auto hit = [&] (basic_block after, unsigned counts_at, tree index) {
+    gimple_seq seq = NULL;
+    tree count = emit_word_address (&seq, emit_load (&seq, u64, regs, counts_at,
+						       "PP_ip_counts"), index);
+    emit_increment (t, build2 (MEM_REF, u64, count, build_int_cst (ptr, 0)), &seq);
+    gimple_seq_add_seq (&seq, then ());
+    return new_block_of (after, seq, join);
+  };
+  /* A test at the end of block B: COND to YES, else NO.  */
+  auto test = [&] (basic_block b, tree cond_a, enum tree_code code, tree cond_b,
+		   basic_block yes, basic_block no) {
+    branch (b, make_single_succ_edge (b, yes, EDGE_FALLTHRU),
+	    gimple_build_cond (code, cond_a, cond_b, NULL_TREE, NULL_TREE), yes, no,
+	    likely);
+    yes->count = b->count.apply_probability (likely);
+  };
+
+  /* The hashed place.  */
+  gimple_seq seq = NULL;
+  tree h = emit_value (&seq, u64, BIT_AND_EXPR,
+		       emit_value (&seq, u64, RSHIFT_EXPR,
+				   emit_value (&seq, u64, MULT_EXPR, n,
+					       build_int_cstu (u64, PATHPROF_IP_HASH),
+					       "PP_ip_hash"),
+				   build_int_cst (unsigned_type_node, 32), "PP_ip_hash"),
+		       emit_load (&seq, u64, regs, 64, "PP_ip_mask"), "PP_ip_hash");
+  tree hkey = emit_value (&seq, u64, NOP_EXPR,
+			  build2 (MEM_REF, u64,
+				  emit_word_address (&seq, emit_load (&seq, u64, regs, 72,
+								      "PP_ip_keys"), h),
+				  build_int_cst (ptr, 0)), NULL_TREE, "PP_ip_key");
+  basic_block hashed = new_block_of (from, seq, NULL);
+
+  /* The preferential slot.  */
+  basic_block after_array = hashed;
+  basic_block keyed = NULL, check = NULL;
+  tree key = NULL_TREE, span = NULL_TREE;
+  if (slot)
+    {
+      seq = NULL;
+      span = emit_load (&seq, u64, regs, 40, "PP_ip_span");
+      keyed = new_block_of (from, seq, NULL);
+      seq = NULL;
+      key = emit_value (&seq, u64, NOP_EXPR,
+			build2 (MEM_REF, u64,
+				emit_word_address (&seq, emit_load (&seq, u64, regs, 48,
+								    "PP_ip_keys"), slot),
+				build_int_cst (ptr, 0)), NULL_TREE, "PP_ip_key");
+      check = new_block_of (keyed, seq, NULL);
+      after_array = keyed;
+    }
+
+  /* The start's array, first.  */
+  seq = NULL;
+  tree i = emit_value (&seq, u64, MINUS_EXPR, n,
+		       emit_load (&seq, u64, regs, 16, "PP_ip_first"), "PP_ip_index");
+  tree size = emit_load (&seq, u64, regs, 24, "PP_ip_size");
+  gimple_stmt_iterator gsi = gsi_last_bb (from);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  test (from, i, LT_EXPR, size, hit (from, 32, i), after_array);
+  after_array->count = from->count - from->count.apply_probability (likely);
+  if (slot)
+    {
+      test (keyed, slot, LT_EXPR, span, check, hashed);
+      test (check, key, EQ_EXPR, n, hit (check, 56, slot), hashed);
+      hashed->count = keyed->count - check->count.apply_probability (likely);
+    }
+  test (hashed, hkey, EQ_EXPR, n, hit (hashed, 80, h), miss);
+  miss->count = hashed->count - hashed->count.apply_probability (likely);
 }
 
 /* CALL of libprof, which reads and moves the root's registers, into SEQ:
@@ -938,17 +1034,6 @@ take_out (gimple *call)
   gimple_stmt_iterator gsi = gsi_for_stmt (call);
   gsi_remove (&gsi, false);
   return e;
-}
-
-/* &BASE[INDEX] of 64-bit words into SEQ, BASE a u64 holding the address.  */
-static tree
-emit_word_address (gimple_seq *seq, tree base, tree index)
-{
-  tree ptr = build_pointer_type (counter_type ());
-  tree b = emit_value (seq, ptr, NOP_EXPR, base, NULL_TREE, "PP_ip_array");
-  tree offset = emit_value (seq, sizetype, NOP_EXPR, index, NULL_TREE, "PP_ip_at");
-  offset = emit_value (seq, sizetype, MULT_EXPR, offset, size_int (8), "PP_ip_at");
-  return emit_value (seq, ptr, POINTER_PLUS_EXPR, b, offset, "PP_ip_count");
 }
 
 /* Replaces the call __pathprof_ip_edge (frame, e) of a segments function
@@ -1027,7 +1112,7 @@ expand_step (const probe_target &t, site_state &s, gimple *call, uint32_t arg)
   if (cut == slow)
     return;
 
-  /* A cut: the number, its place in the start's array.  */
+  /* A cut: the number, its place.  */
   seq = NULL;
   regs = s.ip_width ? emit_address (&seq, s.ip_regs, "PP_ip_regs")
 	 : emit_load (&seq, ptr, f, FRAME_REGS, "PP_ip_regs");
@@ -1035,23 +1120,20 @@ expand_step (const probe_target &t, site_state &s, gimple *call, uint32_t arg)
 		       emit_value (&seq, u64, PLUS_EXPR, load_ip_reg (s, regs, 0, &seq),
 				   v, "PP_ip_number"),
 		       build_int_cstu (u64, ~((uint64_t) 1 << 63)), "PP_ip_number");
-  tree i = emit_value (&seq, u64, MINUS_EXPR, n,
-		       emit_load (&seq, u64, regs, 16, "PP_ip_first"), "PP_ip_index");
-  tree size = emit_load (&seq, u64, regs, 24, "PP_ip_size");
   tree next = emit_value (&seq, ptr, NOP_EXPR,
 			  emit_load (&seq, u64, values, at + 8, "PP_ip_next"),
 			  NULL_TREE, "PP_ip_next");
+  tree slot = width == 2
+	      ? emit_value (&seq, u64, PLUS_EXPR, load_ip_reg (s, regs, 1, &seq),
+			    emit_load (&seq, u64, values, at + 16, "PP_ip_value"),
+			    "PP_ip_slot")
+	      : NULL_TREE;
   gsi = gsi_start_bb (cut);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
 
-  seq = NULL;
-  tree count = emit_word_address (&seq, emit_load (&seq, u64, regs, 32, "PP_ip_array"),
-				  i);
-  gimple_seq_add_seq (&seq, segment_end (t, s, count, regs, next));
-  basic_block dense = new_block_of (cut, seq, join);
   /* No place for n: libprof's CUT counts it and starts the next segment,
      or where there is no next start (w 0), EDGE does what else must be.  */
-  basic_block far = new_block (dense);
+  basic_block far = new_block (cut);
   seq = NULL;
   emit_ip_slow (s, gimple_build_call (t.ip_cut, 4, frame,
 				      build_int_cst (unsigned_type_node, e), n, next),
@@ -1060,71 +1142,8 @@ expand_step (const probe_target &t, site_state &s, gimple *call, uint32_t arg)
   branch (far, make_single_succ_edge (far, to_cut, EDGE_FALLTHRU),
 	  gimple_build_cond (NE_EXPR, next, build_int_cst (ptr, 0), NULL_TREE,
 			     NULL_TREE), to_cut, slow, likely);
-
-  /* The hashed place h = ((n * PATHPROF_IP_HASH) >> 32) & mask, when its
-     key is the number.  */
-  seq = NULL;
-  tree h = emit_value (&seq, u64, BIT_AND_EXPR,
-		       emit_value (&seq, u64, RSHIFT_EXPR,
-				   emit_value (&seq, u64, MULT_EXPR, n,
-					       build_int_cstu (u64, PATHPROF_IP_HASH),
-					       "PP_ip_hash"),
-				   build_int_cst (unsigned_type_node, 32), "PP_ip_hash"),
-		       emit_load (&seq, u64, regs, 64, "PP_ip_mask"), "PP_ip_hash");
-  tree hkey = emit_value (&seq, u64, NOP_EXPR,
-			  build2 (MEM_REF, u64,
-				  emit_word_address (&seq, emit_load (&seq, u64, regs, 72,
-								      "PP_ip_keys"), h),
-				  build_int_cst (ptr, 0)), NULL_TREE, "PP_ip_key");
-  basic_block hashed = new_block_of (dense, seq, NULL);
-  seq = NULL;
-  count = emit_word_address (&seq, emit_load (&seq, u64, regs, 80, "PP_ip_counts"), h);
-  gimple_seq_add_seq (&seq, segment_end (t, s, count, regs, next));
-  basic_block hashed_hit = new_block_of (hashed, seq, join);
-  branch (hashed, make_single_succ_edge (hashed, hashed_hit, EDGE_FALLTHRU),
-	  gimple_build_cond (EQ_EXPR, hkey, n, NULL_TREE, NULL_TREE),
-	  hashed_hit, far, likely);
-
-  basic_block miss = hashed;
-  if (width == 2)
-    {
-      /* The preferential slot q + v2, when its key is the number.  */
-      seq = NULL;
-      tree k = emit_value (&seq, u64, PLUS_EXPR, load_ip_reg (s, regs, 1, &seq),
-			   emit_load (&seq, u64, values, at + 16, "PP_ip_value"),
-			   "PP_ip_slot");
-      tree span = emit_load (&seq, u64, regs, 40, "PP_ip_span");
-      basic_block keyed = new_block_of (dense, seq, NULL);
-      seq = NULL;
-      tree key = emit_value (&seq, u64, NOP_EXPR,
-			     build2 (MEM_REF, u64,
-				     emit_word_address (&seq, emit_load (&seq, u64, regs, 48,
-									 "PP_ip_keys"), k),
-				     build_int_cst (ptr, 0)), NULL_TREE, "PP_ip_key");
-      basic_block check = new_block_of (keyed, seq, NULL);
-      seq = NULL;
-      count = emit_word_address (&seq, emit_load (&seq, u64, regs, 56, "PP_ip_slots"), k);
-      gimple_seq_add_seq (&seq, segment_end (t, s, count, regs, next));
-      basic_block hit = new_block_of (check, seq, join);
-      edge e1 = make_single_succ_edge (keyed, check, EDGE_FALLTHRU);
-      branch (keyed, e1, gimple_build_cond (LT_EXPR, k, span, NULL_TREE, NULL_TREE),
-	      check, hashed, likely);
-      edge e2 = make_single_succ_edge (check, hit, EDGE_FALLTHRU);
-      branch (check, e2, gimple_build_cond (EQ_EXPR, key, n, NULL_TREE, NULL_TREE),
-	      hit, hashed, likely);
-      keyed->count = cut->count.apply_probability (likely.invert ());
-      check->count = keyed->count.apply_probability (likely);
-      hit->count = check->count.apply_probability (likely);
-      miss = keyed;
-    }
-  edge e3 = make_single_succ_edge (cut, dense, EDGE_FALLTHRU);
-  branch (cut, e3, gimple_build_cond (LT_EXPR, i, size, NULL_TREE, NULL_TREE),
-	  dense, miss, likely);
-
-  dense->count = cut->count.apply_probability (likely);
-  hashed->count = cut->count - dense->count;
-  hashed_hit->count = hashed->count.apply_probability (likely);
-  far->count = hashed->count - hashed_hit->count;
+  count_in_place (t, cut, regs, n, slot, [&] () { return segment_end (s, regs, next); },
+		  join, far);
   to_cut->count = far->count.apply_probability (likely);
   slow->count = far->count - to_cut->count;
 }
@@ -1285,6 +1304,9 @@ expand_return (const probe_target &t, gimple *call)
        if (((d ^ __pathprof_ip_depth) | (f->exit_adds ^ 1)) == 0)
          { f->regs[0] += f->ret[0]; f->regs[1] += f->ret[1];
            __pathprof_ip_depth = d - 1; }
+       else if (((d ^ __pathprof_ip_depth) | (f->exit_adds ^ 2)) == 0
+                and segment f->regs[0] & ~TOP has a place (count_in_place))
+         { its count += 1; __pathprof_ip_depth = d - 1; }
        else
          __pathprof_ip_exit (frame);  */
 static void
@@ -1294,6 +1316,7 @@ expand_exit (const probe_target &t, gimple *call)
   tree ptr = build_pointer_type (u64);
   tree frame = gimple_call_arg (call, 0);
   edge to_join = take_out (call);
+  basic_block join = to_join->dest;
   gimple_seq test = NULL, fast = NULL;
   tree f = emit_value (&test, ptr, NOP_EXPR, frame, NULL_TREE, "PP_ip_frame");
   tree d = emit_load (&test, u32, f, FRAME_DEPTH, "PP_ip_depth");
@@ -1308,10 +1331,42 @@ expand_exit (const probe_target &t, gimple *call)
 	build2 (MEM_REF, u64, regs, build_int_cst (ptr, 8 * k)),
 	emit_value (&fast, u64, PLUS_EXPR, old_value, value, "PP_ip_reg")));
     }
-  gimple_seq_add_stmt (&fast, gimple_build_assign (
-    t.ip_depth, emit_value (&fast, u32, MINUS_EXPR, d, build_int_cst (u32, 1),
-			    "PP_ip_depth")));
+  auto pop = [&] () {
+    gimple_seq seq = NULL;
+    gimple_seq_add_stmt (&seq, gimple_build_assign (
+      t.ip_depth, emit_value (&seq, u32, MINUS_EXPR, d, build_int_cst (u32, 1),
+			      "PP_ip_depth")));
+    return seq;
+  };
+  gimple_seq_add_seq (&fast, pop ());
   fast_or_call (to_join, test, d, top, adds, fast, call);
+
+  /* fast_or_call's slow block, which calls EXIT: first a root's, which
+     counts its segment in place where it can.  */
+  basic_block slow = gimple_bb (call);
+  edge into = single_pred_edge (slow);
+  gimple_seq seq = NULL;
+  tree root = emit_value (&seq, u32, BIT_IOR_EXPR,
+			  emit_value (&seq, u32, BIT_XOR_EXPR, d, top, "PP_ip_root"),
+			  emit_value (&seq, u32, BIT_XOR_EXPR, adds,
+				      build_int_cst (u32, 2), "PP_ip_root"),
+			  "PP_ip_root");
+  basic_block here = new_block_of (into->src, seq, NULL);
+  redirect_edge_succ (into, here);
+  here->count = into->count ();
+  seq = NULL;
+  tree rregs = emit_load (&seq, ptr, f, FRAME_REGS, "PP_ip_regs");
+  tree n = emit_value (&seq, u64, BIT_AND_EXPR, emit_load (&seq, u64, rregs, 0, "PP_ip_reg"),
+		       build_int_cstu (u64, ~((uint64_t) 1 << 63)), "PP_ip_number");
+  tree slot = t.ip_width == 2 ? emit_load (&seq, u64, rregs, 8, "PP_ip_q") : NULL_TREE;
+  basic_block counts = new_block_of (here, seq, NULL);
+  profile_probability likely = profile_probability::likely ();
+  branch (here, make_single_succ_edge (here, counts, EDGE_FALLTHRU),
+	  gimple_build_cond (EQ_EXPR, root, build_int_cst (u32, 0), NULL_TREE, NULL_TREE),
+	  counts, slow, likely);
+  counts->count = here->count.apply_probability (likely);
+  count_in_place (t, counts, rregs, n, slot, pop, join, slow);
+  slow->count = here->count - counts->count.apply_probability (likely);
 }
 
 /* The interprocedural mode's probes around the calls of the notes (CALL

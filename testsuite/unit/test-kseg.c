@@ -540,7 +540,7 @@ run (unsigned long long *rng)
 	{
 	  EV ("exit proc %u\n", a->proc);
 	  if (in_place)
-	    __pathprof_ip_exit_step (a->frame);
+	    __pathprof_ip_exit_step (a->frame, preferential ? 2 : 1, (int) (steps & 1));
 	  else
 	    pp_kseg_exit (a->frame);
 	  struct sim *r = &st[a->root];
