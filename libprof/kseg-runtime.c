@@ -44,32 +44,42 @@
    In place.  The instrumented code takes most edges itself
    (pathprof-abi.h, __pathprof_ip_step): the activation's frame is the
    address of its struct act, whose first member gives its copy's row of
-   the root's value table and the root activation's registers.  An add is
-   one add to r (and q).  At a backedge of the function (plan.c marks
-   its probe: segments end there in every copy but for region cuts), a cut
-   ends the segment in place where its number has a place in an array: its start's, when the segments from that start
-   are few (at most ks.dense_max; a start's numbers are consecutive in
-   Ball-Larus numbering, so the array is indexed by the number less the
-   start's first), or the root's preferential slots, when q names the slot
-   whose key is the number; then the next segment starts from the record of
-   the cut's head (struct start).  A cut whose segment has no place calls
-   CUT (pp_kseg_cut: the count and the next start, without EDGE's
-   dispatch); the rest (a start, a lost edge) goes the slow way, take ().
-   Calls too (pathprof-abi.h __pathprof_ip_call_step): the code names the
-   call under way in its frame and the frame in __pathprof_ip_caller, which
-   the callee's ENTER reads (a continuation when the frame's tag names the
-   callee), and after the call, where the callee continued the segment (its
-   EXIT took the RETURN edge), it only ends the call; else RETURN takes the
-   call's summary or leaf edge, or loses a segment the callee did not
-   continue.  Activations never move: the
+   the root's value table and the root activation's registers, which the
+   code keeps in locals between calls (plugin/probes.cc).  An add is one
+   add to r (and q).  At a backedge of the function (plan.c marks its
+   probe: segments end there in every copy but for region cuts), a cut
+   ends the segment in place where its number has a place
+   (__pathprof_ip_place): in its start's array, when the segments from
+   that start are few (at most ks.dense_max; a start's numbers are
+   consecutive in Ball-Larus numbering, so the array is indexed by the
+   number less the start's first); in the root's preferential slots, when
+   q names the slot whose key is the number; or in the root's hashed
+   places (struct hashed), when the one its number hashes to has it for
+   key (the first segment to hash there takes it, in libprof); then the
+   next segment starts from the record of the cut's head (struct start).
+   A cut whose segment has no place calls CUT (pp_kseg_cut: the count,
+   which takes a hashed place where it can, and the next start, without
+   EDGE's dispatch); the rest (a start, a lost edge) goes the slow way,
+   take ().  A root's EXIT counts its segment in place the same way
+   (exit_adds 2).  Calls too (pathprof-abi.h __pathprof_ip_call_step): the
+   code names the call under way in its frame and the frame in
+   __pathprof_ip_caller, which the callee's ENTER reads (a continuation
+   when the frame's tag names the callee: it copies the row the caller's
+   copy has for the call, struct cont; a new root copies its prototype),
+   and after the call, where the callee continued the segment (its EXIT
+   took the RETURN edge), it only ends the call; where the callee did not
+   and the call's summary or leaf edge adds, it adds (the frame's calls,
+   two words a call); else RETURN takes that edge, or loses a segment the
+   callee did not continue.  Activations never move: the
    thread's stack is chunks that double in size, taken with mmap and kept
    for the thread's life.  An untracked activation (the thread inside a
    probe, a function the numbering does not know) gets the thread's dummy
    frame, whose values are zeros and whose registers nobody reads.
 
    Counts.  Segment number n of root procedure p is the key (n, p),
-   counted in the thread's table (ip-tables.c, no lock) as the context paths'
-   loop segments are: ctx p, A n, B 0.
+   counted in place (above) or in the thread's table (ip-tables.c, no
+   lock) as the context paths' loop segments are: ctx p, A n, B 0; a dump
+   moves the counts in place into the tables (pp_kseg_flush_slots).
 
    Preferential segments (interproc-ppp, interproc-residual).  A root whose
    notes list interesting segments (learnt from a segments profile, for the
@@ -77,7 +87,7 @@
    (ppp.h) on the same edges: a second register q per root activation adds
    each edge's preferential weight, and a segment whose slot q holds its
    number r counts in the root's array of slots (an atomic add, no table);
-   the others go to the tables as above.  A dump moves the slots' counts
+   the others are counted as above.  A dump moves the slots' counts
    into the tables (pp_kseg_flush_slots).  A root whose supergraph is not
    the one the profile numbered (its code or a callee's changed) is said
    once and counts every segment in the tables.  */
