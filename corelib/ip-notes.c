@@ -452,3 +452,42 @@ pp_ip_roles_of_notes (const pp_function_notes *fn, uint8_t *role)
     role[e] = (fn->edges[e].flags & PP_EDGE_PATH_END) ? PP_SEG_ROLE_CUT
 	      : (fn->edges[e].flags & PP_EDGE_SEG_TREE) ? PP_SEG_ROLE_TREE : 0;
 }
+
+int
+pp_ip_record_open (const pp_profile *profile, const pp_unit_data *record,
+		   pp_ip_manifest *m, const pp_unit_data ***member, char *err,
+		   size_t errlen)
+{
+  char why[256];
+  *member = NULL;
+  if (pp_ip_manifest_decode (record->notes, record->notes_len, m, why, sizeof why))
+    {
+      snprintf (err, errlen, "'%s': %s", record->name, why);
+      return -1;
+    }
+  const pp_unit_data **found = pp_calloc (m->nunits + 1, sizeof *found);
+  if (!found)
+    {
+      snprintf (err, errlen, "out of memory");
+      pp_ip_manifest_free (m);
+      return -1;
+    }
+  for (uint32_t k = 0; k < m->nunits; k++)
+    {
+      for (uint32_t i = 0; i < profile->nunits && !found[k]; i++)
+	if (profile->units[i].checksum == m->checksums[k]
+	    && strcmp (profile->units[i].name, m->names[k]) == 0)
+	  found[k] = &profile->units[i];
+      if (!found[k])
+	{
+	  snprintf (err, errlen, "'%s': its unit '%s' (checksum %016" PRIx64
+		    ") is not in the profile", record->name, m->names[k],
+		    m->checksums[k]);
+	  pp_free (found);
+	  pp_ip_manifest_free (m);
+	  return -1;
+	}
+    }
+  *member = found;
+  return 0;
+}

@@ -23,6 +23,7 @@
 
 #include "interproc.h"
 #include "notes.h"
+#include "profile.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -118,6 +119,15 @@ void pp_ip_manifest_free (pp_ip_manifest *m);
 bool pp_ip_manifest_p (const unsigned char *buf, size_t len);
 /* The record's name for a manifest of checksum SUM.  */
 void pp_ip_record_name (char *buf, size_t len, uint64_t sum);
+/* Opens program record RECORD, a unit of PROFILE: decodes its manifest
+   into M and finds each member unit among PROFILE's by name and checksum,
+   MEMBER[m] the data of member m (M->nunits of them, allocated: pp_free
+   it).  Returns 0, or -1 with err set, naming the record and what is wrong
+   (not a manifest, a member the profile lacks, out of memory); M is then
+   empty and MEMBER NULL.  */
+int pp_ip_record_open (const pp_profile *profile, const pp_unit_data *record,
+		       pp_ip_manifest *m, const pp_unit_data ***member, char *err,
+		       size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -49,30 +49,28 @@ open_record (const pp_prior *prior, struct pp_seg_record *r, uint32_t depth,
 	     char *err, size_t errlen)
 {
   char why[256];
-  const pp_unit_data *u = r->data;
-  if (pp_ip_manifest_decode (u->notes, u->notes_len, &r->manifest, why, sizeof why))
-    {
-      snprintf (err, errlen, "'%s': %s", u->name, why);
-      return -1;
-    }
+  const pp_unit_data *u = r->data, **member;
+  if (pp_ip_record_open (&prior->profile, u, &r->manifest, &member, err, errlen))
+    return -1;
+  int status = -1;
+  const pp_unit_notes **list = NULL;
   if (r->manifest.kind != PP_IP_SEGMENTS || r->manifest.depth != depth)
     {
       snprintf (err, errlen, "'%s' counts %s, not segments of depth %" PRIu32
 		" (-fplugin-arg-pathprof-depth)", u->name,
 		r->manifest.kind == PP_IP_SEGMENTS ? "segments of another depth"
 		: "context or piecewise paths", depth);
-      return -1;
+      goto out;
     }
   if (u->nwide && u->wide_words != 2)
     {
       snprintf (err, errlen, "'%s': segment counts of %" PRIu32 " words, not 2",
 		u->name, u->wide_words);
-      return -1;
+      goto out;
     }
   uint32_t n = r->manifest.nunits;
   r->notes = pp_calloc (n + 1, sizeof *r->notes);
-  const pp_unit_notes **list = pp_calloc (n + 1, sizeof *list);
-  int status = -1;
+  list = pp_calloc (n + 1, sizeof *list);
   if (!r->notes || !list)
     {
       snprintf (err, errlen, "out of memory");
@@ -80,17 +78,7 @@ open_record (const pp_prior *prior, struct pp_seg_record *r, uint32_t depth,
     }
   for (uint32_t m = 0; m < n; m++)
     {
-      const pp_unit_data *d = NULL;
-      for (uint32_t i = 0; i < prior->nunits && !d; i++)
-	if (prior->units[i].data->checksum == r->manifest.checksums[m]
-	    && strcmp (prior->units[i].data->name, r->manifest.names[m]) == 0)
-	  d = prior->units[i].data;
-      if (!d)
-	{
-	  snprintf (err, errlen, "'%s': its unit '%s' is not in the profile",
-		    u->name, r->manifest.names[m]);
-	  goto out;
-	}
+      const pp_unit_data *d = member[m];
       if (pp_notes_decode (d->notes, d->notes_len, &r->notes[m], why, sizeof why))
 	{
 	  snprintf (err, errlen, "unit '%s': %s", d->name, why);
@@ -113,6 +101,7 @@ open_record (const pp_prior *prior, struct pp_seg_record *r, uint32_t depth,
   status = 0;
 out:
   pp_free (list);
+  pp_free (member);
   return status;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "ip-counts.h"
 #include "prior.h"
 
@@ -247,13 +248,9 @@ int
 report_program_load (report_program *p, const report *r, char *err,
 		     size_t errlen)
 {
-  char why[256];
-  const pp_unit_data *u = p->data;
-  if (pp_ip_manifest_decode (u->notes, u->notes_len, &p->manifest, why, sizeof why))
-    {
-      snprintf (err, errlen, "'%s': %s", u->name, why);
-      return -1;
-    }
+  const pp_unit_data *u = p->data, **member;
+  if (pp_ip_record_open (&r->profile, u, &p->manifest, &member, err, errlen))
+    return -1;
   uint32_t n = p->manifest.nunits;
   p->units = calloc (n + 1, sizeof *p->units);
   const pp_unit_notes **notes = calloc (n + 1, sizeof *notes);
@@ -266,14 +263,12 @@ report_program_load (report_program *p, const report *r, char *err,
   for (uint32_t m = 0; m < n; m++)
     {
       for (uint32_t i = 0; i < r->nunits && !p->units[m]; i++)
-	if (r->units[i].data->checksum == p->manifest.checksums[m]
-	    && strcmp (r->units[i].data->name, p->manifest.names[m]) == 0)
+	if (r->units[i].data == member[m])
 	  p->units[m] = &r->units[i];
       if (!p->units[m] || !p->units[m]->mode->calls)
 	{
-	  snprintf (err, errlen, "'%s': its unit '%s' (checksum %016llx) is not in "
-		    "the profile in the interprocedural mode", u->name,
-		    p->manifest.names[m],
+	  snprintf (err, errlen, "'%s': its unit '%s' (checksum %016llx) is not "
+		    "in an interprocedural mode", u->name, p->manifest.names[m],
 		    (unsigned long long) p->manifest.checksums[m]);
 	  goto out;
 	}
@@ -330,6 +325,7 @@ report_program_load (report_program *p, const report *r, char *err,
   mpz_clear (num);
 out:
   free (notes);
+  pp_free (member);
   return status;
 }
 

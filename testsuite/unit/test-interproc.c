@@ -465,6 +465,51 @@ out:
     free (fa[i].edges), free (fb[i].edges);
 }
 
+/* A program record opened: its members found by name and checksum among
+   the profile's units (the record itself, a unit of the same name and
+   another checksum, and units it does not name beside them), or refused
+   naming the record and the member the profile lacks.  */
+static void
+check_record_open (struct unit_property *opened)
+{
+  pp_ip_manifest m = { .kind = PP_IP_SEGMENTS, .depth = 1, .nunits = 2,
+		       .names = (char *[]) { "a.c", "b.c" },
+		       .checksums = (uint64_t[]) { 11, 22 } };
+  unsigned char *buf;
+  uint32_t len;
+  if (pp_ip_manifest_encode (&m, &buf, &len))
+    {
+      unit_check (opened, 0, "encode");
+      return;
+    }
+  pp_unit_data units[] = {
+    { .name = "b.c", .checksum = 23 }, { .name = "program", .notes = buf, .notes_len = len },
+    { .name = "b.c", .checksum = 22 }, { .name = "c.c", .checksum = 11 },
+    { .name = "a.c", .checksum = 11 } };
+  pp_profile profile = { .nunits = 5, .units = units };
+  pp_ip_manifest got;
+  const pp_unit_data **member;
+  char err[256] = "";
+  int rc = pp_ip_record_open (&profile, &units[1], &got, &member, err, sizeof err);
+  unit_check (opened, rc == 0 && got.nunits == 2 && member[0] == &units[4]
+	      && member[1] == &units[2] && got.kind == PP_IP_SEGMENTS,
+	      "found: %d %s", rc, err);
+  if (rc == 0)
+    {
+      free (member);
+      pp_ip_manifest_free (&got);
+    }
+  profile.nunits = 4;		/* without a.c */
+  rc = pp_ip_record_open (&profile, &units[1], &got, &member, err, sizeof err);
+  unit_check (opened, rc == -1 && !member && got.nunits == 0
+	      && strstr (err, "'program'") && strstr (err, "'a.c'"),
+	      "a member missing: %d '%s'", rc, err);
+  rc = pp_ip_record_open (&profile, &units[0], &got, &member, err, sizeof err);
+  unit_check (opened, rc == -1 && !member && strstr (err, "'b.c'"),
+	      "not a record: %d '%s'", rc, err);
+  free (buf);
+}
+
 int
 main (void)
 {
@@ -621,12 +666,15 @@ main (void)
   check_refusals (&refused);
   struct unit_property layout = { .name = "interproc: the program of units' notes (calls resolved, blocks split)" };
   check_layout (&layout);
+  struct unit_property opened = { .name = "interproc: a program record's member units are found in the profile by name and checksum, or it is refused naming the one missing" };
+  check_record_open (&opened);
   unit_report (&dense);
   unit_report (&decode);
   unit_report (&edges);
   unit_report (&big);
   unit_report (&refused);
   unit_report (&layout);
+  unit_report (&opened);
   printf ("note: %u numberings (context and piecewise) enumerated, %u with more than %u paths skipped, %u "
 	  "recursive call sites (%u of them, recursive or cut, under a bound of 2 to 4 bits), "
 	  "%u fake edges; the largest path count has %zu bits\n",
