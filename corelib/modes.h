@@ -17,6 +17,19 @@ extern "C" {
 
 typedef struct pp_mode_info pp_mode_info;
 
+/* What a profile of the mode holds, and so how the tool reads it
+   (tools/report.c keeps one reader a family).  */
+enum pp_mode_family
+{
+  PP_FAMILY_EDGE_COUNTS,	/* counters on spanning-tree chords */
+  PP_FAMILY_BLOCK_COUNTS,	/* counters that give block counts only */
+  PP_FAMILY_COVERAGE,		/* coverage bytes */
+  PP_FAMILY_PATHS,		/* intraprocedural path counts */
+  PP_FAMILY_INTERPROC,		/* interprocedural paths, in program records */
+  PP_FAMILY_TRACE,		/* a trace file (the profile has the notes only) */
+  PP_FAMILY_COUNT
+};
+
 /* Makes the plan of one function for MODE.  Returns PP_PLAN_OK with *out
    filled, PP_PLAN_ENOMEM, or PP_PLAN_EGRAPH with *why set to a static message;
    on failure *out is empty.  */
@@ -27,6 +40,7 @@ struct pp_mode_info
 {
   uint32_t mode;		/* enum pp_mode (notes.h), recorded in the notes */
   const char *name;		/* -fplugin-arg-pathprof-mode= spelling */
+  uint32_t family;		/* enum pp_mode_family */
   const char *summary;		/* what a profile of the mode tells, one line */
   uint32_t value_kind;		/* enum pp_value_kind (profile.h): one value of
 				   the unit's array, a coverage byte or a counter */
@@ -77,6 +91,11 @@ static inline bool pp_mode_shown_blocks (const pp_mode_info *m)
 /* Does the mode count depth-k interprocedural segments (segments.h; its
    notes give k)?  */
 bool pp_mode_segments (const pp_mode_info *m);
+/* The row that -fplugin-arg-pathprof-interproc=KIND (enum pp_ip_kind)
+   selects from mode BASE: the interprocedural row of that kind that learns
+   as BASE does (interproc's for a mode of calls, interproc-ppp's for ppp,
+   interproc-residual's for residual), or NULL where there is none.  */
+const pp_mode_info *pp_mode_interproc (const pp_mode_info *base, uint32_t kind);
 
 /* May a unit of the mode have values of KIND?  The mode's own, and in the
    coverage modes counters too: a unit whose functions count where that

@@ -36,14 +36,13 @@ static const option_value witness_values[] = {
 };
 int option_all_witnesses;
 
-/* Interprocedural paths: Melski and Reps' context paths (mode interproc),
-   their piecewise paths (the row interproc-piecewise) or depth-k segments
-   (interproc-segments, k the depth option): the same probes (segments: on
-   every edge), which the runtime numbers differently.  -1: not given.  */
+/* Interprocedural paths: Melski and Reps' context paths, their piecewise
+   paths or depth-k segments (k the depth option), enum pp_ip_kind; the
+   mode's row of that kind is pp_mode_interproc's.  -1: not given.  */
 static const option_value interproc_values[] = {
-  {"context", PP_MODE_INTERPROC},
-  {"piecewise", PP_MODE_INTERPROC_PIECEWISE},
-  {"segments", PP_MODE_INTERPROC_SEGMENTS},
+  {"context", PP_IP_CONTEXT},
+  {"piecewise", PP_IP_PIECEWISE},
+  {"segments", PP_IP_SEGMENTS},
   {NULL, 0}
 };
 static int option_interproc = -1;
@@ -186,8 +185,9 @@ load_prior (void)
 	{
 	  const pp_unit_data *d = prior.units[i].data;
 	  uint32_t mode = pp_prior_unit_mode (&prior, i);
+	  const pp_mode_info *m = pp_mode_lookup (mode);
 	  if (!pp_ip_manifest_p (d->notes, d->notes_len)
-	      && mode != PP_MODE_INTERPROC_SEGMENTS)
+	      && !(m && pp_mode_segments (m) && !m->preferential))
 	    {
 	      error ("pathprof: %s: unit %s is a %s profile; mode %qs learns from "
 		     "a profile of %<-fplugin-arg-pathprof-interproc=segments%>",
@@ -331,19 +331,16 @@ parse_options (struct plugin_name_args *info)
   if (ok && option_interproc >= 0)
     {
       /* ppp and residual learn interprocedural segments with segments.  */
-      bool learns = option_mode->preferential && !option_mode->calls
-		    && option_interproc == PP_MODE_INTERPROC_SEGMENTS;
-      if (!option_mode->calls && !learns)
+      const pp_mode_info *row = pp_mode_interproc (option_mode,
+						   (uint32_t) option_interproc);
+      if (!row)
 	{
 	  error ("pathprof: %<-fplugin-arg-pathprof-interproc%> is only read by "
 		 "mode interproc (and by ppp and residual with "
 		 "%<segments%>), not by mode %qs", option_mode->name);
 	  return false;
 	}
-      uint32_t row = (uint32_t) option_interproc;
-      if (learns)
-	row = option_mode->untested ? PP_MODE_INTERPROC_RESIDUAL : PP_MODE_INTERPROC_PPP;
-      option_mode = pp_mode_lookup (row);
+      option_mode = row;
     }
   if (option_weights < 0)
     option_weights = option_mode->preferential && option_mode->weighted

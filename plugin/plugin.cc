@@ -279,8 +279,7 @@ instrument_unit (void)
   probe_target target = {};
   target.atomic = want_atomic_updates ();
   target.calls = option_mode->calls;
-  target.calls_in_place = option_mode->calls
-			   && option_mode->plan_arg == PP_IP_SEGMENTS;
+  target.calls_in_place = pp_mode_segments (option_mode);
   target.ip_width = !target.calls_in_place ? 0 : option_mode->preferential ? 2 : 1;
 
   file_table files;

@@ -52,35 +52,15 @@ static int read_coverage (report_function *f, const pp_unit_data *u,
 			  const pp_mode_info *mode, char *err, size_t errlen);
 
 /* What the values mean comes from the mode's row (corelib/modes.h); how to turn
-   them into counts or coverage, from here.  */
-static const struct mode_reader
-{
-  uint32_t mode;
-  mode_reader_fn read;
-} mode_readers[] = {
-  { PP_MODE_EDGE_COUNTS, read_edge_counts },
-  { PP_MODE_BLOCK_COVER, read_coverage },
-  { PP_MODE_EDGE_COVER, read_coverage },
-  { PP_MODE_BLOCK_COVER_EDGE_PROBES, read_coverage },
-  { PP_MODE_BLOCK_COUNTS, read_block_counts },
-  { PP_MODE_PATHS, report_read_paths },
-  { PP_MODE_PPP, report_read_paths },
-  { PP_MODE_RESIDUAL, report_read_paths },
-  { PP_MODE_INTERPROC, report_read_interproc },
-  { PP_MODE_INTERPROC_PIECEWISE, report_read_interproc },
-  { PP_MODE_INTERPROC_SEGMENTS, report_read_interproc },
-  { PP_MODE_INTERPROC_PPP, report_read_interproc },
-  { PP_MODE_INTERPROC_RESIDUAL, report_read_interproc },
+   them into counts or coverage, from here: one reader a family of modes
+   (the trace's none: its counts are in its trace file).  */
+static const mode_reader_fn mode_readers[PP_FAMILY_COUNT] = {
+  [PP_FAMILY_EDGE_COUNTS] = read_edge_counts,
+  [PP_FAMILY_BLOCK_COUNTS] = read_block_counts,
+  [PP_FAMILY_COVERAGE] = read_coverage,
+  [PP_FAMILY_PATHS] = report_read_paths,
+  [PP_FAMILY_INTERPROC] = report_read_interproc,
 };
-
-static const struct mode_reader *
-find_mode_reader (uint32_t mode)
-{
-  for (size_t i = 0; i < sizeof mode_readers / sizeof *mode_readers; i++)
-    if (mode_readers[i].mode == mode)
-      return &mode_readers[i];
-  return NULL;
-}
 
 /* Edge counts from the counters: every edge's when the counters determine it,
    else the source NOT_DETERMINED gives (REPORT_EDGE_UNKNOWN in edge-counts,
@@ -389,7 +369,7 @@ static void finish_counts (report_function *f, const pp_mode_info *mode);
 static int
 load_function (report_function *f, const pp_function_notes *fn,
 	       const pp_unit_data *u, const pp_mode_info *mode,
-	       const struct mode_reader *reader, char *err, size_t errlen)
+	       mode_reader_fn reader, char *err, size_t errlen)
 {
   if (pp_notes_function_graph (fn, &f->graph))
     {
@@ -416,7 +396,7 @@ load_function (report_function *f, const pp_function_notes *fn,
       snprintf (err, errlen, "out of memory");
       return -1;
     }
-  if (reader->read (f, u, mode, err, errlen))
+  if (reader (f, u, mode, err, errlen))
     return -1;
   finish_counts (f, mode);
   return 0;
@@ -463,8 +443,8 @@ load_unit (report_unit *ru, const pp_unit_data *u, char *err, size_t errlen)
   if (report_decode_unit (u, &ru->notes, err, errlen))
     return -1;
   const pp_mode_info *mode = pp_mode_lookup (ru->notes.mode);
-  const struct mode_reader *reader = find_mode_reader (ru->notes.mode);
-  if (!mode || !reader)
+  mode_reader_fn reader = mode ? mode_readers[mode->family] : NULL;
+  if (!reader)
     {
       snprintf (err, errlen, "unit '%s': mode '%s' cannot be reported by this "
 		"version of pathprof", u->name,

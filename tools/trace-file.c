@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "hash.h"
+#include "modes.h"
 #include "trace-file.h"
 
 #define HEADER_BYTES 32
@@ -139,7 +140,8 @@ add_unit (trace_file *t, const unsigned char *p, uint64_t len, char *err,
   char why[200];
   if (pp_notes_decode (u->raw_notes, notes_len, &u->notes, why, sizeof why))
     return snprintf (err, errlen, "unit %s: %s", u->name, why), -1;
-  if (u->notes.mode != PP_MODE_TRACE)
+  const pp_mode_info *mode = pp_mode_lookup (u->notes.mode);
+  if (!mode || !mode->traced)
     return snprintf (err, errlen, "unit %s was not instrumented in trace mode",
 		     u->name), -1;
   uint32_t n = u->notes.nfunctions;
