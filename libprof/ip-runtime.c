@@ -81,6 +81,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "file-names.h"
 #include "arena.h"
 #include "hash.h"
 #include "interproc.h"

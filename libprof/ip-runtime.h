@@ -20,12 +20,6 @@
 uint32_t pp_registered_units (struct __pathprof_unit ***units);
 void pp_report (bool at_exit, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
-/* runtime.c: the profile's file name (PATHPROF_FILE, %p expanded), in
-   memory of pp_malloc; NULL when out of memory.  */
-char *pp_profile_path (void);
-/* runtime.c: PATH followed by SUFFIX, and by the process id if WITH_PID,
-   in memory of pp_malloc; NULL when out of memory.  */
-char *pp_path_with_suffix (const char *path, const char *suffix, bool with_pid);
 
 /* What runtime.c asks ip-runtime.c; pp_ip is NULL when the program has no
    interprocedural unit.  */

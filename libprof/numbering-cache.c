@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "file-names.h"
 #include "hash.h"
 #include "ip-runtime.h"
 #include "numbering-cache.h"

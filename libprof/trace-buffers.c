@@ -46,6 +46,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "file-names.h"
 #include "pathprof-abi.h"
 #include "trace.h"
 #include "trace-buffers.h"

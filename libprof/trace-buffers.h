@@ -5,10 +5,6 @@
 
 #include <sys/types.h>
 
-/* The decimal digits of the process id into buf (at least 24 bytes, NUL
-   terminated); returns their number.  */
-int pp_pid_digits (char *buf);
-
 /* Writes every thread's trace records out (exit, abort, exec, unit exit).  */
 void pp_trace_flush_all (void);
 /* The fork handlers: the forking thread's records go to the parent's file
