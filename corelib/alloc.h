@@ -29,7 +29,7 @@ void pp_arena_free (void *p);
 # define pp_free pp_arena_free
 /* GMP takes memory through functions global to the process, which the
    program may use too: between pp_gmp_enter and pp_gmp_leave, the calling
-   thread's new GMP blocks are libprof's (ip-runtime.c).  */
+   thread's new GMP blocks are libprof's (libprof/gmp-memory.c).  */
 void pp_gmp_enter (void);
 void pp_gmp_leave (void);
 #else

@@ -57,20 +57,16 @@
    while a probe of its thread is under way are ignored and its activations
    untracked.
 
-   GMP's memory.  GMP takes memory through functions global to the process,
-   which the program may use as well, and libprof must leave the program's
-   heap as the plain build has it (alloc.h).  So libprof puts functions of
-   its own in front of the ones it finds: while the thread is inside libprof
-   (ipt.busy, a context probe; or between pp_gmp_enter and pp_gmp_leave: the
-   numbering, a dump) a new block comes from the arena, else from the
-   program's functions, and a block goes back to the one that owns it.  The
-   program may set its own functions after libprof's (GMP asks only that it
-   do so before its own first use of GMP): they are put in front again at
-   each ENTER, RETURN and LAND, which follow any call of the program's
-   (checking at every probe cost context paths 16% more instructions on
-   zlib), and in pp_gmp_enter.  A signal
-   handler that uses GMP while its thread is inside libprof gets arena
-   blocks: they work, but the handler's heap is not the plain build's.  */
+   GMP's memory (gmp-memory.c).  GMP takes memory through functions global
+   to the process, which the program may use as well, and libprof must leave
+   the program's heap as the plain build has it (alloc.h): while the thread
+   is inside a context probe (ipt.busy: in_probe) or between pp_gmp_enter
+   and pp_gmp_leave (the numbering, a dump), GMP's new blocks are libprof's.
+   The program may set its own functions after libprof's (GMP asks only
+   that it do so before its own first use of GMP): they are put in front
+   again at each ENTER, RETURN and LAND, which follow any call of the
+   program's (checking at every probe cost context paths 16% more
+   instructions on zlib), and in pp_gmp_enter.  */
 
 #define _GNU_SOURCE 1
 
@@ -82,6 +78,7 @@
 
 #include "alloc.h"
 #include "file-names.h"
+#include "gmp-memory.h"
 #include "arena.h"
 #include "hash.h"
 #include "interproc.h"
@@ -536,78 +533,16 @@ static __thread struct
   mpz_t num;
 } ipt;
 
-/* ---- GMP's memory (see the top).  */
+/* ---- GMP's memory (see the top; gmp-memory.c).  */
 
-static struct
+/* Whether the thread is inside a context probe, whose GMP blocks are
+   libprof's.  */
+static bool
+in_probe (void)
 {
-  void *(*alloc) (size_t);
-  void *(*realloc) (void *, size_t, size_t);
-  void (*free) (void *, size_t);
-} theirs;
-static __thread unsigned gmp_mine;
-
-static void *
-gmp_alloc (size_t n)
-{
-  void *p = ipt.busy || gmp_mine ? pp_arena_malloc (n) : NULL;
-  return p ? p : theirs.alloc (n);
+  return ipt.busy;
 }
 
-static void *
-gmp_realloc (void *p, size_t old, size_t n)
-{
-  if (!pp_arena_owns (p))
-    return theirs.realloc (p, old, n);
-  void *q = pp_arena_realloc (p, n);
-  if (!q && (q = theirs.alloc (n)))
-    {
-      const unsigned char *from = p;
-      unsigned char *to = q;
-      for (size_t i = 0; i < old && i < n; i++)
-	to[i] = from[i];
-      pp_arena_free (p);
-    }
-  return q;
-}
-
-static void
-gmp_free (void *p, size_t n)
-{
-  if (pp_arena_owns (p))
-    pp_arena_free (p);
-  else
-    theirs.free (p, n);
-}
-
-/* libprof's functions in front of GMP's, before it uses GMP.  */
-static void
-gmp_in_front (void)
-{
-  void *(*a) (size_t);
-  void *(*r) (void *, size_t, size_t);
-  void (*f) (void *, size_t);
-  mp_get_memory_functions (&a, &r, &f);
-  if (a != gmp_alloc)
-    {
-      theirs.alloc = a;
-      theirs.realloc = r;
-      theirs.free = f;
-      mp_set_memory_functions (gmp_alloc, gmp_realloc, gmp_free);
-    }
-}
-
-void
-pp_gmp_enter (void)
-{
-  if (gmp_mine++ == 0)
-    gmp_in_front ();
-}
-
-void
-pp_gmp_leave (void)
-{
-  gmp_mine--;
-}
 
 
 static struct act *
@@ -897,7 +832,7 @@ static __attribute__ ((noinline)) uint64_t
 enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
 {
   ipt.busy = true;
-  gmp_in_front ();
+  pp_gmp_in_front (in_probe);
   uint64_t frame = 0;
   uint32_t p = proc_of (u, function);
   struct act *caller = ipt.depth ? &ipt.acts[ipt.depth - 1] : NULL;
@@ -1002,7 +937,7 @@ __pathprof_ip_return (uint64_t frame, uint32_t call)
   struct act *a = begin (frame);
   if (!a)
     return;
-  gmp_in_front ();
+  pp_gmp_in_front (in_probe);
   if (a->site == call)
     {
       uint32_t p = a->proc, s = prog.layout.site_of_call[p][call];
@@ -1114,7 +1049,7 @@ __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call)
   if (ipt.busy)
     return;
   ipt.busy = true;
-  gmp_in_front ();
+  pp_gmp_in_front (in_probe);
   if (frame && frame <= ipt.depth)
     {
       struct act *a = &ipt.acts[frame - 1];
