@@ -378,6 +378,17 @@ free_build (struct build *B)
 }
 
 static void
+free_hashed (struct hashed *H)
+{
+  if (H)
+    {
+      pp_free (H->keys);
+      pp_free (H->counts);
+      pp_free (H);
+    }
+}
+
+static void
 free_root (struct root *R)
 {
   if (!R)
@@ -392,9 +403,7 @@ free_root (struct root *R)
   for (struct hashed *H = R->hashed, *older; H; H = older)
     {
       older = H->older;
-      pp_free (H->keys);
-      pp_free (H->counts);
-      pp_free (H);
+      free_hashed (H);
     }
   pp_free (R);
 }
@@ -823,19 +832,18 @@ make_conts (struct root *R)
 	  if (cr->child == NONE)
 	    continue;
 	  const struct rcopy *child = &R->copies[cr->child];
-	  uint32_t ce = R->call_edge[cr->slot], re = R->return_edge[cr->slot];
 	  *t = (struct cont) {
 	    .proc = child->proc, .copy = cr->child, .slot = cr->slot,
-	    .call_adds = ce != NONE && R->op[ce].kind == OP_ADD,
-	    .exit_adds = R->op[re].kind == OP_ADD,
 	    .values = R->values + (size_t) h->stride * child->first_slot,
 	    .edge_of = R->edge_of + child->first_slot,
 	    .crow = R->crow + child->first_crow,
 	    .cont = R->cont + child->first_crow,
-	    .calls = R->calls + 2 * (size_t) child->first_crow,
-	    .ret = { R->op[re].val, R->val2 ? R->val2[re] : 0 } };
-	  if (t->call_adds)
-	    t->add[0] = R->op[ce].val, t->add[1] = R->val2 ? R->val2[ce] : 0;
+	    .calls = R->calls + 2 * (size_t) child->first_crow };
+	  /* The call and return edges' adds, as a return's words are.  */
+	  call_words (R, R->call_edge[cr->slot], t->add);
+	  call_words (R, R->return_edge[cr->slot], t->ret);
+	  t->call_adds = t->add[0] != SLOW;
+	  t->exit_adds = t->ret[0] != SLOW;
 	}
     }
   return 0;
@@ -1351,12 +1359,7 @@ new_hashed (struct root *R, struct hashed *older, uint64_t places)
     }
   if (!H || !H->keys || !H->counts)
     {
-      if (H)
-	{
-	  pp_free (H->keys);
-	  pp_free (H->counts);
-	  pp_free (H);
-	}
+      free_hashed (H);
       return older;
     }
   memset (H->keys, 0xff, places * sizeof *H->keys);
@@ -1366,9 +1369,7 @@ new_hashed (struct root *R, struct hashed *older, uint64_t places)
   if (__atomic_compare_exchange_n (&R->hashed, &seen, H, false, __ATOMIC_ACQ_REL,
 				   __ATOMIC_ACQUIRE))
     return H;
-  pp_free (H->keys);
-  pp_free (H->counts);
-  pp_free (H);
+  free_hashed (H);
   return seen;
 }
 
