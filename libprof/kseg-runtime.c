@@ -1437,10 +1437,11 @@ begin_at (struct act *ra, uint32_t v)
   begin_from (ra, i == NONE ? &none : &ra->R->starts[i]);
 }
 
-/* Segment NUM of root activation ra, in the thread's table (a dump adds
-   the arrays' and the slots' counts to the same numbers).  */
+/* Segment NUM of root activation ra, which has no place in an array or a
+   slot: in a hashed place, else in the thread's table (a dump adds the
+   places' counts to the same numbers).  */
 static inline void
-count_in_table (struct act *ra, uint64_t num)
+count_unplaced (struct act *ra, uint64_t num)
 {
   if (ra->R && count_hashed (ra, num))
     return;
@@ -1465,7 +1466,7 @@ count (struct act *ra, uint64_t num, uint64_t q)
   else if (q < R->h.span && R->keys[q] == num)
     __atomic_fetch_add (&R->slots[q], 1, __ATOMIC_RELAXED);
   else
-    count_in_table (ra, num);
+    count_unplaced (ra, num);
 }
 
 /* What S edge SE of R adds to q: 0 outside the preferential modes, where
@@ -1748,25 +1749,21 @@ enter_slow (uint32_t p, const void *self)
 	    }
 	  else
 	    {
+	      /* A root without S: its segments are lost, its probes add 0.  */
 	      a->proc = p;
 	      a->fr.site = NONE;
 	      a->fr.entered = false;
 	      a->fr.tag = NULL;
-	      a->R = R;
+	      a->R = NULL;
 	      a->root = __pathprof_ip_depth - 1;
 	      a->ra = a;
 	      a->copy = 0;
-	      a->reg[6] = R ? (uintptr_t) R->keys : 0;
-	      a->reg[7] = R ? (uintptr_t) R->slots : 0;
-	      if (R)
-		begin_at (a, R->h.entry);
-	      else
-		lose (a);
-	      a->edge_of = R ? R->edge_of : NULL;
-	      a->crow = R ? R->crow : NULL;
-	      a->cont = R ? R->cont : NULL;
-	      a->fr.calls = R ? R->calls : zeros;
-	      a->fr.values = R ? R->values : zeros;
+	      a->reg[6] = a->reg[7] = 0;
+	      lose (a);
+	      a->edge_of = NULL;
+	      a->crow = NULL;
+	      a->cont = NULL;
+	      a->fr.calls = a->fr.values = zeros;
 	      a->fr.regs = a->reg;
 	    }
 	  frame = (uintptr_t) a;
@@ -1801,11 +1798,11 @@ pp_kseg_cut (uint64_t frame, uint32_t edge, uint64_t number, const void *next)
   struct act *a = begin (frame);
   if (!a)
     return;
-  /* The code looked for the number's array and slot: the table.  */
+  /* The code looked for the number's array, slot and hashed place.  */
   if (a->ra->lost)
     pp_ipt_count_lost ();
   else
-    count_in_table (a->ra, number);
+    count_unplaced (a->ra, number);
   begin_from (a->ra, next);
   kt.busy = false;
 }

@@ -914,7 +914,7 @@ segment_end (const site_state &s, tree regs, tree next)
   /* regs[0 .. 4] = next[0 .. 4]: r and q, maybe locals; the rest.  */
   for (unsigned k = 0; k < 5; k++)
     {
-      if (s.ip_width && k == 1 && s.ip_width == 1)
+      if (k == 1 && s.ip_width == 1)
 	continue;		/* no q */
       tree word = emit_load (&seq, u64, next, 8 * k, "PP_ip_start");
       if (k < 2)
@@ -1192,6 +1192,17 @@ call_in_place (const probe_target &t, site_state &s, tree index, tree callee,
   gimple_seq_add_stmt (seq, gimple_build_assign (t.ip_caller, word));
 }
 
+/* (A ^ B) | (C ^ D) into SEQ, 0 where A is B and C is D (unsigned ints).  */
+static tree
+emit_both_equal (gimple_seq *seq, tree a, tree b, tree c, tree d)
+{
+  tree u32 = unsigned_type_node;
+  return emit_value (seq, u32, BIT_IOR_EXPR,
+		     emit_value (seq, u32, BIT_XOR_EXPR, a, b, "PP_ip_same"),
+		     emit_value (seq, u32, BIT_XOR_EXPR, c, d, "PP_ip_same"),
+		     "PP_ip_same");
+}
+
 /* The end of EDGE's source (whose code TEST computes A, B and FLAG, the
    edge leading to the rest) tests ((A ^ B) | (FLAG ^ 1)) == 0: where it
    holds, the likely case, the code FAST runs, else CALL.  */
@@ -1202,11 +1213,7 @@ fast_or_call (edge to_join, gimple_seq test, tree a, tree b, tree flag,
   tree u32 = unsigned_type_node;
   basic_block bb = to_join->src, join = to_join->dest;
   profile_probability likely = profile_probability::very_likely ();
-  tree x = emit_value (&test, u32, BIT_IOR_EXPR,
-		       emit_value (&test, u32, BIT_XOR_EXPR, a, b, "PP_ip_same"),
-		       emit_value (&test, u32, BIT_XOR_EXPR, flag,
-				   build_int_cst (u32, 1), "PP_ip_same"),
-		       "PP_ip_same");
+  tree x = emit_both_equal (&test, a, b, flag, build_int_cst (u32, 1));
   gimple_stmt_iterator gsi = gsi_last_bb (bb);
   gsi_insert_seq_after (&gsi, test, GSI_NEW_STMT);
   basic_block done = new_block_of (bb, fast, join);
@@ -1217,6 +1224,26 @@ fast_or_call (edge to_join, gimple_seq test, tree a, tree b, tree flag,
 					  NULL_TREE, NULL_TREE), done, slow, likely);
   done->count = bb->count.apply_probability (likely);
   slow->count = bb->count - done->count;
+}
+
+/* Before fast_or_call's slow block, which calls CALL: a block whose code
+   SEQ computes X, going on where X is 0 (likely) to a block whose code is
+   THEN, which it returns (without a way out), else to the call.  */
+static basic_block
+zero_before_call (gimple *call, gimple_seq seq, tree x, gimple_seq then)
+{
+  basic_block slow = gimple_bb (call);
+  edge into = single_pred_edge (slow);
+  basic_block here = new_block_of (into->src, seq, NULL);
+  redirect_edge_succ (into, here);
+  here->count = into->count ();
+  basic_block next = new_block_of (here, then, NULL);
+  profile_probability likely = profile_probability::likely ();
+  branch (here, make_single_succ_edge (here, next, EDGE_FALLTHRU),
+	  gimple_build_cond (EQ_EXPR, x, build_int_cst (TREE_TYPE (x), 0),
+			     NULL_TREE, NULL_TREE), next, slow, likely);
+  next->count = here->count.apply_probability (likely);
+  return next;
 }
 
 /* Replaces the call __pathprof_ip_return (frame, k) of a segments function
@@ -1254,24 +1281,17 @@ expand_return (const probe_target &t, gimple *call)
   /* fast_or_call's slow block, which calls RETURN: first the callee that
      did not continue, from the top of the stack, whose call adds.  */
   basic_block slow = gimple_bb (call);
-  edge into = single_pred_edge (slow);
-  basic_block from = into->src;
+  profile_count total = slow->count;
   profile_probability likely = profile_probability::likely ();
-  gimple_seq seq = NULL;
+  gimple_seq seq = NULL, then = NULL;
   tree d = emit_load (&seq, u32, f, FRAME_DEPTH, "PP_ip_depth");
   tree top = emit_value (&seq, u32, NOP_EXPR, t.ip_depth, NULL_TREE, "PP_ip_depth");
-  tree same = emit_value (&seq, u32, BIT_IOR_EXPR,
-			  emit_value (&seq, u32, BIT_XOR_EXPR, site, k, "PP_ip_same"),
-			  emit_value (&seq, u32, BIT_XOR_EXPR, d, top, "PP_ip_same"),
-			  "PP_ip_same");
-  basic_block here = new_block_of (from, seq, NULL);
-  redirect_edge_succ (into, here);
-  seq = NULL;
+  tree same = emit_both_equal (&seq, site, k, d, top);
   unsigned at = 16 * (unsigned) tree_to_uhwi (k);
-  tree calls = emit_load (&seq, ptr, f, FRAME_CALLS, "PP_ip_calls");
-  tree v = emit_load (&seq, u64, calls, at, "PP_ip_value");
-  tree sv = emit_value (&seq, s64, NOP_EXPR, v, NULL_TREE, "PP_ip_value");
-  basic_block check = new_block_of (here, seq, NULL);
+  tree calls = emit_load (&then, ptr, f, FRAME_CALLS, "PP_ip_calls");
+  tree v = emit_load (&then, u64, calls, at, "PP_ip_value");
+  tree sv = emit_value (&then, s64, NOP_EXPR, v, NULL_TREE, "PP_ip_value");
+  basic_block check = zero_before_call (call, seq, same, then);
   seq = NULL;
   tree regs = emit_load (&seq, ptr, f, FRAME_REGS, "PP_ip_regs");
   for (unsigned r = 0; r < t.ip_width; r++)
@@ -1285,16 +1305,11 @@ expand_return (const probe_target &t, gimple *call)
   gimple_seq_add_stmt (&seq, gimple_build_assign (unshare_expr (end_call),
 						  build_int_cst (u32, -1)));
   basic_block adds = new_block_of (check, seq, join);
-  branch (here, make_single_succ_edge (here, check, EDGE_FALLTHRU),
-	  gimple_build_cond (EQ_EXPR, same, build_int_cst (u32, 0), NULL_TREE, NULL_TREE),
-	  check, slow, likely);
   branch (check, make_single_succ_edge (check, adds, EDGE_FALLTHRU),
 	  gimple_build_cond (GE_EXPR, sv, build_int_cst (s64, 0), NULL_TREE, NULL_TREE),
 	  adds, slow, likely);
-  here->count = into->count ();
-  check->count = here->count.apply_probability (likely);
   adds->count = check->count.apply_probability (likely);
-  slow->count = here->count - adds->count;
+  slow->count = total - adds->count;
 }
 
 /* Replaces the call __pathprof_ip_exit (frame) of a segments function by
@@ -1344,29 +1359,16 @@ expand_exit (const probe_target &t, gimple *call)
   /* fast_or_call's slow block, which calls EXIT: first a root's, which
      counts its segment in place where it can.  */
   basic_block slow = gimple_bb (call);
-  edge into = single_pred_edge (slow);
-  gimple_seq seq = NULL;
-  tree root = emit_value (&seq, u32, BIT_IOR_EXPR,
-			  emit_value (&seq, u32, BIT_XOR_EXPR, d, top, "PP_ip_root"),
-			  emit_value (&seq, u32, BIT_XOR_EXPR, adds,
-				      build_int_cst (u32, 2), "PP_ip_root"),
-			  "PP_ip_root");
-  basic_block here = new_block_of (into->src, seq, NULL);
-  redirect_edge_succ (into, here);
-  here->count = into->count ();
-  seq = NULL;
-  tree rregs = emit_load (&seq, ptr, f, FRAME_REGS, "PP_ip_regs");
-  tree n = emit_value (&seq, u64, BIT_AND_EXPR, emit_load (&seq, u64, rregs, 0, "PP_ip_reg"),
+  profile_count total = slow->count;
+  gimple_seq seq = NULL, then = NULL;
+  tree root = emit_both_equal (&seq, d, top, adds, build_int_cst (u32, 2));
+  tree rregs = emit_load (&then, ptr, f, FRAME_REGS, "PP_ip_regs");
+  tree n = emit_value (&then, u64, BIT_AND_EXPR, emit_load (&then, u64, rregs, 0, "PP_ip_reg"),
 		       build_int_cstu (u64, ~((uint64_t) 1 << 63)), "PP_ip_number");
-  tree slot = t.ip_width == 2 ? emit_load (&seq, u64, rregs, 8, "PP_ip_q") : NULL_TREE;
-  basic_block counts = new_block_of (here, seq, NULL);
-  profile_probability likely = profile_probability::likely ();
-  branch (here, make_single_succ_edge (here, counts, EDGE_FALLTHRU),
-	  gimple_build_cond (EQ_EXPR, root, build_int_cst (u32, 0), NULL_TREE, NULL_TREE),
-	  counts, slow, likely);
-  counts->count = here->count.apply_probability (likely);
+  tree slot = t.ip_width == 2 ? emit_load (&then, u64, rregs, 8, "PP_ip_q") : NULL_TREE;
+  basic_block counts = zero_before_call (call, seq, root, then);
   count_in_place (t, counts, rregs, n, slot, pop, join, slow);
-  slow->count = here->count - counts->count.apply_probability (likely);
+  slow->count = total - counts->count.apply_probability (profile_probability::likely ());
 }
 
 /* The interprocedural mode's probes around the calls of the notes (CALL
