@@ -366,8 +366,8 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
 	continue;
       if (ed->src == g->entry)
 	add_probe (out, PP_PROBE_IP_ENTER, PP_SITE_EDGE, e, 0, 0);
-      if (width && role[e] == PP_SEG_ROLE_TREE)
-	;			/* adds 0 in every copy */
+      if (width && (role[e] == PP_SEG_ROLE_TREE || zero[e]))
+	;			/* adds 0 in every copy, or whatever the program */
       else if (width)
 	{
 	  /* Segments end at the function's backedges (in every copy of S):
@@ -399,15 +399,16 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
 
 static int plan_interesting (pp_plan *out, const pp_plan_input *in);
 
-/* Segments take their edges in place, from tables of one value per
-   register (r, and q in the preferential rows): the registers, or 0 for
-   EDGE calls.  */
+/* The interprocedural modes take their edges in place, from tables of one
+   value per register (segments: r, and q in the preferential rows; context
+   and piecewise paths: the sums A and B): the registers, or 0 for EDGE
+   calls.  */
 static uint32_t
 ip_width (const pp_mode_info *mode, const pp_graph *g)
 {
-  if (mode->plan_arg != PP_IP_SEGMENTS || g->nedges > PP_PLAN_IP_INLINE_EDGES)
+  if (g->nedges > PP_PLAN_IP_INLINE_EDGES)
     return 0;
-  return mode->preferential ? 2 : 1;
+  return mode->plan_arg != PP_IP_SEGMENTS || mode->preferential ? 2 : 1;
 }
 
 /* The preferential modes of segments also list the root's interesting

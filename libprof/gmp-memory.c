@@ -15,7 +15,7 @@ static struct
   void (*free) (void *, size_t);
 } theirs;
 static bool (*also_inside) (void);
-static __thread unsigned gmp_mine;
+static __thread unsigned gmp_mine __attribute__ ((tls_model ("initial-exec")));
 
 static void *
 gmp_alloc (size_t n)

@@ -76,6 +76,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "act-stack.h"
 #include "alloc.h"
 #include "file-names.h"
 #include "gmp-memory.h"
@@ -112,6 +113,11 @@ static struct
   /* Per procedure: rho = <a, b> of its G*_fin edge k at ab[2 k] and
      ab[2 k + 1], or WIDE at ab[2 k] when a or b does not fit 64 bits.  */
   uint64_t **ab;
+  /* Per procedure: what the code adds in place (pathprof-abi.h,
+     __pathprof_ip_step with two registers, A and B), four words per edge
+     of its graph (notes index): a, 0, b, 0; or UINT64_MAX first where
+     EDGE must take the edge.  */
+  uint64_t **in_place;
   uint32_t *root_of;		/* per procedure: its ENTRY root, or NONE */
   uint32_t *gentry_root_of;	/* piecewise: its GENTRY root, or NONE */
   uint32_t words;		/* 64-bit words of a path number */
@@ -187,12 +193,48 @@ fits_u64 (const mpz_t v)
   return mpz_sgn (v) >= 0 && mpz_fits_ulong_p (v);
 }
 
-/* prog.ab: the edge values as u64 where they fit.  */
+/* Procedure p's edges in place: prog.in_place[p].  Its code adds a and b
+   to the activation's sums without the overflow check add_value makes, so
+   all of them are in place only where no sum can overflow: where the
+   values of all of the procedure's G*_fin edges add up to less than
+   2^62, as a segment (between two flushes) takes each edge at most once
+   (G*_fin is acyclic) and the sums it starts from are such sums too.
+   Elsewhere EDGE takes every edge (add_value), as it does a backedge,
+   where a path ends.  */
+static uint64_t *
+make_in_place (uint32_t p)
+{
+  const pp_ip_proc *ip = &prog.nb.procs[p];
+  const uint64_t *ab = prog.ab[p];
+  uint32_t nedges = prog.layout.prog.procs[p].nedges;
+  uint64_t total = 0;
+  bool fits = true;
+  for (uint32_t k = 0; fits && k < ip->nedges; k++)
+    fits = ab[2 * k] != WIDE && !__builtin_add_overflow (total, ab[2 * k], &total)
+	   && !__builtin_add_overflow (total, ab[2 * k + 1], &total)
+	   && total < (uint64_t) 1 << 62;
+  uint64_t *row = pp_calloc (4 * (size_t) nedges + 1, sizeof *row);
+  for (uint32_t e = 0; row && e < nedges; e++)
+    {
+      uint32_t k = ip->fin_of_edge[e];
+      if (k == NONE ? ip->back_of_edge[e] == 1 : !fits)
+	row[4 * e] = UINT64_MAX;
+      else if (k != NONE)
+	{
+	  row[4 * e] = ab[2 * k];
+	  row[4 * e + 2] = ab[2 * k + 1];
+	}
+    }
+  return row;
+}
+
+/* prog.ab: the edge values as u64 where they fit; prog.in_place.  */
 static int
 make_value_tables (void)
 {
   prog.ab = pp_calloc (prog.nb.nprocs + 1, sizeof *prog.ab);
-  if (!prog.ab)
+  prog.in_place = pp_calloc (prog.nb.nprocs + 1, sizeof *prog.in_place);
+  if (!prog.ab || !prog.in_place)
     return -1;
   for (uint32_t p = 0; p < prog.nb.nprocs; p++)
     {
@@ -208,6 +250,8 @@ make_value_tables (void)
 	  ab[2 * k + 1] = fits ? mpz_get_ui (rho->b) : 0;
 	}
       prog.ab[p] = ab;
+      if (!(prog.in_place[p] = make_in_place (p)))
+	return -1;
     }
   return 0;
 }
@@ -500,9 +544,13 @@ enum
 
 struct act
 {
+  /* First: the frame word is its address (pathprof-abi.h): fr.values is
+     prog.in_place[proc], fr.regs sum, fr.depth the activation's index on
+     the thread's stack + 1.  */
+  struct __pathprof_ip_frame fr;
+  uint64_t sum[2];		/* the segment's sums A and B of edge values */
   uint32_t proc;
   uint32_t site;		/* the call under way (notes index), NONE, JUMPED */
-  uint64_t A, B;		/* the segment's sums of edge values */
   const uint64_t *ab;		/* prog.ab[proc] */
   const uint32_t *fin;		/* the procedure's fin_of_edge */
   uint8_t seg;
@@ -519,8 +567,8 @@ struct act
 
 static __thread struct
 {
-  struct act *acts;
-  uint32_t depth, cap;		/* tracked activations; acts[depth - 1] the top */
+  struct pp_act_stack stack;	/* act-stack.h */
+  uint32_t depth;		/* tracked activations; act_at (depth - 1) the top */
   bool busy;
   bool lost;			/* the current path is not one of the numbering */
   bool ready;			/* num initialised */
@@ -531,7 +579,7 @@ static __thread struct
   bool open;
   const void *tag;		/* the callee the last call named */
   mpz_t num;
-} ipt;
+} ipt __attribute__ ((tls_model ("initial-exec")));
 
 /* ---- GMP's memory (see the top; gmp-memory.c).  */
 
@@ -545,6 +593,14 @@ in_probe (void)
 
 
 
+/* The thread's activation I (below its stack's cap).  */
+static inline struct act *
+act_at (uint32_t i)
+{
+  return pp_act_at (&ipt.stack, i, sizeof (struct act));
+}
+
+/* A new activation on top of the thread's stack, or NULL.  */
 static struct act *
 push_act (void)
 {
@@ -553,22 +609,22 @@ push_act (void)
       mpz_init (ipt.num);
       ipt.ready = true;
     }
-  if (ipt.depth == ipt.cap)
+  if (ipt.depth == ipt.stack.cap)
     {
-      uint32_t cap = ipt.cap ? 2 * ipt.cap : 64;
-      struct act *a = pp_realloc (ipt.acts, cap * sizeof *a);
-      if (!a)
+      uint32_t old = ipt.stack.cap;
+      if (!pp_act_stack_grow (&ipt.stack, sizeof (struct act)))
 	return NULL;
-      for (uint32_t i = ipt.cap; i < cap; i++)
+      for (uint32_t i = old; i < ipt.stack.cap; i++)
 	{
-	  mpz_init (a[i].x);
-	  mpz_init (a[i].on_entry);
-	  mpz_init (a[i].saved);
+	  struct act *a = act_at (i);
+	  mpz_init (a->x);
+	  mpz_init (a->on_entry);
+	  mpz_init (a->saved);
 	}
-      ipt.acts = a;
-      ipt.cap = cap;
     }
-  return &ipt.acts[ipt.depth++];
+  struct act *a = act_at (ipt.depth);
+  a->fr.depth = ++ipt.depth;
+  return a;
 }
 
 /* Activation a starts a path of its own: the one under way waits until a
@@ -619,7 +675,7 @@ set_segment_start (struct act *a)
 static void
 begin_segment (struct act *a, uint8_t kind)
 {
-  a->A = a->B = 0;
+  a->sum[0] = a->sum[1] = 0;
   a->seg = kind;
 }
 
@@ -629,11 +685,11 @@ flush (struct act *a)
 {
   if (a->seg != SEG_WHOLE)
     set_segment_start (a);
-  if (a->A)
-    mpz_addmul_ui (ipt.num, a->x, a->A);
-  if (a->B)
-    mpz_add_ui (ipt.num, ipt.num, a->B);
-  a->A = a->B = 0;
+  if (a->sum[0])
+    mpz_addmul_ui (ipt.num, a->x, a->sum[0]);
+  if (a->sum[1])
+    mpz_add_ui (ipt.num, ipt.num, a->sum[1]);
+  a->sum[0] = a->sum[1] = 0;
 }
 
 /* add_value's other case: a value that does not fit, or a sum that would
@@ -644,8 +700,8 @@ add_value_to_num (struct act *a, uint32_t k)
   flush (a);
   if (a->ab[2 * k] != WIDE)
     {
-      a->A = a->ab[2 * k];
-      a->B = a->ab[2 * k + 1];
+      a->sum[0] = a->ab[2 * k];
+      a->sum[1] = a->ab[2 * k + 1];
       return;
     }
   const pp_ip_lin *rho = &prog.nb.procs[a->proc].edges[k].rho;
@@ -661,11 +717,11 @@ add_value (struct act *a, uint32_t k)
   if (k == NONE)
     return;
   uint64_t va = a->ab[2 * k], vb = a->ab[2 * k + 1], na, nb;
-  if (__builtin_expect (!__builtin_add_overflow (a->A, va, &na)
-			& !__builtin_add_overflow (a->B, vb, &nb) & (va != WIDE), 1))
+  if (__builtin_expect (!__builtin_add_overflow (a->sum[0], va, &na)
+			& !__builtin_add_overflow (a->sum[1], vb, &nb) & (va != WIDE), 1))
     {
-      a->A = na;
-      a->B = nb;
+      a->sum[0] = na;
+      a->sum[1] = nb;
     }
   else
     add_value_to_num (a, k);
@@ -689,7 +745,7 @@ end_path (struct act *a)
 	a->ctx = intern_context (a->on_entry, a->x);
       ctx = a->ctx;
     }
-  if (ctx != NONE && pp_ipt_count_segment (ctx, a->A, a->B))
+  if (ctx != NONE && pp_ipt_count_segment (ctx, a->sum[0], a->sum[1]))
     return;
   flush (a);
   count_path (ipt.num);
@@ -719,15 +775,15 @@ abandon_above (uint32_t depth)
 {
   if (ipt.depth == 0)
     return;
-  end_at_call (&ipt.acts[ipt.depth - 1]);
+  end_at_call (act_at (ipt.depth - 1));
   while (ipt.depth > depth)
     {
-      struct act *a = &ipt.acts[--ipt.depth];
+      struct act *a = act_at (--ipt.depth);
       if (!a->root)
 	continue;
       resume (a);
       if (ipt.depth > 0)
-	end_at_call (&ipt.acts[ipt.depth - 1]);
+	end_at_call (act_at (ipt.depth - 1));
     }
 }
 
@@ -743,7 +799,7 @@ restart (struct act *a, uint32_t in)
       bool known = prog.gentry_root_of[a->proc] != NONE;
       ipt.lost = !known || in == NONE;
       begin_segment (a, known ? SEG_GENTRY : SEG_WHOLE);
-      ipt.base = (uint32_t) (a - ipt.acts);
+      ipt.base = a->fr.depth - 1;
       ipt.open = false;
     }
   else
@@ -756,15 +812,17 @@ restart (struct act *a, uint32_t in)
     add_value (a, in);
 }
 
-/* The activation of FRAME, abandoning those above it; NULL if untracked.  */
+/* The activation of FRAME, abandoning those above it; NULL if untracked
+   (the thread's dummy frame is deeper than any stack).  */
 static struct act *
 frame_act (uint64_t frame)
 {
-  if (frame == 0 || frame > ipt.depth)
+  uint32_t depth = frame ? ((const struct __pathprof_ip_frame *) (uintptr_t) frame)->depth : 0;
+  if (depth == 0 || depth > ipt.depth)
     return NULL;
-  if (frame < ipt.depth)
-    abandon_above ((uint32_t) frame);
-  return &ipt.acts[frame - 1];
+  if (depth < ipt.depth)
+    abandon_above (depth);
+  return act_at (depth - 1);
 }
 
 /* A probe's start: the activation of FRAME, the thread busy until the probe
@@ -776,9 +834,10 @@ begin (uint64_t frame)
   if (__builtin_expect (ipt.busy, 0))
     return NULL;
   ipt.busy = true;
-  if (__builtin_expect (frame != 0 && frame == ipt.depth, 1))
-    return &ipt.acts[frame - 1];
-  struct act *a = frame_act (frame);
+  struct act *a = (struct act *) (uintptr_t) frame;
+  if (__builtin_expect (a->fr.depth == ipt.depth, 1))
+    return a;
+  a = frame_act (frame);
   if (!a)
     ipt.busy = false;
   return a;
@@ -803,14 +862,12 @@ cut_edge (struct act *a, uint32_t edge)
 
 /* ---- The probes (pathprof-abi.h).  */
 
-/* The frame word of an activation of a function of U that is not tracked:
-   0, or for segments, whose code reads its frame in place (pathprof-abi.h),
-   the thread's dummy.  */
+/* The frame word of an activation that is not tracked, which the code
+   reads in place as any other (pathprof-abi.h): the thread's dummy.  */
 static uint64_t
-untracked (const struct __pathprof_unit *u)
+untracked (void)
 {
-  const pp_mode_info *m = ip_mode (u);
-  return m && m->plan_arg == PP_IP_SEGMENTS ? pp_kseg_untracked () : 0;
+  return pp_kseg_untracked ();
 }
 
 static uint64_t enter_context (struct __pathprof_unit *u, uint32_t function,
@@ -822,7 +879,7 @@ PP_EXPORT uint64_t
 __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *self)
 {
   if (ipt.busy || !program_ready ())
-    return untracked (u);
+    return untracked ();
   if (kseg ())
     return pp_kseg_enter (proc_of (u, function), self);
   return enter_context (u, function, self);
@@ -833,9 +890,9 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
 {
   ipt.busy = true;
   pp_gmp_in_front (in_probe);
-  uint64_t frame = 0;
+  uint64_t frame = untracked ();
   uint32_t p = proc_of (u, function);
-  struct act *caller = ipt.depth ? &ipt.acts[ipt.depth - 1] : NULL;
+  struct act *caller = ipt.depth ? act_at (ipt.depth - 1) : NULL;
   uint32_t s = NONE;
   if (caller && caller->site < JUMPED && ipt.tag == self)
     s = prog.layout.site_of_call[caller->proc][caller->site];
@@ -846,7 +903,9 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
   struct act *a = p == NONE ? NULL : push_act ();
   if (a)
     {
-      caller = ipt.depth > 1 ? &ipt.acts[ipt.depth - 2] : NULL;
+      caller = ipt.depth > 1 ? act_at (ipt.depth - 2) : NULL;
+      a->fr.values = prog.in_place[p];
+      a->fr.regs = a->sum;
       a->proc = p;
       a->ab = prog.ab[p];
       a->fin = prog.nb.procs[p].fin_of_edge;
@@ -875,7 +934,7 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
 	  begin_segment (a, ipt.lost ? SEG_WHOLE : SEG_ROOT);
 	}
       a->entry_lost = ipt.lost;
-      frame = ipt.depth;
+      frame = (uintptr_t) a;
     }
   ipt.tag = NULL;
   ipt.busy = false;
@@ -992,7 +1051,7 @@ __pathprof_ip_exit (uint64_t frame)
       else
 	{
 	  /* For the caller, through the site that called p.  */
-	  struct act *b = a - 1;
+	  struct act *b = act_at (ipt.depth - 2);
 	  uint32_t s = b->site < JUMPED ? prog.layout.site_of_call[b->proc][b->site] : NONE;
 	  if (s == NONE || prog.nb.recursive[s] || prog.nb.calls[s].callee != p)
 	    ipt.lost = true;
@@ -1050,15 +1109,16 @@ __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call)
     return;
   ipt.busy = true;
   pp_gmp_in_front (in_probe);
-  if (frame && frame <= ipt.depth)
+  uint32_t depth = frame ? ((const struct __pathprof_ip_frame *) (uintptr_t) frame)->depth : 0;
+  if (depth && depth <= ipt.depth)
     {
-      struct act *a = &ipt.acts[frame - 1];
+      struct act *a = act_at (depth - 1);
       uint32_t p = a->proc;
-      if (frame < ipt.depth || a->site != NONE)
+      if (depth < ipt.depth || a->site != NONE)
 	{
 	  /* A longjmp or a computed goto landed here: the paths under way
 	     end where they were, a new one starts at the block.  */
-	  abandon_above ((uint32_t) frame);
+	  abandon_above (depth);
 	  restart (a, prog.nb.procs[p].reentry_of[block]);
 	  a->site = NONE;
 	}

@@ -95,8 +95,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
+#include "act-stack.h"
 #include "alloc.h"
 #include "hash.h"
 #include "ip-runtime.h"
@@ -326,17 +326,13 @@ struct act
   const struct cont *cont;	/* and what continues there */
 };
 
-/* The thread's stack: chunk c holds 64 << c activations, from index
-   64 (2^c - 1).  */
-#define CHUNKS 26
-
+/* The thread's stack (act-stack.h).  */
 static __thread struct
 {
-  struct act *chunk[CHUNKS];
-  uint32_t cap;
+  struct pp_act_stack stack;
   bool busy;
   struct act dummy;		/* every untracked activation's */
-} kt;
+} kt __attribute__ ((tls_model ("initial-exec")));
 
 /* The plugin writes the call under way at these offsets (probes.cc).  */
 _Static_assert (offsetof (struct __pathprof_ip_frame, values) == 0
@@ -352,9 +348,11 @@ _Static_assert (offsetof (struct __pathprof_ip_frame, values) == 0
 
 /* The frame whose call is under way (pathprof-abi.h): the caller the next
    ENTER continues, if the frame's tag names it.  */
-PP_EXPORT __thread uint64_t __pathprof_ip_caller;
+PP_EXPORT __thread uint64_t __pathprof_ip_caller
+  __attribute__ ((tls_model ("initial-exec")));
 /* The thread's stack's depth, which the code lowers where an EXIT adds.  */
-PP_EXPORT __thread uint32_t __pathprof_ip_depth;
+PP_EXPORT __thread uint32_t __pathprof_ip_depth
+  __attribute__ ((tls_model ("initial-exec")));
 
 /* Zeros: the values and the calls' words of the dummy and of a root
    without S, for any function that takes its edges in place (never
@@ -1270,37 +1268,19 @@ pp_kseg_key (uint64_t ctx, uint64_t a, uint64_t b, uint64_t *key)
 
 /* ---- Threads.  */
 
-/* The thread's activation I (below kt.cap).  */
+/* The thread's activation I (below its stack's cap).  */
 static inline struct act *
 act_at (uint32_t i)
 {
-  if (__builtin_expect (i < 64, 1))
-    return &kt.chunk[0][i];	/* most stacks are shallow */
-  uint32_t c = 31 - (uint32_t) __builtin_clz ((i >> 6) + 1);
-  return &kt.chunk[c][i - ((64u << c) - 64)];
-}
-
-/* The thread's stack's next chunk; false when there can be none.  */
-static __attribute__ ((noinline)) bool
-grow_stack (void)
-{
-  uint32_t c = 31 - (uint32_t) __builtin_clz ((kt.cap >> 6) + 1);
-  if (c >= CHUNKS)
-    return false;
-  void *m = mmap (NULL, ((size_t) 64 << c) * sizeof (struct act),
-		  PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (m == MAP_FAILED)
-    return false;
-  kt.chunk[c] = m;
-  kt.cap += 64u << c;
-  return true;
+  return pp_act_at (&kt.stack, i, sizeof (struct act));
 }
 
 /* A new activation on top of the thread's stack, or NULL.  */
 static inline struct act *
 push_act (void)
 {
-  if (__builtin_expect (__pathprof_ip_depth == kt.cap, 0) && !grow_stack ())
+  if (__builtin_expect (__pathprof_ip_depth == kt.stack.cap, 0)
+      && !pp_act_stack_grow (&kt.stack, sizeof (struct act)))
     return NULL;
   struct act *a = act_at (__pathprof_ip_depth);
   a->fr.depth = ++__pathprof_ip_depth;

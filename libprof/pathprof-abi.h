@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 8u
+#define PATHPROF_ABI_VERSION 9u
 
 /* What libprof exports: this ABI and pathprof.h (it is built with
    -fvisibility=hidden).  */
@@ -110,9 +110,9 @@ void __pathprof_trace_return (uint64_t frame);
 void __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width);
 /* Interprocedural mode (libprof/ip-runtime.c).  ENTER at the entry of
    function `function` of u, whose address is self: returns the activation's
-   frame word, which every other probe of the activation takes (context and
-   piecewise paths: 0 when not tracked; segments: the address of a
-   struct __pathprof_ip_frame, never 0).  EDGE when edge `edge` (notes
+   frame word, which every other probe of the activation takes: the address
+   of a struct __pathprof_ip_frame, never 0 (an untracked activation's is
+   the thread's dummy, whose values are zeros).  EDGE when edge `edge` (notes
    index) is taken; CALL before call `call` (notes index) of callee (its address for a direct call, else 0),
    RETURN after it returned; EXIT before the activation returns; JUMP before
    the computed goto that ends block `block`; LAND at the start of a block a
@@ -131,13 +131,19 @@ void __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call);
    as the five words at `next` say.  */
 void __pathprof_ip_cut (uint64_t frame, uint32_t edge, uint64_t number,
 			const void *next);
-/* Segments (modes interproc-segments, interproc-ppp, interproc-residual):
-   an edge is taken in place (plan.h PP_PROBE_IP_ADD: the chords of
-   pp_plan_ip_roles' forest), as __pathprof_ip_step says, from the frame
-   ENTER returned (libprof/kseg-runtime.c, "In place" and "Chords").  values holds 2 * width words per edge of the function (its
-   notes index): v, w, and in the preferential modes (width 2) v2 and one
-   unused.  regs are the registers of the activation's root, of the
-   calling thread: r, q; the segment's first number, its array's size and
+/* Every interprocedural mode takes an edge in place (plan.h
+   PP_PROBE_IP_ADD), as __pathprof_ip_step says, from the frame ENTER
+   returned: context and piecewise paths add to the activation's sums A and
+   B (libprof/ip-runtime.c, "In place"), segments (modes
+   interproc-segments, interproc-ppp, interproc-residual) to their root's
+   registers on the chords of pp_plan_ip_roles' forest
+   (libprof/kseg-runtime.c, "In place" and "Chords").  values holds 2 *
+   width words per edge of the function (its notes index): v, w, and with
+   width 2 (the preferential modes, context and piecewise paths) v2 and
+   one unused.  For context and piecewise paths, regs are A and B, w and
+   the top bit of v are never set but where v is UINT64_MAX.  For segments,
+   regs are the registers of the activation's root, of the calling thread:
+   r, q; the segment's first number, its array's size and
    the array's address; the root's number of slots, their keys' address
    and their counts' address; its hashed places' mask, their keys' address
    and their counts' address.  With v's top bit clear r adds v (and q adds

@@ -1,0 +1,42 @@
+/* libprof: a thread's stack of activations whose entries never move.
+
+   The interprocedural modes hand the instrumented code the address of an
+   activation (pathprof-abi.h, struct __pathprof_ip_frame), which the code
+   reads and writes while the activation runs, so the stack cannot be an
+   array that is reallocated as it grows.  It is chunks that double in
+   size, taken with mmap (never from the program's heap) and kept for the
+   thread's life: chunk c holds 64 << c entries, from index 64 (2^c - 1).
+   The entries are of one size, the user's struct; ip-runtime.c (context
+   and piecewise paths) and kseg-runtime.c (segments) each keep one.  */
+
+#ifndef PATHPROF_ACT_STACK_H
+#define PATHPROF_ACT_STACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PP_ACT_STACK_CHUNKS 26
+
+struct pp_act_stack
+{
+  unsigned char *chunk[PP_ACT_STACK_CHUNKS];
+  uint32_t cap;			/* entries in the chunks taken so far */
+};
+
+/* Entry I (below S->cap) of a stack of entries of SIZE bytes.  */
+static inline void *
+pp_act_at (const struct pp_act_stack *s, uint32_t i, size_t size)
+{
+  if (__builtin_expect (i < 64, 1))
+    return s->chunk[0] + i * size;	/* most stacks are shallow */
+  uint32_t c = 31 - (uint32_t) __builtin_clz ((i >> 6) + 1);
+  return s->chunk[c] + (i - ((64u << c) - 64)) * size;
+}
+
+/* Takes S's next chunk (zeroed) for entries of SIZE bytes; false when there
+   can be none (out of chunks or of memory).  The new entries are those from
+   the old S->cap.  */
+bool pp_act_stack_grow (struct pp_act_stack *s, size_t size);
+
+#endif
