@@ -259,8 +259,10 @@ pp_plan_trace (const pp_mode_info *mode, const pp_graph *g,
   return PP_PLAN_OK;
 }
 
-int
-pp_plan_ip_roles (const pp_graph *g, const double *weights, uint8_t *role)
+/* ROLE := PP_SEG_ROLE_CUT on the backedges of a DFS of G from ENTRY, else
+   0.  */
+static int
+ip_cut_roles (const pp_graph *g, uint8_t *role)
 {
   memset (role, 0, g->nedges * sizeof *role);
   pp_dfs d;
@@ -272,6 +274,14 @@ pp_plan_ip_roles (const pp_graph *g, const double *weights, uint8_t *role)
     if (step.event == PP_DFS_BACK && !(g->edges[step.edge].flags & PP_EDGE_EXIT_ENTRY))
       role[step.edge] = PP_SEG_ROLE_CUT;
   pp_dfs_free (&d);
+  return 0;
+}
+
+int
+pp_plan_ip_roles (const pp_graph *g, const double *weights, uint8_t *role)
+{
+  if (ip_cut_roles (g, role))
+    return -1;
   if (g->nedges > PP_PLAN_IP_INLINE_EDGES)
     return 0;
   /* The forest: Kruskal on the real edges that may carry no probe, the
@@ -333,9 +343,13 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
   bool *zero = pp_calloc (g->nedges + 1, sizeof *zero);
   uint8_t *role = pp_calloc (g->nedges + 1, sizeof *role);
   bool segments = kind == PP_IP_SEGMENTS;
+  /* Context and piecewise paths end at backedges, which the code marks as
+     cuts (it counts a path there in place where it can, ip-runtime.c), and
+     their values are per procedure: no forest.  */
   if (segments && role && roles_noted)
     pp_ip_roles_of_notes (fn, role);
-  else if (segments && role && pp_plan_ip_roles (g, weights, role))
+  else if (role && (segments ? pp_plan_ip_roles (g, weights, role)
+		    : width && ip_cut_roles (g, role)))
     {
       pp_free (role);
       role = NULL;

@@ -7,6 +7,7 @@
 #include "alloc.h"
 #include "arena.h"
 #include "gmp-memory.h"
+#include "pathprof-abi.h"
 
 static struct
 {
@@ -15,7 +16,7 @@ static struct
   void (*free) (void *, size_t);
 } theirs;
 static bool (*also_inside) (void);
-static __thread unsigned gmp_mine __attribute__ ((tls_model ("initial-exec")));
+static __thread unsigned gmp_mine PP_TLS_MODEL;
 
 static void *
 gmp_alloc (size_t n)

@@ -113,10 +113,11 @@ static struct
   /* Per procedure: rho = <a, b> of its G*_fin edge k at ab[2 k] and
      ab[2 k + 1], or WIDE at ab[2 k] when a or b does not fit 64 bits.  */
   uint64_t **ab;
-  /* Per procedure: what the code adds in place (pathprof-abi.h,
-     __pathprof_ip_step with two registers, A and B), four words per edge
-     of its graph (notes index): a, 0, b, 0; or UINT64_MAX first where
-     EDGE must take the edge.  */
+  /* Per procedure: what the code does in place (pathprof-abi.h,
+     __pathprof_ip_step with two registers, A and B, and "Context and
+     piecewise paths"), four words per edge of its graph (notes index): a,
+     0, b, 0; at a backedge a_out | TOP, a_in, b_out, b_in; or UINT64_MAX
+     first where EDGE must take the edge.  */
   uint64_t **in_place;
   uint32_t *root_of;		/* per procedure: its ENTRY root, or NONE */
   uint32_t *gentry_root_of;	/* piecewise: its GENTRY root, or NONE */
@@ -217,7 +218,15 @@ make_in_place (uint32_t p)
   for (uint32_t e = 0; row && e < nedges; e++)
     {
       uint32_t k = ip->fin_of_edge[e];
-      if (k == NONE ? ip->back_of_edge[e] == 1 : !fits)
+      uint32_t out = ip->exit_of_edge[e], in = ip->entry_of_edge[e];
+      if (k == NONE && ip->back_of_edge[e] == 1 && fits && out != NONE && in != NONE)
+	{
+	  row[4 * e] = ab[2 * out] | (uint64_t) 1 << 63;
+	  row[4 * e + 1] = ab[2 * in];
+	  row[4 * e + 2] = ab[2 * out + 1];
+	  row[4 * e + 3] = ab[2 * in + 1];
+	}
+      else if (k == NONE ? ip->back_of_edge[e] == 1 : !fits)
 	row[4 * e] = UINT64_MAX;
       else if (k != NONE)
 	{
@@ -548,7 +557,9 @@ struct act
      prog.in_place[proc], fr.regs sum, fr.depth the activation's index on
      the thread's stack + 1.  */
   struct __pathprof_ip_frame fr;
-  uint64_t sum[2];		/* the segment's sums A and B of edge values */
+  /* The segment's sums A and B of edge values, then the key and the table
+     of the code's cuts in place (sync_place).  */
+  uint64_t sum[4];
   uint32_t proc;
   uint32_t site;		/* the call under way (notes index), NONE, JUMPED */
   const uint64_t *ab;		/* prog.ab[proc] */
@@ -579,7 +590,7 @@ static __thread struct
   bool open;
   const void *tag;		/* the callee the last call named */
   mpz_t num;
-} ipt __attribute__ ((tls_model ("initial-exec")));
+} ipt PP_TLS_MODEL;
 
 /* ---- GMP's memory (see the top; gmp-memory.c).  */
 
@@ -860,6 +871,42 @@ cut_edge (struct act *a, uint32_t edge)
   restart (a, in);
 }
 
+/* a's key and table for the code's cuts in place (sum[2], sum[3]; "In
+   place"): the key of the path under way where end_path counts it by
+   (ctx, A, B) in the thread's table and a backedge starts the next with the
+   same key (restart), else 0.  A piecewise path from a root's ENTRY starts
+   again at GENTRY, another key: EDGE takes its backedge.  Every probe
+   after which the code of activation a runs calls it (done).  */
+static void
+sync_place (struct act *a)
+{
+  uint64_t ctx1 = 0;
+  if (!ipt.lost)
+    switch (a->seg)
+      {
+      case SEG_ROOT:
+	ctx1 = prog.piecewise ? 0 : 2 * (uint64_t) a->proc + 1;
+	break;
+      case SEG_GENTRY:
+	ctx1 = 2 * (uint64_t) a->proc + 2;
+	break;
+      case SEG_CONTEXT:
+	ctx1 = a->ctx != NONE ? (uint64_t) a->ctx + 1 : 0;
+	break;
+      }
+  const struct __pathprof_ip_table *t = ctx1 ? pp_ipt_segment_table () : NULL;
+  a->sum[2] = t ? ctx1 : 0;
+  a->sum[3] = (uintptr_t) t;
+}
+
+/* The end of a probe after which the code of a runs.  */
+static inline void
+done (struct act *a)
+{
+  sync_place (a);
+  ipt.busy = false;
+}
+
 /* ---- The probes (pathprof-abi.h).  */
 
 /* The frame word of an activation that is not tracked, which the code
@@ -898,8 +945,8 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
     s = prog.layout.site_of_call[caller->proc][caller->site];
   bool cont = p != NONE && s != NONE && !prog.nb.recursive[s]
 	      && prog.nb.calls[s].callee == p;
-  if (caller && p != NONE)
-    flush (caller);		/* num is whole: on_entry, or suspended */
+  if (cont)
+    flush (caller);		/* num is whole: on_entry */
   struct act *a = p == NONE ? NULL : push_act ();
   if (a)
     {
@@ -934,6 +981,7 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
 	  begin_segment (a, ipt.lost ? SEG_WHOLE : SEG_ROOT);
 	}
       a->entry_lost = ipt.lost;
+      sync_place (a);
       frame = (uintptr_t) a;
     }
   ipt.tag = NULL;
@@ -957,7 +1005,7 @@ __pathprof_ip_edge (uint64_t frame, uint32_t edge)
     add_value (a, k);
   else
     cut_edge (a, edge);
-  ipt.busy = false;
+  done (a);
 }
 
 PP_EXPORT void
@@ -1015,7 +1063,7 @@ __pathprof_ip_return (uint64_t frame, uint32_t call)
       a->site = NONE;
     }
   ipt.tag = NULL;
-  ipt.busy = false;
+  done (a);
 }
 
 PP_EXPORT void
@@ -1094,7 +1142,7 @@ __pathprof_ip_jump (uint64_t frame, uint32_t block)
   add_value (a, g);
   end_path (a);
   a->site = JUMPED;
-  ipt.busy = false;
+  done (a);
 }
 
 PP_EXPORT void
@@ -1125,6 +1173,7 @@ __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call)
       if (call != NONE)		/* past the setjmp that starts the block */
 	add_value (a, prog.nb.procs[p].fin_of_edge[prog.layout.leaf_edge[p][call]]);
       ipt.tag = NULL;
+      sync_place (a);
     }
   ipt.busy = false;
 }

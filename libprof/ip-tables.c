@@ -28,15 +28,13 @@
 
 #include "alloc.h"
 #include "ip-tables.h"
+#include "pathprof-abi.h"
 
 static uint32_t words;
 
-static inline uint64_t
-mix (uint64_t h, uint64_t w)
-{
-  h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-  return h ^ (h >> 29);
-}
+/* One mix for every table (pathprof-abi.h: the code hashes as the
+   segments' table does).  */
+#define mix __pathprof_ip_mix
 
 /* ---- Wide keys: open addressing with linear probing over slots of KW
    words of key, one of value and one that is 1 when the slot is used.  */
@@ -194,42 +192,40 @@ pp_ipt_interned (uint32_t id, uint64_t *key)
 
 /* ---- Segments.  */
 
-struct seg_slot
-{
-  uint64_t ctx1;		/* ctx + 1; 0: empty */
-  uint64_t a, b;
-  uint64_t count;		/* modulo 2^64 (a dump subtracts) */
-};
+/* A slot's key is ctx + 1 (0: empty), a, b; its count is modulo 2^64 (a
+   dump subtracts).  The code of context and piecewise paths counts in the
+   thread's table too (pathprof-abi.h: struct __pathprof_ip_table first,
+   each key looked for first at __pathprof_ip_home).  */
 
 struct seg_table
 {
+  struct __pathprof_ip_table place;	/* slots, cap - 1 */
   struct seg_table *next;	/* every thread's, newest first */
   pthread_mutex_t lock;
   size_t cap, n;
-  struct seg_slot *slots;
 };
 
 static pthread_mutex_t seg_list_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct seg_table *seg_tables;
 static __thread struct seg_table *my_segs
-  __attribute__ ((tls_model ("initial-exec")));
+  PP_TLS_MODEL;
 /* The slot the thread counted last (a loop runs one path many times); NULL
    after its table grew.  */
-static __thread struct seg_slot *my_last
-  __attribute__ ((tls_model ("initial-exec")));
+static __thread struct __pathprof_ip_slot *my_last
+  PP_TLS_MODEL;
 
 static inline size_t
 seg_home (const struct seg_table *t, uint64_t ctx1, uint64_t a, uint64_t b)
 {
-  return mix (mix (mix (0, ctx1), a), b) & (t->cap - 1);
+  return __pathprof_ip_home (&t->place, ctx1, a, b);
 }
 
-static struct seg_slot *
-seg_slot (const struct seg_table *t, uint64_t ctx1, uint64_t a, uint64_t b)
+static struct __pathprof_ip_slot *
+find_slot (const struct seg_table *t, uint64_t ctx1, uint64_t a, uint64_t b)
 {
   for (size_t j = seg_home (t, ctx1, a, b);; j = (j + 1) & (t->cap - 1))
     {
-      struct seg_slot *s = &t->slots[j];
+      struct __pathprof_ip_slot *s = &t->place.slots[j];
       if (!s->ctx1 || (s->ctx1 == ctx1 && s->a == a && s->b == b))
 	return s;
     }
@@ -242,8 +238,9 @@ new_seg_table (void)
   if (!t)
     return NULL;
   t->cap = 256;
-  t->slots = pp_calloc (t->cap, sizeof *t->slots);
-  if (!t->slots)
+  t->place.mask = t->cap - 1;
+  t->place.slots = pp_calloc (t->cap, sizeof *t->place.slots);
+  if (!t->place.slots)
     {
       pp_free (t);
       return NULL;
@@ -261,18 +258,19 @@ static bool
 grow_segs (struct seg_table *t)
 {
   size_t cap = 2 * t->cap;
-  struct seg_slot *slots = pp_calloc (cap, sizeof *slots);
+  struct __pathprof_ip_slot *slots = pp_calloc (cap, sizeof *slots);
   if (!slots)
     return false;
-  struct seg_table bigger = { .cap = cap, .slots = slots };
+  struct seg_table bigger = { .place = { slots, cap - 1 }, .cap = cap };
   for (size_t i = 0; i < t->cap; i++)
-    if (t->slots[i].ctx1)
+    if (t->place.slots[i].ctx1)
       {
-	const struct seg_slot *s = &t->slots[i];
-	*seg_slot (&bigger, s->ctx1, s->a, s->b) = *s;
+	const struct __pathprof_ip_slot *s = &t->place.slots[i];
+	*find_slot (&bigger, s->ctx1, s->a, s->b) = *s;
       }
-  pp_free (t->slots);
-  t->slots = slots;
+  pp_free (t->place.slots);
+  t->place.slots = slots;
+  t->place.mask = cap - 1;
   t->cap = cap;
   return true;
 }
@@ -287,13 +285,13 @@ count_new_segment (uint64_t ctx1, uint64_t a, uint64_t b)
   struct seg_table *t = my_segs;
   if (!t && !(t = my_segs = new_seg_table ()))
     return false;
-  struct seg_slot *s;
+  struct __pathprof_ip_slot *s;
   pthread_mutex_lock (&t->lock);
   my_last = NULL;
   bool ok = (t->n + 1) * 2 <= t->cap || grow_segs (t);
   if (ok)
     {
-      s = seg_slot (t, ctx1, a, b);
+      s = find_slot (t, ctx1, a, b);
       s->a = a;
       s->b = b;
       s->ctx1 = ctx1;
@@ -304,10 +302,18 @@ count_new_segment (uint64_t ctx1, uint64_t a, uint64_t b)
   return ok;
 }
 
+const struct __pathprof_ip_table *
+pp_ipt_segment_table (void)
+{
+  if (!my_segs)
+    my_segs = new_seg_table ();
+  return my_segs ? &my_segs->place : NULL;
+}
+
 bool
 pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b)
 {
-  struct seg_slot *s = my_last;
+  struct __pathprof_ip_slot *s = my_last;
   if (s && s->ctx1 == ctx + 1 && s->a == a && s->b == b)
     {
       __atomic_fetch_add (&s->count, 1, __ATOMIC_RELAXED);
@@ -316,7 +322,7 @@ pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b)
   const struct seg_table *t = my_segs;
   if (__builtin_expect (t != NULL, 1))
     {
-      s = seg_slot (t, ctx + 1, a, b);
+      s = find_slot (t, ctx + 1, a, b);
       if (__builtin_expect (s->ctx1 != 0, 1))
 	{
 	  __atomic_fetch_add (&s->count, 1, __ATOMIC_RELAXED);
@@ -338,7 +344,7 @@ static struct
   struct taken_seg
   {
     struct seg_table *t;
-    struct seg_slot key;	/* count: the value read */
+    struct __pathprof_ip_slot key;	/* count: the value read */
   } *segs;
   size_t nsegs;
   uint64_t paths, lost;
@@ -406,8 +412,8 @@ pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
       for (struct seg_table *t = seg_tables; t; t = t->next)
 	for (size_t i = 0; i < t->cap; i++)
 	  {
-	    struct seg_slot s = t->slots[i];
-	    s.count = __atomic_load_n (&t->slots[i].count, __ATOMIC_RELAXED);
+	    struct __pathprof_ip_slot s = t->place.slots[i];
+	    s.count = __atomic_load_n (&t->place.slots[i].count, __ATOMIC_RELAXED);
 	    if (!s.ctx1 || !s.count)
 	      continue;
 	    taken.segs[taken.nsegs++] = (struct taken_seg) { t, s };
@@ -468,7 +474,7 @@ pp_ipt_subtract (void)
     {
       const struct taken_seg *g = &taken.segs[i];
       pthread_mutex_lock (&g->t->lock);
-      struct seg_slot *s = seg_slot (g->t, g->key.ctx1, g->key.a, g->key.b);
+      struct __pathprof_ip_slot *s = find_slot (g->t, g->key.ctx1, g->key.a, g->key.b);
       if (s->ctx1)
 	__atomic_fetch_sub (&s->count, g->key.count, __ATOMIC_RELAXED);
       pthread_mutex_unlock (&g->t->lock);
@@ -486,7 +492,7 @@ zero_all (void)
   numbers.paths = numbers.lost = 0;
   for (struct seg_table *t = seg_tables; t; t = t->next)
     for (size_t i = 0; i < t->cap; i++)
-      __atomic_store_n (&t->slots[i].count, 0, __ATOMIC_RELAXED);
+      __atomic_store_n (&t->place.slots[i].count, 0, __ATOMIC_RELAXED);
 }
 
 void

@@ -23,6 +23,11 @@ void pp_ipt_count_lost (void);
    CTX = (N0, x) (ip-runtime.c says which), counted in the calling thread's
    table.  Returns false when out of memory (the caller counts the number).  */
 bool pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b);
+/* The thread's table of segments, where the code counts in place too
+   (pathprof-abi.h, struct __pathprof_ip_table); made on first use, NULL
+   when out of memory.  It stays at its address for the thread's life.  */
+struct __pathprof_ip_table;
+const struct __pathprof_ip_table *pp_ipt_segment_table (void);
 
 /* A context, 2 WORDS words (N0, then x), interned: its id, the same for
    equal keys, or UINT32_MAX when out of memory.  pp_ipt_interned gives its

@@ -332,7 +332,7 @@ static __thread struct
   struct pp_act_stack stack;
   bool busy;
   struct act dummy;		/* every untracked activation's */
-} kt __attribute__ ((tls_model ("initial-exec")));
+} kt PP_TLS_MODEL;
 
 /* The plugin writes the call under way at these offsets (probes.cc).  */
 _Static_assert (offsetof (struct __pathprof_ip_frame, values) == 0
@@ -349,10 +349,10 @@ _Static_assert (offsetof (struct __pathprof_ip_frame, values) == 0
 /* The frame whose call is under way (pathprof-abi.h): the caller the next
    ENTER continues, if the frame's tag names it.  */
 PP_EXPORT __thread uint64_t __pathprof_ip_caller
-  __attribute__ ((tls_model ("initial-exec")));
+  PP_TLS_MODEL;
 /* The thread's stack's depth, which the code lowers where an EXIT adds.  */
 PP_EXPORT __thread uint32_t __pathprof_ip_depth
-  __attribute__ ((tls_model ("initial-exec")));
+  PP_TLS_MODEL;
 
 /* Zeros: the values and the calls' words of the dummy and of a root
    without S, for any function that takes its edges in place (never

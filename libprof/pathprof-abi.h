@@ -17,6 +17,16 @@
    -fvisibility=hidden).  */
 #define PP_EXPORT __attribute__ ((visibility ("default")))
 
+/* libprof's thread-local variables: initial-exec TLS in the shared library
+   (no call of __tls_get_addr per access: libprof is loaded with the program,
+   never by dlopen), the compiler's own model in the static one (local-exec,
+   one instruction fewer per access than initial-exec).  */
+#if defined __PIC__ && !defined __PIE__
+#define PP_TLS_MODEL __attribute__ ((tls_model ("initial-exec")))
+#else
+#define PP_TLS_MODEL
+#endif
+
 /* The paths of one function with more paths than fit a counter array (paths
    mode): counted by __pathprof_count_path in a hash table that libprof
    allocates on first use.  */
@@ -184,6 +194,42 @@ struct __pathprof_ip_frame
      __pathprof_ip_return_step).  */
   const uint64_t *calls;
 };
+
+/* Context and piecewise paths: a path that a backedge ends in activation
+   of frame f (the edge's values have v's top bit set: v = a_out | TOP,
+   w = a_in, v2 = b_out, and b_in in the fourth word) is counted in place
+   where f->regs[2], the key of the path under way (ctx + 1), is not 0:
+   with a = regs[0] + a_out, b = regs[1] + b_out, where the slot
+   __pathprof_ip_home (ctx + 1, a, b) of the thread's table (regs[3]) has
+   that key, its count goes up by one and the next path starts, regs[0] =
+   a_in, regs[1] = b_in (libprof/ip-runtime.c, "In place").  Else EDGE.  */
+struct __pathprof_ip_slot
+{
+  uint64_t ctx1, a, b;		/* ctx1 0: empty */
+  uint64_t count;
+};
+
+struct __pathprof_ip_table
+{
+  struct __pathprof_ip_slot *slots;
+  uint64_t mask;		/* slots - 1, a power of 2 less 1 */
+};
+
+static inline uint64_t
+__pathprof_ip_mix (uint64_t h, uint64_t w)
+{
+  h = (h ^ w) * 0x9e3779b97f4a7c15u;
+  return h ^ (h >> 29);
+}
+
+/* The slot where key (ctx1, a, b) is looked for first in table T.  */
+static inline uint64_t
+__pathprof_ip_home (const struct __pathprof_ip_table *t, uint64_t ctx1, uint64_t a,
+		    uint64_t b)
+{
+  return __pathprof_ip_mix (__pathprof_ip_mix (__pathprof_ip_mix (0, ctx1), a), b)
+	 & t->mask;
+}
 
 /* Segments: the multiplier of the hashed places' index (above).  */
 #define PATHPROF_IP_HASH 0x9e3779b97f4a7c15u

@@ -103,7 +103,7 @@ _Static_assert (offsetof (struct tstate, buf)
 		"struct tstate starts as struct __pathprof_trace_thread");
 
 PP_EXPORT __thread struct tstate __pathprof_trace_tls
-  __attribute__ ((tls_model ("initial-exec")));
+  PP_TLS_MODEL;
 #define ts __pathprof_trace_tls
 
 /* Writes by libprof: nothing else writes meanwhile, and a signal handler's

@@ -1036,8 +1036,97 @@ take_out (gimple *call)
   return e;
 }
 
-/* Replaces the call __pathprof_ip_edge (frame, e) of a segments function
-   by __pathprof_ip_step of pathprof-abi.h for its probe's operand2 ARG
+/* h = __pathprof_ip_mix (h, w) of pathprof-abi.h into SEQ (H NULL_TREE:
+   0).  */
+static tree
+emit_mix (gimple_seq *seq, tree h, tree w)
+{
+  tree u64 = counter_type ();
+  tree x = h ? emit_value (seq, u64, BIT_XOR_EXPR, h, w, "PP_ip_mix") : w;
+  x = emit_value (seq, u64, MULT_EXPR, x, build_int_cstu (u64, 0x9e3779b97f4a7c15u),
+		  "PP_ip_mix");
+  return emit_value (seq, u64, BIT_XOR_EXPR, x,
+		     emit_value (seq, u64, RSHIFT_EXPR, x,
+				 build_int_cst (unsigned_type_node, 29), "PP_ip_mix"),
+		     "PP_ip_mix");
+}
+
+/* A backedge's cut in place for context and piecewise paths
+   (pathprof-abi.h, "Context and piecewise paths"), in block CUT, where the
+   edge's first value V (in the function's row VALUES, the edge's words at
+   byte AT; F the frame) has its top bit set:
+       regs = f->regs;
+       if ((key = regs[2]) != 0
+           && (a = regs[0] + (v & ~TOP), b = regs[1] + values[2],
+               t = (struct __pathprof_ip_table *) regs[3],
+               s = &t->slots[__pathprof_ip_home (t, key, a, b)],
+               ((s->ctx1 ^ key) | (s->a ^ a) | (s->b ^ b)) == 0))
+         { s->count += 1; regs[0] = values[1]; regs[1] = values[3]; }
+       else
+         SLOW (EDGE)
+   then JOIN.  */
+static void
+context_cut (const probe_target &t, tree f, tree values, tree v, unsigned at,
+	     basic_block cut, basic_block slow, basic_block join)
+{
+  tree u64 = counter_type (), ptr = build_pointer_type (u64);
+  profile_probability likely = profile_probability::very_likely ();
+  gimple_seq seq = NULL;
+  tree regs = emit_load (&seq, ptr, f, FRAME_REGS, "PP_ip_regs");
+  tree key = emit_load (&seq, u64, regs, 16, "PP_ip_key");
+  gimple_stmt_iterator gsi = gsi_start_bb (cut);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+
+  seq = NULL;
+  tree a = emit_value (&seq, u64, PLUS_EXPR, emit_load (&seq, u64, regs, 0, "PP_ip_a"),
+		       emit_value (&seq, u64, BIT_AND_EXPR, v,
+				   build_int_cstu (u64, ~((uint64_t) 1 << 63)), "PP_ip_out"),
+		       "PP_ip_a");
+  tree b = emit_value (&seq, u64, PLUS_EXPR, emit_load (&seq, u64, regs, 8, "PP_ip_b"),
+		       emit_load (&seq, u64, values, at + 16, "PP_ip_out"), "PP_ip_b");
+  tree table = emit_value (&seq, ptr, NOP_EXPR, emit_load (&seq, u64, regs, 24, "PP_ip_table"),
+			   NULL_TREE, "PP_ip_table");
+  tree h = emit_value (&seq, u64, BIT_AND_EXPR,
+		       emit_mix (&seq, emit_mix (&seq, emit_mix (&seq, NULL_TREE, key), a), b),
+		       emit_load (&seq, u64, table, 8, "PP_ip_mask"), "PP_ip_home");
+  tree slot = emit_value (&seq, ptr, POINTER_PLUS_EXPR,
+			  emit_value (&seq, ptr, NOP_EXPR,
+				      emit_load (&seq, u64, table, 0, "PP_ip_slots"),
+				      NULL_TREE, "PP_ip_slots"),
+			  emit_value (&seq, sizetype, MULT_EXPR,
+				      emit_value (&seq, sizetype, NOP_EXPR, h, NULL_TREE,
+						  "PP_ip_home"),
+				      size_int (32), "PP_ip_home"),
+			  "PP_ip_slot");
+  auto differ = [&] (unsigned offset, tree want) {
+    return emit_value (&seq, u64, BIT_XOR_EXPR,
+		       emit_load (&seq, u64, slot, offset, "PP_ip_key"), want, "PP_ip_differ");
+  };
+  tree d = emit_value (&seq, u64, BIT_IOR_EXPR, differ (0, key), differ (8, a), "PP_ip_differ");
+  d = emit_value (&seq, u64, BIT_IOR_EXPR, d, differ (16, b), "PP_ip_differ");
+  basic_block look = new_block_of (cut, seq, NULL);
+
+  seq = NULL;
+  emit_increment (t, build2 (MEM_REF, u64, slot, build_int_cst (ptr, 24)), &seq);
+  for (unsigned k = 0; k < 2; k++)
+    gimple_seq_add_stmt (&seq, gimple_build_assign (
+      build2 (MEM_REF, u64, regs, build_int_cst (ptr, 8 * k)),
+      emit_load (&seq, u64, values, at + 8 + 16 * k, "PP_ip_in")));
+  basic_block hit = new_block_of (look, seq, join);
+
+  branch (cut, make_single_succ_edge (cut, look, EDGE_FALLTHRU),
+	  gimple_build_cond (NE_EXPR, key, build_int_cst (u64, 0), NULL_TREE, NULL_TREE),
+	  look, slow, likely);
+  look->count = cut->count.apply_probability (likely);
+  branch (look, make_single_succ_edge (look, hit, EDGE_FALLTHRU),
+	  gimple_build_cond (EQ_EXPR, d, build_int_cst (u64, 0), NULL_TREE, NULL_TREE),
+	  hit, slow, likely);
+  hit->count = look->count.apply_probability (likely);
+  slow->count = cut->count - hit->count;
+}
+
+/* Replaces the call __pathprof_ip_edge (frame, e) of an interprocedural
+   function by __pathprof_ip_step of pathprof-abi.h for its probe's operand2 ARG
    (plan.h: the WIDTH registers the activations add, and whether the edge
    CUTS), the call staying on the unlikely path (w = 2 WIDTH words per
    edge):
@@ -1111,6 +1200,11 @@ expand_step (const probe_target &t, site_state &s, gimple *call, uint32_t arg)
   cut->count = bb->count - add->count;
   if (cut == slow)
     return;
+  if (!t.calls_in_place)
+    {
+      context_cut (t, f, values, v, at, cut, slow, join);
+      return;
+    }
 
   /* A cut: the number, its place.  */
   seq = NULL;
