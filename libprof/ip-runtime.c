@@ -589,6 +589,7 @@ static __thread struct
   uint32_t base;
   bool open;
   const void *tag;		/* the callee the last call named */
+  const struct __pathprof_ip_table *table;	/* pp_ipt_segment_table's */
   mpz_t num;
 } ipt PP_TLS_MODEL;
 
@@ -877,7 +878,7 @@ cut_edge (struct act *a, uint32_t edge)
    same key (restart), else 0.  A piecewise path from a root's ENTRY starts
    again at GENTRY, another key: EDGE takes its backedge.  Every probe
    after which the code of activation a runs calls it (done).  */
-static void
+static inline void
 sync_place (struct act *a)
 {
   uint64_t ctx1 = 0;
@@ -894,9 +895,10 @@ sync_place (struct act *a)
 	ctx1 = a->ctx != NONE ? (uint64_t) a->ctx + 1 : 0;
 	break;
       }
-  const struct __pathprof_ip_table *t = ctx1 ? pp_ipt_segment_table () : NULL;
-  a->sum[2] = t ? ctx1 : 0;
-  a->sum[3] = (uintptr_t) t;
+  if (__builtin_expect (ctx1 && !ipt.table, 0))
+    ipt.table = pp_ipt_segment_table ();
+  a->sum[2] = ipt.table ? ctx1 : 0;
+  a->sum[3] = (uintptr_t) ipt.table;
 }
 
 /* The end of a probe after which the code of a runs.  */
