@@ -42,14 +42,15 @@
      PP_PROBE_IP_LAND           block operand may be entered by a longjmp or
                                 a computed goto; operand2: the setjmp call
                                 (notes index) that starts it, or UINT32_MAX
-     PP_PROBE_IP_ADD            segments: edge operand is taken, in place
-                                (pathprof-abi.h __pathprof_ip_step): the
-                                activation's registers (operand2 &
-                                PP_PROBE_IP_WIDTH of them) add the edge's
-                                values from its frame, or EDGE runs; with
-                                PP_PROBE_IP_CUTS in operand2 (a backedge of
-                                the function), a segment that ends there is
-                                counted in place too where it can be
+     PP_PROBE_IP_ADD            interprocedural modes: edge operand is
+                                taken, in place (pathprof-abi.h
+                                __pathprof_ip_step): the activation's
+                                registers (operand2 & PP_PROBE_IP_WIDTH of
+                                them) add the edge's values from its frame,
+                                or EDGE runs; with PP_PROBE_IP_CUTS in
+                                operand2 (a backedge of the function), a
+                                segment or a context path that ends there
+                                is counted in place too where it can be
    The interprocedural mode's calls (notes' calls) are probed around the call
    statements by the plugin (plugin/probes.cc, insert_call_probes).
 
@@ -128,11 +129,11 @@ enum pp_probe_action
 };
 
 /* PP_PROBE_IP_ADD's operand2: the registers, and whether the edge is a
-   backedge of the function (where segments end).  */
+   backedge of the function (where segments and context paths end).  */
 #define PP_PROBE_IP_WIDTH 0xffu
 #define PP_PROBE_IP_CUTS 0x100u
 
-/* Segments: functions with at most this many edges take them in place
+/* Interprocedural modes: functions with at most this many edges take them in place
    (PP_PROBE_IP_ADD); libprof's values of an untracked activation are this
    many pairs of zeros.  */
 #define PP_PLAN_IP_INLINE_EDGES 65536u
