@@ -430,7 +430,7 @@ number_once (void)
       /* Each unit's procedures, for its ENTER probes (proc_of).  */
       for (uint32_t u = 0; prog.ready && u < prog.nunits; u++)
 	__atomic_store_n (&prog.units[u]->ip_first, prog.layout.first_proc[u] + 1,
-			  __ATOMIC_RELAXED);
+			  __ATOMIC_RELEASE);	/* after the set-up it gives */
       __atomic_store_n (&prog.ready, prog.ready, __ATOMIC_RELEASE);
     }
   pthread_mutex_unlock (&ip_lock);

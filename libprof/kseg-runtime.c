@@ -1662,8 +1662,8 @@ static uint64_t enter_slow (uint32_t p, const void *self);
 /* Most calls are to a callee the caller's copy inlines, from the top of
    the stack: continue_in straight away (busy, as every probe is while it
    changes the stack); the rest enter_slow.  */
-uint64_t
-pp_kseg_enter (uint32_t p, const void *self)
+static inline __attribute__ ((always_inline)) uint64_t
+enter (uint32_t p, const void *self)
 {
   struct act *c = (struct act *) (uintptr_t) __pathprof_ip_caller;
   const struct cont *k;
@@ -1680,6 +1680,26 @@ pp_kseg_enter (uint32_t p, const void *self)
       return a ? (uintptr_t) a : untracked ();
     }
   return enter_slow (p, self);
+}
+
+uint64_t
+pp_kseg_enter (uint32_t p, const void *self)
+{
+  return enter (p, self);
+}
+
+/* The segments' units call this ENTER (pathprof-abi.h): a unit's
+   ip_first is set once the program is numbered and set up (a release
+   store in ip-runtime.c), before which ip-runtime.c's ENTER does that, or
+   says the activation is untracked.  */
+PP_EXPORT uint64_t
+__pathprof_ip_enter_segments (struct __pathprof_unit *u, uint32_t function,
+			      const void *self)
+{
+  uint64_t first = __atomic_load_n (&u->ip_first, __ATOMIC_ACQUIRE);
+  if (__builtin_expect (first == 0, 0))
+    return __pathprof_ip_enter (u, function, self);
+  return enter ((uint32_t) (first - 1) + function, self);
 }
 
 static __attribute__ ((noinline)) uint64_t

@@ -130,6 +130,10 @@ void __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width);
    starts it, or UINT32_MAX).  */
 uint64_t __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function,
 			      const void *self);
+/* The same for a unit of the segments modes, without the dispatch by kind
+   (libprof/kseg-runtime.c).  */
+uint64_t __pathprof_ip_enter_segments (struct __pathprof_unit *u, uint32_t function,
+				       const void *self);
 void __pathprof_ip_edge (uint64_t frame, uint32_t edge);
 void __pathprof_ip_call (uint64_t frame, uint32_t call, const void *callee);
 void __pathprof_ip_return (uint64_t frame, uint32_t call);

@@ -131,7 +131,9 @@ declare_ip_runtime (probe_target &t)
   tree u64 = long_long_unsigned_type_node;
   tree cptr = build_pointer_type (build_qualified_type (void_type_node,
 							TYPE_QUAL_CONST));
-  t.ip_enter = build_fn_decl ("__pathprof_ip_enter",
+  /* The segments' ENTER skips the dispatch by kind (pathprof-abi.h).  */
+  t.ip_enter = build_fn_decl (t.calls_in_place ? "__pathprof_ip_enter_segments"
+			      : "__pathprof_ip_enter",
 			      build_function_type_list (u64, ptr_type_node, u32,
 							cptr, NULL_TREE));
   t.ip_edge = build_fn_decl ("__pathprof_ip_edge",

@@ -114,6 +114,17 @@ pp_report (bool at_exit, const char *fmt, ...)
   nreports++;			/* a root whose checksum does not match */
 }
 
+/* ip-runtime.c's ENTER, which __pathprof_ip_enter_segments calls for a
+   unit of a program not yet numbered: never here.  */
+uint64_t
+__pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *self)
+{
+  (void) u;
+  (void) function;
+  (void) self;
+  abort ();
+}
+
 void
 __pathprof_ip_return (uint64_t frame, uint32_t call)
 {
@@ -501,7 +512,11 @@ enter (uint32_t q, uint32_t site)
   memset (a, 0, sizeof *a);
   a->proc = q;
   a->call = UINT32_MAX;
-  a->frame = pp_kseg_enter (q, &fn_addr[q]);
+  /* The segments units' ENTER, of a unit whose functions are the
+     procedures (ip_first 1), or ip-runtime.c's hand-over.  */
+  static struct __pathprof_unit unit = { .ip_first = 1 };
+  a->frame = (q ^ site) & 1 ? __pathprof_ip_enter_segments (&unit, q, &fn_addr[q])
+	     : pp_kseg_enter (q, &fn_addr[q]);
   if (c && c->nchain < k_depth)
     {
       a->root = c->root;
