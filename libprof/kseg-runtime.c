@@ -1657,19 +1657,38 @@ make_proto (struct root *R)
   return 0;
 }
 
+/* Root activation a of R (pushed): its prototype but for its place (ra,
+   the registers) and the hashed places of its root's latest table.  */
+static inline void
+start_root (struct act *a, const struct root *R)
+{
+  uint32_t depth = a->fr.depth;
+  *a = *R->proto;
+  a->fr.depth = depth;
+  a->root = depth - 1;
+  a->ra = a;
+  a->fr.regs = a->reg;
+  if (!a->lost)
+    hashed_regs (a, hashed_of (R));
+}
+
 static uint64_t enter_slow (uint32_t p, const void *self);
+static uint64_t enter_root (uint32_t p, const void *self, struct act *c);
 
 /* Most calls are to a callee the caller's copy inlines, from the top of
    the stack: continue_in straight away (busy, as every probe is while it
-   changes the stack); the rest enter_slow.  */
+   changes the stack); a call the copy does not inline, from the top,
+   enter_root; the rest enter_slow.  */
 static inline __attribute__ ((always_inline)) uint64_t
 enter (uint32_t p, const void *self)
 {
   struct act *c = (struct act *) (uintptr_t) __pathprof_ip_caller;
-  const struct cont *k;
   if (__builtin_expect (c && !kt.busy && c->fr.depth == __pathprof_ip_depth
-			&& c->fr.tag == self && (k = continuation (c, p)), 1))
+			&& c->fr.tag == self, 1))
     {
+      const struct cont *k = continuation (c, p);
+      if (__builtin_expect (!k, 0))
+	return enter_root (p, self, c);
       kt.busy = true;
       __pathprof_ip_caller = 0;
       c->fr.tag = NULL;
@@ -1682,10 +1701,32 @@ enter (uint32_t p, const void *self)
   return enter_slow (p, self);
 }
 
+/* A new root called from C, the top of the stack, whose call names it:
+   the root's prototype copied, unless its S is still to be made or it has
+   none (enter_slow).  */
+static __attribute__ ((noinline)) uint64_t
+enter_root (uint32_t p, const void *self, struct act *c)
+{
+  const struct root *R = p != NONE ? __atomic_load_n (&ks.roots[p], __ATOMIC_ACQUIRE)
+			 : NULL;
+  if (!R)
+    return enter_slow (p, self);
+  kt.busy = true;
+  __pathprof_ip_caller = 0;
+  c->fr.tag = NULL;
+  struct act *a = push_act ();
+  if (a)
+    start_root (a, R);
+  kt.busy = false;
+  return a ? (uintptr_t) a : untracked ();
+}
+
 uint64_t
 pp_kseg_enter (uint32_t p, const void *self)
 {
-  return enter (p, self);
+  /* A unit the numbering does not know (p NONE) must not match a call
+     whose copy inlines no callee (struct cont's proc NONE).  */
+  return p == NONE ? enter_slow (p, self) : enter (p, self);
 }
 
 /* The segments' units call this ENTER (pathprof-abi.h): a unit's
@@ -1735,18 +1776,7 @@ enter_slow (uint32_t p, const void *self)
 	  if (k)
 	    continue_in (a, c, k);
 	  else if (R)
-	    {
-	      /* Its prototype but for its place (ra, the registers) and
-		 the hashed places of its root's latest table.  */
-	      uint32_t depth = a->fr.depth;
-	      *a = *R->proto;
-	      a->fr.depth = depth;
-	      a->root = depth - 1;
-	      a->ra = a;
-	      a->fr.regs = a->reg;
-	      if (!a->lost)
-		hashed_regs (a, hashed_of (R));
-	    }
+	    start_root (a, R);
 	  else
 	    {
 	      /* A root without S: its segments are lost, its probes add 0.  */
