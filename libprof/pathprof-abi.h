@@ -17,15 +17,12 @@
    -fvisibility=hidden).  */
 #define PP_EXPORT __attribute__ ((visibility ("default")))
 
-/* libprof's thread-local variables: initial-exec TLS in the shared library
-   (no call of __tls_get_addr per access: libprof is loaded with the program,
-   never by dlopen), the compiler's own model in the static one (local-exec,
-   one instruction fewer per access than initial-exec).  */
-#if defined __PIC__ && !defined __PIE__
+/* libprof's thread-local variables: initial-exec TLS (no call of
+   __tls_get_addr per access in the shared library: libprof is loaded with
+   the program, never by dlopen), also in the static library, which may be
+   linked into a shared object (gcc -shared -specs=pathprof.specs), where
+   local-exec TLS cannot go.  */
 #define PP_TLS_MODEL __attribute__ ((tls_model ("initial-exec")))
-#else
-#define PP_TLS_MODEL
-#endif
 
 /* The paths of one function with more paths than fit a counter array (paths
    mode): counted by __pathprof_count_path in a hash table that libprof

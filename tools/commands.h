@@ -17,6 +17,7 @@ int paths_command (int argc, char **argv);
 int dot_command (int argc, char **argv);
 int residual_command (int argc, char **argv);
 int trace_command (int argc, char **argv);
+int modes_command (int argc, char **argv);
 
 /* Prints "pathprof: FILE: reason" on stderr (without "FILE: " when file is NULL).  */
 void tool_error (const char *file, const char *fmt, ...)

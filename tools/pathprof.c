@@ -1,7 +1,7 @@
 /* pathprof: reads the profiles written by programs built with the pathprof plugin
    and reports them.  This file holds the command table and what every command
    shares; each command lives in its own file (show.c, lcov.c, json.c, stats.c,
-   paths.c, residual.c, dot.c, merge.c).  */
+   paths.c, residual.c, dot.c, merge.c, modes.c).  */
 
 #include <errno.h>
 #include <getopt.h>
@@ -51,6 +51,9 @@ static const struct command
     trace_command },
   { "merge", "OUT IN...", "add up the profiles IN... into OUT (replaced)",
     merge_command },
+  { "modes", "", "list the plugin's modes (-fplugin-arg-pathprof-mode=), one a\n"
+    "line: the name and what a profile of the mode tells",
+    modes_command },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof *commands)
@@ -62,7 +65,8 @@ print_usage (FILE *out)
 	   "       pathprof --help | --version\n\nCommands:\n");
   for (size_t i = 0; i < NCOMMANDS; i++)
     {
-      fprintf (out, "  %s %s\n", commands[i].name, commands[i].arguments);
+      fprintf (out, "  %s%s%s\n", commands[i].name, *commands[i].arguments ? " " : "",
+	       commands[i].arguments);
       const char *s = commands[i].summary;
       while (*s)
 	{
