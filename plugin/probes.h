@@ -1,0 +1,103 @@
+/* pathprof plugin, the inserter's own header: what probes.cc (the plan's
+   probes, site by site), ip-probes.cc (the interprocedural modes' code in
+   place) and trace-probes.cc (the trace mode's records in place) share.
+   The rest of the plugin sees insert_probes only (pathprof-plugin.h).  */
+
+#ifndef PATHPROF_PLUGIN_PROBES_H
+#define PATHPROF_PLUGIN_PROBES_H
+
+#include "pathprof-plugin.h"
+
+/* The state of one probe site's sequence: the function's path register (a
+   local of the activation, so each thread and recursive call has its own; it
+   lives in memory and later passes promote it) and its value loaded at the
+   start of the site when a probe reads it.  */
+struct site_state
+{
+  tree reg = NULL_TREE;		/* r, the Ball-Larus number */
+  tree value = NULL_TREE;
+  tree reg2 = NULL_TREE;	/* q, the preferential number */
+  tree value2 = NULL_TREE;
+  tree frame = NULL_TREE;	/* the trace frame word (ENTER's result) */
+  auto_vec<gimple *> keyed;	/* the keyed counts' markers (expand_keyed) */
+  auto_vec<gimple *> witnesses;	/* the witnesses' calls (expand_witness) */
+  auto_vec<gimple *> trace_returns; /* the trace RETURNs' calls (expand_witness) */
+  gimple *enter = NULL;		/* ENTER of a function called directly
+				   (expand_enter) */
+  auto_vec<gimple *> steps;	/* segments' EDGE calls (expand_step) */
+  auto_vec<gimple *> returns;	/* segments' RETURN calls (expand_return) */
+  auto_vec<gimple *> exits;	/* segments' EXIT calls (expand_exit) */
+  auto_vec<uint32_t> step_args;	/* and their probes' operand2 */
+  /* Segments whose registers are locals (ip_locals_fit): how many (r, and
+     q in the preferential modes; 0: the code adds to the root's registers
+     in memory), the locals, and the activation's values and registers
+     (addresses, as words), loaded after ENTER.  */
+  unsigned ip_width = 0;
+  tree ip_reg[2] = {};
+  tree ip_values = NULL_TREE, ip_regs = NULL_TREE;
+};
+
+/* GIMPLE building blocks (probes.cc).  */
+
+/* The type of the unit's counters and of libprof's words.  */
+tree counter_type (void);
+/* Emits v = a CODE b (or v = (TYPE) a) into SEQ and returns v, or the
+   constant when a and b are.  */
+tree emit_value (gimple_seq *seq, tree type, enum tree_code code, tree a, tree b,
+		 const char *name);
+/* A load of the TYPE at byte OFFSET from pointer BASE into SEQ.  */
+tree emit_load (gimple_seq *seq, tree type, tree base, unsigned offset,
+		const char *name);
+/* *REF += 1, atomic when the program is built for threads.  */
+void emit_increment (const probe_target &t, tree ref, gimple_seq *seq);
+/* &BASE[INDEX] of 64-bit words into SEQ, BASE a u64 holding the address.  */
+tree emit_word_address (gimple_seq *seq, tree base, tree index);
+/* The local *REG, made (named NAME) on first use.  */
+tree make_register (tree *reg, const char *name);
+/* The frame word, loaded into SEQ.  */
+tree load_frame (site_state &s, gimple_seq *seq);
+/* A call of libprof's FN with ARGS into SEQ (the frame word first when
+   FRAME_FIRST).  */
+gimple *emit_trace_call (tree fn, site_state &s, bool frame_first, tree a, tree b,
+			 gimple_seq *seq);
+/* SEQ on edge E, before what is already pending there.  */
+void insert_on_edge_first (edge e, gimple_seq seq);
+/* A new block after AFTER, in AFTER's loop.  */
+basic_block new_block (basic_block after);
+/* A conditional jump at the end of FROM: COND true to YES, else NO.  */
+void branch (basic_block from, edge e, gimple *cond, basic_block yes, basic_block no,
+	     profile_probability likely);
+/* A block after AFTER whose code is SEQ, falling through to JOIN.  */
+basic_block new_block_of (basic_block after, gimple_seq seq, basic_block join);
+/* Takes CALL out of its block (split after it): the edge to the rest.  */
+edge take_out (gimple *call);
+
+/* The interprocedural modes (ip-probes.cc).  */
+
+/* Whether cfun keeps the root's registers in locals: how many.  */
+unsigned ip_locals_fit (const pp_plan &plan, const probe_target &t);
+/* The root's registers := the locals, into SEQ.  */
+void ip_store_locals (site_state &s, gimple_seq *seq);
+/* The locals := the root's registers (after ENTER, with its FRAME word).  */
+void ip_load_locals (site_state &s, tree frame, gimple_seq *seq);
+/* EDGE call -> __pathprof_ip_step in place, for its probe's operand2 ARG.  */
+void expand_step (const probe_target &t, site_state &s, gimple *call, uint32_t arg);
+/* RETURN and EXIT calls -> their steps in place (segments).  */
+void expand_return (const probe_target &t, gimple *call);
+void expand_exit (const probe_target &t, gimple *call);
+/* CALL and RETURN around each of cfun's CALLS (modes with calls).  */
+void insert_call_probes (const probe_target &t, site_state &s,
+			 const auto_vec<gcall *> &calls);
+
+/* The trace mode (trace-probes.cc).  */
+
+/* A witness's (or a RETURN's) call -> its record in place.  */
+void expand_witness (const probe_target &t, gimple *call, unsigned width,
+		     bool is_return = false);
+/* Direct calls of the function tell their callee's ENTER who calls.  */
+void announce_direct_calls (const function_record &rec, const probe_target &t);
+/* ENTER of a function called directly -> its check in place.  */
+void expand_enter (const probe_target &t, gimple *call, tree frame, uint32_t index,
+		   unsigned width);
+
+#endif

@@ -1,0 +1,215 @@
+/* pathprof plugin, the trace mode's records in place (pathprof-abi.h,
+   libprof/trace-buffers.c): witnesses, returns and the entry of a
+   function called directly.  */
+
+#include "probes.h"
+#include "corelib/trace.h"
+
+/* A field of the thread's trace state, accessed as volatile: a signal
+   handler may run between any two of these accesses (pathprof-abi.h).  */
+static tree
+tls_field (const probe_target &t, tree field)
+{
+  tree ref = build3 (COMPONENT_REF, TREE_TYPE (field), t.trace_tls, field,
+		     NULL_TREE);
+  TREE_THIS_VOLATILE (ref) = 1;
+  return ref;
+}
+
+/* Replaces the call __pathprof_trace_witness (k) of a function whose
+   witnesses take WIDTH bits by the write in place of pathprof-abi.h, the call
+   staying on the unlikely path:
+       lim = limit; limit = 0; pos = cursor; end = pos + WIDTH;
+       if (end <= lim)
+         { i = pos / 64; off = pos % 64;
+           buf[i] |= k << off;                      (the bits above pos are 0)
+           buf[i + 1] = (k >> 1) >> (63 - off);     (0 when off is 0)
+           cursor = end; limit = lim; }
+       else
+         { limit = lim; __pathprof_trace_witness (k); }
+   With RETURN true, the call is __pathprof_trace_return (frame), and in
+   place of k the RETURN record (the escape, then the kind: WIDTH + 2 bits)
+   of an activation whose frame has no flag (traced, no announcement to put
+   back: end + the flags <= lim), which also puts the caller's state back
+   (state = frame - 256) before it gives up the buffer, so that a signal
+   handler after it writes in the caller's width and depth.  */
+void
+expand_witness (const probe_target &t, gimple *call, unsigned width, bool is_return)
+{
+  tree u64 = counter_type (), ptr = TREE_TYPE (t.tls_buf);
+  tree k, frame = NULL_TREE;
+  if (is_return)
+    {
+      frame = gimple_call_arg (call, 0);
+      k = build_int_cst (u64, pp_trace_escape (width)
+			      | (uint64_t) PP_TRACE_RETURN << width);
+      width += 2;
+    }
+  else
+    k = fold_convert (u64, gimple_call_arg (call, 0));
+  basic_block bb = gimple_bb (call);
+  edge to_fast = split_block (bb, call);
+  basic_block join = to_fast->dest;
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  gsi_remove (&gsi, false);
+
+  basic_block fast = new_block (bb), slow = new_block (fast);
+  profile_probability likely = profile_probability::very_likely ();
+  gimple_seq seq = NULL;
+  tree lim = emit_value (&seq, u64, NOP_EXPR, tls_field (t, t.tls_limit), NULL_TREE,
+			 "PP_trace_limit");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_limit),
+						  build_int_cst (u64, 0)));
+  tree pos = emit_value (&seq, u64, NOP_EXPR, tls_field (t, t.tls_cursor), NULL_TREE,
+			 "PP_trace_pos");
+  tree end = emit_value (&seq, u64, PLUS_EXPR, pos, build_int_cst (u64, width),
+			 "PP_trace_end");
+  tree test = end;
+  if (frame)
+    {
+      /* The frame's flags (pathprof-abi.h: bits 62 and 63) put the test
+	 past any limit.  */
+      tree flags = emit_value (&seq, u64, BIT_AND_EXPR, fold_convert (u64, frame),
+			       build_int_cst (u64, HOST_WIDE_INT_M1U << 62),
+			       "PP_trace_flags");
+      test = emit_value (&seq, u64, PLUS_EXPR, end, flags, "PP_trace_test");
+    }
+  gimple_seq_add_stmt (&seq, gimple_build_cond (LE_EXPR, test, lim, NULL_TREE,
+						 NULL_TREE));
+  gsi = gsi_last_bb (bb);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  redirect_edge_succ (to_fast, fast);
+  to_fast->flags = EDGE_TRUE_VALUE;
+  to_fast->probability = likely;
+  make_edge (bb, slow, EDGE_FALSE_VALUE)->probability = likely.invert ();
+
+  seq = NULL;
+  tree buf = emit_value (&seq, ptr, NOP_EXPR, tls_field (t, t.tls_buf), NULL_TREE,
+			 "PP_trace_buf");
+  tree word_index = emit_value (&seq, u64, RSHIFT_EXPR, pos,
+				build_int_cst (integer_type_node, 6), "PP_trace_i");
+  tree off = emit_value (&seq, u64, BIT_AND_EXPR, pos, build_int_cst (u64, 63),
+			 "PP_trace_off");
+  tree byte_offset = emit_value (&seq, sizetype, NOP_EXPR, word_index, NULL_TREE,
+				 "PP_trace_at");
+  byte_offset = emit_value (&seq, sizetype, MULT_EXPR, byte_offset, size_int (8),
+			    "PP_trace_at");
+  tree at = emit_value (&seq, ptr, POINTER_PLUS_EXPR, buf, byte_offset,
+			"PP_trace_word");
+  tree word = build2 (MEM_REF, u64, at, build_int_cst (ptr, 0));
+  TREE_THIS_VOLATILE (word) = 1;
+  tree next = build2 (MEM_REF, u64, at, build_int_cst (ptr, 8));
+  TREE_THIS_VOLATILE (next) = 1;
+  tree shift = emit_value (&seq, integer_type_node, NOP_EXPR, off, NULL_TREE,
+			   "PP_trace_shift");
+  tree old_word = emit_value (&seq, u64, NOP_EXPR, word, NULL_TREE, "PP_trace_old");
+  tree kv = emit_value (&seq, u64, NOP_EXPR, k, NULL_TREE, "PP_trace_k");
+  tree placed = emit_value (&seq, u64, LSHIFT_EXPR, kv, shift, "PP_trace_placed");
+  tree new_word = emit_value (&seq, u64, BIT_IOR_EXPR, old_word, placed,
+			      "PP_trace_new");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (unshare_expr (word), new_word));
+  tree half = emit_value (&seq, u64, RSHIFT_EXPR, kv,
+			  build_int_cst (integer_type_node, 1), "PP_trace_high");
+  tree rest = emit_value (&seq, integer_type_node, MINUS_EXPR,
+			  build_int_cst (integer_type_node, 63), shift, "PP_trace_rest");
+  tree high = emit_value (&seq, u64, RSHIFT_EXPR, half, rest, "PP_trace_high");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (next, high));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_cursor), end));
+  if (frame)
+    {
+      tree back = emit_value (&seq, u64, MINUS_EXPR, fold_convert (u64, frame),
+			      build_int_cst (u64, 256), "PP_trace_back");
+      gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_state), back));
+    }
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_limit), lim));
+  gsi = gsi_start_bb (fast);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  make_single_succ_edge (fast, join, EDGE_FALLTHRU);
+
+  seq = NULL;
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_limit), lim));
+  gimple_seq_add_stmt (&seq, call);
+  gsi = gsi_start_bb (slow);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  make_single_succ_edge (slow, join, EDGE_FALLTHRU);
+
+  fast->count = bb->count.apply_probability (likely);
+  slow->count = bb->count - fast->count;
+}
+
+/* The key of function INDEX of the unit (pathprof-abi.h), into SEQ.  */
+static tree
+trace_key (const probe_target &t, uint32_t index, gimple_seq *seq)
+{
+  tree byte = build4 (ARRAY_REF, TREE_TYPE (TREE_TYPE (t.trace_keys)), t.trace_keys,
+		      size_int (index), NULL_TREE, NULL_TREE);
+  return emit_value (seq, counter_type (), NOP_EXPR, build_fold_addr_expr (byte),
+		     NULL_TREE, "PP_trace_key");
+}
+
+/* Before each direct call of rec: expect = the callee's key.  */
+void
+announce_direct_calls (const function_record &rec, const probe_target &t)
+{
+  for (unsigned k = 0; k < rec.direct_calls.length (); k++)
+    {
+      gimple_seq seq = NULL;
+      tree key = trace_key (t, rec.direct_callees[k], &seq);
+      gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_expect), key));
+      gimple_stmt_iterator gsi = gsi_for_stmt (rec.direct_calls[k]);
+      gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+    }
+}
+
+/* Replaces the ENTER call (its result WORD) of function INDEX, whose
+   records take WIDTH bits and which direct calls enter, by the entry of
+   pathprof-abi.h, the call staying on the other path:
+       if (expect == key)
+         { expect = 0; s = state; frame = s + 256;
+           state = (frame & ~255) | WIDTH; }
+       else
+         frame = __pathprof_trace_enter (...);  */
+void
+expand_enter (const probe_target &t, gimple *call, tree frame, uint32_t index,
+	      unsigned width)
+{
+  tree u64 = counter_type ();
+  tree word = gimple_call_lhs (call);
+  basic_block bb = gimple_bb (call);
+  edge to_direct = split_block (bb, call);
+  basic_block join = to_direct->dest;
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  gsi_remove (&gsi, false);
+
+  gimple_seq seq = NULL;
+  tree expect = emit_value (&seq, u64, NOP_EXPR, tls_field (t, t.tls_expect),
+			    NULL_TREE, "PP_trace_expect");
+  tree key = trace_key (t, index, &seq);
+  gsi = gsi_last_bb (bb);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+
+  seq = NULL;
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_expect),
+						  build_int_cst (u64, 0)));
+  tree state = emit_value (&seq, u64, NOP_EXPR, tls_field (t, t.tls_state), NULL_TREE,
+			   "PP_trace_state");
+  tree fr = emit_value (&seq, u64, PLUS_EXPR, state, build_int_cst (u64, 256),
+			"PP_trace_frame");
+  tree depth = emit_value (&seq, u64, BIT_AND_EXPR, fr, build_int_cst (u64, ~(HOST_WIDE_INT) 255),
+			   "PP_trace_state");
+  tree next = emit_value (&seq, u64, BIT_IOR_EXPR, depth, build_int_cst (u64, width),
+			  "PP_trace_state");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_state), next));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (frame, fr));
+  basic_block direct = new_block_of (bb, seq, join);
+
+  seq = NULL;
+  gimple_seq_add_stmt (&seq, call);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (frame, word));
+  basic_block other = new_block_of (direct, seq, join);
+
+  branch (bb, to_direct, gimple_build_cond (EQ_EXPR, expect, key, NULL_TREE, NULL_TREE),
+	  direct, other, profile_probability::even ());
+  direct->count = bb->count.apply_probability (profile_probability::even ());
+  other->count = bb->count - direct->count;
+}
