@@ -52,7 +52,7 @@
                                 segment or a context path that ends there
                                 is counted in place too where it can be
    The interprocedural mode's calls (notes' calls) are probed around the call
-   statements by the plugin (plugin/probes.cc, insert_call_probes).
+   statements by the plugin (plugin/ip-probes.cc, insert_call_probes).
 
    Preferential modes (ppp.h) keep a second register q per activation, the
    path's preferential number, and a key per slot: the Ball-Larus number of

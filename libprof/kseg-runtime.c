@@ -45,7 +45,7 @@
    (pathprof-abi.h, __pathprof_ip_step): the activation's frame is the
    address of its struct act, whose first member gives its copy's row of
    the root's value table and the root activation's registers, which the
-   code keeps in locals between calls (plugin/probes.cc).  An add is one
+   code keeps in locals between calls (plugin/ip-probes.cc).  An add is one
    add to r (and q).  At a backedge of the function (plan.c marks its
    probe: segments end there in every copy but for region cuts), a cut
    ends the segment in place where its number has a place
@@ -270,7 +270,7 @@ struct hashed
 #define GROW 4
 
 /* The place of number N in a table of MASK + 1 places (the code computes
-   the same: plugin/probes.cc).  */
+   the same: plugin/ip-probes.cc).  */
 static inline uint64_t
 hashed_at (uint64_t n, uint64_t mask)
 {
@@ -334,7 +334,7 @@ static __thread struct
   struct act dummy;		/* every untracked activation's */
 } kt PP_TLS_MODEL;
 
-/* The plugin writes the call under way at these offsets (probes.cc).  */
+/* The plugin writes the call under way at these offsets (ip-probes.cc).  */
 _Static_assert (offsetof (struct __pathprof_ip_frame, values) == 0
 		&& offsetof (struct __pathprof_ip_frame, regs) == 8
 		&& offsetof (struct __pathprof_ip_frame, tag) == 16
@@ -344,7 +344,7 @@ _Static_assert (offsetof (struct __pathprof_ip_frame, values) == 0
 		&& offsetof (struct __pathprof_ip_frame, exit_adds) == 36
 		&& offsetof (struct __pathprof_ip_frame, ret) == 40
 		&& offsetof (struct __pathprof_ip_frame, calls) == 56,
-		"struct __pathprof_ip_frame as plugin/probes.cc reads it");
+		"struct __pathprof_ip_frame as plugin/ip-probes.cc reads it");
 
 /* The frame whose call is under way (pathprof-abi.h): the caller the next
    ENTER continues, if the frame's tag names it.  */

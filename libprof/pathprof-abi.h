@@ -72,7 +72,7 @@ void __pathprof_count_path (struct __pathprof_path_table *t, uint64_t path);
 /* Trace mode (corelib/trace.h, libprof/trace-buffers.c): a thread's record
    buffer, thread-local in libprof (__pathprof_trace_tls, initial-exec TLS).
    The plugin's code puts a witness k of a function of width w in place
-   (plugin/probes.cc, expand_witness):
+   (plugin/trace-probes.cc, expand_witness):
        lim = limit; limit = 0; pos = cursor;
        if (pos + w <= lim)
          { OR k in at bit pos of buf (libprof keeps the bits above the
