@@ -1,6 +1,7 @@
 /* pathprof plugin, the inserter's own header: what probes.cc (the plan's
    probes, site by site), ip-probes.cc (the interprocedural modes' code in
-   place) and trace-probes.cc (the trace mode's records in place) share.
+   place) and trace-probes.cc (the trace mode's records in place) share,
+   and the GIMPLE building blocks they use (emit.cc).
    The rest of the plugin sees insert_probes only (pathprof-plugin.h).  */
 
 #ifndef PATHPROF_PLUGIN_PROBES_H
@@ -37,7 +38,7 @@ struct site_state
   tree ip_values = NULL_TREE, ip_regs = NULL_TREE;
 };
 
-/* GIMPLE building blocks (probes.cc).  */
+/* GIMPLE building blocks (emit.cc).  */
 
 /* The type of the unit's counters and of libprof's words.  */
 tree counter_type (void);
@@ -54,6 +55,8 @@ void emit_increment (const probe_target &t, tree ref, gimple_seq *seq);
 tree emit_word_address (gimple_seq *seq, tree base, tree index);
 /* The local *REG, made (named NAME) on first use.  */
 tree make_register (tree *reg, const char *name);
+/* The frame word's local (trace and interprocedural modes).  */
+tree trace_frame (site_state &s);
 /* The frame word, loaded into SEQ.  */
 tree load_frame (site_state &s, gimple_seq *seq);
 /* A call of libprof's FN with ARGS into SEQ (the frame word first when
