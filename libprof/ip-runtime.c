@@ -53,6 +53,21 @@
    thread's table (ip-tables.c), with neither GMP nor a lock, and becomes a
    number only when the profile is written.
 
+   In place.  The code takes most edges itself (pathprof-abi.h,
+   __pathprof_ip_step with two registers): ENTER returns the activation's
+   address, whose frame gives its procedure's row (prog.in_place: a, 0, b,
+   0 per edge) and its sums A and B as registers, to which the code adds.
+   The adds have no overflow check, so a procedure is in place only when
+   all its values add up to less than 2^62 (make_in_place); else EDGE
+   takes its edges, as it takes a value that does not fit.  At a backedge
+   the row holds a_out (top bit set), a_in, b_out, b_in, and where the
+   activation's key (sum[2], with the thread's table in sum[3]) is set,
+   the code counts (key, A + a_out, B + b_out) in that key's home slot of
+   the thread's table when the slot has it, and starts the next path at
+   (a_in, b_in): what cut_edge, end_path and restart would do there.  The
+   key is set only where that is so (sync_place), and kept true by every
+   probe after which the activation's code runs (done).
+
    Signals: probes are not reentrant (GMP allocates); a handler's probes
    while a probe of its thread is under way are ignored and its activations
    untracked.
