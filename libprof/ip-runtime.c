@@ -134,6 +134,7 @@ static struct
      0, b, 0; at a backedge a_out | TOP, a_in, b_out, b_in; or UINT64_MAX
      first where EDGE must take the edge.  */
   uint64_t **in_place;
+  bool *cuts_in_place;		/* per procedure: a backedge's row counts in place */
   uint32_t *root_of;		/* per procedure: its ENTRY root, or NONE */
   uint32_t *gentry_root_of;	/* piecewise: its GENTRY root, or NONE */
   uint32_t words;		/* 64-bit words of a path number */
@@ -236,6 +237,7 @@ make_in_place (uint32_t p)
       uint32_t out = ip->exit_of_edge[e], in = ip->entry_of_edge[e];
       if (k == NONE && ip->back_of_edge[e] == 1 && fits && out != NONE && in != NONE)
 	{
+	  prog.cuts_in_place[p] = true;
 	  row[4 * e] = ab[2 * out] | (uint64_t) 1 << 63;
 	  row[4 * e + 1] = ab[2 * in];
 	  row[4 * e + 2] = ab[2 * out + 1];
@@ -258,7 +260,8 @@ make_value_tables (void)
 {
   prog.ab = pp_calloc (prog.nb.nprocs + 1, sizeof *prog.ab);
   prog.in_place = pp_calloc (prog.nb.nprocs + 1, sizeof *prog.in_place);
-  if (!prog.ab || !prog.in_place)
+  prog.cuts_in_place = pp_calloc (prog.nb.nprocs + 1, sizeof *prog.cuts_in_place);
+  if (!prog.ab || !prog.in_place || !prog.cuts_in_place)
     return -1;
   for (uint32_t p = 0; p < prog.nb.nprocs; p++)
     {
@@ -584,6 +587,7 @@ struct act
   bool root;			/* it started a path; saved is the one suspended */
   bool entered;			/* the call under way continued the path */
   bool entry_lost;		/* on_entry names no path */
+  bool keyed;			/* its procedure's cuts_in_place: sync_place */
   bool saved_lost;
   bool saved_open;
   uint32_t saved_base;
@@ -896,6 +900,8 @@ cut_edge (struct act *a, uint32_t edge)
 static inline void
 sync_place (struct act *a)
 {
+  if (!a->keyed)
+    return;			/* sum[2] stays 0 */
   uint64_t ctx1 = 0;
   if (!ipt.lost)
     switch (a->seg)
@@ -970,6 +976,8 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
       caller = ipt.depth > 1 ? act_at (ipt.depth - 2) : NULL;
       a->fr.values = prog.in_place[p];
       a->fr.regs = a->sum;
+      a->sum[2] = a->sum[3] = 0;
+      a->keyed = prog.cuts_in_place[p];
       a->proc = p;
       a->ab = prog.ab[p];
       a->fin = prog.nb.procs[p].fin_of_edge;
