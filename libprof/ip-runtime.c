@@ -843,12 +843,19 @@ restart (struct act *a, uint32_t in)
     add_value (a, in);
 }
 
-/* The activation of FRAME, abandoning those above it; NULL if untracked
-   (the thread's dummy frame is deeper than any stack).  */
+/* The depth of the activation of FRAME (0: none; the thread's dummy
+   frame's is deeper than any stack).  */
+static inline uint32_t
+frame_depth (uint64_t frame)
+{
+  return frame ? ((const struct __pathprof_ip_frame *) (uintptr_t) frame)->depth : 0;
+}
+
+/* The activation of FRAME, abandoning those above it; NULL if untracked.  */
 static struct act *
 frame_act (uint64_t frame)
 {
-  uint32_t depth = frame ? ((const struct __pathprof_ip_frame *) (uintptr_t) frame)->depth : 0;
+  uint32_t depth = frame_depth (frame);
   if (depth == 0 || depth > ipt.depth)
     return NULL;
   if (depth < ipt.depth)
@@ -1182,7 +1189,7 @@ __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call)
     return;
   ipt.busy = true;
   pp_gmp_in_front (in_probe);
-  uint32_t depth = frame ? ((const struct __pathprof_ip_frame *) (uintptr_t) frame)->depth : 0;
+  uint32_t depth = frame_depth (frame);
   if (depth && depth <= ipt.depth)
     {
       struct act *a = act_at (depth - 1);

@@ -151,6 +151,20 @@ insert_on_edge_first (edge e, gimple_seq seq)
     gsi_insert_seq_on_edge (e, pending);
 }
 
+bool
+insert_on_normal_edge (basic_block bb, gimple_seq seq)
+{
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, bb->succs)
+    if (!(e->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE)))
+      {
+	insert_on_edge_first (e, seq);
+	return true;
+      }
+  return false;
+}
+
 /* A new block after AFTER, in AFTER's loop.  */
 basic_block
 new_block (basic_block after)

@@ -703,14 +703,7 @@ insert_call_probes (const probe_target &t, site_state &s,
 	  gsi_insert_seq_after (&gsi, after, GSI_SAME_STMT);
 	  continue;
 	}
-      edge e;
-      edge_iterator ei;
-      FOR_EACH_EDGE (e, ei, bb->succs)
-	if (!(e->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE)))
-	  {
-	    insert_on_edge_first (e, after);
-	    break;
-	  }
+      insert_on_normal_edge (bb, after);
     }
   basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)

@@ -259,17 +259,11 @@ insert_at_block (basic_block bb, gimple_seq seq)
 	  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
 	  return;
 	}
-      edge e;
-      edge_iterator ei;
-      FOR_EACH_EDGE (e, ei, bb->succs)
-	if (!(e->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE)))
-	  {
-	    /* The block's probes run before the edge's own (inserted
-	       earlier: edge sites come first in the plan).  */
-	    insert_on_edge_first (e, seq);
-	    return;
-	  }
-      internal_error ("pathprof: block %d has no edge for its probe", bb->index);
+      /* The block's probes run before the edge's own (inserted earlier:
+	 edge sites come first in the plan).  */
+      if (!insert_on_normal_edge (bb, seq))
+	internal_error ("pathprof: block %d has no edge for its probe", bb->index);
+      return;
     }
   gsi = gsi_after_labels (bb);
   gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);

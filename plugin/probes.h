@@ -65,6 +65,9 @@ gimple *emit_trace_call (tree fn, site_state &s, bool frame_first, tree a, tree 
 			 gimple_seq *seq);
 /* SEQ on edge E, before what is already pending there.  */
 void insert_on_edge_first (edge e, gimple_seq seq);
+/* SEQ on BB's first normal outgoing edge (not abnormal, EH or fake),
+   before what is pending there; false when BB has none.  */
+bool insert_on_normal_edge (basic_block bb, gimple_seq seq);
 /* A new block after AFTER, in AFTER's loop.  */
 basic_block new_block (basic_block after);
 /* A conditional jump at the end of FROM: COND true to YES, else NO.  */
