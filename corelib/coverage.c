@@ -61,7 +61,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "format/alloc.h"
 #include "coverage.h"
 #include "dominators.h"
 

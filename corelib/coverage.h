@@ -51,18 +51,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "graph.h"
+#include "format/graph.h"
+#include "format/modes.h"	/* enum pp_coverage_mode */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-enum pp_coverage_mode
-{
-  PP_COVER_BLOCKS = 0,		/* block coverage from block probes */
-  PP_COVER_EDGES = 1,		/* edge coverage from edge probes */
-  PP_COVER_BLOCKS_BY_EDGES = 2,	/* block coverage from edge probes */
-};
 
 /* Return values besides 0.  */
 #define PP_COVERAGE_NOMEM (-1)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "format/alloc.h"
 #include "dominators.h"
 
 #define NONE PP_DOM_NONE

@@ -10,7 +10,7 @@
 #ifndef PATHPROF_CORE_EDGEPROF_H
 #define PATHPROF_CORE_EDGEPROF_H
 
-#include "graph.h"
+#include "format/graph.h"
 
 #ifdef __cplusplus
 extern "C" {

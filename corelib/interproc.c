@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "format/alloc.h"
 #include "interproc.h"
 
 #define NONE UINT32_MAX

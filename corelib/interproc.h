@@ -66,7 +66,7 @@
 #include <stdint.h>
 #include <gmp.h>
 
-#include "graph.h"
+#include "format/graph.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-#include "alloc.h"
+#include "format/alloc.h"
 #include "paths.h"
 
 struct pp_paths_build

@@ -20,7 +20,7 @@
 
 #include <math.h>
 
-#include "alloc.h"
+#include "format/alloc.h"
 #include "edgeprof.h"
 #include "paths-internal.h"
 #include "ppp.h"

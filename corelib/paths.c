@@ -7,7 +7,7 @@
 #include <gmp.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "format/alloc.h"
 #include "paths.h"
 #include "paths-internal.h"
 

@@ -55,7 +55,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "graph.h"
+#include "format/graph.h"
 
 #ifdef __cplusplus
 extern "C" {

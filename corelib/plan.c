@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "format/alloc.h"
 #include "plan.h"
 #include "ip-notes.h"
-#include "modes.h"
+#include "format/modes.h"
 #include "coverage.h"
 #include "edgeprof.h"
 #include "paths.h"
@@ -708,7 +708,7 @@ interesting_count_sites (const pp_paths *p)
 
 /* The probes of one edge's path action: the count first, then the register
    updates.  KEYED_SITE (preferential numbering only): the edges where an
-   interesting path may be counted.  In a packed plan (plan.h) each
+   interesting path may be counted.  In a packed plan (format/probes.h) each
    preferential operand joins its Ball-Larus one, (bl << pack_bits) + q, and
    the second register's actions go.  */
 static void
@@ -755,7 +755,7 @@ add_path_probes (pp_plan *out, const pp_paths *p, const bool *keyed_site,
 }
 
 /* Whether every register operand of PLAN is a signed 32-bit value, an
-   immediate of x86-64's adds and moves.  Packing is meant to save (plan.h):
+   immediate of x86-64's adds and moves.  Packing is meant to save (format/probes.h):
    one update where there were two, one register for the activation.  A wider
    operand, such as a large Ball-Larus increment shifted by pack_bits, is a
    64-bit constant that GCC loads into a register and, inside a loop, keeps
@@ -822,7 +822,7 @@ plan_slots (pp_plan *out, const pp_paths *p, const pp_plan_input *in)
       out->slot_shift = -(uint64_t) ppp->lowest;
       out->nkeys = (uint32_t) ((uint64_t) ppp->highest - (uint64_t) ppp->lowest + 1);
       out->keys_cover_all = true;
-      /* One register for both numbers where they fit (plan.h): the fewest
+      /* One register for both numbers where they fit (format/probes.h): the fewest
 	 bits a zero-extending move extracts.  */
       for (uint8_t bits = 8; bits <= 32 && !out->pack_bits && !in->two_registers;
 	   bits *= 2)
@@ -1116,4 +1116,19 @@ pp_plan_from_notes (const pp_function_notes *fn, const pp_mode_info *mode,
   pp_free (seen);
   pp_free (reentry);
   return status;
+}
+
+int
+pp_plan_mode (const pp_mode_info *mode, const pp_graph *g, const pp_plan_input *in,
+	      pp_plan *out, const char **why)
+{
+  static pp_planner *const planner[PP_PLANNER_COUNT] = {
+    [PP_PLANNER_EDGE_COUNTS] = pp_plan_edge_counts,
+    [PP_PLANNER_BLOCK_COUNTS] = pp_plan_block_counts,
+    [PP_PLANNER_COVERAGE] = pp_plan_coverage,
+    [PP_PLANNER_TRACE] = pp_plan_trace,
+    [PP_PLANNER_INTERPROC] = pp_plan_interproc,
+    [PP_PLANNER_PATHS] = pp_plan_paths,
+  };
+  return planner[mode->planner] (mode, g, in, out, why);
 }

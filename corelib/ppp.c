@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "format/alloc.h"
 #include "ppp.h"
 
 /* One interesting path crossing one DAG edge: which path, and the Ball-Larus

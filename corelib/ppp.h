@@ -46,7 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "format/alloc.h"
 #include "paths.h"
 
 #ifdef __cplusplus

@@ -7,11 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "format/alloc.h"
 #include "ip-notes.h"
 #include "prior.h"
 #include "edgeprof.h"
-#include "modes.h"
+#include "format/modes.h"
+#include "plan.h"
 
 static int
 by_path (const void *a, const void *b)

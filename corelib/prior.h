@@ -23,9 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "notes.h"
+#include "format/notes.h"
 #include "paths.h"
-#include "profile.h"
+#include "format/profile.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -22,7 +22,7 @@
 
 #include <stdlib.h>
 
-#include "alloc.h"
+#include "format/alloc.h"
 #include "edgeprof.h"
 
 /* Per node: inflow minus outflow over the edges known so far.  At most 2^32 edges of

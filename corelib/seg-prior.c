@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "format/alloc.h"
 #include "ip-notes.h"
 #include "prior.h"
 #include "segments.h"

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "hash.h"
+#include "format/alloc.h"
+#include "format/hash.h"
 #include "paths-internal.h"
 #include "segments.h"
 

@@ -35,7 +35,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "graph.h"
+#include "format/graph.h"
 #include "interproc.h"
 #include "paths.h"
 

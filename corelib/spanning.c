@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "alloc.h"
+#include "format/alloc.h"
 #include "edgeprof.h"
 
 /* Kruskal order of one edge.  */

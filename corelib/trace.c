@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "format/alloc.h"
 #include "trace.h"
 #include "edgeprof.h"
 

@@ -71,8 +71,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "graph.h"
-#include "notes.h"
+#include "format/graph.h"
+#include "format/notes.h"
 
 #ifdef __cplusplus
 extern "C" {

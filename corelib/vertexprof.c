@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "format/alloc.h"
 #include "edgeprof.h"
 
 #define NONE UINT32_MAX

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "alloc.h"
+#include "format/alloc.h"
 #include "edgeprof.h"
 
 /* Each loop is assumed to iterate this many times per entry.  */

@@ -1,4 +1,4 @@
-/* libprof's heap (corelib/alloc.h): every block the runtime and its build of
+/* libprof's heap (corelib/format/alloc.h): every block the runtime and its build of
    corelib take, from pages it maps itself, so that the program's malloc
    heap runs exactly as in the plain build.
 

@@ -1,4 +1,4 @@
-/* libprof's heap (arena.c); corelib/alloc.h declares its allocation
+/* libprof's heap (arena.c); corelib/format/alloc.h declares its allocation
    functions.  */
 
 #ifndef PATHPROF_ARENA_H

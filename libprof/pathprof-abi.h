@@ -38,10 +38,10 @@ struct __pathprof_path_table
 struct __pathprof_unit
 {
   uint32_t abi_version;		/* PATHPROF_ABI_VERSION */
-  uint32_t value_kind;		/* enum pp_value_kind (corelib/profile.h) */
+  uint32_t value_kind;		/* enum pp_value_kind (corelib/format/profile.h) */
   uint64_t checksum;		/* pp_hash64 (notes, notes_len, PP_HASH_SEED) */
   const char *name;		/* absolute path of the main source file */
-  const unsigned char *notes;	/* corelib/notes.h encoding */
+  const unsigned char *notes;	/* corelib/format/notes.h encoding */
   uint32_t notes_len;
   uint32_t nvalues;
   void *values;			/* uint64_t[nvalues] or uint8_t[nvalues] */
@@ -142,7 +142,7 @@ void __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call);
    as the five words at `next` say.  */
 void __pathprof_ip_cut (uint64_t frame, uint32_t edge, uint64_t number,
 			const void *next);
-/* Every interprocedural mode takes an edge in place (plan.h
+/* Every interprocedural mode takes an edge in place (probes.h
    PP_PROBE_IP_ADD), as __pathprof_ip_step says, from the frame ENTER
    returned: context and piecewise paths add to the activation's sums A and
    B (libprof/ip-runtime.c, "In place"), segments (modes
@@ -170,7 +170,7 @@ void __pathprof_ip_cut (uint64_t frame, uint32_t edge, uint64_t number,
    UINT64_MAX, w 0, where nothing else would do) libprof's EDGE takes the
    edge.  values and regs stay valid while the activation runs; an
    untracked activation's values are all 0.  Functions with more edges
-   than corelib/plan.h's PP_PLAN_IP_INLINE_EDGES call EDGE on every edge.  */
+   than corelib/format/probes.h's PP_PLAN_IP_INLINE_EDGES call EDGE on every edge.  */
 struct __pathprof_ip_frame
 {
   const uint64_t *values;

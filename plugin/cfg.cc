@@ -1,6 +1,6 @@
 /* pathprof plugin, CFG side: normalises each function's CFG so that flow is
    conserved for every execution (DESIGN.md, "The plugin's position and CFG
-   normalisation"), turns it into a core graph (corelib/graph.h) with GCC's
+   normalisation"), turns it into a core graph (corelib/format/graph.h) with GCC's
    static estimates as weights, and describes it for the notes: blocks with the
    source lines gcov would give them, and edges.  */
 

@@ -334,7 +334,7 @@ context_cut (const probe_target &t, tree f, tree values, tree v, unsigned at,
 
 /* Replaces the call __pathprof_ip_edge (frame, e) of an interprocedural
    function by __pathprof_ip_step of pathprof-abi.h for its probe's operand2 ARG
-   (plan.h: the WIDTH registers the activations add, and whether the edge
+   (probes.h: the WIDTH registers the activations add, and whether the edge
    CUTS), the call staying on the unlikely path (w = 2 WIDTH words per
    edge):
        f = (struct __pathprof_ip_frame *) frame; regs = f->regs;

@@ -47,8 +47,8 @@
 #include "opts.h"
 #include "toplev.h"
 
-#include "corelib/modes.h"
-#include "corelib/notes.h"
+#include "corelib/format/modes.h"
+#include "corelib/format/notes.h"
 #include "corelib/plan.h"
 #include "corelib/prior.h"
 #include "libprof/pathprof-abi.h"

@@ -1,7 +1,7 @@
 /* pathprof GCC plugin: the pass, and the driver that takes each unit
    through the other files (pathprof-plugin.h lists them): normalise every
    function's CFG and build its core graph (cfg.cc), ask the mode's planner in
-   corelib/ for its plan (the mode table, corelib/modes.h), create the unit's
+   corelib/ for its plan (the mode table, corelib/format/modes.h), create the unit's
    values (unit.cc), emit every plan's probes (probes.cc), then the notes and the
    registration record (unit.cc).
 
@@ -22,7 +22,7 @@
 #include "corelib/ip-notes.h"
 #include "corelib/paths.h"
 #include "corelib/prior.h"
-#include "corelib/profile.h"
+#include "corelib/format/profile.h"
 
 int plugin_is_GPL_compatible;
 
@@ -204,7 +204,7 @@ plan_function (function_record &rec, pp_function_notes &fn, file_table &files,
       in.ninteresting = prior_paths.interesting.length ();
     }
   const char *why = NULL;
-  int rc = option_mode->plan (option_mode, &g, &in, &rec.plan, &why);
+  int rc = pp_plan_mode (option_mode, &g, &in, &rec.plan, &why);
   if (rc == PP_PLAN_ENOMEM)
     fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
   if (rc != PP_PLAN_OK)

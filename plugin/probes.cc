@@ -1,4 +1,4 @@
-/* pathprof plugin, the inserter: walks a function's plan (corelib/plan.h) and
+/* pathprof plugin, the inserter: walks a function's plan (corelib/format/probes.h) and
    emits the GIMPLE of each probe, one sequence per probe site, in plan order.
    Nothing here depends on the mode: an action is one case of emit_action, and
    emit_increment is the one place that chooses a plain or an atomic update.
@@ -87,7 +87,7 @@ emit_sum (tree value, tree operand, gimple_seq *seq)
 }
 
 /* The Ball-Larus number in NUMBER, the register's value at a path end: in a
-   packed plan, its high bits (plan.h).  */
+   packed plan, its high bits (probes.h).  */
 static tree
 unpack_number (const function_record &rec, tree number, gimple_seq *seq)
 {
@@ -417,7 +417,7 @@ insert_probes (const function_record &rec, const probe_target &t)
       gimple_seq seq = NULL;
       s.value = load_register (plan, i, end, reads_register, path_register, s,
 			       &seq);
-      /* A packed plan has no second register (plan.h).  */
+      /* A packed plan has no second register (probes.h).  */
       s.value2 = plan.pack_bits ? NULL_TREE
 		 : load_register (plan, i, end, reads_ppp_register, ppp_register,
 				  s, &seq);

@@ -1,6 +1,6 @@
 /* pathprof plugin, the unit's records: the value array every probe of the unit
    stores into, the hash-table descriptors of functions with too many paths for
-   an array, the notes (corelib/notes.h) and the registration record that
+   an array, the notes (corelib/format/notes.h) and the registration record that
    libprof reads (libprof/pathprof-abi.h), with the constructor that registers it
    and the destructor that writes the profile.  */
 

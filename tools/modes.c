@@ -1,4 +1,4 @@
-/* pathprof modes: the plugin's modes, from the mode table (corelib/modes.c),
+/* pathprof modes: the plugin's modes, from the mode table (corelib/format/modes.c),
    one a line: the name -fplugin-arg-pathprof-mode= takes and what a profile
    of the mode tells.  The build makes one specs file per line
    (plugin/Makefile.am), so the table is the only list of modes.  */

@@ -51,7 +51,7 @@ static int read_block_counts (report_function *f, const pp_unit_data *u,
 static int read_coverage (report_function *f, const pp_unit_data *u,
 			  const pp_mode_info *mode, char *err, size_t errlen);
 
-/* What the values mean comes from the mode's row (corelib/modes.h); how to turn
+/* What the values mean comes from the mode's row (corelib/format/modes.h); how to turn
    them into counts or coverage, from here: one reader a family of modes
    (the trace's none: its counts are in its trace file).  */
 static const mode_reader_fn mode_readers[PP_FAMILY_COUNT] = {

@@ -3,7 +3,7 @@
    Each unit's raw values are turned into per-function facts in one place, by the
    reader of the unit's mode (report.c, mode_readers), from the function's plan as
    the notes record it; what the mode's values are comes from its row in the mode
-   table (corelib/modes.h).  The commands only see the result.  A mode without a
+   table (corelib/format/modes.h).  The commands only see the result.  A mode without a
    reader is refused with a message naming the unit.
 
    Units of a counting mode (edge-counts) get counts, and their coverage follows

@@ -1,4 +1,4 @@
-/* The program's heap runs as in the plain build (corelib/alloc.h): libprof
+/* The program's heap runs as in the plain build (corelib/format/alloc.h): libprof
    takes no memory from the program's malloc, GMP's included.  This program
    counts every call of its own malloc, calloc, realloc and free, which
    libc, GMP and libprof would all call, prints the counts at points of its

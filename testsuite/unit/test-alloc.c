@@ -1,4 +1,4 @@
-/* corelib/alloc.h: pp_sort against a stable insertion sort (random arrays
+/* corelib/format/alloc.h: pp_sort against a stable insertion sort (random arrays
    full of ties, element sizes from 1 to 40 bytes), and libprof's arena
    (libprof/arena.c) against what a heap promises: random malloc, calloc,
    realloc and free, each live block filled with a pattern of its own that

@@ -1,4 +1,4 @@
-/* Unit tests of the notes and profile file formats (corelib/notes.c, corelib/profile.c):
+/* Unit tests of the notes and profile file formats (corelib/format/notes.c, corelib/format/profile.c):
    round trips of random content, rejection of every truncation and of random
    corruption without crashing, and the merge rules (sparse path counts too).  */
 

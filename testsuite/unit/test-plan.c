@@ -1,4 +1,4 @@
-/* Tests of the mode table and the plan layer (corelib/modes.h, plan.h): on random
+/* Tests of the mode table and the plan layer (corelib/format/modes.h, plan.h): on random
    and structured CFGs, every mode's planner gives a plan of the promised shape;
    the notes record it and the tool reads back exactly the same probes (sites,
    actions, value indices; path operands are not recorded); the CFG checksum
@@ -49,7 +49,7 @@ check_table (void)
       unit_check (&prop_table, pp_mode_lookup (m->mode) == m
 		  && pp_mode_by_name (m->name) == m
 		  && strcmp (pp_mode_name (m->mode), m->name) == 0
-		  && m->plan != NULL
+		  && m->planner < PP_PLANNER_COUNT
 		  && (m->value_kind == PP_VALUES_U8 || m->value_kind == PP_VALUES_U64),
 		  "row %u (%s) does not look itself up", i, m->name);
     }
@@ -427,7 +427,7 @@ check_graph (const pp_graph *g, unsigned long long seed)
 			   .notes = &fn };
       pp_plan plan;
       const char *why = NULL;
-      int rc = m->plan (m, g, &in, &plan, &why);
+      int rc = pp_plan_mode (m, g, &in, &plan, &why);
       if (rc != PP_PLAN_OK)
 	{
 	  unit_check (&prop_shape, 0, "mode %s, graph seed %llx: planning "
@@ -443,7 +443,7 @@ check_graph (const pp_graph *g, unsigned long long seed)
 	  /* Where counting weighs less, the function counts instead.  */
 	  pp_plan counted;
 	  in.counter_cost = 1;
-	  if (m->plan (m, g, &in, &counted, &why) != PP_PLAN_OK)
+	  if (pp_plan_mode (m, g, &in, &counted, &why) != PP_PLAN_OK)
 	    abort ();
 	  check_shape (m, g, &counted, array_max, seed);
 	  check_round_trip (m, g, &counted, seed, &checksum);

@@ -171,7 +171,7 @@ struct plan_run
 };
 
 /* Applies the probes of edge E (all of them, or only its register updates),
-   as plan.h defines them.  */
+   as probes.h defines them.  */
 static void
 apply_probes (const pp_plan *plan, uint32_t e, bool counts, struct plan_run *s)
 {
@@ -234,7 +234,7 @@ check_plan (const pp_graph *g, const pp_paths *p, const bool *ends,
   const pp_mode_info *m = pp_mode_by_name ("ppp");
   pp_plan plan;
   const char *why;
-  if (m->plan (m, g, &in, &plan, &why) != PP_PLAN_OK)
+  if (pp_plan_mode (m, g, &in, &plan, &why) != PP_PLAN_OK)
     {
       unit_check (&prop_plan, 0, "seed %#llx: planning failed", seed);
       return;

@@ -142,9 +142,10 @@ build_notes (struct test_unit *tu, uint32_t mode, const struct test_graph *t,
 {
   memset (tu, 0, sizeof *tu);
   tu->files[0] = (char *) "/src/t.c";
-  tu->fn = (pp_function_notes) { (char *) "f", (char *) "f", 0, 10, 0, 0,
-				 plan->nprobes, t->nnodes, tu->blocks,
-				 t->nedges, tu->edges };
+  tu->fn = (pp_function_notes) { .asm_name = (char *) "f", .name = (char *) "f",
+				 .decl_line = 10, .nvalues = plan->nprobes,
+				 .nblocks = t->nnodes, .blocks = tu->blocks,
+				 .nedges = t->nedges, .edges = tu->edges };
   for (uint32_t v = 0; v < t->nnodes; v++)
     {
       tu->lines[v] = (pp_line_ref) { 0, 10 + v };
@@ -158,8 +159,9 @@ build_notes (struct test_unit *tu, uint32_t mode, const struct test_graph *t,
       tu->blocks[plan->probes[i]].value = (int32_t) i;
     else
       tu->edges[plan->probes[i]].value = (int32_t) i;
-  tu->notes = (pp_unit_notes) { mode, 0, (char *) "/src/t.c", 1, tu->files,
-				1, &tu->fn };
+  tu->notes = (pp_unit_notes) { .mode = mode, .unit_name = (char *) "/src/t.c",
+				.nfiles = 1, .files = tu->files,
+				.nfunctions = 1, .functions = &tu->fn };
 }
 
 /* Writes a profile of one unit with these notes and values to path.  */
@@ -176,7 +178,7 @@ write_profile (const char *path, const pp_unit_notes *notes, uint32_t value_kind
 		     .notes_len = (uint32_t) nlen, .notes = nbuf,
 		     .value_kind = value_kind, .nvalues = nvalues,
 		     .values = values };
-  pp_profile p = { 1, 1, &u };
+  pp_profile p = { .nunits = 1, .cap = 1, .units = &u };
   int rc = pp_profile_encode (&p, &pbuf, &plen);
   free (nbuf);
   if (rc)
@@ -279,7 +281,7 @@ one_case (const char *path, uint32_t mi, enum variant variant,
       pp_plan_input in = { .weights = w, .counter_cost = 1e-6 };
       const pp_mode_info *m = pp_mode_lookup (modes[mi].mode);
       const char *ignored;
-      if (m->plan (m, &g, &in, &counting, &ignored) != PP_PLAN_OK)
+      if (pp_plan_mode (m, &g, &in, &counting, &ignored) != PP_PLAN_OK)
 	{
 	  pp_coverage_plan_free (&plan);
 	  pp_graph_free (&g);

@@ -10,7 +10,7 @@
 #include "alloc.h"
 #include "hash.h"
 #include "notes.h"
-#include "ip-notes.h"
+#include "ip-records.h"
 #include "modes.h"
 
 static bool

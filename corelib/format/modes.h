@@ -1,6 +1,6 @@
 /* The modes: one table, one row a mode, shared by the plugin (option spelling,
    value type, planner) and the tool (what a profile of the mode holds).  A new mode
-   is a row here plus its planner (plan.h's shape); the plugin's inserter and the
+   is a row here plus its planner (corelib/plan.h); the plugin's inserter and the
    notes need nothing mode-specific.  The notes record the row's `mode` number.  */
 
 #ifndef PATHPROF_CORE_MODES_H
@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "plan.h"
+#include "probes.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,11 +30,31 @@ enum pp_mode_family
   PP_FAMILY_COUNT
 };
 
-/* Makes the plan of one function for MODE.  Returns PP_PLAN_OK with *out
-   filled, PP_PLAN_ENOMEM, or PP_PLAN_EGRAPH with *why set to a static message;
-   on failure *out is empty.  */
-typedef int pp_planner (const pp_mode_info *mode, const pp_graph *g,
-			const pp_plan_input *in, pp_plan *out, const char **why);
+/* The coverage planner's kinds (coverage.h), its rows' plan_arg.  */
+enum pp_coverage_mode
+{
+  PP_COVER_BLOCKS = 0,		/* block coverage from block probes */
+  PP_COVER_EDGES = 1,		/* edge coverage from edge probes */
+  PP_COVER_BLOCKS_BY_EDGES = 2,	/* block coverage from edge probes */
+};
+
+/* The planners (plan.c, pp_plan_mode): a row names its planner, not its
+   code, so that what reads the table (notes, profiles, libprof) links no
+   placement algorithm.  */
+enum pp_planner_id
+{
+  PP_PLANNER_EDGE_COUNTS,	/* counters on maximum-spanning-tree chords */
+  PP_PLANNER_BLOCK_COUNTS,	/* of those, what block and line counts need */
+  PP_PLANNER_COVERAGE,		/* plan_arg: enum pp_coverage_mode */
+  PP_PLANNER_TRACE,		/* witnesses for regenerating executions */
+  PP_PLANNER_INTERPROC,		/* interprocedural paths: every real edge,
+				   entry, exits, re-entries; plan_arg: enum
+				   pp_ip_kind */
+  PP_PLANNER_PATHS,		/* Ball-Larus paths, increments on chords; the
+				   preferential modes' interesting paths in
+				   slots by preferential number (ppp.h) */
+  PP_PLANNER_COUNT
+};
 
 struct pp_mode_info
 {
@@ -55,7 +75,7 @@ struct pp_mode_info
   bool weighted;		/* the planner reads edge weights (spanning trees) */
   bool counts;			/* the profile yields counts, not only coverage */
   bool edges_determined;	/* every edge's count or coverage is known */
-  pp_planner *plan;
+  uint8_t planner;		/* enum pp_planner_id */
   int plan_arg;			/* the planner's own parameter */
   bool preferential;		/* learns interesting paths from a paths profile
 				   (-fplugin-arg-pathprof-profile), lists them in
@@ -67,17 +87,6 @@ struct pp_mode_info
   bool calls;			/* the notes list every function's calls
 				   (interprocedural paths) */
 };
-
-/* The planners (plan.c).  */
-pp_planner pp_plan_edge_counts;	/* counters on maximum-spanning-tree chords */
-pp_planner pp_plan_block_counts;	/* of those, what block and line counts need */
-pp_planner pp_plan_coverage;	/* plan_arg: enum pp_coverage_mode */
-pp_planner pp_plan_trace;	/* witnesses for regenerating executions */
-pp_planner pp_plan_interproc;	/* interprocedural paths: every real edge,
-				   entry, exits, re-entries */
-pp_planner pp_plan_paths;	/* Ball-Larus paths, increments on chords; the
-				   preferential modes' interesting paths in
-				   slots by preferential number (ppp.h) */
 
 /* The bit of SITE in pp_mode_info.value_sites.  */
 #define PP_SITES(site) (1u << (site))
@@ -113,14 +122,6 @@ extern const unsigned pp_nmodes;
 /* The row of a mode number or option spelling, or NULL.  */
 const pp_mode_info *pp_mode_lookup (uint32_t mode);
 const pp_mode_info *pp_mode_by_name (const char *name);
-
-/* The plan of a function of MODE back from its notes, as far as they record it:
-   every probe's site, action and value index; path operands are not recorded (0:
-   the tool rebuilds the numbering, which needs none of them).  Returns 0, or -1
-   with a reason in err when a value index appears twice, not at all, or where
-   the mode puts none (a corrupted profile), or on allocation failure.  */
-int pp_plan_from_notes (const pp_function_notes *fn, const pp_mode_info *mode,
-			pp_plan *plan, char *err, size_t errlen);
 
 /* The mode's option spelling ("edge-counts", ...), or "unknown".  */
 const char *pp_mode_name (uint32_t mode);
