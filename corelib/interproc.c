@@ -887,16 +887,10 @@ pp_ip_decode (const pp_ip_numbering *n, const mpz_t number, pp_ip_step_fn *fn,
       if (call)
 	{
 	  uint32_t s = ip->call_at[v];
-	  if (c.depth == cap)
+	  if (PP_RESERVE (sites, cap, (size_t) c.depth + 1, 16))
 	    {
-	      cap = cap ? 2 * cap : 16;
-	      uint32_t *ns = pp_realloc (sites, cap * sizeof *ns);
-	      if (!ns)
-		{
-		  status = -1;
-		  break;
-		}
-	      sites = ns;
+	      status = -1;
+	      break;
 	    }
 	  sites[c.depth] = s;
 	  if (pp_ip_call_site (n, &c, s))

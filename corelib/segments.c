@@ -18,15 +18,8 @@ struct vec
 static int
 push (struct vec *a, uint32_t x)
 {
-  if (a->n == a->cap)
-    {
-      uint32_t cap = a->cap ? 2 * a->cap : 16;
-      uint32_t *v = pp_realloc (a->v, cap * sizeof *v);
-      if (!v)
-	return -1;
-      a->v = v;
-      a->cap = cap;
-    }
+  if (PP_RESERVE (a->v, a->cap, (size_t) a->n + 1, 16))
+    return -1;
   a->v[a->n++] = x;
   return 0;
 }
@@ -131,14 +124,8 @@ make_copies (const pp_ip_program *prog, uint32_t root, uint32_t k,
 		goto nomem;
 	      continue;
 	    }
-	  if (s->ncopies == cap)
-	    {
-	      pp_seg_copy *more = pp_realloc (s->copies, 2 * cap * sizeof *more);
-	      if (!more)
-		goto nomem;
-	      s->copies = more;
-	      cap *= 2;
-	    }
+	  if (PP_RESERVE (s->copies, cap, (size_t) s->ncopies + 1, 16))
+	    goto nomem;
 	  s->copies[s->ncopies] = (pp_seg_copy) {
 	    .proc = site->callee, .parent = i, .site = pp_seg_site (s, j),
 	    .depth = c.depth + 1, .first_node = nodes, .first_slot = slots };

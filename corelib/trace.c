@@ -755,15 +755,8 @@ peek (pp_trace_bits *b, unsigned n, uint64_t *v)
 static frame *
 push (frame **stack, size_t *depth, size_t *cap, pp_trace_function *tf, uint32_t id)
 {
-  if (*depth == *cap)
-    {
-      size_t ncap = *cap ? 2 * *cap : 64;
-      frame *s = pp_realloc (*stack, ncap * sizeof *s);
-      if (!s)
-	return NULL;
-      *stack = s;
-      *cap = ncap;
-    }
+  if (PP_RESERVE (*stack, *cap, *depth + 1, 64))
+    return NULL;
   frame *f = &(*stack)[(*depth)++];
   *f = (frame) { .tf = tf, .id = id, .edge = tf->entry_edge, .state = ON_EDGE };
   return f;

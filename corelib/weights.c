@@ -66,15 +66,8 @@ find_back_edges (const pp_graph *g, struct structure *s)
 static int
 append_loop_exit (struct structure *s, uint32_t e)
 {
-  if (s->nloop_exits == s->loop_exits_cap)
-    {
-      size_t cap = s->loop_exits_cap ? 2 * s->loop_exits_cap : 64;
-      uint32_t *grown = pp_realloc (s->loop_exits, cap * sizeof *grown);
-      if (!grown)
-	return -1;
-      s->loop_exits = grown;
-      s->loop_exits_cap = cap;
-    }
+  if (PP_RESERVE (s->loop_exits, s->loop_exits_cap, s->nloop_exits + 1, 64))
+    return -1;
   s->loop_exits[s->nloop_exits++] = e;
   return 0;
 }

@@ -485,16 +485,7 @@ trace_id (struct __pathprof_unit *u)
   lock_trace ();
   if (!u->trace_id)
     {
-      if (ntraced == traced_cap)
-	{
-	  uint32_t cap = traced_cap ? 2 * traced_cap : 16;
-	  void *p = pp_realloc (traced_units, cap * sizeof *traced_units);
-	  if (p)
-	    {
-	      traced_units = p;
-	      traced_cap = cap;
-	    }
-	}
+      (void) PP_RESERVE (traced_units, traced_cap, (size_t) ntraced + 1, 16);
       if (ntraced < traced_cap)
 	{
 	  traced_units[ntraced] = u;

@@ -91,5 +91,10 @@ int tool_file_arguments (int argc, char **argv, const tool_option *opts,
 /* Loads and interprets profile PATH into R, printing the error on failure (returns
    -1) and a note for functions with unknown edge counts when NOTE_UNKNOWN.  */
 int tool_load_report (report *r, const char *path, bool note_unknown);
+/* The start of a command that reports one profile file: tool_file_arguments,
+   then tool_load_report.  Returns -1 with *path set and R loaded, or the exit
+   status to return at once.  */
+int tool_open_report (int argc, char **argv, const tool_option *opts,
+		      bool note_unknown, const char **path, report *r);
 
 #endif

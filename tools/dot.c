@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "alloc.h"
 #include "commands.h"
 #include "path-counts.h"
 #include "report.h"
@@ -199,14 +200,8 @@ static int
 add_on_path (struct on_path **list, size_t *n, size_t *cap, uint32_t where,
 	     uint32_t rank)
 {
-  if (*n == *cap)
-    {
-      *cap = *cap ? 2 * *cap : 64;
-      struct on_path *bigger = realloc (*list, *cap * sizeof **list);
-      if (!bigger)
-	return -1;
-      *list = bigger;
-    }
+  if (PP_RESERVE (*list, *cap, (size_t) *n + 1, 64))
+    return -1;
   (*list)[(*n)++] = (struct on_path) { where, rank };
   return 0;
 }
@@ -589,13 +584,10 @@ dot_command (int argc, char **argv)
     { .name = "paths", .paths = &top, .on = &hot },
     { .name = NULL },
   };
-  int parsed = tool_file_arguments (argc, argv, options, "profile file", &path);
-  if (parsed >= 0)
-    return parsed;
-
   report r;
-  if (tool_load_report (&r, path, true))
-    return EXIT_FAILURE;
+  int started = tool_open_report (argc, argv, options, true, &path, &r);
+  if (started >= 0)
+    return started;
   bool any_paths = false, found = false;
   for (uint32_t u = 0; u < r.nunits; u++)
     {

@@ -52,17 +52,10 @@ add_step (void *ctx, int kind, uint32_t x, uint32_t y)
 {
   struct decoder *d = ctx;
   report_ip_path *path = d->path;
-  if (path->nsteps == path->cap)
+  if (PP_RESERVE (path->steps, path->cap, (size_t) path->nsteps + 1, 64))
     {
-      uint32_t cap = path->cap ? 2 * path->cap : 64;
-      report_ip_step *steps = realloc (path->steps, cap * sizeof *steps);
-      if (!steps)
-	{
-	  d->failed = true;
-	  return;
-	}
-      path->steps = steps;
-      path->cap = cap;
+      d->failed = true;
+      return;
     }
   if (kind == PP_IP_STEP_EDGE && !d->nb->piecewise
       && d->nb->procs[x].edges[y].kind == PP_IP_SURROGATE_ENTRY)

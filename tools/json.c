@@ -238,13 +238,10 @@ int
 json_command (int argc, char **argv)
 {
   const char *path;
-  int parsed = tool_file_arguments (argc, argv, NULL, "profile file", &path);
-  if (parsed >= 0)
-    return parsed;
-
   report r;
-  if (tool_load_report (&r, path, true))
-    return EXIT_FAILURE;
+  int started = tool_open_report (argc, argv, NULL, true, &path, &r);
+  if (started >= 0)
+    return started;
   report_lines lines;
   if (report_lines_compute (&lines, &r, NULL))
     {

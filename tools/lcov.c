@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "alloc.h"
 #include "commands.h"
 #include "report.h"
 
@@ -36,18 +37,6 @@ struct lcov_data
   struct lcov_branch *branches;
 };
 
-static void *
-grow (void *array, size_t *cap, size_t need, size_t elt)
-{
-  if (need <= *cap)
-    return array;
-  size_t n = *cap ? *cap * 2 : 64;
-  void *p = realloc (array, n * elt);
-  if (p)
-    *cap = n;
-  return p;
-}
-
 /* Appends the branches of block v of f: its non-fake successors in gcov's order
    (by destination), when it has at least two.  */
 static int
@@ -75,14 +64,11 @@ add_block_branches (struct lcov_data *d, const report_unit *ru,
     }
   for (uint32_t b = 0; b < n && n >= 2; b++)
     {
-      struct lcov_branch *p = grow (d->branches, &d->branches_cap,
-				    d->nbranches + 1, sizeof *p);
-      if (!p)
+      if (PP_RESERVE (d->branches, d->branches_cap, d->nbranches + 1, 64))
 	{
 	  free (succ);
 	  return -1;
 	}
-      d->branches = p;
       uint32_t e = succ[b];
       d->branches[d->nbranches++] = (struct lcov_branch)
 	{ source_of_file[anchor.file], anchor.line, v, b,
@@ -105,11 +91,8 @@ collect (struct lcov_data *d, const report *r, const report_lines *rl)
 	const report_unit *ru = &r->units[u];
 	const report_function *f = &ru->functions[i];
 	const uint32_t *source_of_file = rl->source_of_file[u];
-	struct lcov_function *p = grow (d->functions, &d->functions_cap,
-					d->nfunctions + 1, sizeof *p);
-	if (!p)
+	if (PP_RESERVE (d->functions, d->functions_cap, d->nfunctions + 1, 64))
 	  return -1;
-	d->functions = p;
 	d->functions[d->nfunctions++] = (struct lcov_function)
 	  { source_of_file[f->notes->decl_file], f->notes->decl_line,
 	    f->notes->name, ru->counts ? f->calls : f->called, ru->counts };
@@ -233,13 +216,10 @@ int
 lcov_command (int argc, char **argv)
 {
   const char *path;
-  int parsed = tool_file_arguments (argc, argv, NULL, "profile file", &path);
-  if (parsed >= 0)
-    return parsed;
-
   report r;
-  if (tool_load_report (&r, path, true))
-    return EXIT_FAILURE;
+  int started = tool_open_report (argc, argv, NULL, true, &path, &r);
+  if (started >= 0)
+    return started;
   report_lines lines;
   struct lcov_data d = { 0 };
   int status = report_lines_compute (&lines, &r, NULL);

@@ -224,6 +224,16 @@ tool_file_arguments (int argc, char **argv, const tool_option *opts,
 }
 
 int
+tool_open_report (int argc, char **argv, const tool_option *opts,
+		  bool note_unknown, const char **path, report *r)
+{
+  int parsed = tool_file_arguments (argc, argv, opts, "profile file", path);
+  if (parsed >= 0)
+    return parsed;
+  return tool_load_report (r, *path, note_unknown) ? EXIT_FAILURE : -1;
+}
+
+int
 tool_help (void)
 {
   print_usage (stdout);

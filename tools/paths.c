@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "alloc.h"
 #include "branch-layout.h"
 #include "commands.h"
 #include "path-counts.h"
@@ -98,16 +99,10 @@ print_lines (const report_unit *ru, const report_function *f,
 	    k++;
 	  if (k < n)
 	    continue;
-	  if (n == cap)
+	  if (PP_RESERVE (seen, cap, n + 1, 16))
 	    {
-	      cap = cap ? 2 * cap : 16;
-	      pp_line_ref *bigger = realloc (seen, cap * sizeof *seen);
-	      if (!bigger)
-		{
-		  free (seen);
-		  return -1;
-		}
-	      seen = bigger;
+	      free (seen);
+	      return -1;
 	    }
 	  seen[n++] = b->lines[l];
 	}
@@ -388,13 +383,10 @@ paths_command (int argc, char **argv)
     { .name = "descriptors", .on = &descriptors },
     { .name = NULL },
   };
-  int parsed = tool_file_arguments (argc, argv, options, "profile file", &path);
-  if (parsed >= 0)
-    return parsed;
-
   report r;
-  if (tool_load_report (&r, path, false))
-    return EXIT_FAILURE;
+  int started = tool_open_report (argc, argv, options, false, &path, &r);
+  if (started >= 0)
+    return started;
   struct each_path_function walk = {
     .file = path, .function_name = function_name, .unit_wanted = counts_paths,
     .mode_option = "paths", .unit_headers = true, .each = print_function_each,

@@ -225,13 +225,10 @@ residual_command (int argc, char **argv)
     { .name = "function", .text = &function_name },
     { .name = NULL },
   };
-  int parsed = tool_file_arguments (argc, argv, options, "profile file", &path);
-  if (parsed >= 0)
-    return parsed;
-
   report r;
-  if (tool_load_report (&r, path, false))
-    return EXIT_FAILURE;
+  int started = tool_open_report (argc, argv, options, false, &path, &r);
+  if (started >= 0)
+    return started;
   struct residual_totals t = { 0 };
   struct each_path_function walk = {
     .file = path, .function_name = function_name, .unit_wanted = is_residual,

@@ -219,13 +219,10 @@ show_command (int argc, char **argv)
     { .name = "source-dir", .text = &source_dir },
     { .name = NULL },
   };
-  int parsed = tool_file_arguments (argc, argv, options, "profile file", &path);
-  if (parsed >= 0)
-    return parsed;
-
   report r;
-  if (tool_load_report (&r, path, true))
-    return EXIT_FAILURE;
+  int started = tool_open_report (argc, argv, options, true, &path, &r);
+  if (started >= 0)
+    return started;
 
   bool found = false;
   for (uint32_t u = 0; u < r.nunits; u++)

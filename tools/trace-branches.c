@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "branch-layout.h"
 #include "trace-branches.h"
 
@@ -132,17 +133,11 @@ trace_branches_labels (trace_branches *b,
 static bool
 grow_frames (trace_branches *b, size_t depth)
 {
-  size_t cap = b->cap ? 2 * b->cap : 64;
-  while (cap < depth + 1)
-    cap *= 2;
-  struct trace_branch_frame *frames = realloc (b->frames, cap * sizeof *frames);
-  if (!frames)
+  if (PP_RESERVE (b->frames, b->cap, depth + 1, 64))
     {
       b->failed = 1;
       return false;
     }
-  b->frames = frames;
-  b->cap = cap;
   return true;
 }
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "hash.h"
 #include "modes.h"
 #include "trace-file.h"
@@ -66,15 +67,8 @@ add_segment (trace_thread *th, uint32_t file, uint64_t offset, uint64_t nbits)
 {
   if (nbits == 0)
     return 0;
-  if (th->nsegs == th->segcap)
-    {
-      uint32_t cap = th->segcap ? 2 * th->segcap : 16;
-      trace_segment *s = realloc (th->segs, cap * sizeof *s);
-      if (!s)
-	return -1;
-      th->segs = s;
-      th->segcap = cap;
-    }
+  if (PP_RESERVE (th->segs, th->segcap, (size_t) th->nsegs + 1, 16))
+    return -1;
   th->segs[th->nsegs++] = (trace_segment) { file, offset, nbits };
   th->nbits += nbits;
   return 0;

@@ -16,6 +16,7 @@
 #define PATHPROF_ALLOC_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #ifdef PP_OWN_HEAP
@@ -40,6 +41,40 @@ void pp_gmp_leave (void);
 # define pp_gmp_enter() ((void) 0)
 # define pp_gmp_leave() ((void) 0)
 #endif
+
+/* Growable arrays.  PP_RESERVE (array, cap, need, first) makes room for NEED
+   elements in ARRAY (a pointer lvalue, from pp_malloc or NULL) of capacity CAP
+   (an unsigned lvalue): CAP doubles, from FIRST, until it holds NEED, and the
+   array moves.  It evaluates to 0, or to -1 when out of memory or when NEED
+   passes what CAP's type holds (ARRAY and CAP unchanged).  */
+static inline size_t
+pp_grown_capacity (size_t cap, size_t need, size_t first, size_t most, size_t size)
+{
+  size_t n = cap ? cap : first ? first : 1;
+  if (most > SIZE_MAX / size)
+    most = SIZE_MAX / size;
+  while (n < need && n < most)
+    n = n > most / 2 ? most : 2 * n;
+  return n < need ? 0 : n;
+}
+#define PP_RESERVE(array, cap, need, first)				\
+  __extension__ ({							\
+    int pp_reserve_status_ = 0;						\
+    if ((size_t) (need) > (size_t) (cap))				\
+      {									\
+	size_t pp_reserve_n_						\
+	  = pp_grown_capacity ((cap), (need), (first),			\
+			       (size_t) (__typeof__ (cap)) -1, sizeof *(array)); \
+	__typeof__ (array) pp_reserve_a_ = pp_reserve_n_		\
+	  ? (__typeof__ (array)) pp_realloc ((array), pp_reserve_n_ * sizeof *(array)) \
+	  : NULL;							\
+	if (pp_reserve_a_)						\
+	  (array) = pp_reserve_a_, (cap) = (__typeof__ (cap)) pp_reserve_n_; \
+	else								\
+	  pp_reserve_status_ = -1;					\
+      }									\
+    pp_reserve_status_;							\
+  })
 
 /* qsort's contract, stably (equal elements keep their order).  */
 void pp_sort (void *base, size_t n, size_t size,

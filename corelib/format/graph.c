@@ -27,14 +27,9 @@ pp_graph_add_edge (pp_graph *g, uint32_t src, uint32_t dst, uint32_t flags)
   if (g->nedges == g->edge_cap)
     {
       /* UINT32_MAX is the failure value, so at most UINT32_MAX - 1 edges.  */
-      if (g->edge_cap >= UINT32_MAX / 2)
+      if (g->edge_cap >= UINT32_MAX / 2
+	  || PP_RESERVE (g->edges, g->edge_cap, (size_t) g->nedges + 1, 16))
 	return UINT32_MAX;
-      uint32_t cap = g->edge_cap ? 2 * g->edge_cap : 16;
-      pp_edge *edges = pp_realloc (g->edges, (size_t) cap * sizeof *edges);
-      if (!edges)
-	return UINT32_MAX;
-      g->edges = edges;
-      g->edge_cap = cap;
     }
   g->edges[g->nedges] = (pp_edge) { .src = src, .dst = dst, .flags = flags };
   return g->nedges++;

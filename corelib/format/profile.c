@@ -1031,18 +1031,10 @@ add_values (pp_unit_data *d, const pp_unit_data *u, pp_sparse_count *sparse,
 static int
 append_copy (pp_profile *p, const pp_unit_data *u, char *err, size_t errlen)
 {
-  if (p->nunits == p->cap)
+  if (PP_RESERVE (p->units, p->cap, (size_t) p->nunits + 1, 8))
     {
-      uint32_t cap = p->cap ? p->cap * 2 : 8;
-      pp_unit_data *units = cap > p->cap ? pp_realloc (p->units, cap * sizeof *units)
-					 : NULL;
-      if (!units)
-	{
-	  pp_fail (err, errlen, "out of memory");
-	  return -1;
-	}
-      p->units = units;
-      p->cap = cap;
+      pp_fail (err, errlen, "out of memory");
+      return -1;
     }
   pp_unit_data c = *u;
   size_t size = value_size (u->value_kind) * u->nvalues;

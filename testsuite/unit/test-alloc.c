@@ -145,10 +145,54 @@ thread_churn (void *arg)
   return NULL;
 }
 
+/* PP_RESERVE against a plain array of what was appended: random needs, both
+   capacity types, and the refusal past what a uint8_t capacity holds.  */
+static void
+test_reserve (void)
+{
+  struct unit_property p = { .name = "PP_RESERVE: room, contents kept, refusals" };
+  unsigned long long seed = 7;
+  for (int round = 0; round < 200; round++)
+    {
+      uint32_t *a = NULL, cap32 = 0, n = 0;
+      size_t *b = NULL, capz = 0;
+      uint32_t want = (uint32_t) (unit_rand (&seed) % 5000);
+      while (n < want)
+	{
+	  size_t need = n + 1 + unit_rand (&seed) % 40;
+	  if (PP_RESERVE (a, cap32, need, 1 + unit_rand (&seed) % 9)
+	      || PP_RESERVE (b, capz, need, 16))
+	    break;
+	  unit_check (&p, cap32 >= need && capz >= need,
+		      "round %d: capacity %u / %zu below %zu", round, cap32, capz, need);
+	  for (; n < need; n++)
+	    a[n] = n * 2654435761u, b[n] = n;
+	}
+      uint32_t bad = 0;
+      for (uint32_t i = 0; i < n; i++)
+	bad += a[i] != i * 2654435761u || b[i] != i;
+      unit_check (&p, n >= want, "round %d: stopped at %u of %u", round, n, want);
+      unit_check (&p, bad == 0, "round %d: %u elements changed", round, bad);
+      pp_free (a);
+      pp_free (b);
+    }
+  unsigned char *c = NULL;
+  uint8_t cap8 = 0;
+  unit_check (&p, PP_RESERVE (c, cap8, 200, 16) == 0 && cap8 == 255,
+	      "a uint8_t capacity did not reach 255 (%u)", cap8);
+  unsigned char *before = c;
+  volatile size_t past = 300;	/* not a constant: no "always true" */
+  unit_check (&p, PP_RESERVE (c, cap8, past, 16) == -1 && c == before && cap8 >= 200,
+	      "a uint8_t capacity took 300");
+  pp_free (c);
+  unit_report (&p);
+}
+
 int
 main (void)
 {
   test_sort ();
+  test_reserve ();
 
   struct unit_property heap = { .name = "arena: blocks keep their bytes, calloc zeroes" };
   for (unsigned long long seed = 1; seed <= 20; seed++)
