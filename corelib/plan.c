@@ -173,28 +173,22 @@ pp_plan_block_counts (const pp_mode_info *mode, const pp_graph *g,
   return counter_plan (g, counter, n, pinned, out);
 }
 
-/* Tracing (trace.h): ENTER on the entry edge, the witnesses, RETURN on the edges
-   into EXIT, LAND at the re-entry blocks; the witness numbers are the function's
-   value indices (its values are one unused byte per witness: the notes keep
-   them as value indices so that the tool finds the witnesses there).  The
-   probes other than the witnesses follow from the graph: trace_edge_probes
-   adds those of one edge before (ENTER) or after (RETURN) its witness, and
-   marks the re-entry blocks, which trace_land_probes then gives their LAND.  */
+/* Tracing (trace.h): ENTER on the entry edge, the witnesses, LAND at the
+   re-entry blocks; the witness numbers are the function's value indices (its
+   values are one unused byte per witness: the notes keep them as value
+   indices so that the tool finds the witnesses there).  The probes other than
+   the witnesses follow from the graph: trace_edge_probes adds an edge's ENTER
+   (before its witness) and marks the re-entry blocks, which
+   trace_land_probes then gives their LAND, and trace_mark_last flags each
+   activation's last record (trace.h "Returns").  */
 static void
-trace_edge_probes (pp_plan *out, bool after_witness, uint32_t e, uint32_t src,
-		   uint32_t dst, uint32_t flags, uint32_t entry, uint32_t exit,
-		   unsigned width, bool *reentry)
+trace_edge_probes (pp_plan *out, uint32_t e, uint32_t src, uint32_t dst,
+		   uint32_t flags, uint32_t entry, unsigned width, bool *reentry)
 {
-  bool real = pp_trace_real_flags (flags);
-  if (!after_witness)
-    {
-      if ((src == entry && (flags & PP_EDGE_FAKE)) || (flags & PP_EDGE_EH))
-	reentry[dst] = true;
-      if (real && src == entry)
-	add_probe (out, PP_PROBE_TRACE_ENTER, PP_SITE_EDGE, e, 0, width);
-    }
-  else if (real && dst == exit)
-    add_probe (out, PP_PROBE_TRACE_RETURN, PP_SITE_EDGE, e, 0, 0);
+  if ((src == entry && (flags & PP_EDGE_FAKE)) || (flags & PP_EDGE_EH))
+    reentry[dst] = true;
+  if (pp_trace_real_flags (flags) && src == entry)
+    add_probe (out, PP_PROBE_TRACE_ENTER, PP_SITE_EDGE, e, 0, width);
 }
 
 static void
@@ -209,6 +203,68 @@ trace_land_probes (pp_plan *out, uint32_t nblocks, const bool *reentry,
       }
 }
 
+/* PP_TRACE_LAST on the probes of the records after which regeneration's walk
+   reaches EXIT without another: a witness, a LAND, or the ENTER of a
+   function that writes none (its walk from the entry edge needs nothing).
+   WIT: the witness per edge, BLOCK_FLAGS the notes' (PP_BLOCK_CALLS).
+   Returns 0, or -1 when out of memory.  A graph regeneration cannot walk
+   (pp_trace_function_init refuses it: not the plugin's, which has one real
+   edge out of ENTRY) gets no mark; its trace is refused as before.  */
+static int
+trace_mark_last (pp_plan *plan, const pp_graph *g, const int32_t *wit,
+		 const uint32_t *block_flags)
+{
+  pp_trace_function tf;
+  int rc = pp_trace_function_init (&tf, g, wit, block_flags);
+  if (rc)
+    return rc == -1 ? -1 : 0;
+  for (uint32_t i = 0; i < plan->nprobes; i++)
+    {
+      pp_probe *p = &plan->probes[i];
+      if (p->action == PP_PROBE_TRACE_WITNESS && pp_trace_quiet_after (&tf, p->where))
+	p->operand2 |= PP_TRACE_LAST;
+      else if (p->action == PP_PROBE_TRACE_LAND && pp_trace_quiet_from (&tf, p->where))
+	p->operand2 |= PP_TRACE_LAST;
+      else if (p->action == PP_PROBE_TRACE_ENTER && wit[p->where] < 0
+	       && pp_trace_quiet_after (&tf, p->where))
+	p->operand |= PP_TRACE_LAST;
+    }
+  pp_trace_function_free (&tf);
+  return 0;
+}
+
+/* trace_mark_last for the plan of FN's notes.  Returns 0, or -1 with err
+   set.  */
+static int
+trace_last_from_notes (pp_plan *plan, const pp_function_notes *fn, char *err,
+		       size_t errlen)
+{
+  pp_graph g;
+  if (pp_notes_function_graph (fn, &g))
+    {
+      snprintf (err, errlen, "out of memory");
+      return -1;
+    }
+  size_t m = g.nedges ? g.nedges : 1, nn = g.nnodes ? g.nnodes : 1;
+  int32_t *wit = pp_malloc (m * sizeof *wit);
+  uint32_t *block_flags = pp_malloc (nn * sizeof *block_flags);
+  int rc = -1;
+  if (wit && block_flags)
+    {
+      for (uint32_t e = 0; e < g.nedges; e++)
+	wit[e] = fn->edges[e].value;
+      for (uint32_t v = 0; v < g.nnodes; v++)
+	block_flags[v] = fn->blocks[v].flags;
+      rc = trace_mark_last (plan, &g, wit, block_flags);
+    }
+  pp_free (wit);
+  pp_free (block_flags);
+  pp_graph_free (&g);
+  if (rc)
+    snprintf (err, errlen, "out of memory");
+  return rc;
+}
+
 int
 pp_plan_trace (const pp_mode_info *mode, const pp_graph *g,
 	       const pp_plan_input *in, pp_plan *out, const char **why)
@@ -218,11 +274,15 @@ pp_plan_trace (const pp_mode_info *mode, const pp_graph *g,
   size_t m = g->nedges ? g->nedges : 1, nn = g->nnodes ? g->nnodes : 1;
   int32_t *wit = pp_malloc (m * sizeof *wit);
   bool *calls = pp_calloc (nn, sizeof *calls), *reentry = pp_calloc (nn, sizeof *reentry);
+  uint32_t *block_flags = pp_calloc (nn, sizeof *block_flags);
   int n = -1;
-  if (wit && calls && reentry)
+  if (wit && calls && reentry && block_flags)
     {
       for (uint32_t v = 0; in->notes && v < g->nnodes && v < in->notes->nblocks; v++)
-	calls[v] = in->notes->blocks[v].flags & PP_BLOCK_CALLS;
+	{
+	  calls[v] = in->notes->blocks[v].flags & PP_BLOCK_CALLS;
+	  block_flags[v] = in->notes->blocks[v].flags;
+	}
       n = pp_trace_place (g, calls, in->weights, wit);
       if (n >= 0 && in->all_witnesses)
 	{
@@ -231,11 +291,12 @@ pp_plan_trace (const pp_mode_info *mode, const pp_graph *g,
 	    wit[e] = pp_trace_real_edge (g, e) ? n++ : -1;
 	}
     }
-  if (n < 0 || plan_alloc (out, (uint32_t) (3 * g->nedges + g->nnodes)))
+  if (n < 0 || plan_alloc (out, (uint32_t) (2 * g->nedges + g->nnodes)))
     {
       pp_free (wit);
       pp_free (calls);
       pp_free (reentry);
+      pp_free (block_flags);
       memset (out, 0, sizeof *out);
       return PP_PLAN_ENOMEM;
     }
@@ -243,19 +304,24 @@ pp_plan_trace (const pp_mode_info *mode, const pp_graph *g,
   for (uint32_t e = 0; e < g->nedges; e++)
     {
       const pp_edge *ed = &g->edges[e];
-      trace_edge_probes (out, false, e, ed->src, ed->dst, ed->flags, g->entry,
-			 g->exit, width, reentry);
+      trace_edge_probes (out, e, ed->src, ed->dst, ed->flags, g->entry, width,
+			 reentry);
       if (wit[e] >= 0)
 	add_probe (out, PP_PROBE_TRACE_WITNESS, PP_SITE_EDGE, e, (uint32_t) wit[e],
 		   (uint64_t) wit[e]);
-      trace_edge_probes (out, true, e, ed->src, ed->dst, ed->flags, g->entry,
-			 g->exit, width, reentry);
     }
   trace_land_probes (out, g->nnodes, reentry, width);
   out->nvalues = (uint32_t) n;
+  int rc = trace_mark_last (out, g, wit, block_flags);
   pp_free (wit);
   pp_free (calls);
   pp_free (reentry);
+  pp_free (block_flags);
+  if (rc)
+    {
+      pp_plan_free (out);
+      return PP_PLAN_ENOMEM;
+    }
   return PP_PLAN_OK;
 }
 
@@ -1084,16 +1150,12 @@ pp_plan_from_notes (const pp_function_notes *fn, const pp_mode_info *mode,
     {
       const pp_edge_notes *en = &fn->edges[e];
       if (mode->traced)
-	trace_edge_probes (plan, false, e, en->src, en->dst, en->flags, 0, 1, width,
-			   reentry);
+	trace_edge_probes (plan, e, en->src, en->dst, en->flags, 0, width, reentry);
       if (en->value >= 0)
 	status = add_value_probe (plan, mode, seen, PP_SITE_EDGE, e, en->flags,
 				  en->value, err, errlen);
       if (status)
 	break;
-      if (mode->traced)
-	trace_edge_probes (plan, true, e, en->src, en->dst, en->flags, 0, 1, width,
-			   reentry);
       uint8_t site = en->flags & PP_EDGE_FAKE ? PP_SITE_SOURCE_END : PP_SITE_EDGE;
       if (en->flags & PP_EDGE_PATH_COUNT)
 	add_probe (plan, en->flags & PP_EDGE_PATH_CONST
@@ -1112,7 +1174,10 @@ pp_plan_from_notes (const pp_function_notes *fn, const pp_mode_info *mode,
     if (!seen[i])
       status = from_notes_error (plan, err, errlen, "has no probe", i);
   if (status == 0 && mode->traced)
-    trace_land_probes (plan, fn->nblocks, reentry, width);
+    {
+      trace_land_probes (plan, fn->nblocks, reentry, width);
+      status = trace_last_from_notes (plan, fn, err, errlen);
+    }
   pp_free (seen);
   pp_free (reentry);
   return status;

@@ -233,8 +233,6 @@ read_slow (pp_trace_bits *b, unsigned width, pp_trace_event *ev)
       }
     case PP_TRACE_LAND:
       return get_varint (b, &ev->a) || get_varint (b, &ev->b) ? -1 : 0;
-    case PP_TRACE_RETURN:
-      return 0;
     default:
       return -1;
     }
@@ -246,22 +244,13 @@ read_record (pp_trace_bits *b, unsigned width, pp_trace_event *ev)
   b->mark = b->pos;
   uint64_t x;
   /* A witness, read from the window (most records).  */
-  if (__builtin_expect (get_fast (b, width, &x), 1))
+  if (__builtin_expect (get_fast (b, width, &x), 1)
+      && __builtin_expect (x != pp_trace_escape (width), 1))
     {
-      if (__builtin_expect (x != pp_trace_escape (width), 1))
-	{
-	  ev->kind = -1;
-	  ev->a = x;
-	  ev->b = 0;
-	  return 0;
-	}
-      /* Then most control records are RETURNs.  */
-      if (get_fast (b, 2, &x) && x == PP_TRACE_RETURN)
-	{
-	  ev->kind = PP_TRACE_RETURN;
-	  ev->a = ev->b = 0;
-	  return 0;
-	}
+      ev->kind = -1;
+      ev->a = x;
+      ev->b = 0;
+      return 0;
     }
   return read_slow (b, width, ev);
 }
@@ -434,6 +423,33 @@ pp_trace_function_direct (pp_trace_function *tf, uint32_t n, const uint32_t *blo
   return 0;
 }
 
+bool
+pp_trace_quiet_from (const pp_trace_function *tf, uint32_t v)
+{
+  for (;;)
+    {
+      uint32_t e = tf->step[v];
+      if (e == PP_TRACE_STEP_CALLS || e == PP_TRACE_STEP_CHOOSE)
+	return false;
+      uint32_t walk = tf->walk[e];
+      if (walk & (PP_TRACE_WALK_WITNESS | PP_TRACE_WALK_REENTRY))
+	return false;
+      if (walk & PP_TRACE_WALK_EXIT)
+	return true;
+      v = walk & PP_TRACE_WALK_DST;	/* ends: no cycle lacks a witness */
+    }
+}
+
+bool
+pp_trace_quiet_after (const pp_trace_function *tf, uint32_t e)
+{
+  uint32_t walk = tf->walk[e];
+  if (walk & PP_TRACE_WALK_EXIT)
+    return true;
+  return !(walk & PP_TRACE_WALK_REENTRY)
+	 && pp_trace_quiet_from (tf, walk & PP_TRACE_WALK_DST);
+}
+
 /* For predicate v: which successor edge leads, along edges without a witness,
    to each witness.  With the placement's guarantee (the unwitnessed real
    edges form a forest) no witness is reached from two successors; a trace
@@ -547,7 +563,8 @@ enum frame_state
   AT_REENTRY,			/* reported, reached normally: its LAND next */
   IN_CALLS,			/* its calls' activations may follow */
   CHOOSE,			/* leaves the block */
-  ON_EDGE,			/* on edge `edge`: its witness, then RETURN */
+  ON_EDGE,			/* on edge `edge`: its witness */
+  RETURNED,			/* took edge `edge` into EXIT */
 };
 
 typedef struct frame
@@ -634,6 +651,7 @@ advance (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, size_t depth
     {
     case AT_REENTRY:		/* its LAND next (never a pending witness:
 				   the walk that got here said so) */
+    case RETURNED:
       return NULL;
     case AT_BLOCK:
       goto at_block;
@@ -702,9 +720,9 @@ advance (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, size_t depth
 	}
       if (walk & PP_TRACE_WALK_EXIT)
 	{
-	  f->state = ON_EDGE;
+	  /* The activation returns: no record says so (trace.h "Returns").  */
+	  f->state = RETURNED;
 	  f->edge = e;
-	  f->witness_read = witness_read;
 	  break;
 	}
       ops->event (ops->ctx, PP_TRACE_EV_EDGE, depth, f->id, e);
@@ -776,13 +794,22 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 #define FAIL(what) do { status = regen_error (err, errlen, b, (what)); goto out; } while (0)
   /* The record just read is consumed: counted by kind.  */
 #define COUNT(stat) count (ops, (stat), b->pos - b->mark)
+  /* A return, which takes no bits.  */
+#define COUNT_RETURN() count (ops, PP_TRACE_STAT_RETURN, 0)
   for (;;)
     {
       frame *f = depth ? &stack[depth - 1] : NULL;
       const char *wrong = f ? advance (b, ops, f, depth) : NULL;
       if (wrong)
 	FAIL (wrong);
-      const pp_graph *g = f ? f->tf->g : NULL;
+      if (f && f->state == RETURNED)
+	{
+	  COUNT_RETURN ();
+	  ops->event (ops->ctx, PP_TRACE_EV_EDGE, depth, f->id, f->edge);
+	  ops->event (ops->ctx, PP_TRACE_EV_RETURN, depth, f->id, 0);
+	  depth--;
+	  continue;
+	}
       pp_trace_event ev;
       /* The next direct call of a call block: its activation comes next,
 	 unless an ENTER at this depth comes first (of a callback, or of a
@@ -921,18 +948,12 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	  f->state = CHOOSE;
 	  continue;
 	}
-      /* A RETURN.  */
-      if (f->state != ON_EDGE || g->edges[f->edge].dst != g->exit
-	  || (f->tf->witness_of_edge[f->edge] >= 0 && !f->witness_read))
-	FAIL ("RETURN out of place");
-      COUNT (PP_TRACE_STAT_RETURN);
-      ops->event (ops->ctx, PP_TRACE_EV_EDGE, depth, f->id, f->edge);
-      ops->event (ops->ctx, PP_TRACE_EV_RETURN, depth, f->id, 0);
-      depth--;
+      FAIL ("a control record of no kind");
     }
 out:
   pp_free (stack);
   return status;
 #undef FAIL
 #undef COUNT
+#undef COUNT_RETURN
 }

@@ -28,7 +28,6 @@
                    read in any width up to m it is an escape, kind 3 and ones
                    up to the zero, so that it reads the same in the caller's
                    width and in a direct callee's (below)
-       RETURN      the function returns (written on every real edge into EXIT)
        LAND d b    execution continues at block b of the activation at depth d
                    (1 = the outermost): a longjmp, computed goto or other
                    re-entry (blocks with a fake edge from ENTRY) lands there;
@@ -37,9 +36,22 @@
                    exception edge enters it), also when it is reached
                    normally.
    The end of a thread's stream is the end of its records: a process that exits
-   inside a call ends there.  The runtime keeps the width of the innermost
-   traced activation, so a callee's ENTER is written in its caller's width, as
-   the regeneration reads it.
+   inside a call ends there.  The runtime keeps the width and depth of the
+   innermost traced activation that has records still to write (below), so a
+   callee's ENTER is written in its caller's width, as the regeneration reads
+   it.
+
+   Returns.  No record says that a function returns: regeneration returns
+   when its walk reaches EXIT, which it does without a record from the
+   activation's last one on (the walk after it needs no choice, call or
+   LAND).  The writer mirrors that: the activation's last record puts the
+   caller's state back (PP_TRACE_LAST: a witness after which the walk reaches
+   EXIT without a record, pp_trace_quiet_after; a LAND at a block whence it
+   does, pp_trace_quiet_from; and the ENTER of a function whose walk needs no
+   record at all, which then leaves the state as it is), so that a signal
+   handler that runs after it writes at the depth regeneration is at: in the
+   caller.  An activation that has its records still to come is the one
+   regeneration is in.
 
    Direct calls.  A call whose callee the compiler knows, defined and traced in
    the same unit (binding locally, so no other definition can take the call),
@@ -60,7 +72,7 @@
    Regeneration (pp_trace_regen).  Walk the CFG from the entry; at a call block,
    first regenerate every activation whose ENTER follows; at a predicate, the
    next witness chooses the successor; a witnessed edge consumes its witness;
-   LAND unwinds.  The records of a signal handler appear wherever the handler
+   EXIT returns; LAND unwinds.  The records of a signal handler appear wherever the handler
    ran: it is regenerated at the interrupted function's next decision, so its
    counts are exact and its place in the sequence approximate.  */
 
@@ -87,7 +99,8 @@ extern "C" {
               thread's records begin with the first `bits` of its records in
               the parent's trace file at path
    all little-endian.  */
-#define PP_TRACE_FILE_VERSION 2u	/* 2: direct calls; ENTER of kind 3 */
+#define PP_TRACE_FILE_VERSION 3u	/* 2: direct calls; ENTER of kind 3;
+					   3: no RETURN record */
 enum pp_trace_chunk
 {
   PP_TRACE_CHUNK_UNIT = 1,
@@ -97,11 +110,15 @@ enum pp_trace_chunk
 
 enum pp_trace_kind
 {
-  /* 0: reserved, refused by the reader */
-  PP_TRACE_RETURN = 1,
+  /* 0 and 1: reserved, refused by the reader (1 was RETURN in version 2) */
   PP_TRACE_LAND = 2,
   PP_TRACE_ENTER = 3,
 };
+
+/* In the plan, the operand2 of a witness and the width (operand) of ENTER
+   and operand2 of LAND, and so in the width argument of libprof's ENTER and
+   LAND: the record is its activation's last ("Returns" above).  */
+#define PP_TRACE_LAST 0x100u
 
 /* The widest function a direct call may enter without a record: every ENTER
    has at least this many ones before its kind.  */
@@ -323,6 +340,12 @@ void pp_trace_function_free (pp_trace_function *tf);
 int pp_trace_function_direct (pp_trace_function *tf, uint32_t n,
 			      const uint32_t *block, const pp_trace_callee *callee);
 
+/* Does the walk of regeneration reach EXIT without reading a record from
+   block v (reached, its LAND read if it is a re-entry block), or after
+   taking edge e (its witness read, if it has one)?  */
+bool pp_trace_quiet_from (const pp_trace_function *tf, uint32_t v);
+bool pp_trace_quiet_after (const pp_trace_function *tf, uint32_t e);
+
 /* The real successor edge of predicate v that witness k says was taken, or
    UINT32_MAX when none can have produced it (a corrupted trace); builds v's
    row on first use (UINT32_MAX - 1 on allocation failure, or for a
@@ -350,7 +373,7 @@ enum pp_trace_ev
   PP_TRACE_EV_ENTER,		/* function `id` starts (x unused) */
   PP_TRACE_EV_BLOCK,		/* block x of function id executes */
   PP_TRACE_EV_EDGE,		/* real edge x of function id is traversed */
-  PP_TRACE_EV_RETURN,		/* function id returns */
+  PP_TRACE_EV_RETURN,		/* function id returns (its walk reached EXIT) */
   PP_TRACE_EV_UNWIND,		/* function id is left by a LAND in a caller */
   PP_TRACE_EV_LAND,		/* execution continues at re-entry block x */
 };
@@ -385,6 +408,7 @@ enum
 
 typedef struct pp_trace_regen_stats
 {
+  /* PP_TRACE_STAT_RETURN: the returns, which take no bits.  */
   uint64_t records[PP_TRACE_NSTATS], bits[PP_TRACE_NSTATS];
   uint64_t direct;		/* activations entered by a direct call */
 } pp_trace_regen_stats;

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 9u
+#define PATHPROF_ABI_VERSION 10u
 
 /* What libprof exports: this ABI and pathprof.h (it is built with
    -fvisibility=hidden).  */
@@ -82,10 +82,10 @@ void __pathprof_count_path (struct __pathprof_path_table *t, uint64_t path);
          { limit = lim; __pathprof_trace_witness (k); }
    Claiming by limit = 0 first makes a signal handler that interrupts it
    take the slow path, which drops its records (libprof counts them).
-   RETURN is put in place the same way (its record for k, w + 2 bits) when
-   the frame word has neither flag (bits 63, 62) and the buffer has room,
-   and then also does state = frame - 256 before limit = lim; else
-   __pathprof_trace_return (frame).
+   The activation's last witness (corelib/trace.h "Returns") is put in place
+   the same way when the frame word has neither flag (bits 63, 62) and the
+   buffer has room, and then also does state = frame - 256 (the caller's)
+   before limit = lim; else __pathprof_trace_last (frame, k).
    A direct call (corelib/trace.h) of a callee whose key (the address of its
    byte in the unit's key array) is K: the caller sets expect = K just before
    the call; the callee's entry is
@@ -94,7 +94,9 @@ void __pathprof_count_path (struct __pathprof_path_table *t, uint64_t path);
            state = (frame & ~255) | w; }
        else
          frame = __pathprof_trace_enter (u, f, w);
-   state is the innermost traced activation's depth << 8 | its width.  */
+   where a function that writes no record at all leaves state alone
+   (w | PP_TRACE_LAST to libprof).  state is depth << 8 | width of the
+   innermost traced activation that has records still to write.  */
 struct __pathprof_trace_thread
 {
   uint64_t *buf;
@@ -108,12 +110,14 @@ struct __pathprof_trace_thread
 };
 
 /* Trace mode (corelib/trace.h, libprof/trace-buffers.c).  The entry of function
-   `function` of u, whose records take `width` bits: returns the activation's
-   frame word, which its code passes to the RETURN and LAND probes.  */
+   `function` of u, whose records take `width` bits (with PP_TRACE_LAST: it
+   has none): returns the activation's frame word, which its code passes to
+   the probes of its last record and of LAND (width with PP_TRACE_LAST: the
+   activation's last record).  */
 uint64_t __pathprof_trace_enter (struct __pathprof_unit *u, uint32_t function,
 				 uint32_t width);
 void __pathprof_trace_witness (uint32_t k);
-void __pathprof_trace_return (uint64_t frame);
+void __pathprof_trace_last (uint64_t frame, uint32_t k);
 void __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width);
 /* Interprocedural mode (libprof/ip-runtime.c).  ENTER at the entry of
    function `function` of u, whose address is self: returns the activation's

@@ -466,14 +466,6 @@ put_bits (struct tstate *t, uint64_t v, unsigned n)
   __atomic_store_n (&t->cursor, pos + n, __ATOMIC_RELEASE);
 }
 
-/* The escape of the current width and a kind, in w + 2 bits.  */
-static inline void
-put_control (struct tstate *t, enum pp_trace_kind kind)
-{
-  unsigned w = width_of (t);
-  put_bits (t, pp_trace_escape (w) | (uint64_t) kind << w, w + 2);
-}
-
 /* ---- The probes.  */
 
 static uint32_t
@@ -497,6 +489,17 @@ trace_id (struct __pathprof_unit *u)
   return id ? id - 1 : UINT32_MAX;
 }
 
+/* The announcement the activation of FRAME kept (its ENTER interrupted one)
+   back in expect, as its last record is written.  */
+static inline void
+put_back_announcement (struct tstate *t, uint64_t frame)
+{
+  if ((frame & FRAME_RESTORE) && t->nsaved)
+    t->expect = t->saved[--t->nsaved].expect;
+}
+
+/* WIDTH with PP_TRACE_LAST: the function writes no other record (trace.h
+   "Returns"), so the state stays the caller's.  */
 PP_EXPORT uint64_t
 __pathprof_trace_enter (struct __pathprof_unit *u, uint32_t function, uint32_t width)
 {
@@ -549,7 +552,13 @@ __pathprof_trace_enter (struct __pathprof_unit *u, uint32_t function, uint32_t w
       pp_trace_enter (&r, w, depth, id, function);
       put (t, &r);
     }
-  t->state = (frame & FRAME_STATE & ~(uint64_t) 0xff) | width;
+  if (width & PP_TRACE_LAST)
+    {
+      put_back_announcement (t, frame);
+      frame &= ~FRAME_RESTORE;
+    }
+  else
+    t->state = (frame & FRAME_STATE & ~(uint64_t) 0xff) | width;
   end_write (t);
   return frame;
 }
@@ -569,8 +578,11 @@ __pathprof_trace_witness (uint32_t k)
   end_write (t);
 }
 
+/* The last record of the activation of FRAME, witness k, that the plugin's
+   code could not put in place (as __pathprof_trace_witness), or whose frame
+   has a flag; the caller's state back.  */
 PP_EXPORT void
-__pathprof_trace_return (uint64_t frame)
+__pathprof_trace_last (uint64_t frame, uint32_t k)
 {
   struct tstate *t = &ts;
   uint64_t back = (frame & FRAME_STATE) - 256;
@@ -582,21 +594,26 @@ __pathprof_trace_return (uint64_t frame)
       return;
     }
   begin_write (t);
-  put_control (t, PP_TRACE_RETURN);
-  if ((frame & FRAME_RESTORE) && t->nsaved)
-    t->expect = t->saved[--t->nsaved].expect;
+  pp_trace_record r = { { 0 }, 0 };
+  pp_trace_witness (&r, width_of (t), k);
+  put (t, &r);
+  put_back_announcement (t, frame);
   t->state = back;
   end_write (t);
 }
 
+/* WIDTH with PP_TRACE_LAST: the LAND is the activation's last record.  */
 PP_EXPORT void
 __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width)
 {
   struct tstate *t = &ts;
   uint64_t depth = (frame & FRAME_STATE) >> 8;
+  bool last = width & PP_TRACE_LAST;
+  uint64_t state = last ? (frame & FRAME_STATE) - 256
+		   : depth << 8 | (width & ~PP_TRACE_LAST);
   if (frame & FRAME_UNTRACED)
     {
-      t->state = depth << 8 | width;
+      t->state = state;
       return;
     }
   /* Traced code again: a write the handler left for good is over.  */
@@ -608,11 +625,13 @@ __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width)
       pp_trace_land (&r, width_of (t), depth, block);
       put (t, &r);
     }
-  t->state = depth << 8 | width;
   /* No call is under way here, and the handlers deeper down are gone.  */
   t->expect = 0;
   while (t->nsaved && t->saved[t->nsaved - 1].depth > depth)
     t->nsaved--;
+  if (last)
+    put_back_announcement (t, frame);
+  t->state = state;
   end_write (t);
 }
 

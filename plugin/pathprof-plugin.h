@@ -187,7 +187,7 @@ struct probe_target
   tree flush;			/* libprof's __pathprof_flush */
   tree keyed_marker;		/* stands for a keyed count until expanded */
   tree unit;			/* the unit's registration record */
-  tree trace_enter, trace_witness, trace_return, trace_land;	/* libprof's */
+  tree trace_enter, trace_witness, trace_last, trace_land;	/* libprof's */
   tree trace_tls;		/* libprof's struct __pathprof_trace_thread */
   tree ip_enter, ip_edge, ip_cut, ip_call, ip_return, ip_exit, ip_jump, ip_land;
   bool calls;			/* the mode probes calls (interprocedural) */

@@ -226,10 +226,24 @@ plan_function (function_record &rec, pp_function_notes &fn, file_table &files,
   pp_graph_free (&g);
 }
 
+/* Does the trace plan's function write no record (its ENTER has
+   PP_TRACE_LAST)?  */
+static bool
+trace_leaf (const pp_plan &plan)
+{
+  for (uint32_t i = 0; i < plan.nprobes; i++)
+    if (plan.probes[i].action == PP_PROBE_TRACE_ENTER)
+      return plan.probes[i].operand & PP_TRACE_LAST;
+  return false;
+}
+
 /* The trace mode's direct calls (corelib/trace.h): a call whose callee is
    a function of the unit the plugin traces, which no other definition can
-   replace, narrow enough (PP_TRACE_DIRECT_WIDTH).  Into each record and its
-   notes, with the blocks numbered as the notes number them.  */
+   replace, narrow enough (PP_TRACE_DIRECT_WIDTH); but not the call of a
+   function without records that another call of its block follows, not
+   direct: that call's callbacks (an ENTER) could be told from it only by
+   order.  Into each record and its notes, with the blocks numbered as the
+   notes number them.  */
 static void
 find_direct_calls (auto_delete_vec<function_record> &records,
 		   auto_vec<pp_function_notes> &fns)
@@ -243,27 +257,43 @@ find_direct_calls (auto_delete_vec<function_record> &records,
       auto_vec<pp_direct_call> direct;
       basic_block bb;
       FOR_EACH_BB_FN (bb, cfun)
-	for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-	     gsi_next (&gsi))
-	  {
-	    /* A call to a GCC builtin (__cyg_profile_func_enter may have a
-	       body here) does not make a call block.  */
-	    gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi));
-	    tree fndecl = call && user_call_p (call) ? gimple_call_fndecl (call) : NULL_TREE;
-	    cgraph_node *node = fndecl ? cgraph_node::get (fndecl) : NULL;
-	    if (!node)
-	      continue;
-	    enum availability avail;
-	    node = node->ultimate_alias_target (&avail);
-	    unsigned *callee = avail >= AVAIL_AVAILABLE ? index.get (node->decl) : NULL;
-	    if (!callee || !decl_binds_to_current_def_p (fndecl)
-		|| pp_trace_width (records[*callee]->plan.nvalues) > PP_TRACE_DIRECT_WIDTH)
-	      continue;
-	    rec->direct_calls.safe_push (call);
-	    rec->direct_callees.safe_push (*callee);
-	    records[*callee]->called_directly = true;
-	    direct.safe_push ({ (uint32_t) bb->index, *callee });
-	  }
+	{
+	  /* The block's calls, last first: a callee's index, or UINT_MAX for
+	     a call that is not direct.  */
+	  auto_vec<gcall *> calls;
+	  auto_vec<unsigned> callees;
+	  for (gimple_stmt_iterator gsi = gsi_last_bb (bb); !gsi_end_p (gsi);
+	       gsi_prev (&gsi))
+	    {
+	      /* A call to a GCC builtin (__cyg_profile_func_enter may have a
+		 body here) does not make a call block.  */
+	      gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi));
+	      if (!call || !user_call_p (call))
+		continue;
+	      tree fndecl = gimple_call_fndecl (call);
+	      cgraph_node *node = fndecl ? cgraph_node::get (fndecl) : NULL;
+	      enum availability avail = AVAIL_NOT_AVAILABLE;
+	      if (node)
+		node = node->ultimate_alias_target (&avail);
+	      unsigned *callee = node && avail >= AVAIL_AVAILABLE
+				 ? index.get (node->decl) : NULL;
+	      bool ok = callee && decl_binds_to_current_def_p (fndecl)
+			&& pp_trace_width (records[*callee]->plan.nvalues)
+			   <= PP_TRACE_DIRECT_WIDTH
+			&& !(trace_leaf (records[*callee]->plan)
+			     && callees.contains (UINT_MAX));
+	      calls.safe_push (call);
+	      callees.safe_push (ok ? *callee : UINT_MAX);
+	    }
+	  for (unsigned k = calls.length (); k-- > 0;)
+	    if (callees[k] != UINT_MAX)
+	      {
+		rec->direct_calls.safe_push (calls[k]);
+		rec->direct_callees.safe_push (callees[k]);
+		records[callees[k]]->called_directly = true;
+		direct.safe_push ({ (uint32_t) bb->index, callees[k] });
+	      }
+	}
       pop_cfun ();
       pp_function_notes &fn = fns[rec->index];
       fn.ndirect = direct.length ();

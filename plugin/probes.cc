@@ -182,17 +182,16 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 	return;
       }
     case PP_PROBE_TRACE_WITNESS:
-      /* A call that expand_witness turns into the write in place.  */
-      s.witnesses.safe_push (emit_trace_call (t.trace_witness, s, false,
-					      build_int_cst (unsigned_type_node,
-							     p.index),
-					      NULL_TREE, seq));
-      return;
-    case PP_PROBE_TRACE_RETURN:
-      /* A call that expand_witness turns into the record in place.  */
-      s.trace_returns.safe_push (emit_trace_call (t.trace_return, s, true, NULL_TREE,
-						  NULL_TREE, seq));
-      return;
+      {
+	/* A call that expand_witness turns into the write in place; the
+	   activation's last record also puts the caller's state back.  */
+	bool last = p.operand2 & PP_TRACE_LAST;
+	tree k = build_int_cst (unsigned_type_node, p.index);
+	(last ? s.trace_lasts : s.witnesses)
+	  .safe_push (emit_trace_call (last ? t.trace_last : t.trace_witness, s,
+				       last, k, NULL_TREE, seq));
+	return;
+      }
     case PP_PROBE_TRACE_LAND:
       emit_trace_call (t.trace_land, s, true,
 		       build_int_cst (unsigned_type_node, p.operand),
@@ -434,7 +433,7 @@ insert_probes (const function_record &rec, const probe_target &t)
     expand_keyed (rec, t, marker);
   for (gimple *call : s.witnesses)
     expand_witness (t, call, pp_trace_width (plan.nvalues));
-  for (gimple *call : s.trace_returns)
+  for (gimple *call : s.trace_lasts)
     expand_witness (t, call, pp_trace_width (plan.nvalues), true);
   if (s.enter)
     expand_enter (t, s.enter, s.frame, rec.index, pp_trace_width (plan.nvalues));

@@ -22,7 +22,7 @@ struct site_state
   tree frame = NULL_TREE;	/* the trace frame word (ENTER's result) */
   auto_vec<gimple *> keyed;	/* the keyed counts' markers (expand_keyed) */
   auto_vec<gimple *> witnesses;	/* the witnesses' calls (expand_witness) */
-  auto_vec<gimple *> trace_returns; /* the trace RETURNs' calls (expand_witness) */
+  auto_vec<gimple *> trace_lasts; /* the last witnesses' calls (expand_witness) */
   gimple *enter = NULL;		/* ENTER of a function called directly
 				   (expand_enter) */
   auto_vec<gimple *> steps;	/* segments' EDGE calls (expand_step) */
@@ -97,9 +97,10 @@ void insert_call_probes (const probe_target &t, site_state &s,
 
 /* The trace mode (trace-probes.cc).  */
 
-/* A witness's (or a RETURN's) call -> its record in place.  */
+/* A witness's call (of an activation's last witness: LAST) -> its record
+   in place.  */
 void expand_witness (const probe_target &t, gimple *call, unsigned width,
-		     bool is_return = false);
+		     bool last = false);
 /* Direct calls of the function tell their callee's ENTER who calls.  */
 void announce_direct_calls (const function_record &rec, const probe_target &t);
 /* ENTER of a function called directly -> its check in place.  */

@@ -27,26 +27,19 @@ tls_field (const probe_target &t, tree field)
            cursor = end; limit = lim; }
        else
          { limit = lim; __pathprof_trace_witness (k); }
-   With RETURN true, the call is __pathprof_trace_return (frame), and in
-   place of k the RETURN record (the escape, then the kind: WIDTH + 2 bits)
-   of an activation whose frame has no flag (traced, no announcement to put
-   back: end + the flags <= lim), which also puts the caller's state back
-   (state = frame - 256) before it gives up the buffer, so that a signal
-   handler after it writes in the caller's width and depth.  */
+   With LAST true, the witness is its activation's last record (corelib/
+   trace.h "Returns"), the call is __pathprof_trace_last (frame, k), and the
+   write is in place when the frame has no flag either (traced, no
+   announcement to put back: end + the flags <= lim); it also puts the
+   caller's state back (state = frame - 256) before it gives up the buffer,
+   so that a signal handler after it writes in the caller's width and depth,
+   where regeneration, which returns at EXIT, is then.  */
 void
-expand_witness (const probe_target &t, gimple *call, unsigned width, bool is_return)
+expand_witness (const probe_target &t, gimple *call, unsigned width, bool last)
 {
   tree u64 = counter_type (), ptr = TREE_TYPE (t.tls_buf);
-  tree k, frame = NULL_TREE;
-  if (is_return)
-    {
-      frame = gimple_call_arg (call, 0);
-      k = build_int_cst (u64, pp_trace_escape (width)
-			      | (uint64_t) PP_TRACE_RETURN << width);
-      width += 2;
-    }
-  else
-    k = fold_convert (u64, gimple_call_arg (call, 0));
+  tree frame = last ? gimple_call_arg (call, 0) : NULL_TREE;
+  tree k = fold_convert (u64, gimple_call_arg (call, last ? 1 : 0));
   basic_block bb = gimple_bb (call);
   edge to_fast = split_block (bb, call);
   basic_block join = to_fast->dest;
@@ -168,7 +161,9 @@ announce_direct_calls (const function_record &rec, const probe_target &t)
          { expect = 0; s = state; frame = s + 256;
            state = (frame & ~255) | WIDTH; }
        else
-         frame = __pathprof_trace_enter (...);  */
+         frame = __pathprof_trace_enter (...);
+   where a function without records (ENTER's width argument has
+   PP_TRACE_LAST) leaves state as it is.  */
 void
 expand_enter (const probe_target &t, gimple *call, tree frame, uint32_t index,
 	      unsigned width)
@@ -195,11 +190,14 @@ expand_enter (const probe_target &t, gimple *call, tree frame, uint32_t index,
 			   "PP_trace_state");
   tree fr = emit_value (&seq, u64, PLUS_EXPR, state, build_int_cst (u64, 256),
 			"PP_trace_frame");
-  tree depth = emit_value (&seq, u64, BIT_AND_EXPR, fr, build_int_cst (u64, ~(HOST_WIDE_INT) 255),
-			   "PP_trace_state");
-  tree next = emit_value (&seq, u64, BIT_IOR_EXPR, depth, build_int_cst (u64, width),
-			  "PP_trace_state");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_state), next));
+  if (!(tree_to_uhwi (gimple_call_arg (call, 2)) & PP_TRACE_LAST))
+    {
+      tree depth = emit_value (&seq, u64, BIT_AND_EXPR, fr,
+			       build_int_cst (u64, ~(HOST_WIDE_INT) 255), "PP_trace_state");
+      tree next = emit_value (&seq, u64, BIT_IOR_EXPR, depth, build_int_cst (u64, width),
+			      "PP_trace_state");
+      gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_state), next));
+    }
   gimple_seq_add_stmt (&seq, gimple_build_assign (frame, fr));
   basic_block direct = new_block_of (bb, seq, join);
 

@@ -104,9 +104,9 @@ declare_trace_runtime (probe_target &t)
   t.trace_witness = build_fn_decl ("__pathprof_trace_witness",
 				   build_function_type_list (void_type_node, u32,
 							     NULL_TREE));
-  t.trace_return = build_fn_decl ("__pathprof_trace_return",
-				  build_function_type_list (void_type_node, u64,
-							    NULL_TREE));
+  t.trace_last = build_fn_decl ("__pathprof_trace_last",
+				build_function_type_list (void_type_node, u64, u32,
+							  NULL_TREE));
   tree thread_type = make_node (RECORD_TYPE);
   tree fields = NULL_TREE;
   t.tls_buf = build_field (build_pointer_type (u64), "buf", &fields);

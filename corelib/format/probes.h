@@ -30,11 +30,14 @@
                                 known at compile time)
      PP_PROBE_TRACE_ENTER       the activation starts: record ENTER (unit,
                                 function) and make operand the width of its
-                                records (trace.h)
-     PP_PROBE_TRACE_WITNESS     record witness index (= operand)
-     PP_PROBE_TRACE_RETURN      record RETURN, back to the caller's width
+                                records (trace.h); with PP_TRACE_LAST in
+                                operand it has none, and the width stays
+     PP_PROBE_TRACE_WITNESS     record witness index (= operand); with
+                                PP_TRACE_LAST in operand2, the activation's
+                                last record: back to the caller's width
      PP_PROBE_TRACE_LAND        record LAND (the activation's depth, block
-                                operand), width operand2
+                                operand), width operand2 (with
+                                PP_TRACE_LAST: the last record)
      PP_PROBE_IP_ENTER          the activation starts (libprof/ip-runtime.c:
                                 it continues the caller's path or starts one)
      PP_PROBE_IP_EDGE           edge operand is taken: the path number grows
@@ -117,7 +120,7 @@ enum pp_probe_action
   PP_PROBE_PATH_COUNT_SLOT = 9,
   PP_PROBE_TRACE_ENTER = 10,
   PP_PROBE_TRACE_WITNESS = 11,
-  PP_PROBE_TRACE_RETURN = 12,
+  /* 12: unused (RETURN, until trace files of version 3) */
   PP_PROBE_TRACE_LAND = 13,
   PP_PROBE_IP_ENTER = 14,
   PP_PROBE_IP_EDGE = 15,

@@ -358,6 +358,15 @@ struct frame
   int phase;			/* 0 arrive, 1 calls, 2 choose */
 };
 
+/* Does function i write no record (trace.h "Returns")?  */
+static bool
+is_leaf (const struct program *p, uint32_t i)
+{
+  const pp_trace_function *tf = &p->fns[i].tf;
+  return tf->witness_of_edge[tf->entry_edge] < 0
+	 && pp_trace_quiet_after (tf, tf->entry_edge);
+}
+
 /* The block's direct calls not made yet.  */
 static uint32_t
 direct_left (const struct fn *fn, const struct frame *f)
@@ -440,7 +449,6 @@ traverse:
       PUT (pp_trace_witness (&r, width, (uint32_t) fn->wit[edge]));
     if (g->edges[edge].dst == g->exit)
       {
-	PUT (pp_trace_control (&r, width, PP_TRACE_RETURN));
 	record_ev (truth, PP_TRACE_EV_EDGE, depth, f->fn, edge);
 	record_ev (truth, PP_TRACE_EV_RETURN, depth, f->fn, 0);
 	if (--depth == 0)
@@ -480,13 +488,16 @@ step:
       if (f->phase == 1)
 	{
 	  /* The block's direct calls in order, the others (callbacks,
-	     handlers) anywhere among them.  */
+	     handlers) anywhere among them, but not after a direct call of a
+	     function without records (the plugin makes no such call
+	     direct: plugin.cc, find_direct_calls).  */
 	  uint32_t nd = direct_left (fn, f);
 	  if (nd && depth >= 12)
 	    return false;	/* killed: too deep */
 	  if ((f->calls_left > 0 && depth < 12) || nd)
 	    {
-	      direct = nd && (f->calls_left == 0 || RND (2));
+	      direct = nd && (f->calls_left == 0
+			      || (RND (2) && !is_leaf (p, fn->dcallee[f->next_direct])));
 	      if (direct)
 		callee = fn->dcallee[f->next_direct++];
 	      else
