@@ -75,8 +75,9 @@ void __pathprof_count_path (struct __pathprof_path_table *t, uint64_t path);
    (plugin/trace-probes.cc, expand_witness):
        lim = limit; limit = 0; pos = cursor;
        if (pos + w <= lim)
-         { OR k in at bit pos of buf (libprof keeps the bits above the
-           cursor 0) and store its high bits in the word after;
+         { OR k << (pos % 8) into the 8 bytes of buf from byte pos / 8,
+           unaligned (libprof keeps the bits above the cursor 0, and a
+           spare word after the buffer's bits);
            cursor = pos + w; limit = lim; }
        else
          { limit = lim; __pathprof_trace_witness (k); }

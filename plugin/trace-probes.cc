@@ -21,9 +21,8 @@ tls_field (const probe_target &t, tree field)
    staying on the unlikely path:
        lim = limit; limit = 0; pos = cursor; end = pos + WIDTH;
        if (end <= lim)
-         { i = pos / 64; off = pos % 64;
-           buf[i] |= k << off;                      (the bits above pos are 0)
-           buf[i + 1] = (k >> 1) >> (63 - off);     (0 when off is 0)
+         { *(u64 *) ((char *) buf + pos / 8) |= k << (pos % 8);
+                                      (unaligned; the bits above pos are 0)
            cursor = end; limit = lim; }
        else
          { limit = lim; __pathprof_trace_witness (k); }
@@ -79,20 +78,20 @@ expand_witness (const probe_target &t, gimple *call, unsigned width, bool last)
   seq = NULL;
   tree buf = emit_value (&seq, ptr, NOP_EXPR, tls_field (t, t.tls_buf), NULL_TREE,
 			 "PP_trace_buf");
-  tree word_index = emit_value (&seq, u64, RSHIFT_EXPR, pos,
-				build_int_cst (integer_type_node, 6), "PP_trace_i");
-  tree off = emit_value (&seq, u64, BIT_AND_EXPR, pos, build_int_cst (u64, 63),
-			 "PP_trace_off");
-  tree byte_offset = emit_value (&seq, sizetype, NOP_EXPR, word_index, NULL_TREE,
-				 "PP_trace_at");
-  byte_offset = emit_value (&seq, sizetype, MULT_EXPR, byte_offset, size_int (8),
+  /* The 8 bytes from the cursor's byte, unaligned: its bits up to the
+     cursor are records, the rest 0, and k << (pos % 8) fits (k has at
+     most 32 bits), so one OR puts it in place.  */
+  tree byte_offset = emit_value (&seq, u64, RSHIFT_EXPR, pos,
+				 build_int_cst (integer_type_node, 3), "PP_trace_i");
+  byte_offset = emit_value (&seq, sizetype, NOP_EXPR, byte_offset, NULL_TREE,
 			    "PP_trace_at");
   tree at = emit_value (&seq, ptr, POINTER_PLUS_EXPR, buf, byte_offset,
 			"PP_trace_word");
-  tree word = build2 (MEM_REF, u64, at, build_int_cst (ptr, 0));
+  tree word = build2 (MEM_REF, build_aligned_type (u64, BITS_PER_UNIT), at,
+		      build_int_cst (ptr, 0));
   TREE_THIS_VOLATILE (word) = 1;
-  tree next = build2 (MEM_REF, u64, at, build_int_cst (ptr, 8));
-  TREE_THIS_VOLATILE (next) = 1;
+  tree off = emit_value (&seq, u64, BIT_AND_EXPR, pos, build_int_cst (u64, 7),
+			 "PP_trace_off");
   tree shift = emit_value (&seq, integer_type_node, NOP_EXPR, off, NULL_TREE,
 			   "PP_trace_shift");
   tree old_word = emit_value (&seq, u64, NOP_EXPR, word, NULL_TREE, "PP_trace_old");
@@ -101,12 +100,6 @@ expand_witness (const probe_target &t, gimple *call, unsigned width, bool last)
   tree new_word = emit_value (&seq, u64, BIT_IOR_EXPR, old_word, placed,
 			      "PP_trace_new");
   gimple_seq_add_stmt (&seq, gimple_build_assign (unshare_expr (word), new_word));
-  tree half = emit_value (&seq, u64, RSHIFT_EXPR, kv,
-			  build_int_cst (integer_type_node, 1), "PP_trace_high");
-  tree rest = emit_value (&seq, integer_type_node, MINUS_EXPR,
-			  build_int_cst (integer_type_node, 63), shift, "PP_trace_rest");
-  tree high = emit_value (&seq, u64, RSHIFT_EXPR, half, rest, "PP_trace_high");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (next, high));
   gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_cursor), end));
   if (frame)
     {
