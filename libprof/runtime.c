@@ -230,8 +230,17 @@ __pathprof_register_unit (struct __pathprof_unit *u)
     atfork_installed = pthread_atfork (lock_before_fork,
 				       unlock_after_fork_in_parent,
 				       reset_after_fork_in_child) == 0;
-  if (u->value_kind == PP_VALUES_U8 && u->nvalues == 0 && u->ntables == 0)
-    goto out;			/* traced: its notes go to the trace file */
+  bool traced = u->value_kind == PP_VALUES_U8 && u->nvalues == 0
+		&& u->ntables == 0;
+  if (traced)
+    {
+      /* Its notes go to the trace file, with the first records: also when
+	 none of its code runs, so that reports list it.  */
+      unlock_units ();
+      pp_trace_register (u);
+      errno = saved_errno;
+      return;
+    }
   u->next = units;
   units = u;
   nunits++;
@@ -689,7 +698,7 @@ __pathprof_unit_exit (struct __pathprof_unit *u)
 {
   int saved_errno = errno;
   if (u->trace_id)
-    pp_trace_flush_all ();	/* before its notes go away */
+    pp_trace_forget (u);	/* before its notes go away */
   if (pp_ip && !exit_dumped)
     pp_ip->end_thread_paths ();	/* the process ends here */
   lock_units ();

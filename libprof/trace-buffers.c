@@ -339,6 +339,8 @@ write_records (struct tstate *t)
       for (; s->units_written < ntraced && !s->failed; s->units_written++)
 	{
 	  struct __pathprof_unit *u = traced_units[s->units_written];
+	  if (!u)
+	    continue;		/* gone, and named by no record here */
 	  uint32_t id = s->units_written, name_len = (uint32_t) strlen (u->name);
 	  struct iovec parts[] = { { &id, 4 }, { &name_len, 4 },
 				   { (void *) u->name, name_len },
@@ -635,7 +637,23 @@ __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width)
   end_write (t);
 }
 
-/* ---- Flushing, exit and fork (runtime.c calls these).  */
+/* ---- Registration, flushing, exit and fork (runtime.c calls these).  */
+
+void
+pp_trace_register (struct __pathprof_unit *u)
+{
+  (void) trace_id (u);
+}
+
+void
+pp_trace_forget (struct __pathprof_unit *u)
+{
+  pp_trace_flush_all ();
+  lock_trace ();
+  if (u->trace_id)
+    traced_units[u->trace_id - 1] = NULL;
+  unlock_trace ();
+}
 
 void
 pp_trace_flush_all (void)
