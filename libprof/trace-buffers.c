@@ -25,8 +25,9 @@
 
    File.  PATHPROF_TRACE_FILE (default pathprof.%p.trace; %p the process id, %t
    the thread's number, one file per thread then, %% a %): a header, then
-   chunks: UNIT (a unit's trace id, name and notes, before any record that
-   names it), RECORDS (a thread's next bits), FORK (in a child: the parent's
+   chunks: UNIT (a unit's trace id, name and notes; every traced unit has its
+   id from its registration, so a file's first records bring every unit's,
+   also of units that never run), RECORDS (a thread's next bits), FORK (in a child: the parent's
    trace file and how many bits of the forking thread's records precede the
    child's).  Little-endian; see tools/trace.c for the reader.  */
 
