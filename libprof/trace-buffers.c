@@ -334,6 +334,7 @@ write_records (struct tstate *t)
   uint64_t nbits = __atomic_load_n (&t->cursor, __ATOMIC_ACQUIRE);
   if (nbits == 0)
     return;
+  read_pattern ();		/* before the sink is chosen by it */
   struct sink *s = per_thread_files ? &t->own : &process_sink;
   if (open_sink (s, t->thread))
     {
@@ -341,7 +342,7 @@ write_records (struct tstate *t)
 	{
 	  struct __pathprof_unit *u = traced_units[s->units_written];
 	  if (!u)
-	    continue;		/* gone, and named by no record here */
+	    continue;		/* gone (pp_trace_forget), named by no record */
 	  uint32_t id = s->units_written, name_len = (uint32_t) strlen (u->name);
 	  struct iovec parts[] = { { &id, 4 }, { &name_len, 4 },
 				   { (void *) u->name, name_len },
@@ -650,9 +651,24 @@ void
 pp_trace_forget (struct __pathprof_unit *u)
 {
   pp_trace_flush_all ();
+  /* A file opened later (a thread's own, a forked child's) still gets the
+     unit's notes: from a copy, since the unit's memory may go (dlclose).
+     Without memory for one, the unit is left out of those files, which can
+     hold no record of it.  */
+  size_t name_len = strlen (u->name) + 1;
+  struct __pathprof_unit *copy = pp_malloc (sizeof *copy + name_len + u->notes_len);
+  if (copy)
+    {
+      memcpy (copy, u, sizeof *copy);
+      char *name = (char *) (copy + 1);
+      memcpy (name, u->name, name_len);
+      memcpy (name + name_len, u->notes, u->notes_len);
+      copy->name = name;
+      copy->notes = (const unsigned char *) name + name_len;
+    }
   lock_trace ();
   if (u->trace_id)
-    traced_units[u->trace_id - 1] = NULL;
+    traced_units[u->trace_id - 1] = copy;
   unlock_trace ();
 }
 

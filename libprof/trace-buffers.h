@@ -13,8 +13,7 @@ void pp_trace_flush_all (void);
    go to each trace file with the first records written there.  */
 void pp_trace_register (struct __pathprof_unit *u);
 /* A traced unit that goes away (its destructor): every thread's records are
-   written out, and no trace file written from now on names it (none of
-   them can have records of it).  */
+   written out, and the files opened from now on take its notes from a copy.  */
 void pp_trace_forget (struct __pathprof_unit *u);
 /* The fork handlers: the forking thread's records go to the parent's file
    first; the child's file then starts where they end.  */
