@@ -259,9 +259,10 @@ find_direct_calls (auto_delete_vec<function_record> &records,
       FOR_EACH_BB_FN (bb, cfun)
 	{
 	  /* The block's calls, last first: a callee's index, or UINT_MAX for
-	     a call that is not direct.  */
+	     a call that is not direct (OTHER_AFTER: one comes later).  */
 	  auto_vec<gcall *> calls;
 	  auto_vec<unsigned> callees;
+	  bool other_after = false;
 	  for (gimple_stmt_iterator gsi = gsi_last_bb (bb); !gsi_end_p (gsi);
 	       gsi_prev (&gsi))
 	    {
@@ -280,10 +281,10 @@ find_direct_calls (auto_delete_vec<function_record> &records,
 	      bool ok = callee && decl_binds_to_current_def_p (fndecl)
 			&& pp_trace_width (records[*callee]->plan.nvalues)
 			   <= PP_TRACE_DIRECT_WIDTH
-			&& !(trace_leaf (records[*callee]->plan)
-			     && callees.contains (UINT_MAX));
+			&& !(trace_leaf (records[*callee]->plan) && other_after);
 	      calls.safe_push (call);
 	      callees.safe_push (ok ? *callee : UINT_MAX);
+	      other_after |= !ok;
 	    }
 	  for (unsigned k = calls.length (); k-- > 0;)
 	    if (callees[k] != UINT_MAX)
