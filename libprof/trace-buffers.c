@@ -27,9 +27,9 @@
    the thread's number, one file per thread then, %% a %): a header, then
    chunks: UNIT (a unit's trace id, name and notes; every traced unit has its
    id from its registration, so a file's first records bring every unit's,
-   also of units that never run), RECORDS (a thread's next bits), FORK (in a child: the parent's
-   trace file and how many bits of the forking thread's records precede the
-   child's).  Little-endian; see tools/trace.c for the reader.  */
+   also of units that never run), RECORDS (a thread's next bits), FORK (in a
+   child: the parent's trace file and how many bits of the forking thread's
+   records precede the child's).  Little-endian; see tools/trace.c for the reader.  */
 
 #define _GNU_SOURCE 1
 
@@ -576,9 +576,7 @@ __pathprof_trace_witness (uint32_t k)
   if (write_blocked (t))
     return;
   begin_write (t);
-  pp_trace_record r = { { 0 }, 0 };
-  pp_trace_witness (&r, width_of (t), k);
-  put (t, &r);
+  put_bits (t, k, width_of (t));
   end_write (t);
 }
 
@@ -598,9 +596,7 @@ __pathprof_trace_last (uint64_t frame, uint32_t k)
       return;
     }
   begin_write (t);
-  pp_trace_record r = { { 0 }, 0 };
-  pp_trace_witness (&r, width_of (t), k);
-  put (t, &r);
+  put_bits (t, k, width_of (t));
   put_back_announcement (t, frame);
   t->state = back;
   end_write (t);
