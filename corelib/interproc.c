@@ -536,15 +536,199 @@ reset_proc (pp_ip_proc *ip)
     }
 }
 
-/* When procedure p's paths from ENTRY need more than max_bits bits, the
-   non-recursive site of p whose callee has the most paths from its ENTRY
-   (NONE when p has none left, or fits).  */
+/* Whether psi = <a, b> fits max_bits bits.  */
+static bool
+fits (const pp_ip_lin *psi, uint32_t max_bits)
+{
+  return mpz_sizeinbase (psi->a, 2) <= max_bits && mpz_sizeinbase (psi->b, 2) <= max_bits;
+}
+
+/* The cuts of procedure p, whose paths from ENTRY need more than max_bits
+   bits (its first build and solve say so).  What it must give: the calls
+   of the most paths of their own made summary edges one at a time (the
+   callee's psi at ENTRY in bits, a + b; the first site of p in site order
+   among equals), until the paths fit or no call is left.  That order does
+   not depend on the cuts made, so the answer is the shortest prefix of the
+   sites in that order whose cuts make p fit (all of them if none does).
+
+   Searching it: cutting a site whose callee returns (psi_ENTRY_Q = <a, b>,
+   a >= 1) takes its call vertex from Q o psi_r down to psi_r, which is no
+   more in a and in b, and every psi of p is a sum of products of
+   nonnegative terms that grow with it: along a run of such sites, whether
+   p fits can only go from no to yes.  Over a run the search gallops
+   (prefixes 1, 2, 4, ... sites longer) and then halves; a site whose
+   callee never returns (a = 0: its cut may add paths) is taken alone.  So
+   SQLite's sqlite3VdbeExec, cut at hundreds of calls, is solved a few
+   dozen times, not once per cut.  Each try computes p's psi only (eval_cut
+   below, on the first build's edges); the answer is then built and solved
+   once.  With prog->cut_one_by_one, the reference: one cut, a build and a
+   solve at a time (test-interproc compares the two).  */
+
+/* p's psi with the sites marked in nb->recursive cut, on the first
+   build's G*_fin (ip: its edges, call_at; a site cut since then is taken
+   as its summary edge c -> r), into psi; whether ENTRY's fits.  */
+static bool
+eval_cut (const pp_ip_program *prog, const pp_ip_numbering *nb, uint32_t p,
+	  const pp_ip_proc *ip, const uint32_t *topo, pp_ip_lin *psi,
+	  uint32_t max_bits)
+{
+  const pp_graph *g = &prog->procs[p];
+  for (uint32_t i = 0; i < ip->nnodes; i++)
+    {
+      uint32_t v = topo[i];
+      pp_ip_lin *f = &psi[v];
+      mpz_set_ui (f->a, v == g->exit);
+      mpz_set_ui (f->b, v == ip->gexit);
+      if (v == g->exit || v == ip->gexit)
+	continue;
+      uint32_t s = ip->call_at[v];
+      if (s != NONE)
+	{
+	  const pp_ip_call *c = &prog->calls[s];
+	  const pp_ip_lin *r = &psi[c->ret];
+	  if (nb->recursive[s])
+	    {
+	      mpz_set (f->a, r->a);
+	      mpz_set (f->b, r->b);
+	    }
+	  else
+	    {
+	      const pp_ip_lin *q = &nb->procs[c->callee].psi[prog->procs[c->callee].entry];
+	      mpz_mul (f->a, q->a, r->a);
+	      mpz_mul (f->b, q->a, r->b);
+	      mpz_add (f->b, f->b, q->b);
+	    }
+	}
+      for (uint32_t k = ip->out_start[v]; k < ip->out_start[v + 1]; k++)
+	{
+	  mpz_add (f->a, f->a, psi[ip->edges[k].dst].a);
+	  mpz_add (f->b, f->b, psi[ip->edges[k].dst].b);
+	}
+    }
+  return fits (&psi[g->entry], max_bits);
+}
+
+struct by_paths
+{
+  size_t bits;
+  uint32_t at, site;
+  bool returns;
+};
+
+static int
+most_paths_first (const void *x, const void *y)
+{
+  const struct by_paths *a = x, *b = y;
+  if (a->bits != b->bits)
+    return a->bits > b->bits ? -1 : 1;
+  return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* Marks in nb->recursive the first k of the n sites of order (and not the
+   rest); eval_cut's answer for them.  */
+static bool
+try_cuts (const pp_ip_program *prog, pp_ip_numbering *nb, uint32_t p,
+	  const uint32_t *topo, pp_ip_lin *psi, uint32_t max_bits,
+	  const struct by_paths *order, uint32_t n, uint32_t k)
+{
+  for (uint32_t i = 0; i < n; i++)
+    nb->recursive[order[i].site] = i < k;
+  return eval_cut (prog, nb, p, &nb->procs[p], topo, psi, max_bits);
+}
+
+/* Procedure p built and solved, and too many paths from its ENTRY: marks
+   its cuts in nb->recursive (see above).  */
+static int
+find_cuts (const pp_ip_program *prog, const site_index *by_proc,
+	   pp_ip_numbering *nb, uint32_t p, const uint32_t *topo, uint32_t max_bits)
+{
+  uint32_t n = 0, at = 0;
+  EACH_SITE (by_proc, p, s)
+    n += !nb->recursive[s];
+  const pp_ip_proc *ip = &nb->procs[p];
+  struct by_paths *order = pp_malloc ((n + 1) * sizeof *order);
+  pp_ip_lin *psi = pp_malloc (ip->nnodes * sizeof *psi);
+  if (!order || !psi)
+    {
+      pp_free (order);
+      pp_free (psi);
+      return PP_IP_ENOMEM;
+    }
+  for (uint32_t v = 0; v < ip->nnodes; v++)
+    lin_init (&psi[v]);
+  n = 0;
+  EACH_SITE (by_proc, p, s)
+    {
+      if (nb->recursive[s])
+	continue;
+      const pp_ip_lin *q = &nb->procs[prog->calls[s].callee]
+			     .psi[prog->procs[prog->calls[s].callee].entry];
+      order[n].bits = mpz_sizeinbase (q->a, 2) + mpz_sizeinbase (q->b, 2);
+      order[n].at = at++;
+      order[n].site = s;
+      order[n++].returns = mpz_sgn (q->a) > 0;
+    }
+  pp_sort (order, n, sizeof *order, most_paths_first);
+  /* k: no prefix up to k sites long fits.  */
+  uint32_t k = 0, answer = n;
+  while (k < n)
+    {
+      if (!order[k].returns)
+	{
+	  if (try_cuts (prog, nb, p, topo, psi, max_bits, order, n, ++k))
+	    {
+	      answer = k;
+	      break;
+	    }
+	  continue;
+	}
+      uint32_t end = k;
+      while (end < n && order[end].returns)
+	end++;
+      /* Over k .. end whether p fits only goes from no to yes.  */
+      uint32_t no = k, yes = NONE, step = 1;
+      while (yes == NONE)
+	{
+	  uint32_t t = end - no > step ? no + step : end;
+	  if (try_cuts (prog, nb, p, topo, psi, max_bits, order, n, t))
+	    yes = t;
+	  else if (t == end)
+	    break;
+	  else
+	    no = t, step *= 2;
+	}
+      if (yes == NONE)
+	{
+	  k = end;
+	  continue;
+	}
+      while (yes - no > 1)
+	{
+	  uint32_t mid = no + (yes - no) / 2;
+	  if (try_cuts (prog, nb, p, topo, psi, max_bits, order, n, mid))
+	    yes = mid;
+	  else
+	    no = mid;
+	}
+      answer = yes;
+      break;
+    }
+  for (uint32_t i = 0; i < n; i++)
+    nb->recursive[order[i].site] = i < answer;
+  for (uint32_t v = 0; v < ip->nnodes; v++)
+    lin_clear (&psi[v]);
+  pp_free (psi);
+  pp_free (order);
+  return PP_IP_OK;
+}
+
+/* The reference search: the non-recursive site of p whose callee has the
+   most paths from its ENTRY (NONE when p has none left, or fits).  */
 static uint32_t
 too_many (const pp_ip_program *prog, const pp_ip_numbering *nb,
 	  const site_index *by_proc, uint32_t p, uint32_t max_bits)
 {
-  const pp_ip_lin *psi = &nb->procs[p].psi[prog->procs[p].entry];
-  if (mpz_sizeinbase (psi->a, 2) <= max_bits && mpz_sizeinbase (psi->b, 2) <= max_bits)
+  if (fits (&nb->procs[p].psi[prog->procs[p].entry], max_bits))
     return NONE;
   uint32_t best = NONE;
   size_t most = 0;
@@ -618,6 +802,7 @@ pp_ip_number (const pp_ip_program *prog, bool piecewise, pp_ip_numbering *nb)
 	lin_init (&ip->psi[v]);
       ip->nnodes = n;
       struct walked wk = { 0 };
+      bool cuts_done = false;
       for (;;)
 	{
 	  int rc = build_proc (prog, &by_proc, nb->recursive, piecewise, p, ip, topo,
@@ -630,12 +815,27 @@ pp_ip_number (const pp_ip_program *prog, bool piecewise, pp_ip_numbering *nb)
 	      goto out;
 	    }
 	  solve_proc (prog, nb, p, topo);
-	  /* Too many paths from here: the call with the most paths of its own
-	     becomes a summary edge (its callee a root), as a recursive call.  */
-	  uint32_t cut = too_many (prog, nb, &by_proc, p, max_bits);
-	  if (cut == NONE)
+	  /* Too many paths from here: calls with the most paths of their own
+	     become summary edges (their callees roots), as recursive calls
+	     are (find_cuts).  */
+	  if (prog->cut_one_by_one)
+	    {
+	      uint32_t cut = too_many (prog, nb, &by_proc, p, max_bits);
+	      if (cut == NONE)
+		break;
+	      nb->recursive[cut] = true;
+	    }
+	  else if (cuts_done || fits (&ip->psi[prog->procs[p].entry], max_bits))
 	    break;
-	  nb->recursive[cut] = true;
+	  else if ((rc = find_cuts (prog, &by_proc, nb, p, topo, max_bits)))
+	    {
+	      pp_free (wk.cut);
+	      pp_free (wk.back);
+	      status = rc;
+	      goto out;
+	    }
+	  else
+	    cuts_done = true;
 	  reset_proc (ip);
 	}
       pp_free (wk.cut);

@@ -96,6 +96,9 @@ typedef struct pp_ip_program
      (enum pp_seg_role, plan.h pp_plan_ip_roles; a procedure's leaf edges
      c -> r have role 0): segments.h cuts its supergraphs there.  */
   const uint8_t *const *edge_role;
+  /* The reference search for the cuts below, one cut, build and solve at a
+     time (test-interproc checks the numbering's own against it).  */
+  bool cut_one_by_one;
 } pp_ip_program;
 
 enum pp_seg_role
@@ -107,7 +110,8 @@ enum pp_seg_role
 /* Where the numbering cuts: a procedure with more paths from its ENTRY than
    fit max_bits bits gets, one at a time, its call of the most paths made a
    summary edge (the callee a root of its own, as for a recursive call),
-   until it fits or has no call left.  Real programs need it: SQLite's
+   until it fits or has no call left (interproc.c find_cuts finds the same
+   cuts in a few solves).  Real programs need it: SQLite's
    context paths need 3,916,016 bits uncut.  */
 #define PP_IP_MAX_BITS 1024u
 

@@ -144,8 +144,9 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
   l->edge_role = pp_calloc (nprocs + 1, sizeof *l->edge_role);
   struct name *pub = pp_malloc ((nprocs + 1) * sizeof *pub);
   struct name *own = pp_malloc ((most + 1) * sizeof *own);
-  l->prog = (pp_ip_program) { nprocs, procs, external, 0, 0, calls, 0, NULL,
-			      (const uint8_t *const *) l->edge_role };
+  l->prog = (pp_ip_program) { .nprocs = nprocs, .procs = procs, .external = external,
+			      .calls = calls,
+			      .edge_role = (const uint8_t *const *) l->edge_role };
   int status = -1;
   if (!l->first_proc || !procs || !external || !calls || !l->site_of_call
       || !l->leaf_edge || !l->call_vertex || !l->return_vertex || !l->call_block

@@ -284,7 +284,7 @@ check_bignums (struct unit_property *big)
 	}
       pp_graph_finish (&g[i]);
     }
-  pp_ip_program prog = { K, g, NULL, 0, ncalls, calls, 0, NULL, NULL };
+  pp_ip_program prog = { K, g, NULL, 0, ncalls, calls, 0, NULL, NULL, false };
   mpz_t want;
   mpz_init (want);
   mpz_ui_pow_ui (want, 2, (1u << K) - 1);
@@ -322,6 +322,88 @@ check_bignums (struct unit_property *big)
     pp_graph_free (&g[i]);
 }
 
+/* The cut search against the reference, on procedures of many calls:
+   leaves of 2^k paths (some never return: their only way to EXIT is a
+   fake leave, so a cut of their call may add paths), and a caller of 8 to
+   40 calls in a row, diamonds between them, some call vertices with a
+   leave, under bounds that cut none, a few, or all of its calls.  */
+static void
+check_cut_search (struct unit_property *same)
+{
+  enum { LEAVES = 6, MOST = 40 };
+  unsigned long long rng = 0x5ea7c4;
+  unsigned cuts = 0, searches = 0;
+  for (unsigned t = 0; t < 400; t++)
+    {
+      pp_graph g[LEAVES + 1];
+      pp_ip_call calls[MOST];
+      uint32_t ncalls = 0;
+      for (uint32_t i = 0; i < LEAVES; i++)
+	{
+	  uint32_t k = (uint32_t) (unit_rand (&rng) % 7);
+	  bool returns = unit_rand (&rng) % 4 != 0;
+	  pp_graph_init (&g[i], 3 + 3 * k, 0, 1);
+	  pp_graph_add_edge (&g[i], 0, 2, 0);
+	  for (uint32_t d = 0; d < k; d++)
+	    {
+	      uint32_t v = 2 + 3 * d;
+	      pp_graph_add_edge (&g[i], v, v + 1, 0);
+	      pp_graph_add_edge (&g[i], v, v + 2, 0);
+	      pp_graph_add_edge (&g[i], v + 1, v + 3, 0);
+	      pp_graph_add_edge (&g[i], v + 2, v + 3, 0);
+	    }
+	  pp_graph_add_edge (&g[i], 2 + 3 * k, 1, returns ? 0 : PP_EDGE_FAKE);
+	  pp_graph_finish (&g[i]);
+	}
+      /* The caller: ENTRY -> c0; r_i -> x_i, y_i (a diamond, or r_i -> x_i)
+	 -> c_{i+1}; the last r -> EXIT.  */
+      uint32_t n = 8 + (uint32_t) (unit_rand (&rng) % (MOST - 7));
+      pp_graph *big = &g[LEAVES];
+      pp_graph_init (big, 2 + 4 * n, 0, 1);
+      pp_graph_add_edge (big, 0, 2, 0);
+      for (uint32_t i = 0; i < n; i++)
+	{
+	  uint32_t c = 2 + 4 * i, r = c + 1, x = c + 2, y = c + 3;
+	  uint32_t next = i + 1 < n ? c + 4 : 1;
+	  calls[ncalls++] = (pp_ip_call) { LEAVES, c, r,
+					   (uint32_t) (unit_rand (&rng) % LEAVES) };
+	  pp_graph_add_edge (big, r, x, 0);
+	  pp_graph_add_edge (big, x, next, 0);
+	  if (unit_rand (&rng) % 2)
+	    {
+	      pp_graph_add_edge (big, r, y, 0);
+	      pp_graph_add_edge (big, y, next, 0);
+	    }
+	  if (unit_rand (&rng) % 5 == 0)
+	    pp_graph_add_edge (big, c, 1, PP_EDGE_FAKE);
+	}
+      pp_graph_finish (big);
+      pp_ip_program prog = { LEAVES + 1, g, NULL, LEAVES, ncalls, calls,
+			     4 + (uint32_t) (unit_rand (&rng) % (4 * n)), NULL, NULL,
+			     false };
+      int pw = (int) (t % 2);
+      pp_ip_numbering fast, ref;
+      int rc = pp_ip_number (&prog, pw, &fast);
+      prog.cut_one_by_one = true;
+      int rc2 = pp_ip_number (&prog, pw, &ref);
+      bool ok = rc == PP_IP_OK && rc2 == PP_IP_OK
+		&& memcmp (fast.recursive, ref.recursive, ncalls * sizeof *ref.recursive) == 0
+		&& mpz_cmp (fast.npaths, ref.npaths) == 0;
+      for (uint32_t s = 0; rc == PP_IP_OK && s < ncalls; s++)
+	cuts += fast.recursive[s];
+      searches++;
+      unit_check (same, ok, "case %u: %u calls under %u bits: the cuts differ from the "
+		  "reference search's", t, n, prog.max_bits);
+      if (rc == PP_IP_OK)
+	pp_ip_numbering_free (&fast);
+      if (rc2 == PP_IP_OK)
+	pp_ip_numbering_free (&ref);
+      for (uint32_t i = 0; i <= LEAVES; i++)
+	pp_graph_free (&g[i]);
+    }
+  printf ("note: %u callers of 8 to 40 calls, %u calls cut\n", searches, cuts);
+}
+
 /* Programs that break interproc.h's conventions are refused.  */
 static void
 check_refusals (struct unit_property *refused)
@@ -342,14 +424,14 @@ check_refusals (struct unit_property *refused)
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
     {
-      pp_ip_program prog = { 1, &g, NULL, 0, bad[i].ncalls, bad[i].calls, 0, NULL, NULL };
+      pp_ip_program prog = { 1, &g, NULL, 0, bad[i].ncalls, bad[i].calls, 0, NULL, NULL, false };
       pp_ip_numbering n;
       int rc = pp_ip_number (&prog, i % 2, &n);
       unit_check (refused, rc == PP_IP_EGRAPH, "%s: %d", bad[i].what, rc);
       if (rc == PP_IP_OK)
 	pp_ip_numbering_free (&n);
     }
-  pp_ip_program good = { 1, &g, NULL, 0, 1, &(pp_ip_call) { 0, 3, 4, 0 }, 0, NULL, NULL };
+  pp_ip_program good = { 1, &g, NULL, 0, 1, &(pp_ip_call) { 0, 3, 4, 0 }, 0, NULL, NULL, false };
   pp_ip_numbering n;
   int rc = pp_ip_number (&good, false, &n);
   unit_check (refused, rc == PP_IP_OK, "the same graph with one good site: %d", rc);
@@ -520,7 +602,8 @@ main (void)
   w.numbers = malloc (MAXPATHS * sizeof *w.numbers);
   w.decode = &decode;
   unsigned long long rng = 0x1998;
-  unsigned cases = 0, skipped = 0, recursive = 0, fakes = 0, cut_sites = 0;
+  struct unit_property same_cuts = { .name = "interproc: a procedure past the bound is cut at the calls the one-at-a-time search cuts" };
+  unsigned cases = 0, skipped = 0, recursive = 0, fakes = 0, cut_sites = 0, cut_sites_ref = 0;
   size_t most_bits = 0;
   for (unsigned t = 0; t < 3000; t++)
     {
@@ -537,13 +620,32 @@ main (void)
 	}
       /* A third of the programs numbered with a bound of 2 to 4 bits per
 	 procedure: calls are cut into summary edges.  */
-      uint32_t bound = t % 3 == 0 ? 2 + t % 3 : 0;
-      pp_ip_program prog = { nprocs, g, external, 0, ncalls, calls, bound, NULL, NULL };
+      uint32_t bound = t % 3 == 0 ? 2 + t / 3 % 3 : 0;
+      pp_ip_program prog = { nprocs, g, external, 0, ncalls, calls, bound, NULL, NULL,
+			     false };
       for (int pw = 0; pw < 2; pw++)
       {
       pp_ip_numbering n;
       int rc = pp_ip_number (&prog, pw, &n);
       unit_check (&dense, rc == PP_IP_OK, "seed %llx: numbering failed (%d)", seed, rc);
+      if (rc == PP_IP_OK && bound)
+	{
+	  /* The cuts are the reference search's, one at a time.  */
+	  pp_ip_numbering ref;
+	  prog.cut_one_by_one = true;
+	  int rc2 = pp_ip_number (&prog, pw, &ref);
+	  prog.cut_one_by_one = false;
+	  bool same = rc2 == PP_IP_OK && mpz_cmp (ref.npaths, n.npaths) == 0
+		      && memcmp (ref.recursive, n.recursive,
+				 ncalls * sizeof *n.recursive) == 0;
+	  for (uint32_t s = 0; s < ncalls; s++)
+	    cut_sites_ref += ref.recursive[s];
+	  unit_check (&same_cuts, same, "seed %llx: cuts differ from the reference "
+		      "search's (%s paths, reference %s)", seed, zstr (n.npaths, 10),
+		      rc2 ? "none" : zstr (ref.npaths, 10));
+	  if (rc2 == PP_IP_OK)
+	    pp_ip_numbering_free (&ref);
+	}
       if (rc == PP_IP_OK)
 	{
 	  /* Edges.  */
@@ -671,14 +773,16 @@ main (void)
   unit_report (&dense);
   unit_report (&decode);
   unit_report (&edges);
+  check_cut_search (&same_cuts);
+  unit_report (&same_cuts);
   unit_report (&big);
   unit_report (&refused);
   unit_report (&layout);
   unit_report (&opened);
   printf ("note: %u numberings (context and piecewise) enumerated, %u with more than %u paths skipped, %u "
-	  "recursive call sites (%u of them, recursive or cut, under a bound of 2 to 4 bits), "
-	  "%u fake edges; the largest path count has %zu bits\n",
-	  cases, skipped, MAXPATHS, recursive, cut_sites, fakes, most_bits);
+	  "recursive call sites (%u of them, recursive or cut, under a bound of 2 to 4 bits; "
+	  "%u in the reference search), %u fake edges; the largest path count has %zu bits\n",
+	  cases, skipped, MAXPATHS, recursive, cut_sites, cut_sites_ref, fakes, most_bits);
   free (w.numbers);
   return unit_exit_status ();
 }

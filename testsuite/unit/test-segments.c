@@ -211,7 +211,7 @@ main (void)
 	roles[p] = program_roles (&g[p], p, calls, ncalls);
       pp_ip_program prog = { nprocs, g, NULL, 0, ncalls, calls, 0,
 			     t % 2 ? program_call_start (calls, ncalls, nprocs, start)
-			     : NULL, t % 4 >= 2 ? (const uint8_t *const *) roles : NULL };
+			     : NULL, t % 4 >= 2 ? (const uint8_t *const *) roles : NULL, false };
       for (uint32_t root = 0; root < nprocs; root++)
 	for (uint32_t k = 0; k <= MAXDEPTH; k++)
 	  {
