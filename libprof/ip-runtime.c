@@ -491,83 +491,215 @@ number_words (const mpz_t num, uint64_t *key)
 }
 
 /* One execution of path NUM.  */
-static void
-count_path (const mpz_t num)
+/* ---- Nodes (see the top): a segment's start, and what it stands for
+   in the paper's numbering, found when a dump asks.  */
+
+enum
 {
-  uint64_t key[PP_PROFILE_WIDE_WORDS_MAX];
-  if (number_words (num, key))
-    pp_ipt_count_number (key);
-  else
-    pp_ipt_count_lost ();
+  NODE_CALL = 1,		/* arg: the site; the callee continues */
+  NODE_RET,			/* the callee returned; extra: the caller's
+				   start when it called */
+  NODE_FLUSH,			/* a sum would have overflowed */
+  NODE_EDGE,			/* arg: an edge whose value passes 64 bits;
+				   extra: the procedure */
+  NODE_PRET,			/* piecewise, no call open: the return through
+				   site arg */
+  NODE_PEXIT,			/* piecewise, no call open: to EXIT_global */
+};
+#define NODE_TAG(kind, arg) ((uint64_t) (kind) << 56 | (arg))
+#define NO_NODE UINT64_MAX
+
+/* What a dump has found: (N0, x) per node.  */
+static struct
+{
+  uint64_t *ids;		/* the start + 1; 0: empty */
+  mpz_t (*val)[2];
+  uint32_t n, mask;		/* mask: slots - 1 (0: none yet) */
+} memo;
+
+static mpz_t *
+memo_find (uint64_t id, bool add)
+{
+  if (add && (memo.n + 1) * 2 > memo.mask)
+    {
+      uint32_t size = memo.mask ? 2 * (memo.mask + 1) : 1024;
+      uint64_t *ids = pp_calloc (size, sizeof *ids);
+      mpz_t (*val)[2] = pp_malloc (size * sizeof *val);
+      if (!ids || !val || size == 0)
+	{
+	  pp_free (ids);
+	  pp_free (val);
+	  return NULL;
+	}
+      for (uint32_t i = 0; memo.mask && i <= memo.mask; i++)
+	if (memo.ids[i])
+	  {
+	    uint64_t j = pp_hash64 (&memo.ids[i], sizeof *ids, PP_HASH_SEED);
+	    while (ids[j & (size - 1)])
+	      j++;
+	    ids[j & (size - 1)] = memo.ids[i];
+	    memcpy (val[j & (size - 1)], memo.val[i], sizeof *val);
+	  }
+      pp_free (memo.ids);
+      pp_free (memo.val);
+      memo.ids = ids;
+      memo.val = val;
+      memo.mask = size - 1;
+    }
+  if (!memo.mask)
+    return NULL;
+  uint64_t id1 = id + 1;
+  for (uint64_t j = pp_hash64 (&id1, sizeof id1, PP_HASH_SEED);; j++)
+    {
+      uint32_t i = (uint32_t) (j & memo.mask);
+      if (memo.ids[i] == id1)
+	return memo.val[i];
+      if (!memo.ids[i])
+	{
+	  if (!add)
+	    return NULL;
+	  memo.ids[i] = id1;
+	  memo.n++;
+	  mpz_init (memo.val[i][0]);
+	  mpz_init (memo.val[i][1]);
+	  return memo.val[i];
+	}
+    }
 }
 
-/* The ctx of a segment after a backedge in context paths, whose start is
-   (n0, x): 2 nprocs + its interned id (ip-tables.c), or NONE when out of
-   memory.  (2 p and 2 p + 1 are procedure p's ROOT and GENTRY starts.)  */
-static uint32_t
-intern_context (const mpz_t n0, const mpz_t x)
+/* (N0, x) of a start that is no node: procedure p's ROOT (2 p) or GENTRY
+   (2 p + 1) start; false if it is none of the numbering.  */
+static bool
+start_value (uint64_t ctx, mpz_t n0, mpz_t x)
 {
-  uint64_t key[2 * PP_PROFILE_WIDE_WORDS_MAX];
-  if (!number_words (n0, key) || !number_words (x, key + prog.words))
-    return NONE;
-  uint32_t id = pp_ipt_intern (key);
-  return id == UINT32_MAX ? NONE : 2 * prog.nb.nprocs + id;
+  uint32_t p = (uint32_t) (ctx / 2);
+  uint32_t r = ctx % 2 ? prog.gentry_root_of[p] : prog.root_of[p];
+  if (r == NONE)
+    return false;
+  mpz_set (n0, prog.nb.root_value[r]);
+  if (ctx % 2)
+    mpz_set (x, prog.nb.procs[p].unbal);
+  else
+    mpz_set_ui (x, 1);
+  return true;
+}
+
+/* (N0, x) of start CTX, into the memo: the path before it and the
+   completions at its procedure's EXIT; NULL if unknown.  Iterative: a
+   node's parent (and a return's caller start, which comes before it) are
+   found first.  */
+static mpz_t *
+ctx_value (uint64_t ctx)
+{
+  static uint64_t *todo;
+  static uint32_t todo_cap;
+  uint32_t ntodo = 0;
+  uint64_t two_n = 2 * (uint64_t) prog.nb.nprocs;
+  mpz_t *v = memo_find (ctx, false);
+  for (uint64_t c = ctx; !v;)
+    {
+      if (PP_RESERVE (todo, todo_cap, ntodo + 1, 64))
+	return NULL;
+      todo[ntodo++] = c;
+      if (c < two_n)
+	break;
+      const struct pp_ipt_node *x = pp_ipt_node_at (c);
+      if (!x)
+	return NULL;
+      c = x->parent;
+      v = memo_find (c, false);
+    }
+  while (ntodo > 0)
+    {
+      uint64_t c = todo[--ntodo];
+      mpz_t *w = memo_find (c, true);
+      if (!w)
+	return NULL;
+      if (c < two_n)
+	{
+	  if (!start_value (c, w[0], w[1]))
+	    return NULL;
+	  continue;
+	}
+      const struct pp_ipt_node *x = pp_ipt_node_at (c);
+      const mpz_t *up = memo_find (x->parent, false);
+      if (!up)
+	return NULL;
+      /* The path to the node's parent, its segment's sums.  */
+      mpz_set (w[0], up[0]);
+      mpz_addmul_ui (w[0], up[1], x->a);
+      mpz_add_ui (w[0], w[0], x->b);
+      uint64_t arg = x->tag & (((uint64_t) 1 << 56) - 1);
+      switch (x->tag >> 56)
+	{
+	case NODE_CALL:
+	  {
+	    const pp_ip_call *k = &prog.nb.calls[arg];
+	    const pp_ip_lin *psi = &prog.nb.procs[k->proc].psi[k->ret];
+	    mpz_mul (w[1], up[1], psi->a);
+	    mpz_add (w[1], w[1], psi->b);
+	    break;
+	  }
+	case NODE_RET:
+	  {
+	    /* The caller's start when it called: an ancestor, found.  */
+	    const mpz_t *caller = memo_find (x->extra, false);
+	    if (!caller)
+	      return NULL;
+	    mpz_set (w[1], caller[1]);
+	    break;
+	  }
+	case NODE_FLUSH:
+	  mpz_set (w[1], up[1]);
+	  break;
+	case NODE_EDGE:
+	  {
+	    const pp_ip_lin *rho = &prog.nb.procs[x->extra].edges[arg].rho;
+	    mpz_addmul (w[0], rho->a, up[1]);
+	    mpz_add (w[0], w[0], rho->b);
+	    mpz_set (w[1], up[1]);
+	    break;
+	  }
+	case NODE_PRET:
+	  {
+	    const pp_ip_call *k = &prog.nb.calls[arg];
+	    mpz_add (w[0], w[0],
+		     prog.nb.procs[k->callee].exit_value[prog.nb.exit_of_site[arg]]);
+	    mpz_set (w[1], prog.nb.procs[k->proc].unbal);
+	    break;
+	  }
+	case NODE_PEXIT:
+	  {
+	    const pp_ip_proc *ip = &prog.nb.procs[x->extra];
+	    mpz_add (w[0], w[0], ip->exit_value[ip->nexits - 1]);
+	    mpz_set_ui (w[1], 0);
+	    break;
+	  }
+	default:
+	  return NULL;
+	}
+    }
+  return memo_find (ctx, false);
 }
 
 /* The number of segment (ctx, a, b) for a snapshot (pp_ipt_number_fn),
-   under the count tables' locks.  */
+   under the count tables' locks: N0 + a x + b.  */
 static bool
 segment_number (uint64_t ctx, uint64_t a, uint64_t b, uint64_t *key)
 {
-  uint32_t n = prog.nb.nprocs;
+  const mpz_t *v = ctx_value (ctx);
+  if (!v)
+    return false;
   mpz_t num;
-  mpz_init (num);
-  bool known = true;
-  if (ctx < 2 * (uint64_t) n)
-    {
-      uint32_t p = (uint32_t) (ctx / 2);
-      uint32_t r = ctx % 2 ? prog.gentry_root_of[p] : prog.root_of[p];
-      known = r != NONE;
-      if (known)
-	mpz_set (num, prog.nb.root_value[r]);
-      if (ctx % 2)
-	mpz_addmul_ui (num, prog.nb.procs[p].unbal, a);
-      else
-	mpz_add_ui (num, num, a);	/* x = 1 */
-    }
-  else
-    {
-      uint64_t words[2 * PP_PROFILE_WIDE_WORDS_MAX];
-      uint32_t w = prog.words;
-      known = ctx - 2 * n < UINT32_MAX && pp_ipt_interned ((uint32_t) (ctx - 2 * n), words);
-      if (known)
-	{
-	  mpz_t x;
-	  mpz_init (x);
-	  mpz_import (num, w, -1, sizeof *words, 0, 0, words);
-	  mpz_import (x, w, -1, sizeof *words, 0, 0, words + w);
-	  mpz_addmul_ui (num, x, a);
-	  mpz_clear (x);
-	}
-    }
+  mpz_init_set (num, v[0]);
+  mpz_addmul_ui (num, v[1], a);
   mpz_add_ui (num, num, b);
-  known = known && mpz_cmp (num, prog.nb.npaths) < 0 && number_words (num, key);
+  bool known = mpz_cmp (num, prog.nb.npaths) < 0 && number_words (num, key);
   mpz_clear (num);
   return known;
 }
 
 /* ---- Threads.  */
-
-/* Where an activation's segment began (see "Segments"): the number is
-   num + A x + B (SEG_WHOLE), or N0 + A x + B for the start's N0 (and x),
-   num then not set.  */
-enum
-{
-  SEG_WHOLE,
-  SEG_ROOT,			/* at ENTRY of a root: its root value, x = 1 */
-  SEG_GENTRY,			/* piecewise, at GENTRY: its root value, x = unbal */
-  SEG_CONTEXT,			/* context, after a backedge: on_entry, x */
-};
 
 struct act
 {
@@ -582,17 +714,17 @@ struct act
   uint32_t site;		/* the call under way (notes index), NONE, JUMPED */
   const uint64_t *ab;		/* prog.ab[proc] */
   const uint32_t *fin;		/* the procedure's fin_of_edge */
-  uint8_t seg;
-  uint32_t ctx;			/* SEG_CONTEXT: the interned context, or NONE */
-  bool root;			/* it started a path; saved is the one suspended */
+  uint64_t seg;			/* where its segment began: a start */
+  uint64_t entry;		/* where it began: its context */
+  uint64_t called_from;		/* a continuation: its caller's seg at the call */
+  bool root;			/* it started a path; saved_* the one suspended */
   bool entered;			/* the call under way continued the path */
-  bool entry_lost;		/* on_entry names no path */
+  bool entry_lost;		/* entry names no path */
   bool keyed;			/* its procedure's cuts_in_place: sync_place */
   bool saved_lost;
   bool saved_open;
   uint32_t saved_base;
   const void *saved_tag;
-  mpz_t x, on_entry, saved;
 };
 
 static __thread struct
@@ -601,7 +733,6 @@ static __thread struct
   uint32_t depth;		/* tracked activations; act_at (depth - 1) the top */
   bool busy;
   bool lost;			/* the current path is not one of the numbering */
-  bool ready;			/* num initialised */
   /* The activation the current path started in, or continued in after a
      return from where it started (piecewise), and whether it started at
      that activation's ENTRY, its call open (else at its GENTRY).  */
@@ -609,20 +740,7 @@ static __thread struct
   bool open;
   const void *tag;		/* the callee the last call named */
   const struct __pathprof_ip_table *table;	/* pp_ipt_segment_table's */
-  mpz_t num;
 } ipt PP_TLS_MODEL;
-
-/* ---- GMP's memory (see the top; gmp-memory.c).  */
-
-/* Whether the thread is inside a context probe, whose GMP blocks are
-   libprof's.  */
-static bool
-in_probe (void)
-{
-  return ipt.busy;
-}
-
-
 
 /* The thread's activation I (below its stack's cap).  */
 static inline struct act *
@@ -635,35 +753,19 @@ act_at (uint32_t i)
 static struct act *
 push_act (void)
 {
-  if (!ipt.ready)
-    {
-      mpz_init (ipt.num);
-      ipt.ready = true;
-    }
-  if (ipt.depth == ipt.stack.cap)
-    {
-      uint32_t old = ipt.stack.cap;
-      if (!pp_act_stack_grow (&ipt.stack, sizeof (struct act)))
-	return NULL;
-      for (uint32_t i = old; i < ipt.stack.cap; i++)
-	{
-	  struct act *a = act_at (i);
-	  mpz_init (a->x);
-	  mpz_init (a->on_entry);
-	  mpz_init (a->saved);
-	}
-    }
+  if (ipt.depth == ipt.stack.cap && !pp_act_stack_grow (&ipt.stack, sizeof (struct act)))
+    return NULL;
   struct act *a = act_at (ipt.depth);
   a->fr.depth = ++ipt.depth;
   return a;
 }
 
-/* Activation a starts a path of its own: the one under way waits until a
+/* Activation a starts a path of its own: the one under way (in the
+   activations below, their starts and sums as they are) waits until a
    ends (resume).  */
 static void
 suspend (struct act *a)
 {
-  mpz_swap (a->saved, ipt.num);
   a->saved_lost = ipt.lost;
   a->saved_tag = ipt.tag;
   a->saved_base = ipt.base;
@@ -673,71 +775,42 @@ suspend (struct act *a)
 static void
 resume (struct act *a)
 {
-  mpz_swap (ipt.num, a->saved);
   ipt.lost = a->saved_lost;
   ipt.tag = a->saved_tag;
   ipt.base = a->saved_base;
   ipt.open = a->saved_open;
 }
 
-/* num (and x) := the start of a's segment.  */
-static void
-set_segment_start (struct act *a)
+/* a's segment ends where a node of key (a's start, A, B, TAG) begins, which
+   it returns (NO_NODE when the path is lost, then or before); a's sums
+   start again from 0.  */
+static uint64_t
+end_segment (struct act *a, uint64_t tag, uint64_t extra)
 {
-  uint32_t p = a->proc;
-  switch (a->seg)
+  uint64_t n = NO_NODE;
+  if (!ipt.lost)
     {
-    case SEG_ROOT:
-      mpz_set (ipt.num, prog.nb.root_value[prog.root_of[p]]);
-      break;
-    case SEG_GENTRY:
-      mpz_set (ipt.num, prog.nb.root_value[prog.gentry_root_of[p]]);
-      mpz_set (a->x, prog.nb.procs[p].unbal);
-      break;
-    case SEG_CONTEXT:
-      mpz_set (ipt.num, a->on_entry);
-      break;
+      n = pp_ipt_node (a->seg, a->sum[0], a->sum[1], tag, extra);
+      ipt.lost = n == NO_NODE;
     }
-  a->seg = SEG_WHOLE;
-}
-
-/* A segment of a begins (KIND: a start whose N0 is known; SEG_WHOLE:
-   num).  */
-static void
-begin_segment (struct act *a, uint8_t kind)
-{
   a->sum[0] = a->sum[1] = 0;
-  a->seg = kind;
+  return n;
 }
 
-/* num := the number so far: a's segment ends.  */
-static void
-flush (struct act *a)
-{
-  if (a->seg != SEG_WHOLE)
-    set_segment_start (a);
-  if (a->sum[0])
-    mpz_addmul_ui (ipt.num, a->x, a->sum[0]);
-  if (a->sum[1])
-    mpz_add_ui (ipt.num, ipt.num, a->sum[1]);
-  a->sum[0] = a->sum[1] = 0;
-}
-
-/* add_value's other case: a value that does not fit, or a sum that would
-   overflow; num is made whole first.  */
+/* add_value's other case: a value that does not fit 64 bits, or a sum that
+   would overflow: a node begins a's next segment.  */
 static __attribute__ ((noinline)) void
-add_value_to_num (struct act *a, uint32_t k)
+add_value_slow (struct act *a, uint32_t k)
 {
-  flush (a);
-  if (a->ab[2 * k] != WIDE)
+  uint64_t va = a->ab[2 * k], vb = a->ab[2 * k + 1];
+  if (va == WIDE)
+    a->seg = end_segment (a, NODE_TAG (NODE_EDGE, k), a->proc);
+  else
     {
-      a->sum[0] = a->ab[2 * k];
-      a->sum[1] = a->ab[2 * k + 1];
-      return;
+      a->seg = end_segment (a, NODE_TAG (NODE_FLUSH, 0), 0);
+      a->sum[0] = va;
+      a->sum[1] = vb;
     }
-  const pp_ip_lin *rho = &prog.nb.procs[a->proc].edges[k].rho;
-  mpz_addmul (ipt.num, rho->a, a->x);
-  mpz_add (ipt.num, ipt.num, rho->b);
 }
 
 /* The path takes edge k (NONE: none) of a's procedure's G*_fin: its value
@@ -755,31 +828,16 @@ add_value (struct act *a, uint32_t k)
       a->sum[1] = nb;
     }
   else
-    add_value_to_num (a, k);
+    add_value_slow (a, k);
 }
 
-/* The path under way ends in activation a, its last value added.  */
+/* The path under way ends in activation a, its last value added: counted
+   by (a's start, A, B).  */
 static void
 end_path (struct act *a)
 {
-  if (ipt.lost)
-    {
-      pp_ipt_count_lost ();
-      return;
-    }
-  uint32_t ctx = NONE, p = a->proc;
-  if (a->seg == SEG_ROOT || a->seg == SEG_GENTRY)
-    ctx = 2 * p + (a->seg == SEG_GENTRY);
-  else if (a->seg == SEG_CONTEXT)
-    {
-      if (a->ctx == NONE)
-	a->ctx = intern_context (a->on_entry, a->x);
-      ctx = a->ctx;
-    }
-  if (ctx != NONE && pp_ipt_count_segment (ctx, a->sum[0], a->sum[1]))
-    return;
-  flush (a);
-  count_path (ipt.num);
+  if (ipt.lost || !pp_ipt_count_segment (a->seg, a->sum[0], a->sum[1]))
+    pp_ipt_count_lost ();
 }
 
 /* The path under way ends at activation a's call under way (the process or
@@ -827,18 +885,17 @@ restart (struct act *a, uint32_t in)
 {
   if (prog.piecewise)
     {
-      bool known = prog.gentry_root_of[a->proc] != NONE;
-      ipt.lost = !known || in == NONE;
-      begin_segment (a, known ? SEG_GENTRY : SEG_WHOLE);
+      ipt.lost = prog.gentry_root_of[a->proc] == NONE || in == NONE;
+      a->seg = 2 * (uint64_t) a->proc + 1;
       ipt.base = a->fr.depth - 1;
       ipt.open = false;
     }
   else
     {
       ipt.lost = a->entry_lost || in == NONE;
-      begin_segment (a, a->root && prog.root_of[a->proc] != NONE ? SEG_ROOT
-			: SEG_CONTEXT);
+      a->seg = a->entry;
     }
+  a->sum[0] = a->sum[1] = 0;
   if (!ipt.lost)
     add_value (a, in);
 }
@@ -909,20 +966,8 @@ sync_place (struct act *a)
 {
   if (!a->keyed)
     return;			/* sum[2] stays 0 */
-  uint64_t ctx1 = 0;
-  if (!ipt.lost)
-    switch (a->seg)
-      {
-      case SEG_ROOT:
-	ctx1 = prog.piecewise ? 0 : 2 * (uint64_t) a->proc + 1;
-	break;
-      case SEG_GENTRY:
-	ctx1 = 2 * (uint64_t) a->proc + 2;
-	break;
-      case SEG_CONTEXT:
-	ctx1 = a->ctx != NONE ? (uint64_t) a->ctx + 1 : 0;
-	break;
-      }
+  uint64_t start = prog.piecewise ? 2 * (uint64_t) a->proc + 1 : a->entry;
+  uint64_t ctx1 = !ipt.lost && a->seg == start ? a->seg + 1 : 0;
   if (__builtin_expect (ctx1 && !ipt.table, 0))
     ipt.table = pp_ipt_segment_table ();
   a->sum[2] = ipt.table ? ctx1 : 0;
@@ -966,7 +1011,6 @@ static __attribute__ ((noinline)) uint64_t
 enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
 {
   ipt.busy = true;
-  pp_gmp_in_front (in_probe);
   uint64_t frame = untracked ();
   uint32_t p = proc_of (u, function);
   struct act *caller = ipt.depth ? act_at (ipt.depth - 1) : NULL;
@@ -975,15 +1019,18 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
     s = prog.layout.site_of_call[caller->proc][caller->site];
   bool cont = p != NONE && s != NONE && !prog.nb.recursive[s]
 	      && prog.nb.calls[s].callee == p;
+  uint64_t called_from = 0, node = NO_NODE;
   if (cont)
-    flush (caller);		/* num is whole: on_entry */
+    {
+      called_from = caller->seg;
+      node = end_segment (caller, NODE_TAG (NODE_CALL, s), 0);
+    }
   struct act *a = p == NONE ? NULL : push_act ();
   if (a)
     {
-      caller = ipt.depth > 1 ? act_at (ipt.depth - 2) : NULL;
       a->fr.values = prog.in_place[p];
       a->fr.regs = a->sum;
-      a->sum[2] = a->sum[3] = 0;
+      a->sum[0] = a->sum[1] = a->sum[2] = a->sum[3] = 0;
       a->keyed = prog.cuts_in_place[p];
       a->proc = p;
       a->ab = prog.ab[p];
@@ -991,26 +1038,20 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
       a->site = NONE;
       a->entered = false;
       a->root = !cont;
-      a->ctx = NONE;
       if (cont)
 	{
-	  const pp_ip_lin *psi = &prog.nb.procs[caller->proc].psi[prog.nb.calls[s].ret];
-	  mpz_mul (a->x, caller->x, psi->a);
-	  mpz_add (a->x, a->x, psi->b);
-	  caller->entered = true;
-	  if (!prog.piecewise)
-	    mpz_set (a->on_entry, ipt.num);	/* SEG_CONTEXT's start */
-	  begin_segment (a, SEG_WHOLE);
+	  act_at (ipt.depth - 2)->entered = true;
+	  a->seg = a->entry = node;
+	  a->called_from = called_from;
 	}
       else
 	{
-	  /* A root's context is its root value (SEG_ROOT): no on_entry.  */
+	  /* A root's context is its ROOT start; the path under way waits.  */
 	  suspend (a);
 	  ipt.base = ipt.depth - 1;
 	  ipt.open = true;
 	  ipt.lost = prog.root_of[p] == NONE;
-	  mpz_set_ui (a->x, 1);
-	  begin_segment (a, ipt.lost ? SEG_WHOLE : SEG_ROOT);
+	  a->seg = a->entry = 2 * (uint64_t) p;
 	}
       a->entry_lost = ipt.lost;
       sync_place (a);
@@ -1076,7 +1117,6 @@ __pathprof_ip_return (uint64_t frame, uint32_t call)
   struct act *a = begin (frame);
   if (!a)
     return;
-  pp_gmp_in_front (in_probe);
   if (a->site == call)
     {
       uint32_t p = a->proc, s = prog.layout.site_of_call[p][call];
@@ -1111,6 +1151,7 @@ __pathprof_ip_exit (uint64_t frame)
     return;
   uint32_t p = a->proc;
   const pp_ip_proc *ip = &prog.nb.procs[p];
+  struct act *b = ipt.depth > 1 ? act_at (ipt.depth - 2) : NULL;
   if (prog.piecewise && ipt.base == ipt.depth - 1 && !ipt.open)
     {
       /* Piecewise, no call open: the path leaves EXIT for any of its
@@ -1118,29 +1159,20 @@ __pathprof_ip_exit (uint64_t frame)
       if (a->root)
 	{
 	  /* For EXIT_global, which comes last if p is a root.  */
-	  if (ipt.lost || ip->nexits == 0 || ip->exit_site[ip->nexits - 1] != NONE)
-	    pp_ipt_count_lost ();
-	  else
-	    {
-	      flush (a);
-	      mpz_add (ipt.num, ipt.num, ip->exit_value[ip->nexits - 1]);
-	      count_path (ipt.num);
-	    }
+	  if (ip->nexits == 0 || ip->exit_site[ip->nexits - 1] != NONE)
+	    ipt.lost = true;
+	  a->seg = end_segment (a, NODE_TAG (NODE_PEXIT, 0), p);
+	  end_path (a);
 	  resume (a);
 	}
       else
 	{
 	  /* For the caller, through the site that called p.  */
-	  struct act *b = act_at (ipt.depth - 2);
 	  uint32_t s = b->site < JUMPED ? prog.layout.site_of_call[b->proc][b->site] : NONE;
 	  if (s == NONE || prog.nb.recursive[s] || prog.nb.calls[s].callee != p)
 	    ipt.lost = true;
-	  else
-	    {
-	      flush (a);	/* b's share is in num: flushed when a began */
-	      mpz_add (ipt.num, ipt.num, ip->exit_value[prog.nb.exit_of_site[s]]);
-	      mpz_set (b->x, prog.nb.procs[b->proc].unbal);
-	    }
+	  b->seg = end_segment (a, NODE_TAG (NODE_PRET, s), 0);
+	  b->sum[0] = b->sum[1] = 0;
 	  ipt.base--;
 	}
     }
@@ -1150,7 +1182,11 @@ __pathprof_ip_exit (uint64_t frame)
       resume (a);
     }
   else
-    flush (a);			/* the caller goes on from num */
+    {
+      /* The caller goes on after the callee's segment.  */
+      b->seg = end_segment (a, NODE_TAG (NODE_RET, 0), a->called_from);
+      b->sum[0] = b->sum[1] = 0;
+    }
   ipt.depth--;
   ipt.busy = false;
 }
@@ -1188,7 +1224,6 @@ __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call)
   if (ipt.busy)
     return;
   ipt.busy = true;
-  pp_gmp_in_front (in_probe);
   uint32_t depth = frame_depth (frame);
   if (depth && depth <= ipt.depth)
     {

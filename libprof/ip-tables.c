@@ -2,8 +2,7 @@
 
    Numbers.  A path is counted by its number, WORDS 64-bit words, in one table
    of the process (a wide-key table: open addressing over slots of key, value
-   and a used word), under count_lock.  The same kind of table interns the
-   contexts of segments (below), under ctx_lock.
+   and a used word), under count_lock.
 
    Segments.  Most paths a program runs begin and end in one activation with
    no call between (a loop's iterations).  ip-runtime.c counts those by three
@@ -103,23 +102,11 @@ static struct
   uint64_t lost, paths;		/* paths: those counted in this table */
 } numbers;
 
-/* ---- Contexts: interned keys, under ctx_lock, each kept by its id too
-   (slots move when the table grows).  */
-
-static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct
-{
-  struct wide_table table;	/* value: the id */
-  uint64_t *by_id;		/* n keys of table.kw words */
-  size_t cap;			/* keys by_id holds room for */
-} ctxs;
-
 void
 pp_ipt_init (uint32_t w)
 {
   words = w;
   numbers.table.kw = w;
-  ctxs.table.kw = 2 * w;
 }
 
 void
@@ -151,45 +138,6 @@ pp_ipt_count_lost (void)
   pthread_mutex_unlock (&count_lock);
 }
 
-uint32_t
-pp_ipt_intern (const uint64_t *key)
-{
-  uint32_t kw = ctxs.table.kw, id = UINT32_MAX;
-  pthread_mutex_lock (&ctx_lock);
-  if (ctxs.table.n == ctxs.cap)
-    {
-      size_t cap = ctxs.cap ? 2 * ctxs.cap : 256;
-      uint64_t *by_id = pp_realloc (ctxs.by_id, cap * kw * sizeof *by_id);
-      if (by_id)
-	ctxs.by_id = by_id, ctxs.cap = cap;
-    }
-  size_t n = ctxs.table.n;
-  uint64_t *s = n < ctxs.cap ? wide_claim (&ctxs.table, key) : NULL;
-  if (s)
-    {
-      if (ctxs.table.n > n)	/* new */
-	{
-	  s[kw] = n;
-	  memcpy (ctxs.by_id + n * kw, key, kw * sizeof *key);
-	}
-      id = (uint32_t) s[kw];
-    }
-  pthread_mutex_unlock (&ctx_lock);
-  return id;
-}
-
-bool
-pp_ipt_interned (uint32_t id, uint64_t *key)
-{
-  pthread_mutex_lock (&ctx_lock);
-  bool known = id < ctxs.table.n;
-  if (known)
-    memcpy (key, ctxs.by_id + (size_t) id * ctxs.table.kw,
-	    ctxs.table.kw * sizeof *key);
-  pthread_mutex_unlock (&ctx_lock);
-  return known;
-}
-
 /* ---- Segments.  */
 
 /* A slot's key is ctx + 1 (0: empty), a, b; its count is modulo 2^64 (a
@@ -197,16 +145,37 @@ pp_ipt_interned (uint32_t id, uint64_t *key)
    thread's table too (pathprof-abi.h: struct __pathprof_ip_table first,
    each key looked for first at __pathprof_ip_home).  */
 
+/* The thread's context nodes (pp_ipt_node): chunk k holds NODE_CHUNK << k
+   of them, so that none moves; the owner finds a key through `index'
+   (open addressing, at most half full: the key's hash's high word, then
+   the node's number + 1, so that most other keys are passed over without
+   reading their nodes) and publishes a new node by n (a release store)
+   once it is written.  */
+#define NODE_CHUNK 256u
+#define NODE_CHUNKS 32u
+
+struct nodes
+{
+  struct pp_ipt_node *chunk[NODE_CHUNKS];
+  uint32_t n;
+  uint64_t *index;
+  uint32_t mask;		/* index's size - 1; 0: none yet */
+};
+
 struct seg_table
 {
   struct __pathprof_ip_table place;	/* slots, cap - 1 */
   struct seg_table *next;	/* every thread's, newest first */
   pthread_mutex_t lock;
   size_t cap, n;
+  uint32_t number;		/* its place in by_table_number: node ids' high word - 1 */
+  struct nodes nodes;
 };
 
 static pthread_mutex_t seg_list_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct seg_table *seg_tables;
+static struct seg_table **by_table_number;	/* every table by its number */
+static uint32_t ntables, tables_cap;
 static __thread struct seg_table *my_segs
   PP_TLS_MODEL;
 /* The slot the thread counted last (a loop runs one path many times); NULL
@@ -247,9 +216,21 @@ new_seg_table (void)
     }
   pthread_mutex_init (&t->lock, NULL);
   pthread_mutex_lock (&seg_list_lock);
-  t->next = seg_tables;
-  seg_tables = t;
+  bool ok = ntables < UINT32_MAX - 1 && PP_RESERVE (by_table_number, tables_cap, ntables + 1, 16) == 0;
+  if (ok)
+    {
+      t->number = ntables;
+      by_table_number[ntables++] = t;
+      t->next = seg_tables;
+      seg_tables = t;
+    }
   pthread_mutex_unlock (&seg_list_lock);
+  if (!ok)
+    {
+      pp_free (t->place.slots);
+      pp_free (t);
+      return NULL;
+    }
   return t;
 }
 
@@ -331,6 +312,105 @@ pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b)
 	}
     }
   return count_new_segment (ctx + 1, a, b);
+}
+
+/* ---- Context nodes.  */
+
+/* Node i of NS: in chunk k, where NODE_CHUNK ((1 << k) - 1) <= i.  */
+static inline struct pp_ipt_node *
+node_at (const struct nodes *ns, uint32_t i)
+{
+  uint32_t q = i / NODE_CHUNK + 1;
+  uint32_t k = 31 - (uint32_t) __builtin_clz (q);
+  return &ns->chunk[k][i - NODE_CHUNK * ((1u << k) - 1)];
+}
+
+static inline uint64_t
+node_hash (uint64_t parent, uint64_t a, uint64_t b, uint64_t tag)
+{
+  return mix (mix (mix (mix (0, parent), a), b), tag);
+}
+
+/* Under nothing: only the owner changes its index.  */
+static bool
+grow_index (struct nodes *ns)
+{
+  uint32_t size = ns->mask ? 2 * (ns->mask + 1) : 1024;
+  uint64_t *index = pp_calloc (size, sizeof *index);
+  if (!index || size == 0)
+    {
+      pp_free (index);
+      return false;
+    }
+  for (uint32_t i = 0; i < ns->n; i++)
+    {
+      const struct pp_ipt_node *x = node_at (ns, i);
+      uint64_t h = node_hash (x->parent, x->a, x->b, x->tag);
+      uint64_t j = h;
+      while (index[j & (size - 1)])
+	j++;
+      index[j & (size - 1)] = (h >> 32 << 32) | (i + 1);
+    }
+  pp_free (ns->index);
+  ns->index = index;
+  ns->mask = size - 1;
+  return true;
+}
+
+static __attribute__ ((noinline)) uint64_t
+new_node (struct seg_table *t, uint64_t h, uint64_t parent, uint64_t a, uint64_t b,
+	  uint64_t tag, uint64_t extra)
+{
+  struct nodes *ns = &t->nodes;
+  if (ns->n == UINT32_MAX - 1 || ((ns->n + 1) * (uint64_t) 2 > ns->mask && !grow_index (ns)))
+    return UINT64_MAX;
+  uint32_t i = ns->n, q = i / NODE_CHUNK + 1;
+  uint32_t k = 31 - (uint32_t) __builtin_clz (q);
+  if (!ns->chunk[k]
+      && !(ns->chunk[k] = pp_malloc ((size_t) (NODE_CHUNK << k) * sizeof (struct pp_ipt_node))))
+    return UINT64_MAX;
+  *node_at (ns, i) = (struct pp_ipt_node) { parent, a, b, tag, extra };
+  uint64_t j = h;
+  while (ns->index[j & ns->mask])
+    j++;
+  ns->index[j & ns->mask] = (h >> 32 << 32) | (i + 1);
+  __atomic_store_n (&ns->n, i + 1, __ATOMIC_RELEASE);
+  return ((uint64_t) t->number + 1) << 32 | i;
+}
+
+uint64_t
+pp_ipt_node (uint64_t parent, uint64_t a, uint64_t b, uint64_t tag, uint64_t extra)
+{
+  struct seg_table *t = my_segs;
+  if (__builtin_expect (!t, 0) && !(t = my_segs = new_seg_table ()))
+    return UINT64_MAX;
+  const struct nodes *ns = &t->nodes;
+  uint64_t h = node_hash (parent, a, b, tag);
+  if (__builtin_expect (ns->mask != 0, 1))
+    for (uint64_t j = h;; j++)
+      {
+	uint64_t e = ns->index[j & ns->mask];
+	if (!e)
+	  break;
+	if ((e ^ h) >> 32)
+	  continue;
+	uint32_t i = (uint32_t) e - 1;
+	const struct pp_ipt_node *x = node_at (ns, i);
+	if (x->parent == parent && x->a == a && x->b == b && x->tag == tag)
+	  return ((uint64_t) t->number + 1) << 32 | i;
+      }
+  return new_node (t, h, parent, a, b, tag, extra);
+}
+
+const struct pp_ipt_node *
+pp_ipt_node_at (uint64_t id)
+{
+  uint64_t k = id >> 32;
+  uint32_t i = (uint32_t) id;
+  if (k == 0 || k > ntables)
+    return NULL;
+  const struct nodes *ns = &by_table_number[k - 1]->nodes;
+  return i < __atomic_load_n (&ns->n, __ATOMIC_ACQUIRE) ? node_at (ns, i) : NULL;
 }
 
 /* ---- Dumps.  */
@@ -508,10 +588,9 @@ pp_ipt_reset (void)
 void
 pp_ipt_before_fork (void)
 {
-  /* The snapshot's order: numbers, segments, contexts.  */
+  /* The snapshot's order: numbers, segments.  */
   pthread_mutex_lock (&count_lock);
   lock_segs ();
-  pthread_mutex_lock (&ctx_lock);
 }
 
 void
@@ -519,7 +598,6 @@ pp_ipt_after_fork (bool child)
 {
   if (child)
     zero_all ();
-  pthread_mutex_unlock (&ctx_lock);
   unlock_segs ();
   pthread_mutex_unlock (&count_lock);
 }

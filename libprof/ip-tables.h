@@ -19,9 +19,9 @@ void pp_ipt_count_number (const uint64_t *key);
 void pp_ipt_add_number (const uint64_t *key, uint64_t n);
 void pp_ipt_count_lost (void);
 
-/* One execution of the path whose number is N0 + A x + B for the context
-   CTX = (N0, x) (ip-runtime.c says which), counted in the calling thread's
-   table.  Returns false when out of memory (the caller counts the number).  */
+/* One execution of the path whose number is N0 + A x + B for the start
+   CTX of its last segment, (N0, x) (ip-runtime.c says which), counted in
+   the calling thread's table.  Returns false when out of memory (the caller counts the number).  */
 bool pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b);
 /* The thread's table of segments, where the code counts in place too
    (pathprof-abi.h, struct __pathprof_ip_table); made on first use, NULL
@@ -29,11 +29,20 @@ bool pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b);
 struct __pathprof_ip_table;
 const struct __pathprof_ip_table *pp_ipt_segment_table (void);
 
-/* A context, 2 WORDS words (N0, then x), interned: its id, the same for
-   equal keys, or UINT32_MAX when out of memory.  pp_ipt_interned gives its
-   words back (false for an unknown id).  */
-uint32_t pp_ipt_intern (const uint64_t *key);
-bool pp_ipt_interned (uint32_t id, uint64_t *key);
+/* Context nodes (ip-runtime.c "Nodes"): the calling thread's node of key
+   (PARENT, A, B, TAG), made with EXTRA (a word the key determines) if new;
+   its id, at least 2^32 and the same for equal keys of the thread, or
+   UINT64_MAX when out of memory.  No lock: a thread's nodes are its own,
+   and none moves once made.  */
+struct pp_ipt_node
+{
+  uint64_t parent, a, b, tag, extra;
+};
+uint64_t pp_ipt_node (uint64_t parent, uint64_t a, uint64_t b, uint64_t tag,
+		      uint64_t extra);
+/* Node ID of any thread, or NULL for an id no thread made (a dump's, under
+   the snapshot's locks).  */
+const struct pp_ipt_node *pp_ipt_node_at (uint64_t id);
 
 /* The number of a segment: writes WORDS words to KEY, or returns false when
    the context is unknown or the number does not fit.  */

@@ -739,7 +739,7 @@ main (void)
 	role_of[p] = program_roles (&g[p], p, calls, ncalls);
       prog = (pp_ip_program) { nprocs, g, NULL, 0, ncalls, calls, 0,
 			       program_call_start (calls, ncalls, nprocs, start),
-			       (const uint8_t *const *) role_of };
+			       (const uint8_t *const *) role_of, false };
       pp_ip_program own = prog;
       if (t % 4 >= 2)
 	own.call_start = NULL;
