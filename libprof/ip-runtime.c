@@ -790,7 +790,7 @@ end_segment (struct act *a, uint64_t tag, uint64_t extra)
   uint64_t n = NO_NODE;
   if (!ipt.lost)
     {
-      n = pp_ipt_node (a->seg, a->sum[0], a->sum[1], tag, extra);
+      n = pp_ipt_node (&(struct pp_ipt_node) { a->seg, a->sum[0], a->sum[1], tag, extra });
       ipt.lost = n == NO_NODE;
     }
   a->sum[0] = a->sum[1] = 0;

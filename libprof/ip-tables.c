@@ -146,20 +146,24 @@ pp_ipt_count_lost (void)
    each key looked for first at __pathprof_ip_home).  */
 
 /* The thread's context nodes (pp_ipt_node): chunk k holds NODE_CHUNK << k
-   of them, so that none moves; the owner finds a key through `index'
-   (open addressing, at most half full: the key's hash's high word, then
-   the node's number + 1, so that most other keys are passed over without
-   reading their nodes) and publishes a new node by n (a release store)
-   once it is written.  */
+   of them, so that none moves (a dump reads them by id); the owner finds a
+   key in `index', open addressing over copies of the keys with their ids
+   (0: empty), at most half full, and publishes a new node by n (a release
+   store) once it is written.  */
 #define NODE_CHUNK 256u
 #define NODE_CHUNKS 32u
+
+struct node_slot
+{
+  uint64_t parent, a, b, tag, id;
+};
 
 struct nodes
 {
   struct pp_ipt_node *chunk[NODE_CHUNKS];
   uint32_t n;
-  uint64_t *index;
-  uint32_t mask;		/* index's size - 1; 0: none yet */
+  struct node_slot *index;
+  uint64_t mask;		/* index's size - 1; 0: none yet */
 };
 
 struct seg_table
@@ -325,32 +329,45 @@ node_at (const struct nodes *ns, uint32_t i)
   return &ns->chunk[k][i - NODE_CHUNK * ((1u << k) - 1)];
 }
 
+/* A key's hash: four products at once rather than one mix after another
+   (a lookup is most of what a call costs).  */
 static inline uint64_t
 node_hash (uint64_t parent, uint64_t a, uint64_t b, uint64_t tag)
 {
-  return mix (mix (mix (mix (0, parent), a), b), tag);
+  uint64_t h = (parent * 0x9e3779b97f4a7c15u) ^ (a * 0xc2b2ae3d27d4eb4fu)
+	       ^ (b * 0x165667b19e3779f9u) ^ (tag * 0xd6e8feb86659fd93u);
+  return h ^ (h >> 29);
 }
 
-/* Under nothing: only the owner changes its index.  */
+/* Where KEY's slot is in INDEX of MASK + 1 slots (its own, or the empty one
+   where it goes).  */
+static inline struct node_slot *
+node_slot (struct node_slot *index, uint64_t mask, const struct pp_ipt_node *key)
+{
+  for (uint64_t j = node_hash (key->parent, key->a, key->b, key->tag);; j++)
+    {
+      struct node_slot *x = &index[j & mask];
+      if (!x->id || ((x->parent ^ key->parent) | (x->a ^ key->a) | (x->b ^ key->b)
+		     | (x->tag ^ key->tag)) == 0)
+	return x;
+    }
+}
+
+/* Only the owner changes its index.  */
 static bool
 grow_index (struct nodes *ns)
 {
-  uint32_t size = ns->mask ? 2 * (ns->mask + 1) : 1024;
-  uint64_t *index = pp_calloc (size, sizeof *index);
-  if (!index || size == 0)
-    {
-      pp_free (index);
-      return false;
-    }
-  for (uint32_t i = 0; i < ns->n; i++)
-    {
-      const struct pp_ipt_node *x = node_at (ns, i);
-      uint64_t h = node_hash (x->parent, x->a, x->b, x->tag);
-      uint64_t j = h;
-      while (index[j & (size - 1)])
-	j++;
-      index[j & (size - 1)] = (h >> 32 << 32) | (i + 1);
-    }
+  uint64_t size = ns->mask ? 2 * (ns->mask + 1) : 1024;
+  struct node_slot *index = pp_calloc (size, sizeof *index);
+  if (!index)
+    return false;
+  for (uint64_t i = 0; ns->mask && i <= ns->mask; i++)
+    if (ns->index[i].id)
+      {
+	const struct node_slot *x = &ns->index[i];
+	*node_slot (index, size - 1,
+		    &(struct pp_ipt_node) { x->parent, x->a, x->b, x->tag, 0 }) = *x;
+      }
   pp_free (ns->index);
   ns->index = index;
   ns->mask = size - 1;
@@ -358,8 +375,7 @@ grow_index (struct nodes *ns)
 }
 
 static __attribute__ ((noinline)) uint64_t
-new_node (struct seg_table *t, uint64_t h, uint64_t parent, uint64_t a, uint64_t b,
-	  uint64_t tag, uint64_t extra)
+new_node (struct seg_table *t, const struct pp_ipt_node *key)
 {
   struct nodes *ns = &t->nodes;
   if (ns->n == UINT32_MAX - 1 || ((ns->n + 1) * (uint64_t) 2 > ns->mask && !grow_index (ns)))
@@ -369,37 +385,27 @@ new_node (struct seg_table *t, uint64_t h, uint64_t parent, uint64_t a, uint64_t
   if (!ns->chunk[k]
       && !(ns->chunk[k] = pp_malloc ((size_t) (NODE_CHUNK << k) * sizeof (struct pp_ipt_node))))
     return UINT64_MAX;
-  *node_at (ns, i) = (struct pp_ipt_node) { parent, a, b, tag, extra };
-  uint64_t j = h;
-  while (ns->index[j & ns->mask])
-    j++;
-  ns->index[j & ns->mask] = (h >> 32 << 32) | (i + 1);
+  *node_at (ns, i) = *key;
+  uint64_t id = ((uint64_t) t->number + 1) << 32 | i;
+  *node_slot (ns->index, ns->mask, key)
+    = (struct node_slot) { key->parent, key->a, key->b, key->tag, id };
   __atomic_store_n (&ns->n, i + 1, __ATOMIC_RELEASE);
-  return ((uint64_t) t->number + 1) << 32 | i;
+  return id;
 }
 
 uint64_t
-pp_ipt_node (uint64_t parent, uint64_t a, uint64_t b, uint64_t tag, uint64_t extra)
+pp_ipt_node (const struct pp_ipt_node *key)
 {
   struct seg_table *t = my_segs;
-  if (__builtin_expect (!t, 0) && !(t = my_segs = new_seg_table ()))
+  if (__builtin_expect (t && t->nodes.mask, 1))
+    {
+      const struct node_slot *x = node_slot (t->nodes.index, t->nodes.mask, key);
+      if (__builtin_expect (x->id != 0, 1))
+	return x->id;
+    }
+  else if (!t && !(t = my_segs = new_seg_table ()))
     return UINT64_MAX;
-  const struct nodes *ns = &t->nodes;
-  uint64_t h = node_hash (parent, a, b, tag);
-  if (__builtin_expect (ns->mask != 0, 1))
-    for (uint64_t j = h;; j++)
-      {
-	uint64_t e = ns->index[j & ns->mask];
-	if (!e)
-	  break;
-	if ((e ^ h) >> 32)
-	  continue;
-	uint32_t i = (uint32_t) e - 1;
-	const struct pp_ipt_node *x = node_at (ns, i);
-	if (x->parent == parent && x->a == a && x->b == b && x->tag == tag)
-	  return ((uint64_t) t->number + 1) << 32 | i;
-      }
-  return new_node (t, h, parent, a, b, tag, extra);
+  return new_node (t, key);
 }
 
 const struct pp_ipt_node *

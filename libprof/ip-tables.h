@@ -30,16 +30,15 @@ struct __pathprof_ip_table;
 const struct __pathprof_ip_table *pp_ipt_segment_table (void);
 
 /* Context nodes (ip-runtime.c "Nodes"): the calling thread's node of key
-   (PARENT, A, B, TAG), made with EXTRA (a word the key determines) if new;
-   its id, at least 2^32 and the same for equal keys of the thread, or
-   UINT64_MAX when out of memory.  No lock: a thread's nodes are its own,
-   and none moves once made.  */
+   KEY (parent, a, b, tag), made with KEY's extra (a word the key
+   determines) if new; its id, at least 2^32 and the same for equal keys of
+   the thread, or UINT64_MAX when out of memory.  No lock: a thread's nodes
+   are its own, and none moves once made.  */
 struct pp_ipt_node
 {
   uint64_t parent, a, b, tag, extra;
 };
-uint64_t pp_ipt_node (uint64_t parent, uint64_t a, uint64_t b, uint64_t tag,
-		      uint64_t extra);
+uint64_t pp_ipt_node (const struct pp_ipt_node *key);
 /* Node ID of any thread, or NULL for an id no thread made (a dump's, under
    the snapshot's locks).  */
 const struct pp_ipt_node *pp_ipt_node_at (uint64_t id);
