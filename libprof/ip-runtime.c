@@ -500,8 +500,9 @@ enum
   NODE_RET,			/* the callee returned; extra: the caller's
 				   start when it called */
   NODE_FLUSH,			/* a sum would have overflowed */
-  NODE_EDGE,			/* arg: an edge whose value passes 64 bits;
-				   extra: the procedure */
+  NODE_EDGE,			/* arg: an edge whose value passes 64 bits,
+				   taken before the sums (the node's a and b
+				   are 0); extra: the procedure */
   NODE_PRET,			/* piecewise, no call open: the return through
 				   site arg */
   NODE_PEXIT,			/* piecewise, no call open: to EXIT_global */
@@ -654,6 +655,7 @@ ctx_value (uint64_t ctx)
 	  break;
 	case NODE_EDGE:
 	  {
+	    /* N0 + rho (x): the sums since the parent are the path's after.  */
 	    const pp_ip_lin *rho = &prog.nb.procs[x->extra].edges[arg].rho;
 	    mpz_addmul (w[0], rho->a, up[1]);
 	    mpz_add (w[0], w[0], rho->b);
@@ -797,14 +799,26 @@ end_segment (struct act *a, uint64_t tag, uint64_t extra)
   return n;
 }
 
-/* add_value's other case: a value that does not fit 64 bits, or a sum that
-   would overflow: a node begins a's next segment.  */
+/* add_value's other case: a value that does not fit 64 bits (a start
+   after it, wide_node), or a sum that would overflow (a node begins a's
+   next segment).  */
 static __attribute__ ((noinline)) void
 add_value_slow (struct act *a, uint32_t k)
 {
   uint64_t va = a->ab[2 * k], vb = a->ab[2 * k + 1];
   if (va == WIDE)
-    a->seg = end_segment (a, NODE_TAG (NODE_EDGE, k), a->proc);
+    {
+      /* A start after a's, from which edge k is taken first (its node's
+	 N0 has the value; the sums go on as they are): the same for every
+	 path that takes k from that start, such as a loop's each time
+	 round.  */
+      if (!ipt.lost)
+	{
+	  a->seg = pp_ipt_node (&(struct pp_ipt_node) { a->seg, 0, 0,
+							NODE_TAG (NODE_EDGE, k), a->proc });
+	  ipt.lost = a->seg == NO_NODE;
+	}
+    }
   else
     {
       a->seg = end_segment (a, NODE_TAG (NODE_FLUSH, 0), 0);

@@ -153,17 +153,13 @@ pp_ipt_count_lost (void)
 #define NODE_CHUNK 256u
 #define NODE_CHUNKS 32u
 
-struct node_slot
-{
-  uint64_t parent, a, b, tag, id;
-};
-
 struct nodes
 {
   struct pp_ipt_node *chunk[NODE_CHUNKS];
   uint32_t n;
-  struct node_slot *index;
+  struct pp_ipt_node_slot *index;
   uint64_t mask;		/* index's size - 1; 0: none yet */
+  struct pp_ipt_front front;	/* in front of the index (ip-tables.h) */
 };
 
 struct seg_table
@@ -341,30 +337,32 @@ node_hash (uint64_t parent, uint64_t a, uint64_t b, uint64_t tag)
 
 /* Where KEY's slot is in INDEX of MASK + 1 slots (its own, or the empty one
    where it goes).  */
-static inline struct node_slot *
-node_slot (struct node_slot *index, uint64_t mask, const struct pp_ipt_node *key)
+static inline struct pp_ipt_node_slot *
+node_slot (struct pp_ipt_node_slot *index, uint64_t mask, const struct pp_ipt_node *key)
 {
   for (uint64_t j = node_hash (key->parent, key->a, key->b, key->tag);; j++)
     {
-      struct node_slot *x = &index[j & mask];
+      struct pp_ipt_node_slot *x = &index[j & mask];
       if (!x->id || ((x->parent ^ key->parent) | (x->a ^ key->a) | (x->b ^ key->b)
 		     | (x->tag ^ key->tag)) == 0)
 	return x;
     }
 }
 
+
+
 /* Only the owner changes its index.  */
 static bool
 grow_index (struct nodes *ns)
 {
   uint64_t size = ns->mask ? 2 * (ns->mask + 1) : 1024;
-  struct node_slot *index = pp_calloc (size, sizeof *index);
+  struct pp_ipt_node_slot *index = pp_calloc (size, sizeof *index);
   if (!index)
     return false;
   for (uint64_t i = 0; ns->mask && i <= ns->mask; i++)
     if (ns->index[i].id)
       {
-	const struct node_slot *x = &ns->index[i];
+	const struct pp_ipt_node_slot *x = &ns->index[i];
 	*node_slot (index, size - 1,
 		    &(struct pp_ipt_node) { x->parent, x->a, x->b, x->tag, 0 }) = *x;
       }
@@ -388,24 +386,27 @@ new_node (struct seg_table *t, const struct pp_ipt_node *key)
   *node_at (ns, i) = *key;
   uint64_t id = ((uint64_t) t->number + 1) << 32 | i;
   *node_slot (ns->index, ns->mask, key)
-    = (struct node_slot) { key->parent, key->a, key->b, key->tag, id };
+    = (struct pp_ipt_node_slot) { key->parent, key->a, key->b, key->tag, id };
   __atomic_store_n (&ns->n, i + 1, __ATOMIC_RELEASE);
   return id;
 }
 
+__thread struct pp_ipt_front *pp_ipt_my_front PP_TLS_MODEL;
+
 uint64_t
-pp_ipt_node (const struct pp_ipt_node *key)
+pp_ipt_node_slow (const struct pp_ipt_node *key)
 {
   struct seg_table *t = my_segs;
-  if (__builtin_expect (t && t->nodes.mask, 1))
-    {
-      const struct node_slot *x = node_slot (t->nodes.index, t->nodes.mask, key);
-      if (__builtin_expect (x->id != 0, 1))
-	return x->id;
-    }
-  else if (!t && !(t = my_segs = new_seg_table ()))
+  if (!t && !(t = my_segs = new_seg_table ()))
     return UINT64_MAX;
-  return new_node (t, key);
+  pp_ipt_my_front = &t->nodes.front;
+  const struct pp_ipt_node_slot *x = t->nodes.mask
+				     ? node_slot (t->nodes.index, t->nodes.mask, key) : NULL;
+  uint64_t id = x && x->id ? x->id : new_node (t, key);
+  if (id != UINT64_MAX)
+    *pp_ipt_front_slot (&t->nodes.front, key)
+      = (struct pp_ipt_node_slot) { key->parent, key->a, key->b, key->tag, id };
+  return id;
 }
 
 const struct pp_ipt_node *

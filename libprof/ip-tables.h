@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pathprof-abi.h"
 #include "profile.h"
 
 /* Path numbers have WORDS 64-bit words (set once, before any count).  */
@@ -38,7 +39,41 @@ struct pp_ipt_node
 {
   uint64_t parent, a, b, tag, extra;
 };
-uint64_t pp_ipt_node (const struct pp_ipt_node *key);
+uint64_t pp_ipt_node_slow (const struct pp_ipt_node *key);
+
+/* In front of the thread's index of nodes, the keys found last,
+   direct-mapped by a cheap hash of their start, a and tag: a loop takes
+   the same few keys each time round, and a hit costs no call.  */
+#define PP_IPT_FRONT 1024u
+struct pp_ipt_node_slot
+{
+  uint64_t parent, a, b, tag, id;	/* id 0: empty */
+};
+struct pp_ipt_front
+{
+  struct pp_ipt_node_slot slot[PP_IPT_FRONT];
+};
+extern __thread struct pp_ipt_front *pp_ipt_my_front PP_TLS_MODEL;
+
+static inline struct pp_ipt_node_slot *
+pp_ipt_front_slot (struct pp_ipt_front *f, const struct pp_ipt_node *key)
+{
+  return &f->slot[((key->parent + key->a + key->tag) * 0x9e3779b97f4a7c15u) >> 54];
+}
+
+static inline uint64_t
+pp_ipt_node (const struct pp_ipt_node *key)
+{
+  struct pp_ipt_front *f = pp_ipt_my_front;
+  if (__builtin_expect (f != NULL, 1))
+    {
+      const struct pp_ipt_node_slot *x = pp_ipt_front_slot (f, key);
+      if (__builtin_expect (x->id && ((x->parent ^ key->parent) | (x->a ^ key->a)
+				      | (x->b ^ key->b) | (x->tag ^ key->tag)) == 0, 1))
+	return x->id;
+    }
+  return pp_ipt_node_slow (key);
+}
 /* Node ID of any thread, or NULL for an id no thread made (a dump's, under
    the snapshot's locks).  */
 const struct pp_ipt_node *pp_ipt_node_at (uint64_t id);
