@@ -1,4 +1,13 @@
-/* libprof: GMP's memory (gmp-memory.h).  */
+/* libprof: GMP's memory.  GMP takes memory through functions global to the
+   process, which the program may use as well, and libprof must leave the
+   program's heap as the plain build has it (alloc.h).  So libprof puts
+   functions of its own in front of the ones it finds: between pp_gmp_enter
+   and pp_gmp_leave (alloc.h), around every use of GMP by libprof (the
+   interprocedural numbering, a dump), a new block comes from the arena,
+   else from the program's functions, and a block goes back to the one
+   that owns it.  A signal handler that uses GMP while its thread is inside
+   libprof gets arena blocks: they work, but the handler's heap is not the
+   plain build's.  */
 
 #include <gmp.h>
 #include <stdbool.h>
@@ -6,7 +15,6 @@
 
 #include "alloc.h"
 #include "arena.h"
-#include "gmp-memory.h"
 #include "pathprof-abi.h"
 
 static struct
@@ -15,13 +23,12 @@ static struct
   void *(*realloc) (void *, size_t, size_t);
   void (*free) (void *, size_t);
 } theirs;
-static bool (*also_inside) (void);
 static __thread unsigned gmp_mine PP_TLS_MODEL;
 
 static void *
 gmp_alloc (size_t n)
 {
-  void *p = gmp_mine || (also_inside && also_inside ()) ? pp_arena_malloc (n) : NULL;
+  void *p = gmp_mine ? pp_arena_malloc (n) : NULL;
   return p ? p : theirs.alloc (n);
 }
 
@@ -51,11 +58,11 @@ gmp_free (void *p, size_t n)
     theirs.free (p, n);
 }
 
-void
-pp_gmp_in_front (bool (*inside) (void))
+/* libprof's functions in front of GMP's (again, if the program put its own
+   there since).  */
+static void
+in_front (void)
 {
-  if (inside)
-    also_inside = inside;
   void *(*a) (size_t);
   void *(*r) (void *, size_t, size_t);
   void (*f) (void *, size_t);
@@ -73,7 +80,7 @@ void
 pp_gmp_enter (void)
 {
   if (gmp_mine++ == 0)
-    pp_gmp_in_front (NULL);
+    in_front ();
 }
 
 void

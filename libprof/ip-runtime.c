@@ -38,20 +38,28 @@
    unbal of its procedure (corelib's pp_ip_return); at EXIT of an activation
    entered from outside, the path leaves for EXIT_global.
 
-   Segments.  The running number is kept in two parts: ipt.num (GMP) and,
-   per activation, u64 sums A and B of the values <a, b> of the edges it took
-   since its segment began, so that its share is A x + B (x its completions
-   at EXIT).  A segment ends where num must be whole (flush): at a call its
-   callee continues, at EXIT, at a path's end, and before a value that does
-   not fit 64 bits (added to num in GMP) or a sum that would overflow.  A
-   path that ends in the segment it began with is N0 + A x + B for the
-   segment's start (N0, x): the
-   procedure's constants at a root's ENTRY (its root value, 1) and at a
-   piecewise GENTRY (its root value, unbal), the activation's context after
-   a backedge in context paths (interned once per activation).  Such a path
-   (most of them: a loop's iterations) is counted by (ctx, A, B) in the
-   thread's table (ip-tables.c), with neither GMP nor a lock, and becomes a
-   number only when the profile is written.
+   Nodes: no GMP while the program runs.  A path's number is N0 + A x + B
+   for the start of its last segment, (N0, x), and the u64 sums A and B of
+   the values <a, b> of the edges it took since: each activation keeps its
+   segment's start (seg) and sums.  A start is ROOT p (2 p: procedure p's
+   root value, x = 1), GENTRY p (2 p + 1, piecewise: its root value, x =
+   unbal) or a node that ip-tables.c interns in the calling thread's own
+   table, keyed by (the start before, A, B, how that segment ended):
+   NODE_CALL s (the callee continues the path: N0 + A x + B, x = psi_r (x)
+   of the site), NODE_RET (the caller goes on after the callee's segment,
+   with the x it had when it called), NODE_FLUSH (a sum would overflow),
+   NODE_PRET and NODE_PEXIT (piecewise returns with no call open, which add
+   an EXIT value), and NODE_EDGE k, keyed by (start, k) alone, for an edge
+   whose value passes 64 bits: its value goes into the node's N0, and the
+   sums go on (a loop takes the same node each time round).  A backedge
+   ends the path, counted by (seg, A, B) in the thread's table, and the
+   next starts at the activation's entry node (its context) or, piecewise,
+   at GENTRY.  Every path is counted so, without GMP or a lock; a dump
+   finds each start's (N0, x) by walking its chain of nodes once
+   (ctx_value, memoized) and writes the numbers.  A call, a return and a
+   value past 64 bits cost an interning (a direct-mapped cache in front of
+   the thread's index, looked at inline), where they cost GMP products of
+   numbers up to 1,024 bits.
 
    In place.  The code takes most edges itself (pathprof-abi.h,
    __pathprof_ip_step with two registers): ENTER returns the activation's
@@ -68,20 +76,15 @@
    key is set only where that is so (sync_place), and kept true by every
    probe after which the activation's code runs (done).
 
-   Signals: probes are not reentrant (GMP allocates); a handler's probes
-   while a probe of its thread is under way are ignored and its activations
-   untracked.
+   Signals: probes are not reentrant (a thread's stack and its table of
+   nodes change under them); a handler's probes while a probe of its
+   thread is under way are ignored and its activations untracked.
 
    GMP's memory (gmp-memory.c).  GMP takes memory through functions global
    to the process, which the program may use as well, and libprof must leave
-   the program's heap as the plain build has it (alloc.h): while the thread
-   is inside a context probe (ipt.busy: in_probe) or between pp_gmp_enter
-   and pp_gmp_leave (the numbering, a dump), GMP's new blocks are libprof's.
-   The program may set its own functions after libprof's (GMP asks only
-   that it do so before its own first use of GMP): they are put in front
-   again at each ENTER, RETURN and LAND, which follow any call of the
-   program's (checking at every probe cost context paths 16% more
-   instructions on zlib), and in pp_gmp_enter.  */
+   the program's heap as the plain build has it (alloc.h): libprof uses GMP
+   only between pp_gmp_enter and pp_gmp_leave (the numbering at the first
+   ENTER, a dump), where GMP's new blocks are libprof's.  */
 
 #define _GNU_SOURCE 1
 
@@ -94,7 +97,6 @@
 #include "act-stack.h"
 #include "alloc.h"
 #include "file-names.h"
-#include "gmp-memory.h"
 #include "arena.h"
 #include "hash.h"
 #include "interproc.h"
