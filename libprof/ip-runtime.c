@@ -115,6 +115,18 @@
 
 /* ---- The program (under ip_lock until ready).  */
 
+/* What runtime.c's hooks do, by the program's kind (context and piecewise
+   paths here, segments in kseg-runtime.c), chosen once when the program is
+   set up (context_kind, segments_kind below).  */
+struct kind_of
+{
+  void (*end_thread_paths) (void);
+  void (*before_snapshot) (void);
+  pp_ipt_number_fn *number;	/* the count tables' keys as numbers */
+  void (*reset_slots) (void);	/* counts kept outside the tables */
+};
+static const struct kind_of context_kind, segments_kind;
+
 static pthread_mutex_t ip_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct
 {
@@ -125,6 +137,7 @@ static struct
   pp_ip_layout layout;
   pp_ip_numbering nb;
   uint32_t kind;		/* enum pp_ip_kind */
+  const struct kind_of *kind_of;	/* its behaviour (below) */
   uint32_t depth;		/* segments: k */
   bool piecewise;
   /* Per procedure: rho = <a, b> of its G*_fin edge k at ab[2 k] and
@@ -145,13 +158,6 @@ static struct
   uint64_t checksum;
   char name[64];
 } prog;
-
-/* Segments: the probes are kseg-runtime.c's.  */
-static inline bool
-kseg (void)
-{
-  return prog.kind == PP_IP_SEGMENTS;
-}
 
 static int
 unit_order (const void *a, const void *b)
@@ -385,6 +391,7 @@ number_program (void)
 	}
       list[u] = &prog.notes[u];
     }
+  prog.kind_of = prog.kind == PP_IP_SEGMENTS ? &segments_kind : &context_kind;
   if (prog.kind == PP_IP_SEGMENTS)
     {
       if (pp_ip_layout_build (list, k, &prog.layout))
@@ -1016,11 +1023,18 @@ static uint64_t enter_context (struct __pathprof_unit *u, uint32_t function,
 PP_EXPORT uint64_t
 __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *self)
 {
-  if (ipt.busy || !program_ready ())
+  if (ipt.busy || !program_ready () || prog.kind == PP_IP_SEGMENTS)
     return untracked ();
-  if (kseg ())
-    return pp_kseg_enter (proc_of (u, function), self);
   return enter_context (u, function, self);
+}
+
+/* A segments unit's ENTER before the program is set up (kseg-runtime.c
+   __pathprof_seg_enter): sets it up, then gives the procedure of function
+   F of unit U, or NONE (not a segments program, or U not of it).  */
+uint32_t
+pp_ip_set_up (struct __pathprof_unit *u, uint32_t f)
+{
+  return program_ready () && prog.kind == PP_IP_SEGMENTS ? proc_of (u, f) : NONE;
 }
 
 static __attribute__ ((noinline)) uint64_t
@@ -1081,11 +1095,6 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
 PP_EXPORT void
 __pathprof_ip_edge (uint64_t frame, uint32_t edge)
 {
-  if (kseg ())
-    {
-      pp_kseg_edge (frame, edge);
-      return;
-    }
   struct act *a = begin (frame);
   if (!a)
     return;
@@ -1098,21 +1107,8 @@ __pathprof_ip_edge (uint64_t frame, uint32_t edge)
 }
 
 PP_EXPORT void
-__pathprof_ip_cut (uint64_t frame, uint32_t edge, uint64_t number,
-		   const void *next)
-{
-  if (kseg ())
-    pp_kseg_cut (frame, edge, number, next);
-}
-
-PP_EXPORT void
 __pathprof_ip_call (uint64_t frame, uint32_t call, const void *callee)
 {
-  if (kseg ())
-    {
-      pp_kseg_call (frame, call, callee);
-      return;
-    }
   struct act *a = begin (frame);
   if (!a)
     return;
@@ -1125,11 +1121,6 @@ __pathprof_ip_call (uint64_t frame, uint32_t call, const void *callee)
 PP_EXPORT void
 __pathprof_ip_return (uint64_t frame, uint32_t call)
 {
-  if (kseg ())
-    {
-      pp_kseg_return (frame, call);
-      return;
-    }
   struct act *a = begin (frame);
   if (!a)
     return;
@@ -1157,11 +1148,6 @@ __pathprof_ip_return (uint64_t frame, uint32_t call)
 PP_EXPORT void
 __pathprof_ip_exit (uint64_t frame)
 {
-  if (kseg ())
-    {
-      pp_kseg_exit (frame);
-      return;
-    }
   struct act *a = begin (frame);
   if (!a)
     return;
@@ -1210,11 +1196,6 @@ __pathprof_ip_exit (uint64_t frame)
 PP_EXPORT void
 __pathprof_ip_jump (uint64_t frame, uint32_t block)
 {
-  if (kseg ())
-    {
-      pp_kseg_jump (frame, block);
-      return;
-    }
   struct act *a = begin (frame);
   if (!a)
     return;
@@ -1232,11 +1213,6 @@ __pathprof_ip_jump (uint64_t frame, uint32_t block)
 PP_EXPORT void
 __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call)
 {
-  if (kseg ())
-    {
-      pp_kseg_land (frame, block, call);
-      return;
-    }
   if (ipt.busy)
     return;
   ipt.busy = true;
@@ -1263,19 +1239,43 @@ __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call)
 
 /* ---- What runtime.c asks.  */
 
+/* ---- What runtime.c asks, through the kind's table (prog.kind_of, chosen
+   once, when the program is set up).  */
+
 static void
-ip_end_thread_paths (void)
+end_context_paths (void)
 {
-  if (kseg ())
-    {
-      pp_kseg_end_thread_paths ();
-      return;
-    }
-  if (ipt.busy || !prog.ready)
+  if (ipt.busy)
     return;
   ipt.busy = true;
   abandon_above (0);
   ipt.busy = false;
+}
+
+/* Segments: what the roots' arrays and slots hold goes to the tables, and
+   the roots numbered since go to the numbering cache.  */
+static void
+segments_before_snapshot (void)
+{
+  pp_kseg_flush_slots ();
+  pp_kseg_save_cache ();
+}
+
+static void
+nothing (void)
+{
+}
+
+static const struct kind_of context_kind = { end_context_paths, nothing, segment_number,
+					     nothing },
+  segments_kind = { pp_kseg_end_thread_paths, segments_before_snapshot, pp_kseg_key,
+		    pp_kseg_reset_slots };
+
+static void
+ip_end_thread_paths (void)
+{
+  if (prog.ready)
+    prog.kind_of->end_thread_paths ();
 }
 
 static int
@@ -1284,13 +1284,9 @@ ip_snapshot (pp_unit_data *rec)
   memset (rec, 0, sizeof *rec);
   if (!prog.ready)
     return 0;
-  if (kseg ())
-    {
-      pp_kseg_flush_slots ();
-      pp_kseg_save_cache ();
-    }
+  prog.kind_of->before_snapshot ();
   pp_gmp_enter ();
-  int ret = pp_ipt_snapshot (rec, kseg () ? pp_kseg_key : segment_number);
+  int ret = pp_ipt_snapshot (rec, prog.kind_of->number);
   pp_gmp_leave ();
   rec->name = prog.name;
   rec->checksum = prog.checksum;
@@ -1311,8 +1307,8 @@ static void
 ip_reset (void)
 {
   pp_ipt_reset ();
-  if (kseg ())
-    pp_kseg_reset_slots ();
+  if (prog.ready)
+    prog.kind_of->reset_slots ();
 }
 
 static void
@@ -1328,8 +1324,8 @@ static void
 ip_after_fork (bool child)
 {
   pp_ipt_after_fork (child);
-  if (child && kseg ())
-    pp_kseg_reset_slots ();
+  if (child && prog.ready)
+    prog.kind_of->reset_slots ();
   pthread_mutex_unlock (&ip_lock);
 }
 

@@ -45,4 +45,10 @@ struct pp_ip_hooks
 };
 extern const struct pp_ip_hooks *pp_ip;
 
+/* A segments unit's first ENTER, before the program is set up
+   (kseg-runtime.c): sets it up (once, whichever thread comes first), then
+   gives the procedure of function F of unit U, or UINT32_MAX when the
+   program is not counted as segments.  */
+uint32_t pp_ip_set_up (struct __pathprof_unit *u, uint32_t f);
+
 #endif

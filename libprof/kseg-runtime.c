@@ -57,7 +57,7 @@
    places (struct hashed), when the one its number hashes to has it for
    key (the first segment to hash there takes it, in libprof); then the
    next segment starts from the record of the cut's head (struct start).
-   A cut whose segment has no place calls CUT (pp_kseg_cut: the count,
+   A cut whose segment has no place calls CUT (__pathprof_seg_cut: the count,
    which takes a hashed place where it can, and the next start, without
    EDGE's dispatch); the rest (a start, a lost edge) goes the slow way,
    take ().  A root's EXIT counts its segment in place the same way
@@ -819,7 +819,7 @@ make_conts (struct root *R)
 	  struct cont *t = &R->cont[rc->first_crow + k];
 	  uint64_t *w = &R->calls[2 * (size_t) (rc->first_crow + k)];
 	  t->proc = NONE;
-	  /* pp_kseg_return's cases.  */
+	  /* __pathprof_seg_return's cases.  */
 	  if (cr->slot == NONE)
 	    call_words (R, R->edge_of[rc->first_slot
 				      + ks.layout->leaf_edge[rc->proc][k]], w);
@@ -1729,17 +1729,16 @@ pp_kseg_enter (uint32_t p, const void *self)
   return p == NONE ? enter_slow (p, self) : enter (p, self);
 }
 
-/* The segments' units call this ENTER (pathprof-abi.h): a unit's
-   ip_first is set once the program is numbered and set up (a release
-   store in ip-runtime.c), before which ip-runtime.c's ENTER does that, or
-   says the activation is untracked.  */
+/* The segments' units' ENTER (pathprof-abi.h): a unit's ip_first is set
+   once the program is numbered and set up (a release store in
+   ip-runtime.c), before which pp_ip_set_up does that, or says the program
+   is not counted (the activation then untracked).  */
 PP_EXPORT uint64_t
-__pathprof_ip_enter_segments (struct __pathprof_unit *u, uint32_t function,
-			      const void *self)
+__pathprof_seg_enter (struct __pathprof_unit *u, uint32_t function, const void *self)
 {
   uint64_t first = __atomic_load_n (&u->ip_first, __ATOMIC_ACQUIRE);
   if (__builtin_expect (first == 0, 0))
-    return __pathprof_ip_enter (u, function, self);
+    return pp_kseg_enter (pp_ip_set_up (u, function), self);
   return enter ((uint32_t) (first - 1) + function, self);
 }
 
@@ -1803,8 +1802,8 @@ enter_slow (uint32_t p, const void *self)
   return frame ? frame : untracked ();
 }
 
-void
-pp_kseg_edge (uint64_t frame, uint32_t edge)
+PP_EXPORT void
+__pathprof_seg_edge (uint64_t frame, uint32_t edge)
 {
   struct act *a = begin (frame);
   if (!a)
@@ -1816,13 +1815,13 @@ pp_kseg_edge (uint64_t frame, uint32_t edge)
 /* A cut the code found no place for (pathprof-abi.h): take's OP_CUT with
    the number and the next start (the cut's head) the code read, unless activations above FRAME are to be
    abandoned first (their ends move the registers; then the slow way).  */
-void
-pp_kseg_cut (uint64_t frame, uint32_t edge, uint64_t number, const void *next)
+PP_EXPORT void
+__pathprof_seg_cut (uint64_t frame, uint32_t edge, uint64_t number, const void *next)
 {
   const struct act *top = (const struct act *) (uintptr_t) frame;
   if (__builtin_expect (top && top->fr.depth < __pathprof_ip_depth, 0))
     {
-      pp_kseg_edge (frame, edge);
+      __pathprof_seg_edge (frame, edge);
       return;
     }
   struct act *a = begin (frame);
@@ -1837,8 +1836,8 @@ pp_kseg_cut (uint64_t frame, uint32_t edge, uint64_t number, const void *next)
   kt.busy = false;
 }
 
-void
-pp_kseg_call (uint64_t frame, uint32_t call, const void *callee)
+PP_EXPORT void
+__pathprof_seg_call (uint64_t frame, uint32_t call, const void *callee)
 {
   struct act *a = begin (frame);
   if (!a)
@@ -1850,8 +1849,8 @@ pp_kseg_call (uint64_t frame, uint32_t call, const void *callee)
   kt.busy = false;
 }
 
-void
-pp_kseg_return (uint64_t frame, uint32_t call)
+PP_EXPORT void
+__pathprof_seg_return (uint64_t frame, uint32_t call)
 {
   struct act *a = begin (frame);
   if (!a)
@@ -1871,8 +1870,8 @@ pp_kseg_return (uint64_t frame, uint32_t call)
   kt.busy = false;
 }
 
-void
-pp_kseg_exit (uint64_t frame)
+PP_EXPORT void
+__pathprof_seg_exit (uint64_t frame)
 {
   struct act *a = begin (frame);
   if (!a)
@@ -1885,8 +1884,8 @@ pp_kseg_exit (uint64_t frame)
   kt.busy = false;
 }
 
-void
-pp_kseg_jump (uint64_t frame, uint32_t block)
+PP_EXPORT void
+__pathprof_seg_jump (uint64_t frame, uint32_t block)
 {
   struct act *a = begin (frame);
   if (!a)
@@ -1897,8 +1896,8 @@ pp_kseg_jump (uint64_t frame, uint32_t block)
   kt.busy = false;
 }
 
-void
-pp_kseg_land (uint64_t frame, uint32_t block, uint32_t call)
+PP_EXPORT void
+__pathprof_seg_land (uint64_t frame, uint32_t block, uint32_t call)
 {
   struct act *a = (struct act *) (uintptr_t) frame;
   if (kt.busy || !a || a->fr.depth > __pathprof_ip_depth)

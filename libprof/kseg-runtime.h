@@ -1,7 +1,7 @@
 /* libprof, depth-k interprocedural segments (corelib/segments.h) counted at
-   run time: what ip-runtime.c, which sets up the program and owns the
-   probes' entry points, hands over when the units are of a mode of segments
-   (pp_mode_segments).  */
+   run time: the probes of the units of a mode of segments (pathprof-abi.h
+   __pathprof_seg_*), once ip-runtime.c, which sets up the program, has
+   handed it over (pp_kseg_init).  */
 
 #ifndef PATHPROF_KSEG_RUNTIME_H
 #define PATHPROF_KSEG_RUNTIME_H
@@ -42,20 +42,14 @@ uint32_t pp_kseg_numbered (void);
    one program after another).  */
 void pp_kseg_free (void);
 
-/* The probes (pathprof-abi.h's __pathprof_ip_*), the function entered
-   already resolved to its procedure (UINT32_MAX: none of the program).
-   Frames are addresses of struct __pathprof_ip_frame, never 0; the thread's
-   dummy (pp_kseg_untracked) stands for every untracked activation.  */
+/* ENTER (pathprof-abi.h's __pathprof_seg_enter, which the units call
+   once the program is set up), the function entered already resolved to
+   its procedure (UINT32_MAX: none of the program).  Frames are addresses of
+   struct __pathprof_ip_frame, never 0; the thread's dummy
+   (pp_kseg_untracked) stands for every untracked activation.  The other
+   probes are pathprof-abi.h's __pathprof_seg_*, here.  */
 uint64_t pp_kseg_untracked (void);
 uint64_t pp_kseg_enter (uint32_t proc, const void *self);
-void pp_kseg_edge (uint64_t frame, uint32_t edge);
-void pp_kseg_cut (uint64_t frame, uint32_t edge, uint64_t number,
-		  const void *next);
-void pp_kseg_call (uint64_t frame, uint32_t call, const void *callee);
-void pp_kseg_return (uint64_t frame, uint32_t call);
-void pp_kseg_exit (uint64_t frame);
-void pp_kseg_jump (uint64_t frame, uint32_t block);
-void pp_kseg_land (uint64_t frame, uint32_t block, uint32_t call);
 
 /* Dumps: the counts in the roots' arrays (preferential slots, and the
    arrays of starts with few segments) move to the tables (then read by

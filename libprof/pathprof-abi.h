@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 10u
+#define PATHPROF_ABI_VERSION 11u
 
 /* What libprof exports: this ABI and pathprof.h (it is built with
    -fvisibility=hidden).  */
@@ -132,21 +132,28 @@ void __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width);
    starts it, or UINT32_MAX).  */
 uint64_t __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function,
 			      const void *self);
-/* The same for a unit of the segments modes, without the dispatch by kind
-   (libprof/kseg-runtime.c).  */
-uint64_t __pathprof_ip_enter_segments (struct __pathprof_unit *u, uint32_t function,
-				       const void *self);
 void __pathprof_ip_edge (uint64_t frame, uint32_t edge);
 void __pathprof_ip_call (uint64_t frame, uint32_t call, const void *callee);
 void __pathprof_ip_return (uint64_t frame, uint32_t call);
 void __pathprof_ip_exit (uint64_t frame);
 void __pathprof_ip_jump (uint64_t frame, uint32_t block);
 void __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call);
+/* The same probes of the segments modes (interproc-segments, interproc-ppp,
+   interproc-residual: libprof/kseg-runtime.c), which a unit's mode chooses
+   when it is compiled.  */
+uint64_t __pathprof_seg_enter (struct __pathprof_unit *u, uint32_t function,
+			       const void *self);
+void __pathprof_seg_edge (uint64_t frame, uint32_t edge);
+void __pathprof_seg_call (uint64_t frame, uint32_t call, const void *callee);
+void __pathprof_seg_return (uint64_t frame, uint32_t call);
+void __pathprof_seg_exit (uint64_t frame);
+void __pathprof_seg_jump (uint64_t frame, uint32_t block);
+void __pathprof_seg_land (uint64_t frame, uint32_t block, uint32_t call);
 /* Segments: edge `edge`, a cut, ends the segment under way, whose number is
    `number`, where the code found no place for it (below); the next starts
    as the five words at `next` say.  */
-void __pathprof_ip_cut (uint64_t frame, uint32_t edge, uint64_t number,
-			const void *next);
+void __pathprof_seg_cut (uint64_t frame, uint32_t edge, uint64_t number,
+			 const void *next);
 /* Every interprocedural mode takes an edge in place (probes.h
    PP_PROBE_IP_ADD), as __pathprof_ip_step says, from the frame ENTER
    returned: context and piecewise paths add to the activation's sums A and
@@ -318,7 +325,7 @@ __pathprof_ip_exit_step (uint64_t frame, uint32_t width, int atomic)
       __pathprof_ip_depth = f->depth - 1;
     }
   else
-    __pathprof_ip_exit (frame);
+    __pathprof_seg_exit (frame);
 }
 
 static inline void
@@ -336,7 +343,7 @@ __pathprof_ip_return_step (uint64_t frame, uint32_t call)
       f->site = UINT32_MAX;
     }
   else
-    __pathprof_ip_return (frame, call);
+    __pathprof_seg_return (frame, call);
 }
 
 static inline void
@@ -359,9 +366,9 @@ __pathprof_ip_step (uint64_t frame, uint32_t edge, uint32_t width, int cuts,
 					       width == 2 ? regs[1] + v[2] : 0, width)))
     {
       if (cuts && v[1])
-	__pathprof_ip_cut (frame, edge, n, (const void *) (uintptr_t) v[1]);
+	__pathprof_seg_cut (frame, edge, n, (const void *) (uintptr_t) v[1]);
       else
-	__pathprof_ip_edge (frame, edge);
+	__pathprof_seg_edge (frame, edge);
       return;
     }
   __pathprof_ip_count (count, atomic);

@@ -332,8 +332,9 @@ context_cut (const probe_target &t, tree f, tree values, tree v, unsigned at,
   slow->count = cut->count - hit->count;
 }
 
-/* Replaces the call __pathprof_ip_edge (frame, e) of an interprocedural
-   function by __pathprof_ip_step of pathprof-abi.h for its probe's operand2 ARG
+/* Replaces the call EDGE (frame, e) of an interprocedural function
+   (__pathprof_ip_edge, or __pathprof_seg_edge in the segments modes) by
+   __pathprof_ip_step of pathprof-abi.h for its probe's operand2 ARG
    (probes.h: the WIDTH registers the activations add, and whether the edge
    CUTS), the call staying on the unlikely path (w = 2 WIDTH words per
    edge):
@@ -342,7 +343,7 @@ context_cut (const probe_target &t, tree f, tree values, tree v, unsigned at,
        if ((int64_t) v >= 0)
          { regs[0] += v;  (WIDTH 2: regs[1] += f->values[w e + 2]) }
        else
-         __pathprof_ip_edge (frame, e);
+         EDGE (frame, e);
    On an edge that CUTS (a loop's backedge, where segments end) the
    segment, number n = (regs[0] + v) & ~TOP, ends in place where it can
    (kseg-runtime.c, "In place"), next = f->values[w e + 1]:
@@ -355,9 +356,9 @@ context_cut (const probe_target &t, tree f, tree values, tree v, unsigned at,
                 h = ((n * PATHPROF_IP_HASH) >> 32) & regs[8])
          end: ((uint64_t *) regs[10])[h] += 1
        else if (next)
-         __pathprof_ip_cut (frame, e, n, next);
+         __pathprof_seg_cut (frame, e, n, next);
        else
-         __pathprof_ip_edge (frame, e);
+         __pathprof_seg_edge (frame, e);
    (end: regs[0 .. 4] = next[0 .. 4]).  The registers are the
    calling thread's; a count is atomic when the program is built for
    threads (emit_increment).  Where the function keeps r and q in locals

@@ -131,30 +131,38 @@ declare_ip_runtime (probe_target &t)
   tree u64 = long_long_unsigned_type_node;
   tree cptr = build_pointer_type (build_qualified_type (void_type_node,
 							TYPE_QUAL_CONST));
-  /* The segments' ENTER skips the dispatch by kind (pathprof-abi.h).  */
-  t.ip_enter = build_fn_decl (t.calls_in_place ? "__pathprof_ip_enter_segments"
-			      : "__pathprof_ip_enter",
+  /* The segments modes' probes are libprof's __pathprof_seg_*, the
+     context and piecewise paths' __pathprof_ip_* (pathprof-abi.h): the
+     unit's mode chooses.  */
+  auto name = [&] (const char *probe) {
+    static char buf[64];
+    snprintf (buf, sizeof buf, "__pathprof_%s_%s", t.calls_in_place ? "seg" : "ip", probe);
+    return buf;
+  };
+  t.ip_enter = build_fn_decl (name ("enter"),
 			      build_function_type_list (u64, ptr_type_node, u32,
 							cptr, NULL_TREE));
-  t.ip_edge = build_fn_decl ("__pathprof_ip_edge",
+  t.ip_edge = build_fn_decl (name ("edge"),
 			     build_function_type_list (void_type_node, u64, u32,
 						       NULL_TREE));
-  t.ip_cut = build_fn_decl ("__pathprof_ip_cut",
-			    build_function_type_list (void_type_node, u64, u32,
-						      u64, cptr, NULL_TREE));
-  t.ip_call = build_fn_decl ("__pathprof_ip_call",
+  t.ip_cut = t.calls_in_place
+	     ? build_fn_decl (name ("cut"),
+			      build_function_type_list (void_type_node, u64, u32,
+							u64, cptr, NULL_TREE))
+	     : NULL_TREE;
+  t.ip_call = build_fn_decl (name ("call"),
 			     build_function_type_list (void_type_node, u64, u32,
 						       cptr, NULL_TREE));
-  t.ip_return = build_fn_decl ("__pathprof_ip_return",
+  t.ip_return = build_fn_decl (name ("return"),
 			       build_function_type_list (void_type_node, u64, u32,
 							 NULL_TREE));
-  t.ip_exit = build_fn_decl ("__pathprof_ip_exit",
+  t.ip_exit = build_fn_decl (name ("exit"),
 			     build_function_type_list (void_type_node, u64,
 						       NULL_TREE));
-  t.ip_jump = build_fn_decl ("__pathprof_ip_jump",
+  t.ip_jump = build_fn_decl (name ("jump"),
 			     build_function_type_list (void_type_node, u64, u32,
 						       NULL_TREE));
-  t.ip_land = build_fn_decl ("__pathprof_ip_land",
+  t.ip_land = build_fn_decl (name ("land"),
 			     build_function_type_list (void_type_node, u64, u32,
 						       u32, NULL_TREE));
   t.ip_caller = libprof_tls ("__pathprof_ip_caller", u64);

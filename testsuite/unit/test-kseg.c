@@ -20,6 +20,21 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The slow ways pathprof-abi.h's steps in place take, counted (below).  */
+#define __pathprof_seg_edge counted_seg_edge
+#define __pathprof_seg_cut counted_seg_cut
+#define __pathprof_seg_return counted_seg_return
+#define __pathprof_seg_exit counted_seg_exit
+#include "pathprof-abi.h"
+#undef __pathprof_seg_edge
+#undef __pathprof_seg_cut
+#undef __pathprof_seg_return
+#undef __pathprof_seg_exit
+void __pathprof_seg_edge (uint64_t frame, uint32_t edge);
+void __pathprof_seg_cut (uint64_t frame, uint32_t edge, uint64_t number, const void *next);
+void __pathprof_seg_return (uint64_t frame, uint32_t call);
+void __pathprof_seg_exit (uint64_t frame);
+
 #include "hash.h"
 #include "ip-notes.h"
 #include "ip-runtime.h"
@@ -86,24 +101,22 @@ pp_ipt_count_lost (void)
 
 static uint32_t nreports;
 
-/* The EDGE and CUT probes (ip-runtime.c's, which hand over to
-   kseg-runtime.c), as the instrumented code's __pathprof_ip_step calls
-   them; how many times.  */
+/* The probes the instrumented code's steps in place (pathprof-abi.h)
+   call when they cannot do without libprof; how many times.  */
 static uint64_t nslow;
 
 void
-__pathprof_ip_edge (uint64_t frame, uint32_t edge)
+counted_seg_edge (uint64_t frame, uint32_t edge)
 {
   nslow++;
-  pp_kseg_edge (frame, edge);
+  __pathprof_seg_edge (frame, edge);
 }
 
 void
-__pathprof_ip_cut (uint64_t frame, uint32_t edge, uint64_t number,
-		   const void *next)
+counted_seg_cut (uint64_t frame, uint32_t edge, uint64_t number, const void *next)
 {
   nslow++;
-  pp_kseg_cut (frame, edge, number, next);
+  __pathprof_seg_cut (frame, edge, number, next);
 }
 
 void
@@ -114,29 +127,28 @@ pp_report (bool at_exit, const char *fmt, ...)
   nreports++;			/* a root whose checksum does not match */
 }
 
-/* ip-runtime.c's ENTER, which __pathprof_ip_enter_segments calls for a
-   unit of a program not yet numbered: never here.  */
-uint64_t
-__pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *self)
+/* ip-runtime.c's set-up, which __pathprof_seg_enter calls for a unit of
+   a program not yet numbered: never here.  */
+uint32_t
+pp_ip_set_up (struct __pathprof_unit *u, uint32_t f)
 {
   (void) u;
-  (void) function;
-  (void) self;
+  (void) f;
   abort ();
 }
 
 void
-__pathprof_ip_return (uint64_t frame, uint32_t call)
+counted_seg_return (uint64_t frame, uint32_t call)
 {
   nslow++;
-  pp_kseg_return (frame, call);
+  __pathprof_seg_return (frame, call);
 }
 
 void
-__pathprof_ip_exit (uint64_t frame)
+counted_seg_exit (uint64_t frame)
 {
   nslow++;
-  pp_kseg_exit (frame);
+  __pathprof_seg_exit (frame);
 }
 
 /* libprof's runtime.c (not linked here): PATH then SUFFIX, and the pid.  */
@@ -410,7 +422,7 @@ take_edge (struct sim *a, uint32_t e)
 			  (int) (nedges_taken & 2));
     }
   else
-    pp_kseg_edge (a->frame, e);
+    __pathprof_seg_edge (a->frame, e);
   if (role == PP_PATH_ROLE_START)
     start_segment (a, g[a->proc].edges[e].dst);	/* the entry into a re-entry target */
   else
@@ -426,7 +438,7 @@ do_call (uint64_t frame, uint32_t k, const void *callee)
   if (in_place)
     __pathprof_ip_call_step (frame, k, callee);
   else
-    pp_kseg_call (frame, k, callee);
+    __pathprof_seg_call (frame, k, callee);
 }
 
 static void
@@ -435,7 +447,7 @@ do_return (uint64_t frame, uint32_t k)
   if (in_place)
     __pathprof_ip_return_step (frame, k);
   else
-    pp_kseg_return (frame, k);
+    __pathprof_seg_return (frame, k);
 }
 
 /* The fake leave of vertex v of procedure p, or UINT32_MAX.  */
@@ -515,7 +527,7 @@ enter (uint32_t q, uint32_t site)
   /* The segments units' ENTER, of a unit whose functions are the
      procedures (ip_first 1), or ip-runtime.c's hand-over.  */
   static struct __pathprof_unit unit = { .ip_first = 1 };
-  a->frame = (q ^ site) & 1 ? __pathprof_ip_enter_segments (&unit, q, &fn_addr[q])
+  a->frame = (q ^ site) & 1 ? __pathprof_seg_enter (&unit, q, &fn_addr[q])
 	     : pp_kseg_enter (q, &fn_addr[q]);
   if (c && c->nchain < k_depth)
     {
@@ -557,7 +569,7 @@ run (unsigned long long *rng)
 	  if (in_place)
 	    __pathprof_ip_exit_step (a->frame, preferential ? 2 : 1, (int) (steps & 1));
 	  else
-	    pp_kseg_exit (a->frame);
+	    __pathprof_seg_exit (a->frame);
 	  struct sim *r = &st[a->root];
 	  depth--;
 	  if (a->root == depth)
@@ -609,7 +621,7 @@ run (unsigned long long *rng)
 		{
 		  EV ("call site %u, longjmp to activation %u at %u\n", site, to, t);
 		  do_call (a->frame, k, NULL);
-		  pp_kseg_land (st[to].frame, t, UINT32_MAX);
+		  __pathprof_seg_land (st[to].frame, t, UINT32_MAX);
 		  abandon_to (to, false);
 		  depth = to + 1;
 		  st[to].call = UINT32_MAX;
@@ -669,7 +681,7 @@ run (unsigned long long *rng)
 	  /* A computed goto leaves the block: to a re-entry target of the
 	     activation, or the process ends.  */
 	  EV ("jump from %u (leave %u)\n", v, leave);
-	  pp_kseg_jump (a->frame, v);
+	  __pathprof_seg_jump (a->frame, v);
 	  struct sim *r = &st[a->root];
 	  emit (r, T_EDGE);
 	  emit (r, leave);
@@ -677,7 +689,7 @@ run (unsigned long long *rng)
 	  uint32_t t = steps <= 400 ? reentry_of (a->proc, rng) : UINT32_MAX;
 	  if (t != UINT32_MAX)
 	    {
-	      pp_kseg_land (a->frame, t, UINT32_MAX);
+	      __pathprof_seg_land (a->frame, t, UINT32_MAX);
 	      abandon_to (depth - 1, true);
 	      start_segment (a, t);
 	      a->v = t;
