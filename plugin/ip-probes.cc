@@ -12,13 +12,16 @@ enum { FRAME_VALUES = 0, FRAME_REGS = 8, FRAME_TAG = 16, FRAME_SITE = 24,
        FRAME_ENTERED = 28, FRAME_DEPTH = 32, FRAME_EXIT_ADDS = 36, FRAME_RET = 40,
        FRAME_CALLS = 56 };
 
-/* Segments keep their root's registers r and q in locals of the activation
-   (site_state::ip_width), as the paths mode keeps its register: loaded
-   after ENTER and after whatever may move the root's registers (a call,
-   libprof's slow ways), stored into them before whatever reads them (a
-   call, EXIT, libprof).  An in-place add is then an add to a register.
-   The activation's values and registers (their addresses) are locals too,
-   loaded once: they stay valid while it runs (pathprof-abi.h).  */
+/* Interprocedural functions keep their registers in locals of the
+   activation (site_state::ip_width), as the paths mode keeps its register:
+   the segments' root's r and q, context and piecewise paths' sums A and B
+   (but not the key and table of their cuts in place, which libprof sets).
+   They are loaded after ENTER and after whatever may move the registers (a
+   call, libprof's slow ways), and stored into them before whatever reads
+   them (a call, EXIT, libprof).  An in-place add is then an add to a
+   register.  The activation's values and registers (their addresses) are
+   locals too, loaded once: they stay valid while it runs
+   (pathprof-abi.h).  */
 
 /* The address in local VAR, a word, as a pointer to words, into SEQ.  */
 static tree
@@ -71,7 +74,7 @@ ip_load_locals (site_state &s, tree frame, gimple_seq *seq)
 unsigned
 ip_locals_fit (const pp_plan &plan, const probe_target &t)
 {
-  if (!t.calls_in_place || cfun->calls_setjmp || cfun->has_nonlocal_label)
+  if (!t.ip_width || cfun->calls_setjmp || cfun->has_nonlocal_label)
     return 0;
   for (uint32_t i = 0; i < plan.nprobes; i++)
     if (plan.probes[i].action == PP_PROBE_IP_EDGE
@@ -261,7 +264,8 @@ emit_mix (gimple_seq *seq, tree h, tree w)
 /* A backedge's cut in place for context and piecewise paths
    (pathprof-abi.h, "Context and piecewise paths"), in block CUT, where the
    edge's first value V (in the function's row VALUES, the edge's words at
-   byte AT; F the frame) has its top bit set:
+   byte AT; F the frame) has its top bit set (regs[0] and regs[1] are the
+   locals where the function keeps them, site_state::ip_width):
        regs = f->regs;
        if ((key = regs[2]) != 0
            && (a = regs[0] + (v & ~TOP), b = regs[1] + values[2],
@@ -273,23 +277,24 @@ emit_mix (gimple_seq *seq, tree h, tree w)
          SLOW (EDGE)
    then JOIN.  */
 static void
-context_cut (const probe_target &t, tree f, tree values, tree v, unsigned at,
-	     basic_block cut, basic_block slow, basic_block join)
+context_cut (const probe_target &t, const site_state &s, tree f, tree values, tree v,
+	     unsigned at, basic_block cut, basic_block slow, basic_block join)
 {
   tree u64 = counter_type (), ptr = build_pointer_type (u64);
   profile_probability likely = profile_probability::very_likely ();
   gimple_seq seq = NULL;
-  tree regs = emit_load (&seq, ptr, f, FRAME_REGS, "PP_ip_regs");
+  tree regs = s.ip_width ? emit_address (&seq, s.ip_regs, "PP_ip_regs")
+	      : emit_load (&seq, ptr, f, FRAME_REGS, "PP_ip_regs");
   tree key = emit_load (&seq, u64, regs, 16, "PP_ip_key");
   gimple_stmt_iterator gsi = gsi_start_bb (cut);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
 
   seq = NULL;
-  tree a = emit_value (&seq, u64, PLUS_EXPR, emit_load (&seq, u64, regs, 0, "PP_ip_a"),
+  tree a = emit_value (&seq, u64, PLUS_EXPR, load_ip_reg (s, regs, 0, &seq),
 		       emit_value (&seq, u64, BIT_AND_EXPR, v,
 				   build_int_cstu (u64, ~((uint64_t) 1 << 63)), "PP_ip_out"),
 		       "PP_ip_a");
-  tree b = emit_value (&seq, u64, PLUS_EXPR, emit_load (&seq, u64, regs, 8, "PP_ip_b"),
+  tree b = emit_value (&seq, u64, PLUS_EXPR, load_ip_reg (s, regs, 1, &seq),
 		       emit_load (&seq, u64, values, at + 16, "PP_ip_out"), "PP_ip_b");
   tree table = emit_value (&seq, ptr, NOP_EXPR, emit_load (&seq, u64, regs, 24, "PP_ip_table"),
 			   NULL_TREE, "PP_ip_table");
@@ -316,9 +321,8 @@ context_cut (const probe_target &t, tree f, tree values, tree v, unsigned at,
   seq = NULL;
   emit_increment (t, build2 (MEM_REF, u64, slot, build_int_cst (ptr, 24)), &seq);
   for (unsigned k = 0; k < 2; k++)
-    gimple_seq_add_stmt (&seq, gimple_build_assign (
-      build2 (MEM_REF, u64, regs, build_int_cst (ptr, 8 * k)),
-      emit_load (&seq, u64, values, at + 8 + 16 * k, "PP_ip_in")));
+    store_ip_reg (s, regs, k, emit_load (&seq, u64, values, at + 8 + 16 * k, "PP_ip_in"),
+		  &seq);
   basic_block hit = new_block_of (look, seq, join);
 
   branch (cut, make_single_succ_edge (cut, look, EDGE_FALLTHRU),
@@ -410,7 +414,7 @@ expand_step (const probe_target &t, site_state &s, gimple *call, uint32_t arg)
     return;
   if (!t.calls_in_place)
     {
-      context_cut (t, f, values, v, at, cut, slow, join);
+      context_cut (t, s, f, values, v, at, cut, slow, join);
       return;
     }
 
@@ -687,7 +691,12 @@ insert_call_probes (const probe_target &t, site_state &s,
       if (t.calls_in_place)
 	call_in_place (t, s, index, callee, &before);
       else
-	emit_trace_call (t.ip_call, s, true, index, callee, &before);
+	{
+	  /* The callee's ENTER ends the caller's segment with its sums.  */
+	  if (s.ip_width)
+	    ip_store_locals (s, &before);
+	  emit_trace_call (t.ip_call, s, true, index, callee, &before);
+	}
       gimple_stmt_iterator gsi = gsi_for_stmt (call);
       gsi_insert_seq_before (&gsi, before, GSI_SAME_STMT);
       if (gimple_call_flags (call) & ECF_NORETURN)

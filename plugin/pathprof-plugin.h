@@ -193,8 +193,9 @@ struct probe_target
   bool calls;			/* the mode probes calls (interprocedural) */
   bool calls_in_place;		/* segments: CALL and RETURN in the code
 				   (pathprof-abi.h __pathprof_ip_call_step) */
-  unsigned ip_width;		/* segments: the registers the activations
-				   add (r; q in the preferential modes) */
+  unsigned ip_width;		/* the registers the activations add:
+				   segments' r (and q in the preferential
+				   modes), context paths' A and B */
   tree ip_caller, ip_depth;	/* libprof's __pathprof_ip_caller and
 				   __pathprof_ip_depth (TLS) */
   tree tls_buf, tls_cursor, tls_limit;	/* its fields */

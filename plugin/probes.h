@@ -29,10 +29,11 @@ struct site_state
   auto_vec<gimple *> returns;	/* segments' RETURN calls (expand_return) */
   auto_vec<gimple *> exits;	/* segments' EXIT calls (expand_exit) */
   auto_vec<uint32_t> step_args;	/* and their probes' operand2 */
-  /* Segments whose registers are locals (ip_locals_fit): how many (r, and
-     q in the preferential modes; 0: the code adds to the root's registers
-     in memory), the locals, and the activation's values and registers
-     (addresses, as words), loaded after ENTER.  */
+  /* Interprocedural functions whose registers are locals (ip_locals_fit):
+     how many (segments' r, and q in the preferential modes; context
+     paths' A and B; 0: the code adds to the registers in memory), the
+     locals, and the activation's values and registers (addresses, as
+     words), loaded after ENTER.  */
   unsigned ip_width = 0;
   tree ip_reg[2] = {};
   tree ip_values = NULL_TREE, ip_regs = NULL_TREE;
