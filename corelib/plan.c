@@ -388,7 +388,7 @@ pp_plan_ip_roles (const pp_graph *g, const double *weights, uint8_t *role)
   return ok ? 0 : -1;
 }
 
-/* Interprocedural paths (libprof/ip-runtime.c numbers them at run time, so
+/* Interprocedural paths (libprof/ip-program.c numbers them at run time, so
    no edge's value is known here): ENTER on the entry edge, a probe on every
    real edge but those whose value is 0 whatever the program (ip-notes.h,
    pp_ip_zero_edges; segments: none, a root's numbering inlines its
@@ -410,7 +410,7 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
   uint8_t *role = pp_calloc (g->nedges + 1, sizeof *role);
   bool segments = kind == PP_IP_SEGMENTS;
   /* Context and piecewise paths end at backedges, which the code marks as
-     cuts (it counts a path there in place where it can, ip-runtime.c), and
+     cuts (it counts a path there in place where it can, ctx-runtime.c), and
      their values are per procedure: no forest.  */
   if (segments && role && roles_noted)
     pp_ip_roles_of_notes (fn, role);

@@ -6,7 +6,7 @@
    array that is reallocated as it grows.  It is chunks that double in
    size, taken with mmap (never from the program's heap) and kept for the
    thread's life: chunk c holds 64 << c entries, from index 64 (2^c - 1).
-   The entries are of one size, the user's struct; ip-runtime.c (context
+   The entries are of one size, the user's struct; ctx-runtime.c (context
    and piecewise paths) and kseg-runtime.c (segments) each keep one.  */
 
 #ifndef PATHPROF_ACT_STACK_H

@@ -16,7 +16,7 @@
 
    Growth.  A chunk per doubling of the total: at most CHUNKS of them, which
    pp_arena_owns searches to tell libprof's blocks from the program's
-   (ip-runtime.c hands GMP's frees to the one that owns the block).  Memory
+   (gmp-memory.c hands GMP's frees to the one that owns the block).  Memory
    kept is at most about four times the peak that was asked for (a block
    rounds up to the next power of two; a freed block waits for its size).  */
 

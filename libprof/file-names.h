@@ -1,6 +1,6 @@
 /* libprof: the names of the files it writes (the profile, its temporary
    and fallback names, the numbering cache's, the traces'), which runtime.c,
-   trace-buffers.c, ip-runtime.c and numbering-cache.c make alike.  */
+   trace-buffers.c, ip-program.c and numbering-cache.c make alike.  */
 
 #ifndef PATHPROF_FILE_NAMES_H
 #define PATHPROF_FILE_NAMES_H

@@ -1,7 +1,8 @@
-/* libprof internals shared between runtime.c and ip-runtime.c (the
-   interprocedural mode).  runtime.c calls ip-runtime.c through the hooks that
-   ip-runtime.c installs from a constructor: a program with no unit of that
-   mode does not link ip-runtime.c, corelib's numbering or GMP.  (Not weak
+/* libprof internals shared between runtime.c and the interprocedural
+   modes' runtime (ip-program.c, ctx-runtime.c, kseg-runtime.c).  runtime.c
+   calls it through the hooks that ip-program.c installs from a
+   constructor: a program with no unit of those modes does not link them,
+   corelib's numbering or GMP.  (Not weak
    references: each weak undefined symbol costs the dynamic linker a failed
    lookup through every library at each start, about 450 instructions.)  */
 
@@ -21,7 +22,7 @@ uint32_t pp_registered_units (struct __pathprof_unit ***units);
 void pp_report (bool at_exit, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
 
-/* What runtime.c asks ip-runtime.c; pp_ip is NULL when the program has no
+/* What runtime.c asks ip-program.c; pp_ip is NULL when the program has no
    interprocedural unit.  */
 struct pp_ip_hooks
 {
@@ -44,11 +45,5 @@ struct pp_ip_hooks
   void (*end_thread_paths) (void);
 };
 extern const struct pp_ip_hooks *pp_ip;
-
-/* A segments unit's first ENTER, before the program is set up
-   (kseg-runtime.c): sets it up (once, whichever thread comes first), then
-   gives the procedure of function F of unit U, or UINT32_MAX when the
-   program is not counted as segments.  */
-uint32_t pp_ip_set_up (struct __pathprof_unit *u, uint32_t f);
 
 #endif

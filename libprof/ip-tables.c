@@ -5,7 +5,7 @@
    and a used word), under count_lock.
 
    Segments.  Most paths a program runs begin and end in one activation with
-   no call between (a loop's iterations).  ip-runtime.c counts those by three
+   no call between (a loop's iterations).  ctx-runtime.c counts those by three
    words (ctx, A, B) that give the number N0 + A x + B, without GMP and
    without a lock: each thread has a table of its own, which only that thread
    inserts into or grows, under the table's lock, so that a dump, which takes
@@ -15,7 +15,7 @@
    profile's.
 
    Dumps.  A snapshot reads every slot under the locks, turns segments into
-   numbers (ip-runtime.c knows the contexts), merges equal numbers and
+   numbers (ctx-runtime.c knows the contexts), merges equal numbers and
    records per slot what it read; subtract takes exactly that off each slot,
    so what ran meanwhile stays.  */
 

@@ -1,5 +1,5 @@
 /* libprof, the interprocedural mode's count tables (ip-tables.c), used by
-   ip-runtime.c only.  */
+   ctx-runtime.c, kseg-runtime.c and ip-program.c only.  */
 
 #ifndef PATHPROF_IP_TABLES_H
 #define PATHPROF_IP_TABLES_H
@@ -21,7 +21,7 @@ void pp_ipt_add_number (const uint64_t *key, uint64_t n);
 void pp_ipt_count_lost (void);
 
 /* One execution of the path whose number is N0 + A x + B for the start
-   CTX of its last segment, (N0, x) (ip-runtime.c says which), counted in
+   CTX of its last segment, (N0, x) (ctx-runtime.c says which), counted in
    the calling thread's table.  Returns false when out of memory (the caller counts the number).  */
 bool pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b);
 /* The thread's table of segments, where the code counts in place too
@@ -30,7 +30,7 @@ bool pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b);
 struct __pathprof_ip_table;
 const struct __pathprof_ip_table *pp_ipt_segment_table (void);
 
-/* Context nodes (ip-runtime.c "Nodes"): the calling thread's node of key
+/* Context nodes (ctx-runtime.c "Nodes"): the calling thread's node of key
    KEY (parent, a, b, tag), made with KEY's extra (a word the key
    determines) if new; its id, at least 2^32 and the same for equal keys of
    the thread, or UINT64_MAX when out of memory.  No lock: a thread's nodes

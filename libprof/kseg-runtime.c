@@ -99,6 +99,7 @@
 #include "act-stack.h"
 #include "alloc.h"
 #include "hash.h"
+#include "ip-program.h"
 #include "ip-runtime.h"
 #include "ip-tables.h"
 #include "kseg-runtime.h"
@@ -1731,7 +1732,7 @@ pp_kseg_enter (uint32_t p, const void *self)
 
 /* The segments' units' ENTER (pathprof-abi.h): a unit's ip_first is set
    once the program is numbered and set up (a release store in
-   ip-runtime.c), before which pp_ip_set_up does that, or says the program
+   ip-program.c), before which pp_ip_set_up does that, or says the program
    is not counted (the activation then untracked).  */
 PP_EXPORT uint64_t
 __pathprof_seg_enter (struct __pathprof_unit *u, uint32_t function, const void *self)

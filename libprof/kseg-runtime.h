@@ -1,6 +1,6 @@
 /* libprof, depth-k interprocedural segments (corelib/segments.h) counted at
    run time: the probes of the units of a mode of segments (pathprof-abi.h
-   __pathprof_seg_*), once ip-runtime.c, which sets up the program, has
+   __pathprof_seg_*), once ip-program.c, which sets up the program, has
    handed it over (pp_kseg_init).  */
 
 #ifndef PATHPROF_KSEG_RUNTIME_H

@@ -120,7 +120,7 @@ uint64_t __pathprof_trace_enter (struct __pathprof_unit *u, uint32_t function,
 void __pathprof_trace_witness (uint32_t k);
 void __pathprof_trace_last (uint64_t frame, uint32_t k);
 void __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width);
-/* Interprocedural mode (libprof/ip-runtime.c).  ENTER at the entry of
+/* Interprocedural mode (libprof/ctx-runtime.c, on the program of ip-program.c).  ENTER at the entry of
    function `function` of u, whose address is self: returns the activation's
    frame word, which every other probe of the activation takes: the address
    of a struct __pathprof_ip_frame, never 0 (an untracked activation's is
@@ -157,7 +157,7 @@ void __pathprof_seg_cut (uint64_t frame, uint32_t edge, uint64_t number,
 /* Every interprocedural mode takes an edge in place (probes.h
    PP_PROBE_IP_ADD), as __pathprof_ip_step says, from the frame ENTER
    returned: context and piecewise paths add to the activation's sums A and
-   B (libprof/ip-runtime.c, "In place"), segments (modes
+   B (libprof/ctx-runtime.c, "In place"), segments (modes
    interproc-segments, interproc-ppp, interproc-residual) to their root's
    registers on the chords of pp_plan_ip_roles' forest
    (libprof/kseg-runtime.c, "In place" and "Chords").  values holds 2 *
@@ -215,7 +215,7 @@ struct __pathprof_ip_frame
    with a = regs[0] + a_out, b = regs[1] + b_out, where the slot
    __pathprof_ip_home (ctx + 1, a, b) of the thread's table (regs[3]) has
    that key, its count goes up by one and the next path starts, regs[0] =
-   a_in, regs[1] = b_in (libprof/ip-runtime.c, "In place").  Else EDGE.  */
+   a_in, regs[1] = b_in (libprof/ctx-runtime.c, "In place").  Else EDGE.  */
 struct __pathprof_ip_slot
 {
   uint64_t ctx1, a, b;		/* ctx1 0: empty */

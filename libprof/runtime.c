@@ -65,7 +65,7 @@ static uint32_t nunits;
 static uint32_t uncounted_units;
 static bool atfork_installed;
 
-/* Set by ip-runtime.c when the program links it.  */
+/* Set by ip-program.c when the program links it.  */
 const struct pp_ip_hooks *pp_ip;
 
 /* Dumps made by __pathprof_unit_exit: the first one writes everything; after that

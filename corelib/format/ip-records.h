@@ -25,7 +25,7 @@ extern "C" {
    Its name is "interprocedural paths XXXXXXXXXXXXXXXX", the manifest's
    checksum in hexadecimal, so that the records of several programs sharing
    a profile file never meet; its values are the paths counted and the
-   paths lost (not named by a number: see libprof/ip-runtime.c).  */
+   paths lost (not named by a number: see libprof/ctx-runtime.c).  */
 #define PP_IP_MANIFEST_MAGIC 0x50495050u	/* "PPIP" */
 #define PP_IP_MANIFEST_VERSION 3u	/* 2: the depth; 3: segments cut at
 					   each procedure's own backedges */

@@ -38,7 +38,7 @@
      PP_PROBE_TRACE_LAND        record LAND (the activation's depth, block
                                 operand), width operand2 (with
                                 PP_TRACE_LAST: the last record)
-     PP_PROBE_IP_ENTER          the activation starts (libprof/ip-runtime.c:
+     PP_PROBE_IP_ENTER          the activation starts (libprof/ctx-runtime.c:
                                 it continues the caller's path or starts one)
      PP_PROBE_IP_EDGE           edge operand is taken: the path number grows
                                 by its value, or a path ends and one starts

@@ -127,7 +127,7 @@ pp_report (bool at_exit, const char *fmt, ...)
   nreports++;			/* a root whose checksum does not match */
 }
 
-/* ip-runtime.c's set-up, which __pathprof_seg_enter calls for a unit of
+/* ip-program.c's set-up, which __pathprof_seg_enter calls for a unit of
    a program not yet numbered: never here.  */
 uint32_t
 pp_ip_set_up (struct __pathprof_unit *u, uint32_t f)
@@ -525,7 +525,7 @@ enter (uint32_t q, uint32_t site)
   a->proc = q;
   a->call = UINT32_MAX;
   /* The segments units' ENTER, of a unit whose functions are the
-     procedures (ip_first 1), or ip-runtime.c's hand-over.  */
+     procedures (ip_first 1), or ip-program.c's set-up.  */
   static struct __pathprof_unit unit = { .ip_first = 1 };
   a->frame = (q ^ site) & 1 ? __pathprof_seg_enter (&unit, q, &fn_addr[q])
 	     : pp_kseg_enter (q, &fn_addr[q]);

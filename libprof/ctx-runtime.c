@@ -1,12 +1,8 @@
-/* libprof, the interprocedural modes (corelib/interproc.h): Melski and
-   Reps' context and piecewise paths counted at run time.
-
-   The numbering.  It needs the whole program, which no compiler run sees:
-   at the first ENTER of the process, the units registered then (every unit
-   of the program and of the libraries loaded with it; one loaded later by
-   dlopen is not numbered, and its activations are not tracked) are sorted
-   by (name, checksum), their notes decoded and the program of ip-notes.h
-   built and numbered, once, under ip_lock.
+/* libprof, Melski and Reps' context and piecewise paths
+   (corelib/interproc.h) counted at run time: the probes of the units of
+   modes interproc and interproc-piecewise (pathprof-abi.h
+   __pathprof_ip_*), on the program ip-program.c numbers at the first
+   ENTER.
 
    The running number (the paper's pathNum) and the completions at the
    current procedure's EXIT (numValidCompsFromExit, passed as a parameter in
@@ -96,397 +92,25 @@
 
 #include "act-stack.h"
 #include "alloc.h"
-#include "file-names.h"
-#include "arena.h"
+#include "ctx-runtime.h"
 #include "hash.h"
 #include "interproc.h"
-#include "ip-notes.h"
-#include "ip-runtime.h"
+#include "ip-program.h"
 #include "ip-tables.h"
 #include "kseg-runtime.h"
-#include "modes.h"
-#include "notes.h"
 #include "pathprof-abi.h"
-#include "profile.h"
 
 #define NONE UINT32_MAX
 #define JUMPED (UINT32_MAX - 1)	/* a computed goto left the activation */
-#define WIDE UINT64_MAX		/* prog.ab: see rho in GMP */
-
-/* ---- The program (under ip_lock until ready).  */
-
-/* What runtime.c's hooks do, by the program's kind (context and piecewise
-   paths here, segments in kseg-runtime.c), chosen once when the program is
-   set up (context_kind, segments_kind below).  */
-struct kind_of
-{
-  void (*end_thread_paths) (void);
-  void (*before_snapshot) (void);
-  pp_ipt_number_fn *number;	/* the count tables' keys as numbers */
-  void (*reset_slots) (void);	/* counts kept outside the tables */
-};
-static const struct kind_of context_kind, segments_kind;
-
-static pthread_mutex_t ip_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct
-{
-  bool tried, ready;
-  uint32_t nunits;
-  struct __pathprof_unit **units;	/* sorted by (name, checksum) */
-  pp_unit_notes *notes;
-  pp_ip_layout layout;
-  pp_ip_numbering nb;
-  uint32_t kind;		/* enum pp_ip_kind */
-  const struct kind_of *kind_of;	/* its behaviour (below) */
-  uint32_t depth;		/* segments: k */
-  bool piecewise;
-  /* Per procedure: rho = <a, b> of its G*_fin edge k at ab[2 k] and
-     ab[2 k + 1], or WIDE at ab[2 k] when a or b does not fit 64 bits.  */
-  uint64_t **ab;
-  /* Per procedure: what the code does in place (pathprof-abi.h,
-     __pathprof_ip_step with two registers, A and B, and "Context and
-     piecewise paths"), four words per edge of its graph (notes index): a,
-     0, b, 0; at a backedge a_out | TOP, a_in, b_out, b_in; or UINT64_MAX
-     first where EDGE must take the edge.  */
-  uint64_t **in_place;
-  bool *cuts_in_place;		/* per procedure: a backedge's row counts in place */
-  uint32_t *root_of;		/* per procedure: its ENTRY root, or NONE */
-  uint32_t *gentry_root_of;	/* piecewise: its GENTRY root, or NONE */
-  uint32_t words;		/* 64-bit words of a path number */
-  unsigned char *manifest;
-  uint32_t manifest_len;
-  uint64_t checksum;
-  char name[64];
-} prog;
-
-static int
-unit_order (const void *a, const void *b)
-{
-  const struct __pathprof_unit *x = *(struct __pathprof_unit *const *) a;
-  const struct __pathprof_unit *y = *(struct __pathprof_unit *const *) b;
-  int c = strcmp (x->name, y->name);
-  return c ? c : (x->checksum > y->checksum) - (x->checksum < y->checksum);
-}
-
-/* The manifest, the program record's notes (ip-notes.h).  */
-static int
-make_manifest (void)
-{
-  pp_ip_manifest m = { .kind = prog.kind, .depth = prog.depth,
-		       .nunits = prog.nunits };
-  m.names = pp_malloc ((prog.nunits + 1) * sizeof *m.names);
-  m.checksums = pp_malloc ((prog.nunits + 1) * sizeof *m.checksums);
-  int ret = -1;
-  if (m.names && m.checksums)
-    {
-      for (uint32_t u = 0; u < prog.nunits; u++)
-	{
-	  m.names[u] = (char *) prog.units[u]->name;
-	  m.checksums[u] = prog.units[u]->checksum;
-	}
-      ret = pp_ip_manifest_encode (&m, &prog.manifest, &prog.manifest_len);
-    }
-  pp_free (m.names);
-  pp_free (m.checksums);
-  if (ret == 0)
-    {
-      prog.checksum = pp_hash64 (prog.manifest, prog.manifest_len, PP_HASH_SEED);
-      pp_ip_record_name (prog.name, sizeof prog.name, prog.checksum);
-    }
-  return ret;
-}
-
-/* The mode of unit U if it is one of the interprocedural modes (the mode is
-   its notes' third word, notes.h), else NULL.  */
-static const pp_mode_info *
-ip_mode (const struct __pathprof_unit *u)
-{
-  if (u->notes_len < 12)
-    return NULL;
-  const unsigned char *m = u->notes + 8;
-  const pp_mode_info *mode = pp_mode_lookup (m[0] | (uint32_t) m[1] << 8
-					     | (uint32_t) m[2] << 16
-					     | (uint32_t) m[3] << 24);
-  return mode && mode->calls ? mode : NULL;
-}
-
-/* Whether v fits the u64 sums (and GMP's _ui calls, which take unsigned
-   long).  */
-static bool
-fits_u64 (const mpz_t v)
-{
-  return mpz_sgn (v) >= 0 && mpz_fits_ulong_p (v);
-}
-
-/* Procedure p's edges in place: prog.in_place[p].  Its code adds a and b
-   to the activation's sums without the overflow check add_value makes, so
-   all of them are in place only where no sum can overflow: where the
-   values of all of the procedure's G*_fin edges add up to less than
-   2^62, as a segment (between two flushes) takes each edge at most once
-   (G*_fin is acyclic) and the sums it starts from are such sums too.
-   Elsewhere EDGE takes every edge (add_value), as it does a backedge,
-   where a path ends.  */
-static uint64_t *
-make_in_place (uint32_t p)
-{
-  const pp_ip_proc *ip = &prog.nb.procs[p];
-  const uint64_t *ab = prog.ab[p];
-  uint32_t nedges = prog.layout.prog.procs[p].nedges;
-  uint64_t total = 0;
-  bool fits = true;
-  for (uint32_t k = 0; fits && k < ip->nedges; k++)
-    fits = ab[2 * k] != WIDE && !__builtin_add_overflow (total, ab[2 * k], &total)
-	   && !__builtin_add_overflow (total, ab[2 * k + 1], &total)
-	   && total < (uint64_t) 1 << 62;
-  uint64_t *row = pp_calloc (4 * (size_t) nedges + 1, sizeof *row);
-  for (uint32_t e = 0; row && e < nedges; e++)
-    {
-      uint32_t k = ip->fin_of_edge[e];
-      uint32_t out = ip->exit_of_edge[e], in = ip->entry_of_edge[e];
-      if (k == NONE && ip->back_of_edge[e] == 1 && fits && out != NONE && in != NONE)
-	{
-	  prog.cuts_in_place[p] = true;
-	  row[4 * e] = ab[2 * out] | (uint64_t) 1 << 63;
-	  row[4 * e + 1] = ab[2 * in];
-	  row[4 * e + 2] = ab[2 * out + 1];
-	  row[4 * e + 3] = ab[2 * in + 1];
-	}
-      else if (k == NONE ? ip->back_of_edge[e] == 1 : !fits)
-	row[4 * e] = UINT64_MAX;
-      else if (k != NONE)
-	{
-	  row[4 * e] = ab[2 * k];
-	  row[4 * e + 2] = ab[2 * k + 1];
-	}
-    }
-  return row;
-}
-
-/* prog.ab: the edge values as u64 where they fit; prog.in_place.  */
-static int
-make_value_tables (void)
-{
-  prog.ab = pp_calloc (prog.nb.nprocs + 1, sizeof *prog.ab);
-  prog.in_place = pp_calloc (prog.nb.nprocs + 1, sizeof *prog.in_place);
-  prog.cuts_in_place = pp_calloc (prog.nb.nprocs + 1, sizeof *prog.cuts_in_place);
-  if (!prog.ab || !prog.in_place || !prog.cuts_in_place)
-    return -1;
-  for (uint32_t p = 0; p < prog.nb.nprocs; p++)
-    {
-      const pp_ip_proc *ip = &prog.nb.procs[p];
-      uint64_t *ab = pp_malloc ((2 * (size_t) ip->nedges + 1) * sizeof *ab);
-      if (!ab)
-	return -1;
-      for (uint32_t k = 0; k < ip->nedges; k++)
-	{
-	  const pp_ip_lin *rho = &ip->edges[k].rho;
-	  bool fits = fits_u64 (rho->a) && fits_u64 (rho->b) && mpz_cmp_ui (rho->a, WIDE);
-	  ab[2 * k] = fits ? mpz_get_ui (rho->a) : WIDE;
-	  ab[2 * k + 1] = fits ? mpz_get_ui (rho->b) : 0;
-	}
-      prog.ab[p] = ab;
-      if (!(prog.in_place[p] = make_in_place (p)))
-	return -1;
-    }
-  return 0;
-}
-
-static const char *const kind_name[] = { "context", "piecewise", "segments" };
-
-/* The numbering cache's file: PATHPROF_NUMBERING_FILE, else the profile's
-   name followed by ".numbering"; NULL when the variable is set empty (no
-   cache) or out of memory.  */
-static char *
-numbering_path (void)
-{
-  const char *env = getenv ("PATHPROF_NUMBERING_FILE");
-  if (env)
-    return *env ? pp_path_with_suffix (env, "", false) : NULL;
-  char *profile = pp_profile_path ();
-  char *path = profile ? pp_path_with_suffix (profile, ".numbering", false) : NULL;
-  pp_free (profile);
-  return path;
-}
-
-/* Segments: sets the program up for kseg-runtime.c, every unit of the same
-   depth.  Returns 0, or -1 with the reason reported.  */
-static int
-set_up_segments (void)
-{
-  prog.depth = prog.notes[0].depth;
-  for (uint32_t u = 1; u < prog.nunits; u++)
-    if (prog.notes[u].depth != prog.depth)
-      {
-	pp_report (false, "interprocedural paths are not counted: unit '%s' is "
-		   "built for segments of depth %u, unit '%s' of depth %u "
-		   "(-fplugin-arg-pathprof-depth)", prog.units[0]->name, prog.depth,
-		   prog.units[u]->name, prog.notes[u].depth);
-	return -1;
-      }
-  int rc = make_manifest () ? -1
-	   : pp_kseg_init (&prog.layout, prog.notes, prog.depth, PP_KSEG_DENSE_MAX,
-			   PP_KSEG_HASHED, &ip_lock);
-  if (rc)
-    {
-      pp_report (false, "interprocedural paths are not counted: %s",
-		 rc == -1 ? "out of memory"
-		 : "the program breaks the numbering's conventions");
-      return -1;
-    }
-  prog.words = 2;		/* (number, root procedure) */
-  if (pp_kseg_open_cache (numbering_path (), prog.checksum))
-    pp_report (false, "out of memory for the numbering cache; the program is "
-	       "numbered as it runs");
-  return 0;
-}
-
-/* Numbers the program of the units registered now (runtime.c's list).  */
-static void
-number_program (void)
-{
-  prog.tried = true;
-  struct __pathprof_unit **all;
-  uint32_t n = pp_registered_units (&all);
-  uint32_t k = 0;
-  const pp_mode_info *kind = NULL;
-  for (uint32_t i = 0; i < n; i++)
-    if (ip_mode (all[i]))
-      {
-	if (kind && kind != ip_mode (all[i]))
-	  {
-	    pp_report (false, "interprocedural paths are not counted: unit '%s' "
-		       "is built for %s paths, unit '%s' for %s paths "
-		       "(-fplugin-arg-pathprof-interproc)", all[k - 1]->name,
-		       kind_name[kind->plan_arg], all[i]->name,
-		       kind_name[ip_mode (all[i])->plan_arg]);
-	    pp_free (all);
-	    return;
-	  }
-	kind = ip_mode (all[i]);
-	all[k++] = all[i];
-      }
-  if (k == 0)
-    {
-      pp_free (all);
-      return;
-    }
-  prog.kind = (uint32_t) kind->plan_arg;
-  prog.piecewise = kind->plan_arg == PP_IP_PIECEWISE;
-  pp_sort (all, k, sizeof *all, unit_order);
-  prog.units = all;
-  prog.nunits = k;
-  prog.notes = pp_calloc (k, sizeof *prog.notes);
-  const pp_unit_notes **list = pp_calloc (k, sizeof *list);
-  if (!prog.notes || !list)
-    goto out;
-  for (uint32_t u = 0; u < k; u++)
-    {
-      char err[256];
-      if (pp_notes_decode_own (all[u]->notes, all[u]->notes_len, &prog.notes[u], err,
-			       sizeof err))
-	{
-	  pp_report (false, "interprocedural paths are not counted: unit '%s': %s",
-	       all[u]->name, err);
-	  goto out;
-	}
-      list[u] = &prog.notes[u];
-    }
-  prog.kind_of = prog.kind == PP_IP_SEGMENTS ? &segments_kind : &context_kind;
-  if (prog.kind == PP_IP_SEGMENTS)
-    {
-      if (pp_ip_layout_build (list, k, &prog.layout))
-	pp_report (false, "interprocedural paths are not counted: out of memory");
-      else if (set_up_segments () == 0)
-	{
-	  pp_ipt_init (prog.words);
-	  prog.ready = true;
-	}
-      goto out;
-    }
-  int rc = pp_ip_layout_build (list, k, &prog.layout) ? PP_IP_ENOMEM
-	   : pp_ip_number (&prog.layout.prog, prog.piecewise, &prog.nb);
-  if (rc)
-    {
-      pp_report (false, "interprocedural paths are not counted: %s",
-	   rc == PP_IP_ENOMEM ? "out of memory for the numbering"
-	   : "the program breaks the numbering's conventions");
-      goto out;
-    }
-  prog.root_of = pp_malloc ((prog.nb.nprocs + 1) * sizeof *prog.root_of);
-  prog.gentry_root_of = pp_malloc ((prog.nb.nprocs + 1) * sizeof *prog.root_of);
-  if (!prog.root_of || !prog.gentry_root_of || make_manifest ())
-    {
-      pp_report (false, "interprocedural paths are not counted: out of memory");
-      goto out;
-    }
-  for (uint32_t p = 0; p < prog.nb.nprocs; p++)
-    prog.root_of[p] = prog.gentry_root_of[p] = NONE;
-  for (uint32_t r = prog.nb.nroots; r-- > 0;)
-    (prog.nb.root_gentry[r] ? prog.gentry_root_of : prog.root_of)[prog.nb.roots[r]] = r;
-  size_t bits = mpz_sgn (prog.nb.npaths) ? mpz_sizeinbase (prog.nb.npaths, 2) : 1;
-  prog.words = (uint32_t) ((bits + 63) / 64);
-  if (prog.words > PP_PROFILE_WIDE_WORDS_MAX)
-    {
-      pp_report (false, "interprocedural paths are not counted: the program's path "
-	   "numbers need %zu bits, more than the %u a profile holds", bits,
-	   64 * PP_PROFILE_WIDE_WORDS_MAX);
-      goto out;
-    }
-  if (make_value_tables ())
-    {
-      pp_report (false, "interprocedural paths are not counted: out of memory");
-      goto out;
-    }
-  pp_ipt_init (prog.words);
-  prog.ready = true;
-out:
-  pp_free (list);
-}
-
-/* The first probe's: numbers the program (once, whichever thread comes
-   first).  */
-static __attribute__ ((noinline)) bool
-number_once (void)
-{
-  pthread_mutex_lock (&ip_lock);
-  if (!prog.tried)
-    {
-      pp_gmp_enter ();
-      number_program ();
-      pp_gmp_leave ();
-      /* Each unit's procedures, for its ENTER probes (proc_of).  */
-      for (uint32_t u = 0; prog.ready && u < prog.nunits; u++)
-	__atomic_store_n (&prog.units[u]->ip_first, prog.layout.first_proc[u] + 1,
-			  __ATOMIC_RELEASE);	/* after the set-up it gives */
-      __atomic_store_n (&prog.ready, prog.ready, __ATOMIC_RELEASE);
-    }
-  pthread_mutex_unlock (&ip_lock);
-  return prog.ready;
-}
-
-/* Whether the program is numbered (numbering it at the first probe).  */
-static inline bool
-program_ready (void)
-{
-  return __atomic_load_n (&prog.ready, __ATOMIC_ACQUIRE) || number_once ();
-}
-
-/* The procedure of function F of unit U, or NONE (a unit outside the
-   numbering: registered after it).  */
-static inline uint32_t
-proc_of (const struct __pathprof_unit *u, uint32_t f)
-{
-  uint64_t first = __atomic_load_n (&u->ip_first, __ATOMIC_RELAXED);
-  return first ? (uint32_t) (first - 1) + f : NONE;
-}
+#define WIDE PP_IP_WIDE		/* ip_prog.ab: see rho in GMP */
 
 /* ---- Counting (ip-tables.c keeps the counts).  */
 
-/* The words of NUM (prog.words of them) in KEY; false if it has more.  */
+/* The words of NUM (ip_prog.words of them) in KEY; false if it has more.  */
 static bool
 number_words (const mpz_t num, uint64_t *key)
 {
-  uint32_t w = prog.words;
+  uint32_t w = ip_prog.words;
   size_t n = mpz_size (num);
   if (mpz_sgn (num) < 0 || n > w)
     return false;
@@ -583,12 +207,12 @@ static bool
 start_value (uint64_t ctx, mpz_t n0, mpz_t x)
 {
   uint32_t p = (uint32_t) (ctx / 2);
-  uint32_t r = ctx % 2 ? prog.gentry_root_of[p] : prog.root_of[p];
+  uint32_t r = ctx % 2 ? ip_prog.gentry_root_of[p] : ip_prog.root_of[p];
   if (r == NONE)
     return false;
-  mpz_set (n0, prog.nb.root_value[r]);
+  mpz_set (n0, ip_prog.nb.root_value[r]);
   if (ctx % 2)
-    mpz_set (x, prog.nb.procs[p].unbal);
+    mpz_set (x, ip_prog.nb.procs[p].unbal);
   else
     mpz_set_ui (x, 1);
   return true;
@@ -604,7 +228,7 @@ ctx_value (uint64_t ctx)
   static uint64_t *todo;
   static uint32_t todo_cap;
   uint32_t ntodo = 0;
-  uint64_t two_n = 2 * (uint64_t) prog.nb.nprocs;
+  uint64_t two_n = 2 * (uint64_t) ip_prog.nb.nprocs;
   mpz_t *v = memo_find (ctx, false);
   for (uint64_t c = ctx; !v;)
     {
@@ -644,8 +268,8 @@ ctx_value (uint64_t ctx)
 	{
 	case NODE_CALL:
 	  {
-	    const pp_ip_call *k = &prog.nb.calls[arg];
-	    const pp_ip_lin *psi = &prog.nb.procs[k->proc].psi[k->ret];
+	    const pp_ip_call *k = &ip_prog.nb.calls[arg];
+	    const pp_ip_lin *psi = &ip_prog.nb.procs[k->proc].psi[k->ret];
 	    mpz_mul (w[1], up[1], psi->a);
 	    mpz_add (w[1], w[1], psi->b);
 	    break;
@@ -665,7 +289,7 @@ ctx_value (uint64_t ctx)
 	case NODE_EDGE:
 	  {
 	    /* N0 + rho (x): the sums since the parent are the path's after.  */
-	    const pp_ip_lin *rho = &prog.nb.procs[x->extra].edges[arg].rho;
+	    const pp_ip_lin *rho = &ip_prog.nb.procs[x->extra].edges[arg].rho;
 	    mpz_addmul (w[0], rho->a, up[1]);
 	    mpz_add (w[0], w[0], rho->b);
 	    mpz_set (w[1], up[1]);
@@ -673,15 +297,15 @@ ctx_value (uint64_t ctx)
 	  }
 	case NODE_PRET:
 	  {
-	    const pp_ip_call *k = &prog.nb.calls[arg];
+	    const pp_ip_call *k = &ip_prog.nb.calls[arg];
 	    mpz_add (w[0], w[0],
-		     prog.nb.procs[k->callee].exit_value[prog.nb.exit_of_site[arg]]);
-	    mpz_set (w[1], prog.nb.procs[k->proc].unbal);
+		     ip_prog.nb.procs[k->callee].exit_value[ip_prog.nb.exit_of_site[arg]]);
+	    mpz_set (w[1], ip_prog.nb.procs[k->proc].unbal);
 	    break;
 	  }
 	case NODE_PEXIT:
 	  {
-	    const pp_ip_proc *ip = &prog.nb.procs[x->extra];
+	    const pp_ip_proc *ip = &ip_prog.nb.procs[x->extra];
 	    mpz_add (w[0], w[0], ip->exit_value[ip->nexits - 1]);
 	    mpz_set_ui (w[1], 0);
 	    break;
@@ -693,10 +317,10 @@ ctx_value (uint64_t ctx)
   return memo_find (ctx, false);
 }
 
-/* The number of segment (ctx, a, b) for a snapshot (pp_ipt_number_fn),
+/* The number of the path (ctx, a, b) for a snapshot (ctx-runtime.h),
    under the count tables' locks: N0 + a x + b.  */
-static bool
-segment_number (uint64_t ctx, uint64_t a, uint64_t b, uint64_t *key)
+bool
+pp_ctx_key (uint64_t ctx, uint64_t a, uint64_t b, uint64_t *key)
 {
   const mpz_t *v = ctx_value (ctx);
   if (!v)
@@ -705,7 +329,7 @@ segment_number (uint64_t ctx, uint64_t a, uint64_t b, uint64_t *key)
   mpz_init_set (num, v[0]);
   mpz_addmul_ui (num, v[1], a);
   mpz_add_ui (num, num, b);
-  bool known = mpz_cmp (num, prog.nb.npaths) < 0 && number_words (num, key);
+  bool known = mpz_cmp (num, ip_prog.nb.npaths) < 0 && number_words (num, key);
   mpz_clear (num);
   return known;
 }
@@ -715,7 +339,7 @@ segment_number (uint64_t ctx, uint64_t a, uint64_t b, uint64_t *key)
 struct act
 {
   /* First: the frame word is its address (pathprof-abi.h): fr.values is
-     prog.in_place[proc], fr.regs sum, fr.depth the activation's index on
+     ip_prog.in_place[proc], fr.regs sum, fr.depth the activation's index on
      the thread's stack + 1.  */
   struct __pathprof_ip_frame fr;
   /* The segment's sums A and B of edge values, then the key and the table
@@ -723,7 +347,7 @@ struct act
   uint64_t sum[4];
   uint32_t proc;
   uint32_t site;		/* the call under way (notes index), NONE, JUMPED */
-  const uint64_t *ab;		/* prog.ab[proc] */
+  const uint64_t *ab;		/* ip_prog.ab[proc] */
   const uint32_t *fin;		/* the procedure's fin_of_edge */
   uint64_t seg;			/* where its segment began: a start */
   uint64_t entry;		/* where it began: its context */
@@ -872,7 +496,7 @@ end_at_call (struct act *a)
     return;			/* counted at the jump */
   uint32_t g = NONE;
   if (a->site != NONE)
-    g = prog.nb.procs[a->proc].leave_of[prog.layout.call_vertex[a->proc][a->site]];
+    g = ip_prog.nb.procs[a->proc].leave_of[ip_prog.layout.call_vertex[a->proc][a->site]];
   if (g == NONE)
     ipt.lost = true;
   add_value (a, g);
@@ -906,9 +530,9 @@ abandon_above (uint32_t depth)
 static void
 restart (struct act *a, uint32_t in)
 {
-  if (prog.piecewise)
+  if (ip_prog.piecewise)
     {
-      ipt.lost = prog.gentry_root_of[a->proc] == NONE || in == NONE;
+      ipt.lost = ip_prog.gentry_root_of[a->proc] == NONE || in == NONE;
       a->seg = 2 * (uint64_t) a->proc + 1;
       ipt.base = a->fr.depth - 1;
       ipt.open = false;
@@ -967,7 +591,7 @@ begin (uint64_t frame)
 static __attribute__ ((noinline)) void
 cut_edge (struct act *a, uint32_t edge)
 {
-  const pp_ip_proc *ip = &prog.nb.procs[a->proc];
+  const pp_ip_proc *ip = &ip_prog.nb.procs[a->proc];
   if (ip->back_of_edge[edge] != 1)
     return;
   uint32_t out = ip->exit_of_edge[edge], in = ip->entry_of_edge[edge];
@@ -989,7 +613,7 @@ sync_place (struct act *a)
 {
   if (!a->keyed)
     return;			/* sum[2] stays 0 */
-  uint64_t start = prog.piecewise ? 2 * (uint64_t) a->proc + 1 : a->entry;
+  uint64_t start = ip_prog.piecewise ? 2 * (uint64_t) a->proc + 1 : a->entry;
   uint64_t ctx1 = !ipt.lost && a->seg == start ? a->seg + 1 : 0;
   if (__builtin_expect (ctx1 && !ipt.table, 0))
     ipt.table = pp_ipt_segment_table ();
@@ -1023,32 +647,24 @@ static uint64_t enter_context (struct __pathprof_unit *u, uint32_t function,
 PP_EXPORT uint64_t
 __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *self)
 {
-  if (ipt.busy || !program_ready () || prog.kind == PP_IP_SEGMENTS)
+  if (ipt.busy || !pp_ip_ready () || ip_prog.kind == PP_IP_SEGMENTS)
     return untracked ();
   return enter_context (u, function, self);
 }
 
-/* A segments unit's ENTER before the program is set up (kseg-runtime.c
-   __pathprof_seg_enter): sets it up, then gives the procedure of function
-   F of unit U, or NONE (not a segments program, or U not of it).  */
-uint32_t
-pp_ip_set_up (struct __pathprof_unit *u, uint32_t f)
-{
-  return program_ready () && prog.kind == PP_IP_SEGMENTS ? proc_of (u, f) : NONE;
-}
 
 static __attribute__ ((noinline)) uint64_t
 enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
 {
   ipt.busy = true;
   uint64_t frame = untracked ();
-  uint32_t p = proc_of (u, function);
+  uint32_t p = pp_ip_proc_of (u, function);
   struct act *caller = ipt.depth ? act_at (ipt.depth - 1) : NULL;
   uint32_t s = NONE;
   if (caller && caller->site < JUMPED && ipt.tag == self)
-    s = prog.layout.site_of_call[caller->proc][caller->site];
-  bool cont = p != NONE && s != NONE && !prog.nb.recursive[s]
-	      && prog.nb.calls[s].callee == p;
+    s = ip_prog.layout.site_of_call[caller->proc][caller->site];
+  bool cont = p != NONE && s != NONE && !ip_prog.nb.recursive[s]
+	      && ip_prog.nb.calls[s].callee == p;
   uint64_t called_from = 0, node = NO_NODE;
   if (cont)
     {
@@ -1058,13 +674,13 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
   struct act *a = p == NONE ? NULL : push_act ();
   if (a)
     {
-      a->fr.values = prog.in_place[p];
+      a->fr.values = ip_prog.in_place[p];
       a->fr.regs = a->sum;
       a->sum[0] = a->sum[1] = a->sum[2] = a->sum[3] = 0;
-      a->keyed = prog.cuts_in_place[p];
+      a->keyed = ip_prog.cuts_in_place[p];
       a->proc = p;
-      a->ab = prog.ab[p];
-      a->fin = prog.nb.procs[p].fin_of_edge;
+      a->ab = ip_prog.ab[p];
+      a->fin = ip_prog.nb.procs[p].fin_of_edge;
       a->site = NONE;
       a->entered = false;
       a->root = !cont;
@@ -1080,7 +696,7 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
 	  suspend (a);
 	  ipt.base = ipt.depth - 1;
 	  ipt.open = true;
-	  ipt.lost = prog.root_of[p] == NONE;
+	  ipt.lost = ip_prog.root_of[p] == NONE;
 	  a->seg = a->entry = 2 * (uint64_t) p;
 	}
       a->entry_lost = ipt.lost;
@@ -1126,13 +742,13 @@ __pathprof_ip_return (uint64_t frame, uint32_t call)
     return;
   if (a->site == call)
     {
-      uint32_t p = a->proc, s = prog.layout.site_of_call[p][call];
-      const pp_ip_proc *ip = &prog.nb.procs[p];
+      uint32_t p = a->proc, s = ip_prog.layout.site_of_call[p][call];
+      const pp_ip_proc *ip = &ip_prog.nb.procs[p];
       if (s == NONE)
-	add_value (a, ip->fin_of_edge[prog.layout.leaf_edge[p][call]]);
-      else if (prog.nb.recursive[s])
+	add_value (a, ip->fin_of_edge[ip_prog.layout.leaf_edge[p][call]]);
+      else if (ip_prog.nb.recursive[s])
 	{
-	  uint32_t c = prog.layout.call_vertex[p][call];
+	  uint32_t c = ip_prog.layout.call_vertex[p][call];
 	  for (uint32_t k = ip->out_start[c]; k < ip->out_start[c + 1]; k++)
 	    if (ip->edges[k].kind == PP_IP_SUMMARY)
 	      add_value (a, k);
@@ -1152,9 +768,9 @@ __pathprof_ip_exit (uint64_t frame)
   if (!a)
     return;
   uint32_t p = a->proc;
-  const pp_ip_proc *ip = &prog.nb.procs[p];
+  const pp_ip_proc *ip = &ip_prog.nb.procs[p];
   struct act *b = ipt.depth > 1 ? act_at (ipt.depth - 2) : NULL;
-  if (prog.piecewise && ipt.base == ipt.depth - 1 && !ipt.open)
+  if (ip_prog.piecewise && ipt.base == ipt.depth - 1 && !ipt.open)
     {
       /* Piecewise, no call open: the path leaves EXIT for any of its
 	 successors.  */
@@ -1170,8 +786,8 @@ __pathprof_ip_exit (uint64_t frame)
       else
 	{
 	  /* For the caller, through the site that called p.  */
-	  uint32_t s = b->site < JUMPED ? prog.layout.site_of_call[b->proc][b->site] : NONE;
-	  if (s == NONE || prog.nb.recursive[s] || prog.nb.calls[s].callee != p)
+	  uint32_t s = b->site < JUMPED ? ip_prog.layout.site_of_call[b->proc][b->site] : NONE;
+	  if (s == NONE || ip_prog.nb.recursive[s] || ip_prog.nb.calls[s].callee != p)
 	    ipt.lost = true;
 	  b->seg = end_segment (a, NODE_TAG (NODE_PRET, s), 0);
 	  b->sum[0] = b->sum[1] = 0;
@@ -1201,7 +817,7 @@ __pathprof_ip_jump (uint64_t frame, uint32_t block)
     return;
   /* The leave of a computed goto's block: from its last vertex.  */
   uint32_t p = a->proc;
-  uint32_t g = prog.nb.procs[p].leave_of[pp_ip_layout_last_vertex (&prog.layout, p, block)];
+  uint32_t g = ip_prog.nb.procs[p].leave_of[pp_ip_layout_last_vertex (&ip_prog.layout, p, block)];
   if (g == NONE)
     ipt.lost = true;
   add_value (a, g);
@@ -1226,120 +842,25 @@ __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call)
 	  /* A longjmp or a computed goto landed here: the paths under way
 	     end where they were, a new one starts at the block.  */
 	  abandon_above (depth);
-	  restart (a, prog.nb.procs[p].reentry_of[block]);
+	  restart (a, ip_prog.nb.procs[p].reentry_of[block]);
 	  a->site = NONE;
 	}
       if (call != NONE)		/* past the setjmp that starts the block */
-	add_value (a, prog.nb.procs[p].fin_of_edge[prog.layout.leaf_edge[p][call]]);
+	add_value (a, ip_prog.nb.procs[p].fin_of_edge[ip_prog.layout.leaf_edge[p][call]]);
       ipt.tag = NULL;
       sync_place (a);
     }
   ipt.busy = false;
 }
 
-/* ---- What runtime.c asks.  */
+/* ---- What ip-program.c asks (ctx-runtime.h).  */
 
-/* ---- What runtime.c asks, through the kind's table (prog.kind_of, chosen
-   once, when the program is set up).  */
-
-static void
-end_context_paths (void)
+void
+pp_ctx_end_thread_paths (void)
 {
   if (ipt.busy)
     return;
   ipt.busy = true;
   abandon_above (0);
   ipt.busy = false;
-}
-
-/* Segments: what the roots' arrays and slots hold goes to the tables, and
-   the roots numbered since go to the numbering cache.  */
-static void
-segments_before_snapshot (void)
-{
-  pp_kseg_flush_slots ();
-  pp_kseg_save_cache ();
-}
-
-static void
-nothing (void)
-{
-}
-
-static const struct kind_of context_kind = { end_context_paths, nothing, segment_number,
-					     nothing },
-  segments_kind = { pp_kseg_end_thread_paths, segments_before_snapshot, pp_kseg_key,
-		    pp_kseg_reset_slots };
-
-static void
-ip_end_thread_paths (void)
-{
-  if (prog.ready)
-    prog.kind_of->end_thread_paths ();
-}
-
-static int
-ip_snapshot (pp_unit_data *rec)
-{
-  memset (rec, 0, sizeof *rec);
-  if (!prog.ready)
-    return 0;
-  prog.kind_of->before_snapshot ();
-  pp_gmp_enter ();
-  int ret = pp_ipt_snapshot (rec, prog.kind_of->number);
-  pp_gmp_leave ();
-  rec->name = prog.name;
-  rec->checksum = prog.checksum;
-  rec->notes = prog.manifest;
-  rec->notes_len = prog.manifest_len;
-  rec->value_kind = PP_VALUES_U64;
-  return ret;
-}
-
-static void
-ip_subtract (const pp_unit_data *rec)
-{
-  (void) rec;			/* what the snapshot read, slot by slot */
-  pp_ipt_subtract ();
-}
-
-static void
-ip_reset (void)
-{
-  pp_ipt_reset ();
-  if (prog.ready)
-    prog.kind_of->reset_slots ();
-}
-
-static void
-ip_before_fork (int stage)
-{
-  if (stage == 0)
-    pthread_mutex_lock (&ip_lock);
-  else
-    pp_ipt_before_fork ();
-}
-
-static void
-ip_after_fork (bool child)
-{
-  pp_ipt_after_fork (child);
-  if (child && prog.ready)
-    prog.kind_of->reset_slots ();
-  pthread_mutex_unlock (&ip_lock);
-}
-
-static const struct pp_ip_hooks hooks = {
-  .snapshot = ip_snapshot,
-  .subtract = ip_subtract,
-  .reset = ip_reset,
-  .before_fork = ip_before_fork,
-  .after_fork = ip_after_fork,
-  .end_thread_paths = ip_end_thread_paths,
-};
-
-__attribute__ ((constructor)) static void
-install_hooks (void)
-{
-  pp_ip = &hooks;
 }

@@ -1,0 +1,464 @@
+/* libprof, the interprocedural modes' program (ip-program.h): the units'
+   program, numbered once, and what runtime.c asks of the mode's runtime
+   (ip-runtime.h's hooks, through the kind's table).
+
+   The numbering.  It needs the whole program, which no compiler run sees:
+   at the first ENTER of the process, the units registered then (every unit
+   of the program and of the libraries loaded with it; one loaded later by
+   dlopen is not numbered, and its activations are not tracked) are sorted
+   by (name, checksum), their notes decoded and the program of ip-notes.h
+   laid out, once, under ip_lock; context and piecewise paths number it
+   there (corelib/interproc.h, with GMP) and make each procedure's table of
+   edge values for the code, the segments modes hand it to
+   kseg-runtime.c, which numbers each root when it first runs.  A program
+   whose units want different kinds is not counted (one message).  */
+
+#define _GNU_SOURCE 1
+
+#include <gmp.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "ctx-runtime.h"
+#include "file-names.h"
+#include "hash.h"
+#include "interproc.h"
+#include "ip-notes.h"
+#include "ip-program.h"
+#include "ip-runtime.h"
+#include "ip-tables.h"
+#include "kseg-runtime.h"
+#include "modes.h"
+#include "notes.h"
+#include "pathprof-abi.h"
+#include "profile.h"
+
+#define NONE UINT32_MAX
+
+/* ---- The program (under ip_lock until ready).  */
+
+/* What runtime.c's hooks do, by the program's kind (context and piecewise
+   paths in ctx-runtime.c, segments in kseg-runtime.c), chosen once when the
+   program is set up (context_kind, segments_kind below).  */
+struct pp_ip_kind_ops
+{
+  void (*end_thread_paths) (void);
+  void (*before_snapshot) (void);
+  pp_ipt_number_fn *number;	/* the count tables' keys as numbers */
+  void (*reset_slots) (void);	/* counts kept outside the tables */
+};
+static const struct pp_ip_kind_ops context_kind, segments_kind;
+
+static pthread_mutex_t ip_lock = PTHREAD_MUTEX_INITIALIZER;
+struct pp_ip_prog ip_prog;
+
+static int
+unit_order (const void *a, const void *b)
+{
+  const struct __pathprof_unit *x = *(struct __pathprof_unit *const *) a;
+  const struct __pathprof_unit *y = *(struct __pathprof_unit *const *) b;
+  int c = strcmp (x->name, y->name);
+  return c ? c : (x->checksum > y->checksum) - (x->checksum < y->checksum);
+}
+
+/* The manifest, the program record's notes (ip-notes.h).  */
+static int
+make_manifest (void)
+{
+  pp_ip_manifest m = { .kind = ip_prog.kind, .depth = ip_prog.depth,
+		       .nunits = ip_prog.nunits };
+  m.names = pp_malloc ((ip_prog.nunits + 1) * sizeof *m.names);
+  m.checksums = pp_malloc ((ip_prog.nunits + 1) * sizeof *m.checksums);
+  int ret = -1;
+  if (m.names && m.checksums)
+    {
+      for (uint32_t u = 0; u < ip_prog.nunits; u++)
+	{
+	  m.names[u] = (char *) ip_prog.units[u]->name;
+	  m.checksums[u] = ip_prog.units[u]->checksum;
+	}
+      ret = pp_ip_manifest_encode (&m, &ip_prog.manifest, &ip_prog.manifest_len);
+    }
+  pp_free (m.names);
+  pp_free (m.checksums);
+  if (ret == 0)
+    {
+      ip_prog.checksum = pp_hash64 (ip_prog.manifest, ip_prog.manifest_len, PP_HASH_SEED);
+      pp_ip_record_name (ip_prog.name, sizeof ip_prog.name, ip_prog.checksum);
+    }
+  return ret;
+}
+
+/* The mode of unit U if it is one of the interprocedural modes (the mode is
+   its notes' third word, notes.h), else NULL.  */
+static const pp_mode_info *
+ip_mode (const struct __pathprof_unit *u)
+{
+  if (u->notes_len < 12)
+    return NULL;
+  const unsigned char *m = u->notes + 8;
+  const pp_mode_info *mode = pp_mode_lookup (m[0] | (uint32_t) m[1] << 8
+					     | (uint32_t) m[2] << 16
+					     | (uint32_t) m[3] << 24);
+  return mode && mode->calls ? mode : NULL;
+}
+
+/* Whether v fits the u64 sums (and GMP's _ui calls, which take unsigned
+   long).  */
+static bool
+fits_u64 (const mpz_t v)
+{
+  return mpz_sgn (v) >= 0 && mpz_fits_ulong_p (v);
+}
+
+/* Procedure p's edges in place: ip_prog.in_place[p].  Its code adds a and b
+   to the activation's sums without the overflow check add_value makes, so
+   all of them are in place only where no sum can overflow: where the
+   values of all of the procedure's G*_fin edges add up to less than
+   2^62, as a segment (between two flushes) takes each edge at most once
+   (G*_fin is acyclic) and the sums it starts from are such sums too.
+   Elsewhere EDGE takes every edge (add_value), as it does a backedge,
+   where a path ends.  */
+static uint64_t *
+make_in_place (uint32_t p)
+{
+  const pp_ip_proc *ip = &ip_prog.nb.procs[p];
+  const uint64_t *ab = ip_prog.ab[p];
+  uint32_t nedges = ip_prog.layout.prog.procs[p].nedges;
+  uint64_t total = 0;
+  bool fits = true;
+  for (uint32_t k = 0; fits && k < ip->nedges; k++)
+    fits = ab[2 * k] != PP_IP_WIDE && !__builtin_add_overflow (total, ab[2 * k], &total)
+	   && !__builtin_add_overflow (total, ab[2 * k + 1], &total)
+	   && total < (uint64_t) 1 << 62;
+  uint64_t *row = pp_calloc (4 * (size_t) nedges + 1, sizeof *row);
+  for (uint32_t e = 0; row && e < nedges; e++)
+    {
+      uint32_t k = ip->fin_of_edge[e];
+      uint32_t out = ip->exit_of_edge[e], in = ip->entry_of_edge[e];
+      if (k == NONE && ip->back_of_edge[e] == 1 && fits && out != NONE && in != NONE)
+	{
+	  ip_prog.cuts_in_place[p] = true;
+	  row[4 * e] = ab[2 * out] | (uint64_t) 1 << 63;
+	  row[4 * e + 1] = ab[2 * in];
+	  row[4 * e + 2] = ab[2 * out + 1];
+	  row[4 * e + 3] = ab[2 * in + 1];
+	}
+      else if (k == NONE ? ip->back_of_edge[e] == 1 : !fits)
+	row[4 * e] = UINT64_MAX;
+      else if (k != NONE)
+	{
+	  row[4 * e] = ab[2 * k];
+	  row[4 * e + 2] = ab[2 * k + 1];
+	}
+    }
+  return row;
+}
+
+/* ip_prog.ab: the edge values as u64 where they fit; ip_prog.in_place.  */
+static int
+make_value_tables (void)
+{
+  ip_prog.ab = pp_calloc (ip_prog.nb.nprocs + 1, sizeof *ip_prog.ab);
+  ip_prog.in_place = pp_calloc (ip_prog.nb.nprocs + 1, sizeof *ip_prog.in_place);
+  ip_prog.cuts_in_place = pp_calloc (ip_prog.nb.nprocs + 1, sizeof *ip_prog.cuts_in_place);
+  if (!ip_prog.ab || !ip_prog.in_place || !ip_prog.cuts_in_place)
+    return -1;
+  for (uint32_t p = 0; p < ip_prog.nb.nprocs; p++)
+    {
+      const pp_ip_proc *ip = &ip_prog.nb.procs[p];
+      uint64_t *ab = pp_malloc ((2 * (size_t) ip->nedges + 1) * sizeof *ab);
+      if (!ab)
+	return -1;
+      for (uint32_t k = 0; k < ip->nedges; k++)
+	{
+	  const pp_ip_lin *rho = &ip->edges[k].rho;
+	  bool fits = fits_u64 (rho->a) && fits_u64 (rho->b) && mpz_cmp_ui (rho->a, PP_IP_WIDE);
+	  ab[2 * k] = fits ? mpz_get_ui (rho->a) : PP_IP_WIDE;
+	  ab[2 * k + 1] = fits ? mpz_get_ui (rho->b) : 0;
+	}
+      ip_prog.ab[p] = ab;
+      if (!(ip_prog.in_place[p] = make_in_place (p)))
+	return -1;
+    }
+  return 0;
+}
+
+static const char *const kind_name[] = { "context", "piecewise", "segments" };
+
+/* The numbering cache's file: PATHPROF_NUMBERING_FILE, else the profile's
+   name followed by ".numbering"; NULL when the variable is set empty (no
+   cache) or out of memory.  */
+static char *
+numbering_path (void)
+{
+  const char *env = getenv ("PATHPROF_NUMBERING_FILE");
+  if (env)
+    return *env ? pp_path_with_suffix (env, "", false) : NULL;
+  char *profile = pp_profile_path ();
+  char *path = profile ? pp_path_with_suffix (profile, ".numbering", false) : NULL;
+  pp_free (profile);
+  return path;
+}
+
+/* Segments: sets the program up for kseg-runtime.c, every unit of the same
+   depth.  Returns 0, or -1 with the reason reported.  */
+static int
+set_up_segments (void)
+{
+  ip_prog.depth = ip_prog.notes[0].depth;
+  for (uint32_t u = 1; u < ip_prog.nunits; u++)
+    if (ip_prog.notes[u].depth != ip_prog.depth)
+      {
+	pp_report (false, "interprocedural paths are not counted: unit '%s' is "
+		   "built for segments of depth %u, unit '%s' of depth %u "
+		   "(-fplugin-arg-pathprof-depth)", ip_prog.units[0]->name, ip_prog.depth,
+		   ip_prog.units[u]->name, ip_prog.notes[u].depth);
+	return -1;
+      }
+  int rc = make_manifest () ? -1
+	   : pp_kseg_init (&ip_prog.layout, ip_prog.notes, ip_prog.depth, PP_KSEG_DENSE_MAX,
+			   PP_KSEG_HASHED, &ip_lock);
+  if (rc)
+    {
+      pp_report (false, "interprocedural paths are not counted: %s",
+		 rc == -1 ? "out of memory"
+		 : "the program breaks the numbering's conventions");
+      return -1;
+    }
+  ip_prog.words = 2;		/* (number, root procedure) */
+  if (pp_kseg_open_cache (numbering_path (), ip_prog.checksum))
+    pp_report (false, "out of memory for the numbering cache; the program is "
+	       "numbered as it runs");
+  return 0;
+}
+
+/* Numbers the program of the units registered now (runtime.c's list).  */
+static void
+number_program (void)
+{
+  ip_prog.tried = true;
+  struct __pathprof_unit **all;
+  uint32_t n = pp_registered_units (&all);
+  uint32_t k = 0;
+  const pp_mode_info *kind = NULL;
+  for (uint32_t i = 0; i < n; i++)
+    if (ip_mode (all[i]))
+      {
+	if (kind && kind != ip_mode (all[i]))
+	  {
+	    pp_report (false, "interprocedural paths are not counted: unit '%s' "
+		       "is built for %s paths, unit '%s' for %s paths "
+		       "(-fplugin-arg-pathprof-interproc)", all[k - 1]->name,
+		       kind_name[kind->plan_arg], all[i]->name,
+		       kind_name[ip_mode (all[i])->plan_arg]);
+	    pp_free (all);
+	    return;
+	  }
+	kind = ip_mode (all[i]);
+	all[k++] = all[i];
+      }
+  if (k == 0)
+    {
+      pp_free (all);
+      return;
+    }
+  ip_prog.kind = (uint32_t) kind->plan_arg;
+  ip_prog.piecewise = kind->plan_arg == PP_IP_PIECEWISE;
+  pp_sort (all, k, sizeof *all, unit_order);
+  ip_prog.units = all;
+  ip_prog.nunits = k;
+  ip_prog.notes = pp_calloc (k, sizeof *ip_prog.notes);
+  const pp_unit_notes **list = pp_calloc (k, sizeof *list);
+  if (!ip_prog.notes || !list)
+    goto out;
+  for (uint32_t u = 0; u < k; u++)
+    {
+      char err[256];
+      if (pp_notes_decode_own (all[u]->notes, all[u]->notes_len, &ip_prog.notes[u], err,
+			       sizeof err))
+	{
+	  pp_report (false, "interprocedural paths are not counted: unit '%s': %s",
+	       all[u]->name, err);
+	  goto out;
+	}
+      list[u] = &ip_prog.notes[u];
+    }
+  ip_prog.kind_of = ip_prog.kind == PP_IP_SEGMENTS ? &segments_kind : &context_kind;
+  if (ip_prog.kind == PP_IP_SEGMENTS)
+    {
+      if (pp_ip_layout_build (list, k, &ip_prog.layout))
+	pp_report (false, "interprocedural paths are not counted: out of memory");
+      else if (set_up_segments () == 0)
+	{
+	  pp_ipt_init (ip_prog.words);
+	  ip_prog.ready = true;
+	}
+      goto out;
+    }
+  int rc = pp_ip_layout_build (list, k, &ip_prog.layout) ? PP_IP_ENOMEM
+	   : pp_ip_number (&ip_prog.layout.prog, ip_prog.piecewise, &ip_prog.nb);
+  if (rc)
+    {
+      pp_report (false, "interprocedural paths are not counted: %s",
+	   rc == PP_IP_ENOMEM ? "out of memory for the numbering"
+	   : "the program breaks the numbering's conventions");
+      goto out;
+    }
+  ip_prog.root_of = pp_malloc ((ip_prog.nb.nprocs + 1) * sizeof *ip_prog.root_of);
+  ip_prog.gentry_root_of = pp_malloc ((ip_prog.nb.nprocs + 1) * sizeof *ip_prog.root_of);
+  if (!ip_prog.root_of || !ip_prog.gentry_root_of || make_manifest ())
+    {
+      pp_report (false, "interprocedural paths are not counted: out of memory");
+      goto out;
+    }
+  for (uint32_t p = 0; p < ip_prog.nb.nprocs; p++)
+    ip_prog.root_of[p] = ip_prog.gentry_root_of[p] = NONE;
+  for (uint32_t r = ip_prog.nb.nroots; r-- > 0;)
+    (ip_prog.nb.root_gentry[r] ? ip_prog.gentry_root_of : ip_prog.root_of)[ip_prog.nb.roots[r]] = r;
+  size_t bits = mpz_sgn (ip_prog.nb.npaths) ? mpz_sizeinbase (ip_prog.nb.npaths, 2) : 1;
+  ip_prog.words = (uint32_t) ((bits + 63) / 64);
+  if (ip_prog.words > PP_PROFILE_WIDE_WORDS_MAX)
+    {
+      pp_report (false, "interprocedural paths are not counted: the program's path "
+	   "numbers need %zu bits, more than the %u a profile holds", bits,
+	   64 * PP_PROFILE_WIDE_WORDS_MAX);
+      goto out;
+    }
+  if (make_value_tables ())
+    {
+      pp_report (false, "interprocedural paths are not counted: out of memory");
+      goto out;
+    }
+  pp_ipt_init (ip_prog.words);
+  ip_prog.ready = true;
+out:
+  pp_free (list);
+}
+
+/* The first probe's: numbers the program (once, whichever thread comes
+   first).  */
+__attribute__ ((noinline)) bool
+pp_ip_number_once (void)
+{
+  pthread_mutex_lock (&ip_lock);
+  if (!ip_prog.tried)
+    {
+      pp_gmp_enter ();
+      number_program ();
+      pp_gmp_leave ();
+      /* Each unit's procedures, for its ENTER probes (pp_ip_proc_of).  */
+      for (uint32_t u = 0; ip_prog.ready && u < ip_prog.nunits; u++)
+	__atomic_store_n (&ip_prog.units[u]->ip_first, ip_prog.layout.first_proc[u] + 1,
+			  __ATOMIC_RELEASE);	/* after the set-up it gives */
+      __atomic_store_n (&ip_prog.ready, ip_prog.ready, __ATOMIC_RELEASE);
+    }
+  pthread_mutex_unlock (&ip_lock);
+  return ip_prog.ready;
+}
+
+
+/* A segments unit's ENTER before the program is set up (ip-program.h).  */
+uint32_t
+pp_ip_set_up (struct __pathprof_unit *u, uint32_t f)
+{
+  return pp_ip_ready () && ip_prog.kind == PP_IP_SEGMENTS ? pp_ip_proc_of (u, f) : NONE;
+}
+
+/* ---- What runtime.c asks, through the kind's table (ip_ip_prog.kind_of,
+   chosen once, when the program is set up).  */
+
+/* Segments: what the roots' arrays and slots hold goes to the tables, and
+   the roots numbered since go to the numbering cache.  */
+static void
+segments_before_snapshot (void)
+{
+  pp_kseg_flush_slots ();
+  pp_kseg_save_cache ();
+}
+
+static void
+nothing (void)
+{
+}
+
+static const struct pp_ip_kind_ops context_kind = { pp_ctx_end_thread_paths, nothing,
+						 pp_ctx_key, nothing },
+  segments_kind = { pp_kseg_end_thread_paths, segments_before_snapshot, pp_kseg_key,
+		    pp_kseg_reset_slots };
+
+static void
+ip_end_thread_paths (void)
+{
+  if (ip_prog.ready)
+    ip_prog.kind_of->end_thread_paths ();
+}
+
+static int
+ip_snapshot (pp_unit_data *rec)
+{
+  memset (rec, 0, sizeof *rec);
+  if (!ip_prog.ready)
+    return 0;
+  ip_prog.kind_of->before_snapshot ();
+  pp_gmp_enter ();
+  int ret = pp_ipt_snapshot (rec, ip_prog.kind_of->number);
+  pp_gmp_leave ();
+  rec->name = ip_prog.name;
+  rec->checksum = ip_prog.checksum;
+  rec->notes = ip_prog.manifest;
+  rec->notes_len = ip_prog.manifest_len;
+  rec->value_kind = PP_VALUES_U64;
+  return ret;
+}
+
+static void
+ip_subtract (const pp_unit_data *rec)
+{
+  (void) rec;			/* what the snapshot read, slot by slot */
+  pp_ipt_subtract ();
+}
+
+static void
+ip_reset (void)
+{
+  pp_ipt_reset ();
+  if (ip_prog.ready)
+    ip_prog.kind_of->reset_slots ();
+}
+
+static void
+ip_before_fork (int stage)
+{
+  if (stage == 0)
+    pthread_mutex_lock (&ip_lock);
+  else
+    pp_ipt_before_fork ();
+}
+
+static void
+ip_after_fork (bool child)
+{
+  pp_ipt_after_fork (child);
+  if (child && ip_prog.ready)
+    ip_prog.kind_of->reset_slots ();
+  pthread_mutex_unlock (&ip_lock);
+}
+
+static const struct pp_ip_hooks hooks = {
+  .snapshot = ip_snapshot,
+  .subtract = ip_subtract,
+  .reset = ip_reset,
+  .before_fork = ip_before_fork,
+  .after_fork = ip_after_fork,
+  .end_thread_paths = ip_end_thread_paths,
+};
+
+__attribute__ ((constructor)) static void
+install_hooks (void)
+{
+  pp_ip = &hooks;
+}

@@ -1,0 +1,81 @@
+/* libprof, the interprocedural modes' program (ip-program.c): the units'
+   program, its layout and its numbering, made once at the first ENTER of
+   the process, which the runtimes of the modes read: ctx-runtime.c
+   (context and piecewise paths) and kseg-runtime.c (segments).  */
+
+#ifndef PATHPROF_IP_PROGRAM_H
+#define PATHPROF_IP_PROGRAM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "interproc.h"
+#include "ip-notes.h"
+#include "notes.h"
+#include "pathprof-abi.h"
+
+/* ip_prog.ab's word for a value that does not fit 64 bits.  */
+#define PP_IP_WIDE UINT64_MAX
+
+struct pp_ip_kind_ops;		/* ip-program.c: what runtime.c's hooks do */
+
+/* The program (under ip-program.c's lock until ready; read-only after).  */
+struct pp_ip_prog
+{
+  bool tried, ready;
+  uint32_t nunits;
+  struct __pathprof_unit **units;	/* sorted by (name, checksum) */
+  pp_unit_notes *notes;
+  pp_ip_layout layout;
+  pp_ip_numbering nb;		/* context and piecewise paths */
+  uint32_t kind;		/* enum pp_ip_kind */
+  const struct pp_ip_kind_ops *kind_of;	/* its behaviour */
+  uint32_t depth;		/* segments: k */
+  bool piecewise;
+  /* Per procedure: rho = <a, b> of its G*_fin edge k at ab[2 k] and
+     ab[2 k + 1], or PP_IP_WIDE at ab[2 k] when a or b does not fit 64
+     bits.  */
+  uint64_t **ab;
+  /* Per procedure: what the code does in place (pathprof-abi.h,
+     __pathprof_ip_step with two registers, A and B, and "Context and
+     piecewise paths"), four words per edge of its graph (notes index): a,
+     0, b, 0; at a backedge a_out | TOP, a_in, b_out, b_in; or UINT64_MAX
+     first where EDGE must take the edge.  */
+  uint64_t **in_place;
+  bool *cuts_in_place;		/* per procedure: a backedge's row counts in place */
+  uint32_t *root_of;		/* per procedure: its ENTRY root, or UINT32_MAX */
+  uint32_t *gentry_root_of;	/* piecewise: its GENTRY root, or UINT32_MAX */
+  uint32_t words;		/* 64-bit words of a path number */
+  unsigned char *manifest;
+  uint32_t manifest_len;
+  uint64_t checksum;
+  char name[64];
+};
+extern struct pp_ip_prog ip_prog;
+
+/* Numbers the program and sets it up, once, whichever thread comes first;
+   whether it is counted.  */
+bool pp_ip_number_once (void);
+
+/* Whether the program is numbered (numbering it at the first call).  */
+static inline bool
+pp_ip_ready (void)
+{
+  return __atomic_load_n (&ip_prog.ready, __ATOMIC_ACQUIRE) || pp_ip_number_once ();
+}
+
+/* The procedure of function F of unit U, or UINT32_MAX (a unit outside the
+   numbering: registered after it).  */
+static inline uint32_t
+pp_ip_proc_of (const struct __pathprof_unit *u, uint32_t f)
+{
+  uint64_t first = __atomic_load_n (&u->ip_first, __ATOMIC_RELAXED);
+  return first ? (uint32_t) (first - 1) + f : UINT32_MAX;
+}
+
+/* A segments unit's first ENTER, before the program is set up
+   (kseg-runtime.c): sets it up, then gives the procedure of function F of
+   unit U, or UINT32_MAX when the program is not counted as segments.  */
+uint32_t pp_ip_set_up (struct __pathprof_unit *u, uint32_t f);
+
+#endif
