@@ -652,12 +652,11 @@ __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *s
   return enter_context (u, function, self);
 }
 
-
 static __attribute__ ((noinline)) uint64_t
 enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
 {
   ipt.busy = true;
-  uint64_t frame = untracked ();
+  uint64_t frame = 0;
   uint32_t p = pp_ip_proc_of (u, function);
   struct act *caller = ipt.depth ? act_at (ipt.depth - 1) : NULL;
   uint32_t s = NONE;
@@ -705,7 +704,7 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
     }
   ipt.tag = NULL;
   ipt.busy = false;
-  return frame;
+  return frame ? frame : untracked ();
 }
 
 PP_EXPORT void
