@@ -159,7 +159,10 @@ struct nodes
   uint32_t n;
   struct pp_ipt_node_slot *index;
   uint64_t mask;		/* index's size - 1; 0: none yet */
-  struct pp_ipt_front front;	/* in front of the index (ip-tables.h) */
+  struct pp_ipt_front *front;	/* in front of the index (ip-tables.h), made
+				   with the first node: a thread that makes
+				   none takes none (threads' tables outlive
+				   them) */
 };
 
 struct seg_table
@@ -355,7 +358,7 @@ node_slot (struct pp_ipt_node_slot *index, uint64_t mask, const struct pp_ipt_no
 static bool
 grow_index (struct nodes *ns)
 {
-  uint64_t size = ns->mask ? 2 * (ns->mask + 1) : 1024;
+  uint64_t size = ns->mask ? 2 * (ns->mask + 1) : 256;
   struct pp_ipt_node_slot *index = pp_calloc (size, sizeof *index);
   if (!index)
     return false;
@@ -399,12 +402,14 @@ pp_ipt_node_slow (const struct pp_ipt_node *key)
   struct seg_table *t = my_segs;
   if (!t && !(t = my_segs = new_seg_table ()))
     return UINT64_MAX;
-  pp_ipt_my_front = &t->nodes.front;
+  if (!t->nodes.front && !(t->nodes.front = pp_calloc (1, sizeof *t->nodes.front)))
+    return UINT64_MAX;
+  pp_ipt_my_front = t->nodes.front;
   const struct pp_ipt_node_slot *x = t->nodes.mask
 				     ? node_slot (t->nodes.index, t->nodes.mask, key) : NULL;
   uint64_t id = x && x->id ? x->id : new_node (t, key);
   if (id != UINT64_MAX)
-    *pp_ipt_front_slot (&t->nodes.front, key)
+    *pp_ipt_front_slot (t->nodes.front, key)
       = (struct pp_ipt_node_slot) { key->parent, key->a, key->b, key->tag, id };
   return id;
 }
