@@ -60,7 +60,9 @@
    In place.  The code takes most edges itself (pathprof-abi.h,
    __pathprof_ip_step with two registers): ENTER returns the activation's
    address, whose frame gives its procedure's row (ip_prog.in_place: a, 0, b,
-   0 per edge) and its sums A and B as registers, to which the code adds.
+   0 per edge) and its sums A and B as registers, to which the code adds
+   (keeping them in locals between calls where it can: the plugin's
+   ip_locals_fit; they are in the frame at every probe).
    The adds have no overflow check, so a procedure is in place only when
    all its values add up to less than 2^62 (make_in_place); else EDGE
    takes its edges, as it takes a value that does not fit.  At a backedge
