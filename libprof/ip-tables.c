@@ -319,12 +319,18 @@ pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b)
 
 /* ---- Context nodes.  */
 
-/* Node i of NS: in chunk k, where NODE_CHUNK ((1 << k) - 1) <= i.  */
+/* The chunk of node i: k, where NODE_CHUNK ((1 << k) - 1) <= i (below 24
+   for every i below 2^32).  */
+static inline uint32_t
+chunk_of (uint32_t i)
+{
+  return 31 - (uint32_t) __builtin_clz (i / NODE_CHUNK + 1);
+}
+
 static inline struct pp_ipt_node *
 node_at (const struct nodes *ns, uint32_t i)
 {
-  uint32_t q = i / NODE_CHUNK + 1;
-  uint32_t k = 31 - (uint32_t) __builtin_clz (q);
+  uint32_t k = chunk_of (i);
   return &ns->chunk[k][i - NODE_CHUNK * ((1u << k) - 1)];
 }
 
@@ -346,13 +352,10 @@ node_slot (struct pp_ipt_node_slot *index, uint64_t mask, const struct pp_ipt_no
   for (uint64_t j = node_hash (key->parent, key->a, key->b, key->tag);; j++)
     {
       struct pp_ipt_node_slot *x = &index[j & mask];
-      if (!x->id || ((x->parent ^ key->parent) | (x->a ^ key->a) | (x->b ^ key->b)
-		     | (x->tag ^ key->tag)) == 0)
+      if (!x->id || pp_ipt_same_key (x, key))
 	return x;
     }
 }
-
-
 
 /* Only the owner changes its index.  */
 static bool
@@ -381,10 +384,9 @@ new_node (struct seg_table *t, const struct pp_ipt_node *key)
   struct nodes *ns = &t->nodes;
   if (ns->n == UINT32_MAX - 1 || ((ns->n + 1) * (uint64_t) 2 > ns->mask && !grow_index (ns)))
     return UINT64_MAX;
-  uint32_t i = ns->n, q = i / NODE_CHUNK + 1;
-  uint32_t k = 31 - (uint32_t) __builtin_clz (q);
+  uint32_t i = ns->n, k = chunk_of (i);
   if (!ns->chunk[k]
-      && !(ns->chunk[k] = pp_malloc ((size_t) (NODE_CHUNK << k) * sizeof (struct pp_ipt_node))))
+      && !(ns->chunk[k] = pp_malloc (((size_t) NODE_CHUNK << k) * sizeof (struct pp_ipt_node))))
     return UINT64_MAX;
   *node_at (ns, i) = *key;
   uint64_t id = ((uint64_t) t->number + 1) << 32 | i;

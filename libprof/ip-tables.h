@@ -55,6 +55,14 @@ struct pp_ipt_front
 };
 extern __thread struct pp_ipt_front *pp_ipt_my_front PP_TLS_MODEL;
 
+/* Whether slot X holds KEY.  */
+static inline bool
+pp_ipt_same_key (const struct pp_ipt_node_slot *x, const struct pp_ipt_node *key)
+{
+  return ((x->parent ^ key->parent) | (x->a ^ key->a) | (x->b ^ key->b)
+	  | (x->tag ^ key->tag)) == 0;
+}
+
 static inline struct pp_ipt_node_slot *
 pp_ipt_front_slot (struct pp_ipt_front *f, const struct pp_ipt_node *key)
 {
@@ -68,8 +76,7 @@ pp_ipt_node (const struct pp_ipt_node *key)
   if (__builtin_expect (f != NULL, 1))
     {
       const struct pp_ipt_node_slot *x = pp_ipt_front_slot (f, key);
-      if (__builtin_expect (x->id && ((x->parent ^ key->parent) | (x->a ^ key->a)
-				      | (x->b ^ key->b) | (x->tag ^ key->tag)) == 0, 1))
+      if (__builtin_expect (x->id && pp_ipt_same_key (x, key), 1))
 	return x->id;
     }
   return pp_ipt_node_slow (key);
