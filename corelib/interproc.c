@@ -403,41 +403,53 @@ out:
   return status;
 }
 
-/* psi of every vertex of p and rho of its edges, the callees' psi known.  */
+/* psi of every vertex of p into PSI (per vertex), on the G*_fin that IP
+   holds (its edges, call_at), the callees' psi known; a site marked in
+   nb->recursive since IP was built is taken as its summary edge c -> r.
+   With SET_RHO, each edge's rho too (the solve); without, a cut search's
+   try (find_cuts).  */
 static void
-solve_proc (const pp_ip_program *prog, pp_ip_numbering *nb, uint32_t p,
-	    const uint32_t *topo)
+solve_psi (const pp_ip_program *prog, const pp_ip_numbering *nb, uint32_t p,
+	   pp_ip_proc *ip, const uint32_t *topo, pp_ip_lin *psi, bool set_rho)
 {
   const pp_graph *g = &prog->procs[p];
-  pp_ip_proc *ip = &nb->procs[p];
   for (uint32_t i = 0; i < ip->nnodes; i++)
     {
       uint32_t v = topo[i];
-      pp_ip_lin *psi = &ip->psi[v];
-      if (v == g->exit)
-	mpz_set_ui (psi->a, 1);
-      else if (v == ip->gexit)
-	mpz_set_ui (psi->b, 1);
-      else
+      pp_ip_lin *f = &psi[v];
+      mpz_set_ui (f->a, v == g->exit);
+      mpz_set_ui (f->b, v == ip->gexit);
+      if (v == g->exit || v == ip->gexit)
+	continue;
+      /* A call vertex: the call first, then a leave's surrogate, if any.  */
+      uint32_t s = ip->call_at[v];
+      if (s != NONE)
 	{
-	  /* A call vertex: the call first, then a leave's surrogate, if any.  */
-	  if (ip->call_at[v] != NONE)
+	  const pp_ip_call *c = &prog->calls[s];
+	  const pp_ip_lin *r = &psi[c->ret];
+	  if (nb->recursive[s])
 	    {
-	      const pp_ip_call *c = &prog->calls[ip->call_at[v]];
+	      mpz_set (f->a, r->a);
+	      mpz_set (f->b, r->b);
+	    }
+	  else
+	    {
 	      const pp_ip_lin *q = &nb->procs[c->callee].psi[prog->procs[c->callee].entry];
-	      const pp_ip_lin *r = &ip->psi[c->ret];
-	      mpz_mul (psi->a, q->a, r->a);
-	      mpz_mul (psi->b, q->a, r->b);
-	      mpz_add (psi->b, psi->b, q->b);
+	      mpz_mul (f->a, q->a, r->a);
+	      mpz_mul (f->b, q->a, r->b);
+	      mpz_add (f->b, f->b, q->b);
 	    }
-	  for (uint32_t k = ip->out_start[v]; k < ip->out_start[v + 1]; k++)
+	}
+      for (uint32_t k = ip->out_start[v]; k < ip->out_start[v + 1]; k++)
+	{
+	  pp_ip_edge *e = &ip->edges[k];
+	  if (set_rho)
 	    {
-	      pp_ip_edge *e = &ip->edges[k];
-	      mpz_set (e->rho.a, psi->a);
-	      mpz_set (e->rho.b, psi->b);
-	      mpz_add (psi->a, psi->a, ip->psi[e->dst].a);
-	      mpz_add (psi->b, psi->b, ip->psi[e->dst].b);
+	      mpz_set (e->rho.a, f->a);
+	      mpz_set (e->rho.b, f->b);
 	    }
+	  mpz_add (f->a, f->a, psi[e->dst].a);
+	  mpz_add (f->b, f->b, psi[e->dst].b);
 	}
     }
 }
@@ -559,54 +571,10 @@ fits (const pp_ip_lin *psi, uint32_t max_bits)
    (prefixes 1, 2, 4, ... sites longer) and then halves; a site whose
    callee never returns (a = 0: its cut may add paths) is taken alone.  So
    SQLite's sqlite3VdbeExec, cut at hundreds of calls, is solved a few
-   dozen times, not once per cut.  Each try computes p's psi only (eval_cut
-   below, on the first build's edges); the answer is then built and solved
+   dozen times, not once per cut.  Each try computes p's psi only
+   (solve_psi without rho, on the first build's edges); the answer is then built and solved
    once.  With prog->cut_one_by_one, the reference: one cut, a build and a
    solve at a time (test-interproc compares the two).  */
-
-/* p's psi with the sites marked in nb->recursive cut, on the first
-   build's G*_fin (ip: its edges, call_at; a site cut since then is taken
-   as its summary edge c -> r), into psi; whether ENTRY's fits.  */
-static bool
-eval_cut (const pp_ip_program *prog, const pp_ip_numbering *nb, uint32_t p,
-	  const pp_ip_proc *ip, const uint32_t *topo, pp_ip_lin *psi,
-	  uint32_t max_bits)
-{
-  const pp_graph *g = &prog->procs[p];
-  for (uint32_t i = 0; i < ip->nnodes; i++)
-    {
-      uint32_t v = topo[i];
-      pp_ip_lin *f = &psi[v];
-      mpz_set_ui (f->a, v == g->exit);
-      mpz_set_ui (f->b, v == ip->gexit);
-      if (v == g->exit || v == ip->gexit)
-	continue;
-      uint32_t s = ip->call_at[v];
-      if (s != NONE)
-	{
-	  const pp_ip_call *c = &prog->calls[s];
-	  const pp_ip_lin *r = &psi[c->ret];
-	  if (nb->recursive[s])
-	    {
-	      mpz_set (f->a, r->a);
-	      mpz_set (f->b, r->b);
-	    }
-	  else
-	    {
-	      const pp_ip_lin *q = &nb->procs[c->callee].psi[prog->procs[c->callee].entry];
-	      mpz_mul (f->a, q->a, r->a);
-	      mpz_mul (f->b, q->a, r->b);
-	      mpz_add (f->b, f->b, q->b);
-	    }
-	}
-      for (uint32_t k = ip->out_start[v]; k < ip->out_start[v + 1]; k++)
-	{
-	  mpz_add (f->a, f->a, psi[ip->edges[k].dst].a);
-	  mpz_add (f->b, f->b, psi[ip->edges[k].dst].b);
-	}
-    }
-  return fits (&psi[g->entry], max_bits);
-}
 
 struct by_paths
 {
@@ -625,7 +593,8 @@ most_paths_first (const void *x, const void *y)
 }
 
 /* Marks in nb->recursive the first k of the n sites of order (and not the
-   rest); eval_cut's answer for them.  */
+   rest); whether p fits with those cuts (its psi into PSI, on the first
+   build).  */
 static bool
 try_cuts (const pp_ip_program *prog, pp_ip_numbering *nb, uint32_t p,
 	  const uint32_t *topo, pp_ip_lin *psi, uint32_t max_bits,
@@ -633,7 +602,8 @@ try_cuts (const pp_ip_program *prog, pp_ip_numbering *nb, uint32_t p,
 {
   for (uint32_t i = 0; i < n; i++)
     nb->recursive[order[i].site] = i < k;
-  return eval_cut (prog, nb, p, &nb->procs[p], topo, psi, max_bits);
+  solve_psi (prog, nb, p, &nb->procs[p], topo, psi, false);
+  return fits (&psi[prog->procs[p].entry], max_bits);
 }
 
 /* Procedure p built and solved, and too many paths from its ENTRY: marks
@@ -814,7 +784,7 @@ pp_ip_number (const pp_ip_program *prog, bool piecewise, pp_ip_numbering *nb)
 	      status = rc;
 	      goto out;
 	    }
-	  solve_proc (prog, nb, p, topo);
+	  solve_psi (prog, nb, p, ip, topo, ip->psi, true);
 	  /* Too many paths from here: calls with the most paths of their own
 	     become summary edges (their callees roots), as recursive calls
 	     are (find_cuts).  */
