@@ -756,6 +756,7 @@ pp_ip_number (const pp_ip_program *prog, bool piecewise, pp_ip_numbering *nb)
     mpz_init (nb->procs[p].unbal);
   nb->nprocs = prog->nprocs;	/* what pp_ip_numbering_free walks */
   memcpy (nb->calls, prog->calls, prog->ncalls * sizeof *nb->calls);
+  memset (nb->exit_of_site, 0xff, prog->ncalls * sizeof *nb->exit_of_site);
   if (classify_calls (prog, nb->recursive, order))
     goto out;
   for (uint32_t i = 0; i < prog->nprocs; i++)

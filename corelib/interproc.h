@@ -63,6 +63,7 @@
 #define PATHPROF_CORE_INTERPROC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <gmp.h>
 
@@ -199,6 +200,19 @@ enum
 
 int pp_ip_number (const pp_ip_program *prog, bool piecewise, pp_ip_numbering *out);
 void pp_ip_numbering_free (pp_ip_numbering *n);
+
+/* The numbering NB of PROG as one block of words (interproc-pack.c has the
+   format), *WORDS from pp_malloc, for a cache of numberings.  Returns
+   PP_IP_OK or PP_IP_ENOMEM.  */
+int pp_ip_pack (const pp_ip_program *prog, const pp_ip_numbering *nb,
+		uint64_t **words, size_t *nwords);
+/* The numbering a block of pp_ip_pack holds, for PROG (checked: a block
+   of another program, or damaged, gives PP_IP_EGRAPH): its arrays and
+   numbers stay in WORDS, which must outlive it, and never change.  Free it
+   with pp_ip_adopted_free, never pp_ip_numbering_free.  */
+int pp_ip_adopt (const pp_ip_program *prog, bool piecewise, uint64_t *words,
+		 size_t nwords, pp_ip_numbering *nb);
+void pp_ip_adopted_free (pp_ip_numbering *nb);
 
 /* The running computation of a path number (Algorithm 5.1).  */
 typedef struct pp_ip_cursor

@@ -33,6 +33,7 @@
 #include "kseg-runtime.h"
 #include "modes.h"
 #include "notes.h"
+#include "numbering-cache.h"
 #include "pathprof-abi.h"
 #include "profile.h"
 
@@ -236,6 +237,68 @@ set_up_segments (void)
   return 0;
 }
 
+/* The context and piecewise numbering, kept in the numbering cache
+   (numbering-cache.h) as one record, pp_ip_pack's block, under procedure 0:
+   a run that finds it adopts it (corelib/interproc-pack.c: its arrays and
+   numbers stay in the cache's memory, which is never freed) instead of
+   numbering; one that numbered saves it at its first dump.  What the key
+   covers beyond the program record's checksum (its units' names and
+   notes): the kind, the numbering's bound, the limb size and libprof's
+   version; bump CTX_CACHE_LAYOUT when the numbering changes what it gives
+   for the same notes.  */
+#define CTX_CACHE_LAYOUT 1u
+static pp_ncache ctx_cache;
+static bool ctx_to_save;
+
+/* ip_prog.nb from the cache, or numbered (then saved at the first dump).
+   Returns PP_IP_OK or pp_ip_number's error.  */
+static int
+number_or_adopt (void)
+{
+  uint64_t what[] = { ip_prog.checksum, 0xc0e7e47, ip_prog.kind, PP_IP_MAX_BITS,
+		      sizeof (mp_limb_t), CTX_CACHE_LAYOUT };
+  uint64_t key = pp_hash64 (what, sizeof what, PP_HASH_SEED);
+  key = pp_hash64 (PACKAGE_VERSION, sizeof PACKAGE_VERSION, key);
+  const pp_ip_program *prog = &ip_prog.layout.prog;
+  size_t len = 0;
+  unsigned char *block = NULL;
+  if (pp_ncache_open (&ctx_cache, numbering_path (), key, prog->nprocs) == 0)
+    block = pp_ncache_find (&ctx_cache, 0, &len);
+  if (block)
+    {
+      int rc = pp_ip_adopt (prog, ip_prog.piecewise, (uint64_t *) block, len / 8,
+			    &ip_prog.nb);
+      if (rc == PP_IP_OK)
+	return PP_IP_OK;
+      pp_ncache_damaged (&ctx_cache, rc == PP_IP_ENOMEM
+			 ? "out of memory to read it" : "not of this program");
+    }
+  int rc = pp_ip_number (prog, ip_prog.piecewise, &ip_prog.nb);
+  ctx_to_save = rc == PP_IP_OK && ctx_cache.path;
+  return rc;
+}
+
+/* The numbering made by this process, to the cache, once (said naming the
+   file when it cannot be saved).  */
+static void
+context_before_snapshot (void)
+{
+  if (!__atomic_exchange_n (&ctx_to_save, false, __ATOMIC_ACQ_REL))
+    return;
+  uint64_t *words;
+  size_t n;
+  if (pp_ip_pack (&ip_prog.layout.prog, &ip_prog.nb, &words, &n))
+    {
+      pp_report (false, "cannot save '%s': out of memory; the next run numbers again",
+		 ctx_cache.path);
+      return;
+    }
+  pp_ncache_record rec = { .proc = 0, .bytes = (const unsigned char *) words,
+			   .len = n * sizeof *words };
+  pp_ncache_save (&ctx_cache, &rec, 1);
+  pp_free (words);
+}
+
 /* Numbers the program of the units registered now (runtime.c's list).  */
 static void
 number_program (void)
@@ -299,8 +362,8 @@ number_program (void)
 	}
       goto out;
     }
-  int rc = pp_ip_layout_build (list, k, &ip_prog.layout) ? PP_IP_ENOMEM
-	   : pp_ip_number (&ip_prog.layout.prog, ip_prog.piecewise, &ip_prog.nb);
+  int rc = pp_ip_layout_build (list, k, &ip_prog.layout) || make_manifest ()
+	   ? PP_IP_ENOMEM : number_or_adopt ();
   if (rc)
     {
       pp_report (false, "interprocedural paths are not counted: %s",
@@ -310,7 +373,7 @@ number_program (void)
     }
   ip_prog.root_of = pp_malloc ((ip_prog.nb.nprocs + 1) * sizeof *ip_prog.root_of);
   ip_prog.gentry_root_of = pp_malloc ((ip_prog.nb.nprocs + 1) * sizeof *ip_prog.root_of);
-  if (!ip_prog.root_of || !ip_prog.gentry_root_of || make_manifest ())
+  if (!ip_prog.root_of || !ip_prog.gentry_root_of)
     {
       pp_report (false, "interprocedural paths are not counted: out of memory");
       goto out;
@@ -385,7 +448,8 @@ nothing (void)
 {
 }
 
-static const struct pp_ip_kind_ops context_kind = { pp_ctx_end_thread_paths, nothing,
+static const struct pp_ip_kind_ops context_kind = { pp_ctx_end_thread_paths,
+						 context_before_snapshot,
 						 pp_ctx_key, nothing },
   segments_kind = { pp_kseg_end_thread_paths, segments_before_snapshot, pp_kseg_key,
 		    pp_kseg_reset_slots };

@@ -37,8 +37,8 @@ _Static_assert (sizeof (struct head) == 32 && sizeof (struct entry) == 32,
 		"the numbering cache's layout");
 
 /* Says once per process that the file is damaged.  */
-static void
-damaged (const pp_ncache *c, const char *what)
+void
+pp_ncache_damaged (const pp_ncache *c, const char *what)
 {
   static bool said;
   if (!said)
@@ -55,13 +55,13 @@ read_index (const pp_ncache *c, uint32_t *n)
   struct head h;
   if (c->data_len < sizeof h)
     {
-      damaged (c, "truncated");
+      pp_ncache_damaged (c, "truncated");
       return NULL;
     }
   memcpy (&h, c->data, sizeof h);
   if (memcmp (h.magic, MAGIC, 8) != 0 || h.version != FORMAT)
     {
-      damaged (c, "not a numbering cache of this libprof");
+      pp_ncache_damaged (c, "not a numbering cache of this libprof");
       return NULL;
     }
   if (h.key != c->key)
@@ -69,20 +69,20 @@ read_index (const pp_ncache *c, uint32_t *n)
   size_t bytes = (size_t) h.nentries * sizeof (struct entry);
   if (h.nentries > c->nprocs || bytes > c->data_len - sizeof h)
     {
-      damaged (c, "truncated");
+      pp_ncache_damaged (c, "truncated");
       return NULL;
     }
   const struct entry *e = (const struct entry *) (c->data + sizeof h);
   if (PP_CHECKSUM_DIFFERS (h.hash, pp_hash64 (e, bytes, PP_HASH_SEED)))
     {
-      damaged (c, "bad checksum");
+      pp_ncache_damaged (c, "bad checksum");
       return NULL;
     }
   for (uint32_t i = 0; i < h.nentries; i++)
     if (e[i].proc >= c->nprocs || (i && e[i].proc <= e[i - 1].proc)
 	|| e[i].offset > c->data_len || e[i].length > c->data_len - e[i].offset)
       {
-	damaged (c, "corrupted index");
+	pp_ncache_damaged (c, "corrupted index");
 	return NULL;
       }
   *n = h.nentries;
@@ -103,7 +103,7 @@ pp_ncache_open (pp_ncache *c, char *path, uint64_t key, uint32_t nprocs)
   struct stat st;
   bool regular = fstat (fd, &st) == 0 && S_ISREG (st.st_mode);
   if (regular && st.st_size > MAX_FILE)
-    damaged (c, "larger than any numbering cache");
+    pp_ncache_damaged (c, "larger than any numbering cache");
   else if (regular && st.st_size > 0
 	   && (c->data = pp_malloc ((size_t) st.st_size)))
     {
@@ -143,12 +143,12 @@ pp_ncache_find (const pp_ncache *c, uint32_t p, size_t *len)
   unsigned char *bytes = c->data + e->offset;
   if ((e->offset | e->length) & 7)
     {
-      damaged (c, "corrupted index");
+      pp_ncache_damaged (c, "corrupted index");
       return NULL;
     }
   if (PP_CHECKSUM_DIFFERS (e->hash, pp_hash64 (bytes, e->length, PP_HASH_SEED)))
     {
-      damaged (c, "bad checksum");
+      pp_ncache_damaged (c, "bad checksum");
       return NULL;
     }
   *len = e->length;

@@ -43,6 +43,10 @@ int pp_ncache_open (pp_ncache *c, char *path, uint64_t key, uint32_t nprocs);
    a later find of the same record checks the bytes as they are then.  */
 unsigned char *pp_ncache_find (const pp_ncache *c, uint32_t p, size_t *len);
 
+/* Says, once per process, that the file is damaged (WHAT: how), and that
+   the numberings it holds are made again.  */
+void pp_ncache_damaged (const pp_ncache *c, const char *what);
+
 /* One record to save: procedure proc's bytes.  */
 typedef struct pp_ncache_record
 {

@@ -234,6 +234,52 @@ retrace (void *ctx, int kind, uint32_t a, uint32_t b)
     t->ok &= t->cur.depth == 0;
 }
 
+/* N packed (pp_ip_pack) and adopted into *A (pp_ip_adopt): the block of
+   the adopted numbering packed again is the same block, word for word (so
+   every field pack writes came back), and the block cut short, made
+   longer or taken for a program of one procedure more is refused.
+   Returns whether *A holds the adopted numbering (its block in *BLOCK).  */
+static bool
+check_pack (struct unit_property *packed, const pp_ip_program *prog,
+	    const pp_ip_numbering *n, bool piecewise, unsigned long long seed,
+	    pp_ip_numbering *a, uint64_t **block)
+{
+  uint64_t *w = NULL, *again = NULL;
+  size_t nw = 0, nagain = 0;
+  int rc = pp_ip_pack (prog, n, &w, &nw);
+  int adopted = rc ? rc : pp_ip_adopt (prog, piecewise, w, nw, a);
+  int repacked = adopted ? adopted : pp_ip_pack (prog, a, &again, &nagain);
+  unit_check (packed, repacked == 0 && nagain == nw
+		      && memcmp (again, w, nw * sizeof *w) == 0,
+	      "seed %llx: packed (%d), adopted (%d), packed again (%d): %zu words, "
+	      "then %zu", seed, rc, adopted, repacked, nw, nagain);
+  free (again);
+  if (rc == 0)
+    {
+      pp_ip_numbering bad;
+      uint64_t *longer = malloc ((nw + 1) * sizeof *longer);
+      memcpy (longer, w, nw * sizeof *w);
+      longer[nw] = 0;
+      size_t cut = (size_t) (seed % nw);
+      pp_ip_program more = *prog;
+      more.nprocs++;
+      unit_check (packed, pp_ip_adopt (prog, piecewise, w, cut, &bad) == PP_IP_EGRAPH
+			  && pp_ip_adopt (prog, piecewise, longer, nw + 1, &bad) == PP_IP_EGRAPH
+			  && pp_ip_adopt (prog, !piecewise, w, nw, &bad) == PP_IP_EGRAPH
+			  && pp_ip_adopt (&more, piecewise, w, nw, &bad) == PP_IP_EGRAPH,
+		  "seed %llx: a block cut to %zu of %zu words, made longer, of the "
+		  "other kind or of another program is adopted", seed, cut, nw);
+      free (longer);
+    }
+  if (adopted)
+    {
+      free (w);
+      return false;
+    }
+  *block = w;
+  return true;
+}
+
 /* 200 random numbers below n's npaths decode to paths whose numbers,
    computed again, are the same.  */
 static void
@@ -300,6 +346,14 @@ check_bignums (struct unit_property *big)
   if (rc == 0)
     {
       check_round_trips (big, &n, 1998, "uncut");
+      pp_ip_numbering a;
+      uint64_t *block;
+      if (check_pack (big, &prog, &n, pw, 1998, &a, &block))
+	{
+	  check_round_trips (big, &a, 1998, "uncut, adopted");
+	  pp_ip_adopted_free (&a);
+	  free (block);
+	}
       printf ("note: %d levels of two calls: %zu-bit %s path numbers\n", K,
 	      mpz_sizeinbase (n.npaths, 2), pw ? "piecewise" : "context");
       pp_ip_numbering_free (&n);
@@ -602,6 +656,7 @@ main (void)
   w.numbers = malloc (MAXPATHS * sizeof *w.numbers);
   w.decode = &decode;
   unsigned long long rng = 0x1998;
+  struct unit_property packed = { .name = "interproc: a numbering packed and adopted is the same numbering; damaged blocks are refused" };
   struct unit_property same_cuts = { .name = "interproc: a procedure past the bound is cut at the calls the one-at-a-time search cuts" };
   unsigned cases = 0, skipped = 0, recursive = 0, fakes = 0, cut_sites = 0, cut_sites_ref = 0;
   size_t most_bits = 0;
@@ -699,6 +754,12 @@ main (void)
 	      cut_sites += bound && n.recursive[s];
 	    }
 	  unit_check (&edges, ok, "seed %llx", seed);
+	  /* The rest checks the numbering packed and adopted, as a run that
+	     finds it in the numbering cache has it.  */
+	  pp_ip_numbering a;
+	  uint64_t *block = NULL;
+	  bool adopted = check_pack (&packed, &prog, &n, pw, seed, &a, &block);
+	  const pp_ip_numbering *use = adopted ? &a : &n;
 	  size_t bits = mpz_sizeinbase (n.npaths, 2);
 	  if (bits > most_bits)
 	    most_bits = bits;
@@ -706,23 +767,23 @@ main (void)
 	    skipped++;
 	  else
 	    {
-	      w.n = &n;
+	      w.n = use;
 	      w.nsteps = w.depth = w.npaths = 0;
 	      w.overflow = false;
 	      w.seed = seed;
 	      pp_ip_cursor_init (&w.cur);
-	      for (uint32_t r = 0; r < n.nroots; r++)
+	      for (uint32_t r = 0; r < use->nroots; r++)
 		{
 		  w.nsteps = 0;
-		  record (&w, PP_IP_STEP_ROOT, n.roots[r], n.root_gentry[r]);
-		  pp_ip_start (&n, &w.cur, r);
-		  w.rooted = !n.root_gentry[r];
-		  explore (&w, n.roots[r], n.root_gentry[r] ? n.procs[n.roots[r]].gentry
-						 : n.procs[n.roots[r]].entry);
+		  record (&w, PP_IP_STEP_ROOT, use->roots[r], use->root_gentry[r]);
+		  pp_ip_start (use, &w.cur, r);
+		  w.rooted = !use->root_gentry[r];
+		  explore (&w, use->roots[r], use->root_gentry[r] ? use->procs[use->roots[r]].gentry
+						 : use->procs[use->roots[r]].entry);
 		}
 	      pp_ip_cursor_free (&w.cur);
 	      qsort (w.numbers, w.npaths, sizeof *w.numbers, by_value);
-	      bool exact = !w.overflow && mpz_cmp_ui (n.npaths, w.npaths) == 0;
+	      bool exact = !w.overflow && mpz_cmp_ui (use->npaths, w.npaths) == 0;
 	      for (uint32_t i = 0; exact && i < w.npaths; i++)
 		exact = w.numbers[i] == i;
 	      if (!exact && getenv ("IP_DEBUG"))
@@ -732,29 +793,34 @@ main (void)
 		      printf ("proc %u ext %d:", p, external[p]);
 		      for (uint32_t e = 0; e < g[p].nedges; e++)
 			printf (" %u->%u%s", g[p].edges[e].src, g[p].edges[e].dst,
-				n.procs[p].back_of_edge[e] ? "B" : "");
+				use->procs[p].back_of_edge[e] ? "B" : "");
 		      printf ("\n");
 		    }
 		  for (uint32_t s = 0; s < ncalls; s++)
 		    printf ("site %u: proc %u %u->%u calls %u%s\n", s, calls[s].proc,
 			    calls[s].call, calls[s].ret, calls[s].callee,
 			    n.recursive[s] ? " recursive" : "");
-		  for (uint32_t r = 0; r < n.nroots; r++)
-		    printf ("root %u\n", n.roots[r]);
+		  for (uint32_t r = 0; r < use->nroots; r++)
+		    printf ("root %u\n", use->roots[r]);
 		  for (uint32_t p = 0; p < nprocs; p++)
-		    for (uint32_t v = 0; v < n.procs[p].nnodes; v++)
-		      gmp_printf ("proc %u v %u psi <%Zd,%Zd> call_at %d\n", p, v, n.procs[p].psi[v].a,
-				  n.procs[p].psi[v].b, (int) n.procs[p].call_at[v]);
+		    for (uint32_t v = 0; v < use->procs[p].nnodes; v++)
+		      gmp_printf ("proc %u v %u psi <%Zd,%Zd> call_at %d\n", p, v, use->procs[p].psi[v].a,
+				  use->procs[p].psi[v].b, (int) use->procs[p].call_at[v]);
 		  exit (1);
 		}
 	      unit_check (&dense, exact, "seed %llx: %u paths enumerated%s, npaths %s",
 			  seed, w.npaths, w.overflow ? " (too many)" : "",
 			  zstr (n.npaths, 10));
 	      /* Beyond the last number: refused.  */
-	      unit_check (&decode, pp_ip_decode (&n, n.npaths, replay_step,
+	      unit_check (&decode, pp_ip_decode (use, use->npaths, replay_step,
 						 &(struct replay) { 0 }) == -2,
 			  "seed %llx: npaths decodes", seed);
 	      cases++;
+	    }
+	  if (adopted)
+	    {
+	      pp_ip_adopted_free (&a);
+	      free (block);
 	    }
 	  pp_ip_numbering_free (&n);
 	}
@@ -773,6 +839,7 @@ main (void)
   unit_report (&dense);
   unit_report (&decode);
   unit_report (&edges);
+  unit_report (&packed);
   check_cut_search (&same_cuts);
   unit_report (&same_cuts);
   unit_report (&big);

@@ -1,0 +1,363 @@
+/* A numbering as one block of words (interproc.h pp_ip_pack, pp_ip_adopt),
+   so that libprof can keep the context and piecewise numbering of a program
+   in its numbering cache and the next run adopt it instead of numbering.
+
+   The block is a sequence of 64-bit words in host order, read only on the
+   machine that wrote it.  Counts go two to a word; u32 arrays two to a word,
+   the last word padded; a bool array eight to a word; a number is a word
+   holding its signed size in limbs, then its limbs as GMP keeps them
+   (padded to a word).  In order: the program's counts (procedures, calls,
+   roots, piecewise), its calls, exit_of_site, recursive, roots, root_gentry,
+   root_value and npaths; then each procedure: its counts and vertices, psi
+   per vertex, its G*_fin edges (src, dst, kind, arg; then rho), out_start,
+   call_at, back_of_edge, fin_of_edge, exit_of_edge, entry_of_edge,
+   leave_of, reentry_of, unbal, exit_site and exit_value.
+
+   Adoption makes no copy of the arrays or the numbers: the numbering's
+   arrays point into the block, its numbers are read-only views of the
+   block's limbs (mpz_roinit_n); only the structures that hold numbers
+   (psi, the edges, the exits' and roots' values) are allocated.  It checks
+   every count against the program and every index the numbering's users
+   follow, so that a block that passes is one pp_ip_number could have
+   made for this program.  */
+
+#include <string.h>
+
+#include "format/alloc.h"
+#include "interproc.h"
+
+#define NONE UINT32_MAX
+
+/* ---- Writing.  */
+
+typedef struct packer
+{
+  uint64_t *w;
+  size_t n, cap;
+  bool failed;
+} packer;
+
+static __attribute__ ((noinline)) bool
+grow (packer *k, size_t words)
+{
+  if (k->failed || PP_RESERVE (k->w, k->cap, k->n + words, 1 << 16))
+    k->failed = true;
+  return !k->failed;
+}
+
+/* WORDS more words at the end, the last one zero (the padding).  */
+static inline uint64_t *
+room (packer *k, size_t words)
+{
+  if (__builtin_expect (k->n + words > k->cap, 0) && !grow (k, words))
+    return NULL;
+  uint64_t *at = k->w + k->n;
+  if (words)
+    at[words - 1] = 0;
+  k->n += words;
+  return at;
+}
+
+static void
+put_pair (packer *k, uint32_t lo, uint32_t hi)
+{
+  uint64_t *at = room (k, 1);
+  if (at)
+    *at = lo | (uint64_t) hi << 32;
+}
+
+static void
+put_u32s (packer *k, const uint32_t *a, size_t n)
+{
+  uint64_t *at = room (k, (n + 1) / 2);
+  if (at && n)
+    memcpy (at, a, n * sizeof *a);
+}
+
+static void
+put_bools (packer *k, const bool *a, size_t n)
+{
+  unsigned char *at = (unsigned char *) room (k, (n + 7) / 8);
+  for (size_t i = 0; at && i < n; i++)
+    at[i] = a[i];
+}
+
+#define LIMB_WORDS(n) (((size_t) (n) * sizeof (mp_limb_t) + 7) / 8)
+
+static inline void
+put_num (packer *k, const mpz_t x)
+{
+  size_t n = mpz_size (x);
+  uint64_t *at = room (k, 1 + LIMB_WORDS (n));
+  if (!at)
+    return;
+  at[0] = (uint64_t) (mpz_sgn (x) < 0 ? -(int64_t) n : (int64_t) n);
+  if (n == 1 && sizeof (mp_limb_t) == 8)
+    at[1] = mpz_getlimbn (x, 0);
+  else if (n)
+    memcpy (at + 1, mpz_limbs_read (x), n * sizeof (mp_limb_t));
+}
+
+static void
+put_lins (packer *k, const pp_ip_lin *f, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    {
+      put_num (k, f[i].a);
+      put_num (k, f[i].b);
+    }
+}
+
+int
+pp_ip_pack (const pp_ip_program *prog, const pp_ip_numbering *nb,
+	    uint64_t **words, size_t *nwords)
+{
+  packer k = { 0 };
+  put_pair (&k, nb->nprocs, nb->ncalls);
+  put_pair (&k, nb->nroots, nb->piecewise);
+  put_u32s (&k, (const uint32_t *) nb->calls, 4 * (size_t) nb->ncalls);
+  put_u32s (&k, nb->exit_of_site, nb->ncalls);
+  put_bools (&k, nb->recursive, nb->ncalls);
+  put_u32s (&k, nb->roots, nb->nroots);
+  put_bools (&k, nb->root_gentry, nb->nroots);
+  for (uint32_t r = 0; r < nb->nroots; r++)
+    put_num (&k, nb->root_value[r]);
+  put_num (&k, nb->npaths);
+  for (uint32_t p = 0; p < nb->nprocs; p++)
+    {
+      const pp_ip_proc *ip = &nb->procs[p];
+      uint32_t ge = prog->procs[p].nedges, nv = ip->nnodes;
+      put_pair (&k, nv, ip->nedges);
+      put_pair (&k, ip->entry, ip->exit);
+      put_pair (&k, ip->gexit, ip->gentry);
+      put_pair (&k, ip->nexits, 0);
+      put_lins (&k, ip->psi, nv);
+      for (uint32_t e = 0; e < ip->nedges; e++)
+	{
+	  const pp_ip_edge *x = &ip->edges[e];
+	  put_pair (&k, x->src, x->dst);
+	  put_pair (&k, x->kind, x->arg);
+	}
+      for (uint32_t e = 0; e < ip->nedges; e++)
+	put_lins (&k, &ip->edges[e].rho, 1);
+      put_u32s (&k, ip->out_start, nv + 1);
+      put_u32s (&k, ip->call_at, nv);
+      put_u32s (&k, (const uint32_t *) ip->back_of_edge, ge);
+      put_u32s (&k, ip->fin_of_edge, ge);
+      put_u32s (&k, ip->exit_of_edge, ge);
+      put_u32s (&k, ip->entry_of_edge, ge);
+      put_u32s (&k, ip->leave_of, nv);
+      put_u32s (&k, ip->reentry_of, nv);
+      put_num (&k, ip->unbal);
+      put_u32s (&k, ip->exit_site, ip->nexits);
+      for (uint32_t i = 0; i < ip->nexits; i++)
+	put_num (&k, ip->exit_value[i]);
+    }
+  if (k.failed)
+    {
+      pp_free (k.w);
+      return PP_IP_ENOMEM;
+    }
+  *words = k.w;
+  *nwords = k.n;
+  return PP_IP_OK;
+}
+
+/* ---- Reading.  */
+
+typedef struct reader
+{
+  const uint64_t *w;
+  size_t n, at;
+  bool bad, no_memory;
+} reader;
+
+static inline const uint64_t *
+take (reader *r, size_t words)
+{
+  if (r->bad || words > r->n - r->at)
+    {
+      r->bad = true;
+      return NULL;
+    }
+  const uint64_t *at = r->w + r->at;
+  r->at += words;
+  return at;
+}
+
+static void
+get_pair (reader *r, uint32_t *lo, uint32_t *hi)
+{
+  const uint64_t *at = take (r, 1);
+  *lo = at ? (uint32_t) *at : 0;
+  *hi = at ? (uint32_t) (*at >> 32) : 0;
+}
+
+/* N u32s where each is below BOUND (or NONE where NONE_OK).  */
+static uint32_t *
+get_u32s (reader *r, size_t n, uint32_t bound, bool none_ok)
+{
+  uint32_t *a = (uint32_t *) take (r, (n + 1) / 2);
+  for (size_t i = 0; a && i < n; i++)
+    if (a[i] >= bound && !(none_ok && a[i] == NONE))
+      r->bad = true;
+  return r->bad ? NULL : a;
+}
+
+static bool *
+get_bools (reader *r, size_t n)
+{
+  unsigned char *a = (unsigned char *) take (r, (n + 7) / 8);
+  for (size_t i = 0; a && i < n; i++)
+    if (a[i] > 1)
+      r->bad = true;
+  return r->bad ? NULL : (bool *) a;
+}
+
+/* A read-only view of the block's limbs (GMP's MPZ_ROINIT_N, which wants
+   them normalized: the top limb not zero, as pack wrote them).  */
+static inline void
+get_num (reader *r, mpz_t x)
+{
+  const uint64_t *at = take (r, 1);
+  int64_t size = at ? (int64_t) *at : 0;
+  size_t n = size < 0 ? -(uint64_t) size : (uint64_t) size;
+  const mp_limb_t *limbs = n > r->n ? NULL : (const mp_limb_t *) take (r, LIMB_WORDS (n));
+  if (!limbs || (n && limbs[n - 1] == 0))
+    {
+      r->bad = true;
+      limbs = NULL;
+      size = 0;
+    }
+  mpz_t view = MPZ_ROINIT_N ((mp_limb_t *) limbs, (mp_size_t) size);
+  x[0] = view[0];
+}
+
+static void
+get_lins (reader *r, pp_ip_lin *f, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    {
+      get_num (r, f[i].a);
+      get_num (r, f[i].b);
+    }
+}
+
+/* Procedure P of the block, checked against its graph G.  */
+static void
+get_proc (reader *r, const pp_graph *g, uint32_t ncalls, bool piecewise,
+	  pp_ip_proc *ip)
+{
+  uint32_t nv, zero;
+  get_pair (r, &nv, &ip->nedges);
+  get_pair (r, &ip->entry, &ip->exit);
+  get_pair (r, &ip->gexit, &ip->gentry);
+  get_pair (r, &ip->nexits, &zero);
+  uint32_t n = g->nnodes, ge = g->nedges;
+  if (r->bad || nv != n + 1 + piecewise || ip->entry != g->entry || ip->exit != g->exit
+      || ip->gexit != n || ip->gentry != (piecewise ? n + 1 : NONE)
+      || ip->nexits > ncalls + 1 || zero
+      || ip->nedges > r->n - r->at)	/* two words an edge at least */
+    {
+      r->bad = true;
+      return;
+    }
+  ip->nnodes = nv;
+  ip->psi = pp_calloc ((size_t) nv + 1, sizeof *ip->psi);
+  ip->edges = pp_calloc ((size_t) ip->nedges + 1, sizeof *ip->edges);
+  ip->exit_value = pp_calloc ((size_t) ip->nexits + 1, sizeof *ip->exit_value);
+  if (!ip->psi || !ip->edges || !ip->exit_value)
+    {
+      r->bad = r->no_memory = true;
+      return;
+    }
+  get_lins (r, ip->psi, nv);
+  for (uint32_t e = 0; e < ip->nedges && !r->bad; e++)
+    {
+      pp_ip_edge *x = &ip->edges[e];
+      uint32_t kind;
+      get_pair (r, &x->src, &x->dst);
+      get_pair (r, &kind, &x->arg);
+      x->kind = (uint8_t) kind;
+      if (x->src >= nv || x->dst >= nv || kind > PP_IP_SUMMARY
+	  || x->arg >= (kind == PP_IP_SUMMARY ? ncalls : ge))
+	r->bad = true;
+    }
+  for (uint32_t e = 0; e < ip->nedges && !r->bad; e++)
+    get_lins (r, &ip->edges[e].rho, 1);
+  ip->out_start = get_u32s (r, nv + 1, ip->nedges + 1, false);
+  for (uint32_t v = 0; ip->out_start && v < nv; v++)
+    if (ip->out_start[v] > ip->out_start[v + 1])
+      r->bad = true;
+  if (ip->out_start && (ip->out_start[0] != 0 || ip->out_start[nv] != ip->nedges))
+    r->bad = true;
+  ip->call_at = get_u32s (r, nv, ncalls, true);
+  ip->back_of_edge = (int32_t *) get_u32s (r, ge, 3, false);
+  ip->fin_of_edge = get_u32s (r, ge, ip->nedges, true);
+  ip->exit_of_edge = get_u32s (r, ge, ip->nedges, true);
+  ip->entry_of_edge = get_u32s (r, ge, ip->nedges, true);
+  ip->leave_of = get_u32s (r, nv, ip->nedges, true);
+  ip->reentry_of = get_u32s (r, nv, ip->nedges, true);
+  get_num (r, ip->unbal);
+  ip->exit_site = get_u32s (r, ip->nexits, ncalls, true);
+  for (uint32_t i = 0; i < ip->nexits && !r->bad; i++)
+    get_num (r, ip->exit_value[i]);
+}
+
+int
+pp_ip_adopt (const pp_ip_program *prog, bool piecewise, uint64_t *words,
+	     size_t nwords, pp_ip_numbering *nb)
+{
+  memset (nb, 0, sizeof *nb);
+  reader r = { .w = words, .n = nwords };
+  uint32_t nprocs, ncalls, nroots, pw;
+  get_pair (&r, &nprocs, &ncalls);
+  get_pair (&r, &nroots, &pw);
+  if (r.bad || nprocs != prog->nprocs || ncalls != prog->ncalls
+      || nroots > 2 * (uint64_t) nprocs + 1 || pw != piecewise)
+    return PP_IP_EGRAPH;
+  nb->nprocs = nprocs;
+  nb->ncalls = ncalls;
+  nb->nroots = nroots;
+  nb->piecewise = piecewise;
+  nb->calls = (pp_ip_call *) get_u32s (&r, 4 * (size_t) ncalls, UINT32_MAX, true);
+  if (nb->calls && ncalls && memcmp (nb->calls, prog->calls, ncalls * sizeof *nb->calls))
+    r.bad = true;
+  nb->exit_of_site = get_u32s (&r, ncalls, ncalls + 1, true);
+  nb->recursive = get_bools (&r, ncalls);
+  nb->roots = get_u32s (&r, nroots, nprocs, false);
+  nb->root_gentry = get_bools (&r, nroots);
+  nb->root_value = pp_calloc ((size_t) nroots + 1, sizeof *nb->root_value);
+  nb->procs = pp_calloc ((size_t) nprocs + 1, sizeof *nb->procs);
+  if (!nb->root_value || !nb->procs)
+    r.bad = r.no_memory = true;
+  for (uint32_t i = 0; i < nroots && !r.bad; i++)
+    get_num (&r, nb->root_value[i]);
+  get_num (&r, nb->npaths);
+  for (uint32_t p = 0; p < nprocs && !r.bad; p++)
+    get_proc (&r, &prog->procs[p], ncalls, piecewise, &nb->procs[p]);
+  /* A non-recursive site's place among its callee's exits.  */
+  for (uint32_t s = 0; piecewise && s < ncalls && !r.bad; s++)
+    if (!nb->recursive[s] && nb->exit_of_site[s] >= nb->procs[nb->calls[s].callee].nexits)
+      r.bad = true;
+  if (r.bad || r.at != r.n)
+    {
+      pp_ip_adopted_free (nb);
+      return r.no_memory ? PP_IP_ENOMEM : PP_IP_EGRAPH;
+    }
+  return PP_IP_OK;
+}
+
+void
+pp_ip_adopted_free (pp_ip_numbering *nb)
+{
+  for (uint32_t p = 0; nb->procs && p < nb->nprocs; p++)
+    {
+      pp_free (nb->procs[p].psi);
+      pp_free (nb->procs[p].edges);
+      pp_free (nb->procs[p].exit_value);
+    }
+  pp_free (nb->procs);
+  pp_free (nb->root_value);
+  memset (nb, 0, sizeof *nb);
+}
