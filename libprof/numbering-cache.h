@@ -1,6 +1,9 @@
 /* libprof: the numbering cache, a file of the numberings a process made at
-   run time (one opaque record per procedure), so that the next run of the
-   same program adopts them instead of numbering again.
+   run time (one opaque record per procedure: a segments root's block,
+   kseg-runtime.c; or, for context and piecewise paths, the program's
+   numbering as corelib's pp_ip_pack block under procedure 0,
+   ip-program.c), so that the next run of the same program adopts them
+   instead of numbering again.
 
    Format (host byte order: the file is only read on the machine that wrote
    it, by the same program):
