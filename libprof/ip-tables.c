@@ -444,10 +444,17 @@ static struct
   uint64_t paths, lost;
 } taken;
 
+/* The snapshot's entries of (number, count), sorted by their indices
+   (pp_sort would otherwise move entries of up to 17 words: SQLite's
+   numbers have 16): by_number compares the entries of two indices.  Under
+   count_lock.  */
+static const uint64_t *sort_base;
+
 static int
 by_number (const void *a, const void *b)
 {
-  const uint64_t *x = a, *y = b;
+  const uint64_t *x = sort_base + *(const size_t *) a * (words + 1);
+  const uint64_t *y = sort_base + *(const size_t *) b * (words + 1);
   return pp_wide_before (x, y, words) ? -1 : pp_wide_before (y, x, words) ? 1 : 0;
 }
 
@@ -522,18 +529,29 @@ pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
 	      segs_lost += s.count;
 	  }
       /* Increasing numbers, each once, as the profile wants them.  */
-      pp_sort (all, k, (w + 1) * sizeof *all, by_number);
+      size_t *order = pp_malloc ((k + 1) * sizeof *order);
+      uint64_t *out = pp_malloc ((k + 1) * (w + 1) * sizeof *out);
+      if (!order || !out)
+	{
+	  pp_free (order);
+	  pp_free (out);
+	  goto done;
+	}
+      for (size_t i = 0; i < k; i++)
+	order[i] = i;
+      sort_base = all;
+      pp_sort (order, k, sizeof *order, by_number);
       size_t m = 0;
       for (size_t i = 0; i < k; i++)
 	{
-	  const uint64_t *e = all + i * (w + 1);
-	  if (m && memcmp (all + (m - 1) * (w + 1), e, w * sizeof *e) == 0)
-	    all[(m - 1) * (w + 1) + w] += e[w];
+	  const uint64_t *e = all + order[i] * (w + 1);
+	  if (m && memcmp (out + (m - 1) * (w + 1), e, w * sizeof *e) == 0)
+	    out[(m - 1) * (w + 1) + w] += e[w];
 	  else
-	    memmove (all + m++ * (w + 1), e, (w + 1) * sizeof *e);
+	    memcpy (out + m++ * (w + 1), e, (w + 1) * sizeof *e);
 	}
-      rec->wide = all;
-      all = NULL;
+      pp_free (order);
+      rec->wide = out;
       rec->nwide = (uint32_t) m;
       rec->wide_words = w;
       uint64_t *v = rec->values;
@@ -542,6 +560,7 @@ pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
       rec->nvalues = 2;
       ret = m > 0 || v[1] > 0;
     }
+done:
   unlock_segs ();
   pthread_mutex_unlock (&count_lock);
   pp_free (all);
