@@ -30,6 +30,8 @@
 
 /* ---- Writing.  */
 
+/* The block is written twice: counting its words (W NULL), then into a
+   buffer of that size.  */
 typedef struct packer
 {
   uint64_t *w;
@@ -37,20 +39,17 @@ typedef struct packer
   bool failed;
 } packer;
 
-static __attribute__ ((noinline)) bool
-grow (packer *k, size_t words)
-{
-  if (k->failed || PP_RESERVE (k->w, k->cap, k->n + words, 1 << 16))
-    k->failed = true;
-  return !k->failed;
-}
-
-/* WORDS more words at the end, the last one zero (the padding).  */
+/* WORDS more words at the end, the last one zero (the padding); NULL
+   when counting.  */
 static inline uint64_t *
 room (packer *k, size_t words)
 {
-  if (__builtin_expect (k->n + words > k->cap, 0) && !grow (k, words))
-    return NULL;
+  if (!k->w || k->n + words > k->cap)
+    {
+      k->failed |= k->w != NULL;	/* more than counted: never */
+      k->n += words;
+      return NULL;
+    }
   uint64_t *at = k->w + k->n;
   if (words)
     at[words - 1] = 0;
@@ -108,11 +107,10 @@ put_lins (packer *k, const pp_ip_lin *f, size_t n)
     }
 }
 
-int
-pp_ip_pack (const pp_ip_program *prog, const pp_ip_numbering *nb,
-	    uint64_t **words, size_t *nwords)
+static void
+pack (const pp_ip_program *prog, const pp_ip_numbering *nb, packer *k0)
 {
-  packer k = { 0 };
+  packer k = *k0;
   put_pair (&k, nb->nprocs, nb->ncalls);
   put_pair (&k, nb->nroots, nb->piecewise);
   put_u32s (&k, (const uint32_t *) nb->calls, 4 * (size_t) nb->ncalls);
@@ -153,7 +151,20 @@ pp_ip_pack (const pp_ip_program *prog, const pp_ip_numbering *nb,
       for (uint32_t i = 0; i < ip->nexits; i++)
 	put_num (&k, ip->exit_value[i]);
     }
-  if (k.failed)
+  *k0 = k;
+}
+
+int
+pp_ip_pack (const pp_ip_program *prog, const pp_ip_numbering *nb,
+	    uint64_t **words, size_t *nwords)
+{
+  packer k = { 0 };
+  pack (prog, nb, &k);
+  k = (packer) { .w = pp_malloc ((k.n + 1) * sizeof *k.w), .cap = k.n };
+  if (!k.w)
+    return PP_IP_ENOMEM;
+  pack (prog, nb, &k);
+  if (k.failed || k.n != k.cap)
     {
       pp_free (k.w);
       return PP_IP_ENOMEM;
