@@ -25,6 +25,7 @@
 
 #include "format/alloc.h"
 #include "interproc.h"
+#include "ip-notes.h"
 
 #define NONE UINT32_MAX
 
@@ -154,16 +155,18 @@ pack (const pp_ip_program *prog, const pp_ip_numbering *nb, packer *k0)
   *k0 = k;
 }
 
-int
-pp_ip_pack (const pp_ip_program *prog, const pp_ip_numbering *nb,
-	    uint64_t **words, size_t *nwords)
+/* The block FN writes of WHAT (and WITH), counted, then written into one
+   buffer of its size.  */
+static int
+pack_block (void (*fn) (const void *, const void *, packer *), const void *what,
+	    const void *with, uint64_t **words, size_t *nwords)
 {
   packer k = { 0 };
-  pack (prog, nb, &k);
+  fn (what, with, &k);
   k = (packer) { .w = pp_malloc ((k.n + 1) * sizeof *k.w), .cap = k.n };
   if (!k.w)
     return PP_IP_ENOMEM;
-  pack (prog, nb, &k);
+  fn (what, with, &k);
   if (k.failed || k.n != k.cap)
     {
       pp_free (k.w);
@@ -172,6 +175,67 @@ pp_ip_pack (const pp_ip_program *prog, const pp_ip_numbering *nb,
   *words = k.w;
   *nwords = k.n;
   return PP_IP_OK;
+}
+
+static void
+pack_numbering (const void *nb, const void *prog, packer *k)
+{
+  pack (prog, nb, k);
+}
+
+int
+pp_ip_pack (const pp_ip_program *prog, const pp_ip_numbering *nb,
+	    uint64_t **words, size_t *nwords)
+{
+  return pack_block (pack_numbering, nb, prog, words, nwords);
+}
+
+/* The layout's block: its counts, first_proc, external, the calls and
+   call_start; then each procedure's graph (nnodes, nedges, entry, exit,
+   the edges, the successor and predecessor lists) and calls (site_of_call,
+   leaf_edge, call_vertex, return_vertex, call_block), and its edges'
+   roles.  */
+static void
+pack_layout (const void *what, const void *with, packer *k)
+{
+  (void) with;
+  const pp_ip_layout *l = what;
+  const pp_ip_program *pr = &l->prog;
+  put_pair (k, l->nunits, pr->nprocs);
+  put_pair (k, pr->ncalls, pr->main);
+  put_pair (k, pr->max_bits, pr->call_start != NULL);
+  put_u32s (k, l->first_proc, l->nunits);
+  put_bools (k, pr->external, pr->nprocs);
+  put_u32s (k, (const uint32_t *) pr->calls, 4 * (size_t) pr->ncalls);
+  if (pr->call_start)
+    put_u32s (k, pr->call_start, (size_t) pr->nprocs + 1);
+  for (uint32_t p = 0; p < pr->nprocs; p++)
+    {
+      const pp_graph *g = &pr->procs[p];
+      uint32_t nc = l->ncalls_of[p];
+      put_pair (k, g->nnodes, g->nedges);
+      put_pair (k, g->entry, g->exit);
+      put_u32s (k, (const uint32_t *) g->edges, 3 * (size_t) g->nedges);
+      put_u32s (k, g->succ_start, (size_t) g->nnodes + 1);
+      put_u32s (k, g->succ_edges, g->nedges);
+      put_u32s (k, g->pred_start, (size_t) g->nnodes + 1);
+      put_u32s (k, g->pred_edges, g->nedges);
+      put_pair (k, nc, 0);
+      put_u32s (k, l->site_of_call[p], nc);
+      put_u32s (k, l->leaf_edge[p], nc);
+      put_u32s (k, l->call_vertex[p], nc);
+      put_u32s (k, l->return_vertex[p], nc);
+      put_u32s (k, l->call_block[p], nc);
+      unsigned char *role = (unsigned char *) room (k, ((size_t) g->nedges + 7) / 8);
+      for (uint32_t e = 0; role && e < g->nedges; e++)
+	role[e] = l->edge_role[p][e];
+    }
+}
+
+int
+pp_ip_layout_pack (const pp_ip_layout *l, uint64_t **words, size_t *nwords)
+{
+  return pack_block (pack_layout, l, NULL, words, nwords);
 }
 
 /* ---- Reading.  */
@@ -215,14 +279,21 @@ get_u32s (reader *r, size_t n, uint32_t bound, bool none_ok)
   return r->bad ? NULL : a;
 }
 
-static bool *
-get_bools (reader *r, size_t n)
+/* N bytes, each below BOUND.  */
+static unsigned char *
+get_bools_below (reader *r, size_t n, unsigned bound)
 {
   unsigned char *a = (unsigned char *) take (r, (n + 7) / 8);
   for (size_t i = 0; a && i < n; i++)
-    if (a[i] > 1)
+    if (a[i] >= bound)
       r->bad = true;
-  return r->bad ? NULL : (bool *) a;
+  return r->bad ? NULL : a;
+}
+
+static bool *
+get_bools (reader *r, size_t n)
+{
+  return (bool *) get_bools_below (r, n, 2);
 }
 
 /* A read-only view of the block's limbs (GMP's MPZ_ROINIT_N, which wants
@@ -371,4 +442,126 @@ pp_ip_adopted_free (pp_ip_numbering *nb)
   pp_free (nb->procs);
   pp_free (nb->root_value);
   memset (nb, 0, sizeof *nb);
+}
+
+/* The adjacency lists of graph G in the block, checked.  */
+static void
+get_lists (reader *r, pp_graph *g)
+{
+  uint32_t **lists[] = { &g->succ_start, &g->succ_edges, &g->pred_start, &g->pred_edges };
+  for (int i = 0; i < 4; i++)
+    {
+      bool starts = i % 2 == 0;
+      *lists[i] = get_u32s (r, starts ? (size_t) g->nnodes + 1 : g->nedges,
+			    starts ? g->nedges + 1 : g->nedges, false);
+      const uint32_t *a = *lists[i];
+      for (uint32_t v = 0; starts && a && v < g->nnodes; v++)
+	if (a[v] > a[v + 1])
+	  r->bad = true;
+      if (starts && a && (a[0] != 0 || a[g->nnodes] != g->nedges))
+	r->bad = true;
+    }
+}
+
+int
+pp_ip_layout_adopt (uint32_t nunits, uint64_t *words, size_t nwords, pp_ip_layout *l)
+{
+  memset (l, 0, sizeof *l);
+  reader r = { .w = words, .n = nwords };
+  uint32_t n, nprocs, ncalls, main, max_bits, starts;
+  get_pair (&r, &n, &nprocs);
+  get_pair (&r, &ncalls, &main);
+  get_pair (&r, &max_bits, &starts);
+  if (r.bad || n != nunits || (main >= nprocs && nprocs) || starts > 1
+      || nprocs > r.n || ncalls > r.n)	/* a word each at least */
+    return PP_IP_EGRAPH;
+  pp_ip_program *pr = &l->prog;
+  *pr = (pp_ip_program) { .nprocs = nprocs, .main = main, .ncalls = ncalls,
+			  .max_bits = max_bits };
+  l->nunits = nunits;
+  l->first_proc = get_u32s (&r, nunits, nprocs + 1, false);
+  for (uint32_t u = 0; l->first_proc && u < nunits; u++)
+    if ((u == 0 && l->first_proc[0] != 0) || (u && l->first_proc[u] < l->first_proc[u - 1]))
+      r.bad = true;
+  pr->external = get_bools (&r, nprocs);
+  pp_ip_call *calls = (pp_ip_call *) get_u32s (&r, 4 * (size_t) ncalls, UINT32_MAX, false);
+  pr->calls = calls;
+  uint32_t *call_start = starts ? get_u32s (&r, (size_t) nprocs + 1, ncalls + 1, false) : NULL;
+  for (uint32_t p = 0; call_start && p < nprocs; p++)
+    if (call_start[p] > call_start[p + 1])
+      r.bad = true;
+  if (call_start && (call_start[0] != 0 || call_start[nprocs] != ncalls))
+    r.bad = true;
+  pr->call_start = call_start;
+  pp_graph *procs = pp_calloc ((size_t) nprocs + 1, sizeof *procs);
+  size_t per_proc = ((size_t) nprocs + 1) * sizeof (uint32_t *);
+  l->site_of_call = pp_malloc (per_proc);
+  l->leaf_edge = pp_malloc (per_proc);
+  l->call_vertex = pp_malloc (per_proc);
+  l->return_vertex = pp_malloc (per_proc);
+  l->call_block = pp_malloc (per_proc);
+  l->edge_role = pp_malloc (per_proc);
+  l->ncalls_of = pp_calloc ((size_t) nprocs + 1, sizeof *l->ncalls_of);
+  pr->procs = procs;
+  pr->edge_role = (const uint8_t *const *) l->edge_role;
+  if (!procs || !l->site_of_call || !l->leaf_edge || !l->call_vertex
+      || !l->return_vertex || !l->call_block || !l->edge_role || !l->ncalls_of)
+    r.bad = r.no_memory = true;
+  for (uint32_t p = 0; p < nprocs && !r.bad; p++)
+    {
+      pp_graph *g = &procs[p];
+      uint32_t zero, nc;
+      get_pair (&r, &g->nnodes, &g->nedges);
+      get_pair (&r, &g->entry, &g->exit);
+      if (r.bad || g->entry >= g->nnodes || g->exit >= g->nnodes
+	  || g->nnodes > r.n || g->nedges > r.n)
+	{
+	  r.bad = true;
+	  break;
+	}
+      g->edge_cap = g->nedges;
+      g->edges = (pp_edge *) get_u32s (&r, 3 * (size_t) g->nedges, UINT32_MAX, false);
+      for (uint32_t e = 0; g->edges && e < g->nedges; e++)
+	if (g->edges[e].src >= g->nnodes || g->edges[e].dst >= g->nnodes)
+	  r.bad = true;
+      get_lists (&r, g);
+      get_pair (&r, &nc, &zero);
+      if (r.bad || zero || nc > r.n)
+	{
+	  r.bad = true;
+	  break;
+	}
+      l->ncalls_of[p] = nc;
+      l->site_of_call[p] = get_u32s (&r, nc, ncalls, true);
+      l->leaf_edge[p] = get_u32s (&r, nc, g->nedges, true);
+      l->call_vertex[p] = get_u32s (&r, nc, g->nnodes, false);
+      l->return_vertex[p] = get_u32s (&r, nc, g->nnodes, false);
+      l->call_block[p] = get_u32s (&r, nc, g->nnodes, false);
+      l->edge_role[p] = (uint8_t *) get_bools_below (&r, g->nedges, 4);
+    }
+  for (uint32_t s = 0; s < ncalls && !r.bad; s++)
+    if (calls[s].proc >= nprocs || calls[s].callee >= nprocs
+	|| calls[s].call >= procs[calls[s].proc].nnodes
+	|| calls[s].ret >= procs[calls[s].proc].nnodes)
+      r.bad = true;
+  if (r.bad || r.at != r.n)
+    {
+      pp_ip_layout_adopted_free (l);
+      return r.no_memory ? PP_IP_ENOMEM : PP_IP_EGRAPH;
+    }
+  return PP_IP_OK;
+}
+
+void
+pp_ip_layout_adopted_free (pp_ip_layout *l)
+{
+  pp_free ((void *) l->prog.procs);
+  pp_free (l->site_of_call);
+  pp_free (l->leaf_edge);
+  pp_free (l->call_vertex);
+  pp_free (l->return_vertex);
+  pp_free (l->call_block);
+  pp_free (l->edge_role);
+  pp_free (l->ncalls_of);
+  memset (l, 0, sizeof *l);
 }

@@ -54,6 +54,17 @@ int pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
 			pp_ip_layout *out);
 void pp_ip_layout_free (pp_ip_layout *l);
 
+/* The layout L as one block of words (interproc-pack.c), *WORDS from
+   pp_malloc.  Returns PP_IP_OK or PP_IP_ENOMEM.  */
+int pp_ip_layout_pack (const pp_ip_layout *l, uint64_t **words, size_t *nwords);
+/* The layout a block of pp_ip_layout_pack holds, of NUNITS units (PP_IP_OK;
+   PP_IP_EGRAPH for a block of another number of units, or damaged: every
+   index range-checked): its arrays stay in WORDS, which must outlive it.
+   Free it with pp_ip_layout_adopted_free, never pp_ip_layout_free.  */
+int pp_ip_layout_adopt (uint32_t nunits, uint64_t *words, size_t nwords,
+			pp_ip_layout *l);
+void pp_ip_layout_adopted_free (pp_ip_layout *l);
+
 /* The unit of procedure PROC (its function is PROC - first_proc[unit]).  */
 uint32_t pp_ip_layout_unit_of (const pp_ip_layout *l, uint32_t proc);
 /* The last vertex of block BLOCK of procedure P: the return vertex of its

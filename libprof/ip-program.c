@@ -237,66 +237,123 @@ set_up_segments (void)
   return 0;
 }
 
-/* The context and piecewise numbering, kept in the numbering cache
-   (numbering-cache.h) as one record, pp_ip_pack's block, under procedure 0:
-   a run that finds it adopts it (corelib/interproc-pack.c: its arrays and
-   numbers stay in the cache's memory, which is never freed) instead of
-   numbering; one that numbered saves it at its first dump.  What the key
-   covers beyond the program record's checksum (its units' names and
-   notes): the kind, the numbering's bound, the limb size and libprof's
-   version; bump CTX_CACHE_LAYOUT when the numbering changes what it gives
+/* The units' notes decoded (ip_prog.notes), in LIST.  Returns 0, or -1
+   with the reason said.  */
+static int
+decode_notes (const pp_unit_notes **list)
+{
+  ip_prog.notes = pp_calloc (ip_prog.nunits, sizeof *ip_prog.notes);
+  if (!ip_prog.notes)
+    {
+      pp_report (false, "interprocedural paths are not counted: out of memory");
+      return -1;
+    }
+  for (uint32_t u = 0; u < ip_prog.nunits; u++)
+    {
+      char err[256];
+      const struct __pathprof_unit *unit = ip_prog.units[u];
+      if (pp_notes_decode_own (unit->notes, unit->notes_len, &ip_prog.notes[u], err,
+			       sizeof err))
+	{
+	  pp_report (false, "interprocedural paths are not counted: unit '%s': %s",
+		     unit->name, err);
+	  return -1;
+	}
+      list[u] = &ip_prog.notes[u];
+    }
+  return 0;
+}
+
+/* The context and piecewise program, kept in the numbering cache
+   (numbering-cache.h) as one record under procedure 0: a word giving the
+   length of the layout's block (ip-notes.h pp_ip_layout_pack), that block,
+   then the numbering's (interproc.h pp_ip_pack).  A run that finds it
+   adopts both (corelib/interproc-pack.c: their arrays and numbers stay in
+   the cache's memory, which is never freed) and decodes no notes; one that
+   does not lays the program out from its units' notes, numbers it, and
+   saves it at its first dump.  What the key covers beyond the program
+   record's checksum (its units' names and notes): the kind, the
+   numbering's bound, the limb size and libprof's version; bump
+   CTX_CACHE_LAYOUT when the layout or the numbering changes what it gives
    for the same notes.  */
-#define CTX_CACHE_LAYOUT 1u
+#define CTX_CACHE_LAYOUT 2u
 static pp_ncache ctx_cache;
 static bool ctx_to_save;
 
-/* ip_prog.nb from the cache, or numbered (then saved at the first dump).
-   Returns PP_IP_OK or pp_ip_number's error.  */
-static int
-number_or_adopt (void)
+/* ip_prog.layout and ip_prog.nb from the cache: whether they are.  */
+static bool
+adopt_program (void)
 {
   uint64_t what[] = { ip_prog.checksum, 0xc0e7e47, ip_prog.kind, PP_IP_MAX_BITS,
 		      sizeof (mp_limb_t), CTX_CACHE_LAYOUT };
   uint64_t key = pp_hash64 (what, sizeof what, PP_HASH_SEED);
   key = pp_hash64 (PACKAGE_VERSION, sizeof PACKAGE_VERSION, key);
-  const pp_ip_program *prog = &ip_prog.layout.prog;
   size_t len = 0;
-  unsigned char *block = NULL;
-  if (pp_ncache_open (&ctx_cache, numbering_path (), key, prog->nprocs) == 0)
-    block = pp_ncache_find (&ctx_cache, 0, &len);
-  if (block)
+  unsigned char *record = NULL;
+  if (pp_ncache_open (&ctx_cache, numbering_path (), key, 1) == 0)
+    record = pp_ncache_find (&ctx_cache, 0, &len);
+  if (!record)
+    return false;
+  uint64_t *w = (uint64_t *) record, n = len / 8;
+  int rc = n && w[0] < n ? pp_ip_layout_adopt (ip_prog.nunits, w + 1, w[0], &ip_prog.layout)
+	   : PP_IP_EGRAPH;
+  if (rc == PP_IP_OK)
     {
-      int rc = pp_ip_adopt (prog, ip_prog.piecewise, (uint64_t *) block, len / 8,
-			    &ip_prog.nb);
-      if (rc == PP_IP_OK)
-	return PP_IP_OK;
-      pp_ncache_damaged (&ctx_cache, rc == PP_IP_ENOMEM
-			 ? "out of memory to read it" : "not of this program");
+      rc = pp_ip_adopt (&ip_prog.layout.prog, ip_prog.piecewise, w + 1 + w[0],
+			n - 1 - w[0], &ip_prog.nb);
+      if (rc != PP_IP_OK)
+	pp_ip_layout_adopted_free (&ip_prog.layout);
     }
-  int rc = pp_ip_number (prog, ip_prog.piecewise, &ip_prog.nb);
+  if (rc != PP_IP_OK)
+    pp_ncache_damaged (&ctx_cache, rc == PP_IP_ENOMEM
+		       ? "out of memory to read it" : "not of this program");
+  return rc == PP_IP_OK;
+}
+
+/* ip_prog.layout and ip_prog.nb from the cache, else made from the notes
+   (then saved at the first dump).  Returns PP_IP_OK, PP_IP_ENOMEM or
+   pp_ip_number's error; -3 when the notes cannot be read (said).  */
+static int
+lay_out_and_number (const pp_unit_notes **list)
+{
+  if (adopt_program ())
+    return PP_IP_OK;
+  if (decode_notes (list))
+    return -3;
+  int rc = pp_ip_layout_build (list, ip_prog.nunits, &ip_prog.layout) ? PP_IP_ENOMEM
+	   : pp_ip_number (&ip_prog.layout.prog, ip_prog.piecewise, &ip_prog.nb);
   ctx_to_save = rc == PP_IP_OK && ctx_cache.path;
   return rc;
 }
 
-/* The numbering made by this process, to the cache, once (said naming the
+/* The program made by this process, to the cache, once (said naming the
    file when it cannot be saved).  */
 static void
 context_before_snapshot (void)
 {
   if (!__atomic_exchange_n (&ctx_to_save, false, __ATOMIC_ACQ_REL))
     return;
-  uint64_t *words;
-  size_t n;
-  if (pp_ip_pack (&ip_prog.layout.prog, &ip_prog.nb, &words, &n))
+  uint64_t *layout = NULL, *numbering = NULL, *w = NULL;
+  size_t nl = 0, nn = 0;
+  if (pp_ip_layout_pack (&ip_prog.layout, &layout, &nl) == PP_IP_OK
+      && pp_ip_pack (&ip_prog.layout.prog, &ip_prog.nb, &numbering, &nn) == PP_IP_OK
+      && (w = pp_malloc ((1 + nl + nn) * sizeof *w)))
     {
-      pp_report (false, "cannot save '%s': out of memory; the next run numbers again",
-		 ctx_cache.path);
-      return;
+      w[0] = nl;
+      for (size_t i = 0; i < nl; i++)
+	w[1 + i] = layout[i];
+      for (size_t i = 0; i < nn; i++)
+	w[1 + nl + i] = numbering[i];
+      pp_ncache_record rec = { .proc = 0, .bytes = (const unsigned char *) w,
+			       .len = (1 + nl + nn) * sizeof *w };
+      pp_ncache_save (&ctx_cache, &rec, 1);
     }
-  pp_ncache_record rec = { .proc = 0, .bytes = (const unsigned char *) words,
-			   .len = n * sizeof *words };
-  pp_ncache_save (&ctx_cache, &rec, 1);
-  pp_free (words);
+  else
+    pp_report (false, "cannot save '%s': out of memory; the next run numbers again",
+	       ctx_cache.path);
+  pp_free (layout);
+  pp_free (numbering);
+  pp_free (w);
 }
 
 /* Numbers the program of the units registered now (runtime.c's list).  */
@@ -334,26 +391,18 @@ number_program (void)
   pp_sort (all, k, sizeof *all, unit_order);
   ip_prog.units = all;
   ip_prog.nunits = k;
-  ip_prog.notes = pp_calloc (k, sizeof *ip_prog.notes);
   const pp_unit_notes **list = pp_calloc (k, sizeof *list);
-  if (!ip_prog.notes || !list)
-    goto out;
-  for (uint32_t u = 0; u < k; u++)
+  if (!list)
     {
-      char err[256];
-      if (pp_notes_decode_own (all[u]->notes, all[u]->notes_len, &ip_prog.notes[u], err,
-			       sizeof err))
-	{
-	  pp_report (false, "interprocedural paths are not counted: unit '%s': %s",
-	       all[u]->name, err);
-	  goto out;
-	}
-      list[u] = &ip_prog.notes[u];
+      pp_report (false, "interprocedural paths are not counted: out of memory");
+      goto out;
     }
   ip_prog.kind_of = ip_prog.kind == PP_IP_SEGMENTS ? &segments_kind : &context_kind;
   if (ip_prog.kind == PP_IP_SEGMENTS)
     {
-      if (pp_ip_layout_build (list, k, &ip_prog.layout))
+      if (decode_notes (list))
+	;
+      else if (pp_ip_layout_build (list, k, &ip_prog.layout))
 	pp_report (false, "interprocedural paths are not counted: out of memory");
       else if (set_up_segments () == 0)
 	{
@@ -362,8 +411,9 @@ number_program (void)
 	}
       goto out;
     }
-  int rc = pp_ip_layout_build (list, k, &ip_prog.layout) || make_manifest ()
-	   ? PP_IP_ENOMEM : number_or_adopt ();
+  int rc = make_manifest () ? PP_IP_ENOMEM : lay_out_and_number (list);
+  if (rc == -3)
+    goto out;			/* said */
   if (rc)
     {
       pp_report (false, "interprocedural paths are not counted: %s",

@@ -25,7 +25,8 @@ struct pp_ip_prog
   bool tried, ready;
   uint32_t nunits;
   struct __pathprof_unit **units;	/* sorted by (name, checksum) */
-  pp_unit_notes *notes;
+  pp_unit_notes *notes;		/* NULL for context and piecewise paths
+				   whose program came from the cache */
   pp_ip_layout layout;
   pp_ip_numbering nb;		/* context and piecewise paths */
   uint32_t kind;		/* enum pp_ip_kind */

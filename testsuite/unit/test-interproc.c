@@ -280,6 +280,102 @@ check_pack (struct unit_property *packed, const pp_ip_program *prog,
   return true;
 }
 
+/* PROG as the layout of one unit (every site a call of its procedure, in
+   site order), packed (pp_ip_layout_pack) and adopted: the adopted layout
+   packed again is the same block, and numbering its program gives the
+   numbering N of PROG, word for word; a block of another number of units
+   or cut short is refused.  */
+static void
+check_layout_pack (struct unit_property *packed, const pp_ip_program *prog,
+		   const pp_ip_numbering *n, bool piecewise, unsigned long long seed)
+{
+  uint32_t np = prog->nprocs;
+  pp_ip_layout l = { .prog = *prog, .nunits = 1 };
+  uint32_t first = 0;
+  l.first_proc = &first;
+  l.ncalls_of = calloc (np, sizeof *l.ncalls_of);
+  l.site_of_call = calloc (np, sizeof *l.site_of_call);
+  l.leaf_edge = calloc (np, sizeof *l.leaf_edge);
+  l.call_vertex = calloc (np, sizeof *l.call_vertex);
+  l.return_vertex = calloc (np, sizeof *l.return_vertex);
+  l.call_block = calloc (np, sizeof *l.call_block);
+  l.edge_role = calloc (np, sizeof *l.edge_role);
+  uint32_t *start = calloc (np + 1, sizeof *start);
+  for (uint32_t p = 0; p < np; p++)
+    {
+      uint32_t k = 0;
+      l.site_of_call[p] = calloc (prog->ncalls + 1, sizeof (uint32_t));
+      l.leaf_edge[p] = calloc (prog->ncalls + 1, sizeof (uint32_t));
+      l.call_vertex[p] = calloc (prog->ncalls + 1, sizeof (uint32_t));
+      l.return_vertex[p] = calloc (prog->ncalls + 1, sizeof (uint32_t));
+      l.call_block[p] = calloc (prog->ncalls + 1, sizeof (uint32_t));
+      l.edge_role[p] = calloc (prog->procs[p].nedges + 1, 1);
+      for (uint32_t s = 0; s < prog->ncalls; s++)
+	if (prog->calls[s].proc == p)
+	  {
+	    l.site_of_call[p][k] = s;
+	    l.leaf_edge[p][k] = UINT32_MAX;
+	    l.call_vertex[p][k] = l.call_block[p][k] = prog->calls[s].call;
+	    l.return_vertex[p][k++] = prog->calls[s].ret;
+	  }
+      l.ncalls_of[p] = k;
+      start[p + 1] = start[p] + k;
+    }
+  l.prog.call_start = start;
+  l.prog.edge_role = (const uint8_t *const *) l.edge_role;
+  uint64_t *w = NULL, *again = NULL, *nw_words = NULL, *want = NULL;
+  size_t nw = 0, nagain = 0, n_nw = 0, nwant = 0;
+  pp_ip_layout a;
+  pp_ip_numbering an;
+  int rc = pp_ip_layout_pack (&l, &w, &nw);
+  int adopted = rc ? rc : pp_ip_layout_adopt (1, w, nw, &a);
+  int repacked = adopted ? adopted : pp_ip_layout_pack (&a, &again, &nagain);
+  int numbered = repacked ? repacked : pp_ip_number (&a.prog, piecewise, &an);
+  if (numbered == 0)
+    {
+      if (pp_ip_pack (&a.prog, &an, &nw_words, &n_nw) || pp_ip_pack (prog, n, &want, &nwant))
+	numbered = -9;
+      pp_ip_numbering_free (&an);
+    }
+  unit_check (packed, numbered == 0 && nagain == nw && !memcmp (again, w, nw * sizeof *w)
+		      && n_nw == nwant && !memcmp (nw_words, want, nwant * sizeof *want),
+	      "seed %llx: layout packed (%d), adopted (%d), packed again (%d), numbered "
+	      "(%d): %zu words, then %zu; its numbering %zu words, expected %zu", seed, rc,
+	      adopted, repacked, numbered, nw, nagain, n_nw, nwant);
+  if (rc == 0)
+    {
+      pp_ip_layout bad;
+      unit_check (packed, pp_ip_layout_adopt (2, w, nw, &bad) == PP_IP_EGRAPH
+			  && pp_ip_layout_adopt (1, w, (size_t) (seed % nw), &bad)
+			     == PP_IP_EGRAPH,
+		  "seed %llx: a layout block of another program or cut short is adopted",
+		  seed);
+    }
+  if (adopted == 0)
+    pp_ip_layout_adopted_free (&a);
+  free (w);
+  free (again);
+  free (nw_words);
+  free (want);
+  for (uint32_t p = 0; p < np; p++)
+    {
+      free (l.site_of_call[p]);
+      free (l.leaf_edge[p]);
+      free (l.call_vertex[p]);
+      free (l.return_vertex[p]);
+      free (l.call_block[p]);
+      free (l.edge_role[p]);
+    }
+  free (l.site_of_call);
+  free (l.leaf_edge);
+  free (l.call_vertex);
+  free (l.return_vertex);
+  free (l.call_block);
+  free (l.edge_role);
+  free (l.ncalls_of);
+  free (start);
+}
+
 /* 200 random numbers below n's npaths decode to paths whose numbers,
    computed again, are the same.  */
 static void
@@ -656,7 +752,7 @@ main (void)
   w.numbers = malloc (MAXPATHS * sizeof *w.numbers);
   w.decode = &decode;
   unsigned long long rng = 0x1998;
-  struct unit_property packed = { .name = "interproc: a numbering packed and adopted is the same numbering; damaged blocks are refused" };
+  struct unit_property packed = { .name = "interproc: a numbering or a layout packed and adopted is the same; damaged blocks are refused" };
   struct unit_property same_cuts = { .name = "interproc: a procedure past the bound is cut at the calls the one-at-a-time search cuts" };
   unsigned cases = 0, skipped = 0, recursive = 0, fakes = 0, cut_sites = 0, cut_sites_ref = 0;
   size_t most_bits = 0;
@@ -759,6 +855,7 @@ main (void)
 	  pp_ip_numbering a;
 	  uint64_t *block = NULL;
 	  bool adopted = check_pack (&packed, &prog, &n, pw, seed, &a, &block);
+	  check_layout_pack (&packed, &prog, &n, pw, seed);
 	  const pp_ip_numbering *use = adopted ? &a : &n;
 	  size_t bits = mpz_sizeinbase (n.npaths, 2);
 	  if (bits > most_bits)
