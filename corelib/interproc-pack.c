@@ -190,8 +190,8 @@ pp_ip_pack (const pp_ip_program *prog, const pp_ip_numbering *nb,
   return pack_block (pack_numbering, nb, prog, words, nwords);
 }
 
-/* The layout's block: its counts, first_proc, external, the calls and
-   call_start; then each procedure's graph (nnodes, nedges, entry, exit,
+/* The layout's block: its counts, first_proc, external (if any), the
+   calls and call_start (if any); then each procedure's graph (nnodes, nedges, entry, exit,
    the edges, the successor and predecessor lists) and calls (site_of_call,
    leaf_edge, call_vertex, return_vertex, call_block), and its edges'
    roles.  */
@@ -203,9 +203,10 @@ pack_layout (const void *what, const void *with, packer *k)
   const pp_ip_program *pr = &l->prog;
   put_pair (k, l->nunits, pr->nprocs);
   put_pair (k, pr->ncalls, pr->main);
-  put_pair (k, pr->max_bits, pr->call_start != NULL);
+  put_pair (k, pr->max_bits, (pr->call_start != NULL) | (pr->external != NULL) << 1);
   put_u32s (k, l->first_proc, l->nunits);
-  put_bools (k, pr->external, pr->nprocs);
+  if (pr->external)
+    put_bools (k, pr->external, pr->nprocs);
   put_u32s (k, (const uint32_t *) pr->calls, 4 * (size_t) pr->ncalls);
   if (pr->call_start)
     put_u32s (k, pr->call_start, (size_t) pr->nprocs + 1);
@@ -468,11 +469,12 @@ pp_ip_layout_adopt (uint32_t nunits, uint64_t *words, size_t nwords, pp_ip_layou
 {
   memset (l, 0, sizeof *l);
   reader r = { .w = words, .n = nwords };
-  uint32_t n, nprocs, ncalls, main, max_bits, starts;
+  uint32_t n, nprocs, ncalls, main, max_bits, has;
   get_pair (&r, &n, &nprocs);
   get_pair (&r, &ncalls, &main);
-  get_pair (&r, &max_bits, &starts);
-  if (r.bad || n != nunits || (main >= nprocs && nprocs) || starts > 1
+  get_pair (&r, &max_bits, &has);
+  bool starts = has & 1;
+  if (r.bad || n != nunits || (main >= nprocs && nprocs) || has > 3
       || nprocs > r.n || ncalls > r.n)	/* a word each at least */
     return PP_IP_EGRAPH;
   pp_ip_program *pr = &l->prog;
@@ -483,7 +485,7 @@ pp_ip_layout_adopt (uint32_t nunits, uint64_t *words, size_t nwords, pp_ip_layou
   for (uint32_t u = 0; l->first_proc && u < nunits; u++)
     if ((u == 0 && l->first_proc[0] != 0) || (u && l->first_proc[u] < l->first_proc[u - 1]))
       r.bad = true;
-  pr->external = get_bools (&r, nprocs);
+  pr->external = has & 2 ? get_bools (&r, nprocs) : NULL;
   pp_ip_call *calls = (pp_ip_call *) get_u32s (&r, 4 * (size_t) ncalls, UINT32_MAX, false);
   pr->calls = calls;
   uint32_t *call_start = starts ? get_u32s (&r, (size_t) nprocs + 1, ncalls + 1, false) : NULL;

@@ -205,48 +205,21 @@ numbering_path (void)
   return path;
 }
 
-/* Segments: sets the program up for kseg-runtime.c, every unit of the same
-   depth.  Returns 0, or -1 with the reason reported.  */
-static int
-set_up_segments (void)
+/* The units' notes decoded (ip_prog.notes), once: NULL when they cannot
+   be (said once).  Under ip_lock (the set-up, or kseg-runtime.c numbering
+   a root).  */
+static const pp_unit_notes *
+program_notes (void)
 {
-  ip_prog.depth = ip_prog.notes[0].depth;
-  for (uint32_t u = 1; u < ip_prog.nunits; u++)
-    if (ip_prog.notes[u].depth != ip_prog.depth)
-      {
-	pp_report (false, "interprocedural paths are not counted: unit '%s' is "
-		   "built for segments of depth %u, unit '%s' of depth %u "
-		   "(-fplugin-arg-pathprof-depth)", ip_prog.units[0]->name, ip_prog.depth,
-		   ip_prog.units[u]->name, ip_prog.notes[u].depth);
-	return -1;
-      }
-  int rc = make_manifest () ? -1
-	   : pp_kseg_init (&ip_prog.layout, ip_prog.notes, ip_prog.depth, PP_KSEG_DENSE_MAX,
-			   PP_KSEG_HASHED, &ip_lock);
-  if (rc)
-    {
-      pp_report (false, "interprocedural paths are not counted: %s",
-		 rc == -1 ? "out of memory"
-		 : "the program breaks the numbering's conventions");
-      return -1;
-    }
-  ip_prog.words = 2;		/* (number, root procedure) */
-  if (pp_kseg_open_cache (numbering_path (), ip_prog.checksum))
-    pp_report (false, "out of memory for the numbering cache; the program is "
-	       "numbered as it runs");
-  return 0;
-}
-
-/* The units' notes decoded (ip_prog.notes), in LIST.  Returns 0, or -1
-   with the reason said.  */
-static int
-decode_notes (const pp_unit_notes **list)
-{
+  static bool tried, ok;
+  if (tried)
+    return ok ? ip_prog.notes : NULL;
+  tried = true;
   ip_prog.notes = pp_calloc (ip_prog.nunits, sizeof *ip_prog.notes);
   if (!ip_prog.notes)
     {
       pp_report (false, "interprocedural paths are not counted: out of memory");
-      return -1;
+      return NULL;
     }
   for (uint32_t u = 0; u < ip_prog.nunits; u++)
     {
@@ -257,10 +230,96 @@ decode_notes (const pp_unit_notes **list)
 	{
 	  pp_report (false, "interprocedural paths are not counted: unit '%s': %s",
 		     unit->name, err);
+	  return NULL;
+	}
+    }
+  ok = true;
+  return ip_prog.notes;
+}
+
+/* ip_prog.layout from the units' notes.  Returns 0, or -1 (said).  */
+static int
+build_layout (void)
+{
+  const pp_unit_notes *notes = program_notes ();
+  const pp_unit_notes **list = notes ? pp_calloc (ip_prog.nunits, sizeof *list) : NULL;
+  for (uint32_t u = 0; list && u < ip_prog.nunits; u++)
+    list[u] = &notes[u];
+  int rc = list ? pp_ip_layout_build (list, ip_prog.nunits, &ip_prog.layout) : -1;
+  if (rc && notes)
+    pp_report (false, "interprocedural paths are not counted: out of memory");
+  pp_free (list);
+  return rc;
+}
+
+/* Word I of unit U's notes' header (notes.h: magic, version, mode,
+   weighting, then a segments mode's depth), read in place; 0 when the
+   notes are shorter.  */
+static uint32_t
+notes_word (const struct __pathprof_unit *u, uint32_t i)
+{
+  if (u->notes_len < 4 * (i + 1))
+    return 0;
+  const unsigned char *m = u->notes + 4 * i;
+  return m[0] | (uint32_t) m[1] << 8 | (uint32_t) m[2] << 16 | (uint32_t) m[3] << 24;
+}
+
+/* Segments: sets the program up for kseg-runtime.c, every unit of the same
+   depth: the numbering cache opened, the layout taken from it or made from
+   the notes, which are decoded only then, or when a root is numbered.
+   Returns 0, or -1 with the reason reported.  */
+static int
+set_up_segments (void)
+{
+  uint32_t mode = notes_word (ip_prog.units[0], 2);
+  ip_prog.depth = notes_word (ip_prog.units[0], 4);
+  for (uint32_t u = 0; u < ip_prog.nunits; u++)
+    {
+      uint32_t depth = notes_word (ip_prog.units[u], 4);
+      if (depth < 1 || depth > PP_SEGMENTS_MAX_DEPTH)
+	{
+	  pp_report (false, "interprocedural paths are not counted: unit '%s': "
+		     "its notes give a depth of %u (1 to %u)", ip_prog.units[u]->name,
+		     depth, PP_SEGMENTS_MAX_DEPTH);
 	  return -1;
 	}
-      list[u] = &ip_prog.notes[u];
+      if (depth != ip_prog.depth)
+	{
+	  pp_report (false, "interprocedural paths are not counted: unit '%s' is "
+		     "built for segments of depth %u, unit '%s' of depth %u "
+		     "(-fplugin-arg-pathprof-depth)", ip_prog.units[0]->name,
+		     ip_prog.depth, ip_prog.units[u]->name, depth);
+	  return -1;
+	}
     }
+  if (make_manifest ())
+    {
+      pp_report (false, "interprocedural paths are not counted: out of memory");
+      return -1;
+    }
+  pp_kseg_open_cache (numbering_path (),
+		      pp_kseg_cache_key (ip_prog.checksum, mode, ip_prog.depth,
+					 PP_KSEG_DENSE_MAX));
+  size_t len = 0;
+  unsigned char *block = pp_kseg_cached_layout (&len);
+  int adopted = block ? pp_ip_layout_adopt (ip_prog.nunits, (uint64_t *) block, len / 8,
+					    &ip_prog.layout)
+	        : PP_IP_EGRAPH;
+  if (block && adopted != PP_IP_OK)
+    pp_kseg_cache_damaged (adopted == PP_IP_ENOMEM ? "out of memory to read it"
+			   : "not of this program");
+  if (adopted != PP_IP_OK && build_layout ())
+    return -1;
+  int rc = pp_kseg_init (&ip_prog.layout, program_notes, mode, ip_prog.depth,
+			 PP_KSEG_DENSE_MAX, PP_KSEG_HASHED, &ip_lock);
+  if (rc)
+    {
+      pp_report (false, "interprocedural paths are not counted: %s",
+		 rc == -1 ? "out of memory"
+		 : "the program breaks the numbering's conventions");
+      return -1;
+    }
+  ip_prog.words = 2;		/* (number, root procedure) */
   return 0;
 }
 
@@ -290,8 +349,8 @@ adopt_program (void)
   key = pp_hash64 (PACKAGE_VERSION, sizeof PACKAGE_VERSION, key);
   size_t len = 0;
   unsigned char *record = NULL;
-  if (pp_ncache_open (&ctx_cache, numbering_path (), key, 1) == 0)
-    record = pp_ncache_find (&ctx_cache, 0, &len);
+  pp_ncache_open (&ctx_cache, numbering_path (), key);
+  record = pp_ncache_find (&ctx_cache, 0, &len);
   if (!record)
     return false;
   uint64_t *w = (uint64_t *) record, n = len / 8;
@@ -311,17 +370,16 @@ adopt_program (void)
 }
 
 /* ip_prog.layout and ip_prog.nb from the cache, else made from the notes
-   (then saved at the first dump).  Returns PP_IP_OK, PP_IP_ENOMEM or
-   pp_ip_number's error; -3 when the notes cannot be read (said).  */
+   (then saved at the first dump).  Returns PP_IP_OK or pp_ip_number's
+   error; -3 when the layout cannot be made (said).  */
 static int
-lay_out_and_number (const pp_unit_notes **list)
+lay_out_and_number (void)
 {
   if (adopt_program ())
     return PP_IP_OK;
-  if (decode_notes (list))
+  if (build_layout ())
     return -3;
-  int rc = pp_ip_layout_build (list, ip_prog.nunits, &ip_prog.layout) ? PP_IP_ENOMEM
-	   : pp_ip_number (&ip_prog.layout.prog, ip_prog.piecewise, &ip_prog.nb);
+  int rc = pp_ip_number (&ip_prog.layout.prog, ip_prog.piecewise, &ip_prog.nb);
   ctx_to_save = rc == PP_IP_OK && ctx_cache.path;
   return rc;
 }
@@ -391,42 +449,32 @@ number_program (void)
   pp_sort (all, k, sizeof *all, unit_order);
   ip_prog.units = all;
   ip_prog.nunits = k;
-  const pp_unit_notes **list = pp_calloc (k, sizeof *list);
-  if (!list)
-    {
-      pp_report (false, "interprocedural paths are not counted: out of memory");
-      goto out;
-    }
   ip_prog.kind_of = ip_prog.kind == PP_IP_SEGMENTS ? &segments_kind : &context_kind;
   if (ip_prog.kind == PP_IP_SEGMENTS)
     {
-      if (decode_notes (list))
-	;
-      else if (pp_ip_layout_build (list, k, &ip_prog.layout))
-	pp_report (false, "interprocedural paths are not counted: out of memory");
-      else if (set_up_segments () == 0)
+      if (set_up_segments () == 0)
 	{
 	  pp_ipt_init (ip_prog.words);
 	  ip_prog.ready = true;
 	}
-      goto out;
+      return;
     }
-  int rc = make_manifest () ? PP_IP_ENOMEM : lay_out_and_number (list);
+  int rc = make_manifest () ? PP_IP_ENOMEM : lay_out_and_number ();
   if (rc == -3)
-    goto out;			/* said */
+    return;			/* said */
   if (rc)
     {
       pp_report (false, "interprocedural paths are not counted: %s",
 	   rc == PP_IP_ENOMEM ? "out of memory for the numbering"
 	   : "the program breaks the numbering's conventions");
-      goto out;
+      return;
     }
   ip_prog.root_of = pp_malloc ((ip_prog.nb.nprocs + 1) * sizeof *ip_prog.root_of);
   ip_prog.gentry_root_of = pp_malloc ((ip_prog.nb.nprocs + 1) * sizeof *ip_prog.root_of);
   if (!ip_prog.root_of || !ip_prog.gentry_root_of)
     {
       pp_report (false, "interprocedural paths are not counted: out of memory");
-      goto out;
+      return;
     }
   for (uint32_t p = 0; p < ip_prog.nb.nprocs; p++)
     ip_prog.root_of[p] = ip_prog.gentry_root_of[p] = NONE;
@@ -439,17 +487,15 @@ number_program (void)
       pp_report (false, "interprocedural paths are not counted: the program's path "
 	   "numbers need %zu bits, more than the %u a profile holds", bits,
 	   64 * PP_PROFILE_WIDE_WORDS_MAX);
-      goto out;
+      return;
     }
   if (make_value_tables ())
     {
       pp_report (false, "interprocedural paths are not counted: out of memory");
-      goto out;
+      return;
     }
   pp_ipt_init (ip_prog.words);
   ip_prog.ready = true;
-out:
-  pp_free (list);
 }
 
 /* The first probe's: numbers the program (once, whichever thread comes

@@ -287,7 +287,8 @@ static const uint64_t no_place = EMPTY;
 static struct
 {
   const pp_ip_layout *layout;
-  const pp_unit_notes *notes;
+  const pp_unit_notes *(*notes) (void);	/* the units', decoded when first
+					   asked (NULL: they cannot be) */
   uint32_t depth;
   uint64_t dense_max;		/* starts of at most this many segments
 				   count them in an array */
@@ -407,13 +408,17 @@ free_root (struct root *R)
   pp_free (R);
 }
 
-/* The unit of procedure p, and its notes.  */
+/* The unit of procedure p, and its notes (NULL: the notes cannot be
+   read, said).  */
 static const pp_function_notes *
 proc_notes (uint32_t p, const pp_unit_notes **unit)
 {
+  const pp_unit_notes *all = ks.notes ();
+  if (!all)
+    return NULL;
   uint32_t u = pp_ip_layout_unit_of (ks.layout, p);
-  *unit = &ks.notes[u];
-  return &ks.notes[u].functions[p - ks.layout->first_proc[u]];
+  *unit = &all[u];
+  return &all[u].functions[p - ks.layout->first_proc[u]];
 }
 
 /* The name of procedure p, for messages.  */
@@ -421,7 +426,8 @@ static const char *
 proc_name (uint32_t p)
 {
   const pp_unit_notes *u;
-  return proc_notes (p, &u)->name;
+  const pp_function_notes *fn = proc_notes (p, &u);
+  return fn ? fn->name : "(a function whose notes cannot be read)";
 }
 
 /* Root p's interesting segments numbered compactly (the header's
@@ -433,11 +439,11 @@ plan_slots (struct build *B, uint32_t p)
 {
   const pp_unit_notes *u;
   const pp_function_notes *fn = proc_notes (p, &u);
-  const pp_mode_info *m = pp_mode_lookup (u->mode);
+  const pp_mode_info *m = fn ? pp_mode_lookup (u->mode) : NULL;
   if (!m || !m->preferential || fn->ninteresting == 0)
     return 0;
   if (!ks.cfg_checksum
-      && !(ks.cfg_checksum = pp_ip_layout_cfg_checksums (ks.layout, ks.notes)))
+      && !(ks.cfg_checksum = pp_ip_layout_cfg_checksums (ks.layout, ks.notes ())))
     return -1;
   if (pp_seg_checksum (&B->s, ks.cfg_checksum) != fn->seg_checksum)
     {
@@ -1099,9 +1105,17 @@ root_of (uint32_t p)
   return R;
 }
 
+/* Words per edge in a root's values for units of MODE.  */
+static uint32_t
+stride_of (uint32_t mode)
+{
+  const pp_mode_info *m = pp_mode_lookup (mode);
+  return m && m->preferential ? 4 : 2;
+}
+
 int
-pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
-	      uint32_t depth, uint64_t dense_max, uint64_t hashed,
+pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *(*notes) (void),
+	      uint32_t mode, uint32_t depth, uint64_t dense_max, uint64_t hashed,
 	      pthread_mutex_t *lock)
 {
   uint32_t n = layout->prog.nprocs;
@@ -1110,8 +1124,7 @@ pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
   ks.depth = depth;
   ks.dense_max = dense_max;
   ks.hashed = hashed;
-  const pp_mode_info *m = pp_mode_lookup (notes[0].mode);
-  ks.stride = m && m->preferential ? 4 : 2;
+  ks.stride = stride_of (mode);
   ks.lock = lock;
   ks.roots = pp_calloc (n + 1, sizeof *ks.roots);
   ks.tried = pp_calloc (n + 1, sizeof *ks.tried);
@@ -1136,19 +1149,37 @@ pp_kseg_free (void)
 
 /* What a cached root's block means, beyond the program's notes: the
    numbering's parameters and the block's layout.  Bump it when the
-   numbering changes what it gives for the same notes.  */
-#define CACHE_LAYOUT 2u
+   numbering changes what it gives for the same notes (3: the file holds
+   the program's layout too, PP_NCACHE_LAYOUT).  */
+#define CACHE_LAYOUT 3u
 
-int
-pp_kseg_open_cache (char *path, uint64_t program)
+uint64_t
+pp_kseg_cache_key (uint64_t program, uint32_t mode, uint32_t depth, uint64_t dense_max)
 {
-  uint64_t what[] = { program, ks.depth, ks.dense_max, ks.stride, CACHE_LAYOUT,
+  uint64_t what[] = { program, depth, dense_max, stride_of (mode), CACHE_LAYOUT,
 		      sizeof (struct root_head), sizeof (struct op),
 		      sizeof (struct start), sizeof (struct rcopy), sizeof (struct crow),
 		      MAX_SLOTS, DENSE_BUDGET };
   uint64_t key = pp_hash64 (what, sizeof what, PP_HASH_SEED);
-  key = pp_hash64 (PACKAGE_VERSION, sizeof PACKAGE_VERSION, key);
-  return pp_ncache_open (&ks.cache, path, key, ks.layout->prog.nprocs);
+  return pp_hash64 (PACKAGE_VERSION, sizeof PACKAGE_VERSION, key);
+}
+
+void
+pp_kseg_open_cache (char *path, uint64_t key)
+{
+  pp_ncache_open (&ks.cache, path, key);
+}
+
+unsigned char *
+pp_kseg_cached_layout (size_t *len)
+{
+  return pp_ncache_find (&ks.cache, PP_NCACHE_LAYOUT, len);
+}
+
+void
+pp_kseg_cache_damaged (const char *what)
+{
+  pp_ncache_damaged (&ks.cache, what);
 }
 
 uint32_t
@@ -1164,10 +1195,20 @@ pp_kseg_save_cache (void)
   if (!ks.cache.path || numbered == ks.saved)
     return 0;
   uint32_t n = ks.layout->prog.nprocs, nrec = 0;
-  pp_ncache_record *rec = pp_calloc ((size_t) n + 1, sizeof *rec);
+  pp_ncache_record *rec = pp_calloc ((size_t) n + 2, sizeof *rec);
   if (!rec)
     return -1;
   int ret = 0;
+  /* The layout last (its record's number is past every procedure's): the
+     cache's, or packed now.  */
+  size_t layout_len = 0;
+  uint64_t *packed = NULL;
+  const unsigned char *layout = pp_ncache_find (&ks.cache, PP_NCACHE_LAYOUT, &layout_len);
+  if (!layout && pp_ip_layout_pack (ks.layout, &packed, &layout_len) == PP_IP_OK)
+    {
+      layout = (const unsigned char *) packed;
+      layout_len *= sizeof *packed;
+    }
   for (uint32_t p = 0; p < n && ret == 0; p++)
     {
       const struct root *R = __atomic_load_n (&ks.roots[p], __ATOMIC_ACQUIRE);
@@ -1183,14 +1224,18 @@ pp_kseg_save_cache (void)
     }
   if (ret == 0)
     {
+      if (layout)
+	rec[nrec++] = (pp_ncache_record) { .proc = PP_NCACHE_LAYOUT, .bytes = layout,
+					   .len = layout_len };
       /* Saved or said (once): the next dump tries again only after new
 	 numberings.  */
       ret = pp_ncache_save (&ks.cache, rec, nrec);
       ks.saved = numbered;
     }
   for (uint32_t i = 0; i < nrec; i++)
-    if (ks.roots[rec[i].proc])
+    if (rec[i].proc < n && ks.roots[rec[i].proc])
       pp_free ((void *) rec[i].bytes);
+  pp_free (packed);
   pp_free (rec);
   return ret;
 }

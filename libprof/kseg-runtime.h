@@ -12,15 +12,16 @@
 
 #include "ip-notes.h"
 
-/* The program is LAYOUT of units NOTES (both kept until the process ends),
-   its segments of depth DEPTH; the segments from a start that has at most
-   DENSE_MAX of them count in an array, the others in hashed places, a
-   root's first table of HASHED of them (a power of 2; 0: none); LOCK
-   guards the supergraphs built at run time.  Returns 0, -1 when out of
-   memory, -2 when the layout does not give its calls grouped by procedure
-   (pp_ip_program.call_start).  */
-int pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
-		  uint32_t depth, uint64_t dense_max, uint64_t hashed,
+/* The program is LAYOUT (kept until the process ends) of units of MODE
+   (notes.h's number), whose notes NOTES () gives when a root is numbered
+   (NULL: they cannot be read; called under LOCK), its segments of depth
+   DEPTH; the segments from a start that has at most DENSE_MAX of them count
+   in an array, the others in hashed places, a root's first table of HASHED
+   of them (a power of 2; 0: none); LOCK guards the supergraphs built at run
+   time.  Returns 0, -1 when out of memory, -2 when the layout does not
+   give its calls grouped by procedure (pp_ip_program.call_start).  */
+int pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *(*notes) (void),
+		  uint32_t mode, uint32_t depth, uint64_t dense_max, uint64_t hashed,
 		  pthread_mutex_t *lock);
 
 /* libprof's DENSE_MAX: as the paths mode's arrays (path-array-max).  */
@@ -28,12 +29,21 @@ int pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *notes,
 /* libprof's HASHED: 4 KB a root that has segments no array places.  */
 #define PP_KSEG_HASHED 256
 
+/* The numbering cache's key for the program whose units' manifest hashes
+   to PROGRAM, of MODE, DEPTH and DENSE_MAX as pp_kseg_init takes them.  */
+uint64_t pp_kseg_cache_key (uint64_t program, uint32_t mode, uint32_t depth,
+			    uint64_t dense_max);
 /* The numbering cache (numbering-cache.h) at PATH (NULL: none; it takes
-   PATH) for the program whose units' manifest hashes to PROGRAM: each root
-   is taken from it where it has one, and pp_kseg_save_cache saves the
-   roots numbered since (a dump).  Return 0, or -1 when out of memory
-   (said).  */
-int pp_kseg_open_cache (char *path, uint64_t program);
+   PATH) of KEY: each root is taken from it where it has one, and
+   pp_kseg_save_cache saves the roots numbered since (a dump), and the
+   program's layout.  It may be opened before pp_kseg_init, whose layout
+   may come from it (pp_kseg_cached_layout: the layout's block, NULL when
+   the file has none).  */
+void pp_kseg_open_cache (char *path, uint64_t key);
+unsigned char *pp_kseg_cached_layout (size_t *len);
+/* The cache's layout cannot be adopted (WHAT: why): said once, naming the
+   file.  */
+void pp_kseg_cache_damaged (const char *what);
 int pp_kseg_save_cache (void);
 /* How many roots this process numbered (the others it took from the
    cache).  */

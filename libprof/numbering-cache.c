@@ -17,7 +17,6 @@
 
 #define MAGIC "PPNUMBR1"
 #define FORMAT 1u
-#define NONE UINT32_MAX
 #define MAX_FILE ((off_t) 1 << 32)	/* read no more (SQLite's: 8 MB) */
 
 struct head
@@ -67,7 +66,7 @@ read_index (const pp_ncache *c, uint32_t *n)
   if (h.key != c->key)
     return NULL;		/* another program's, or an older build's */
   size_t bytes = (size_t) h.nentries * sizeof (struct entry);
-  if (h.nentries > c->nprocs || bytes > c->data_len - sizeof h)
+  if (bytes > c->data_len - sizeof h)
     {
       pp_ncache_damaged (c, "truncated");
       return NULL;
@@ -79,7 +78,7 @@ read_index (const pp_ncache *c, uint32_t *n)
       return NULL;
     }
   for (uint32_t i = 0; i < h.nentries; i++)
-    if (e[i].proc >= c->nprocs || (i && e[i].proc <= e[i - 1].proc)
+    if ((i && e[i].proc <= e[i - 1].proc)
 	|| e[i].offset > c->data_len || e[i].length > c->data_len - e[i].offset)
       {
 	pp_ncache_damaged (c, "corrupted index");
@@ -90,9 +89,9 @@ read_index (const pp_ncache *c, uint32_t *n)
 }
 
 int
-pp_ncache_open (pp_ncache *c, char *path, uint64_t key, uint32_t nprocs)
+pp_ncache_open (pp_ncache *c, char *path, uint64_t key)
 {
-  *c = (pp_ncache) { .path = path, .key = key, .nprocs = nprocs };
+  *c = (pp_ncache) { .path = path, .key = key };
   if (!path)
     return 0;
   int fd = open (path, O_RDONLY | O_CLOEXEC);
@@ -120,26 +119,31 @@ pp_ncache_open (pp_ncache *c, char *path, uint64_t key, uint32_t nprocs)
       c->data_len = n;
     }
   close (fd);
-  uint32_t n = 0;
-  const struct entry *e = c->data ? read_index (c, &n) : NULL;
+  const struct entry *e = c->data ? read_index (c, &c->nentries) : NULL;
   if (!e)
-    return 0;
-  c->entry_of = pp_malloc (((size_t) nprocs + 1) * sizeof *c->entry_of);
-  if (!c->entry_of)
-    return -1;
-  memset (c->entry_of, 0xff, ((size_t) nprocs + 1) * sizeof *c->entry_of);
-  for (uint32_t i = 0; i < n; i++)
-    c->entry_of[e[i].proc] = i;
+    c->nentries = 0;
   return 0;
 }
 
 unsigned char *
 pp_ncache_find (const pp_ncache *c, uint32_t p, size_t *len)
 {
-  if (!c->entry_of || p >= c->nprocs || c->entry_of[p] == NONE)
+  if (c->nentries == 0)
     return NULL;
-  const struct entry *e = (const struct entry *) (c->data + sizeof (struct head))
-			  + c->entry_of[p];
+  /* The index is sorted by record (read_index).  */
+  const struct entry *e = (const struct entry *) (c->data + sizeof (struct head));
+  uint32_t lo = 0, hi = c->nentries;
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (e[mid].proc < p)
+	lo = mid + 1;
+      else
+	hi = mid;
+    }
+  if (lo == c->nentries || e[lo].proc != p)
+    return NULL;
+  e += lo;
   unsigned char *bytes = c->data + e->offset;
   if ((e->offset | e->length) & 7)
     {
@@ -210,7 +214,6 @@ void
 pp_ncache_close (pp_ncache *c)
 {
   pp_free (c->data);
-  pp_free (c->entry_of);
   pp_free (c->path);
   *c = (pp_ncache) { 0 };
 }

@@ -29,19 +29,22 @@ typedef struct pp_ncache
 {
   char *path;			/* NULL: no cache (PATHPROF_NUMBERING_FILE empty) */
   uint64_t key;
-  uint32_t nprocs;
   unsigned char *data;		/* the file, read whole at open, or NULL */
   size_t data_len;
-  uint32_t *entry_of;		/* per procedure: its index entry, or UINT32_MAX */
+  uint32_t nentries;		/* in the file's index (0: none) */
 } pp_ncache;
 
-/* Opens the cache of the program KEY of NPROCS procedures at PATH (NULL:
-   none; the cache takes it).  A missing or stale file opens as empty; a
-   damaged one too, said once naming the file.  Returns 0, or -1 when out of
-   memory (the cache is then empty).  */
-int pp_ncache_open (pp_ncache *c, char *path, uint64_t key, uint32_t nprocs);
-/* Procedure P's record (its length in *LEN), 8-byte aligned, or NULL when
-   the file has none or it is damaged (said, naming the file).  It lives as
+/* The records that are not a procedure's (a segments root's), by the
+   number the index gives them: past any procedure.  */
+#define PP_NCACHE_LAYOUT (UINT32_MAX - 1)	/* the program's layout */
+
+/* Opens the cache of the program KEY at PATH (NULL: none; the cache takes
+   it).  A missing or stale file opens as empty; a damaged one too, said
+   once naming the file.  Returns 0.  */
+int pp_ncache_open (pp_ncache *c, char *path, uint64_t key);
+/* Record P's bytes (its length in *LEN; P a procedure, or
+   PP_NCACHE_LAYOUT), 8-byte aligned, or NULL when the file has none or it
+   is damaged (said, naming the file).  It lives as
    long as the cache, and the caller may change it (adopt a root in place):
    a later find of the same record checks the bytes as they are then.  */
 unsigned char *pp_ncache_find (const pp_ncache *c, uint32_t p, size_t *len);
@@ -50,7 +53,7 @@ unsigned char *pp_ncache_find (const pp_ncache *c, uint32_t p, size_t *len);
    the numberings it holds are made again.  */
 void pp_ncache_damaged (const pp_ncache *c, const char *what);
 
-/* One record to save: procedure proc's bytes.  */
+/* One record to save: procedure proc's bytes (or PP_NCACHE_LAYOUT's).  */
 typedef struct pp_ncache_record
 {
   uint32_t proc;

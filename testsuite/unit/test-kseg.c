@@ -233,6 +233,13 @@ static pp_ip_program prog;
 static pp_ip_layout layout;
 static pp_unit_notes notes;
 static pp_function_notes fnotes[MAXPROCS];
+
+/* pp_kseg_init's notes: the program's one unit.  */
+static const pp_unit_notes *
+unit_notes (void)
+{
+  return &notes;
+}
 static char fn_addr[MAXPROCS];	/* the functions' addresses (tags) */
 static uint32_t k_depth;
 /* interproc-ppp: per root, whether its checksum matches (slots).  */
@@ -771,8 +778,8 @@ main (void)
 	 grow (1, 2 places), libprof's.  */
       static const uint64_t hashed_choice[] = { 0, 1, 2, PP_KSEG_HASHED };
       hashed = hashed_choice[unit_rand (&rng) % 4];
-      unit_check (&same, built && pp_kseg_init (&layout, &notes, k_depth, dense_max,
-						hashed, &lock) == 0,
+      unit_check (&same, built && pp_kseg_init (&layout, unit_notes, notes.mode, k_depth,
+						dense_max, hashed, &lock) == 0,
 		  "seed %llx: set-up failed", seed);
       /* The numbering cache: the first three runs number the roots and
 	 save them, the last three (a new process, as it were) adopt them,
@@ -780,7 +787,8 @@ main (void)
       bool damage = t % 8 == 7, reseal = t % 8 == 3;
       unlink (cache);
       if (built)
-	pp_kseg_open_cache (strdup (cache), seed);
+	pp_kseg_open_cache (strdup (cache), pp_kseg_cache_key (seed, notes.mode, k_depth,
+								  dense_max));
       for (unsigned r = 0; built && r < 6; r++)
 	{
 	  if (r == 3)
@@ -793,8 +801,9 @@ main (void)
 		damage_file (cache, &rng);
 	      if (reseal)
 		reseal_inconsistent (cache);
-	      pp_kseg_init (&layout, &notes, k_depth, dense_max, hashed, &lock);
-	      pp_kseg_open_cache (strdup (cache), seed);
+	      pp_kseg_init (&layout, unit_notes, notes.mode, k_depth, dense_max, hashed, &lock);
+	      pp_kseg_open_cache (strdup (cache), pp_kseg_cache_key (seed, notes.mode, k_depth,
+								  dense_max));
 	      numbered_before = numbered;
 	    }
 	  want.n = got.n = want.lost = 0;
