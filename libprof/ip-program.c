@@ -6,12 +6,15 @@
    at the first ENTER of the process, the units registered then (every unit
    of the program and of the libraries loaded with it; one loaded later by
    dlopen is not numbered, and its activations are not tracked) are sorted
-   by (name, checksum), their notes decoded and the program of ip-notes.h
-   laid out, once, under ip_lock; context and piecewise paths number it
-   there (corelib/interproc.h, with GMP) and make each procedure's table of
-   edge values for the code, the segments modes hand it to
-   kseg-runtime.c, which numbers each root when it first runs.  A program
-   whose units want different kinds is not counted (one message).  */
+   by (name, checksum) and the program of ip-notes.h is laid out, once,
+   under ip_lock: taken from the numbering cache (numbering-cache.h) when an
+   earlier run of the same program saved it there, else from the units'
+   notes, decoded then.  Context and piecewise paths number it there
+   (corelib/interproc.h, with GMP), or take that numbering from the cache
+   too, and make each procedure's table of edge values for the code; the
+   segments modes hand it to kseg-runtime.c, which numbers each root when it
+   first runs (or takes it from the cache).  A program whose units want
+   different kinds is not counted (one message).  */
 
 #define _GNU_SOURCE 1
 
