@@ -65,12 +65,12 @@ read_index (const pp_ncache *c, uint32_t *n)
     }
   if (h.key != c->key)
     return NULL;		/* another program's, or an older build's */
-  size_t bytes = (size_t) h.nentries * sizeof (struct entry);
-  if (bytes > c->data_len - sizeof h)
+  if (h.nentries > (c->data_len - sizeof h) / sizeof (struct entry))
     {
       pp_ncache_damaged (c, "truncated");
       return NULL;
     }
+  size_t bytes = (size_t) h.nentries * sizeof (struct entry);
   const struct entry *e = (const struct entry *) (c->data + sizeof h);
   if (PP_CHECKSUM_DIFFERS (h.hash, pp_hash64 (e, bytes, PP_HASH_SEED)))
     {
