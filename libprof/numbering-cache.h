@@ -1,17 +1,18 @@
 /* libprof: the numbering cache, a file of the numberings a process made at
    run time (one opaque record per procedure: a segments root's block,
-   kseg-runtime.c; or, for context and piecewise paths, the program's
-   numbering as corelib's pp_ip_pack block under procedure 0,
-   ip-program.c), so that the next run of the same program adopts them
-   instead of numbering again.
+   kseg-runtime.c, and the program's layout past them, PP_NCACHE_LAYOUT;
+   or, for context and piecewise paths, the program's layout and numbering
+   as corelib's blocks under procedure 0, ip-program.c), so that the next
+   run of the same program adopts them instead of making them again.
 
    Format (host byte order: the file is only read on the machine that wrote
    it, by the same program):
-     8 bytes "PPNUMBR1", u32 version, u32 nentries, u64 key,
+     8 bytes "PPNUMBR1", u32 version (2), u32 nentries, u64 key,
      u64 hash (pp_hash64 of the index), then the index:
      nentries x { u32 proc, u32 zero, u64 offset, u64 length, u64 hash }
      sorted by proc, no proc twice, then the records where the index puts
-     them (each record's hash is pp_hash64 of its bytes).
+     them (each a multiple of 8 bytes, its hash numbering-cache.c's
+     record_sum of them).
    KEY names the program and what the records mean (its units' notes, the
    numbering's parameters, libprof's record layout): a file of another key
    is stale, never read, and replaced at the next save.  A writer replaces
