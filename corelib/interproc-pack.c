@@ -1,25 +1,28 @@
-/* A numbering as one block of words (interproc.h pp_ip_pack, pp_ip_adopt),
-   so that libprof can keep the context and piecewise numbering of a program
-   in its numbering cache and the next run adopt it instead of numbering.
+/* A numbering (interproc.h pp_ip_pack, pp_ip_adopt) and a program's layout
+   (ip-notes.h pp_ip_layout_pack, pp_ip_layout_adopt) as blocks of words, so
+   that libprof can keep them in its numbering cache and the next run adopt
+   them instead of making them again.
 
-   The block is a sequence of 64-bit words in host order, read only on the
+   A block is a sequence of 64-bit words in host order, read only on the
    machine that wrote it.  Counts go two to a word; u32 arrays two to a word,
    the last word padded; a bool array eight to a word; a number is a word
    holding its signed size in limbs, then its limbs as GMP keeps them
-   (padded to a word).  In order: the program's counts (procedures, calls,
+   (padded to a word).  The numbering's, in order: the program's counts (procedures, calls,
    roots, piecewise), its calls, exit_of_site, recursive, roots, root_gentry,
    root_value and npaths; then each procedure: its counts and vertices, psi
    per vertex, its G*_fin edges (src, dst, kind, arg; then rho), out_start,
    call_at, back_of_edge, fin_of_edge, exit_of_edge, entry_of_edge,
-   leave_of, reentry_of, unbal, exit_site and exit_value.
+   leave_of, reentry_of, unbal, exit_site and exit_value.  The layout's:
+   pack_layout below.
 
-   Adoption makes no copy of the arrays or the numbers: the numbering's
-   arrays point into the block, its numbers are read-only views of the
-   block's limbs (mpz_roinit_n); only the structures that hold numbers
-   (psi, the edges, the exits' and roots' values) are allocated.  It checks
-   every count against the program and every index the numbering's users
-   follow, so that a block that passes is one pp_ip_number could have
-   made for this program.  */
+   Adoption makes no copy of the arrays or the numbers: the arrays point
+   into the block, the numbers are read-only views of the block's limbs
+   (MPZ_ROINIT_N); only the structures that hold numbers (psi, the edges,
+   the exits' and roots' values) and the per-procedure tables of pointers
+   are allocated.  It checks every count against the program and every
+   index the users follow, so that a numbering that passes is one
+   pp_ip_number could have made for this program, and a layout one whose
+   every index stays in range.  */
 
 #include <string.h>
 
@@ -74,12 +77,13 @@ put_u32s (packer *k, const uint32_t *a, size_t n)
     memcpy (at, a, n * sizeof *a);
 }
 
+/* N bytes (bools, roles), eight to a word.  */
 static void
-put_bools (packer *k, const bool *a, size_t n)
+put_bytes (packer *k, const void *a, size_t n)
 {
-  unsigned char *at = (unsigned char *) room (k, (n + 7) / 8);
-  for (size_t i = 0; at && i < n; i++)
-    at[i] = a[i];
+  uint64_t *at = room (k, (n + 7) / 8);
+  if (at && n)
+    memcpy (at, a, n);
 }
 
 #define LIMB_WORDS(n) (((size_t) (n) * sizeof (mp_limb_t) + 7) / 8)
@@ -109,50 +113,50 @@ put_lins (packer *k, const pp_ip_lin *f, size_t n)
 }
 
 static void
-pack (const pp_ip_program *prog, const pp_ip_numbering *nb, packer *k0)
+pack_numbering (const void *what, const void *with, packer *k)
 {
-  packer k = *k0;
-  put_pair (&k, nb->nprocs, nb->ncalls);
-  put_pair (&k, nb->nroots, nb->piecewise);
-  put_u32s (&k, (const uint32_t *) nb->calls, 4 * (size_t) nb->ncalls);
-  put_u32s (&k, nb->exit_of_site, nb->ncalls);
-  put_bools (&k, nb->recursive, nb->ncalls);
-  put_u32s (&k, nb->roots, nb->nroots);
-  put_bools (&k, nb->root_gentry, nb->nroots);
+  const pp_ip_numbering *nb = what;
+  const pp_ip_program *prog = with;
+  put_pair (k, nb->nprocs, nb->ncalls);
+  put_pair (k, nb->nroots, nb->piecewise);
+  put_u32s (k, (const uint32_t *) nb->calls, 4 * (size_t) nb->ncalls);
+  put_u32s (k, nb->exit_of_site, nb->ncalls);
+  put_bytes (k, nb->recursive, nb->ncalls);
+  put_u32s (k, nb->roots, nb->nroots);
+  put_bytes (k, nb->root_gentry, nb->nroots);
   for (uint32_t r = 0; r < nb->nroots; r++)
-    put_num (&k, nb->root_value[r]);
-  put_num (&k, nb->npaths);
+    put_num (k, nb->root_value[r]);
+  put_num (k, nb->npaths);
   for (uint32_t p = 0; p < nb->nprocs; p++)
     {
       const pp_ip_proc *ip = &nb->procs[p];
       uint32_t ge = prog->procs[p].nedges, nv = ip->nnodes;
-      put_pair (&k, nv, ip->nedges);
-      put_pair (&k, ip->entry, ip->exit);
-      put_pair (&k, ip->gexit, ip->gentry);
-      put_pair (&k, ip->nexits, 0);
-      put_lins (&k, ip->psi, nv);
+      put_pair (k, nv, ip->nedges);
+      put_pair (k, ip->entry, ip->exit);
+      put_pair (k, ip->gexit, ip->gentry);
+      put_pair (k, ip->nexits, 0);
+      put_lins (k, ip->psi, nv);
       for (uint32_t e = 0; e < ip->nedges; e++)
 	{
 	  const pp_ip_edge *x = &ip->edges[e];
-	  put_pair (&k, x->src, x->dst);
-	  put_pair (&k, x->kind, x->arg);
+	  put_pair (k, x->src, x->dst);
+	  put_pair (k, x->kind, x->arg);
 	}
       for (uint32_t e = 0; e < ip->nedges; e++)
-	put_lins (&k, &ip->edges[e].rho, 1);
-      put_u32s (&k, ip->out_start, nv + 1);
-      put_u32s (&k, ip->call_at, nv);
-      put_u32s (&k, (const uint32_t *) ip->back_of_edge, ge);
-      put_u32s (&k, ip->fin_of_edge, ge);
-      put_u32s (&k, ip->exit_of_edge, ge);
-      put_u32s (&k, ip->entry_of_edge, ge);
-      put_u32s (&k, ip->leave_of, nv);
-      put_u32s (&k, ip->reentry_of, nv);
-      put_num (&k, ip->unbal);
-      put_u32s (&k, ip->exit_site, ip->nexits);
+	put_lins (k, &ip->edges[e].rho, 1);
+      put_u32s (k, ip->out_start, nv + 1);
+      put_u32s (k, ip->call_at, nv);
+      put_u32s (k, (const uint32_t *) ip->back_of_edge, ge);
+      put_u32s (k, ip->fin_of_edge, ge);
+      put_u32s (k, ip->exit_of_edge, ge);
+      put_u32s (k, ip->entry_of_edge, ge);
+      put_u32s (k, ip->leave_of, nv);
+      put_u32s (k, ip->reentry_of, nv);
+      put_num (k, ip->unbal);
+      put_u32s (k, ip->exit_site, ip->nexits);
       for (uint32_t i = 0; i < ip->nexits; i++)
-	put_num (&k, ip->exit_value[i]);
+	put_num (k, ip->exit_value[i]);
     }
-  *k0 = k;
 }
 
 /* The block FN writes of WHAT (and WITH), counted, then written into one
@@ -177,12 +181,6 @@ pack_block (void (*fn) (const void *, const void *, packer *), const void *what,
   return PP_IP_OK;
 }
 
-static void
-pack_numbering (const void *nb, const void *prog, packer *k)
-{
-  pack (prog, nb, k);
-}
-
 int
 pp_ip_pack (const pp_ip_program *prog, const pp_ip_numbering *nb,
 	    uint64_t **words, size_t *nwords)
@@ -191,10 +189,10 @@ pp_ip_pack (const pp_ip_program *prog, const pp_ip_numbering *nb,
 }
 
 /* The layout's block: its counts, first_proc, external (if any), the
-   calls and call_start (if any); then each procedure's graph (nnodes, nedges, entry, exit,
-   the edges, the successor and predecessor lists) and calls (site_of_call,
-   leaf_edge, call_vertex, return_vertex, call_block), and its edges'
-   roles.  */
+   calls and call_start (if any); then each procedure's graph (nnodes,
+   nedges, entry, exit, the edges, the successor and predecessor lists),
+   its calls (site_of_call, leaf_edge, call_vertex, return_vertex,
+   call_block) and its edges' roles.  */
 static void
 pack_layout (const void *what, const void *with, packer *k)
 {
@@ -206,7 +204,7 @@ pack_layout (const void *what, const void *with, packer *k)
   put_pair (k, pr->max_bits, (pr->call_start != NULL) | (pr->external != NULL) << 1);
   put_u32s (k, l->first_proc, l->nunits);
   if (pr->external)
-    put_bools (k, pr->external, pr->nprocs);
+    put_bytes (k, pr->external, pr->nprocs);
   put_u32s (k, (const uint32_t *) pr->calls, 4 * (size_t) pr->ncalls);
   if (pr->call_start)
     put_u32s (k, pr->call_start, (size_t) pr->nprocs + 1);
@@ -227,9 +225,7 @@ pack_layout (const void *what, const void *with, packer *k)
       put_u32s (k, l->call_vertex[p], nc);
       put_u32s (k, l->return_vertex[p], nc);
       put_u32s (k, l->call_block[p], nc);
-      unsigned char *role = (unsigned char *) room (k, ((size_t) g->nedges + 7) / 8);
-      for (uint32_t e = 0; role && e < g->nedges; e++)
-	role[e] = l->edge_role[p][e];
+      put_bytes (k, l->edge_role[p], g->nedges);
     }
 }
 

@@ -240,10 +240,13 @@ program_notes (void)
   return ip_prog.notes;
 }
 
-/* ip_prog.layout from the units' notes.  Returns 0, or -1 (said).  */
+/* ip_prog.layout from the numbering cache C, else from the units' notes.
+   Returns 0, or -1 (said).  */
 static int
-build_layout (void)
+lay_out (const pp_ncache *c)
 {
+  if (pp_ncache_adopt_layout (c, ip_prog.nunits, &ip_prog.layout))
+    return 0;
   const pp_unit_notes *notes = program_notes ();
   const pp_unit_notes **list = notes ? pp_calloc (ip_prog.nunits, sizeof *list) : NULL;
   for (uint32_t u = 0; list && u < ip_prog.nunits; u++)
@@ -303,15 +306,7 @@ set_up_segments (void)
   pp_kseg_open_cache (numbering_path (),
 		      pp_kseg_cache_key (ip_prog.checksum, mode, ip_prog.depth,
 					 PP_KSEG_DENSE_MAX));
-  size_t len = 0;
-  unsigned char *block = pp_kseg_cached_layout (&len);
-  int adopted = block ? pp_ip_layout_adopt (ip_prog.nunits, (uint64_t *) block, len / 8,
-					    &ip_prog.layout)
-	        : PP_IP_EGRAPH;
-  if (block && adopted != PP_IP_OK)
-    pp_kseg_cache_damaged (adopted == PP_IP_ENOMEM ? "out of memory to read it"
-			   : "not of this program");
-  if (adopted != PP_IP_OK && build_layout ())
+  if (lay_out (pp_kseg_cache ()))
     return -1;
   int rc = pp_kseg_init (&ip_prog.layout, program_notes, mode, ip_prog.depth,
 			 PP_KSEG_DENSE_MAX, PP_KSEG_HASHED, &ip_lock);
@@ -327,62 +322,42 @@ set_up_segments (void)
 }
 
 /* The context and piecewise program, kept in the numbering cache
-   (numbering-cache.h) as one record under procedure 0: a word giving the
-   length of the layout's block (ip-notes.h pp_ip_layout_pack), that block,
-   then the numbering's (interproc.h pp_ip_pack).  A run that finds it
-   adopts both (corelib/interproc-pack.c: their arrays and numbers stay in
-   the cache's memory, which is never freed) and decodes no notes; one that
-   does not lays the program out from its units' notes, numbers it, and
-   saves it at its first dump.  What the key covers beyond the program
-   record's checksum (its units' names and notes): the kind, the
-   numbering's bound, the limb size and libprof's version; bump
-   CTX_CACHE_LAYOUT when the layout or the numbering changes what it gives
-   for the same notes.  */
-#define CTX_CACHE_LAYOUT 2u
+   (numbering-cache.h) as two records: the layout (PP_NCACHE_LAYOUT, as in
+   the segments modes) and the numbering (interproc.h pp_ip_pack) under
+   procedure 0.  A run that finds them adopts them (corelib/interproc-pack.c:
+   their arrays and numbers stay in the cache's memory, which is never
+   freed) and decodes no notes; one that does not lays the program out from
+   its units' notes and numbers it, and saves what it made at its first
+   dump.  What the key covers beyond the program record's checksum (its
+   units' names and notes): the kind, the numbering's bound, the limb size
+   (and libprof's version); bump CTX_CACHE_LAYOUT when the layout or the
+   numbering changes what it gives for the same notes.  */
+#define CTX_CACHE_LAYOUT 3u
 static pp_ncache ctx_cache;
 static bool ctx_to_save;
 
-/* ip_prog.layout and ip_prog.nb from the cache: whether they are.  */
-static bool
-adopt_program (void)
-{
-  uint64_t what[] = { ip_prog.checksum, 0xc0e7e47, ip_prog.kind, PP_IP_MAX_BITS,
-		      sizeof (mp_limb_t), CTX_CACHE_LAYOUT };
-  uint64_t key = pp_hash64 (what, sizeof what, PP_HASH_SEED);
-  key = pp_hash64 (PACKAGE_VERSION, sizeof PACKAGE_VERSION, key);
-  size_t len = 0;
-  unsigned char *record = NULL;
-  pp_ncache_open (&ctx_cache, numbering_path (), key);
-  record = pp_ncache_find (&ctx_cache, 0, &len);
-  if (!record)
-    return false;
-  uint64_t *w = (uint64_t *) record, n = len / 8;
-  int rc = n && w[0] < n ? pp_ip_layout_adopt (ip_prog.nunits, w + 1, w[0], &ip_prog.layout)
-	   : PP_IP_EGRAPH;
-  if (rc == PP_IP_OK)
-    {
-      rc = pp_ip_adopt (&ip_prog.layout.prog, ip_prog.piecewise, w + 1 + w[0],
-			n - 1 - w[0], &ip_prog.nb);
-      if (rc != PP_IP_OK)
-	pp_ip_layout_adopted_free (&ip_prog.layout);
-    }
-  if (rc != PP_IP_OK)
-    pp_ncache_damaged (&ctx_cache, rc == PP_IP_ENOMEM
-		       ? "out of memory to read it" : "not of this program");
-  return rc == PP_IP_OK;
-}
-
-/* ip_prog.layout and ip_prog.nb from the cache, else made from the notes
-   (then saved at the first dump).  Returns PP_IP_OK or pp_ip_number's
-   error; -3 when the layout cannot be made (said).  */
+/* ip_prog.layout and ip_prog.nb from the cache, else made (then saved at
+   the first dump).  Returns PP_IP_OK or pp_ip_number's error; -3 when the
+   layout cannot be made (said).  */
 static int
 lay_out_and_number (void)
 {
-  if (adopt_program ())
-    return PP_IP_OK;
-  if (build_layout ())
+  uint64_t what[] = { ip_prog.checksum, 0xc0e7e47, ip_prog.kind, PP_IP_MAX_BITS,
+		      sizeof (mp_limb_t), CTX_CACHE_LAYOUT };
+  pp_ncache_open (&ctx_cache, numbering_path (), pp_ncache_key (what, sizeof what / sizeof *what));
+  if (lay_out (&ctx_cache))
     return -3;
-  int rc = pp_ip_number (&ip_prog.layout.prog, ip_prog.piecewise, &ip_prog.nb);
+  size_t len = 0;
+  unsigned char *block = pp_ncache_find (&ctx_cache, 0, &len);
+  int rc = block ? pp_ip_adopt (&ip_prog.layout.prog, ip_prog.piecewise,
+				(uint64_t *) block, len / 8, &ip_prog.nb)
+	   : PP_IP_EGRAPH;
+  if (rc == PP_IP_OK)
+    return PP_IP_OK;
+  if (block)
+    pp_ncache_damaged (&ctx_cache, rc == PP_IP_ENOMEM ? "out of memory to read it"
+		       : "not of this program");
+  rc = pp_ip_number (&ip_prog.layout.prog, ip_prog.piecewise, &ip_prog.nb);
   ctx_to_save = rc == PP_IP_OK && ctx_cache.path;
   return rc;
 }
@@ -394,27 +369,21 @@ context_before_snapshot (void)
 {
   if (!__atomic_exchange_n (&ctx_to_save, false, __ATOMIC_ACQ_REL))
     return;
-  uint64_t *layout = NULL, *numbering = NULL, *w = NULL;
-  size_t nl = 0, nn = 0;
-  if (pp_ip_layout_pack (&ip_prog.layout, &layout, &nl) == PP_IP_OK
-      && pp_ip_pack (&ip_prog.layout.prog, &ip_prog.nb, &numbering, &nn) == PP_IP_OK
-      && (w = pp_malloc ((1 + nl + nn) * sizeof *w)))
+  uint64_t *numbering = NULL, *layout = NULL;
+  size_t n = 0;
+  pp_ncache_record rec[2];
+  if (pp_ip_pack (&ip_prog.layout.prog, &ip_prog.nb, &numbering, &n) == PP_IP_OK
+      && pp_ncache_layout_record (&ctx_cache, &ip_prog.layout, &rec[1], &layout) == 0)
     {
-      w[0] = nl;
-      for (size_t i = 0; i < nl; i++)
-	w[1 + i] = layout[i];
-      for (size_t i = 0; i < nn; i++)
-	w[1 + nl + i] = numbering[i];
-      pp_ncache_record rec = { .proc = 0, .bytes = (const unsigned char *) w,
-			       .len = (1 + nl + nn) * sizeof *w };
-      pp_ncache_save (&ctx_cache, &rec, 1);
+      rec[0] = (pp_ncache_record) { .proc = 0, .bytes = (const unsigned char *) numbering,
+				    .len = n * sizeof *numbering };
+      pp_ncache_save (&ctx_cache, rec, 2);
     }
   else
     pp_report (false, "cannot save '%s': out of memory; the next run numbers again",
 	       ctx_cache.path);
-  pp_free (layout);
   pp_free (numbering);
-  pp_free (w);
+  pp_free (layout);
 }
 
 /* Numbers the program of the units registered now (runtime.c's list).  */

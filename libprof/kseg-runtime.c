@@ -1160,8 +1160,7 @@ pp_kseg_cache_key (uint64_t program, uint32_t mode, uint32_t depth, uint64_t den
 		      sizeof (struct root_head), sizeof (struct op),
 		      sizeof (struct start), sizeof (struct rcopy), sizeof (struct crow),
 		      MAX_SLOTS, DENSE_BUDGET };
-  uint64_t key = pp_hash64 (what, sizeof what, PP_HASH_SEED);
-  return pp_hash64 (PACKAGE_VERSION, sizeof PACKAGE_VERSION, key);
+  return pp_ncache_key (what, sizeof what / sizeof *what);
 }
 
 void
@@ -1170,16 +1169,10 @@ pp_kseg_open_cache (char *path, uint64_t key)
   pp_ncache_open (&ks.cache, path, key);
 }
 
-unsigned char *
-pp_kseg_cached_layout (size_t *len)
+const pp_ncache *
+pp_kseg_cache (void)
 {
-  return pp_ncache_find (&ks.cache, PP_NCACHE_LAYOUT, len);
-}
-
-void
-pp_kseg_cache_damaged (const char *what)
-{
-  pp_ncache_damaged (&ks.cache, what);
+  return &ks.cache;
 }
 
 uint32_t
@@ -1199,16 +1192,10 @@ pp_kseg_save_cache (void)
   if (!rec)
     return -1;
   int ret = 0;
-  /* The layout last (its record's number is past every procedure's): the
-     cache's, or packed now.  */
-  size_t layout_len = 0;
-  uint64_t *packed = NULL;
-  const unsigned char *layout = pp_ncache_find (&ks.cache, PP_NCACHE_LAYOUT, &layout_len);
-  if (!layout && pp_ip_layout_pack (ks.layout, &packed, &layout_len) == PP_IP_OK)
-    {
-      layout = (const unsigned char *) packed;
-      layout_len *= sizeof *packed;
-    }
+  /* The layout last (its record's number is past every procedure's).  */
+  uint64_t *packed;
+  pp_ncache_record layout;
+  bool have_layout = pp_ncache_layout_record (&ks.cache, ks.layout, &layout, &packed) == 0;
   for (uint32_t p = 0; p < n && ret == 0; p++)
     {
       const struct root *R = __atomic_load_n (&ks.roots[p], __ATOMIC_ACQUIRE);
@@ -1224,9 +1211,8 @@ pp_kseg_save_cache (void)
     }
   if (ret == 0)
     {
-      if (layout)
-	rec[nrec++] = (pp_ncache_record) { .proc = PP_NCACHE_LAYOUT, .bytes = layout,
-					   .len = layout_len };
+      if (have_layout)
+	rec[nrec++] = layout;
       /* Saved or said (once): the next dump tries again only after new
 	 numberings.  */
       ret = pp_ncache_save (&ks.cache, rec, nrec);

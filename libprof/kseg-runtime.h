@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "ip-notes.h"
+#include "numbering-cache.h"
 
 /* The program is LAYOUT (kept until the process ends) of units of MODE
    (notes.h's number), whose notes NOTES () gives when a root is numbered
@@ -37,13 +38,9 @@ uint64_t pp_kseg_cache_key (uint64_t program, uint32_t mode, uint32_t depth,
    PATH) of KEY: each root is taken from it where it has one, and
    pp_kseg_save_cache saves the roots numbered since (a dump), and the
    program's layout.  It may be opened before pp_kseg_init, whose layout
-   may come from it (pp_kseg_cached_layout: the layout's block, NULL when
-   the file has none).  */
+   may come from it (pp_kseg_cache, for pp_ncache_adopt_layout).  */
 void pp_kseg_open_cache (char *path, uint64_t key);
-unsigned char *pp_kseg_cached_layout (size_t *len);
-/* The cache's layout cannot be adopted (WHAT: why): said once, naming the
-   file.  */
-void pp_kseg_cache_damaged (const char *what);
+const pp_ncache *pp_kseg_cache (void);
 int pp_kseg_save_cache (void);
 /* How many roots this process numbered (the others it took from the
    cache).  */

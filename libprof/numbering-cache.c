@@ -11,6 +11,7 @@
 #include "alloc.h"
 #include "file-names.h"
 #include "hash.h"
+#include "ip-notes.h"
 #include "ip-runtime.h"
 #include "numbering-cache.h"
 #include "profile.h"
@@ -249,4 +250,41 @@ pp_ncache_close (pp_ncache *c)
   pp_free (c->data);
   pp_free (c->path);
   *c = (pp_ncache) { 0 };
+}
+
+uint64_t
+pp_ncache_key (const uint64_t *what, size_t n)
+{
+  uint64_t key = pp_hash64 (what, n * sizeof *what, PP_HASH_SEED);
+  return pp_hash64 (PACKAGE_VERSION, sizeof PACKAGE_VERSION, key);
+}
+
+bool
+pp_ncache_adopt_layout (const pp_ncache *c, uint32_t nunits, pp_ip_layout *l)
+{
+  size_t len = 0;
+  unsigned char *block = pp_ncache_find (c, PP_NCACHE_LAYOUT, &len);
+  int rc = block ? pp_ip_layout_adopt (nunits, (uint64_t *) block, len / 8, l)
+	   : PP_IP_EGRAPH;
+  if (block && rc != PP_IP_OK)
+    pp_ncache_damaged (c, rc == PP_IP_ENOMEM ? "out of memory to read it"
+		       : "not of this program");
+  return rc == PP_IP_OK;
+}
+
+int
+pp_ncache_layout_record (const pp_ncache *c, const pp_ip_layout *l,
+			 pp_ncache_record *rec, uint64_t **packed)
+{
+  *packed = NULL;
+  *rec = (pp_ncache_record) { .proc = PP_NCACHE_LAYOUT };
+  rec->bytes = pp_ncache_find (c, PP_NCACHE_LAYOUT, &rec->len);
+  if (rec->bytes)
+    return 0;
+  size_t n = 0;
+  if (pp_ip_layout_pack (l, packed, &n) != PP_IP_OK)
+    return -1;
+  rec->bytes = (const unsigned char *) *packed;
+  rec->len = n * sizeof **packed;
+  return 0;
 }

@@ -1,8 +1,8 @@
 /* libprof: the numbering cache, a file of the numberings a process made at
    run time (one opaque record per procedure: a segments root's block,
-   kseg-runtime.c, and the program's layout past them, PP_NCACHE_LAYOUT;
-   or, for context and piecewise paths, the program's layout and numbering
-   as corelib's blocks under procedure 0, ip-program.c), so that the next
+   kseg-runtime.c; or, for context and piecewise paths, the program's
+   numbering as corelib's block under procedure 0, ip-program.c; and in
+   both, the program's layout past them, PP_NCACHE_LAYOUT), so that the next
    run of the same program adopts them instead of making them again.
 
    Format (host byte order: the file is only read on the machine that wrote
@@ -23,6 +23,7 @@
 #ifndef PATHPROF_NUMBERING_CACHE_H
 #define PATHPROF_NUMBERING_CACHE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -66,5 +67,22 @@ typedef struct pp_ncache_record
    Returns 0, or -1 with the reason said (naming the file).  */
 int pp_ncache_save (const pp_ncache *c, const pp_ncache_record *rec, uint32_t nrec);
 void pp_ncache_close (pp_ncache *c);
+
+/* A cache key: the parameters WHAT[0 .. N) that say what the records mean
+   (the program record's checksum first), with libprof's version.  */
+uint64_t pp_ncache_key (const uint64_t *what, size_t n);
+
+/* The program's layout (ip-notes.h), kept in every interprocedural mode's
+   file as record PP_NCACHE_LAYOUT.  pp_ncache_adopt_layout: L adopted from
+   the cache (its arrays stay in the cache's memory) for a program of NUNITS
+   units, or false (a record that cannot be adopted said as damage).
+   pp_ncache_layout_record: the record to save for L: the cache's own
+   bytes, else L packed into *PACKED (free it after the save); -1 when out
+   of memory.  */
+struct pp_ip_layout;
+bool pp_ncache_adopt_layout (const pp_ncache *c, uint32_t nunits,
+			     struct pp_ip_layout *l);
+int pp_ncache_layout_record (const pp_ncache *c, const struct pp_ip_layout *l,
+			     pp_ncache_record *rec, uint64_t **packed);
 
 #endif
