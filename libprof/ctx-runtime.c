@@ -644,12 +644,13 @@ untracked (void)
 static uint64_t enter_context (struct __pathprof_unit *u, uint32_t function,
 			       const void *self);
 
-/* The segments' ENTER is most calls of a segments program: it saves no
-   registers for the context paths' (enter_context, out of line).  */
+/* ENTER of context and piecewise units (segments units call
+   __pathprof_seg_enter; a program mixing kinds is not counted, so the
+   program is of this kind once ready).  */
 PP_EXPORT uint64_t
 __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *self)
 {
-  if (ipt.busy || !pp_ip_ready () || ip_prog.kind == PP_IP_SEGMENTS)
+  if (ipt.busy || !pp_ip_ready ())
     return untracked ();
   return enter_context (u, function, self);
 }
