@@ -255,6 +255,31 @@ typedef void pp_ip_step_fn (void *ctx, int kind, uint32_t a, uint32_t b);
 int pp_ip_decode (const pp_ip_numbering *n, const mpz_t num, pp_ip_step_fn *fn,
 		  void *ctx);
 
+/* Pieces (ip-pieces.c has the design): procedure p's G*_fin edges between
+   two of the points where libprof's nodes begin (ENTRY, GENTRY, a return
+   vertex) and end (a call vertex, EXIT, GEXIT), numbered per procedure,
+   Ball-Larus fashion, so that the sums libprof adds in place fit 62 bits
+   where the paper's values do not.  */
+typedef struct pp_ip_pieces
+{
+  uint64_t npieces;		/* 0: 2^62 or more, not numbered */
+  uint64_t *val;		/* per G*_fin edge: its value */
+  uint64_t *count;		/* per vertex: the pieces from it (at most 2^62) */
+  uint64_t *start;		/* per vertex: the value of SRC -> it, or
+				   UINT64_MAX (no piece starts there) */
+  uint32_t nstarts;
+  uint32_t *starts;		/* the vertices pieces start at, in SRC's
+				   order (their start values increase) */
+} pp_ip_pieces;
+
+int pp_ip_pieces_number (const pp_ip_numbering *n, uint32_t p, pp_ip_pieces *out);
+void pp_ip_pieces_free (pp_ip_pieces *pc);
+typedef void pp_ip_piece_fn (void *ctx, uint32_t k);
+/* The G*_fin edges of piece PIECE of procedure p, in order, to FN.  Returns
+   0, or -1 when PIECE is no piece.  */
+int pp_ip_piece_decode (const pp_ip_numbering *n, uint32_t p, const pp_ip_pieces *pc,
+			uint64_t piece, pp_ip_piece_fn *fn, void *ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -35,9 +35,17 @@
    entered from outside, the path leaves for EXIT_global.
 
    Nodes: no GMP while the program runs.  A path's number is N0 + A x + B
-   for the start of its last segment, (N0, x), and the u64 sums A and B of
-   the values <a, b> of the edges it took since: each activation keeps its
-   segment's start (seg) and sums.  A start is ROOT p (2 p: procedure p's
+   for the start of its last segment, (N0, x), and the sums A and B of the
+   values <a, b> of the edges it took since: each activation keeps its
+   segment's start (seg) and u64 sums.  Where the procedure's pieces are
+   numbered (corelib/ip-pieces.c; all but those with 2^62 pieces or more),
+   its edges add their piece values instead, so that A is the number of the
+   piece the segment took (B 0), which a dump decodes into the edges whose
+   values it sums (add_sums): no value passes 64 bits, and every edge of
+   such a procedure is taken in place.  A segment starts where a piece
+   does: at ENTRY with 0, after a backedge or a landing at ENTRY's (or
+   GENTRY's) piece start plus the surrogate's value, after a call at its
+   return vertex's start (pp_ip_piece_start).  A start is ROOT p (2 p: procedure p's
    root value, x = 1), GENTRY p (2 p + 1, piecewise: its root value, x =
    unbal) or a node that ip-tables.c interns in the calling thread's own
    table, keyed by (the start before, A, B, how that segment ended):
@@ -145,22 +153,30 @@ enum
 #define NODE_TAG(kind, arg) ((uint64_t) (kind) << 56 | (arg))
 #define NO_NODE UINT64_MAX
 
-/* What a dump has found: (N0, x) per node.  */
+/* What a dump has found per start: (N0, x), and the procedure whose
+   edges the segments from it take (NONE: none, after a path left for
+   EXIT_global).  */
+struct memo
+{
+  mpz_t v[2];
+  uint32_t proc;
+};
+
 static struct
 {
   uint64_t *ids;		/* the start + 1; 0: empty */
-  mpz_t (*val)[2];
+  struct memo *val;
   uint32_t n, mask;		/* mask: slots - 1 (0: none yet) */
 } memo;
 
-static mpz_t *
+static struct memo *
 memo_find (uint64_t id, bool add)
 {
   if (add && (memo.n + 1) * 2 > memo.mask)
     {
       uint32_t size = memo.mask ? 2 * (memo.mask + 1) : 1024;
       uint64_t *ids = pp_calloc (size, sizeof *ids);
-      mpz_t (*val)[2] = pp_malloc (size * sizeof *val);
+      struct memo *val = pp_malloc (size * sizeof *val);
       if (!ids || !val || size == 0)
 	{
 	  pp_free (ids);
@@ -174,7 +190,7 @@ memo_find (uint64_t id, bool add)
 	    while (ids[j & (size - 1)])
 	      j++;
 	    ids[j & (size - 1)] = memo.ids[i];
-	    memcpy (val[j & (size - 1)], memo.val[i], sizeof *val);
+	    memcpy (&val[j & (size - 1)], &memo.val[i], sizeof *val);
 	  }
       pp_free (memo.ids);
       pp_free (memo.val);
@@ -189,16 +205,17 @@ memo_find (uint64_t id, bool add)
     {
       uint32_t i = (uint32_t) (j & memo.mask);
       if (memo.ids[i] == id1)
-	return memo.val[i];
+	return &memo.val[i];
       if (!memo.ids[i])
 	{
 	  if (!add)
 	    return NULL;
 	  memo.ids[i] = id1;
 	  memo.n++;
-	  mpz_init (memo.val[i][0]);
-	  mpz_init (memo.val[i][1]);
-	  return memo.val[i];
+	  mpz_init (memo.val[i].v[0]);
+	  mpz_init (memo.val[i].v[1]);
+	  memo.val[i].proc = NONE;
+	  return &memo.val[i];
 	}
     }
 }
@@ -206,32 +223,74 @@ memo_find (uint64_t id, bool add)
 /* (N0, x) of a start that is no node: procedure p's ROOT (2 p) or GENTRY
    (2 p + 1) start; false if it is none of the numbering.  */
 static bool
-start_value (uint64_t ctx, mpz_t n0, mpz_t x)
+start_value (uint64_t ctx, struct memo *m)
 {
   uint32_t p = (uint32_t) (ctx / 2);
   uint32_t r = ctx % 2 ? ip_prog.gentry_root_of[p] : ip_prog.root_of[p];
   if (r == NONE)
     return false;
-  mpz_set (n0, ip_prog.nb.root_value[r]);
+  mpz_set (m->v[0], ip_prog.nb.root_value[r]);
   if (ctx % 2)
-    mpz_set (x, ip_prog.nb.procs[p].unbal);
+    mpz_set (m->v[1], ip_prog.nb.procs[p].unbal);
   else
-    mpz_set_ui (x, 1);
+    mpz_set_ui (m->v[1], 1);
+  m->proc = p;
   return true;
+}
+
+/* The sums' rho = <A, B> of a piece: pp_ip_piece_decode's steps.  */
+struct piece_sums
+{
+  const pp_ip_proc *ip;
+  mpz_t a, b;
+};
+
+static void
+piece_add (void *ctx, uint32_t k)
+{
+  struct piece_sums *s = ctx;
+  mpz_add (s->a, s->a, s->ip->edges[k].rho.a);
+  mpz_add (s->b, s->b, s->ip->edges[k].rho.b);
+}
+
+/* n0 = N0 + A x + B for the segment of sums (A, B) from start M: where its
+   procedure's pieces are numbered A is a piece, whose edges' values are the
+   sums (B is 0); false when it is none.  */
+static bool
+add_sums (mpz_t n0, const struct memo *m, uint64_t a, uint64_t b)
+{
+  mpz_set (n0, m->v[0]);
+  if (m->proc == NONE)
+    return a == 0 && b == 0;
+  const pp_ip_pieces *pc = &ip_prog.pieces[m->proc];
+  if (!pc->npieces)
+    {
+      mpz_addmul_ui (n0, m->v[1], a);
+      mpz_add_ui (n0, n0, b);
+      return true;
+    }
+  struct piece_sums s;
+  s.ip = &ip_prog.nb.procs[m->proc];
+  mpz_inits (s.a, s.b, NULL);
+  bool ok = b == 0 && pp_ip_piece_decode (&ip_prog.nb, m->proc, pc, a, piece_add, &s) == 0;
+  mpz_addmul (n0, m->v[1], s.a);
+  mpz_add (n0, n0, s.b);
+  mpz_clears (s.a, s.b, NULL);
+  return ok;
 }
 
 /* (N0, x) of start CTX, into the memo: the path before it and the
    completions at its procedure's EXIT; NULL if unknown.  Iterative: a
    node's parent (and a return's caller start, which comes before it) are
    found first.  */
-static mpz_t *
+static struct memo *
 ctx_value (uint64_t ctx)
 {
   static uint64_t *todo;
   static uint32_t todo_cap;
   uint32_t ntodo = 0;
   uint64_t two_n = 2 * (uint64_t) ip_prog.nb.nprocs;
-  mpz_t *v = memo_find (ctx, false);
+  struct memo *v = memo_find (ctx, false);
   for (uint64_t c = ctx; !v;)
     {
       if (PP_RESERVE (todo, todo_cap, ntodo + 1, 64))
@@ -248,23 +307,20 @@ ctx_value (uint64_t ctx)
   while (ntodo > 0)
     {
       uint64_t c = todo[--ntodo];
-      mpz_t *w = memo_find (c, true);
+      struct memo *w = memo_find (c, true);
       if (!w)
 	return NULL;
       if (c < two_n)
 	{
-	  if (!start_value (c, w[0], w[1]))
+	  if (!start_value (c, w))
 	    return NULL;
 	  continue;
 	}
       const struct pp_ipt_node *x = pp_ipt_node_at (c);
-      const mpz_t *up = memo_find (x->parent, false);
-      if (!up)
-	return NULL;
+      const struct memo *up = memo_find (x->parent, false);
       /* The path to the node's parent, its segment's sums.  */
-      mpz_set (w[0], up[0]);
-      mpz_addmul_ui (w[0], up[1], x->a);
-      mpz_add_ui (w[0], w[0], x->b);
+      if (!up || !add_sums (w->v[0], up, x->a, x->b))
+	return NULL;
       uint64_t arg = x->tag & (((uint64_t) 1 << 56) - 1);
       switch (x->tag >> 56)
 	{
@@ -272,44 +328,50 @@ ctx_value (uint64_t ctx)
 	  {
 	    const pp_ip_call *k = &ip_prog.nb.calls[arg];
 	    const pp_ip_lin *psi = &ip_prog.nb.procs[k->proc].psi[k->ret];
-	    mpz_mul (w[1], up[1], psi->a);
-	    mpz_add (w[1], w[1], psi->b);
+	    mpz_mul (w->v[1], up->v[1], psi->a);
+	    mpz_add (w->v[1], w->v[1], psi->b);
+	    w->proc = k->callee;
 	    break;
 	  }
 	case NODE_RET:
 	  {
 	    /* The caller's start when it called: an ancestor, found.  */
-	    const mpz_t *caller = memo_find (x->extra, false);
+	    const struct memo *caller = memo_find (x->extra, false);
 	    if (!caller)
 	      return NULL;
-	    mpz_set (w[1], caller[1]);
+	    mpz_set (w->v[1], caller->v[1]);
+	    w->proc = caller->proc;
 	    break;
 	  }
 	case NODE_FLUSH:
-	  mpz_set (w[1], up[1]);
+	  mpz_set (w->v[1], up->v[1]);
+	  w->proc = up->proc;
 	  break;
 	case NODE_EDGE:
 	  {
 	    /* N0 + rho (x): the sums since the parent are the path's after.  */
 	    const pp_ip_lin *rho = &ip_prog.nb.procs[x->extra].edges[arg].rho;
-	    mpz_addmul (w[0], rho->a, up[1]);
-	    mpz_add (w[0], w[0], rho->b);
-	    mpz_set (w[1], up[1]);
+	    mpz_addmul (w->v[0], rho->a, up->v[1]);
+	    mpz_add (w->v[0], w->v[0], rho->b);
+	    mpz_set (w->v[1], up->v[1]);
+	    w->proc = up->proc;
 	    break;
 	  }
 	case NODE_PRET:
 	  {
 	    const pp_ip_call *k = &ip_prog.nb.calls[arg];
-	    mpz_add (w[0], w[0],
+	    mpz_add (w->v[0], w->v[0],
 		     ip_prog.nb.procs[k->callee].exit_value[ip_prog.nb.exit_of_site[arg]]);
-	    mpz_set (w[1], ip_prog.nb.procs[k->proc].unbal);
+	    mpz_set (w->v[1], ip_prog.nb.procs[k->proc].unbal);
+	    w->proc = k->proc;
 	    break;
 	  }
 	case NODE_PEXIT:
 	  {
 	    const pp_ip_proc *ip = &ip_prog.nb.procs[x->extra];
-	    mpz_add (w[0], w[0], ip->exit_value[ip->nexits - 1]);
-	    mpz_set_ui (w[1], 0);
+	    mpz_add (w->v[0], w->v[0], ip->exit_value[ip->nexits - 1]);
+	    mpz_set_ui (w->v[1], 0);
+	    w->proc = NONE;
 	    break;
 	  }
 	default:
@@ -320,18 +382,17 @@ ctx_value (uint64_t ctx)
 }
 
 /* The number of the path (ctx, a, b) for a snapshot (ctx-runtime.h),
-   under the count tables' locks: N0 + a x + b.  */
+   under the count tables' locks: N0 + A x + B.  */
 bool
 pp_ctx_key (uint64_t ctx, uint64_t a, uint64_t b, uint64_t *key)
 {
-  const mpz_t *v = ctx_value (ctx);
+  const struct memo *v = ctx_value (ctx);
   if (!v)
     return false;
   mpz_t num;
-  mpz_init_set (num, v[0]);
-  mpz_addmul_ui (num, v[1], a);
-  mpz_add_ui (num, num, b);
-  bool known = mpz_cmp (num, ip_prog.nb.npaths) < 0 && number_words (num, key);
+  mpz_init (num);
+  bool known = add_sums (num, v, a, b) && mpz_cmp (num, ip_prog.nb.npaths) < 0
+	       && number_words (num, key);
   mpz_clear (num);
   return known;
 }
@@ -532,6 +593,7 @@ abandon_above (uint32_t depth)
 static void
 restart (struct act *a, uint32_t in)
 {
+  const pp_ip_proc *ip = &ip_prog.nb.procs[a->proc];
   if (ip_prog.piecewise)
     {
       ipt.lost = ip_prog.gentry_root_of[a->proc] == NONE || in == NONE;
@@ -544,7 +606,8 @@ restart (struct act *a, uint32_t in)
       ipt.lost = a->entry_lost || in == NONE;
       a->seg = a->entry;
     }
-  a->sum[0] = a->sum[1] = 0;
+  a->sum[0] = pp_ip_piece_start (a->proc, ip_prog.piecewise ? ip->gentry : ip->entry);
+  a->sum[1] = 0;
   if (!ipt.lost)
     add_value (a, in);
 }
@@ -763,6 +826,16 @@ __pathprof_ip_return (uint64_t frame, uint32_t call)
   done (a);
 }
 
+/* Caller b goes on at the return vertex of its call under way, after the
+   callee's segment: its sums start there.  */
+static void
+resume_after_call (struct act *b)
+{
+  b->sum[0] = b->site < JUMPED
+	      ? pp_ip_piece_start (b->proc, ip_prog.layout.return_vertex[b->proc][b->site]) : 0;
+  b->sum[1] = 0;
+}
+
 PP_EXPORT void
 __pathprof_ip_exit (uint64_t frame)
 {
@@ -792,7 +865,7 @@ __pathprof_ip_exit (uint64_t frame)
 	  if (s == NONE || ip_prog.nb.recursive[s] || ip_prog.nb.calls[s].callee != p)
 	    ipt.lost = true;
 	  b->seg = end_segment (a, NODE_TAG (NODE_PRET, s), 0);
-	  b->sum[0] = b->sum[1] = 0;
+	  resume_after_call (b);
 	  ipt.base--;
 	}
     }
@@ -805,7 +878,7 @@ __pathprof_ip_exit (uint64_t frame)
     {
       /* The caller goes on after the callee's segment.  */
       b->seg = end_segment (a, NODE_TAG (NODE_RET, 0), a->called_from);
-      b->sum[0] = b->sum[1] = 0;
+      resume_after_call (b);
     }
   ipt.depth--;
   ipt.busy = false;

@@ -121,23 +121,27 @@ fits_u64 (const mpz_t v)
 /* Procedure p's edges in place: ip_prog.in_place[p].  Its code adds a and b
    to the activation's sums without the overflow check add_value makes, so
    all of them are in place only where no sum can overflow: where the
-   values of all of the procedure's G*_fin edges add up to less than
-   2^62, as a segment (between two flushes) takes each edge at most once
-   (G*_fin is acyclic) and the sums it starts from are such sums too.
-   Elsewhere EDGE takes every edge (add_value), as it does a backedge,
-   where a path ends.  */
+   procedure's pieces are numbered (a sum is a prefix of a piece number,
+   below 2^62), or where the values of all of its G*_fin edges add up to
+   less than 2^62, as a segment (between two flushes) takes each edge at
+   most once (G*_fin is acyclic) and the sums it starts from are such sums
+   too.  Elsewhere EDGE takes every edge (add_value), as it does a
+   backedge, where a path ends.  A backedge's next path starts on its
+   surrogate from ENTRY (GENTRY when piecewise), whose pieces start there.  */
 static uint64_t *
 make_in_place (uint32_t p)
 {
   const pp_ip_proc *ip = &ip_prog.nb.procs[p];
+  const pp_ip_pieces *pc = &ip_prog.pieces[p];
   const uint64_t *ab = ip_prog.ab[p];
   uint32_t nedges = ip_prog.layout.prog.procs[p].nedges;
   uint64_t total = 0;
   bool fits = true;
-  for (uint32_t k = 0; fits && k < ip->nedges; k++)
+  for (uint32_t k = 0; !pc->npieces && fits && k < ip->nedges; k++)
     fits = ab[2 * k] != PP_IP_WIDE && !__builtin_add_overflow (total, ab[2 * k], &total)
 	   && !__builtin_add_overflow (total, ab[2 * k + 1], &total)
 	   && total < (uint64_t) 1 << 62;
+  uint64_t start = pp_ip_piece_start (p, ip_prog.piecewise ? ip->gentry : ip->entry);
   uint64_t *row = pp_calloc (4 * (size_t) nedges + 1, sizeof *row);
   for (uint32_t e = 0; row && e < nedges; e++)
     {
@@ -147,7 +151,7 @@ make_in_place (uint32_t p)
 	{
 	  ip_prog.cuts_in_place[p] = true;
 	  row[4 * e] = ab[2 * out] | (uint64_t) 1 << 63;
-	  row[4 * e + 1] = ab[2 * in];
+	  row[4 * e + 1] = start + ab[2 * in];
 	  row[4 * e + 2] = ab[2 * out + 1];
 	  row[4 * e + 3] = ab[2 * in + 1];
 	}
@@ -162,27 +166,37 @@ make_in_place (uint32_t p)
   return row;
 }
 
-/* ip_prog.ab: the edge values as u64 where they fit; ip_prog.in_place.  */
+uint64_t
+pp_ip_piece_start (uint32_t p, uint32_t v)
+{
+  const pp_ip_pieces *pc = &ip_prog.pieces[p];
+  return pc->npieces && v != NONE ? pc->start[v] : 0;
+}
+
+/* ip_prog.pieces and ab: the edge values as u64 where they fit;
+   ip_prog.in_place.  */
 static int
 make_value_tables (void)
 {
+  ip_prog.pieces = pp_calloc (ip_prog.nb.nprocs + 1, sizeof *ip_prog.pieces);
   ip_prog.ab = pp_calloc (ip_prog.nb.nprocs + 1, sizeof *ip_prog.ab);
   ip_prog.in_place = pp_calloc (ip_prog.nb.nprocs + 1, sizeof *ip_prog.in_place);
   ip_prog.cuts_in_place = pp_calloc (ip_prog.nb.nprocs + 1, sizeof *ip_prog.cuts_in_place);
-  if (!ip_prog.ab || !ip_prog.in_place || !ip_prog.cuts_in_place)
+  if (!ip_prog.pieces || !ip_prog.ab || !ip_prog.in_place || !ip_prog.cuts_in_place)
     return -1;
   for (uint32_t p = 0; p < ip_prog.nb.nprocs; p++)
     {
       const pp_ip_proc *ip = &ip_prog.nb.procs[p];
+      pp_ip_pieces *pc = &ip_prog.pieces[p];
       uint64_t *ab = pp_malloc ((2 * (size_t) ip->nedges + 1) * sizeof *ab);
-      if (!ab)
+      if (!ab || pp_ip_pieces_number (&ip_prog.nb, p, pc) == PP_IP_ENOMEM)
 	return -1;
       for (uint32_t k = 0; k < ip->nedges; k++)
 	{
 	  const pp_ip_lin *rho = &ip->edges[k].rho;
 	  bool fits = fits_u64 (rho->a) && fits_u64 (rho->b) && mpz_cmp_ui (rho->a, PP_IP_WIDE);
-	  ab[2 * k] = fits ? mpz_get_ui (rho->a) : PP_IP_WIDE;
-	  ab[2 * k + 1] = fits ? mpz_get_ui (rho->b) : 0;
+	  ab[2 * k] = pc->npieces ? pc->val[k] : fits ? mpz_get_ui (rho->a) : PP_IP_WIDE;
+	  ab[2 * k + 1] = pc->npieces || !fits ? 0 : mpz_get_ui (rho->b);
 	}
       ip_prog.ab[p] = ab;
       if (!(ip_prog.in_place[p] = make_in_place (p)))

@@ -33,8 +33,13 @@ struct pp_ip_prog
   const struct pp_ip_kind_ops *kind_of;	/* its behaviour */
   uint32_t depth;		/* segments: k */
   bool piecewise;
-  /* Per procedure: rho = <a, b> of its G*_fin edge k at ab[2 k] and
-     ab[2 k + 1], or PP_IP_WIDE at ab[2 k] when a or b does not fit 64
+  /* Per procedure: its pieces (corelib/ip-pieces.c; npieces 0: it has
+     more than 2^62, and its sums are the paper's values).  */
+  pp_ip_pieces *pieces;
+  /* Per procedure: what its G*_fin edge k adds to the sums A and B, at
+     ab[2 k] and ab[2 k + 1]: its piece value and 0 where the procedure's
+     pieces are numbered (a segment's A is then a piece number, B 0), else
+     its rho = <a, b>, or PP_IP_WIDE at ab[2 k] when a or b does not fit 64
      bits.  */
   uint64_t **ab;
   /* Per procedure: what the code does in place (pathprof-abi.h,
@@ -57,6 +62,11 @@ extern struct pp_ip_prog ip_prog;
 /* Numbers the program and sets it up, once, whichever thread comes first;
    whether it is counted.  */
 bool pp_ip_number_once (void);
+
+/* Where procedure p's sums start when a segment starts at its vertex v (a
+   return vertex, ENTRY or GENTRY): v's piece start, or 0 where p's pieces
+   are not numbered or v is UINT32_MAX.  */
+uint64_t pp_ip_piece_start (uint32_t p, uint32_t v);
 
 /* Whether the program is numbered (numbering it at the first call).  */
 static inline bool

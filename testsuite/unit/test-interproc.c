@@ -203,6 +203,119 @@ by_value (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* Pieces (ip-pieces.c): every piece of every procedure enumerated from
+   SRC to SINK (an end is the first way out of EXIT, GEXIT and a
+   non-recursive site's call vertex; a start is ENTRY, GENTRY or such a
+   site's return vertex); the sums of their values must be 0 .. npieces-1,
+   once each, each decoding to its own edges, and the first edge out of a
+   vertex that is no call vertex must be worth 0 (the planner's zero
+   edges).  */
+struct pieces_walk
+{
+  const pp_ip_numbering *n;
+  const pp_ip_pieces *pc;
+  uint32_t p;
+  uint32_t edges[MAXSTEPS], nedges;
+  uint64_t *seen;		/* per piece number: times found */
+  bool ok, overflow;
+  uint64_t found;
+};
+
+struct piece_replay
+{
+  const uint32_t *want;
+  uint32_t nwant, at;
+  bool ok;
+};
+
+static void
+piece_step (void *ctx, uint32_t k)
+{
+  struct piece_replay *r = ctx;
+  if (r->at >= r->nwant || r->want[r->at] != k)
+    r->ok = false;
+  r->at++;
+}
+
+static void
+pieces_from (struct pieces_walk *w, uint32_t v, uint64_t num)
+{
+  const pp_ip_proc *ip = &w->n->procs[w->p];
+  if (w->overflow)
+    return;
+  if (v == ip->exit || v == ip->gexit || ip->call_at[v] != UINT32_MAX)
+    {
+      if (num >= w->pc->npieces || w->found == MAXPATHS)
+	{
+	  w->ok &= num < w->pc->npieces;
+	  w->overflow |= w->found == MAXPATHS;
+	  return;
+	}
+      w->seen[num]++;
+      w->found++;
+      struct piece_replay r = { w->edges, w->nedges, 0, true };
+      w->ok &= pp_ip_piece_decode (w->n, w->p, w->pc, num, piece_step, &r) == 0
+	       && r.ok && r.at == r.nwant;
+    }
+  if (v != ip->exit && v != ip->gexit && ip->call_at[v] == UINT32_MAX
+      && ip->out_start[v] < ip->out_start[v + 1])
+    w->ok &= w->pc->val[ip->out_start[v]] == 0;
+  for (uint32_t k = ip->out_start[v]; k < ip->out_start[v + 1]; k++)
+    {
+      if (w->nedges == MAXSTEPS)
+	{
+	  w->overflow = true;
+	  return;
+	}
+      w->edges[w->nedges++] = k;
+      pieces_from (w, ip->edges[k].dst, num + w->pc->val[k]);
+      w->nedges--;
+    }
+}
+
+static void
+check_pieces (struct unit_property *pieces, const pp_ip_numbering *n,
+	      unsigned long long seed, unsigned *numbered)
+{
+  static struct pieces_walk w;
+  for (uint32_t p = 0; p < n->nprocs; p++)
+    {
+      pp_ip_pieces pc;
+      int rc = pp_ip_pieces_number (n, p, &pc);
+      unit_check (pieces, rc == PP_IP_OK, "seed %llx: procedure %u: pieces failed (%d)",
+		  seed, p, rc);
+      if (rc != PP_IP_OK)
+	continue;
+      const pp_ip_proc *ip = &n->procs[p];
+      if (pc.npieces == 0 || pc.npieces > MAXPATHS)
+	{
+	  unit_check (pieces, pc.npieces > 0, "seed %llx: procedure %u: pieces past 2^62",
+		      seed, p);
+	  pp_ip_pieces_free (&pc);
+	  continue;
+	}
+      w = (struct pieces_walk) { .n = n, .pc = &pc, .p = p, .ok = true };
+      w.seen = calloc (pc.npieces, sizeof *w.seen);
+      unit_check (pieces, pc.start[ip->entry] == 0, "seed %llx: procedure %u: ENTRY's "
+		  "pieces do not start at 0", seed, p);
+      for (uint32_t v = 0; v < ip->nnodes; v++)
+	if (pc.start[v] != UINT64_MAX)
+	  pieces_from (&w, v, pc.start[v]);
+      bool dense = !w.overflow && w.found == pc.npieces;
+      for (uint64_t i = 0; dense && i < pc.npieces; i++)
+	dense = w.seen[i] == 1;
+      unit_check (pieces, w.ok && (dense || w.overflow), "seed %llx: procedure %u: %llu pieces "
+		  "found for %llu numbers%s", seed, p, (unsigned long long) w.found,
+		  (unsigned long long) pc.npieces, w.ok ? "" : ", or a decoding differs");
+      unit_check (pieces, pp_ip_piece_decode (n, p, &pc, pc.npieces, piece_step,
+					      &(struct piece_replay) { 0 }) == -1,
+		  "seed %llx: procedure %u: npieces decodes", seed, p);
+      *numbered += !w.overflow;
+      free (w.seen);
+      pp_ip_pieces_free (&pc);
+    }
+}
+
 /* Paths beyond 64 bits: K procedures, each a diamond followed by two calls of
    the next (the last: the diamond alone), so that procedure i has
    2^(2^(K-i) - 1) paths and the program 2^(2^K - 1).  Random numbers below it
@@ -753,6 +866,8 @@ main (void)
   w.decode = &decode;
   unsigned long long rng = 0x1998;
   struct unit_property packed = { .name = "interproc: a numbering or a layout packed and adopted is the same; damaged blocks are refused" };
+  struct unit_property pieces = { .name = "interproc: each procedure's pieces are numbered 0 .. npieces-1, once each, and decode (brute force)" };
+  unsigned pieced = 0;
   struct unit_property same_cuts = { .name = "interproc: a procedure past the bound is cut at the calls the one-at-a-time search cuts" };
   unsigned cases = 0, skipped = 0, recursive = 0, fakes = 0, cut_sites = 0, cut_sites_ref = 0;
   size_t most_bits = 0;
@@ -857,6 +972,7 @@ main (void)
 	  bool adopted = check_pack (&packed, &prog, &n, pw, seed, &a, &block);
 	  check_layout_pack (&packed, &prog, &n, pw, seed);
 	  const pp_ip_numbering *use = adopted ? &a : &n;
+	  check_pieces (&pieces, use, seed, &pieced);
 	  size_t bits = mpz_sizeinbase (n.npaths, 2);
 	  if (bits > most_bits)
 	    most_bits = bits;
@@ -937,6 +1053,7 @@ main (void)
   unit_report (&decode);
   unit_report (&edges);
   unit_report (&packed);
+  unit_report (&pieces);
   check_cut_search (&same_cuts);
   unit_report (&same_cuts);
   unit_report (&big);
@@ -945,8 +1062,9 @@ main (void)
   unit_report (&opened);
   printf ("note: %u numberings (context and piecewise) enumerated, %u with more than %u paths skipped, %u "
 	  "recursive call sites (%u of them, recursive or cut, under a bound of 2 to 4 bits; "
-	  "%u in the reference search), %u fake edges; the largest path count has %zu bits\n",
-	  cases, skipped, MAXPATHS, recursive, cut_sites, cut_sites_ref, fakes, most_bits);
+	  "%u in the reference search), %u fake edges; the largest path count has %zu bits; "
+	  "%u procedures' pieces enumerated\n",
+	  cases, skipped, MAXPATHS, recursive, cut_sites, cut_sites_ref, fakes, most_bits, pieced);
   free (w.numbers);
   return unit_exit_status ();
 }
