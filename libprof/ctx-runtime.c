@@ -402,33 +402,35 @@ pp_ctx_key (uint64_t ctx, uint64_t a, uint64_t b, uint64_t *key)
 struct act
 {
   /* First: the frame word is its address (pathprof-abi.h): fr.values is
-     ip_prog.in_place[proc], fr.regs sum, fr.depth the activation's index on
-     the thread's stack + 1.  */
+     ip_prog.in_place[proc], fr.calls ip_prog.call_adds[proc], fr.regs
+     sum, fr.depth the activation's index on the thread's stack + 1;
+     fr.site the call under way (notes index), NONE or JUMPED, fr.entered
+     whether its callee continued the path, fr.tag the callee it names (the
+     code writes the three: __pathprof_ip_call_step).  */
   struct __pathprof_ip_frame fr;
   /* The segment's sums A and B of edge values, then the key and the table
      of the code's cuts in place (sync_place).  */
   uint64_t sum[4];
   uint32_t proc;
-  uint32_t site;		/* the call under way (notes index), NONE, JUMPED */
   const uint64_t *ab;		/* ip_prog.ab[proc] */
   const uint32_t *fin;		/* the procedure's fin_of_edge */
   uint64_t seg;			/* where its segment began: a start */
   uint64_t entry;		/* where it began: its context */
   uint64_t called_from;		/* a continuation: its caller's seg at the call */
   bool root;			/* it started a path; saved_* the one suspended */
-  bool entered;			/* the call under way continued the path */
   bool entry_lost;		/* entry names no path */
   bool keyed;			/* its procedure's cuts_in_place: sync_place */
   bool saved_lost;
   bool saved_open;
   uint32_t saved_base;
-  const void *saved_tag;
+  uint64_t saved_caller;	/* __pathprof_ip_caller when it started */
 };
 
 static __thread struct
 {
-  struct pp_act_stack stack;	/* act-stack.h */
-  uint32_t depth;		/* tracked activations; act_at (depth - 1) the top */
+  struct pp_act_stack stack;	/* act-stack.h; __pathprof_ip_depth (the
+				   ABI's) tracked activations on it,
+				   act_at (depth - 1) the top */
   bool busy;
   bool lost;			/* the current path is not one of the numbering */
   /* The activation the current path started in, or continued in after a
@@ -436,7 +438,6 @@ static __thread struct
      that activation's ENTRY, its call open (else at its GENTRY).  */
   uint32_t base;
   bool open;
-  const void *tag;		/* the callee the last call named */
   const struct __pathprof_ip_table *table;	/* pp_ipt_segment_table's */
 } ipt PP_TLS_MODEL;
 
@@ -451,10 +452,10 @@ act_at (uint32_t i)
 static struct act *
 push_act (void)
 {
-  if (ipt.depth == ipt.stack.cap && !pp_act_stack_grow (&ipt.stack, sizeof (struct act)))
+  if (__pathprof_ip_depth == ipt.stack.cap && !pp_act_stack_grow (&ipt.stack, sizeof (struct act)))
     return NULL;
-  struct act *a = act_at (ipt.depth);
-  a->fr.depth = ++ipt.depth;
+  struct act *a = act_at (__pathprof_ip_depth);
+  a->fr.depth = ++__pathprof_ip_depth;
   return a;
 }
 
@@ -465,7 +466,7 @@ static void
 suspend (struct act *a)
 {
   a->saved_lost = ipt.lost;
-  a->saved_tag = ipt.tag;
+  a->saved_caller = __pathprof_ip_caller;
   a->saved_base = ipt.base;
   a->saved_open = ipt.open;
 }
@@ -474,7 +475,7 @@ static void
 resume (struct act *a)
 {
   ipt.lost = a->saved_lost;
-  ipt.tag = a->saved_tag;
+  __pathprof_ip_caller = a->saved_caller;
   ipt.base = a->saved_base;
   ipt.open = a->saved_open;
 }
@@ -555,11 +556,11 @@ end_path (struct act *a)
 static void
 end_at_call (struct act *a)
 {
-  if (a->site == JUMPED)
+  if (a->fr.site == JUMPED)
     return;			/* counted at the jump */
   uint32_t g = NONE;
-  if (a->site != NONE)
-    g = ip_prog.nb.procs[a->proc].leave_of[ip_prog.layout.call_vertex[a->proc][a->site]];
+  if (a->fr.site != NONE)
+    g = ip_prog.nb.procs[a->proc].leave_of[ip_prog.layout.call_vertex[a->proc][a->fr.site]];
   if (g == NONE)
     ipt.lost = true;
   add_value (a, g);
@@ -572,17 +573,17 @@ end_at_call (struct act *a)
 static void
 abandon_above (uint32_t depth)
 {
-  if (ipt.depth == 0)
+  if (__pathprof_ip_depth == 0)
     return;
-  end_at_call (act_at (ipt.depth - 1));
-  while (ipt.depth > depth)
+  end_at_call (act_at (__pathprof_ip_depth - 1));
+  while (__pathprof_ip_depth > depth)
     {
-      struct act *a = act_at (--ipt.depth);
+      struct act *a = act_at (--__pathprof_ip_depth);
       if (!a->root)
 	continue;
       resume (a);
-      if (ipt.depth > 0)
-	end_at_call (act_at (ipt.depth - 1));
+      if (__pathprof_ip_depth > 0)
+	end_at_call (act_at (__pathprof_ip_depth - 1));
     }
 }
 
@@ -625,9 +626,9 @@ static struct act *
 frame_act (uint64_t frame)
 {
   uint32_t depth = frame_depth (frame);
-  if (depth == 0 || depth > ipt.depth)
+  if (depth == 0 || depth > __pathprof_ip_depth)
     return NULL;
-  if (depth < ipt.depth)
+  if (depth < __pathprof_ip_depth)
     abandon_above (depth);
   return act_at (depth - 1);
 }
@@ -642,7 +643,7 @@ begin (uint64_t frame)
     return NULL;
   ipt.busy = true;
   struct act *a = (struct act *) (uintptr_t) frame;
-  if (__builtin_expect (a->fr.depth == ipt.depth, 1))
+  if (__builtin_expect (a->fr.depth == __pathprof_ip_depth, 1))
     return a;
   a = frame_act (frame);
   if (!a)
@@ -724,10 +725,22 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
   ipt.busy = true;
   uint64_t frame = 0;
   uint32_t p = pp_ip_proc_of (u, function);
-  struct act *caller = ipt.depth ? act_at (ipt.depth - 1) : NULL;
+  /* The caller, if the call under way names this function: a call of a
+     frame below the top means a longjmp passed the activations above it
+     (as a probe of that frame would find: begin).  */
+  struct act *caller = (struct act *) (uintptr_t) __pathprof_ip_caller;
+  if (caller && caller->fr.depth <= __pathprof_ip_depth)
+    {
+      if (caller->fr.depth < __pathprof_ip_depth)
+	abandon_above (caller->fr.depth);
+      if (caller->fr.tag != self)
+	caller = NULL;
+    }
+  else
+    caller = NULL;
   uint32_t s = NONE;
-  if (caller && caller->site < JUMPED && ipt.tag == self)
-    s = ip_prog.layout.site_of_call[caller->proc][caller->site];
+  if (caller && caller->fr.site < JUMPED)
+    s = ip_prog.layout.site_of_call[caller->proc][caller->fr.site];
   bool cont = p != NONE && s != NONE && !ip_prog.nb.recursive[s]
 	      && ip_prog.nb.calls[s].callee == p;
   uint64_t called_from = 0, node = NO_NODE;
@@ -740,18 +753,21 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
   if (a)
     {
       a->fr.values = ip_prog.in_place[p];
+      a->fr.calls = ip_prog.call_adds[p];
       a->fr.regs = a->sum;
+      a->fr.site = NONE;
+      a->fr.entered = false;
+      a->fr.tag = NULL;
       a->sum[0] = a->sum[1] = a->sum[2] = a->sum[3] = 0;
       a->keyed = ip_prog.cuts_in_place[p];
       a->proc = p;
       a->ab = ip_prog.ab[p];
       a->fin = ip_prog.nb.procs[p].fin_of_edge;
-      a->site = NONE;
-      a->entered = false;
       a->root = !cont;
       if (cont)
 	{
-	  act_at (ipt.depth - 2)->entered = true;
+	  caller->fr.entered = true;
+	  caller->fr.tag = NULL;
 	  a->seg = a->entry = node;
 	  a->called_from = called_from;
 	}
@@ -759,7 +775,7 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
 	{
 	  /* A root's context is its ROOT start; the path under way waits.  */
 	  suspend (a);
-	  ipt.base = ipt.depth - 1;
+	  ipt.base = __pathprof_ip_depth - 1;
 	  ipt.open = true;
 	  ipt.lost = ip_prog.root_of[p] == NONE;
 	  a->seg = a->entry = 2 * (uint64_t) p;
@@ -768,7 +784,7 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
       sync_place (a);
       frame = (uintptr_t) a;
     }
-  ipt.tag = NULL;
+  __pathprof_ip_caller = 0;
   ipt.busy = false;
   return frame ? frame : untracked ();
 }
@@ -787,15 +803,15 @@ __pathprof_ip_edge (uint64_t frame, uint32_t edge)
   done (a);
 }
 
+/* What the code does in place (pathprof-abi.h __pathprof_ip_call_step),
+   for a unit that calls it.  */
 PP_EXPORT void
 __pathprof_ip_call (uint64_t frame, uint32_t call, const void *callee)
 {
   struct act *a = begin (frame);
   if (!a)
     return;
-  a->site = call;
-  a->entered = false;
-  ipt.tag = callee;
+  __pathprof_ip_call_step (frame, call, callee);
   ipt.busy = false;
 }
 
@@ -805,7 +821,7 @@ __pathprof_ip_return (uint64_t frame, uint32_t call)
   struct act *a = begin (frame);
   if (!a)
     return;
-  if (a->site == call)
+  if (a->fr.site == call)
     {
       uint32_t p = a->proc, s = ip_prog.layout.site_of_call[p][call];
       const pp_ip_proc *ip = &ip_prog.nb.procs[p];
@@ -818,11 +834,10 @@ __pathprof_ip_return (uint64_t frame, uint32_t call)
 	    if (ip->edges[k].kind == PP_IP_SUMMARY)
 	      add_value (a, k);
 	}
-      else if (!a->entered)
+      else if (!a->fr.entered)
 	ipt.lost = true;	/* the callee did not continue the path */
-      a->site = NONE;
+      a->fr.site = NONE;
     }
-  ipt.tag = NULL;
   done (a);
 }
 
@@ -831,8 +846,8 @@ __pathprof_ip_return (uint64_t frame, uint32_t call)
 static void
 resume_after_call (struct act *b)
 {
-  b->sum[0] = b->site < JUMPED
-	      ? pp_ip_piece_start (b->proc, ip_prog.layout.return_vertex[b->proc][b->site]) : 0;
+  b->sum[0] = b->fr.site < JUMPED
+	      ? pp_ip_piece_start (b->proc, ip_prog.layout.return_vertex[b->proc][b->fr.site]) : 0;
   b->sum[1] = 0;
 }
 
@@ -844,8 +859,8 @@ __pathprof_ip_exit (uint64_t frame)
     return;
   uint32_t p = a->proc;
   const pp_ip_proc *ip = &ip_prog.nb.procs[p];
-  struct act *b = ipt.depth > 1 ? act_at (ipt.depth - 2) : NULL;
-  if (ip_prog.piecewise && ipt.base == ipt.depth - 1 && !ipt.open)
+  struct act *b = __pathprof_ip_depth > 1 ? act_at (__pathprof_ip_depth - 2) : NULL;
+  if (ip_prog.piecewise && ipt.base == __pathprof_ip_depth - 1 && !ipt.open)
     {
       /* Piecewise, no call open: the path leaves EXIT for any of its
 	 successors.  */
@@ -861,7 +876,7 @@ __pathprof_ip_exit (uint64_t frame)
       else
 	{
 	  /* For the caller, through the site that called p.  */
-	  uint32_t s = b->site < JUMPED ? ip_prog.layout.site_of_call[b->proc][b->site] : NONE;
+	  uint32_t s = b->fr.site < JUMPED ? ip_prog.layout.site_of_call[b->proc][b->fr.site] : NONE;
 	  if (s == NONE || ip_prog.nb.recursive[s] || ip_prog.nb.calls[s].callee != p)
 	    ipt.lost = true;
 	  b->seg = end_segment (a, NODE_TAG (NODE_PRET, s), 0);
@@ -880,7 +895,11 @@ __pathprof_ip_exit (uint64_t frame)
       b->seg = end_segment (a, NODE_TAG (NODE_RET, 0), a->called_from);
       resume_after_call (b);
     }
-  ipt.depth--;
+  __pathprof_ip_depth--;
+  /* The caller's code goes on without a probe when the callee continued
+     (pathprof-abi.h __pathprof_ip_return_step).  */
+  if (b)
+    sync_place (b);
   ipt.busy = false;
 }
 
@@ -897,7 +916,7 @@ __pathprof_ip_jump (uint64_t frame, uint32_t block)
     ipt.lost = true;
   add_value (a, g);
   end_path (a);
-  a->site = JUMPED;
+  a->fr.site = JUMPED;
   done (a);
 }
 
@@ -908,21 +927,21 @@ __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call)
     return;
   ipt.busy = true;
   uint32_t depth = frame_depth (frame);
-  if (depth && depth <= ipt.depth)
+  if (depth && depth <= __pathprof_ip_depth)
     {
       struct act *a = act_at (depth - 1);
       uint32_t p = a->proc;
-      if (depth < ipt.depth || a->site != NONE)
+      if (depth < __pathprof_ip_depth || a->fr.site != NONE)
 	{
 	  /* A longjmp or a computed goto landed here: the paths under way
 	     end where they were, a new one starts at the block.  */
 	  abandon_above (depth);
 	  restart (a, ip_prog.nb.procs[p].reentry_of[block]);
-	  a->site = NONE;
+	  a->fr.site = NONE;
 	}
       if (call != NONE)		/* past the setjmp that starts the block */
 	add_value (a, ip_prog.nb.procs[p].fin_of_edge[ip_prog.layout.leaf_edge[p][call]]);
-      ipt.tag = NULL;
+      __pathprof_ip_caller = 0;
       sync_place (a);
     }
   ipt.busy = false;

@@ -118,6 +118,40 @@ fits_u64 (const mpz_t v)
   return mpz_sgn (v) >= 0 && mpz_fits_ulong_p (v);
 }
 
+/* Procedure p's calls in place: ip_prog.call_adds[p] (pathprof-abi.h
+   __pathprof_ip_return_step), two words per call: what a return adds
+   where the callee did not continue the path (the leaf edge c -> r of a
+   call of no numbered procedure, the summary edge of a recursive or cut
+   site), where the procedure's edges are in place (FITS); UINT64_MAX first
+   where RETURN must see (a site whose callee should have continued).  */
+static uint64_t *
+make_call_adds (uint32_t p, bool fits)
+{
+  const pp_ip_proc *ip = &ip_prog.nb.procs[p];
+  const uint64_t *ab = ip_prog.ab[p];
+  uint32_t ncalls = ip_prog.layout.ncalls_of[p];
+  uint64_t *row = pp_calloc (2 * (size_t) ncalls + 1, sizeof *row);
+  for (uint32_t call = 0; row && call < ncalls; call++)
+    {
+      uint32_t s = ip_prog.layout.site_of_call[p][call], k = NONE;
+      bool adds = fits;
+      if (s == NONE)
+	k = ip->fin_of_edge[ip_prog.layout.leaf_edge[p][call]];
+      else if (ip_prog.nb.recursive[s])
+	{
+	  uint32_t c = ip_prog.layout.call_vertex[p][call];
+	  for (uint32_t j = ip->out_start[c]; j < ip->out_start[c + 1]; j++)
+	    if (ip->edges[j].kind == PP_IP_SUMMARY)
+	      k = j;
+	}
+      else
+	adds = false;
+      row[2 * call] = !adds ? UINT64_MAX : k == NONE ? 0 : ab[2 * k];
+      row[2 * call + 1] = !adds || k == NONE ? 0 : ab[2 * k + 1];
+    }
+  return row;
+}
+
 /* Procedure p's edges in place: ip_prog.in_place[p].  Its code adds a and b
    to the activation's sums without the overflow check add_value makes, so
    all of them are in place only where no sum can overflow: where the
@@ -163,14 +197,9 @@ make_in_place (uint32_t p)
 	  row[4 * e + 2] = ab[2 * k + 1];
 	}
     }
+  if (row && !(ip_prog.call_adds[p] = make_call_adds (p, fits)))
+    return NULL;
   return row;
-}
-
-uint64_t
-pp_ip_piece_start (uint32_t p, uint32_t v)
-{
-  const pp_ip_pieces *pc = &ip_prog.pieces[p];
-  return pc->npieces && v != NONE ? pc->start[v] : 0;
 }
 
 /* ip_prog.pieces and ab: the edge values as u64 where they fit;
@@ -182,7 +211,9 @@ make_value_tables (void)
   ip_prog.ab = pp_calloc (ip_prog.nb.nprocs + 1, sizeof *ip_prog.ab);
   ip_prog.in_place = pp_calloc (ip_prog.nb.nprocs + 1, sizeof *ip_prog.in_place);
   ip_prog.cuts_in_place = pp_calloc (ip_prog.nb.nprocs + 1, sizeof *ip_prog.cuts_in_place);
-  if (!ip_prog.pieces || !ip_prog.ab || !ip_prog.in_place || !ip_prog.cuts_in_place)
+  ip_prog.call_adds = pp_calloc (ip_prog.nb.nprocs + 1, sizeof *ip_prog.call_adds);
+  if (!ip_prog.pieces || !ip_prog.ab || !ip_prog.in_place || !ip_prog.cuts_in_place
+      || !ip_prog.call_adds)
     return -1;
   for (uint32_t p = 0; p < ip_prog.nb.nprocs; p++)
     {

@@ -49,6 +49,10 @@ struct pp_ip_prog
      first where EDGE must take the edge.  */
   uint64_t **in_place;
   bool *cuts_in_place;		/* per procedure: a backedge's row counts in place */
+  /* Per procedure: two words per call (notes index), the frames' calls
+     (pathprof-abi.h __pathprof_ip_return_step; ip-program.c
+     make_call_adds).  */
+  uint64_t **call_adds;
   uint32_t *root_of;		/* per procedure: its ENTRY root, or UINT32_MAX */
   uint32_t *gentry_root_of;	/* piecewise: its GENTRY root, or UINT32_MAX */
   uint32_t words;		/* 64-bit words of a path number */
@@ -66,7 +70,12 @@ bool pp_ip_number_once (void);
 /* Where procedure p's sums start when a segment starts at its vertex v (a
    return vertex, ENTRY or GENTRY): v's piece start, or 0 where p's pieces
    are not numbered or v is UINT32_MAX.  */
-uint64_t pp_ip_piece_start (uint32_t p, uint32_t v);
+static inline uint64_t
+pp_ip_piece_start (uint32_t p, uint32_t v)
+{
+  const pp_ip_pieces *pc = &ip_prog.pieces[p];
+  return pc->npieces && v != UINT32_MAX ? pc->start[v] : 0;
+}
 
 /* Whether the program is numbered (numbering it at the first call).  */
 static inline bool

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 11u
+#define PATHPROF_ABI_VERSION 12u
 
 /* What libprof exports: this ABI and pathprof.h (it is built with
    -fvisibility=hidden).  */
@@ -125,8 +125,10 @@ void __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width);
    frame word, which every other probe of the activation takes: the address
    of a struct __pathprof_ip_frame, never 0 (an untracked activation's is
    the thread's dummy, whose values are zeros).  EDGE when edge `edge` (notes
-   index) is taken; CALL before call `call` (notes index) of callee (its address for a direct call, else 0),
-   RETURN after it returned; EXIT before the activation returns; JUMP before
+   index) is taken; CALL before call `call` (notes index) of callee (its
+   address for a direct call, else 0), RETURN after it returned (the code
+   does both in place, __pathprof_ip_call_step and
+   __pathprof_ip_return_step below, calling RETURN where they say); EXIT before the activation returns; JUMP before
    the computed goto that ends block `block`; LAND at the start of a block a
    longjmp or computed goto may enter (after the setjmp call `call` that
    starts it, or UINT32_MAX).  */
@@ -247,11 +249,11 @@ __pathprof_ip_home (const struct __pathprof_ip_table *t, uint64_t ctx1, uint64_t
 /* Segments: the multiplier of the hashed places' index (above).  */
 #define PATHPROF_IP_HASH 0x9e3779b97f4a7c15u
 
-/* Segments: the frame of the activation whose call is under way, which the
+/* The frame of the activation whose call is under way, which the
    callee's ENTER reads (and clears); thread-local in libprof, initial-exec
    TLS (libprof is loaded with the program).  */
 extern __thread uint64_t __pathprof_ip_caller;
-/* Segments: the depth of the thread's stack of activations (libprof's,
+/* The depth of the thread's stack of activations (libprof's,
    initial-exec TLS, as __pathprof_ip_caller).  */
 extern __thread uint32_t __pathprof_ip_depth;
 
@@ -283,15 +285,16 @@ __pathprof_ip_count (uint64_t *count, int atomic)
     *count += 1;
 }
 
-/* Segments: what the code does around call `call` (its notes index) of
-   callee `callee` (its address; 0 for an indirect call) instead of calling
-   CALL and RETURN: before, it names the call in its frame; after, where the
-   callee continued the segment (and took the return's value), it only ends
-   the call; where the callee did not, and the frame is the top of the
-   thread's stack, it adds the call's words (a summary or leaf edge's add)
-   and ends the call; else libprof's RETURN does what the return means (a
-   callee that should have continued and did not, activations above the
-   frame: kseg-runtime.c).  */
+/* Every interprocedural mode: what the code does around call `call` (its
+   notes index) of callee `callee` (its address; 0 for an indirect call)
+   instead of calling CALL and RETURN: before, it names the call in its
+   frame; after, where the callee continued the path or segment (and its
+   EXIT did what the return means), it only ends the call; where the callee
+   did not, and the frame is the top of the thread's stack, it adds the
+   call's words (a summary or leaf edge's add) and ends the call; else
+   libprof's RETURN does what the return means (a callee that should have
+   continued and did not, activations above the frame: ctx-runtime.c,
+   kseg-runtime.c).  */
 static inline void
 __pathprof_ip_call_step (uint64_t frame, uint32_t call, const void *callee)
 {

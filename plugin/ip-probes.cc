@@ -454,7 +454,7 @@ expand_step (const probe_target &t, site_state &s, gimple *call, uint32_t arg)
   slow->count = far->count - to_cut->count;
 }
 
-/* __pathprof_ip_call_step of pathprof-abi.h (segments): the call INDEX of
+/* __pathprof_ip_call_step of pathprof-abi.h (every interprocedural mode): the call INDEX of
    CALLEE named in the frame, the frame in __pathprof_ip_caller.  */
 static void
 call_in_place (const probe_target &t, site_state &s, tree index, tree callee,
@@ -532,8 +532,8 @@ zero_before_call (gimple *call, gimple_seq seq, tree x, gimple_seq then)
   return next;
 }
 
-/* Replaces the call __pathprof_ip_return (frame, k) of a segments function
-   by __pathprof_ip_return_step of pathprof-abi.h, the call staying on the
+/* Replaces the call __pathprof_ip_return (frame, k) of an interprocedural
+   function by __pathprof_ip_return_step of pathprof-abi.h, the call staying on the
    unlikely path:
        f = (struct __pathprof_ip_frame *) frame;
        if (((f->site ^ k) | (f->entered ^ 1)) == 0)
@@ -688,7 +688,7 @@ insert_call_probes (const probe_target &t, site_state &s,
 	gimple_call_set_fntype (call, TYPE_MAIN_VARIANT (gimple_call_fntype (call)));
       tree index = build_int_cst (unsigned_type_node, k);
       gimple_seq before = NULL, after = NULL;
-      if (t.calls_in_place)
+      if (t.call_steps)
 	call_in_place (t, s, index, callee, &before);
       else
 	{
@@ -702,7 +702,7 @@ insert_call_probes (const probe_target &t, site_state &s,
       if (gimple_call_flags (call) & ECF_NORETURN)
 	continue;
       gimple *ret = emit_trace_call (t.ip_return, s, true, index, NULL_TREE, &after);
-      if (t.calls_in_place)
+      if (t.call_steps)
 	s.returns.safe_push (ret);	/* expand_return */
       if (s.ip_width)
 	ip_load_locals (s, NULL_TREE, &after);
