@@ -78,9 +78,12 @@
    activation's key (sum[2], with the thread's table in sum[3]) is set,
    the code counts (key, A + a_out, B + b_out) in that key's home slot of
    the thread's table when the slot has it, and starts the next path at
-   (a_in, b_in): what cut_edge, end_path and restart would do there.  The
-   key is set only where that is so (sync_place), and kept true by every
-   probe after which the activation's code runs (done).
+   (a_in, b_in) with the key of the activation's restart (sum[4]): what
+   cut_edge, end_path and restart would do there.  The key is set only
+   where that is so (sync_place), and kept true by every probe after which
+   the activation's code runs (done); as the code moves the start of the
+   activation's segment, libprof takes it back from the key before it
+   reads it (take_seg).
 
    Signals: probes are not reentrant (a thread's stack and its table of
    nodes change under them); a handler's probes while a probe of its
@@ -410,7 +413,7 @@ struct act
   struct __pathprof_ip_frame fr;
   /* The segment's sums A and B of edge values, then the key and the table
      of the code's cuts in place (sync_place).  */
-  uint64_t sum[4];
+  uint64_t sum[5];
   uint32_t proc;
   const uint64_t *ab;		/* ip_prog.ab[proc] */
   const uint32_t *fin;		/* the procedure's fin_of_edge */
@@ -478,6 +481,21 @@ resume (struct act *a)
   __pathprof_ip_caller = a->saved_caller;
   ipt.base = a->saved_base;
   ipt.open = a->saved_open;
+}
+
+/* Where a's segment began, which its code may have moved: a cut in place
+   starts the next path at the key sum[4] gave, sum[2] is then that start +
+   1 (sync_place).  libprof takes the start back into a->seg before it
+   reads it, and a's key is 0 until a probe after which a's code runs sets
+   it again (done).  */
+static inline void
+take_seg (struct act *a)
+{
+  if (a->sum[2])
+    {
+      a->seg = a->sum[2] - 1;
+      a->sum[2] = 0;
+    }
 }
 
 /* a's segment ends where a node of key (a's start, A, B, TAG) begins, which
@@ -556,6 +574,7 @@ end_path (struct act *a)
 static void
 end_at_call (struct act *a)
 {
+  take_seg (a);
   if (a->fr.site == JUMPED)
     return;			/* counted at the jump */
   uint32_t g = NONE;
@@ -643,11 +662,13 @@ begin (uint64_t frame)
     return NULL;
   ipt.busy = true;
   struct act *a = (struct act *) (uintptr_t) frame;
-  if (__builtin_expect (a->fr.depth == __pathprof_ip_depth, 1))
-    return a;
-  a = frame_act (frame);
-  if (!a)
-    ipt.busy = false;
+  if (__builtin_expect (a->fr.depth != __pathprof_ip_depth, 0)
+      && !(a = frame_act (frame)))
+    {
+      ipt.busy = false;
+      return NULL;
+    }
+  take_seg (a);
   return a;
 }
 
@@ -669,22 +690,33 @@ cut_edge (struct act *a, uint32_t edge)
 }
 
 /* a's key and table for the code's cuts in place (sum[2], sum[3]; "In
-   place"): the key of the path under way where end_path counts it by
-   (ctx, A, B) in the thread's table and a backedge starts the next with the
-   same key (restart), else 0.  A piecewise path from a root's ENTRY starts
-   again at GENTRY, another key: EDGE takes its backedge.  Every probe
-   after which the code of activation a runs calls it (done).  */
+   place"), and the key a backedge's next path starts with (sum[4]): the
+   key of the path under way (its start + 1) where end_path counts it by
+   (ctx, A, B) in the thread's table and restart needs nothing but the
+   sums and the key, else 0.  A context path starts again at the
+   activation's entry, which must name a path (then so does the next, and
+   the key after the cut is entry + 1, whatever the start before: a
+   return's node, the entry itself); a piecewise path starts again at
+   GENTRY with no call open, which only a path that started there has
+   already (another start: EDGE takes its backedge).  Every probe after
+   which the code of activation a runs calls it (done).  */
 static inline void
 sync_place (struct act *a)
 {
   if (!a->keyed)
     return;			/* sum[2] stays 0 */
-  uint64_t start = ip_prog.piecewise ? 2 * (uint64_t) a->proc + 1 : a->entry;
-  uint64_t ctx1 = !ipt.lost && a->seg == start ? a->seg + 1 : 0;
+  take_seg (a);
+  uint64_t next;
+  if (ip_prog.piecewise)
+    next = a->seg == 2 * (uint64_t) a->proc + 1 ? a->seg + 1 : 0;
+  else
+    next = a->entry_lost ? 0 : a->entry + 1;
+  uint64_t ctx1 = !ipt.lost && next ? a->seg + 1 : 0;
   if (__builtin_expect (ctx1 && !ipt.table, 0))
     ipt.table = pp_ipt_segment_table ();
   a->sum[2] = ipt.table ? ctx1 : 0;
   a->sum[3] = (uintptr_t) ipt.table;
+  a->sum[4] = next;
 }
 
 /* The end of a probe after which the code of a runs.  */
@@ -746,6 +778,7 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
   uint64_t called_from = 0, node = NO_NODE;
   if (cont)
     {
+      take_seg (caller);
       called_from = caller->seg;
       node = end_segment (caller, NODE_TAG (NODE_CALL, s), 0);
     }
@@ -758,7 +791,7 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
       a->fr.site = NONE;
       a->fr.entered = false;
       a->fr.tag = NULL;
-      a->sum[0] = a->sum[1] = a->sum[2] = a->sum[3] = 0;
+      a->sum[0] = a->sum[1] = a->sum[2] = a->sum[3] = a->sum[4] = 0;
       a->keyed = ip_prog.cuts_in_place[p];
       a->proc = p;
       a->ab = ip_prog.ab[p];
@@ -931,6 +964,7 @@ __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call)
     {
       struct act *a = act_at (depth - 1);
       uint32_t p = a->proc;
+      take_seg (a);
       if (depth < __pathprof_ip_depth || a->fr.site != NONE)
 	{
 	  /* A longjmp or a computed goto landed here: the paths under way

@@ -217,7 +217,8 @@ struct __pathprof_ip_frame
    with a = regs[0] + a_out, b = regs[1] + b_out, where the slot
    __pathprof_ip_home (ctx + 1, a, b) of the thread's table (regs[3]) has
    that key, its count goes up by one and the next path starts, regs[0] =
-   a_in, regs[1] = b_in (libprof/ctx-runtime.c, "In place").  Else EDGE.  */
+   a_in, regs[1] = b_in, regs[2] = regs[4] (its key: libprof/ctx-runtime.c,
+   "In place").  Else EDGE.  */
 struct __pathprof_ip_slot
 {
   uint64_t ctx1, a, b;		/* ctx1 0: empty */

@@ -272,7 +272,8 @@ emit_mix (gimple_seq *seq, tree h, tree w)
                t = (struct __pathprof_ip_table *) regs[3],
                s = &t->slots[__pathprof_ip_home (t, key, a, b)],
                ((s->ctx1 ^ key) | (s->a ^ a) | (s->b ^ b)) == 0))
-         { s->count += 1; regs[0] = values[1]; regs[1] = values[3]; }
+         { s->count += 1; regs[0] = values[1]; regs[1] = values[3];
+           regs[2] = regs[4]; }
        else
          SLOW (EDGE)
    then JOIN.  */
@@ -323,6 +324,9 @@ context_cut (const probe_target &t, const site_state &s, tree f, tree values, tr
   for (unsigned k = 0; k < 2; k++)
     store_ip_reg (s, regs, k, emit_load (&seq, u64, values, at + 8 + 16 * k, "PP_ip_in"),
 		  &seq);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+    build2 (MEM_REF, u64, regs, build_int_cst (ptr, 16)),
+    emit_load (&seq, u64, regs, 32, "PP_ip_next")));
   basic_block hit = new_block_of (look, seq, join);
 
   branch (cut, make_single_succ_edge (cut, look, EDGE_FALLTHRU),
