@@ -115,7 +115,7 @@
 
 #define NONE UINT32_MAX
 #define JUMPED (UINT32_MAX - 1)	/* a computed goto left the activation */
-#define WIDE PP_IP_WIDE		/* ip_prog.ab: see rho in GMP */
+#define WIDE PP_IP_WIDE		/* a row's ab: see rho in GMP */
 
 /* ---- Counting (ip-tables.c keeps the counts).  */
 
@@ -405,7 +405,7 @@ pp_ctx_key (uint64_t ctx, uint64_t a, uint64_t b, uint64_t *key)
 struct act
 {
   /* First: the frame word is its address (pathprof-abi.h): fr.values is
-     ip_prog.in_place[proc], fr.calls ip_prog.call_adds[proc], fr.regs
+     its row's values, fr.calls its row's calls, fr.regs
      sum, fr.depth the activation's index on the thread's stack + 1;
      fr.site the call under way (notes index), NONE or JUMPED, fr.entered
      whether its callee continued the path, fr.tag the callee it names (the
@@ -415,14 +415,12 @@ struct act
      of the code's cuts in place (sync_place).  */
   uint64_t sum[5];
   uint32_t proc;
-  const uint64_t *ab;		/* ip_prog.ab[proc] */
-  const uint32_t *fin;		/* the procedure's fin_of_edge */
+  const struct pp_ip_row *row;	/* ip_prog.rows[proc] */
   uint64_t seg;			/* where its segment began: a start */
   uint64_t entry;		/* where it began: its context */
   uint64_t called_from;		/* a continuation: its caller's seg at the call */
   bool root;			/* it started a path; saved_* the one suspended */
   bool entry_lost;		/* entry names no path */
-  bool keyed;			/* its procedure's cuts_in_place: sync_place */
   bool saved_lost;
   bool saved_open;
   uint32_t saved_base;
@@ -520,7 +518,7 @@ end_segment (struct act *a, uint64_t tag, uint64_t extra)
 static __attribute__ ((noinline)) void
 add_value_slow (struct act *a, uint32_t k)
 {
-  uint64_t va = a->ab[2 * k], vb = a->ab[2 * k + 1];
+  uint64_t va = a->row->ab[2 * k], vb = a->row->ab[2 * k + 1];
   if (va == WIDE)
     {
       /* A start after a's, from which edge k is taken first (its node's
@@ -549,7 +547,7 @@ add_value (struct act *a, uint32_t k)
 {
   if (k == NONE)
     return;
-  uint64_t va = a->ab[2 * k], vb = a->ab[2 * k + 1], na, nb;
+  uint64_t va = a->row->ab[2 * k], vb = a->row->ab[2 * k + 1], na, nb;
   if (__builtin_expect (!__builtin_add_overflow (a->sum[0], va, &na)
 			& !__builtin_add_overflow (a->sum[1], vb, &nb) & (va != WIDE), 1))
     {
@@ -703,7 +701,7 @@ cut_edge (struct act *a, uint32_t edge)
 static inline void
 sync_place (struct act *a)
 {
-  if (!a->keyed)
+  if (!a->row->keyed)
     return;			/* sum[2] stays 0 */
   take_seg (a);
   uint64_t next;
@@ -770,11 +768,8 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
     }
   else
     caller = NULL;
-  uint32_t s = NONE;
-  if (caller && caller->fr.site < JUMPED)
-    s = ip_prog.layout.site_of_call[caller->proc][caller->fr.site];
-  bool cont = p != NONE && s != NONE && !ip_prog.nb.recursive[s]
-	      && ip_prog.nb.calls[s].callee == p;
+  uint32_t s = caller && caller->fr.site < JUMPED ? caller->row->cont[caller->fr.site] : NONE;
+  bool cont = p != NONE && s != NONE && ip_prog.nb.calls[s].callee == p;
   uint64_t called_from = 0, node = NO_NODE;
   if (cont)
     {
@@ -785,17 +780,16 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
   struct act *a = p == NONE ? NULL : push_act ();
   if (a)
     {
-      a->fr.values = ip_prog.in_place[p];
-      a->fr.calls = ip_prog.call_adds[p];
+      const struct pp_ip_row *row = &ip_prog.rows[p];
+      a->row = row;
+      a->fr.values = row->values;
+      a->fr.calls = row->calls;
       a->fr.regs = a->sum;
       a->fr.site = NONE;
       a->fr.entered = false;
       a->fr.tag = NULL;
       a->sum[0] = a->sum[1] = a->sum[2] = a->sum[3] = a->sum[4] = 0;
-      a->keyed = ip_prog.cuts_in_place[p];
       a->proc = p;
-      a->ab = ip_prog.ab[p];
-      a->fin = ip_prog.nb.procs[p].fin_of_edge;
       a->root = !cont;
       if (cont)
 	{
@@ -828,7 +822,7 @@ __pathprof_ip_edge (uint64_t frame, uint32_t edge)
   struct act *a = begin (frame);
   if (!a)
     return;
-  uint32_t k = a->fin[edge];
+  uint32_t k = a->row->fin[edge];
   if (__builtin_expect (k != NONE, 1))
     add_value (a, k);
   else

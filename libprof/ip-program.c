@@ -118,23 +118,28 @@ fits_u64 (const mpz_t v)
   return mpz_sgn (v) >= 0 && mpz_fits_ulong_p (v);
 }
 
-/* Procedure p's calls in place: ip_prog.call_adds[p] (pathprof-abi.h
-   __pathprof_ip_return_step), two words per call: what a return adds
-   where the callee did not continue the path (the leaf edge c -> r of a
-   call of no numbered procedure, the summary edge of a recursive or cut
-   site), where the procedure's edges are in place (FITS); UINT64_MAX first
-   where RETURN must see (a site whose callee should have continued).  */
-static uint64_t *
-make_call_adds (uint32_t p, bool fits)
+/* Row r's calls (pathprof-abi.h __pathprof_ip_return_step), two words per
+   call: what a return adds where the callee did not continue the path (the
+   leaf edge c -> r of a call of no numbered procedure, the summary edge of
+   a recursive or cut site), where the procedure's edges are in place
+   (FITS); UINT64_MAX first where RETURN must see (a site whose callee
+   should have continued).  And which calls the callee continues.  */
+static int
+make_calls (uint32_t p, bool fits, struct pp_ip_row *r)
 {
   const pp_ip_proc *ip = &ip_prog.nb.procs[p];
-  const uint64_t *ab = ip_prog.ab[p];
   uint32_t ncalls = ip_prog.layout.ncalls_of[p];
   uint64_t *row = pp_calloc (2 * (size_t) ncalls + 1, sizeof *row);
-  for (uint32_t call = 0; row && call < ncalls; call++)
+  uint32_t *cont = pp_malloc ((ncalls + 1) * sizeof *cont);
+  r->calls = row;
+  r->cont = cont;
+  if (!row || !cont)
+    return -1;
+  for (uint32_t call = 0; call < ncalls; call++)
     {
       uint32_t s = ip_prog.layout.site_of_call[p][call], k = NONE;
       bool adds = fits;
+      cont[call] = NONE;
       if (s == NONE)
 	k = ip->fin_of_edge[ip_prog.layout.leaf_edge[p][call]];
       else if (ip_prog.nb.recursive[s])
@@ -145,29 +150,32 @@ make_call_adds (uint32_t p, bool fits)
 	      k = j;
 	}
       else
-	adds = false;
-      row[2 * call] = !adds ? UINT64_MAX : k == NONE ? 0 : ab[2 * k];
-      row[2 * call + 1] = !adds || k == NONE ? 0 : ab[2 * k + 1];
+	{
+	  adds = false;
+	  cont[call] = s;
+	}
+      row[2 * call] = !adds ? UINT64_MAX : k == NONE ? 0 : r->ab[2 * k];
+      row[2 * call + 1] = !adds || k == NONE ? 0 : r->ab[2 * k + 1];
     }
-  return row;
+  return 0;
 }
 
-/* Procedure p's edges in place: ip_prog.in_place[p].  Its code adds a and b
-   to the activation's sums without the overflow check add_value makes, so
-   all of them are in place only where no sum can overflow: where the
-   procedure's pieces are numbered (a sum is a prefix of a piece number,
-   below 2^62), or where the values of all of its G*_fin edges add up to
-   less than 2^62, as a segment (between two flushes) takes each edge at
-   most once (G*_fin is acyclic) and the sums it starts from are such sums
-   too.  Elsewhere EDGE takes every edge (add_value), as it does a
-   backedge, where a path ends.  A backedge's next path starts on its
-   surrogate from ENTRY (GENTRY when piecewise), whose pieces start there.  */
-static uint64_t *
-make_in_place (uint32_t p)
+/* Row r's edges in place (values).  Its code adds a and b to the
+   activation's sums without the overflow check add_value makes, so all of
+   them are in place only where no sum can overflow: where the procedure's
+   pieces are numbered (a sum is a prefix of a piece number, below 2^62),
+   or where the values of all of its G*_fin edges add up to less than
+   2^62, as a segment (between two flushes) takes each edge at most once
+   (G*_fin is acyclic) and the sums it starts from are such sums too.
+   Elsewhere EDGE takes every edge (add_value), as it does a backedge,
+   where a path ends.  A backedge's next path starts on its surrogate from
+   ENTRY (GENTRY when piecewise), whose pieces start there.  */
+static int
+make_in_place (uint32_t p, struct pp_ip_row *r)
 {
   const pp_ip_proc *ip = &ip_prog.nb.procs[p];
   const pp_ip_pieces *pc = &ip_prog.pieces[p];
-  const uint64_t *ab = ip_prog.ab[p];
+  const uint64_t *ab = r->ab;
   uint32_t nedges = ip_prog.layout.prog.procs[p].nedges;
   uint64_t total = 0;
   bool fits = true;
@@ -177,13 +185,16 @@ make_in_place (uint32_t p)
 	   && total < (uint64_t) 1 << 62;
   uint64_t start = pp_ip_piece_start (p, ip_prog.piecewise ? ip->gentry : ip->entry);
   uint64_t *row = pp_calloc (4 * (size_t) nedges + 1, sizeof *row);
-  for (uint32_t e = 0; row && e < nedges; e++)
+  r->values = row;
+  if (!row)
+    return -1;
+  for (uint32_t e = 0; e < nedges; e++)
     {
       uint32_t k = ip->fin_of_edge[e];
       uint32_t out = ip->exit_of_edge[e], in = ip->entry_of_edge[e];
       if (k == NONE && ip->back_of_edge[e] == 1 && fits && out != NONE && in != NONE)
 	{
-	  ip_prog.cuts_in_place[p] = true;
+	  r->keyed = true;
 	  row[4 * e] = ab[2 * out] | (uint64_t) 1 << 63;
 	  row[4 * e + 1] = start + ab[2 * in];
 	  row[4 * e + 2] = ab[2 * out + 1];
@@ -197,28 +208,23 @@ make_in_place (uint32_t p)
 	  row[4 * e + 2] = ab[2 * k + 1];
 	}
     }
-  if (row && !(ip_prog.call_adds[p] = make_call_adds (p, fits)))
-    return NULL;
-  return row;
+  return make_calls (p, fits, r);
 }
 
-/* ip_prog.pieces and ab: the edge values as u64 where they fit;
-   ip_prog.in_place.  */
+/* ip_prog.pieces, and the rows: the edge values as u64 where they fit,
+   the code's values and calls.  */
 static int
 make_value_tables (void)
 {
   ip_prog.pieces = pp_calloc (ip_prog.nb.nprocs + 1, sizeof *ip_prog.pieces);
-  ip_prog.ab = pp_calloc (ip_prog.nb.nprocs + 1, sizeof *ip_prog.ab);
-  ip_prog.in_place = pp_calloc (ip_prog.nb.nprocs + 1, sizeof *ip_prog.in_place);
-  ip_prog.cuts_in_place = pp_calloc (ip_prog.nb.nprocs + 1, sizeof *ip_prog.cuts_in_place);
-  ip_prog.call_adds = pp_calloc (ip_prog.nb.nprocs + 1, sizeof *ip_prog.call_adds);
-  if (!ip_prog.pieces || !ip_prog.ab || !ip_prog.in_place || !ip_prog.cuts_in_place
-      || !ip_prog.call_adds)
+  ip_prog.rows = pp_calloc (ip_prog.nb.nprocs + 1, sizeof *ip_prog.rows);
+  if (!ip_prog.pieces || !ip_prog.rows)
     return -1;
   for (uint32_t p = 0; p < ip_prog.nb.nprocs; p++)
     {
       const pp_ip_proc *ip = &ip_prog.nb.procs[p];
       pp_ip_pieces *pc = &ip_prog.pieces[p];
+      struct pp_ip_row *r = &ip_prog.rows[p];
       uint64_t *ab = pp_malloc ((2 * (size_t) ip->nedges + 1) * sizeof *ab);
       if (!ab || pp_ip_pieces_number (&ip_prog.nb, p, pc) == PP_IP_ENOMEM)
 	return -1;
@@ -229,8 +235,9 @@ make_value_tables (void)
 	  ab[2 * k] = pc->npieces ? pc->val[k] : fits ? mpz_get_ui (rho->a) : PP_IP_WIDE;
 	  ab[2 * k + 1] = pc->npieces || !fits ? 0 : mpz_get_ui (rho->b);
 	}
-      ip_prog.ab[p] = ab;
-      if (!(ip_prog.in_place[p] = make_in_place (p)))
+      r->ab = ab;
+      r->fin = ip->fin_of_edge;
+      if (make_in_place (p, r))
 	return -1;
     }
   return 0;

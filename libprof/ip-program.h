@@ -14,10 +14,35 @@
 #include "notes.h"
 #include "pathprof-abi.h"
 
-/* ip_prog.ab's word for a value that does not fit 64 bits.  */
+/* A row's ab word for a value that does not fit 64 bits.  */
 #define PP_IP_WIDE UINT64_MAX
 
 struct pp_ip_kind_ops;		/* ip-program.c: what runtime.c's hooks do */
+
+/* Context and piecewise paths: what an activation of a procedure reads,
+   made with the program (ip-program.c make_value_tables).  */
+struct pp_ip_row
+{
+  /* What its G*_fin edge k adds to the sums A and B, at ab[2 k] and
+     ab[2 k + 1]: its piece value and 0 where the procedure's pieces are
+     numbered (a segment's A is then a piece number, B 0), else its rho =
+     <a, b>, or PP_IP_WIDE at ab[2 k] when a or b does not fit 64 bits.  */
+  const uint64_t *ab;
+  /* What the code does in place (pathprof-abi.h, __pathprof_ip_step with
+     two registers, A and B, and "Context and piecewise paths"), four
+     words per edge of its graph (notes index): a, 0, b, 0; at a backedge
+     a_out | TOP, a_in, b_out, b_in; or UINT64_MAX first where EDGE must
+     take the edge.  */
+  const uint64_t *values;
+  /* Two words per call (notes index), the frames' calls
+     (__pathprof_ip_return_step; ip-program.c make_calls).  */
+  const uint64_t *calls;
+  const uint32_t *fin;		/* the procedure's fin_of_edge */
+  const uint32_t *cont;		/* per call: its site where the callee
+				   continues the path (a non-recursive
+				   site), else UINT32_MAX */
+  bool keyed;			/* a backedge's row counts in place */
+};
 
 /* The program (under ip-program.c's lock until ready; read-only after).  */
 struct pp_ip_prog
@@ -36,23 +61,9 @@ struct pp_ip_prog
   /* Per procedure: its pieces (corelib/ip-pieces.c; npieces 0: it has
      more than 2^62, and its sums are the paper's values).  */
   pp_ip_pieces *pieces;
-  /* Per procedure: what its G*_fin edge k adds to the sums A and B, at
-     ab[2 k] and ab[2 k + 1]: its piece value and 0 where the procedure's
-     pieces are numbered (a segment's A is then a piece number, B 0), else
-     its rho = <a, b>, or PP_IP_WIDE at ab[2 k] when a or b does not fit 64
-     bits.  */
-  uint64_t **ab;
-  /* Per procedure: what the code does in place (pathprof-abi.h,
-     __pathprof_ip_step with two registers, A and B, and "Context and
-     piecewise paths"), four words per edge of its graph (notes index): a,
-     0, b, 0; at a backedge a_out | TOP, a_in, b_out, b_in; or UINT64_MAX
-     first where EDGE must take the edge.  */
-  uint64_t **in_place;
-  bool *cuts_in_place;		/* per procedure: a backedge's row counts in place */
-  /* Per procedure: two words per call (notes index), the frames' calls
-     (pathprof-abi.h __pathprof_ip_return_step; ip-program.c
-     make_call_adds).  */
-  uint64_t **call_adds;
+  /* Per procedure: what its activations read (context and piecewise
+     paths).  */
+  struct pp_ip_row *rows;
   uint32_t *root_of;		/* per procedure: its ENTRY root, or UINT32_MAX */
   uint32_t *gentry_root_of;	/* piecewise: its GENTRY root, or UINT32_MAX */
   uint32_t words;		/* 64-bit words of a path number */

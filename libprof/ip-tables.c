@@ -294,27 +294,43 @@ pp_ipt_segment_table (void)
   return my_segs ? &my_segs->place : NULL;
 }
 
+/* Segment s of thread table t, counted here rather than in place (the
+   code looks at a segment's home slot only): where another segment holds
+   its home and s counts more than twice as often (then the two cannot
+   take turns), the two change places.  Linear probing still finds both:
+   the one moved out of the home reached it over taken slots, and s's slot
+   lies past the home over taken slots too.  Under the table's lock, which
+   a dump takes to read it (a dump subtracts what it read by key).  */
+static __attribute__ ((noinline)) struct __pathprof_ip_slot *
+move_home (struct seg_table *t, struct __pathprof_ip_slot *s)
+{
+  struct __pathprof_ip_slot *home = &t->place.slots[seg_home (t, s->ctx1, s->a, s->b)];
+  if (home == s || s->count <= 2 * home->count + 16)
+    return s;
+  pthread_mutex_lock (&t->lock);
+  struct __pathprof_ip_slot x = *home;
+  *home = *s;
+  *s = x;
+  pthread_mutex_unlock (&t->lock);
+  return home;
+}
+
 bool
 pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b)
 {
   struct __pathprof_ip_slot *s = my_last;
-  if (s && s->ctx1 == ctx + 1 && s->a == a && s->b == b)
+  struct seg_table *t = my_segs;
+  if (!(s && s->ctx1 == ctx + 1 && s->a == a && s->b == b))
     {
-      __atomic_fetch_add (&s->count, 1, __ATOMIC_RELAXED);
-      return true;
-    }
-  const struct seg_table *t = my_segs;
-  if (__builtin_expect (t != NULL, 1))
-    {
+      if (__builtin_expect (t == NULL, 0))
+	return count_new_segment (ctx + 1, a, b);
       s = find_slot (t, ctx + 1, a, b);
-      if (__builtin_expect (s->ctx1 != 0, 1))
-	{
-	  __atomic_fetch_add (&s->count, 1, __ATOMIC_RELAXED);
-	  my_last = s;
-	  return true;
-	}
+      if (__builtin_expect (s->ctx1 == 0, 0))
+	return count_new_segment (ctx + 1, a, b);
     }
-  return count_new_segment (ctx + 1, a, b);
+  __atomic_fetch_add (&s->count, 1, __ATOMIC_RELAXED);
+  my_last = t ? move_home (t, s) : s;
+  return true;
 }
 
 /* ---- Context nodes.  */
