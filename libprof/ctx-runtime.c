@@ -699,22 +699,27 @@ cut_edge (struct act *a, uint32_t edge)
    already (another start: EDGE takes its backedge).  Every probe after
    which the code of activation a runs calls it (done).  */
 static inline void
-sync_place (struct act *a)
+sync_keys (struct act *a)
 {
-  if (!a->row->keyed)
-    return;			/* sum[2] stays 0 */
   take_seg (a);
   uint64_t next;
   if (ip_prog.piecewise)
     next = a->seg == 2 * (uint64_t) a->proc + 1 ? a->seg + 1 : 0;
   else
     next = a->entry_lost ? 0 : a->entry + 1;
-  uint64_t ctx1 = !ipt.lost && next ? a->seg + 1 : 0;
-  if (__builtin_expect (ctx1 && !ipt.table, 0))
-    ipt.table = pp_ipt_segment_table ();
-  a->sum[2] = ipt.table ? ctx1 : 0;
+  a->sum[2] = !ipt.lost && next && ipt.table ? a->seg + 1 : 0;
   a->sum[3] = (uintptr_t) ipt.table;
   a->sum[4] = next;
+}
+
+static inline void
+sync_place (struct act *a)
+{
+  if (!a->row->keyed)
+    return;			/* sum[2] stays 0 */
+  if (__builtin_expect (!ipt.table, 0))
+    ipt.table = pp_ipt_segment_table ();
+  sync_keys (a);
 }
 
 /* The end of a probe after which the code of a runs.  */
@@ -738,15 +743,93 @@ untracked (void)
 static uint64_t enter_context (struct __pathprof_unit *u, uint32_t function,
 			       const void *self);
 
-/* ENTER of context and piecewise units (segments units call
-   __pathprof_seg_enter; a program mixing kinds is not counted, so the
-   program is of this kind once ready).  */
-PP_EXPORT uint64_t
-__pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *self)
+static __attribute__ ((noinline)) uint64_t
+enter_general (struct __pathprof_unit *u, uint32_t function, const void *self)
 {
   if (ipt.busy || !pp_ip_ready ())
     return untracked ();
   return enter_context (u, function, self);
+}
+
+/* Activation a of procedure p (pushed) as ENTER starts it, but for its
+   start and whether it is a root.  */
+static inline void
+init_act (struct act *a, uint32_t p)
+{
+  const struct pp_ip_row *row = &ip_prog.rows[p];
+  a->row = row;
+  a->fr.values = row->values;
+  a->fr.calls = row->calls;
+  a->fr.regs = a->sum;
+  a->fr.site = NONE;
+  a->fr.entered = false;
+  a->fr.tag = NULL;
+  a->sum[0] = a->sum[1] = a->sum[2] = a->sum[3] = a->sum[4] = 0;
+  a->proc = p;
+}
+
+/* Activation a continues the path of caller c, from node (c's segment
+   ended at the call).  */
+static inline void
+continue_from (struct act *a, struct act *c, uint64_t node, uint64_t called_from)
+{
+  a->root = false;
+  c->fr.entered = true;
+  c->fr.tag = NULL;
+  a->seg = a->entry = node;
+  a->called_from = called_from;
+  a->entry_lost = ipt.lost;
+}
+
+/* ENTER of context and piecewise units (segments units call
+   __pathprof_seg_enter; a program mixing kinds is not counted, so the
+   program is of this kind once ready).  Most calls continue the path of
+   the caller at the top of the stack, whose call names this function, at
+   a node the thread's front of nodes has: that is done here, without a
+   call (registers saved for nothing cost a call as much as the rest:
+   kseg-runtime.c has the same split); the rest goes to enter_context,
+   which does the same the general way, before anything changed.  */
+/* The continuation (most calls): activation p continues caller c's path
+   through site s, at a node the thread's front of nodes has (else the
+   general way, before anything changed).  */
+static __attribute__ ((noinline)) uint64_t
+enter_cont (struct __pathprof_unit *u, uint32_t function, const void *self,
+	    struct act *c, uint32_t s, uint32_t p)
+{
+  uint32_t depth = __pathprof_ip_depth;
+  take_seg (c);
+  struct pp_ipt_node key = { c->seg, c->sum[0], c->sum[1], NODE_TAG (NODE_CALL, s), 0 };
+  uint64_t node = pp_ipt_node_front (&key);
+  if (__builtin_expect (!node, 0))
+    return enter_general (u, function, self);
+  ipt.busy = true;
+  struct act *a = act_at (depth);
+  a->fr.depth = __pathprof_ip_depth = depth + 1;
+  init_act (a, p);
+  c->sum[0] = c->sum[1] = 0;
+  continue_from (a, c, node, key.parent);
+  if (a->row->keyed)
+    sync_keys (a);
+  __pathprof_ip_caller = 0;
+  ipt.busy = false;
+  return (uintptr_t) a;
+}
+
+PP_EXPORT uint64_t
+__pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *self)
+{
+  struct act *c = (struct act *) (uintptr_t) __pathprof_ip_caller;
+  uint64_t first = __atomic_load_n (&u->ip_first, __ATOMIC_RELAXED);
+  uint32_t depth = __pathprof_ip_depth;
+  if (__builtin_expect (c && first && !ipt.busy && !ipt.lost && c->fr.depth == depth
+			&& c->fr.tag == self && c->fr.site < JUMPED && depth < ipt.stack.cap
+			&& ipt.table, 1))
+    {
+      uint32_t p = (uint32_t) (first - 1) + function, s = c->row->cont[c->fr.site];
+      if (s != NONE && ip_prog.nb.calls[s].callee == p)
+	return enter_cont (u, function, self, c, s, p);
+    }
+  return enter_general (u, function, self);
 }
 
 static __attribute__ ((noinline)) uint64_t
@@ -780,34 +863,20 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
   struct act *a = p == NONE ? NULL : push_act ();
   if (a)
     {
-      const struct pp_ip_row *row = &ip_prog.rows[p];
-      a->row = row;
-      a->fr.values = row->values;
-      a->fr.calls = row->calls;
-      a->fr.regs = a->sum;
-      a->fr.site = NONE;
-      a->fr.entered = false;
-      a->fr.tag = NULL;
-      a->sum[0] = a->sum[1] = a->sum[2] = a->sum[3] = a->sum[4] = 0;
-      a->proc = p;
-      a->root = !cont;
+      init_act (a, p);
       if (cont)
-	{
-	  caller->fr.entered = true;
-	  caller->fr.tag = NULL;
-	  a->seg = a->entry = node;
-	  a->called_from = called_from;
-	}
+	continue_from (a, caller, node, called_from);
       else
 	{
 	  /* A root's context is its ROOT start; the path under way waits.  */
+	  a->root = true;
 	  suspend (a);
 	  ipt.base = __pathprof_ip_depth - 1;
 	  ipt.open = true;
 	  ipt.lost = ip_prog.root_of[p] == NONE;
 	  a->seg = a->entry = 2 * (uint64_t) p;
+	  a->entry_lost = ipt.lost;
 	}
-      a->entry_lost = ipt.lost;
       sync_place (a);
       frame = (uintptr_t) a;
     }
@@ -878,8 +947,51 @@ resume_after_call (struct act *b)
   b->sum[1] = 0;
 }
 
+static void exit_slow (uint64_t frame);
+
+/* EXIT.  Most activations continued their caller's path, which goes on
+   after this one's segment at a node the thread's front has: done here
+   without a call (as ENTER's continuation), the rest in exit_slow.  */
+/* A continuation's EXIT (the top of the stack), where the node after it
+   is in the thread's front (else exit_slow, before anything changed).  */
+static __attribute__ ((noinline)) void
+exit_cont (uint64_t frame)
+{
+  struct act *a = (struct act *) (uintptr_t) frame;
+  uint32_t depth = __pathprof_ip_depth;
+  struct act *b = act_at (depth - 2);
+  take_seg (a);
+  uint64_t node = pp_ipt_node_front (&(struct pp_ipt_node) {
+    a->seg, a->sum[0], a->sum[1], NODE_TAG (NODE_RET, 0), a->called_from });
+  if (__builtin_expect (!node, 0))
+    {
+      exit_slow (frame);
+      return;
+    }
+  ipt.busy = true;
+  b->seg = node;
+  resume_after_call (b);
+  __pathprof_ip_depth = depth - 1;
+  if (b->row->keyed)
+    sync_keys (b);
+  ipt.busy = false;
+}
+
 PP_EXPORT void
 __pathprof_ip_exit (uint64_t frame)
+{
+  const struct act *a = (const struct act *) (uintptr_t) frame;
+  uint32_t depth = __pathprof_ip_depth;
+  if (__builtin_expect (!ipt.busy && !ipt.lost && a->fr.depth == depth && !a->root
+			&& !(ip_prog.piecewise && ipt.base == depth - 1 && !ipt.open)
+			&& ipt.table, 1))
+    exit_cont (frame);
+  else
+    exit_slow (frame);
+}
+
+static __attribute__ ((noinline)) void
+exit_slow (uint64_t frame)
 {
   struct act *a = begin (frame);
   if (!a)

@@ -69,6 +69,18 @@ pp_ipt_front_slot (struct pp_ipt_front *f, const struct pp_ipt_node *key)
   return &f->slot[((key->parent + key->a + key->tag) * 0x9e3779b97f4a7c15u) >> 54];
 }
 
+/* KEY's node where the front has it, else 0 (no call: for the probes'
+   fast paths, which go the slow way on a miss).  */
+static inline uint64_t
+pp_ipt_node_front (const struct pp_ipt_node *key)
+{
+  struct pp_ipt_front *f = pp_ipt_my_front;
+  if (__builtin_expect (f == NULL, 0))
+    return 0;
+  const struct pp_ipt_node_slot *x = pp_ipt_front_slot (f, key);
+  return pp_ipt_same_key (x, key) ? x->id : 0;
+}
+
 static inline uint64_t
 pp_ipt_node (const struct pp_ipt_node *key)
 {
