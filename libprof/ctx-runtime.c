@@ -695,8 +695,8 @@ cut_edge (struct act *a, uint32_t edge)
    activation's entry, which must name a path (then so does the next, and
    the key after the cut is entry + 1, whatever the start before: a
    return's node, the entry itself); a piecewise path starts again at
-   GENTRY with no call open, which only a path that started there has
-   already (another start: EDGE takes its backedge).  Every probe after
+   GENTRY with no call open and a as its base, which only a path already
+   based in a with no call open has (elsewhere EDGE takes the backedge).  Every probe after
    which the code of activation a runs calls it (done).  */
 static inline void
 sync_keys (struct act *a)
@@ -704,7 +704,8 @@ sync_keys (struct act *a)
   take_seg (a);
   uint64_t next;
   if (ip_prog.piecewise)
-    next = a->seg == 2 * (uint64_t) a->proc + 1 ? a->seg + 1 : 0;
+    next = ipt.base == a->fr.depth - 1 && !ipt.open
+	   && ip_prog.gentry_root_of[a->proc] != NONE ? 2 * (uint64_t) a->proc + 2 : 0;
   else
     next = a->entry_lost ? 0 : a->entry + 1;
   a->sum[2] = !ipt.lost && next && ipt.table ? a->seg + 1 : 0;
