@@ -563,7 +563,7 @@ add_value (struct act *a, uint32_t k)
 static void
 end_path (struct act *a)
 {
-  if (ipt.lost || !pp_ipt_count_segment (a->seg, a->sum[0], a->sum[1]))
+  if (ipt.lost || !pp_ipt_count_segment (a->seg, a->sum[0], a->sum[1], a->row->keyed))
     pp_ipt_count_lost ();
 }
 
@@ -611,7 +611,6 @@ abandon_above (uint32_t depth)
 static void
 restart (struct act *a, uint32_t in)
 {
-  const pp_ip_proc *ip = &ip_prog.nb.procs[a->proc];
   if (ip_prog.piecewise)
     {
       ipt.lost = ip_prog.gentry_root_of[a->proc] == NONE || in == NONE;
@@ -624,7 +623,7 @@ restart (struct act *a, uint32_t in)
       ipt.lost = a->entry_lost || in == NONE;
       a->seg = a->entry;
     }
-  a->sum[0] = pp_ip_piece_start (a->proc, ip_prog.piecewise ? ip->gentry : ip->entry);
+  a->sum[0] = a->row->restart;
   a->sum[1] = 0;
   if (!ipt.lost)
     add_value (a, in);
@@ -696,11 +695,16 @@ cut_edge (struct act *a, uint32_t edge)
    the key after the cut is entry + 1, whatever the start before: a
    return's node, the entry itself); a piecewise path starts again at
    GENTRY with no call open and a as its base, which only a path already
-   based in a with no call open has (elsewhere EDGE takes the backedge).  Every probe after
-   which the code of activation a runs calls it (done).  */
+   based in a with no call open has (elsewhere EDGE takes the backedge).
+   Every probe after which the code of activation a runs calls it
+   (done).  */
 static inline void
-sync_keys (struct act *a)
+sync_place (struct act *a)
 {
+  if (!a->row->keyed)
+    return;			/* sum[2] stays 0 */
+  if (__builtin_expect (!ipt.table, 0))
+    ipt.table = pp_ipt_segment_table ();
   take_seg (a);
   uint64_t next;
   if (ip_prog.piecewise)
@@ -711,16 +715,6 @@ sync_keys (struct act *a)
   a->sum[2] = !ipt.lost && next && ipt.table ? a->seg + 1 : 0;
   a->sum[3] = (uintptr_t) ipt.table;
   a->sum[4] = next;
-}
-
-static inline void
-sync_place (struct act *a)
-{
-  if (!a->row->keyed)
-    return;			/* sum[2] stays 0 */
-  if (__builtin_expect (!ipt.table, 0))
-    ipt.table = pp_ipt_segment_table ();
-  sync_keys (a);
 }
 
 /* The end of a probe after which the code of a runs.  */
@@ -782,14 +776,6 @@ continue_from (struct act *a, struct act *c, uint64_t node, uint64_t called_from
   a->entry_lost = ipt.lost;
 }
 
-/* ENTER of context and piecewise units (segments units call
-   __pathprof_seg_enter; a program mixing kinds is not counted, so the
-   program is of this kind once ready).  Most calls continue the path of
-   the caller at the top of the stack, whose call names this function, at
-   a node the thread's front of nodes has: that is done here, without a
-   call (registers saved for nothing cost a call as much as the rest:
-   kseg-runtime.c has the same split); the rest goes to enter_context,
-   which does the same the general way, before anything changed.  */
 /* The continuation (most calls): activation p continues caller c's path
    through site s, at a node the thread's front of nodes has (else the
    general way, before anything changed).  */
@@ -809,13 +795,18 @@ enter_cont (struct __pathprof_unit *u, uint32_t function, const void *self,
   init_act (a, p);
   c->sum[0] = c->sum[1] = 0;
   continue_from (a, c, node, key.parent);
-  if (a->row->keyed)
-    sync_keys (a);
+  sync_place (a);
   __pathprof_ip_caller = 0;
   ipt.busy = false;
   return (uintptr_t) a;
 }
 
+/* ENTER of context and piecewise units (segments units call
+   __pathprof_seg_enter; a program mixing kinds is not counted, so the
+   program is of this kind once ready).  Most calls continue the path of
+   the caller at the top of the stack, whose call names this function:
+   enter_cont, without the general way's saved registers (kseg-runtime.c
+   has the same split); the rest enter_context.  */
 PP_EXPORT uint64_t
 __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *self)
 {
@@ -823,8 +814,7 @@ __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *s
   uint64_t first = __atomic_load_n (&u->ip_first, __ATOMIC_RELAXED);
   uint32_t depth = __pathprof_ip_depth;
   if (__builtin_expect (c && first && !ipt.busy && !ipt.lost && c->fr.depth == depth
-			&& c->fr.tag == self && c->fr.site < JUMPED && depth < ipt.stack.cap
-			&& ipt.table, 1))
+			&& c->fr.tag == self && c->fr.site < JUMPED && depth < ipt.stack.cap, 1))
     {
       uint32_t p = (uint32_t) (first - 1) + function, s = c->row->cont[c->fr.site];
       if (s != NONE && ip_prog.nb.calls[s].callee == p)
@@ -900,18 +890,6 @@ __pathprof_ip_edge (uint64_t frame, uint32_t edge)
   done (a);
 }
 
-/* What the code does in place (pathprof-abi.h __pathprof_ip_call_step),
-   for a unit that calls it.  */
-PP_EXPORT void
-__pathprof_ip_call (uint64_t frame, uint32_t call, const void *callee)
-{
-  struct act *a = begin (frame);
-  if (!a)
-    return;
-  __pathprof_ip_call_step (frame, call, callee);
-  ipt.busy = false;
-}
-
 PP_EXPORT void
 __pathprof_ip_return (uint64_t frame, uint32_t call)
 {
@@ -920,17 +898,8 @@ __pathprof_ip_return (uint64_t frame, uint32_t call)
     return;
   if (a->fr.site == call)
     {
-      uint32_t p = a->proc, s = ip_prog.layout.site_of_call[p][call];
-      const pp_ip_proc *ip = &ip_prog.nb.procs[p];
-      if (s == NONE)
-	add_value (a, ip->fin_of_edge[ip_prog.layout.leaf_edge[p][call]]);
-      else if (ip_prog.nb.recursive[s])
-	{
-	  uint32_t c = ip_prog.layout.call_vertex[p][call];
-	  for (uint32_t k = ip->out_start[c]; k < ip->out_start[c + 1]; k++)
-	    if (ip->edges[k].kind == PP_IP_SUMMARY)
-	      add_value (a, k);
-	}
+      if (a->row->cont[call] == NONE)
+	add_value (a, a->row->call_edge[call]);	/* a leaf or summary edge */
       else if (!a->fr.entered)
 	ipt.lost = true;	/* the callee did not continue the path */
       a->fr.site = NONE;
@@ -950,9 +919,6 @@ resume_after_call (struct act *b)
 
 static void exit_slow (uint64_t frame);
 
-/* EXIT.  Most activations continued their caller's path, which goes on
-   after this one's segment at a node the thread's front has: done here
-   without a call (as ENTER's continuation), the rest in exit_slow.  */
 /* A continuation's EXIT (the top of the stack), where the node after it
    is in the thread's front (else exit_slow, before anything changed).  */
 static __attribute__ ((noinline)) void
@@ -973,19 +939,20 @@ exit_cont (uint64_t frame)
   b->seg = node;
   resume_after_call (b);
   __pathprof_ip_depth = depth - 1;
-  if (b->row->keyed)
-    sync_keys (b);
+  sync_place (b);
   ipt.busy = false;
 }
 
+/* EXIT.  Most activations continued their caller's path, which goes on
+   after this one's segment: exit_cont, as ENTER's continuation; the rest
+   (a root, a piecewise return with no call open) exit_slow.  */
 PP_EXPORT void
 __pathprof_ip_exit (uint64_t frame)
 {
   const struct act *a = (const struct act *) (uintptr_t) frame;
   uint32_t depth = __pathprof_ip_depth;
   if (__builtin_expect (!ipt.busy && !ipt.lost && a->fr.depth == depth && !a->root
-			&& !(ip_prog.piecewise && ipt.base == depth - 1 && !ipt.open)
-			&& ipt.table, 1))
+			&& !(ip_prog.piecewise && ipt.base == depth - 1 && !ipt.open), 1))
     exit_cont (frame);
   else
     exit_slow (frame);
@@ -1016,8 +983,8 @@ exit_slow (uint64_t frame)
       else
 	{
 	  /* For the caller, through the site that called p.  */
-	  uint32_t s = b->fr.site < JUMPED ? ip_prog.layout.site_of_call[b->proc][b->fr.site] : NONE;
-	  if (s == NONE || ip_prog.nb.recursive[s] || ip_prog.nb.calls[s].callee != p)
+	  uint32_t s = b->fr.site < JUMPED ? b->row->cont[b->fr.site] : NONE;
+	  if (s == NONE || ip_prog.nb.calls[s].callee != p)
 	    ipt.lost = true;
 	  b->seg = end_segment (a, NODE_TAG (NODE_PRET, s), 0);
 	  resume_after_call (b);

@@ -131,29 +131,27 @@ make_calls (uint32_t p, bool fits, struct pp_ip_row *r)
   uint32_t ncalls = ip_prog.layout.ncalls_of[p];
   uint64_t *row = pp_calloc (2 * (size_t) ncalls + 1, sizeof *row);
   uint32_t *cont = pp_malloc ((ncalls + 1) * sizeof *cont);
+  uint32_t *edge = pp_malloc ((ncalls + 1) * sizeof *edge);
   r->calls = row;
   r->cont = cont;
-  if (!row || !cont)
+  r->call_edge = edge;
+  if (!row || !cont || !edge)
     return -1;
   for (uint32_t call = 0; call < ncalls; call++)
     {
       uint32_t s = ip_prog.layout.site_of_call[p][call], k = NONE;
-      bool adds = fits;
-      cont[call] = NONE;
+      cont[call] = s != NONE && !ip_prog.nb.recursive[s] ? s : NONE;
       if (s == NONE)
 	k = ip->fin_of_edge[ip_prog.layout.leaf_edge[p][call]];
-      else if (ip_prog.nb.recursive[s])
+      else if (cont[call] == NONE)
 	{
 	  uint32_t c = ip_prog.layout.call_vertex[p][call];
 	  for (uint32_t j = ip->out_start[c]; j < ip->out_start[c + 1]; j++)
 	    if (ip->edges[j].kind == PP_IP_SUMMARY)
 	      k = j;
 	}
-      else
-	{
-	  adds = false;
-	  cont[call] = s;
-	}
+      edge[call] = k;
+      bool adds = fits && cont[call] == NONE;
       row[2 * call] = !adds ? UINT64_MAX : k == NONE ? 0 : r->ab[2 * k];
       row[2 * call + 1] = !adds || k == NONE ? 0 : r->ab[2 * k + 1];
     }
@@ -183,7 +181,7 @@ make_in_place (uint32_t p, struct pp_ip_row *r)
     fits = ab[2 * k] != PP_IP_WIDE && !__builtin_add_overflow (total, ab[2 * k], &total)
 	   && !__builtin_add_overflow (total, ab[2 * k + 1], &total)
 	   && total < (uint64_t) 1 << 62;
-  uint64_t start = pp_ip_piece_start (p, ip_prog.piecewise ? ip->gentry : ip->entry);
+  r->restart = pp_ip_piece_start (p, ip_prog.piecewise ? ip->gentry : ip->entry);
   uint64_t *row = pp_calloc (4 * (size_t) nedges + 1, sizeof *row);
   r->values = row;
   if (!row)
@@ -196,7 +194,7 @@ make_in_place (uint32_t p, struct pp_ip_row *r)
 	{
 	  r->keyed = true;
 	  row[4 * e] = ab[2 * out] | (uint64_t) 1 << 63;
-	  row[4 * e + 1] = start + ab[2 * in];
+	  row[4 * e + 1] = r->restart + ab[2 * in];
 	  row[4 * e + 2] = ab[2 * out + 1];
 	  row[4 * e + 3] = ab[2 * in + 1];
 	}

@@ -41,6 +41,13 @@ struct pp_ip_row
   const uint32_t *cont;		/* per call: its site where the callee
 				   continues the path (a non-recursive
 				   site), else UINT32_MAX */
+  const uint32_t *call_edge;	/* per call: the G*_fin edge its return
+				   takes where cont has no site (the leaf
+				   edge c -> r, a recursive or cut site's
+				   summary edge; UINT32_MAX: none) */
+  uint64_t restart;		/* the sums' start after a backedge or a
+				   landing: ENTRY's piece start (GENTRY's
+				   when piecewise) */
   bool keyed;			/* a backedge's row counts in place */
 };
 

@@ -295,9 +295,9 @@ pp_ipt_segment_table (void)
 }
 
 /* Segment s of thread table t, counted here rather than in place (the
-   code looks at a segment's home slot only): where another segment holds
-   its home and s counts more than twice as often (then the two cannot
-   take turns), the two change places.  Linear probing still finds both:
+   code looks at a segment's home slot only: pp_ipt_count_segment's HOME):
+   where another segment holds its home and s counts more than twice as
+   often (then the two cannot take turns), the two change places.  Linear probing still finds both:
    the one moved out of the home reached it over taken slots, and s's slot
    lies past the home over taken slots too.  Under the table's lock, which
    a dump takes to read it (a dump subtracts what it read by key).  */
@@ -316,7 +316,7 @@ move_home (struct seg_table *t, struct __pathprof_ip_slot *s)
 }
 
 bool
-pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b)
+pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b, bool home)
 {
   struct __pathprof_ip_slot *s = my_last;
   struct seg_table *t = my_segs;
@@ -329,7 +329,7 @@ pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b)
 	return count_new_segment (ctx + 1, a, b);
     }
   __atomic_fetch_add (&s->count, 1, __ATOMIC_RELAXED);
-  my_last = t ? move_home (t, s) : s;
+  my_last = home && t ? move_home (t, s) : s;
   return true;
 }
 

@@ -22,8 +22,12 @@ void pp_ipt_count_lost (void);
 
 /* One execution of the path whose number is N0 + A x + B for the start
    CTX of its last segment, (N0, x) (ctx-runtime.c says which), counted in
-   the calling thread's table.  Returns false when out of memory (the caller counts the number).  */
-bool pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b);
+   the calling thread's table.  HOME: the code looks for the segment in
+   its home slot too (context paths' cuts in place, pathprof-abi.h
+   __pathprof_ip_home), so a segment that counts more than twice as often
+   as the one holding its home takes it over.  Returns false when out of
+   memory (the caller counts the number).  */
+bool pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b, bool home);
 /* The thread's table of segments, where the code counts in place too
    (pathprof-abi.h, struct __pathprof_ip_table); made on first use, NULL
    when out of memory.  It stays at its address for the thread's life.  */

@@ -1457,7 +1457,7 @@ count_unplaced (struct act *ra, uint64_t num)
 {
   if (ra->R && count_hashed (ra, num))
     return;
-  if (!pp_ipt_count_segment (ra->proc, num, 0))
+  if (!pp_ipt_count_segment (ra->proc, num, 0, false))
     {
       uint64_t key[2] = { num, ra->proc };
       pp_ipt_count_number (key);
@@ -1865,19 +1865,6 @@ __pathprof_seg_cut (uint64_t frame, uint32_t edge, uint64_t number, const void *
   else
     count_unplaced (a->ra, number);
   begin_from (a->ra, next);
-  kt.busy = false;
-}
-
-PP_EXPORT void
-__pathprof_seg_call (uint64_t frame, uint32_t call, const void *callee)
-{
-  struct act *a = begin (frame);
-  if (!a)
-    return;
-  a->fr.site = call;
-  a->fr.entered = false;
-  a->fr.tag = callee;
-  __pathprof_ip_caller = frame;
   kt.busy = false;
 }
 

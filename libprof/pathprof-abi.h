@@ -125,17 +125,15 @@ void __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width);
    frame word, which every other probe of the activation takes: the address
    of a struct __pathprof_ip_frame, never 0 (an untracked activation's is
    the thread's dummy, whose values are zeros).  EDGE when edge `edge` (notes
-   index) is taken; CALL before call `call` (notes index) of callee (its
-   address for a direct call, else 0), RETURN after it returned (the code
-   does both in place, __pathprof_ip_call_step and
-   __pathprof_ip_return_step below, calling RETURN where they say); EXIT before the activation returns; JUMP before
-   the computed goto that ends block `block`; LAND at the start of a block a
+   index) is taken; RETURN after call `call` (notes index) returned, where
+   the code's __pathprof_ip_return_step (below) says, the call named before
+   it by __pathprof_ip_call_step; EXIT before the activation returns; JUMP
+   before the computed goto that ends block `block`; LAND at the start of a block a
    longjmp or computed goto may enter (after the setjmp call `call` that
    starts it, or UINT32_MAX).  */
 uint64_t __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function,
 			      const void *self);
 void __pathprof_ip_edge (uint64_t frame, uint32_t edge);
-void __pathprof_ip_call (uint64_t frame, uint32_t call, const void *callee);
 void __pathprof_ip_return (uint64_t frame, uint32_t call);
 void __pathprof_ip_exit (uint64_t frame);
 void __pathprof_ip_jump (uint64_t frame, uint32_t block);
@@ -146,7 +144,6 @@ void __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call);
 uint64_t __pathprof_seg_enter (struct __pathprof_unit *u, uint32_t function,
 			       const void *self);
 void __pathprof_seg_edge (uint64_t frame, uint32_t edge);
-void __pathprof_seg_call (uint64_t frame, uint32_t call, const void *callee);
 void __pathprof_seg_return (uint64_t frame, uint32_t call);
 void __pathprof_seg_exit (uint64_t frame);
 void __pathprof_seg_jump (uint64_t frame, uint32_t block);

@@ -692,22 +692,13 @@ insert_call_probes (const probe_target &t, site_state &s,
 	gimple_call_set_fntype (call, TYPE_MAIN_VARIANT (gimple_call_fntype (call)));
       tree index = build_int_cst (unsigned_type_node, k);
       gimple_seq before = NULL, after = NULL;
-      if (t.call_steps)
-	call_in_place (t, s, index, callee, &before);
-      else
-	{
-	  /* The callee's ENTER ends the caller's segment with its sums.  */
-	  if (s.ip_width)
-	    ip_store_locals (s, &before);
-	  emit_trace_call (t.ip_call, s, true, index, callee, &before);
-	}
+      call_in_place (t, s, index, callee, &before);
       gimple_stmt_iterator gsi = gsi_for_stmt (call);
       gsi_insert_seq_before (&gsi, before, GSI_SAME_STMT);
       if (gimple_call_flags (call) & ECF_NORETURN)
 	continue;
       gimple *ret = emit_trace_call (t.ip_return, s, true, index, NULL_TREE, &after);
-      if (t.call_steps)
-	s.returns.safe_push (ret);	/* expand_return */
+      s.returns.safe_push (ret);	/* expand_return */
       if (s.ip_width)
 	ip_load_locals (s, NULL_TREE, &after);
       basic_block bb = gimple_bb (call);

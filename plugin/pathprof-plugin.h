@@ -189,13 +189,10 @@ struct probe_target
   tree unit;			/* the unit's registration record */
   tree trace_enter, trace_witness, trace_last, trace_land;	/* libprof's */
   tree trace_tls;		/* libprof's struct __pathprof_trace_thread */
-  tree ip_enter, ip_edge, ip_cut, ip_call, ip_return, ip_exit, ip_jump, ip_land;
+  tree ip_enter, ip_edge, ip_cut, ip_return, ip_exit, ip_jump, ip_land;
   bool calls;			/* the mode probes calls (interprocedural) */
   bool calls_in_place;		/* segments: cuts, EXIT and the probes'
 				   names (__pathprof_seg_*) */
-  bool call_steps;		/* CALL and RETURN in the code (pathprof-abi.h
-				   __pathprof_ip_call_step): every
-				   interprocedural mode */
   unsigned ip_width;		/* the registers the activations add:
 				   segments' r (and q in the preferential
 				   modes), context paths' A and B */

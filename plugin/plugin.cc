@@ -311,7 +311,6 @@ instrument_unit (void)
   target.atomic = want_atomic_updates ();
   target.calls = option_mode->calls;
   target.calls_in_place = pp_mode_segments (option_mode);
-  target.call_steps = target.calls;
   /* The registers the activations add: the segments' r (and q when
      preferential), the context and piecewise paths' sums A and B.  */
   target.ip_width = !target.calls ? 0 : !target.calls_in_place || option_mode->preferential

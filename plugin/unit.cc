@@ -150,9 +150,6 @@ declare_ip_runtime (probe_target &t)
 			      build_function_type_list (void_type_node, u64, u32,
 							u64, cptr, NULL_TREE))
 	     : NULL_TREE;
-  t.ip_call = build_fn_decl (name ("call"),
-			     build_function_type_list (void_type_node, u64, u32,
-						       cptr, NULL_TREE));
   t.ip_return = build_fn_decl (name ("return"),
 			       build_function_type_list (void_type_node, u64, u32,
 							 NULL_TREE));

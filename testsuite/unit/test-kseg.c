@@ -64,9 +64,9 @@ static struct
 static uint32_t ncounted, nlost;
 
 bool
-pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b)
+pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b, bool home)
 {
-  if (b || ncounted == MAXSEGS)
+  if (b || home || ncounted == MAXSEGS)	/* segments never ask for home slots */
     return false;
   counted[ncounted].num = a;
   counted[ncounted].slot = false;
@@ -437,15 +437,12 @@ take_edge (struct sim *a, uint32_t e)
   a->v = g[a->proc].edges[e].dst;
 }
 
-/* A call's CALL and RETURN, as the plugin's code makes them
-   (pathprof-abi.h) or as the probes.  */
+/* A call's CALL (the plugin's code names it: pathprof-abi.h) and RETURN,
+   as the plugin's code makes it or as the probe.  */
 static void
 do_call (uint64_t frame, uint32_t k, const void *callee)
 {
-  if (in_place)
-    __pathprof_ip_call_step (frame, k, callee);
-  else
-    __pathprof_seg_call (frame, k, callee);
+  __pathprof_ip_call_step (frame, k, callee);
 }
 
 static void
