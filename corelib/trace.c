@@ -255,6 +255,54 @@ read_record (pp_trace_bits *b, unsigned width, pp_trace_event *ev)
   return read_slow (b, width, ev);
 }
 
+/* A call site's record in the width of the function that wrote it (trace.h):
+   returns 1 for a HIT; 0 for a MISS, with what it says (unit: 0 when the
+   callee is not traced, else 1 + its unit); 2 when the bits are no site
+   record (they start at b->mark, to be read as another); -1 when the stream
+   ends or the record is malformed.  */
+static int
+read_site (pp_trace_bits *b, unsigned width, bool *announced, uint64_t *unit,
+	   uint64_t *function)
+{
+  b->mark = b->pos;
+  uint64_t x, y;
+  if (get (b, 1, &x))
+    return -1;
+  if (x == 0)
+    {
+      if (width)
+	return 1;
+      if (get (b, 1, &y))
+	return -1;
+      if (y == 0)
+	return 1;
+    }
+  else
+    {
+      bool ok = false;
+      if (get (b, 1, &y))
+	return -1;
+      if (width != 1)
+	ok = y == 0;
+      else if (y == 1)
+	{
+	  if (get (b, 1, &y))
+	    return -1;
+	  ok = y == 0;
+	}
+      if (ok)
+	{
+	  if (get (b, 1, &x) || get_varint (b, unit))
+	    return -1;
+	  *announced = x;
+	  *function = 0;
+	  return *unit && get_varint (b, function) ? -1 : 0;
+	}
+    }
+  b->pos = b->mark;
+  return 2;
+}
+
 int
 pp_trace_read (pp_trace_bits *b, unsigned width, pp_trace_event *ev)
 {
@@ -406,7 +454,8 @@ pp_trace_function_direct (pp_trace_function *tf, uint32_t n, const uint32_t *blo
   const pp_graph *g = tf->g;
   for (uint32_t i = 0; i < n; i++)
     if (block[i] >= g->nnodes || !tf->calls[block[i]] || (i && block[i] < block[i - 1])
-	|| !callee[i].tf || callee[i].tf->width > PP_TRACE_DIRECT_WIDTH)
+	|| (callee[i].tf ? callee[i].tf->width > PP_TRACE_DIRECT_WIDTH
+	    : !(callee[i].id & PP_TRACE_SITE)))
       return -2;
   pp_trace_callee *d = pp_malloc ((n ? n : 1) * sizeof *d);
   if (!d)
@@ -580,7 +629,62 @@ typedef struct frame
   uint32_t pending;
   uint8_t state;
   bool witness_read;		/* ON_EDGE: the edge's witness is consumed */
+  /* IN_CALLS, the next call a call site whose record is read: the callee
+     it announces.  */
+  bool site_read;
+  pp_trace_callee announced;
 } frame;
+
+/* What a thread's call site called last (trace.h "Announced calls"): per
+   unit, per site.  */
+enum { SITE_UNSEEN, SITE_OTHER, SITE_ANNOUNCED };
+typedef struct site_slot
+{
+  pp_trace_callee callee;	/* SITE_ANNOUNCED: the function entered */
+  uint8_t state;
+} site_slot;
+
+typedef struct site_tables
+{
+  struct { site_slot *slot; size_t n; } *unit;
+  size_t nunits;
+} site_tables;
+
+/* The slot of site `site` of unit `unit`, or NULL without memory.  */
+static site_slot *
+site_of (site_tables *st, uint32_t unit, uint32_t site)
+{
+  if (unit >= st->nunits)
+    {
+      size_t n = (size_t) unit + 1;
+      void *p = pp_realloc (st->unit, n * sizeof *st->unit);
+      if (!p)
+	return NULL;
+      st->unit = p;
+      memset (st->unit + st->nunits, 0, (n - st->nunits) * sizeof *st->unit);
+      st->nunits = n;
+    }
+  if (site >= st->unit[unit].n)
+    {
+      size_t n = (size_t) site + 1 < 2 * st->unit[unit].n ? 2 * st->unit[unit].n
+		 : (size_t) site + 1;
+      site_slot *p = pp_realloc (st->unit[unit].slot, n * sizeof *p);
+      if (!p)
+	return NULL;
+      memset (p + st->unit[unit].n, 0, (n - st->unit[unit].n) * sizeof *p);
+      st->unit[unit].slot = p;
+      st->unit[unit].n = n;
+    }
+  return &st->unit[unit].slot[site];
+}
+
+static void
+site_tables_free (site_tables *st)
+{
+  for (size_t u = 0; u < st->nunits; u++)
+    pp_free (st->unit[u].slot);
+  pp_free (st->unit);
+}
 
 static int
 regen_error (char *err, size_t errlen, const pp_trace_bits *b, const char *what)
@@ -676,6 +780,7 @@ advance (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, size_t depth
       if (e == PP_TRACE_STEP_CALLS)
 	{
 	  f->next_direct = tf->direct_at[v];
+	  f->site_read = false;
 	  f->state = IN_CALLS;
 	  break;
 	}
@@ -787,6 +892,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
   frame *stack = NULL;
   size_t depth = 0, cap = 0;
   int status = 0;
+  site_tables sites = { NULL, 0 };
   /* The stream's position when the last direct call was entered and the
      depth at the first of those entered there since.  */
   uint64_t quiet_bit = UINT64_MAX;
@@ -819,11 +925,74 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	 PP_TRACE_DIRECT_WIDTH + 2 bits, where an ENTER has ones.  */
       const pp_trace_callee *direct = NULL;
       unsigned width = f ? f->tf->width : 0;
+      uint64_t ahead;
       int r;
       if (f && f->state == IN_CALLS && f->next_direct < f->tf->direct_at[f->block + 1])
 	{
 	  direct = &f->tf->direct[f->next_direct];
-	  uint64_t ahead;
+	  if (!direct->tf && !f->site_read)
+	    {
+	      /* A call site: its record, unless an ENTER (of a handler, or
+		 of a callback of an earlier call) or a LAND comes first.  */
+	      unsigned n = peek (b, PP_TRACE_DIRECT_WIDTH + 2, &ahead);
+	      if (n == UINT32_MAX)
+		FAIL ("malformed record");
+	      if (n == 0)
+		break;		/* the thread's records end here */
+	      bool announced = false;
+	      uint64_t unit = 0, function = 0;
+	      int site = n == PP_TRACE_DIRECT_WIDTH + 2 && ahead == pp_trace_escape (n)
+			 ? 2 : read_site (b, width, &announced, &unit, &function);
+	      if (site < 0)
+		FAIL ("malformed record");
+	      if (site == 2)
+		direct = NULL;	/* read as another record */
+	      else
+		{
+		  site_slot *slot = site_of (&sites, f->tf->unit,
+					     direct->id & PP_TRACE_SITE_NUMBER);
+		  if (!slot)
+		    FAIL ("out of memory");
+		  if (site == 1)
+		    {
+		      if (slot->state == SITE_UNSEEN)
+			FAIL ("a call site's first record says it calls what it called last");
+		      COUNT (PP_TRACE_STAT_HIT);
+		    }
+		  else
+		    {
+		      slot->state = announced ? SITE_ANNOUNCED : SITE_OTHER;
+		      if (unit)
+			{
+			  uint32_t id;
+			  pp_trace_function *tf
+			    = ops->lookup (ops->lookup_ctx ? ops->lookup_ctx : ops->ctx,
+					   unit - 1, function, &id);
+			  if (!tf)
+			    FAIL ("a call site's callee the trace does not describe");
+			  if (announced && tf->width > PP_TRACE_DIRECT_WIDTH)
+			    FAIL ("a call site announces a function too wide for it");
+			  slot->callee = (pp_trace_callee) { tf, id };
+			}
+		      else if (announced)
+			FAIL ("a call site announces a function that is not traced");
+		      COUNT (PP_TRACE_STAT_MISS);
+		    }
+		  if (slot->state != SITE_ANNOUNCED)
+		    {
+		      /* Its activations, if any, come with their ENTERs.  */
+		      f->next_direct++;
+		      continue;
+		    }
+		  f->site_read = true;
+		  f->announced = slot->callee;
+		}
+	    }
+	  if (direct && !direct->tf)
+	    direct = &f->announced;
+	}
+      if (direct)
+	{
 	  unsigned n = peek (b, PP_TRACE_DIRECT_WIDTH + 2, &ahead);
 	  if (n == UINT32_MAX)
 	    FAIL ("malformed record");
@@ -860,11 +1029,17 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	  /* An ENTER of the callee's own calls: read again there.  */
 	  b->pos = b->mark;
 	enter_direct:
+	  if (ops->stats)
+	    {
+	      if (f->site_read)
+		ops->stats->announced++;
+	      else
+		ops->stats->direct++;
+	    }
 	  f->next_direct++;
+	  f->site_read = false;
 	  if (!push (&stack, &depth, &cap, direct->tf, direct->id))
 	    FAIL ("out of memory");
-	  if (ops->stats)
-	    ops->stats->direct++;
 	  ops->event (ops->ctx, PP_TRACE_EV_ENTER, depth, direct->id, 0);
 	  continue;
 	}
@@ -878,6 +1053,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	  COUNT (PP_TRACE_STAT_LAND);
 	  f->state = IN_CALLS;
 	  f->next_direct = f->tf->direct_at[f->block];
+	  f->site_read = false;
 	  continue;
 	}
       if (ev.kind == PP_TRACE_ENTER)
@@ -924,6 +1100,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	  to->state = IN_CALLS;
 	  to->pending = 0;
 	  to->next_direct = to->tf->direct_at[to->block];
+	  to->site_read = false;
 	  ops->event (ops->ctx, PP_TRACE_EV_LAND, depth, to->id, to->block);
 	  if (!ops->no_blocks)
 	    ops->event (ops->ctx, PP_TRACE_EV_BLOCK, depth, to->id, to->block);
@@ -952,6 +1129,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
     }
 out:
   pp_free (stack);
+  site_tables_free (&sites);
   return status;
 #undef FAIL
 #undef COUNT

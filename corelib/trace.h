@@ -28,7 +28,13 @@
                    read in any width up to m it is an escape, kind 3 and ones
                    up to the zero, so that it reads the same in the caller's
                    width and in a direct callee's (below)
-       LAND d b    execution continues at block b of the activation at depth d
+       HIT, MISS   a call site's record (below, "Announced calls"): HIT is one
+                 0 (two, 00, in width 0), MISS is 10 (110 in width 1), then
+                 a bit (announced), a varint u (0: the callee is not traced,
+                 else 1 + its unit) and, traced, a varint f, its function:
+                 neither can be read as an ENTER, nor as a LAND in the
+                 width of the function that writes it
+     LAND d b    execution continues at block b of the activation at depth d
                    (1 = the outermost): a longjmp, computed goto or other
                    re-entry (blocks with a fake edge from ENTRY) lands there;
                    every deeper activation is gone.  Written at the start of
@@ -69,6 +75,24 @@
    libprof keeps an announcement a handler interrupts for the call that
    follows the handler.
 
+   Announced calls.  A call the plugin cannot make direct because it does
+   not know the callee, or knows it only by name (through a pointer; of a
+   function of another unit or of no traced unit), is a call site: just
+   before the call the caller writes a site record, in its own activation, and
+   announces the callee as a direct call does when the callee can be entered
+   without a record.  Each thread keeps per site the callee it called last
+   (the unit's thread-local table of sites, libprof's
+   __pathprof_trace_site on a change), so the record is mostly one bit: HIT,
+   the same callee as the site's last, or MISS and the callee: traced or
+   not, its unit and function, and whether it is announced (at most
+   PP_TRACE_DIRECT_WIDTH wide, and not a function without records when a call
+   that writes an ENTER follows in the block: PP_TRACE_SITE_ENTER_AFTER).
+   Regeneration keeps the same tables, from the records alone: a thread
+   starts with none, a forked child with its parent's.  An announced callee
+   is entered as a direct one; any other's activations (and callbacks) come
+   with their ENTERs.  The notes list the sites among the block's direct
+   calls, in the order the block makes them.
+
    Regeneration (pp_trace_regen).  Walk the CFG from the entry; at a call block,
    first regenerate every activation whose ENTER follows; at a predicate, the
    next witness chooses the successor; a witnessed edge consumes its witness;
@@ -99,8 +123,9 @@ extern "C" {
               thread's records begin with the first `bits` of its records in
               the parent's trace file at path
    all little-endian.  */
-#define PP_TRACE_FILE_VERSION 3u	/* 2: direct calls; ENTER of kind 3;
-					   3: no RETURN record */
+#define PP_TRACE_FILE_VERSION 4u	/* 2: direct calls; ENTER of kind 3;
+					   3: no RETURN record;
+					   4: call sites (HIT, MISS) */
 enum pp_trace_chunk
 {
   PP_TRACE_CHUNK_UNIT = 1,
@@ -123,6 +148,19 @@ enum pp_trace_kind
 /* The widest function a direct call may enter without a record: every ENTER
    has at least this many ones before its kind.  */
 #define PP_TRACE_DIRECT_WIDTH 8u
+
+/* In a function's list of direct calls (notes, pp_trace_function_direct):
+   a call site, numbered in its unit (PP_TRACE_SITE_NUMBER), with
+   PP_TRACE_SITE_ENTER_AFTER when a call that writes an ENTER of its own
+   follows it in its block.  */
+#define PP_TRACE_SITE PP_DIRECT_SITE
+#define PP_TRACE_SITE_ENTER_AFTER 0x40000000u
+#define PP_TRACE_SITE_NUMBER 0x3fffffffu
+
+/* A call site's HIT, in the width of the function that writes it: zeros,
+   so that the code writes it by moving the cursor.  */
+static inline unsigned pp_trace_hit_bits (unsigned width)
+{ return width ? 1 : 2; }
 
 /* Bits per witness record of a function with n witnesses: the fewest that
    leave one value, all ones, for the escape.  */
@@ -203,6 +241,21 @@ static inline void pp_trace_enter (pp_trace_record *r, unsigned width,
   pp_trace_put_varint (r, function);
 }
 
+/* A call site's MISS: its callee is function `function` of unit `unit`
+   (trace ids), or no traced function (traced false).  */
+static inline void pp_trace_miss (pp_trace_record *r, unsigned width, bool traced,
+				  bool announced, uint32_t unit, uint32_t function)
+{
+  if (width == 1)
+    pp_trace_put (r, 3, 3);	/* 1, 1, 0 */
+  else
+    pp_trace_put (r, 1, 2);	/* 1, 0 */
+  pp_trace_put (r, announced, 1);
+  pp_trace_put_varint (r, traced ? (uint64_t) unit + 1 : 0);
+  if (traced)
+    pp_trace_put_varint (r, function);
+}
+
 static inline void pp_trace_land (pp_trace_record *r, unsigned width,
 				  uint64_t depth, uint32_t block)
 {
@@ -280,9 +333,13 @@ typedef struct pp_trace_function
      pp_trace_function_direct sets them (none before).  */
   uint32_t *direct_at;
   struct pp_trace_callee *direct;
+  /* Its unit's index in the trace (0 where there is one): the call sites'
+     tables are per unit.  */
+  uint32_t unit;
 } pp_trace_function;
 
-/* A direct call's callee, and the id regeneration reports it by.  */
+/* A direct call's callee, and the id regeneration reports it by; or a call
+   site (tf NULL, id PP_TRACE_SITE | its number, with its flags).  */
 typedef struct pp_trace_callee
 {
   pp_trace_function *tf;
@@ -333,10 +390,11 @@ int pp_trace_function_init (pp_trace_function *tf, const pp_graph *g,
 			    const int32_t *witness_of_edge, const uint32_t *block_flags);
 void pp_trace_function_free (pp_trace_function *tf);
 
-/* The n direct calls of tf: call i is made in block[i] (blocks in order; a
-   block's calls in the order it makes them) and enters callee[i].  Returns
-   0, -1 on allocation failure, -2 when a block is not a call block of tf or
-   a callee is wider than PP_TRACE_DIRECT_WIDTH.  */
+/* The n direct calls and call sites of tf: call i is made in block[i]
+   (blocks in order; a block's calls in the order it makes them) and enters
+   callee[i], or is a call site.  Returns 0, -1 on allocation failure, -2 when
+   a block is not a call block of tf or a callee is wider than
+   PP_TRACE_DIRECT_WIDTH.  */
 int pp_trace_function_direct (pp_trace_function *tf, uint32_t n,
 			      const uint32_t *block, const pp_trace_callee *callee);
 
@@ -403,6 +461,8 @@ enum
   PP_TRACE_STAT_ENTER,
   PP_TRACE_STAT_RETURN,
   PP_TRACE_STAT_LAND,
+  PP_TRACE_STAT_HIT,
+  PP_TRACE_STAT_MISS,
   PP_TRACE_NSTATS
 };
 
@@ -411,6 +471,7 @@ typedef struct pp_trace_regen_stats
   /* PP_TRACE_STAT_RETURN: the returns, which take no bits.  */
   uint64_t records[PP_TRACE_NSTATS], bits[PP_TRACE_NSTATS];
   uint64_t direct;		/* activations entered by a direct call */
+  uint64_t announced;		/* by a call site's record */
 } pp_trace_regen_stats;
 
 /* Regenerates one thread's execution from its records.  Returns 0 at the end

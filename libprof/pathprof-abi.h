@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 12u
+#define PATHPROF_ABI_VERSION 13u
 
 /* What libprof exports: this ABI and pathprof.h (it is built with
    -fvisibility=hidden).  */
@@ -53,7 +53,15 @@ struct __pathprof_unit
   uint64_t ip_first;		/* libprof's (interprocedural modes: 1 + the
 				   procedure of the unit's function 0, once the
 				   program is numbered); 0 in the object file */
+  /* Trace mode (else 0): per function, its address where code may call it
+     by its address (else 0), and a byte: its width, with
+     PP_TRACE_INFO_LEAF when it writes no record at all.  */
+  const void *const *trace_addrs;
+  const unsigned char *trace_info;
+  uint32_t trace_nfunctions;	/* of both */
+  uint32_t reserved;
 };
+#define PP_TRACE_INFO_LEAF 0x80u
 
 #ifdef __cplusplus
 extern "C" {
@@ -97,7 +105,23 @@ void __pathprof_count_path (struct __pathprof_path_table *t, uint64_t path);
          frame = __pathprof_trace_enter (u, f, w);
    where a function that writes no record at all leaves state alone
    (w | PP_TRACE_LAST to libprof).  state is depth << 8 | width of the
-   innermost traced activation that has records still to write.  */
+   innermost traced activation that has records still to write.  A function
+   that code may call by its address (another unit's, or through a pointer)
+   has its address as its key.
+   A call site (corelib/trace.h "Announced calls") number i of a unit, in
+   a function of width w, through the pointer fp, just before the call:
+       key = fp ^ __pathprof_trace_gen; slot = &sites[2 * i];
+       lim = limit; limit = 0; pos = cursor; end = pos + hit_bits (w);
+       if (slot[0] == key && end <= lim)
+         { a = slot[1]; cursor = end; limit = lim; expect = a; }
+       else
+         { limit = lim; __pathprof_trace_site (slot, fp, w | flags); }
+   where sites is the unit's thread-local u64[2 * nsites] (0 at a thread's
+   start), a HIT is zeros (the cursor moves), and libprof writes a MISS,
+   sets slot[0] to the key and slot[1] to the callee's key when it is
+   announced (else 0), and expect to slot[1].  __pathprof_trace_gen changes
+   when a traced unit goes (dlclose), so that no slot names a function by an
+   address another may take.  */
 struct __pathprof_trace_thread
 {
   uint64_t *buf;
@@ -120,6 +144,9 @@ uint64_t __pathprof_trace_enter (struct __pathprof_unit *u, uint32_t function,
 void __pathprof_trace_witness (uint32_t k);
 void __pathprof_trace_last (uint64_t frame, uint32_t k);
 void __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width);
+/* flags: PP_TRACE_SITE_ENTER_AFTER (corelib/trace.h).  */
+void __pathprof_trace_site (uint64_t *slot, uint64_t fp, uint32_t width_flags);
+extern uint64_t __pathprof_trace_gen;
 /* Interprocedural mode (libprof/ctx-runtime.c, on the program of ip-program.c).  ENTER at the entry of
    function `function` of u, whose address is self: returns the activation's
    frame word, which every other probe of the activation takes: the address

@@ -485,7 +485,8 @@ trace_id (struct __pathprof_unit *u)
       if (ntraced < traced_cap)
 	{
 	  traced_units[ntraced] = u;
-	  __atomic_store_n (&u->trace_id, ++ntraced, __ATOMIC_RELEASE);
+	  __atomic_store_n (&ntraced, ntraced + 1, __ATOMIC_RELEASE);
+	  __atomic_store_n (&u->trace_id, ntraced, __ATOMIC_RELEASE);
 	}
     }
   id = u->trace_id;
@@ -635,6 +636,125 @@ __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width)
   end_write (t);
 }
 
+/* ---- Call sites (corelib/trace.h "Announced calls").  */
+
+PP_EXPORT uint64_t __pathprof_trace_gen;
+
+/* The traced functions that code may call by their addresses, in address
+   order: made again under the lock when a call site misses after units came
+   (ntraced) or went (the generation), and never changed after, so that a
+   call site reads it without the lock; an older index stays allocated, as a
+   reader may still hold it.  */
+struct fn_address
+{
+  uint64_t addr;
+  uint32_t unit, function;
+  uint8_t info;			/* pathprof-abi.h trace_info */
+};
+
+struct fn_index
+{
+  uint64_t gen;
+  uint32_t units;
+  size_t n;
+  struct fn_address a[];
+};
+
+static struct fn_index *fn_index;
+
+static int
+by_address (const void *x, const void *y)
+{
+  uint64_t a = ((const struct fn_address *) x)->addr;
+  uint64_t b = ((const struct fn_address *) y)->addr;
+  return (a > b) - (a < b);
+}
+
+static const struct fn_index *
+current_fn_index (void)
+{
+  struct fn_index *ix = __atomic_load_n (&fn_index, __ATOMIC_ACQUIRE);
+  uint64_t gen = __atomic_load_n (&__pathprof_trace_gen, __ATOMIC_ACQUIRE);
+  if (ix && ix->gen == gen && ix->units == __atomic_load_n (&ntraced, __ATOMIC_ACQUIRE))
+    return ix;
+  lock_trace ();
+  gen = __pathprof_trace_gen;
+  ix = fn_index;
+  if (!ix || ix->gen != gen || ix->units != ntraced)
+    {
+      size_t n = 0;
+      for (uint32_t u = 0; u < ntraced; u++)
+	if (traced_units[u] && traced_units[u]->trace_addrs)
+	  for (uint32_t f = 0; f < traced_units[u]->trace_nfunctions; f++)
+	    n += traced_units[u]->trace_addrs[f] != NULL;
+      struct fn_index *nix = pp_malloc (sizeof *nix + n * sizeof nix->a[0]);
+      if (nix)
+	{
+	  nix->gen = gen;
+	  nix->units = ntraced;
+	  nix->n = 0;
+	  for (uint32_t u = 0; u < ntraced; u++)
+	    {
+	      const struct __pathprof_unit *unit = traced_units[u];
+	      if (unit && unit->trace_addrs)
+		for (uint32_t f = 0; f < unit->trace_nfunctions; f++)
+		  if (unit->trace_addrs[f])
+		    nix->a[nix->n++] = (struct fn_address) {
+		      (uint64_t) (uintptr_t) unit->trace_addrs[f], u, f,
+		      unit->trace_info[f] };
+	    }
+	  pp_sort (nix->a, nix->n, sizeof nix->a[0], by_address);
+	  __atomic_store_n (&fn_index, nix, __ATOMIC_RELEASE);
+	  ix = nix;
+	}
+    }
+  unlock_trace ();
+  return ix;
+}
+
+/* A call site whose callee changed, or that the plugin's code could not
+   write in place: its MISS, and the callee announced if it can be.  */
+PP_EXPORT void
+__pathprof_trace_site (uint64_t *slot, uint64_t fp, uint32_t width_flags)
+{
+  struct tstate *t = &ts;
+  if (write_blocked (t))
+    {
+      /* A handler's call while a write is under way: not traced.  */
+      t->expect = 0;
+      return;
+    }
+  begin_write (t);
+  uint64_t gen = __atomic_load_n (&__pathprof_trace_gen, __ATOMIC_ACQUIRE);
+  const struct fn_index *ix = current_fn_index ();
+  const struct fn_address *hit = NULL;
+  if (ix)
+    {
+      size_t lo = 0, hi = ix->n;
+      while (lo < hi)
+	{
+	  size_t mid = lo + (hi - lo) / 2;
+	  if (ix->a[mid].addr < fp)
+	    lo = mid + 1;
+	  else
+	    hi = mid;
+	}
+      if (lo < ix->n && ix->a[lo].addr == fp)
+	hit = &ix->a[lo];
+    }
+  bool announced = hit && (hit->info & ~PP_TRACE_INFO_LEAF) <= PP_TRACE_DIRECT_WIDTH
+		   && !((hit->info & PP_TRACE_INFO_LEAF)
+			&& (width_flags & PP_TRACE_SITE_ENTER_AFTER));
+  pp_trace_record r = { { 0 }, 0 };
+  pp_trace_miss (&r, width_flags & 0xff, hit, announced, hit ? hit->unit : 0,
+		 hit ? hit->function : 0);
+  put (t, &r);
+  slot[0] = fp ^ gen;
+  slot[1] = announced ? fp : 0;
+  end_write (t);
+  t->expect = slot[1];
+}
+
 /* ---- Registration, flushing, exit and fork (runtime.c calls these).  */
 
 void
@@ -661,10 +781,15 @@ pp_trace_forget (struct __pathprof_unit *u)
       memcpy (name + name_len, u->notes, u->notes_len);
       copy->name = name;
       copy->notes = (const unsigned char *) name + name_len;
+      copy->trace_addrs = NULL;
+      copy->trace_info = NULL;
     }
   lock_trace ();
   if (u->trace_id)
     traced_units[u->trace_id - 1] = copy;
+  /* Its functions' addresses may be another's from now on: every call
+     site's slot is stale.  */
+  __atomic_fetch_add (&__pathprof_trace_gen, 1, __ATOMIC_RELEASE);
   unlock_trace ();
 }
 

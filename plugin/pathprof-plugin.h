@@ -70,8 +70,23 @@ struct function_record
   auto_vec<gcall *> direct_calls;
   auto_vec<uint32_t> direct_callees;
   bool called_directly = false;
+  /* Its call sites ("Announced calls"): the calls, and their words
+     (PP_TRACE_SITE, the site's number in the unit, its flags).  */
+  auto_vec<gcall *> site_calls;
+  auto_vec<uint32_t> site_words;
+  /* Code of other units or a pointer may call it: its key is its address.  */
+  bool by_address = false;
+  /* Its entry takes an announcement (pathprof-abi.h): called directly, or
+     by its address and at most PP_TRACE_DIRECT_WIDTH wide.  */
+  bool entered_in_place = false;
   ~function_record () { pp_plan_free (&plan); }
 };
+
+/* plugin.cc.  */
+
+/* Does the trace mode's function of this plan write no record at all
+   (its ENTER has PP_TRACE_LAST)?  */
+bool trace_leaf (const pp_plan &plan);
 
 /* options.cc.  */
 
@@ -201,7 +216,14 @@ struct probe_target
   tree tls_buf, tls_cursor, tls_limit;	/* its fields */
   tree tls_state, tls_expect;
   tree trace_keys;		/* the unit's key array: a direct call's callee
-				   is the address of its byte */
+				   is the address of its byte, unless
+				   trace_key_fn names it (its address) */
+  vec<tree> trace_key_fn;	/* per function record: its decl when its key
+				   is its address, else NULL_TREE */
+  tree trace_addrs;		/* the unit's functions' addresses */
+  tree trace_sites;		/* the unit's thread-local call sites */
+  tree trace_site, trace_gen;	/* libprof's __pathprof_trace_site and
+				   __pathprof_trace_gen */
   bool atomic;			/* atomic counter updates (threads) */
 };
 

@@ -228,7 +228,7 @@ plan_function (function_record &rec, pp_function_notes &fn, file_table &files,
 
 /* Does the trace plan's function write no record (its ENTER has
    PP_TRACE_LAST)?  */
-static bool
+bool
 trace_leaf (const pp_plan &plan)
 {
   for (uint32_t i = 0; i < plan.nprobes; i++)
@@ -242,15 +242,22 @@ trace_leaf (const pp_plan &plan)
    replace, narrow enough (PP_TRACE_DIRECT_WIDTH); but not the call of a
    function without records that another call of its block follows, not
    direct: that call's callbacks (an ENTER) could be told from it only by
-   order.  Into each record and its notes, with the blocks numbered as the
-   notes number them.  */
+   order.  And its call sites ("Announced calls"): every other call the
+   plugin cannot name a traced callee of (through a pointer, of a function
+   of another unit or that another definition may replace), but for calls
+   that return twice, whose block must start with them.  Into each record
+   and its notes, with the blocks numbered as the notes number them.  */
 static void
 find_direct_calls (auto_delete_vec<function_record> &records,
 		   auto_vec<pp_function_notes> &fns)
 {
   hash_map<tree, unsigned> index;
   for (function_record *rec : records)
-    index.put (rec->node->decl, rec->index);
+    {
+      index.put (rec->node->decl, rec->index);
+      rec->by_address = rec->node->address_taken || TREE_PUBLIC (rec->node->decl);
+    }
+  uint32_t nsites = 0;
   for (function_record *rec : records)
     {
       push_cfun (DECL_STRUCT_FUNCTION (rec->node->decl));
@@ -258,11 +265,13 @@ find_direct_calls (auto_delete_vec<function_record> &records,
       basic_block bb;
       FOR_EACH_BB_FN (bb, cfun)
 	{
-	  /* The block's calls, last first: a callee's index, or UINT_MAX for
-	     a call that is not direct (OTHER_AFTER: one comes later).  */
+	  /* The block's calls, last first: a callee's index, UINT_MAX for a
+	     call that is not direct (OTHER_AFTER: one comes later), or
+	     PP_TRACE_SITE | flags for a call site (ENTER_AFTER: a call that
+	     is neither comes later).  */
 	  auto_vec<gcall *> calls;
 	  auto_vec<unsigned> callees;
-	  bool other_after = false;
+	  bool other_after = false, enter_after = false;
 	  for (gimple_stmt_iterator gsi = gsi_last_bb (bb); !gsi_end_p (gsi);
 	       gsi_prev (&gsi))
 	    {
@@ -282,12 +291,26 @@ find_direct_calls (auto_delete_vec<function_record> &records,
 			&& pp_trace_width (records[*callee]->plan.nvalues)
 			   <= PP_TRACE_DIRECT_WIDTH
 			&& !(trace_leaf (records[*callee]->plan) && other_after);
+	      bool site = !callee && !(gimple_call_flags (call) & ECF_RETURNS_TWICE);
 	      calls.safe_push (call);
-	      callees.safe_push (ok ? *callee : UINT_MAX);
+	      callees.safe_push (ok ? *callee
+				 : site ? PP_TRACE_SITE
+					  | (enter_after ? PP_TRACE_SITE_ENTER_AFTER : 0)
+				 : UINT_MAX);
 	      other_after |= !ok;
+	      enter_after |= !ok && !site;
 	    }
 	  for (unsigned k = calls.length (); k-- > 0;)
-	    if (callees[k] != UINT_MAX)
+	    if (callees[k] == UINT_MAX)
+	      continue;
+	    else if (callees[k] & PP_TRACE_SITE)
+	      {
+		uint32_t word = callees[k] | nsites++;
+		rec->site_calls.safe_push (calls[k]);
+		rec->site_words.safe_push (word);
+		direct.safe_push ({ (uint32_t) bb->index, word });
+	      }
+	    else
 	      {
 		rec->direct_calls.safe_push (calls[k]);
 		rec->direct_callees.safe_push (callees[k]);
@@ -302,6 +325,14 @@ find_direct_calls (auto_delete_vec<function_record> &records,
       for (unsigned k = 0; k < fn.ndirect; k++)
 	fn.direct[k] = direct[k];
     }
+  if (nsites > PP_TRACE_SITE_NUMBER)
+    fatal_error (UNKNOWN_LOCATION, "pathprof: more than %u call sites in a unit",
+		 PP_TRACE_SITE_NUMBER);
+  for (function_record *rec : records)
+    rec->entered_in_place = rec->called_directly
+			    || (rec->by_address
+				&& pp_trace_width (rec->plan.nvalues)
+				   <= PP_TRACE_DIRECT_WIDTH);
 }
 
 static unsigned int

@@ -172,7 +172,7 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 					 build_int_cst (unsigned_type_node, p.operand));
 	gimple_call_set_lhs (call, word);
 	gimple_seq_add_stmt (seq, call);
-	if (rec.called_directly)
+	if (rec.entered_in_place)
 	  {
 	    s.enter = call;	/* expand_enter stores the frame word */
 	    trace_frame (s);
@@ -439,6 +439,7 @@ insert_probes (const function_record &rec, const probe_target &t)
     expand_enter (t, s.enter, s.frame, rec.index, pp_trace_width (plan.nvalues));
   for (unsigned k = 0; k < s.steps.length (); k++)
     expand_step (t, s, s.steps[k], s.step_args[k]);
+  expand_sites (rec, t);
   for (gimple *call : s.returns)
     expand_return (t, call);
   for (gimple *call : s.exits)

@@ -104,6 +104,7 @@ void expand_witness (const probe_target &t, gimple *call, unsigned width,
 		     bool last = false);
 /* Direct calls of the function tell their callee's ENTER who calls.  */
 void announce_direct_calls (const function_record &rec, const probe_target &t);
+void expand_sites (const function_record &rec, const probe_target &t);
 /* ENTER of a function called directly -> its check in place.  */
 void expand_enter (const probe_target &t, gimple *call, tree frame, uint32_t index,
 		   unsigned width);

@@ -123,14 +123,102 @@ expand_witness (const probe_target &t, gimple *call, unsigned width, bool last)
   slow->count = bb->count - fast->count;
 }
 
-/* The key of function INDEX of the unit (pathprof-abi.h), into SEQ.  */
+/* The key of function INDEX of the unit (pathprof-abi.h), into SEQ: its
+   address where code may call it by its address, else the address of its
+   byte in the key array.  */
 static tree
 trace_key (const probe_target &t, uint32_t index, gimple_seq *seq)
 {
-  tree byte = build4 (ARRAY_REF, TREE_TYPE (TREE_TYPE (t.trace_keys)), t.trace_keys,
-		      size_int (index), NULL_TREE, NULL_TREE);
-  return emit_value (seq, counter_type (), NOP_EXPR, build_fold_addr_expr (byte),
-		     NULL_TREE, "PP_trace_key");
+  tree fn = t.trace_key_fn[index];
+  tree addr = fn ? build_fold_addr_expr (fn)
+	      : build_fold_addr_expr (build4 (ARRAY_REF,
+					      TREE_TYPE (TREE_TYPE (t.trace_keys)),
+					      t.trace_keys, size_int (index),
+					      NULL_TREE, NULL_TREE));
+  return emit_value (seq, counter_type (), NOP_EXPR, addr, NULL_TREE, "PP_trace_key");
+}
+
+/* Word I of the unit's thread-local call sites, accessed as volatile (a
+   signal handler's call sites may run between any two accesses).  */
+static tree
+site_word (const probe_target &t, tree index)
+{
+  tree ref = build4 (ARRAY_REF, counter_type (), t.trace_sites, index, NULL_TREE,
+		     NULL_TREE);
+  TREE_THIS_VOLATILE (ref) = 1;
+  return ref;
+}
+
+/* Before CALL, call site WORD (PP_TRACE_SITE, its number, its flags) of
+   a function of WIDTH: its record and the announcement of its callee
+   (pathprof-abi.h), libprof's __pathprof_trace_site on the unlikely path.  */
+static void
+expand_site (const probe_target &t, gcall *call, uint32_t word, unsigned width)
+{
+  tree u64 = counter_type ();
+  basic_block bb = gimple_bb (call);
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  gsi_prev (&gsi);
+  edge to_join = gsi_end_p (gsi) ? split_block_after_labels (bb)
+		 : split_block (bb, gsi_stmt (gsi));
+  basic_block join = to_join->dest;
+
+  gimple_seq seq = NULL;
+  tree fp = emit_value (&seq, u64, NOP_EXPR, unshare_expr (gimple_call_fn (call)),
+			NULL_TREE, "PP_trace_fp");
+  tree gen = emit_value (&seq, u64, NOP_EXPR, t.trace_gen, NULL_TREE, "PP_trace_gen");
+  tree key = emit_value (&seq, u64, BIT_XOR_EXPR, fp, gen, "PP_trace_key");
+  uint32_t i = word & PP_TRACE_SITE_NUMBER;
+  tree lim = emit_value (&seq, u64, NOP_EXPR, tls_field (t, t.tls_limit), NULL_TREE,
+			 "PP_trace_limit");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_limit),
+						  build_int_cst (u64, 0)));
+  tree pos = emit_value (&seq, u64, NOP_EXPR, tls_field (t, t.tls_cursor), NULL_TREE,
+			 "PP_trace_pos");
+  tree end = emit_value (&seq, u64, PLUS_EXPR, pos,
+			 build_int_cst (u64, pp_trace_hit_bits (width)), "PP_trace_end");
+  tree last = emit_value (&seq, u64, NOP_EXPR, site_word (t, size_int (2 * i)),
+			  NULL_TREE, "PP_trace_last");
+  tree same = emit_value (&seq, boolean_type_node, EQ_EXPR, last, key, "PP_trace_same");
+  tree room = emit_value (&seq, boolean_type_node, LE_EXPR, end, lim, "PP_trace_room");
+  tree hit = emit_value (&seq, boolean_type_node, BIT_AND_EXPR, same, room,
+			 "PP_trace_hit");
+  gsi = gsi_last_bb (bb);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+
+  seq = NULL;
+  tree callee = emit_value (&seq, u64, NOP_EXPR, site_word (t, size_int (2 * i + 1)),
+			    NULL_TREE, "PP_trace_callee");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_cursor), end));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_limit), lim));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_expect), callee));
+  basic_block fast = new_block_of (bb, seq, join);
+
+  seq = NULL;
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_limit), lim));
+  tree slot = build_fold_addr_expr (build4 (ARRAY_REF, u64, t.trace_sites,
+					    size_int (2 * i), NULL_TREE, NULL_TREE));
+  gimple_seq_add_stmt (&seq, gimple_build_call (t.trace_site, 3, slot, fp,
+						build_int_cst (unsigned_type_node,
+							       width | (word
+									& PP_TRACE_SITE_ENTER_AFTER))));
+  basic_block slow = new_block_of (fast, seq, join);
+
+  profile_probability likely = profile_probability::likely ();
+  branch (bb, to_join, gimple_build_cond (NE_EXPR, hit, boolean_false_node, NULL_TREE,
+					  NULL_TREE),
+	  fast, slow, likely);
+  fast->count = bb->count.apply_probability (likely);
+  slow->count = bb->count - fast->count;
+}
+
+/* Before each call site of rec: its record and announcement.  */
+void
+expand_sites (const function_record &rec, const probe_target &t)
+{
+  for (unsigned k = 0; k < rec.site_calls.length (); k++)
+    expand_site (t, rec.site_calls[k], rec.site_words[k],
+		 pp_trace_width (rec.plan.nvalues));
 }
 
 /* Before each direct call of rec: expect = the callee's key.  */

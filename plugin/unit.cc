@@ -5,6 +5,7 @@
    and the destructor that writes the profile.  */
 
 #include "pathprof-plugin.h"
+#include "corelib/trace.h"
 
 static tree
 build_field (tree type, const char *name, tree *chain)
@@ -47,7 +48,7 @@ path_table_type (tree *f_function, tree *f_npaths)
 struct unit_fields
 {
   tree type, abi, kind, sum, name, notes, notes_len, nvalues, values, ntables,
-       tables, next;
+       tables, next, trace_addrs, trace_info, trace_nfunctions;
 };
 
 static unit_fields
@@ -71,6 +72,10 @@ unit_record_type (void)
   f.tables = build_field (ptr_type_node, "tables", &fields);
   f.next = build_field (ptr_type_node, "next", &fields);
   build_field (u64, "ip_first", &fields);
+  f.trace_addrs = build_field (const_ptr_type_node, "trace_addrs", &fields);
+  f.trace_info = build_field (const_ptr_type_node, "trace_info", &fields);
+  f.trace_nfunctions = build_field (u32, "trace_nfunctions", &fields);
+  build_field (u32, "reserved", &fields);
   finish_builtin_struct (f.type, "__pathprof_unit", fields, NULL_TREE);
   return f;
 }
@@ -121,6 +126,16 @@ declare_trace_runtime (probe_target &t)
   t.trace_land = build_fn_decl ("__pathprof_trace_land",
 				build_function_type_list (void_type_node, u64, u32,
 							  u32, NULL_TREE));
+  t.trace_site = build_fn_decl ("__pathprof_trace_site",
+				build_function_type_list (void_type_node,
+							  build_pointer_type (u64),
+							  u64, u32, NULL_TREE));
+  tree gen = build_decl (BUILTINS_LOCATION, VAR_DECL,
+			 get_identifier ("__pathprof_trace_gen"), u64);
+  TREE_PUBLIC (gen) = 1;
+  DECL_EXTERNAL (gen) = 1;
+  DECL_ARTIFICIAL (gen) = 1;
+  t.trace_gen = gen;
 }
 
 /* libprof's probes of the interprocedural mode (pathprof-abi.h).  */
@@ -210,19 +225,48 @@ create_unit_values (probe_target &t, uint32_t nvalues,
 			 false);
   varpool_node::finalize_decl (t.values);
 
-  /* The trace mode's keys, a byte per function, when a direct call names
-     one (pathprof-abi.h).  */
-  t.trace_keys = NULL_TREE;
-  bool direct = false;
-  for (function_record *rec : records)
-    direct |= rec->called_directly;
-  if (direct)
+  /* The trace mode's keys, a byte per function that says what libprof's
+     call sites need to know of it (its width, PP_TRACE_INFO_LEAF), its
+     address where code may call it by its address, and the unit's call
+     sites, per thread (pathprof-abi.h).  */
+  t.trace_keys = t.trace_addrs = t.trace_sites = NULL_TREE;
+  t.trace_key_fn = vNULL;
+  if (option_mode->traced)
     {
-      t.trace_keys = static_var ("__pathprof_trace_keys",
-				 build_array_type_nelts (unsigned_char_type_node,
-							 records.length ()),
-				 NULL_TREE, false);
+      unsigned n = records.length ();
+      vec<constructor_elt, va_gc> *info = NULL, *addrs = NULL;
+      uint32_t nsites = 0;
+      for (function_record *rec : records)
+	{
+	  unsigned width = pp_trace_width (rec->plan.nvalues);
+	  CONSTRUCTOR_APPEND_ELT (info, size_int (rec->index),
+				  build_int_cst (unsigned_char_type_node,
+						 width | (trace_leaf (rec->plan)
+							  ? PP_TRACE_INFO_LEAF : 0)));
+	  tree decl = rec->by_address ? rec->node->decl : NULL_TREE;
+	  t.trace_key_fn.safe_push (decl);
+	  CONSTRUCTOR_APPEND_ELT (addrs, size_int (rec->index),
+				  decl ? fold_convert (const_ptr_type_node,
+						       build_fold_addr_expr (decl))
+				  : null_pointer_node);
+	  nsites += rec->site_calls.length ();
+	}
+      tree info_type = build_array_type_nelts (unsigned_char_type_node, n);
+      t.trace_keys = static_var ("__pathprof_trace_keys", info_type,
+				 build_constructor (info_type, info), false);
       varpool_node::finalize_decl (t.trace_keys);
+      tree addrs_type = build_array_type_nelts (const_ptr_type_node, n);
+      t.trace_addrs = static_var ("__pathprof_trace_addrs", addrs_type,
+				  build_constructor (addrs_type, addrs), true);
+      varpool_node::finalize_decl (t.trace_addrs);
+      if (nsites)
+	{
+	  t.trace_sites = static_var ("__pathprof_trace_sites",
+				      build_array_type_nelts (u64, 2 * nsites),
+				      NULL_TREE, false);
+	  set_decl_tls_model (t.trace_sites, decl_default_tls_model (t.trace_sites));
+	  varpool_node::finalize_decl (t.trace_sites);
+	}
     }
 
   /* One hash-table descriptor per function with more paths than fit an array.  */
@@ -297,6 +341,14 @@ emit_unit_record (const pp_unit_notes &unit_notes, const probe_target &t,
   CONSTRUCTOR_APPEND_ELT (elts, f.ntables, build_int_cst (u32, ntables));
   CONSTRUCTOR_APPEND_ELT (elts, f.tables, tables);
   CONSTRUCTOR_APPEND_ELT (elts, f.next, null_pointer_node);
+  auto address = [] (tree var) {
+    return var ? fold_convert (const_ptr_type_node, build_fold_addr_expr (var))
+	       : null_pointer_node;
+  };
+  CONSTRUCTOR_APPEND_ELT (elts, f.trace_addrs, address (t.trace_addrs));
+  CONSTRUCTOR_APPEND_ELT (elts, f.trace_info, address (t.trace_keys));
+  CONSTRUCTOR_APPEND_ELT (elts, f.trace_nfunctions,
+			  build_int_cst (u32, t.trace_keys ? unit_notes.nfunctions : 0));
   tree unit_var = t.unit;
   DECL_INITIAL (unit_var) = build_constructor (f.type, elts);
   varpool_node::finalize_decl (unit_var);

@@ -161,6 +161,7 @@ add_unit (trace_file *t, const unsigned char *p, uint64_t len, char *err,
 	}
       free (wit);
       free (flags);
+      u->functions[f].unit = t->nunits - 1;
       if (rc == -2)
 	return snprintf (err, errlen, "unit %s, function %s: its witnesses do not "
 			 "trace its graph", u->name, fn->name), -1;
@@ -179,8 +180,9 @@ add_unit (trace_file *t, const unsigned char *p, uint64_t len, char *err,
 	  for (uint32_t k = 0; k < fn->ndirect; k++)
 	    {
 	      block[k] = fn->direct[k].block;
-	      callee[k] = (pp_trace_callee) { &u->functions[fn->direct[k].callee],
-					      u->first + fn->direct[k].callee };
+	      uint32_t c = fn->direct[k].callee;
+	      callee[k] = c & PP_TRACE_SITE ? (pp_trace_callee) { NULL, c }
+			  : (pp_trace_callee) { &u->functions[c], u->first + c };
 	    }
 	  rc = pp_trace_function_direct (&u->functions[f], fn->ndirect, block, callee);
 	}

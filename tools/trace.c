@@ -157,18 +157,21 @@ trace_command (int argc, char **argv)
 	 consumed; a killed process's last partial record is in neither).  */
       static const char *const kinds[PP_TRACE_NSTATS] = {
 	[PP_TRACE_STAT_WITNESS] = "witness", [PP_TRACE_STAT_ENTER] = "ENTER",
-	[PP_TRACE_STAT_RETURN] = "RETURN", [PP_TRACE_STAT_LAND] = "LAND" };
+	[PP_TRACE_STAT_RETURN] = "RETURN", [PP_TRACE_STAT_LAND] = "LAND",
+	[PP_TRACE_STAT_HIT] = "HIT", [PP_TRACE_STAT_MISS] = "MISS" };
       uint64_t all = 0;
       for (int k = 0; k < PP_TRACE_NSTATS; k++)
 	all += t.stats.bits[k];
-      printf ("%-8s %14s %14s %9s %7s\n", "record", "count", "bits", "each", "share");
+      printf ("%-9s %14s %14s %9s %7s\n", "record", "count", "bits", "each", "share");
       for (int k = 0; k < PP_TRACE_NSTATS; k++)
-	printf ("%-8s %14" PRIu64 " %14" PRIu64 " %9.2f %6.1f%%\n", kinds[k],
+	printf ("%-9s %14" PRIu64 " %14" PRIu64 " %9.2f %6.1f%%\n", kinds[k],
 		t.stats.records[k], t.stats.bits[k],
 		t.stats.records[k] ? (double) t.stats.bits[k] / (double) t.stats.records[k]
 		: 0.0, all ? 100.0 * (double) t.stats.bits[k] / (double) all : 0.0);
-      printf ("%-8s %14" PRIu64 " %14d %9.2f %6.1f%%\n", "direct", t.stats.direct,
+      printf ("%-9s %14" PRIu64 " %14d %9.2f %6.1f%%\n", "direct", t.stats.direct,
 	      0, 0.0, 0.0);
+      printf ("%-9s %14" PRIu64 " %14d %9.2f %6.1f%%\n", "announced",
+	      t.stats.announced, 0, 0.0, 0.0);
     }
   if (status == 0)
     {

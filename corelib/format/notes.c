@@ -541,9 +541,15 @@ decode_direct (reader *r, pp_function_notes *f, uint32_t nfunctions)
       pp_direct_call *c = &f->direct[k];
       at_item (r, "direct call", k);
       size_t at = r->pos;
-      if (get_index (r, &c->block, f->nblocks, "call block")
-	  || get_index (r, &c->callee, nfunctions, "callee"))
+      if (get_index (r, &c->block, f->nblocks, "call block"))
 	return -1;
+      /* A callee of the unit, or a call site (PP_DIRECT_SITE).  */
+      size_t callee_at = r->pos;
+      if (get_u32 (r, &c->callee))
+	return -1;
+      if (!(c->callee & PP_DIRECT_SITE) && c->callee >= nfunctions)
+	return fail (r, "corrupted at byte %zu: callee %u out of range (%u)",
+		     callee_at, c->callee, nfunctions);
       if (c->block < 2 || (k && c->block < f->direct[k - 1].block))
 	return fail (r, "corrupted at byte %zu: direct call in block %u out of "
 		     "order", at, c->block);

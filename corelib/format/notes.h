@@ -35,8 +35,9 @@
                                                  -- by block, in statement order
        only in the trace mode (modes.h "traced"):
        u32 ndirect, per direct call: u32 block, u32 callee -- a function of
-                  the unit; by block, in the order the block makes them
-                  (trace.h "Direct calls")
+                  the unit, or with bit 31 a call site; by block, in the
+                  order the block makes them (trace.h "Direct calls",
+                  "Announced calls")
    The edges are exactly the core graph the plan was computed on, including the
    EXIT -> ENTRY edge and the fake edges.
 
@@ -126,11 +127,13 @@ typedef struct pp_call_notes
 } pp_call_notes;
 
 /* A direct call (the trace mode): made in block, of function callee of the
-   same unit.  */
+   same unit; or, callee with PP_DIRECT_SITE, a call site (corelib/trace.h
+   "Announced calls": PP_TRACE_SITE and its flags).  */
 typedef struct pp_direct_call
 {
   uint32_t block, callee;
 } pp_direct_call;
+#define PP_DIRECT_SITE 0x80000000u
 
 /* The block flags that describe the control flow (the CFG checksum's).  */
 #define PP_BLOCK_CFG_FLAGS PP_BLOCK_LANDING_PAD

@@ -1,8 +1,10 @@
 /* Tracing (corelib/trace.h) against brute force and a simulated execution:
    on random CFGs the witnesses have the blocking property and leave a forest
    of unwitnessed edges; random programs of several such functions run with
-   calls (direct ones without a record, others with ENTER, in any order in a
-   block, as a callback before a direct call or a signal handler does),
+   calls (direct ones without a record, call sites whose callees change,
+   untraced or announced or entered with ENTER, others with ENTER, in any
+   order in a block, as a callback before a direct call or a signal handler
+   does),
    recursion, returns, longjmp to re-entry blocks and exits inside calls,
    writing records as libprof does, and regeneration gives back exactly the
    sequence of blocks, edges, calls, returns and landings that ran.  */
@@ -324,10 +326,16 @@ free_function (struct fn *f)
   gen_free (&f->x);
 }
 
+#define MAXSITES 256
+
 struct program
 {
   struct fn fns[MAXFN];
   unsigned nfns;
+  /* The call sites: what each called last in the run (libprof's slots):
+     -2 nothing yet, -1 an untraced function, else a function.  */
+  unsigned nsites;
+  int last[MAXSITES];
 };
 
 struct regen_ctx
@@ -387,7 +395,7 @@ first_direct (const struct fn *fn, uint32_t block)
 }
 
 /* Gives function i's call blocks direct calls (of functions narrow
-   enough), 0 to 2 each.  */
+   enough) and call sites, 0 to 2 each.  */
 static void
 make_direct (struct program *p, unsigned i, unsigned long long *rng)
 {
@@ -405,6 +413,15 @@ make_direct (struct program *p, unsigned i, unsigned long long *rng)
       for (unsigned k = 0; k < n; k++)
 	{
 	  uint32_t c = (uint32_t) (unit_rand (rng) % p->nfns);
+	  if (unit_rand (rng) % 2 && p->nsites < MAXSITES)
+	    {
+	      uint32_t word = PP_TRACE_SITE | p->nsites++
+			      | (unit_rand (rng) % 2 ? PP_TRACE_SITE_ENTER_AFTER : 0);
+	      f->dblock[f->ndirect] = v;
+	      f->dcallee[f->ndirect] = word;
+	      callee[f->ndirect++] = (pp_trace_callee) { NULL, word };
+	      continue;
+	    }
 	  if (p->fns[c].tf.width > PP_TRACE_DIRECT_WIDTH)
 	    continue;
 	  f->dblock[f->ndirect] = v;
@@ -496,9 +513,43 @@ step:
 	    return false;	/* killed: too deep */
 	  if ((f->calls_left > 0 && depth < 12) || nd)
 	    {
+	      uint32_t next = nd ? fn->dcallee[f->next_direct] : 0;
+	      /* A call site may announce a function without records unless
+		 the plugin said that a call with ENTER follows it.  */
 	      direct = nd && (f->calls_left == 0
-			      || (RND (2) && !is_leaf (p, fn->dcallee[f->next_direct])));
-	      if (direct)
+			      || (RND (2) && (next & PP_TRACE_SITE
+					      ? next & PP_TRACE_SITE_ENTER_AFTER
+					      : !is_leaf (p, next))));
+	      if (direct && (next & PP_TRACE_SITE))
+		{
+		  /* The call site's record, as libprof writes it; then its
+		     callee: announced, or entered with ENTER, or untraced,
+		     whose callbacks come with ENTERs.  */
+		  f->next_direct++;
+		  int *last = &p->last[next & PP_TRACE_SITE_NUMBER];
+		  int to = (int) RND (p->nfns + 1) - 1;
+		  if (RND (2) && *last != -2)
+		    to = *last;
+		  bool traced = to >= 0;
+		  bool announced
+		    = traced && p->fns[to].tf.width <= PP_TRACE_DIRECT_WIDTH
+		      && !(is_leaf (p, (uint32_t) to)
+			   && (next & PP_TRACE_SITE_ENTER_AFTER));
+		  if (to == *last)
+		    PUT (r.nbits = pp_trace_hit_bits (width));
+		  else
+		    PUT (pp_trace_miss (&r, width, traced, announced, 7,
+					traced ? (uint32_t) to : 0));
+		  *last = to;
+		  if (!traced)
+		    {
+		      f->calls_left += RND (3);
+		      continue;
+		    }
+		  direct = announced;
+		  callee = (uint32_t) to;
+		}
+	      else if (direct)
 		callee = fn->dcallee[f->next_direct++];
 	      else
 		{
@@ -564,6 +615,7 @@ main (void)
   struct unit_property windows = { .name = "trace: a stream read a window at a time is read to its end" };
   static struct events truth, got;
   unsigned long long witnesses = 0, edges = 0, bits = 0, blocks = 0;
+  unsigned long long hits = 0, misses = 0, announced = 0;
   unsigned long long rng = 12345;
   for (unsigned c = 0; c < 3000; c++)
     {
@@ -589,6 +641,8 @@ main (void)
 	}
       for (unsigned i = 0; i < p.nfns; i++)
 	make_direct (&p, i, &rng);
+      for (unsigned i = 0; i < MAXSITES; i++)
+	p.last[i] = -2;
       struct stream s = { 0 };
       truth.n = got.n = 0;
       truth.overflow = got.overflow = false;
@@ -675,6 +729,9 @@ main (void)
 		    c, (unsigned long long) feed.fed, (unsigned long long) s.nbits);
       bits += s.nbits;
       blocks += truth.n + (ops.no_blocks ? nblocks : 0);
+      hits += stats.records[PP_TRACE_STAT_HIT];
+      misses += stats.records[PP_TRACE_STAT_MISS];
+      announced += stats.announced;
       free (feed.win);
       free (s.words);
       for (unsigned i = 0; i < made; i++)
@@ -691,5 +748,7 @@ main (void)
   printf ("note: %llu witnesses on %llu real edges (%.1f%%), %.2f trace bits per event\n",
 	  witnesses, edges, 100.0 * (double) witnesses / (double) (edges ? edges : 1),
 	  (double) bits / (double) (blocks ? blocks : 1));
+  printf ("note: call sites: %llu HIT, %llu MISS, %llu activations announced\n",
+	  hits, misses, announced);
   return unit_exit_status ();
 }
