@@ -79,22 +79,28 @@ void __pathprof_unit_exit (struct __pathprof_unit *unit);
 void __pathprof_count_path (struct __pathprof_path_table *t, uint64_t path);
 /* Trace mode (corelib/trace.h, libprof/trace-buffers.c): a thread's record
    buffer, thread-local in libprof (__pathprof_trace_tls, initial-exec TLS).
-   The plugin's code puts a witness k of a function of width w in place
-   (plugin/trace-probes.cc, expand_witness):
+   A traced function gathers its witnesses in a local, n bits (at most 57)
+   of acc, and the plugin's code puts them in place (plugin/trace-probes.cc,
+   expand_flush, emit_in_place) before a call that may enter traced code,
+   leave the function or end the process, before a LAND, and when the next
+   witness would not fit (then through __pathprof_trace_witness):
        lim = limit; limit = 0; pos = cursor;
-       if (pos + w <= lim)
-         { OR k << (pos % 8) into the 8 bytes of buf from byte pos / 8,
+       if (pos + n <= lim)
+         { OR acc << (pos % 8) into the 8 bytes of buf from byte pos / 8,
            unaligned (libprof keeps the bits above the cursor 0, and a
            spare word after the buffer's bits);
-           cursor = pos + w; limit = lim; }
+           cursor = pos + n; limit = lim; }
        else
-         { limit = lim; __pathprof_trace_witness (k); }
+         { limit = lim; __pathprof_trace_witness (acc, n); }
    Claiming by limit = 0 first makes a signal handler that interrupts it
-   take the slow path, which drops its records (libprof counts them).
-   The activation's last witness (corelib/trace.h "Returns") is put in place
-   the same way when the frame word has neither flag (bits 63, 62) and the
-   buffer has room, and then also does state = frame - 256 (the caller's)
-   before limit = lim; else __pathprof_trace_last (frame, k).
+   take the slow path, which drops its records (libprof counts them).  A
+   handler that runs while bits are pending writes its records before them:
+   regeneration reads it at the interrupted activation's next decision, as
+   for any handler.  The activation's last witness (corelib/trace.h
+   "Returns") goes out with the pending bits, in place the same way when the
+   frame word has neither flag (bits 63, 62) and the buffer has room, and
+   then also does state = frame - 256 (the caller's) before limit = lim;
+   else __pathprof_trace_last (frame, acc, n).
    A direct call (corelib/trace.h) of a callee whose key (the address of its
    byte in the unit's key array) is K: the caller sets expect = K just before
    the call; the callee's entry is
@@ -141,8 +147,8 @@ struct __pathprof_trace_thread
    activation's last record).  */
 uint64_t __pathprof_trace_enter (struct __pathprof_unit *u, uint32_t function,
 				 uint32_t width);
-void __pathprof_trace_witness (uint32_t k);
-void __pathprof_trace_last (uint64_t frame, uint32_t k);
+void __pathprof_trace_witness (uint64_t bits, uint32_t n);
+void __pathprof_trace_last (uint64_t frame, uint64_t bits, uint32_t n);
 void __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width);
 /* flags: PP_TRACE_SITE_ENTER_AFTER (corelib/trace.h).  */
 void __pathprof_trace_site (uint64_t *slot, uint64_t fp, uint32_t width_flags);

@@ -568,24 +568,26 @@ __pathprof_trace_enter (struct __pathprof_unit *u, uint32_t function, uint32_t w
   return frame;
 }
 
-/* A witness the plugin's code could not put in place (the buffer is full or
-   not there yet, or a write is under way).  */
+/* n <= 64 bits of witnesses that the plugin's code could not put in place
+   (the buffer is full or not there yet, or a write is under way), or that
+   would pass what a function gathers before it writes them.  */
 PP_EXPORT void
-__pathprof_trace_witness (uint32_t k)
+__pathprof_trace_witness (uint64_t bits, uint32_t n)
 {
   struct tstate *t = &ts;
-  if (write_blocked (t))
+  if (write_blocked (t) || n == 0)
     return;
   begin_write (t);
-  put_bits (t, k, width_of (t));
+  put_bits (t, n < 64 ? bits & (((uint64_t) 1 << n) - 1) : bits, n);
   end_write (t);
 }
 
-/* The last record of the activation of FRAME, witness k, that the plugin's
-   code could not put in place (as __pathprof_trace_witness), or whose frame
-   has a flag; the caller's state back.  */
+/* The last n bits of the activation of FRAME (its last record and the
+   witnesses before it that it had not written yet), that the plugin's code
+   could not put in place (as __pathprof_trace_witness), or whose frame has
+   a flag; the caller's state back.  */
 PP_EXPORT void
-__pathprof_trace_last (uint64_t frame, uint32_t k)
+__pathprof_trace_last (uint64_t frame, uint64_t bits, uint32_t n)
 {
   struct tstate *t = &ts;
   uint64_t back = (frame & FRAME_STATE) - 256;
@@ -597,7 +599,7 @@ __pathprof_trace_last (uint64_t frame, uint32_t k)
       return;
     }
   begin_write (t);
-  put_bits (t, k, width_of (t));
+  put_bits (t, n < 64 ? bits & (((uint64_t) 1 << n) - 1) : bits, n);
   put_back_announcement (t, frame);
   t->state = back;
   end_write (t);

@@ -203,6 +203,7 @@ struct probe_target
   tree keyed_marker;		/* stands for a keyed count until expanded */
   tree unit;			/* the unit's registration record */
   tree trace_enter, trace_witness, trace_last, trace_land;	/* libprof's */
+  tree trace_flush_marker;	/* stands for a flush of pending bits */
   tree trace_tls;		/* libprof's struct __pathprof_trace_thread */
   tree ip_enter, ip_edge, ip_cut, ip_return, ip_exit, ip_jump, ip_land;
   bool calls;			/* the mode probes calls (interprocedural) */

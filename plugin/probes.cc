@@ -176,9 +176,10 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 	  {
 	    s.enter = call;	/* expand_enter stores the frame word */
 	    trace_frame (s);
-	    return;
 	  }
-	gimple_seq_add_stmt (seq, gimple_build_assign (trace_frame (s), word));
+	else
+	  gimple_seq_add_stmt (seq, gimple_build_assign (trace_frame (s), word));
+	start_pending (s, seq);
 	return;
       }
     case PP_PROBE_TRACE_WITNESS:
@@ -193,6 +194,9 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 	return;
       }
     case PP_PROBE_TRACE_LAND:
+      /* The bits pending when the block is reached normally go first (none
+	 when a longjmp or an exception lands here: a call flushed them).  */
+      emit_trace_flush (t, s, seq);
       emit_trace_call (t.trace_land, s, true,
 		       build_int_cst (unsigned_type_node, p.operand),
 		       build_int_cst (unsigned_type_node, p.operand2), seq);
@@ -405,6 +409,8 @@ insert_probes (const function_record &rec, const probe_target &t)
   auto_vec<gcall *> calls;
   if (t.calls)
     function_calls (calls);
+  if (t.trace_keys)
+    mark_trace_flushes (t, s, false);
   announce_direct_calls (rec, t);
   for (uint32_t i = 0; i < plan.nprobes;)
     {
@@ -428,13 +434,17 @@ insert_probes (const function_record &rec, const probe_target &t)
   if (t.calls)
     insert_call_probes (t, s, calls);
   insert_flushes (t);
+  if (t.trace_keys)
+    mark_trace_flushes (t, s, true);
   gsi_commit_edge_inserts ();
   for (gimple *marker : s.keyed)
     expand_keyed (rec, t, marker);
   for (gimple *call : s.witnesses)
-    expand_witness (t, call, pp_trace_width (plan.nvalues));
+    expand_witness (t, s, call, pp_trace_width (plan.nvalues));
   for (gimple *call : s.trace_lasts)
-    expand_witness (t, call, pp_trace_width (plan.nvalues), true);
+    expand_witness (t, s, call, pp_trace_width (plan.nvalues), true);
+  for (gimple *marker : s.trace_flushes)
+    expand_flush (t, s, marker);
   if (s.enter)
     expand_enter (t, s.enter, s.frame, rec.index, pp_trace_width (plan.nvalues));
   for (unsigned k = 0; k < s.steps.length (); k++)

@@ -23,6 +23,12 @@ struct site_state
   auto_vec<gimple *> keyed;	/* the keyed counts' markers (expand_keyed) */
   auto_vec<gimple *> witnesses;	/* the witnesses' calls (expand_witness) */
   auto_vec<gimple *> trace_lasts; /* the last witnesses' calls (expand_witness) */
+  auto_vec<gimple *> trace_flushes; /* the pending bits' flushes (expand_flush) */
+  /* The trace mode's pending bits: a traced function gathers its witnesses
+     in a local, trace_n bits of trace_acc, written out before a call, a
+     LAND, with the activation's last record or when they would pass
+     PP_TRACE_PENDING_MAX bits.  */
+  tree trace_acc = NULL_TREE, trace_n = NULL_TREE;
   gimple *enter = NULL;		/* ENTER of a function called directly
 				   (expand_enter) */
   auto_vec<gimple *> steps;	/* segments' EDGE calls (expand_step) */
@@ -100,8 +106,20 @@ void insert_call_probes (const probe_target &t, site_state &s,
 
 /* A witness's call (of an activation's last witness: LAST) -> its record
    in place.  */
-void expand_witness (const probe_target &t, gimple *call, unsigned width,
-		     bool last = false);
+/* The trace mode's pending bits (site_state trace_acc): a marker call
+   before every call of the function that may enter traced code, leave it or
+   not return (SETJMPS: only on the edges into the calls that return twice,
+   after the probes there), that expand_flush turns into the write.  */
+void mark_trace_flushes (const probe_target &t, site_state &s, bool setjmps);
+gimple *emit_trace_flush (const probe_target &t, site_state &s, gimple_seq *seq);
+void expand_flush (const probe_target &t, site_state &s, gimple *marker);
+void expand_witness (const probe_target &t, site_state &s, gimple *call,
+		     unsigned width, bool last = false);
+/* Where a traced function's pending bits start empty: after its ENTER.  */
+void start_pending (site_state &s, gimple_seq *seq);
+/* The most pending bits: with the cursor's offset in its byte (< 8), one
+   unaligned 8-byte OR puts them in place.  */
+#define PP_TRACE_PENDING_MAX 57
 /* Direct calls of the function tell their callee's ENTER who calls.  */
 void announce_direct_calls (const function_record &rec, const probe_target &t);
 void expand_sites (const function_record &rec, const probe_target &t);

@@ -16,35 +16,30 @@ tls_field (const probe_target &t, tree field)
   return ref;
 }
 
-/* Replaces the call __pathprof_trace_witness (k) of a function whose
-   witnesses take WIDTH bits by the write in place of pathprof-abi.h, the call
-   staying on the unlikely path:
+/* At the end of BB, whose edge TO_JOIN falls through to the rest: the write
+   in place of WIDTH bits of VALUE (u64 values; WIDTH at most
+   PP_TRACE_PENDING_MAX) of pathprof-abi.h, libprof's call on the unlikely
+   path:
        lim = limit; limit = 0; pos = cursor; end = pos + WIDTH;
        if (end <= lim)
-         { *(u64 *) ((char *) buf + pos / 8) |= k << (pos % 8);
+         { *(u64 *) ((char *) buf + pos / 8) |= VALUE << (pos % 8);
                                       (unaligned; the bits above pos are 0)
            cursor = end; limit = lim; }
        else
-         { limit = lim; __pathprof_trace_witness (k); }
-   With LAST true, the witness is its activation's last record (corelib/
-   trace.h "Returns"), the call is __pathprof_trace_last (frame, k), and the
-   write is in place when the frame has no flag either (traced, no
-   announcement to put back: end + the flags <= lim); it also puts the
-   caller's state back (state = frame - 256) before it gives up the buffer,
-   so that a signal handler after it writes in the caller's width and depth,
-   where regeneration, which returns at EXIT, is then.  */
-void
-expand_witness (const probe_target &t, gimple *call, unsigned width, bool last)
+         { limit = lim; __pathprof_trace_witness (VALUE, WIDTH); }
+   With FRAME, the bits end with the activation's last record (corelib/
+   trace.h "Returns"), the call is __pathprof_trace_last (FRAME, VALUE,
+   WIDTH), and the write is in place when the frame has no flag either
+   (traced, no announcement to put back: end + the flags <= lim); it also
+   puts the caller's state back (state = frame - 256) before it gives up the
+   buffer, so that a signal handler after it writes in the caller's width
+   and depth, where regeneration, which returns at EXIT, is then.  */
+static void
+emit_in_place (const probe_target &t, basic_block bb, edge to_join, tree value,
+	       tree width, tree frame)
 {
   tree u64 = counter_type (), ptr = TREE_TYPE (t.tls_buf);
-  tree frame = last ? gimple_call_arg (call, 0) : NULL_TREE;
-  tree k = fold_convert (u64, gimple_call_arg (call, last ? 1 : 0));
-  basic_block bb = gimple_bb (call);
-  edge to_fast = split_block (bb, call);
-  basic_block join = to_fast->dest;
-  gimple_stmt_iterator gsi = gsi_for_stmt (call);
-  gsi_remove (&gsi, false);
-
+  basic_block join = to_join->dest;
   basic_block fast = new_block (bb), slow = new_block (fast);
   profile_probability likely = profile_probability::very_likely ();
   gimple_seq seq = NULL;
@@ -54,8 +49,7 @@ expand_witness (const probe_target &t, gimple *call, unsigned width, bool last)
 						  build_int_cst (u64, 0)));
   tree pos = emit_value (&seq, u64, NOP_EXPR, tls_field (t, t.tls_cursor), NULL_TREE,
 			 "PP_trace_pos");
-  tree end = emit_value (&seq, u64, PLUS_EXPR, pos, build_int_cst (u64, width),
-			 "PP_trace_end");
+  tree end = emit_value (&seq, u64, PLUS_EXPR, pos, width, "PP_trace_end");
   tree test = end;
   if (frame)
     {
@@ -68,19 +62,25 @@ expand_witness (const probe_target &t, gimple *call, unsigned width, bool last)
     }
   gimple_seq_add_stmt (&seq, gimple_build_cond (LE_EXPR, test, lim, NULL_TREE,
 						 NULL_TREE));
-  gsi = gsi_last_bb (bb);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-  redirect_edge_succ (to_fast, fast);
-  to_fast->flags = EDGE_TRUE_VALUE;
-  to_fast->probability = likely;
+  gimple_stmt_iterator gsi = gsi_last_bb (bb);
+  if (gsi_end_p (gsi))
+    {
+      gsi = gsi_after_labels (bb);
+      gsi_insert_seq_before (&gsi, seq, GSI_NEW_STMT);
+    }
+  else
+    gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  redirect_edge_succ (to_join, fast);
+  to_join->flags = EDGE_TRUE_VALUE;
+  to_join->probability = likely;
   make_edge (bb, slow, EDGE_FALSE_VALUE)->probability = likely.invert ();
 
   seq = NULL;
   tree buf = emit_value (&seq, ptr, NOP_EXPR, tls_field (t, t.tls_buf), NULL_TREE,
 			 "PP_trace_buf");
   /* The 8 bytes from the cursor's byte, unaligned: its bits up to the
-     cursor are records, the rest 0, and k << (pos % 8) fits (k has at
-     most 32 bits), so one OR puts it in place.  */
+     cursor are records, the rest 0, and VALUE << (pos % 8) fits (VALUE has
+     at most PP_TRACE_PENDING_MAX bits), so one OR puts it in place.  */
   tree byte_offset = emit_value (&seq, u64, RSHIFT_EXPR, pos,
 				 build_int_cst (integer_type_node, 3), "PP_trace_i");
   byte_offset = emit_value (&seq, sizetype, NOP_EXPR, byte_offset, NULL_TREE,
@@ -95,8 +95,7 @@ expand_witness (const probe_target &t, gimple *call, unsigned width, bool last)
   tree shift = emit_value (&seq, integer_type_node, NOP_EXPR, off, NULL_TREE,
 			   "PP_trace_shift");
   tree old_word = emit_value (&seq, u64, NOP_EXPR, word, NULL_TREE, "PP_trace_old");
-  tree kv = emit_value (&seq, u64, NOP_EXPR, k, NULL_TREE, "PP_trace_k");
-  tree placed = emit_value (&seq, u64, LSHIFT_EXPR, kv, shift, "PP_trace_placed");
+  tree placed = emit_value (&seq, u64, LSHIFT_EXPR, value, shift, "PP_trace_placed");
   tree new_word = emit_value (&seq, u64, BIT_IOR_EXPR, old_word, placed,
 			      "PP_trace_new");
   gimple_seq_add_stmt (&seq, gimple_build_assign (unshare_expr (word), new_word));
@@ -114,13 +113,244 @@ expand_witness (const probe_target &t, gimple *call, unsigned width, bool last)
 
   seq = NULL;
   gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_limit), lim));
-  gimple_seq_add_stmt (&seq, call);
+  tree n32 = emit_value (&seq, unsigned_type_node, NOP_EXPR, width, NULL_TREE,
+			 "PP_trace_n");
+  gimple_seq_add_stmt (&seq, frame ? gimple_build_call (t.trace_last, 3, frame, value, n32)
+			     : gimple_build_call (t.trace_witness, 2, value, n32));
   gsi = gsi_start_bb (slow);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
   make_single_succ_edge (slow, join, EDGE_FALLTHRU);
 
   fast->count = bb->count.apply_probability (likely);
   slow->count = bb->count - fast->count;
+}
+
+/* The function's pending bits, for the first time: its locals.  */
+static tree
+pending_acc (site_state &s)
+{
+  return make_register (&s.trace_acc, "PP_trace_acc");
+}
+
+static tree
+pending_n (site_state &s)
+{
+  return make_register (&s.trace_n, "PP_trace_n");
+}
+
+/* Splits CALL's block after it and takes CALL out: the edge from what is
+   left of the block to the rest.  */
+static edge
+cut_at (gimple *call)
+{
+  basic_block bb = gimple_bb (call);
+  edge e = split_block (bb, call);
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  gsi_remove (&gsi, true);
+  return e;
+}
+
+/* Replaces the marker call __pathprof_trace_witness (k) of a function whose
+   witnesses take WIDTH bits by its append to the pending bits:
+       m = n + WIDTH;
+       if (m <= PP_TRACE_PENDING_MAX)
+         { acc |= k << n; n = m; }
+       else
+         { __pathprof_trace_witness (acc, n); acc = k; n = WIDTH; }
+   With LAST, the witness is its activation's last record: it goes out with
+   the pending bits, written in place as emit_in_place says (the state put
+   back), from the marker __pathprof_trace_last (frame, k).  */
+void
+expand_witness (const probe_target &t, site_state &s, gimple *call, unsigned width,
+		bool last)
+{
+  tree u64 = counter_type ();
+  tree frame = last ? gimple_call_arg (call, 0) : NULL_TREE;
+  tree k = fold_convert (u64, gimple_call_arg (call, last ? 1 : 0));
+  tree acc = pending_acc (s), n = pending_n (s);
+  tree w = build_int_cst (u64, width);
+  basic_block bb = gimple_bb (call);
+  edge to_join = cut_at (call);
+  basic_block join = to_join->dest;
+
+  gimple_seq seq = NULL;
+  tree n0 = emit_value (&seq, u64, NOP_EXPR, n, NULL_TREE, "PP_trace_n");
+  tree m = emit_value (&seq, u64, PLUS_EXPR, n0, w, "PP_trace_m");
+  gimple_stmt_iterator gsi = gsi_last_bb (bb);
+  if (gsi_end_p (gsi))
+    {
+      gsi = gsi_after_labels (bb);
+      gsi_insert_seq_before (&gsi, seq, GSI_NEW_STMT);
+    }
+  else
+    gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+
+  /* More than fit: the pending bits go first.  */
+  seq = NULL;
+  tree acc0 = emit_value (&seq, u64, NOP_EXPR, acc, NULL_TREE, "PP_trace_acc");
+  tree n32 = emit_value (&seq, unsigned_type_node, NOP_EXPR, n0, NULL_TREE, "PP_trace_n");
+  gimple_seq_add_stmt (&seq, gimple_build_call (t.trace_witness, 2, acc0, n32));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (acc, last ? build_int_cst (u64, 0) : k));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (n, last ? build_int_cst (u64, 0) : w));
+  basic_block full = new_block (bb);
+  gsi = gsi_start_bb (full);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+
+  if (!last)
+    {
+      seq = NULL;
+      tree a = emit_value (&seq, u64, NOP_EXPR, acc, NULL_TREE, "PP_trace_acc");
+      tree sh = emit_value (&seq, integer_type_node, NOP_EXPR, n0, NULL_TREE,
+			    "PP_trace_shift");
+      tree placed = emit_value (&seq, u64, LSHIFT_EXPR, k, sh, "PP_trace_placed");
+      tree a2 = emit_value (&seq, u64, BIT_IOR_EXPR, a, placed, "PP_trace_acc");
+      gimple_seq_add_stmt (&seq, gimple_build_assign (acc, a2));
+      gimple_seq_add_stmt (&seq, gimple_build_assign (n, m));
+      basic_block fits = new_block_of (bb, seq, join);
+      make_single_succ_edge (full, join, EDGE_FALLTHRU);
+      branch (bb, to_join, gimple_build_cond (LE_EXPR, m,
+					      build_int_cst (u64, PP_TRACE_PENDING_MAX),
+					      NULL_TREE, NULL_TREE),
+	      fits, full, profile_probability::very_likely ());
+      fits->count = bb->count.apply_probability (profile_probability::very_likely ());
+      full->count = bb->count - fits->count;
+      return;
+    }
+
+  /* The last record: with the pending bits (after those that do not fit
+     with it), in place.  */
+  basic_block merge = new_block (full);
+  make_single_succ_edge (full, merge, EDGE_FALLTHRU);
+  branch (bb, to_join, gimple_build_cond (LE_EXPR, m,
+					  build_int_cst (u64, PP_TRACE_PENDING_MAX),
+					  NULL_TREE, NULL_TREE),
+	  merge, full, profile_probability::very_likely ());
+  full->count = bb->count.apply_probability (profile_probability::very_likely ()
+					     .invert ());
+  merge->count = bb->count;
+  seq = NULL;
+  tree a = emit_value (&seq, u64, NOP_EXPR, acc, NULL_TREE, "PP_trace_acc");
+  tree nn = emit_value (&seq, u64, NOP_EXPR, n, NULL_TREE, "PP_trace_n");
+  tree sh = emit_value (&seq, integer_type_node, NOP_EXPR, nn, NULL_TREE,
+			"PP_trace_shift");
+  tree placed = emit_value (&seq, u64, LSHIFT_EXPR, k, sh, "PP_trace_placed");
+  tree v = emit_value (&seq, u64, BIT_IOR_EXPR, a, placed, "PP_trace_bits");
+  tree vw = emit_value (&seq, u64, PLUS_EXPR, nn, w, "PP_trace_width");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (acc, build_int_cst (u64, 0)));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (n, build_int_cst (u64, 0)));
+  gsi = gsi_start_bb (merge);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  emit_in_place (t, merge, make_single_succ_edge (merge, join, EDGE_FALLTHRU), v, vw,
+		 frame);
+}
+
+void
+start_pending (site_state &s, gimple_seq *seq)
+{
+  tree u64 = counter_type ();
+  gimple_seq_add_stmt (seq, gimple_build_assign (pending_acc (s), build_int_cst (u64, 0)));
+  gimple_seq_add_stmt (seq, gimple_build_assign (pending_n (s), build_int_cst (u64, 0)));
+}
+
+/* The marker of a flush of the pending bits, into SEQ.  */
+gimple *
+emit_trace_flush (const probe_target &t, site_state &s, gimple_seq *seq)
+{
+  gimple *marker = gimple_build_call (t.trace_flush_marker, 0);
+  gimple_seq_add_stmt (seq, marker);
+  s.trace_flushes.safe_push (marker);
+  pending_acc (s);
+  pending_n (s);
+  return marker;
+}
+
+/* Does CALL need the pending bits out first: may it enter traced code,
+   leave the function (longjmp, an exception) or end the process?  */
+static bool
+flush_before_p (gcall *call)
+{
+  if (gimple_call_internal_p (call))
+    return false;
+  return user_call_p (call)
+	 || (gimple_call_flags (call) & (ECF_NORETURN | ECF_RETURNS_TWICE))
+	 || stmt_ends_bb_p (call);
+}
+
+/* The flushes before the calls; with SETJMPS, only those of calls that
+   return twice (setjmp), which start their block, which a longjmp enters:
+   their flushes go last on the edges that enter the block normally (after
+   the probes there, so that the caller marks them last), so that nothing
+   is pending when it is called, and so when a longjmp returns to it,
+   whatever the local then holds (its value at the call, or at the call
+   that left, both 0).  */
+void
+mark_trace_flushes (const probe_target &t, site_state &s, bool setjmps)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      if (gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi)))
+	if (flush_before_p (call))
+	  {
+	    bool twice = gimple_call_flags (call) & ECF_RETURNS_TWICE;
+	    if (twice != setjmps)
+	      continue;
+	    if (twice)
+	      {
+		edge e;
+		edge_iterator ei;
+		FOR_EACH_EDGE (e, ei, bb->preds)
+		  if (!(e->flags & EDGE_ABNORMAL))
+		    {
+		      gimple_seq seq = NULL;
+		      emit_trace_flush (t, s, &seq);
+		      gsi_insert_seq_on_edge (e, seq);
+		    }
+		continue;
+	      }
+	    gimple_seq seq = NULL;
+	    emit_trace_flush (t, s, &seq);
+	    gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+	  }
+}
+
+/* Replaces a flush's marker by the write of the pending bits:
+       if (n != 0)
+         { (the write in place of n bits of acc); acc = 0; n = 0; }  */
+void
+expand_flush (const probe_target &t, site_state &s, gimple *marker)
+{
+  tree u64 = counter_type ();
+  tree acc = pending_acc (s), n = pending_n (s);
+  basic_block bb = gimple_bb (marker);
+  edge to_join = cut_at (marker);
+  basic_block join = to_join->dest;
+
+  gimple_seq seq = NULL;
+  tree n0 = emit_value (&seq, u64, NOP_EXPR, n, NULL_TREE, "PP_trace_n");
+  gimple_stmt_iterator gsi = gsi_last_bb (bb);
+  if (gsi_end_p (gsi))
+    {
+      gsi = gsi_after_labels (bb);
+      gsi_insert_seq_before (&gsi, seq, GSI_NEW_STMT);
+    }
+  else
+    gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+
+  seq = NULL;
+  tree a = emit_value (&seq, u64, NOP_EXPR, acc, NULL_TREE, "PP_trace_acc");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (acc, build_int_cst (u64, 0)));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (n, build_int_cst (u64, 0)));
+  basic_block write = new_block (bb);
+  gsi = gsi_start_bb (write);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  branch (bb, to_join, gimple_build_cond (NE_EXPR, n0, build_int_cst (u64, 0),
+					  NULL_TREE, NULL_TREE),
+	  write, join, profile_probability::likely ());
+  write->count = bb->count.apply_probability (profile_probability::likely ());
+  emit_in_place (t, write, make_single_succ_edge (write, join, EDGE_FALLTHRU), a, n0,
+		 NULL_TREE);
 }
 
 /* The key of function INDEX of the unit (pathprof-abi.h), into SEQ: its

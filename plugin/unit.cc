@@ -107,11 +107,15 @@ declare_trace_runtime (probe_target &t)
 				 build_function_type_list (u64, ptr_type_node, u32,
 							   u32, NULL_TREE));
   t.trace_witness = build_fn_decl ("__pathprof_trace_witness",
-				   build_function_type_list (void_type_node, u32,
+				   build_function_type_list (void_type_node, u64, u32,
 							     NULL_TREE));
   t.trace_last = build_fn_decl ("__pathprof_trace_last",
-				build_function_type_list (void_type_node, u64, u32,
-							  NULL_TREE));
+				build_function_type_list (void_type_node, u64, u64,
+							  u32, NULL_TREE));
+  /* Stands for a flush of the pending bits until expand_flush.  */
+  t.trace_flush_marker = build_fn_decl ("__pathprof_trace_flush_marker",
+					build_function_type_list (void_type_node,
+								  NULL_TREE));
   tree thread_type = make_node (RECORD_TYPE);
   tree fields = NULL_TREE;
   t.tls_buf = build_field (build_pointer_type (u64), "buf", &fields);
