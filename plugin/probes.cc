@@ -191,6 +191,10 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 	(last ? s.trace_lasts : s.witnesses)
 	  .safe_push (emit_trace_call (last ? t.trace_last : t.trace_witness, s,
 				       last, k, NULL_TREE, seq));
+	/* A function that calls setjmp keeps nothing pending: what a local
+	   holds when a longjmp returns is not to be relied on.  */
+	if (!last && cfun->calls_setjmp)
+	  emit_trace_flush (t, s, seq);
 	return;
       }
     case PP_PROBE_TRACE_LAND:
