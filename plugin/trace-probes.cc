@@ -16,6 +16,21 @@ tls_field (const probe_target &t, tree field)
   return ref;
 }
 
+/* Inserts SEQ at the end of BB (after its labels when it has nothing
+   else).  */
+static void
+append_to (basic_block bb, gimple_seq seq)
+{
+  gimple_stmt_iterator gsi = gsi_last_bb (bb);
+  if (gsi_end_p (gsi))
+    {
+      gsi = gsi_after_labels (bb);
+      gsi_insert_seq_before (&gsi, seq, GSI_NEW_STMT);
+    }
+  else
+    gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+}
+
 /* At the end of BB, whose edge TO_JOIN falls through to the rest: the write
    in place of WIDTH bits of VALUE (u64 values; WIDTH at most
    PP_TRACE_PENDING_MAX) of pathprof-abi.h, libprof's call on the unlikely
@@ -62,14 +77,7 @@ emit_in_place (const probe_target &t, basic_block bb, edge to_join, tree value,
     }
   gimple_seq_add_stmt (&seq, gimple_build_cond (LE_EXPR, test, lim, NULL_TREE,
 						 NULL_TREE));
-  gimple_stmt_iterator gsi = gsi_last_bb (bb);
-  if (gsi_end_p (gsi))
-    {
-      gsi = gsi_after_labels (bb);
-      gsi_insert_seq_before (&gsi, seq, GSI_NEW_STMT);
-    }
-  else
-    gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  append_to (bb, seq);
   redirect_edge_succ (to_join, fast);
   to_join->flags = EDGE_TRUE_VALUE;
   to_join->probability = likely;
@@ -107,7 +115,7 @@ emit_in_place (const probe_target &t, basic_block bb, edge to_join, tree value,
       gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_state), back));
     }
   gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_limit), lim));
-  gsi = gsi_start_bb (fast);
+  gimple_stmt_iterator gsi = gsi_start_bb (fast);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
   make_single_succ_edge (fast, join, EDGE_FALLTHRU);
 
@@ -176,14 +184,7 @@ expand_witness (const probe_target &t, site_state &s, gimple *call, unsigned wid
   gimple_seq seq = NULL;
   tree n0 = emit_value (&seq, u64, NOP_EXPR, n, NULL_TREE, "PP_trace_n");
   tree m = emit_value (&seq, u64, PLUS_EXPR, n0, w, "PP_trace_m");
-  gimple_stmt_iterator gsi = gsi_last_bb (bb);
-  if (gsi_end_p (gsi))
-    {
-      gsi = gsi_after_labels (bb);
-      gsi_insert_seq_before (&gsi, seq, GSI_NEW_STMT);
-    }
-  else
-    gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  append_to (bb, seq);
 
   /* More than fit: the pending bits go first.  */
   seq = NULL;
@@ -193,7 +194,7 @@ expand_witness (const probe_target &t, site_state &s, gimple *call, unsigned wid
   gimple_seq_add_stmt (&seq, gimple_build_assign (acc, last ? build_int_cst (u64, 0) : k));
   gimple_seq_add_stmt (&seq, gimple_build_assign (n, last ? build_int_cst (u64, 0) : w));
   basic_block full = new_block (bb);
-  gsi = gsi_start_bb (full);
+  gimple_stmt_iterator gsi = gsi_start_bb (full);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
 
   if (!last)
@@ -329,21 +330,14 @@ expand_flush (const probe_target &t, site_state &s, gimple *marker)
 
   gimple_seq seq = NULL;
   tree n0 = emit_value (&seq, u64, NOP_EXPR, n, NULL_TREE, "PP_trace_n");
-  gimple_stmt_iterator gsi = gsi_last_bb (bb);
-  if (gsi_end_p (gsi))
-    {
-      gsi = gsi_after_labels (bb);
-      gsi_insert_seq_before (&gsi, seq, GSI_NEW_STMT);
-    }
-  else
-    gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  append_to (bb, seq);
 
   seq = NULL;
   tree a = emit_value (&seq, u64, NOP_EXPR, acc, NULL_TREE, "PP_trace_acc");
   gimple_seq_add_stmt (&seq, gimple_build_assign (acc, build_int_cst (u64, 0)));
   gimple_seq_add_stmt (&seq, gimple_build_assign (n, build_int_cst (u64, 0)));
   basic_block write = new_block (bb);
-  gsi = gsi_start_bb (write);
+  gimple_stmt_iterator gsi = gsi_start_bb (write);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
   branch (bb, to_join, gimple_build_cond (NE_EXPR, n0, build_int_cst (u64, 0),
 					  NULL_TREE, NULL_TREE),
