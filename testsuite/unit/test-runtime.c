@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -21,6 +22,7 @@
 #include "pathprof-abi.h"
 #include "pathprof.h"
 #include "profile.h"
+#include "trace.h"
 #include "unit.h"
 
 #define NA 6
@@ -1196,6 +1198,122 @@ scenario_paths_exit (void)
 
 /* ------------------------------------------------------------------------- */
 
+/* ------------------------------------------------------------------------- */
+/* Trace mode: call sites (corelib/trace.h "Announced calls").  */
+
+extern __thread struct __pathprof_trace_thread __pathprof_trace_tls;
+
+static int __attribute__ ((noinline))
+site_target (int x)
+{
+  return x + 1;
+}
+
+static const void *site_addrs[1];
+static unsigned char site_info[1];
+
+/* A trace-mode unit whose one function, site_target's address, is
+   INFO (pathprof-abi.h trace_info).  */
+static void
+make_trace_unit (struct __pathprof_unit *u, const char *name, unsigned char info)
+{
+  pp_block_notes blocks[2] = { { 0 } };
+  pp_edge_notes edge = { 0, 1, 0, -1 };
+  char *files[1] = { (char *) name };
+  pp_function_notes f = {
+    .asm_name = "site_target", .name = "site_target", .decl_line = 1,
+    .nblocks = 2, .blocks = blocks, .nedges = 1, .edges = &edge };
+  pp_unit_notes n = { .mode = PP_MODE_TRACE, .unit_name = (char *) name,
+		      .nfiles = 1, .files = files, .nfunctions = 1, .functions = &f };
+  unsigned char *notes;
+  size_t len;
+  if (pp_notes_encode (&n, &notes, &len))
+    abort ();
+  site_addrs[0] = (const void *) (uintptr_t) site_target;
+  site_info[0] = info;
+  *u = (struct __pathprof_unit) {
+    .abi_version = PATHPROF_ABI_VERSION, .value_kind = PP_VALUES_U8,
+    .checksum = pp_hash64 (notes, len, PP_HASH_SEED), .name = name,
+    .notes = notes, .notes_len = (uint32_t) len, .trace_addrs = site_addrs,
+    .trace_info = site_info, .trace_nfunctions = 1 };
+}
+
+/* The MISS a call site of a function of width 2 wrote at bit AT of the
+   thread's buffer: whether announced, and the unit it names (1 + its trace
+   id, 0: none traced); false when the bits are no MISS.  */
+static bool
+read_miss (uint64_t at, bool *announced, uint64_t *unit)
+{
+  const uint64_t *buf = __pathprof_trace_tls.buf;
+  uint64_t bits[3];
+  for (unsigned i = 0; i < 3; i++)
+    {
+      uint64_t pos = at + 64 * i;
+      bits[i] = buf[pos / 64] >> (pos % 64);
+      if (pos % 64)
+	bits[i] |= buf[pos / 64 + 1] << (64 - pos % 64);
+    }
+  if ((bits[0] & 3) != 1)	/* 1, 0: MISS in width 2 */
+    return false;
+  *announced = bits[0] >> 2 & 1;
+  uint64_t byte = bits[0] >> 3 & 0xff;
+  *unit = byte & 0x7f;
+  return !(byte & 0x80);
+}
+
+static void
+scenario_trace_sites (void)
+{
+  static struct __pathprof_unit trace_a, trace_b;
+  use_profile ("sites.data");
+  setenv ("PATHPROF_TRACE_FILE", scratch_path ("sites.%p.trace"), 1);
+  make_trace_unit (&trace_a, "/test/trace-a.c", 2);
+  __pathprof_register_unit (&trace_a);
+  uint64_t fp = (uint64_t) (uintptr_t) site_target, slot[2] = { 0, 0 };
+  uint64_t at = __pathprof_trace_tls.cursor, unit = 9;
+  bool announced = false;
+  __pathprof_trace_site (slot, fp, 2);
+  bool ok = read_miss (at, &announced, &unit) && announced && unit == trace_a.trace_id
+	    && slot[0] == (fp ^ __pathprof_trace_gen) && slot[1] == fp
+	    && __pathprof_trace_tls.expect == fp;
+  __pathprof_trace_tls.expect = 0;
+  unit_result (ok, "runtime: a call site's MISS names the callee and announces it",
+	       "unit %llu (%u), announced %d", (unsigned long long) unit,
+	       trace_a.trace_id, announced);
+
+  /* The unit goes (dlclose), another comes with a function at the same
+     address: the slot no longer matches, and the MISS names the new one.  */
+  uint64_t gen = __pathprof_trace_gen;
+  __pathprof_unit_exit (&trace_a);
+  bool stale = slot[0] != (fp ^ __pathprof_trace_gen) && __pathprof_trace_gen != gen;
+  make_trace_unit (&trace_b, "/test/trace-b.c", 2 | PP_TRACE_INFO_LEAF);
+  __pathprof_register_unit (&trace_b);
+  at = __pathprof_trace_tls.cursor;
+  __pathprof_trace_site (slot, fp, 2);
+  ok = stale && read_miss (at, &announced, &unit) && announced
+       && unit == trace_b.trace_id && trace_b.trace_id != trace_a.trace_id;
+  __pathprof_trace_tls.expect = 0;
+  unit_result (ok, "runtime: a traced unit that goes makes every call site's slot stale",
+	       "stale %d, unit %llu (%u)", stale, (unsigned long long) unit,
+	       trace_b.trace_id);
+
+  /* A function without records is not announced where a call with an
+     ENTER follows; an address no traced unit has is named as none.  */
+  at = __pathprof_trace_tls.cursor;
+  slot[0] = 0;
+  __pathprof_trace_site (slot, fp, 2 | PP_TRACE_SITE_ENTER_AFTER);
+  ok = read_miss (at, &announced, &unit) && !announced && unit == trace_b.trace_id
+       && slot[1] == 0 && __pathprof_trace_tls.expect == 0;
+  at = __pathprof_trace_tls.cursor;
+  __pathprof_trace_site (slot, (uint64_t) (uintptr_t) abort, 2);
+  ok = ok && read_miss (at, &announced, &unit) && !announced && unit == 0
+       && slot[1] == 0;
+  unit_result (ok, "runtime: call sites of a leaf before an ENTER, and of an untraced "
+	       "function, announce nothing", "unit %llu, announced %d",
+	       (unsigned long long) unit, announced);
+  __pathprof_unit_exit (&trace_b);
+}
+
 static void
 register_units (void)
 {
@@ -1265,6 +1383,7 @@ main (int argc, char **argv)
   in_child ("runtime: path tables, fork and reset",
 	    scenario_paths_fork_and_reset);
   in_child ("runtime: path tables at exit", scenario_paths_exit);
+  in_child ("runtime: trace call sites", scenario_trace_sites);
   remove_scratch ();
   return unit_exit_status ();
 }
