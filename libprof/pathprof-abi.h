@@ -116,7 +116,7 @@ void __pathprof_count_path (struct __pathprof_path_table *t, uint64_t path);
    has its address as its key.
    A call site (corelib/trace.h "Announced calls") number i of a unit, in
    a function of width w, through the pointer fp, just before the call:
-       key = fp ^ __pathprof_trace_gen; slot = &sites[2 * i];
+       key = fp ^ gen; slot = &sites[2 * i];
        lim = limit; limit = 0; pos = cursor; end = pos + hit_bits (w);
        if (slot[0] == key && end <= lim)
          { a = slot[1]; cursor = end; limit = lim; expect = a; }
@@ -125,7 +125,7 @@ void __pathprof_count_path (struct __pathprof_path_table *t, uint64_t path);
    where sites is the unit's thread-local u64[2 * nsites] (0 at a thread's
    start), a HIT is zeros (the cursor moves), and libprof writes a MISS,
    sets slot[0] to the key and slot[1] to the callee's key when it is
-   announced (else 0), and expect to slot[1].  __pathprof_trace_gen changes
+   announced (else 0), and expect to slot[1].  The thread's gen changes
    when a traced unit goes (dlclose), so that no slot names a function by an
    address another may take.  */
 struct __pathprof_trace_thread
@@ -138,6 +138,7 @@ struct __pathprof_trace_thread
   uint32_t spare;
   uint64_t state;		/* depth << 8 | width */
   uint64_t expect;		/* the key of a direct call's callee, or 0 */
+  uint64_t gen;			/* traced units gone (call sites' keys) */
 };
 
 /* Trace mode (corelib/trace.h, libprof/trace-buffers.c).  The entry of function
@@ -152,7 +153,6 @@ void __pathprof_trace_last (uint64_t frame, uint64_t bits, uint32_t n);
 void __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width);
 /* flags: PP_TRACE_SITE_ENTER_AFTER (corelib/trace.h).  */
 void __pathprof_trace_site (uint64_t *slot, uint64_t fp, uint32_t width_flags);
-extern uint64_t __pathprof_trace_gen;
 /* Interprocedural mode (libprof/ctx-runtime.c, on the program of ip-program.c).  ENTER at the entry of
    function `function` of u, whose address is self: returns the activation's
    frame word, which every other probe of the activation takes: the address

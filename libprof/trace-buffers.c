@@ -79,6 +79,7 @@ struct tstate
   uint32_t spare;
   uint64_t state;		/* depth << 8 | width */
   uint64_t expect;
+  uint64_t gen;			/* traced units gone, as this thread knows */
   /* libprof's own.  */
   uint64_t flushed;		/* bits of this thread written before buf */
   uint32_t thread;		/* 1, 2, ... in order of first record; 0: none */
@@ -100,7 +101,9 @@ _Static_assert (offsetof (struct tstate, buf)
 		&& offsetof (struct tstate, state)
 		   == offsetof (struct __pathprof_trace_thread, state)
 		&& offsetof (struct tstate, expect)
-		   == offsetof (struct __pathprof_trace_thread, expect),
+		   == offsetof (struct __pathprof_trace_thread, expect)
+		&& offsetof (struct tstate, gen)
+		   == offsetof (struct __pathprof_trace_thread, gen),
 		"struct tstate starts as struct __pathprof_trace_thread");
 
 PP_EXPORT __thread struct tstate __pathprof_trace_tls
@@ -640,7 +643,11 @@ __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width)
 
 /* ---- Call sites (corelib/trace.h "Announced calls").  */
 
-PP_EXPORT uint64_t __pathprof_trace_gen;
+/* Traced units gone (pp_trace_forget): each thread's gen counts them too,
+   for its call sites' keys (a thread's own word, so that the code reads it
+   from the thread's state; the static library may be linked into a shared
+   object, where libprof's code could not address an exported variable).  */
+static uint64_t units_gone;
 
 /* The traced functions that code may call by their addresses, in address
    order: made again under the lock when a call site misses after units came
@@ -676,11 +683,11 @@ static const struct fn_index *
 current_fn_index (void)
 {
   struct fn_index *ix = __atomic_load_n (&fn_index, __ATOMIC_ACQUIRE);
-  uint64_t gen = __atomic_load_n (&__pathprof_trace_gen, __ATOMIC_ACQUIRE);
+  uint64_t gen = __atomic_load_n (&units_gone, __ATOMIC_ACQUIRE);
   if (ix && ix->gen == gen && ix->units == __atomic_load_n (&ntraced, __ATOMIC_ACQUIRE))
     return ix;
   lock_trace ();
-  gen = __pathprof_trace_gen;
+  gen = units_gone;
   ix = fn_index;
   if (!ix || ix->gen != gen || ix->units != ntraced)
     {
@@ -727,7 +734,7 @@ __pathprof_trace_site (uint64_t *slot, uint64_t fp, uint32_t width_flags)
       return;
     }
   begin_write (t);
-  uint64_t gen = __atomic_load_n (&__pathprof_trace_gen, __ATOMIC_ACQUIRE);
+  uint64_t gen = __atomic_load_n (&t->gen, __ATOMIC_RELAXED);
   const struct fn_index *ix = current_fn_index ();
   const struct fn_address *hit = NULL;
   if (ix)
@@ -790,8 +797,10 @@ pp_trace_forget (struct __pathprof_unit *u)
   if (u->trace_id)
     traced_units[u->trace_id - 1] = copy;
   /* Its functions' addresses may be another's from now on: every call
-     site's slot is stale.  */
-  __atomic_fetch_add (&__pathprof_trace_gen, 1, __ATOMIC_RELEASE);
+     site's slot is stale.  A thread without a buffer has no slot yet.  */
+  __atomic_fetch_add (&units_gone, 1, __ATOMIC_RELEASE);
+  for (struct tstate *t = threads; t; t = t->next)
+    __atomic_fetch_add (&t->gen, 1, __ATOMIC_RELAXED);
   unlock_trace ();
 }
 

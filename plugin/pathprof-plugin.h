@@ -215,7 +215,7 @@ struct probe_target
   tree ip_caller, ip_depth;	/* libprof's __pathprof_ip_caller and
 				   __pathprof_ip_depth (TLS) */
   tree tls_buf, tls_cursor, tls_limit;	/* its fields */
-  tree tls_state, tls_expect;
+  tree tls_state, tls_expect, tls_gen;
   tree trace_keys;		/* the unit's key array: a direct call's callee
 				   is the address of its byte, unless
 				   trace_key_fn names it (its address) */
@@ -223,8 +223,7 @@ struct probe_target
 				   is its address, else NULL_TREE */
   tree trace_addrs;		/* the unit's functions' addresses */
   tree trace_sites;		/* the unit's thread-local call sites */
-  tree trace_site, trace_gen;	/* libprof's __pathprof_trace_site and
-				   __pathprof_trace_gen */
+  tree trace_site;		/* libprof's __pathprof_trace_site */
   bool atomic;			/* atomic counter updates (threads) */
 };
 

@@ -390,7 +390,8 @@ expand_site (const probe_target &t, gcall *call, uint32_t word, unsigned width)
   gimple_seq seq = NULL;
   tree fp = emit_value (&seq, u64, NOP_EXPR, unshare_expr (gimple_call_fn (call)),
 			NULL_TREE, "PP_trace_fp");
-  tree gen = emit_value (&seq, u64, NOP_EXPR, t.trace_gen, NULL_TREE, "PP_trace_gen");
+  tree gen = emit_value (&seq, u64, NOP_EXPR, tls_field (t, t.tls_gen), NULL_TREE,
+			 "PP_trace_gen");
   tree key = emit_value (&seq, u64, BIT_XOR_EXPR, fp, gen, "PP_trace_key");
   uint32_t i = word & PP_TRACE_SITE_NUMBER;
   tree lim = emit_value (&seq, u64, NOP_EXPR, tls_field (t, t.tls_limit), NULL_TREE,

@@ -125,6 +125,7 @@ declare_trace_runtime (probe_target &t)
   build_field (u32, "spare", &fields);
   t.tls_state = build_field (u64, "state", &fields);
   t.tls_expect = build_field (u64, "expect", &fields);
+  t.tls_gen = build_field (u64, "gen", &fields);
   finish_builtin_struct (thread_type, "__pathprof_trace_thread", fields, NULL_TREE);
   t.trace_tls = libprof_tls ("__pathprof_trace_tls", thread_type);
   t.trace_land = build_fn_decl ("__pathprof_trace_land",
@@ -134,12 +135,6 @@ declare_trace_runtime (probe_target &t)
 				build_function_type_list (void_type_node,
 							  build_pointer_type (u64),
 							  u64, u32, NULL_TREE));
-  tree gen = build_decl (BUILTINS_LOCATION, VAR_DECL,
-			 get_identifier ("__pathprof_trace_gen"), u64);
-  TREE_PUBLIC (gen) = 1;
-  DECL_EXTERNAL (gen) = 1;
-  DECL_ARTIFICIAL (gen) = 1;
-  t.trace_gen = gen;
 }
 
 /* libprof's probes of the interprocedural mode (pathprof-abi.h).  */

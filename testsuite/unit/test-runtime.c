@@ -1274,7 +1274,7 @@ scenario_trace_sites (void)
   bool announced = false;
   __pathprof_trace_site (slot, fp, 2);
   bool ok = read_miss (at, &announced, &unit) && announced && unit == trace_a.trace_id
-	    && slot[0] == (fp ^ __pathprof_trace_gen) && slot[1] == fp
+	    && slot[0] == (fp ^ __pathprof_trace_tls.gen) && slot[1] == fp
 	    && __pathprof_trace_tls.expect == fp;
   __pathprof_trace_tls.expect = 0;
   unit_result (ok, "runtime: a call site's MISS names the callee and announces it",
@@ -1283,9 +1283,9 @@ scenario_trace_sites (void)
 
   /* The unit goes (dlclose), another comes with a function at the same
      address: the slot no longer matches, and the MISS names the new one.  */
-  uint64_t gen = __pathprof_trace_gen;
+  uint64_t gen = __pathprof_trace_tls.gen;
   __pathprof_unit_exit (&trace_a);
-  bool stale = slot[0] != (fp ^ __pathprof_trace_gen) && __pathprof_trace_gen != gen;
+  bool stale = slot[0] != (fp ^ __pathprof_trace_tls.gen) && __pathprof_trace_tls.gen != gen;
   make_trace_unit (&trace_b, "/test/trace-b.c", 2 | PP_TRACE_INFO_LEAF);
   __pathprof_register_unit (&trace_b);
   at = __pathprof_trace_tls.cursor;
