@@ -94,7 +94,8 @@
    calls, in the order the block makes them.
 
    Regeneration (pp_trace_regen).  Walk the CFG from the entry; at a call block,
-   first regenerate every activation whose ENTER follows; at a predicate, the
+   first regenerate every activation its direct calls and call sites enter
+   and every one whose ENTER follows; at a predicate, the
    next witness chooses the successor; a witnessed edge consumes its witness;
    EXIT returns; LAND unwinds.  The records of a signal handler appear wherever the handler
    ran: it is regenerated at the interrupted function's next decision, so its
