@@ -16,6 +16,22 @@ tls_field (const probe_target &t, tree field)
   return ref;
 }
 
+/* Into SEQ, the claim of the thread's buffer for WIDTH bits (pathprof-abi.h):
+   lim = limit; limit = 0; pos = cursor; returns end = pos + WIDTH, which
+   fits when end <= lim.  */
+static tree
+claim (const probe_target &t, gimple_seq *seq, tree width, tree *lim, tree *pos)
+{
+  tree u64 = counter_type ();
+  *lim = emit_value (seq, u64, NOP_EXPR, tls_field (t, t.tls_limit), NULL_TREE,
+		     "PP_trace_limit");
+  gimple_seq_add_stmt (seq, gimple_build_assign (tls_field (t, t.tls_limit),
+						 build_int_cst (u64, 0)));
+  *pos = emit_value (seq, u64, NOP_EXPR, tls_field (t, t.tls_cursor), NULL_TREE,
+		     "PP_trace_pos");
+  return emit_value (seq, u64, PLUS_EXPR, *pos, width, "PP_trace_end");
+}
+
 /* Inserts SEQ at the end of BB (after its labels when it has nothing
    else).  */
 static void
@@ -58,13 +74,7 @@ emit_in_place (const probe_target &t, basic_block bb, edge to_join, tree value,
   basic_block fast = new_block (bb), slow = new_block (fast);
   profile_probability likely = profile_probability::very_likely ();
   gimple_seq seq = NULL;
-  tree lim = emit_value (&seq, u64, NOP_EXPR, tls_field (t, t.tls_limit), NULL_TREE,
-			 "PP_trace_limit");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_limit),
-						  build_int_cst (u64, 0)));
-  tree pos = emit_value (&seq, u64, NOP_EXPR, tls_field (t, t.tls_cursor), NULL_TREE,
-			 "PP_trace_pos");
-  tree end = emit_value (&seq, u64, PLUS_EXPR, pos, width, "PP_trace_end");
+  tree lim, pos, end = claim (t, &seq, width, &lim, &pos);
   tree test = end;
   if (frame)
     {
@@ -394,14 +404,8 @@ expand_site (const probe_target &t, gcall *call, uint32_t word, unsigned width)
 			 "PP_trace_gen");
   tree key = emit_value (&seq, u64, BIT_XOR_EXPR, fp, gen, "PP_trace_key");
   uint32_t i = word & PP_TRACE_SITE_NUMBER;
-  tree lim = emit_value (&seq, u64, NOP_EXPR, tls_field (t, t.tls_limit), NULL_TREE,
-			 "PP_trace_limit");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_limit),
-						  build_int_cst (u64, 0)));
-  tree pos = emit_value (&seq, u64, NOP_EXPR, tls_field (t, t.tls_cursor), NULL_TREE,
-			 "PP_trace_pos");
-  tree end = emit_value (&seq, u64, PLUS_EXPR, pos,
-			 build_int_cst (u64, pp_trace_hit_bits (width)), "PP_trace_end");
+  tree lim, pos, end = claim (t, &seq, build_int_cst (u64, pp_trace_hit_bits (width)),
+			     &lim, &pos);
   tree last = emit_value (&seq, u64, NOP_EXPR, site_word (t, size_int (2 * i)),
 			  NULL_TREE, "PP_trace_last");
   tree same = emit_value (&seq, boolean_type_node, EQ_EXPR, last, key, "PP_trace_same");
