@@ -423,6 +423,7 @@ instrument_unit (void)
   notes.nfunctions = fns.length ();
   notes.functions = fns.address ();
   emit_unit_record (notes, target, value_kind, total);
+  target.trace_key_fn.release ();
   for (pp_function_notes &fn : fns)
     free_function_notes (fn);
   free (notes.unit_name);

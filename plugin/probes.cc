@@ -192,7 +192,8 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 	  .safe_push (emit_trace_call (last ? t.trace_last : t.trace_witness, s,
 				       last, k, NULL_TREE, seq));
 	/* A function that calls setjmp keeps nothing pending: what a local
-	   holds when a longjmp returns is not to be relied on.  */
+	   holds when a longjmp returns is not to be relied on (and its setjmp
+	   calls, which start their blocks, get no flush before them).  */
 	if (!last && cfun->calls_setjmp)
 	  emit_trace_flush (t, s, seq);
 	return;
@@ -413,8 +414,8 @@ insert_probes (const function_record &rec, const probe_target &t)
   auto_vec<gcall *> calls;
   if (t.calls)
     function_calls (calls);
-  if (t.trace_keys)
-    mark_trace_flushes (t, s, false);
+  if (option_mode->traced)
+    mark_trace_flushes (t, s);
   announce_direct_calls (rec, t);
   for (uint32_t i = 0; i < plan.nprobes;)
     {
@@ -438,8 +439,6 @@ insert_probes (const function_record &rec, const probe_target &t)
   if (t.calls)
     insert_call_probes (t, s, calls);
   insert_flushes (t);
-  if (t.trace_keys)
-    mark_trace_flushes (t, s, true);
   gsi_commit_edge_inserts ();
   for (gimple *marker : s.keyed)
     expand_keyed (rec, t, marker);

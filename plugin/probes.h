@@ -108,9 +108,8 @@ void insert_call_probes (const probe_target &t, site_state &s,
    in place.  */
 /* The trace mode's pending bits (site_state trace_acc): a marker call
    before every call of the function that may enter traced code, leave it or
-   not return (SETJMPS: only on the edges into the calls that return twice,
-   after the probes there), that expand_flush turns into the write.  */
-void mark_trace_flushes (const probe_target &t, site_state &s, bool setjmps);
+   not return, that expand_flush turns into the write.  */
+void mark_trace_flushes (const probe_target &t, site_state &s);
 gimple *emit_trace_flush (const probe_target &t, site_state &s, gimple_seq *seq);
 void expand_flush (const probe_target &t, site_state &s, gimple *marker);
 void expand_witness (const probe_target &t, site_state &s, gimple *call,

@@ -177,7 +177,8 @@ cut_at (gimple *call)
          { __pathprof_trace_witness (acc, n); acc = k; n = WIDTH; }
    With LAST, the witness is its activation's last record: it goes out with
    the pending bits, written in place as emit_in_place says (the state put
-   back), from the marker __pathprof_trace_last (frame, k).  */
+   back), from the marker __pathprof_trace_last (frame, k); no record and so
+   no flush follows it.  */
 void
 expand_witness (const probe_target &t, site_state &s, gimple *call, unsigned width,
 		bool last)
@@ -204,8 +205,7 @@ expand_witness (const probe_target &t, site_state &s, gimple *call, unsigned wid
   gimple_seq_add_stmt (&seq, gimple_build_assign (acc, last ? build_int_cst (u64, 0) : k));
   gimple_seq_add_stmt (&seq, gimple_build_assign (n, last ? build_int_cst (u64, 0) : w));
   basic_block full = new_block (bb);
-  gimple_stmt_iterator gsi = gsi_start_bb (full);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  append_to (full, seq);
 
   if (!last)
     {
@@ -247,10 +247,7 @@ expand_witness (const probe_target &t, site_state &s, gimple *call, unsigned wid
   tree placed = emit_value (&seq, u64, LSHIFT_EXPR, k, sh, "PP_trace_placed");
   tree v = emit_value (&seq, u64, BIT_IOR_EXPR, a, placed, "PP_trace_bits");
   tree vw = emit_value (&seq, u64, PLUS_EXPR, nn, w, "PP_trace_width");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (acc, build_int_cst (u64, 0)));
-  gimple_seq_add_stmt (&seq, gimple_build_assign (n, build_int_cst (u64, 0)));
-  gsi = gsi_start_bb (merge);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  append_to (merge, seq);
   emit_in_place (t, merge, make_single_succ_edge (merge, join, EDGE_FALLTHRU), v, vw,
 		 frame);
 }
@@ -270,8 +267,6 @@ emit_trace_flush (const probe_target &t, site_state &s, gimple_seq *seq)
   gimple *marker = gimple_build_call (t.trace_flush_marker, 0);
   gimple_seq_add_stmt (seq, marker);
   s.trace_flushes.safe_push (marker);
-  pending_acc (s);
-  pending_n (s);
   return marker;
 }
 
@@ -287,39 +282,20 @@ flush_before_p (gcall *call)
 	 || stmt_ends_bb_p (call);
 }
 
-/* The flushes before the calls; with SETJMPS, only those of calls that
-   return twice (setjmp), which start their block, which a longjmp enters:
-   their flushes go last on the edges that enter the block normally (after
-   the probes there, so that the caller marks them last), so that nothing
-   is pending when it is called, and so when a longjmp returns to it,
-   whatever the local then holds (its value at the call, or at the call
-   that left, both 0).  */
+/* The flushes before the calls of the function.  Not before a call that
+   returns twice (setjmp), which must start its block: a function that calls
+   one writes each witness at once (probes.cc), so nothing is pending there,
+   nor when a longjmp returns to it, whatever its local then holds.  */
 void
-mark_trace_flushes (const probe_target &t, site_state &s, bool setjmps)
+mark_trace_flushes (const probe_target &t, site_state &s)
 {
   basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
 	 gsi_next (&gsi))
       if (gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi)))
-	if (flush_before_p (call))
+	if (flush_before_p (call) && !(gimple_call_flags (call) & ECF_RETURNS_TWICE))
 	  {
-	    bool twice = gimple_call_flags (call) & ECF_RETURNS_TWICE;
-	    if (twice != setjmps)
-	      continue;
-	    if (twice)
-	      {
-		edge e;
-		edge_iterator ei;
-		FOR_EACH_EDGE (e, ei, bb->preds)
-		  if (!(e->flags & EDGE_ABNORMAL))
-		    {
-		      gimple_seq seq = NULL;
-		      emit_trace_flush (t, s, &seq);
-		      gsi_insert_seq_on_edge (e, seq);
-		    }
-		continue;
-	      }
 	    gimple_seq seq = NULL;
 	    emit_trace_flush (t, s, &seq);
 	    gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
@@ -347,8 +323,7 @@ expand_flush (const probe_target &t, site_state &s, gimple *marker)
   gimple_seq_add_stmt (&seq, gimple_build_assign (acc, build_int_cst (u64, 0)));
   gimple_seq_add_stmt (&seq, gimple_build_assign (n, build_int_cst (u64, 0)));
   basic_block write = new_block (bb);
-  gimple_stmt_iterator gsi = gsi_start_bb (write);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  append_to (write, seq);
   branch (bb, to_join, gimple_build_cond (NE_EXPR, n0, build_int_cst (u64, 0),
 					  NULL_TREE, NULL_TREE),
 	  write, join, profile_probability::likely ());
@@ -412,8 +387,7 @@ expand_site (const probe_target &t, gcall *call, uint32_t word, unsigned width)
   tree room = emit_value (&seq, boolean_type_node, LE_EXPR, end, lim, "PP_trace_room");
   tree hit = emit_value (&seq, boolean_type_node, BIT_AND_EXPR, same, room,
 			 "PP_trace_hit");
-  gsi = gsi_last_bb (bb);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  append_to (bb, seq);
 
   seq = NULL;
   tree callee = emit_value (&seq, u64, NOP_EXPR, site_word (t, size_int (2 * i + 1)),
