@@ -157,9 +157,22 @@ pp_trace_get (pp_trace_bits *b, unsigned n, uint64_t *v)
     }
   /* The window moves on until it has them, or the stream ends.  */
   while (b->pos > b->nbits || b->nbits - b->pos < n)
-    if (!b->more || b->more (b) <= 0)
-      return -1;
+    {
+      b->want = b->pos > b->nbits ? n : n - (unsigned) (b->nbits - b->pos);
+      if (!b->more || b->more (b) <= 0)
+	return -1;
+    }
   return get_fast (b, n, v) ? 0 : -1;
+}
+
+/* A packed stream's context for what regeneration reads next: what it is
+   (enum context), the function or callee, and where.  */
+enum context { C_WITNESS, C_RECORD, C_SITE, C_DIRECT };
+static inline void
+model (pp_trace_bits *b, enum context what, uint64_t id, uint64_t where)
+{
+  if (__builtin_expect (b->lazy, 0))
+    b->model = (uint64_t) what << 60 ^ id << 32 ^ where;
 }
 
 static inline int
@@ -194,6 +207,7 @@ read_slow (pp_trace_bits *b, unsigned width, pp_trace_event *ev)
   b->pos = b->mark;
   while (b->pos >= b->nbits)
     {
+      b->want = width ? width : 2;
       int r = b->more ? b->more (b) : 0;
       if (r <= 0)
 	return r < 0 ? -1 : 1;
@@ -726,15 +740,24 @@ count (const pp_trace_regen_ops *ops, unsigned stat, uint64_t n)
 /* The next record into f->pending when it is a witness the window holds
    (most records: they need not go round pp_trace_regen's loop).  */
 static inline bool
-take_witness (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, unsigned width)
+take_witness (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, unsigned width,
+	      uint32_t where)
 {
-  uint64_t x, at = b->pos;
-  if (!get_fast (b, width, &x) || x == pp_trace_escape (width))
+  uint64_t x, at = pp_trace_bit (b);
+  bool got = get_fast (b, width, &x);
+  if (__builtin_expect (!got && b->lazy, 0))
     {
-      b->pos = at;
+      /* A packed stream has only the bits asked for: ask for these (the
+	 window may move: positions from here on are the stream's).  */
+      model (b, C_WITNESS, f->id, where);
+      got = width && pp_trace_get (b, width, &x) == 0;
+    }
+  if (!got || x == pp_trace_escape (width))
+    {
+      b->pos = at - b->base;
       return false;
     }
-  b->mark = at;
+  b->mark = at - b->base;
   f->pending = (uint32_t) x + 1;
   count (ops, PP_TRACE_STAT_WITNESS, width);
   return true;
@@ -790,7 +813,7 @@ advance (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, size_t depth
     chosen:
       if (e == PP_TRACE_STEP_CHOOSE)
 	{
-	  if (!f->pending && !take_witness (b, ops, f, tf->width))
+	  if (!f->pending && !take_witness (b, ops, f, tf->width, v * 2))
 	    {
 	      f->state = CHOOSE;
 	      break;
@@ -808,7 +831,7 @@ advance (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, size_t depth
       walk = tf->walk[e];
       if (walk & PP_TRACE_WALK_WITNESS && !witness_read)
 	{
-	  if (!f->pending && !take_witness (b, ops, f, tf->width))
+	  if (!f->pending && !take_witness (b, ops, f, tf->width, e * 2 + 1))
 	    {
 	      f->state = ON_EDGE;
 	      f->edge = e;
@@ -859,6 +882,7 @@ peek (pp_trace_bits *b, unsigned n, uint64_t *v)
   b->mark = b->pos;
   while (b->pos > b->nbits || b->nbits - b->pos < n)
     {
+      b->want = b->pos > b->nbits ? n : n - (unsigned) (b->nbits - b->pos);
       int r = b->more ? b->more (b) : 0;
       if (r < 0)
 	return UINT32_MAX;
@@ -934,6 +958,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	    {
 	      /* A call site: its record, unless an ENTER (of a handler, or
 		 of a callback of an earlier call) or a LAND comes first.  */
+	      model (b, C_SITE, f->id, f->next_direct);
 	      unsigned n = peek (b, PP_TRACE_DIRECT_WIDTH + 2, &ahead);
 	      if (n == UINT32_MAX)
 		FAIL ("malformed record");
@@ -993,6 +1018,7 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	}
       if (direct)
 	{
+	  model (b, C_DIRECT, direct->id, f->id);
 	  unsigned n = peek (b, PP_TRACE_DIRECT_WIDTH + 2, &ahead);
 	  if (n == UINT32_MAX)
 	    FAIL ("malformed record");
@@ -1018,6 +1044,10 @@ pp_trace_regen (pp_trace_bits *b, const pp_trace_regen_ops *ops, char *err,
 	      goto enter_direct;
 	    }
 	}
+      if (f)
+	model (b, C_RECORD, f->id, (uint64_t) f->state << 28 ^ f->block);
+      else
+	model (b, C_RECORD, UINT32_MAX, 0);
       r = read_record (b, width, &ev);
       if (r < 0)
 	FAIL ("malformed record");

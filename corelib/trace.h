@@ -123,6 +123,9 @@ extern "C" {
      FORK     u32 thread, u32 path length, u64 parent pid, u64 bits, path: the
               thread's records begin with the first `bits` of its records in
               the parent's trace file at path
+     PACKED   u32 thread, u32 model, u64 bits, then coded bytes: all of the
+              thread's records (a forked child's parent's first), `bits` of
+              them, packed (trace-pack.h; pathprof trace --pack writes them)
    all little-endian.  */
 #define PP_TRACE_FILE_VERSION 4u	/* 2: direct calls; ENTER of kind 3;
 					   3: no RETURN record;
@@ -132,6 +135,7 @@ enum pp_trace_chunk
   PP_TRACE_CHUNK_UNIT = 1,
   PP_TRACE_CHUNK_RECORDS = 2,
   PP_TRACE_CHUNK_FORK = 3,
+  PP_TRACE_CHUNK_PACKED = 4,
 };
 
 enum pp_trace_kind
@@ -284,6 +288,12 @@ typedef struct pp_trace_bits
   void *ctx;
   uint64_t mark;
   uint64_t base;		/* bits of the stream before the window */
+  /* A packed stream (trace-pack.h) sets lazy: more then appends only the
+     `want` bits asked for, coded in context `model`, which regeneration sets
+     to what it reads next and more moves on after each request.  */
+  bool lazy;
+  unsigned want;
+  uint64_t model;
 } pp_trace_bits;
 
 /* Reads n <= 64 bits; returns -1 at the end of the stream.  */

@@ -14,6 +14,7 @@
 #include "hash.h"
 #include "modes.h"
 #include "trace-file.h"
+#include "trace-pack.h"
 
 #define HEADER_BYTES 32
 
@@ -232,6 +233,8 @@ read_into (const char *path, trace_file *t, bool prefix_only, uint32_t want_thre
     {
       uint64_t at = HEADER_BYTES;
       status = 0;
+      if (!prefix_only)
+	t->pid = get64 (head + 16);
       while (at < len && status == 0)
 	{
 	  unsigned char ch[32];
@@ -273,6 +276,40 @@ read_into (const char *path, trace_file *t, bool prefix_only, uint32_t want_thre
 		  snprintf (why, sizeof why, "out of memory");
 		  status = -1;
 		}
+	    }
+	  else if (kind == PP_TRACE_CHUNK_PACKED)
+	    {
+	      uint32_t id = clen >= 16 ? get32 (ch + 16) : 0;
+	      trace_thread *th = prefix_only ? (id == want_thread ? into : NULL)
+					     : find_thread (t, id);
+	      if (clen < 16)
+		snprintf (why, sizeof why, "a damaged packed chunk at byte %llu",
+			  (unsigned long long) at);
+	      else if (prefix_only && th)
+		snprintf (why, sizeof why, "thread %u is packed: a forked child's "
+			  "trace reads its parent's records raw (pack the child's "
+			  "trace first, or unpack this one)", id);
+	      else if (!th)
+		snprintf (why, sizeof why, "out of memory");
+	      else if (th->nsegs || th->packed)
+		snprintf (why, sizeof why, "thread %u has records in two chunks, "
+			  "one of them packed", id);
+	      else
+		{
+		  th->packed = true;
+		  th->packed_file = file;
+		  th->packed_model = get32 (ch + 20);
+		  th->nbits = get64 (ch + 24);
+		  th->packed_offset = at + 32;
+		  th->packed_bytes = clen - 16;
+		  t->packed_bytes += clen - 16;
+		  if (!pp_pack_model_known (th->packed_model))
+		    snprintf (why, sizeof why, "thread %u is packed in model %u.%u "
+			      "(this pathprof reads %u)", id, th->packed_model >> 8,
+			      th->packed_model & 0xff, PP_PACK_MODEL_VERSION);
+		}
+	      if (why[0])
+		status = -1;
 	    }
 	  else if (kind == PP_TRACE_CHUNK_UNIT && prefix_only)
 	    ;
@@ -483,6 +520,92 @@ more_records (pp_trace_bits *b)
   return 1;
 }
 
+/* ---- Packed threads (corelib/trace-pack.h).  A thread's records come
+   lazily, as many bits as regeneration asks for at a time, from the raw
+   records (to pack them) or from the coded bytes (to read or unpack them),
+   and go to an encoder (packing), to a writer of raw records (unpacking),
+   or only to regeneration.  */
+
+struct coded_in			/* the coded bytes of a packed thread */
+{
+  int fd;
+  uint64_t at, end;
+  char *err;
+  size_t errlen;
+  const char *path;
+};
+
+static int
+get_coded (void *ctx, unsigned char *buf, size_t cap)
+{
+  struct coded_in *c = ctx;
+  size_t n = c->end - c->at < cap ? (size_t) (c->end - c->at) : cap;
+  if (n && read_at (c->fd, buf, n, c->at))
+    {
+      snprintf (c->err, c->errlen, "%s: cannot read the packed records at byte %llu",
+		c->path, (unsigned long long) c->at);
+      return -1;
+    }
+  c->at += n;
+  return (int) n;
+}
+
+struct raw_out			/* a RECORDS chunk's words, as they come */
+{
+  FILE *f;
+  uint64_t word;
+  unsigned nbits;
+};
+
+static void
+put_raw (void *ctx, uint64_t v, unsigned n)
+{
+  struct raw_out *o = ctx;
+  o->word |= v << o->nbits;
+  if (o->nbits + n < 64)
+    {
+      o->nbits += n;
+      return;
+    }
+  unsigned char w[8];
+  for (int i = 0; i < 8; i++)
+    w[i] = (unsigned char) (o->word >> 8 * i);
+  fwrite (w, 1, 8, o->f);
+  unsigned used = 64 - o->nbits;
+  o->word = used < 64 ? v >> used : 0;
+  o->nbits = n - used;
+}
+
+/* Sets z up to decode packed thread th (in's err gets what is wrong).  */
+static int
+open_packed (trace_file *t, trace_thread *th, pp_pack_stream *z, pp_pack_decoder *dec,
+	     struct coded_in *in)
+{
+  in->path = t->files[th->packed_file];
+  in->at = th->packed_offset;
+  in->end = th->packed_offset + th->packed_bytes;
+  in->fd = open (in->path, O_RDONLY);
+  if (in->fd < 0)
+    return snprintf (in->err, in->errlen, "%s: %s", in->path, strerror (errno)), -1;
+  if (pp_pack_model_init (&z->in, th->packed_model))
+    return snprintf (in->err, in->errlen, "out of memory"), -1;
+  pp_pack_decoder_init (dec, get_coded, in);
+  z->dec = dec;
+  return 0;
+}
+
+static void
+close_streams (struct stream *s, pp_pack_stream *z, struct coded_in *in)
+{
+  if (s->fd >= 0)
+    close (s->fd);
+  if (in->fd >= 0)
+    close (in->fd);
+  pp_pack_stream_free (z);
+  free (s->words);
+  free (s->raw);
+}
+
 static int
 regen (trace_file *t, uint32_t i,
        void (*event) (void *, enum pp_trace_ev, size_t, uint32_t, uint32_t),
@@ -492,14 +615,18 @@ regen (trace_file *t, uint32_t i,
   trace_thread *th = &t->threads[i];
   struct stream s = { .t = t, .th = th, .fd = -1 };
   pp_trace_bits b = { .more = more_records, .ctx = &s };
+  pp_pack_stream z = { .left = th->nbits };
+  pp_pack_decoder dec;
+  struct coded_in in = { .fd = -1, .err = s.err, .errlen = sizeof s.err };
   char why[200];
-  int status = pp_trace_regen (&b, &ops, why, sizeof why);
+  int status = -1;
+  if (th->packed && open_packed (t, th, &z, &dec, &in) == 0)
+    b = (pp_trace_bits) { .more = pp_pack_more, .ctx = &z, .lazy = true };
+  if (!s.err[0])
+    status = pp_trace_regen (&b, &ops, why, sizeof why);
   if (status)
     snprintf (err, errlen, "thread %u: %s", th->id, s.err[0] ? s.err : why);
-  if (s.fd >= 0)
-    close (s.fd);
-  free (s.words);
-  free (s.raw);
+  close_streams (&s, &z, &in);
   return status ? -1 : 0;
 }
 
@@ -518,6 +645,132 @@ trace_file_regen_edges (trace_file *t, uint32_t i,
 			void *ctx, char *err, size_t errlen)
 {
   return regen (t, i, event, ctx, true, err, errlen);
+}
+
+/* ---- Packing and unpacking.  */
+
+static int
+put_file (void *ctx, const unsigned char *bytes, size_t n)
+{
+  return fwrite (bytes, 1, n, ctx) == n ? 0 : -1;
+}
+
+static void
+put_le (FILE *f, uint64_t v, int n)
+{
+  for (int i = 0; i < n; i++)
+    putc ((int) (v >> 8 * i) & 0xff, f);
+}
+
+static void
+no_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id, uint32_t x)
+{
+  (void) ctx, (void) ev, (void) depth, (void) id, (void) x;
+}
+
+/* Writes thread i to f, packed or as raw records; *bytes gets the coded or
+   raw bytes written.  Returns 0, or -1 with err.  */
+static int
+pack_thread (trace_file *t, uint32_t i, FILE *f, bool unpack, uint64_t *bytes,
+	     char *err, size_t errlen)
+{
+  trace_thread *th = &t->threads[i];
+  struct stream s = { .t = t, .th = th, .fd = -1 };
+  pp_trace_bits raw = { .more = more_records, .ctx = &s };
+  pp_pack_stream z = { .left = th->nbits };
+  pp_pack_decoder dec;
+  pp_pack_encoder enc;
+  struct raw_out out = { .f = f };
+  struct coded_in in = { .fd = -1, .err = s.err, .errlen = sizeof s.err };
+  uint32_t word = pp_pack_model_word (th->nbits);
+  uint64_t words = (th->nbits + 63) / 64;
+  off_t chunk = ftello (f);
+  put_le (f, unpack ? PP_TRACE_CHUNK_RECORDS : PP_TRACE_CHUNK_PACKED, 4);
+  put_le (f, 0, 4);
+  put_le (f, unpack ? 16 + 8 * words : 0, 8);	/* packed: known at the end */
+  put_le (f, th->id, 4);
+  put_le (f, unpack ? 0 : word, 4);
+  put_le (f, th->nbits, 8);
+  if (th->packed ? open_packed (t, th, &z, &dec, &in) == 0 : (z.raw = &raw, 1))
+    {
+      if (unpack)
+	{
+	  z.put = put_raw;
+	  z.put_ctx = &out;
+	}
+      else if (pp_pack_model_init (&z.out, word))
+	snprintf (s.err, sizeof s.err, "out of memory");
+      else
+	{
+	  pp_pack_encoder_init (&enc, put_file, f);
+	  z.enc = &enc;
+	}
+    }
+  pp_trace_regen_ops ops = { NULL, lookup, no_event, t, true, NULL };
+  if (!s.err[0] && pp_pack_transcode (&z, &ops) && !s.err[0])
+    snprintf (s.err, sizeof s.err, "thread %u: its records end before their "
+	      "length", th->id);
+  if (!s.err[0] && z.enc)
+    {
+      if (pp_pack_encoder_finish (&enc) == 0)
+	{
+	  off_t end = ftello (f);
+	  fseeko (f, chunk + 8, SEEK_SET);
+	  put_le (f, 16 + enc.bytes, 8);
+	  fseeko (f, end, SEEK_SET);
+	}
+      *bytes += enc.bytes;
+    }
+  if (!s.err[0] && z.put)
+    {
+      if (out.nbits)
+	put_le (f, out.word, 8);
+      *bytes += 8 * words;
+    }
+  if (s.err[0])
+    snprintf (err, errlen, "%s", s.err);
+  close_streams (&s, &z, &in);
+  return s.err[0] ? -1 : 0;
+}
+
+int
+trace_file_pack (trace_file *t, const char *path, bool unpack, uint64_t *bytes,
+		 char *err, size_t errlen)
+{
+  *bytes = 0;
+  FILE *f = fopen (path, "wb");
+  if (!f)
+    return snprintf (err, errlen, "%s: %s", path, strerror (errno)), -1;
+  fwrite ("PPTRACE", 1, 8, f);
+  put_le (f, PP_TRACE_FILE_VERSION, 4);
+  put_le (f, 0, 4);
+  put_le (f, t->pid, 8);
+  put_le (f, 0, 8);
+  for (uint32_t u = 0; u < t->nunits; u++)
+    {
+      const trace_unit *tu = &t->units[u];
+      size_t name_len = strlen (tu->name);
+      put_le (f, PP_TRACE_CHUNK_UNIT, 4);
+      put_le (f, 0, 4);
+      put_le (f, 12 + name_len + tu->raw_len, 8);
+      put_le (f, u, 4);
+      put_le (f, name_len, 4);
+      fwrite (tu->name, 1, name_len, f);
+      put_le (f, tu->raw_len, 4);
+      fwrite (tu->raw_notes, 1, tu->raw_len, f);
+    }
+  int status = 0;
+  for (uint32_t i = 0; i < t->nthreads && status == 0; i++)
+    status = pack_thread (t, i, f, unpack, bytes, err, errlen);
+  bool bad = ferror (f);
+  if ((fclose (f) != 0 || bad) && status == 0)
+    {
+      snprintf (err, errlen, "%s: %s", path, bad ? "cannot write it" : strerror (errno));
+      status = -1;
+    }
+  if (status)
+    unlink (path);
+  return status;
 }
 
 /* ---- Edge counts.  */

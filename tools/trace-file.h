@@ -39,10 +39,16 @@ typedef struct trace_segment
 typedef struct trace_thread
 {
   uint32_t id;
-  uint64_t nbits;		/* of all its segments */
+  uint64_t nbits;		/* of all its segments (packed: of its records) */
   uint32_t nsegs, segcap;
   trace_segment *segs;		/* in order: a forked child's first come from
 				   its parent's file */
+  /* A packed thread (corelib/trace-pack.h) has no segments: its records,
+     its parent's included, are packed_bytes coded bytes at packed_offset
+     of files[packed_file], in the model packed_model says.  */
+  bool packed;
+  uint32_t packed_file, packed_model;
+  uint64_t packed_offset, packed_bytes;
 } trace_thread;
 
 typedef struct trace_file
@@ -55,6 +61,8 @@ typedef struct trace_file
   uint32_t nfiles;
   char **files;			/* the file read, then its fork parents */
   pp_trace_regen_stats stats;	/* of every regeneration so far */
+  uint64_t pid;			/* the header's */
+  uint64_t packed_bytes;	/* of every packed thread */
 } trace_file;
 
 /* Is the file at path a trace (by its first bytes)?  */
@@ -77,6 +85,14 @@ int trace_file_regen_edges (trace_file *t, uint32_t i,
 			    void (*event) (void *ctx, enum pp_trace_ev ev,
 					   size_t depth, uint32_t id, uint32_t x),
 			    void *ctx, char *err, size_t errlen);
+/* Writes t to path with every thread packed (trace-pack.h), or with unpack
+   every thread's records as one RECORDS chunk; either way self-contained (a
+   forked child's records include its parent's).  The records are the same
+   bit for bit.  *bytes gets the coded bytes written (packed) or the records'
+   bytes (unpacked).  Returns 0, or -1 with a reason in err (path is then
+   removed).  */
+int trace_file_pack (trace_file *t, const char *path, bool unpack, uint64_t *bytes,
+		     char *err, size_t errlen);
 /* The edge counts of every thread's regeneration, as a profile of edge-counts
    units (every edge but the fake ones measured).  Returns 0, or -1 with a
    reason in err.  */

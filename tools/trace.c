@@ -90,21 +90,43 @@ int
 trace_command (int argc, char **argv)
 {
   bool branches = false, summary = false;
-  const char *file;
+  const char *file, *pack = NULL, *unpack = NULL;
   const tool_option options[] = {
     { .name = "branches", .on = &branches },
     { .name = "summary", .on = &summary },
+    { .name = "pack", .text = &pack },
+    { .name = "unpack", .text = &unpack },
     { .name = NULL },
   };
   int parsed = tool_file_arguments (argc, argv, options, "trace file", &file);
   if (parsed >= 0)
     return parsed;
+  if (pack && unpack)
+    return tool_usage_error ("trace: --pack and --unpack exclude each other");
   trace_file t;
   char err[600];
   if (trace_file_read (file, &t, err, sizeof err))
     {
       tool_error (NULL, "%s", err);
       return 1;
+    }
+  if (pack || unpack)
+    {
+      /* The records the same bit for bit, packed (trace-pack.h) or not.  */
+      uint64_t bits = 0, bytes;
+      for (uint32_t i = 0; i < t.nthreads; i++)
+	bits += t.threads[i].nbits;
+      int rc = trace_file_pack (&t, pack ? pack : unpack, !pack, &bytes, err,
+				sizeof err);
+      if (rc)
+	tool_error (NULL, "%s", err);
+      else
+	printf ("%s: %u thread(s), %.0f bytes of records %s %" PRIu64 " bytes "
+		"(%.2f times smaller)\n", pack ? pack : unpack, t.nthreads,
+		(double) bits / 8, pack ? "packed into" : "in", bytes,
+		bytes ? (double) bits / 8 / (double) bytes : 0.0);
+      trace_file_free (&t);
+      return rc ? 1 : 0;
     }
   trace_branches b;
   int status = 0;
@@ -176,6 +198,9 @@ trace_command (int argc, char **argv)
   if (status == 0)
     {
       double per = b.blocks ? 1000.0 / (double) b.blocks : 0;
+      if (t.packed_bytes)
+	printf ("%spacked: %" PRIu64 " bytes, %.1f bytes per 1000 blocks\n",
+		branches ? "# " : "", t.packed_bytes, (double) t.packed_bytes * per);
       printf ("%s%" PRIu64 " blocks, %" PRIu64 " calls in %u thread(s): %.1f trace "
 	      "bytes per 1000 blocks, %.1f to record every branch outcome\n",
 	      branches ? "# " : "", b.blocks, b.calls, t.nthreads,

@@ -7,13 +7,16 @@
    does),
    recursion, returns, longjmp to re-entry blocks and exits inside calls,
    writing records as libprof does, and regeneration gives back exactly the
-   sequence of blocks, edges, calls, returns and landings that ran.  */
+   sequence of blocks, edges, calls, returns and landings that ran.  Each
+   stream is also packed (trace-pack.h): the packed stream regenerates the
+   same events and unpacks to the records bit for bit.  */
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "trace.h"
+#include "trace-pack.h"
 #include "unit.h"
 #include "gen-cfg.h"
 
@@ -338,6 +341,54 @@ struct program
   int last[MAXSITES];
 };
 
+/* Coded bytes in memory.  */
+struct bytes
+{
+  unsigned char *p;
+  size_t n, cap, at;
+};
+
+static int
+put_bytes (void *ctx, const unsigned char *b, size_t n)
+{
+  struct bytes *o = ctx;
+  if (o->n + n > o->cap)
+    {
+      o->cap = 2 * (o->n + n);
+      o->p = realloc (o->p, o->cap);
+      if (!o->p)
+	abort ();
+    }
+  memcpy (o->p + o->n, b, n);
+  o->n += n;
+  return 0;
+}
+
+static int
+get_bytes (void *ctx, unsigned char *b, size_t cap)
+{
+  struct bytes *o = ctx;
+  size_t n = o->n - o->at < cap ? o->n - o->at : cap;
+  memcpy (b, o->p + o->at, n);
+  o->at += n;
+  return (int) n;
+}
+
+/* Unpacked bits, into words.  */
+struct bits_out
+{
+  uint64_t *words;
+  uint64_t n;
+};
+
+static void
+put_bits (void *ctx, uint64_t v, unsigned n)
+{
+  struct bits_out *o = ctx;
+  for (unsigned i = 0; i < n; i++, o->n++)
+    o->words[o->n / 64] |= ((v >> i) & 1) << (o->n % 64);
+}
+
 struct regen_ctx
 {
   struct program *p;
@@ -613,7 +664,9 @@ main (void)
   struct unit_property costs = { .name = "trace: the records counted by kind are the whole stream" };
   struct unit_property edges_tell = { .name = "trace: the edges and LANDs tell every block (no_blocks)" };
   struct unit_property windows = { .name = "trace: a stream read a window at a time is read to its end" };
-  static struct events truth, got;
+  struct unit_property packed = { .name = "trace: a packed stream regenerates the same and unpacks bit for bit" };
+  static struct events truth, got, got_packed;
+  unsigned long long packed_bytes = 0;
   unsigned long long witnesses = 0, edges = 0, bits = 0, blocks = 0;
   unsigned long long hits = 0, misses = 0, announced = 0;
   unsigned long long rng = 12345;
@@ -723,6 +776,64 @@ main (void)
 	unit_check (&costs, counted == s.nbits, "case %u: %llu bits counted by kind, "
 		    "%llu in the stream", c, (unsigned long long) counted,
 		    (unsigned long long) s.nbits);
+      /* Packed: regeneration asks for the bits in its contexts, the
+	 encoder codes them; then the decoder gives them back.  */
+      {
+	pp_trace_bits raw = { .words = s.words, .nbits = s.nbits };
+	struct bytes coded = { 0 };
+	pp_pack_encoder enc;
+	pp_pack_decoder dec;
+	uint32_t word = pp_pack_model_word (s.nbits);
+	pp_pack_stream z = { .left = s.nbits, .raw = &raw, .enc = &enc };
+	static struct events scratch;
+	struct regen_ctx sctx = { &p, &scratch };
+	pp_trace_regen_ops sops = { &sctx, lookup, regen_event, NULL, true, NULL };
+	scratch.n = 0;
+	if (pp_pack_model_init (&z.out, word))
+	  abort ();
+	pp_pack_encoder_init (&enc, put_bytes, &coded);
+	int packed_rc = pp_pack_transcode (&z, &sops);
+	pp_pack_encoder_finish (&enc);
+	pp_pack_stream_free (&z);
+	/* Regenerated from the packed bytes.  */
+	got_packed.n = 0;
+	got_packed.overflow = false;
+	pp_pack_stream y = { .left = s.nbits, .dec = &dec };
+	if (pp_pack_model_init (&y.in, word))
+	  abort ();
+	pp_pack_decoder_init (&dec, get_bytes, &coded);
+	struct regen_ctx pctx = { &p, &got_packed };
+	pp_trace_regen_ops pops = { &pctx, lookup, regen_event, NULL, c % 3 == 0, NULL };
+	pp_trace_bits pb = { .more = pp_pack_more, .ctx = &y, .lazy = true };
+	char perr[200] = "";
+	int prc = pp_trace_regen (&pb, &pops, perr, sizeof perr);
+	pp_pack_stream_free (&y);
+	bool same_events = got.overflow || got_packed.overflow
+			   || (got.n == got_packed.n
+			       && memcmp (got.e, got_packed.e, got.n * sizeof *got.e) == 0);
+	/* Unpacked.  */
+	struct bits_out out = { calloc ((s.nbits + 63) / 64 + 1, sizeof (uint64_t)), 0 };
+	pp_pack_stream x = { .left = s.nbits, .dec = &dec, .put = put_bits,
+			     .put_ctx = &out };
+	if (!out.words || pp_pack_model_init (&x.in, word))
+	  abort ();
+	coded.at = 0;
+	pp_pack_decoder_init (&dec, get_bytes, &coded);
+	scratch.n = 0;
+	int urc = pp_pack_transcode (&x, &sops);
+	pp_pack_stream_free (&x);
+	bool same_bits = urc == 0 && out.n == s.nbits
+			 && memcmp (out.words, s.words, (s.nbits + 63) / 64 * 8) == 0;
+	unit_check (&packed, packed_rc == 0 && prc == rc && same_events && same_bits,
+		    "case %u: packing %d, regeneration %d/%d (%s), events %zu/%zu%s, "
+		    "%llu bits unpacked of %llu%s", c, packed_rc, rc, prc, perr, got.n,
+		    got_packed.n, same_events ? "" : " (differ)",
+		    (unsigned long long) out.n, (unsigned long long) s.nbits,
+		    same_bits ? "" : " (differ)");
+	packed_bytes += coded.n;
+	free (out.words);
+	free (coded.p);
+      }
       if (c % 2)
 	unit_check (&windows, rc != 0 || feed.fed == s.nbits,
 		    "case %u: regeneration ended with %llu of %llu bits handed over",
@@ -745,9 +856,12 @@ main (void)
   unit_report (&windows);
   unit_report (&edges_tell);
   unit_report (&costs);
+  unit_report (&packed);
   printf ("note: %llu witnesses on %llu real edges (%.1f%%), %.2f trace bits per event\n",
 	  witnesses, edges, 100.0 * (double) witnesses / (double) (edges ? edges : 1),
 	  (double) bits / (double) (blocks ? blocks : 1));
+  printf ("note: packed, the streams take %.1f%% of their bits\n", 800.0 * (double) packed_bytes
+	  / (double) (bits ? bits : 1));
   printf ("note: call sites: %llu HIT, %llu MISS, %llu activations announced\n",
 	  hits, misses, announced);
   return unit_exit_status ();
