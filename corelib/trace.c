@@ -166,7 +166,9 @@ pp_trace_get (pp_trace_bits *b, unsigned n, uint64_t *v)
 }
 
 /* A packed stream's context for what regeneration reads next: what it is
-   (enum context), the function or callee, and where.  */
+   (enum context), the function or callee, and where (for a witness: the
+   block or witnessed edge the walk waits at and the activation's last
+   witness).  */
 enum context { C_WITNESS, C_RECORD, C_SITE, C_DIRECT };
 static inline void
 model (pp_trace_bits *b, enum context what, uint64_t id, uint64_t where)
@@ -641,6 +643,9 @@ typedef struct frame
      witness lie between a predicate and that witness, so it is consumed
      before the activation needs another record.  */
   uint32_t pending;
+  uint32_t last;		/* the last witness its walk read (a packed stream's
+				   context; not one read after a call: measured,
+				   the one before the call tells more) */
   uint8_t state;
   bool witness_read;		/* ON_EDGE: the edge's witness is consumed */
   /* IN_CALLS, the next call a call site whose record is read: the callee
@@ -749,7 +754,7 @@ take_witness (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, unsigne
     {
       /* A packed stream has only the bits asked for: ask for these (the
 	 window may move: positions from here on are the stream's).  */
-      model (b, C_WITNESS, f->id, where);
+      model (b, C_WITNESS, f->id, (f->last + 1) * 0x9e3779b97f4a7c15u ^ where);
       got = width && pp_trace_get (b, width, &x) == 0;
     }
   if (!got || x == pp_trace_escape (width))
@@ -759,6 +764,7 @@ take_witness (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, unsigne
     }
   b->mark = at - b->base;
   f->pending = (uint32_t) x + 1;
+  f->last = (uint32_t) x;
   count (ops, PP_TRACE_STAT_WITNESS, width);
   return true;
 }
