@@ -54,11 +54,12 @@ mix (uint64_t x)
   return x ^ (x >> 31);
 }
 
-/* The entry for bit i of a request whose bits so far make node.  */
+/* The entry for bit i of a request whose bits so far make node: a
+   request's entries lie together (a witness's tree in a few cache lines).  */
 static inline uint32_t *
 entry (pp_pack_model *m, uint64_t h, uint32_t node)
 {
-  return &m->p[(h + node * 0x9e3779b97f4a7c15u) >> (64 - m->log2)];
+  return &m->p[((h >> (64 - m->log2)) + node) & (((size_t) 1 << m->log2) - 1)];
 }
 
 /* P(1) in 16 bits, kept off both ends so that both outcomes stay codable.  */
@@ -190,7 +191,11 @@ in_byte (pp_pack_decoder *d)
       d->nbuf = n > 0 ? (size_t) n : 0;
       d->at = 0;
       if (d->nbuf == 0)
-	return 0;
+	{
+	  if (++d->past > 5)
+	    d->failed = true;
+	  return 0;
+	}
     }
   return d->buf[d->at++];
 }
@@ -255,7 +260,10 @@ supply (pp_pack_stream *z, uint64_t context, unsigned n)
 	z->failed = true;
     }
   else
-    v = pp_pack_decode (z->dec, &z->in, context, n);
+    {
+      v = pp_pack_decode (z->dec, &z->in, context, n);
+      z->failed |= z->dec->failed;
+    }
   if (z->enc)
     pp_pack_encode (z->enc, &z->out, context, v, n);
   if (z->put)

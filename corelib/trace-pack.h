@@ -95,9 +95,10 @@ void pp_pack_encode (pp_pack_encoder *e, pp_pack_model *m, uint64_t context,
 int pp_pack_encoder_finish (pp_pack_encoder *e);
 
 /* Bytes into the decoder come from get: how many it put in buf (at most
-   cap), 0 at the end of the coded bytes (the decoder then reads zeros: a
-   truncated stream decodes to bits that regeneration refuses), -1 on an
-   error.  */
+   cap), 0 at the end of the coded bytes, -1 on an error.  Past the end the
+   decoder reads zeros, as many as the encoder's last bytes can need; one
+   more, or an error, sets failed (pp_pack_more then fails: a damaged or
+   hostile stream ends there, whatever length it claims).  */
 typedef struct pp_pack_decoder
 {
   uint32_t range, code;
@@ -105,6 +106,7 @@ typedef struct pp_pack_decoder
   void *ctx;
   unsigned char buf[4096];
   size_t nbuf, at;
+  unsigned past;		/* zeros read past the end */
   bool failed;
 } pp_pack_decoder;
 

@@ -624,6 +624,12 @@ regen (trace_file *t, uint32_t i,
     b = (pp_trace_bits) { .more = pp_pack_more, .ctx = &z, .lazy = true };
   if (!s.err[0])
     status = pp_trace_regen (&b, &ops, why, sizeof why);
+  /* Regeneration that fails once the decoder has read past the coded bytes
+     (a valid stream's last bits read one byte past them) read zeros: the
+     records claimed more bits than the bytes hold.  */
+  if (status && (z.failed || (z.dec && z.dec->past)) && !s.err[0])
+    snprintf (why, sizeof why, "its packed records end before their %llu bits "
+	      "(a damaged file)", (unsigned long long) th->nbits);
   if (status)
     snprintf (err, errlen, "thread %u: %s", th->id, s.err[0] ? s.err : why);
   close_streams (&s, &z, &in);
