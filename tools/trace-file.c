@@ -169,7 +169,23 @@ add_unit (trace_file *t, const unsigned char *p, uint64_t len, char *err,
       if (rc)
 	return snprintf (err, errlen, "out of memory"), -1;
     }
-  /* The direct calls, once every callee is there.  */
+  /* The direct calls, once every callee is there.  The unit numbers its
+     call sites 0, 1, ... (regeneration keeps a slot per number: a larger
+     one, in damaged notes, would take memory for nothing).  */
+  uint64_t nsites = 0;
+  for (uint32_t f = 0; f < n; f++)
+    for (uint32_t k = 0; k < u->notes.functions[f].ndirect; k++)
+      nsites += (u->notes.functions[f].direct[k].callee & PP_TRACE_SITE) != 0;
+  for (uint32_t f = 0; f < n; f++)
+    {
+      const pp_function_notes *fn = &u->notes.functions[f];
+      for (uint32_t k = 0; k < fn->ndirect; k++)
+	if (fn->direct[k].callee & PP_TRACE_SITE
+	    && (fn->direct[k].callee & PP_TRACE_SITE_NUMBER) >= nsites)
+	  return snprintf (err, errlen, "unit %s, function %s: call site %u of %llu",
+			   u->name, fn->name, fn->direct[k].callee & PP_TRACE_SITE_NUMBER,
+			   (unsigned long long) nsites), -1;
+    }
   for (uint32_t f = 0; f < n; f++)
     {
       const pp_function_notes *fn = &u->notes.functions[f];
