@@ -760,6 +760,16 @@ trace_file_pack (trace_file *t, const char *path, bool unpack, uint64_t *bytes,
 		 char *err, size_t errlen)
 {
   *bytes = 0;
+  /* Not over a file the records are read from as they are written.  */
+  struct stat out;
+  for (uint32_t i = 0; i < t->nfiles && stat (path, &out) == 0; i++)
+    {
+      struct stat in;
+      if (stat (t->files[i], &in) == 0 && in.st_dev == out.st_dev
+	  && in.st_ino == out.st_ino)
+	return snprintf (err, errlen, "%s: is a trace being read (%s): write "
+			 "elsewhere", path, t->files[i]), -1;
+    }
   FILE *f = fopen (path, "wb");
   if (!f)
     return snprintf (err, errlen, "%s: %s", path, strerror (errno)), -1;
