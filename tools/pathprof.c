@@ -44,10 +44,11 @@ static const struct command
     "as Graphviz input (render with dot -Tsvg); with --paths, the N hottest\n"
     "paths of the paths mode in colours",
     dot_command },
-  { "trace", "FILE [--branches] [--summary]",
+  { "trace", "FILE [--branches] [--summary] [--pack=OUT | --unpack=OUT]",
     "print the execution of every thread of a trace-mode run, block by block\n"
     "with source lines, calls, returns and longjmps; with --branches, the\n"
-    "branch stream that pathprof-hw reads; with --summary, only the last line",
+    "branch stream that pathprof-hw reads; with --summary, only the last line;\n"
+    "with --pack or --unpack, write the trace packed (or unpacked) to OUT",
     trace_command },
   { "merge", "OUT IN...", "add up the profiles IN... into OUT (replaced)",
     merge_command },
