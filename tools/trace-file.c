@@ -301,7 +301,9 @@ read_into (const char *path, trace_file *t, bool prefix_only, uint32_t want_thre
 	      if (clen < 16)
 		snprintf (why, sizeof why, "a damaged packed chunk at byte %llu",
 			  (unsigned long long) at);
-	      else if (prefix_only && th)
+	      else if (prefix_only && !th)
+		;		/* another thread's, in a fork's parent */
+	      else if (prefix_only)
 		snprintf (why, sizeof why, "thread %u is packed: a forked child's "
 			  "trace reads its parent's records raw (pack the child's "
 			  "trace first, or unpack this one)", id);
