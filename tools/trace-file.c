@@ -568,6 +568,13 @@ get_coded (void *ctx, unsigned char *buf, size_t cap)
   return (int) n;
 }
 
+static void
+put_le (FILE *f, uint64_t v, int n)
+{
+  for (int i = 0; i < n; i++)
+    putc ((int) (v >> 8 * i) & 0xff, f);
+}
+
 struct raw_out			/* a RECORDS chunk's words, as they come */
 {
   FILE *f;
@@ -585,10 +592,7 @@ put_raw (void *ctx, uint64_t v, unsigned n)
       o->nbits += n;
       return;
     }
-  unsigned char w[8];
-  for (int i = 0; i < 8; i++)
-    w[i] = (unsigned char) (o->word >> 8 * i);
-  fwrite (w, 1, 8, o->f);
+  put_le (o->f, o->word, 8);
   unsigned used = 64 - o->nbits;
   o->word = used < 64 ? v >> used : 0;
   o->nbits = n - used;
@@ -677,13 +681,6 @@ static int
 put_file (void *ctx, const unsigned char *bytes, size_t n)
 {
   return fwrite (bytes, 1, n, ctx) == n ? 0 : -1;
-}
-
-static void
-put_le (FILE *f, uint64_t v, int n)
-{
-  for (int i = 0; i < n; i++)
-    putc ((int) (v >> 8 * i) & 0xff, f);
 }
 
 static void
