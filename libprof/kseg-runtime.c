@@ -231,25 +231,28 @@ struct root
 				   (pathprof-abi.h; make_conts) */
   struct act *proto;		/* a root activation as ENTER starts it, but
 				   for its place on the stack (make_proto) */
+  struct cont *self;		/* what the root's activation runs as: copy 0 */
 };
 
-/* What an activation that continues its caller's segment takes
-   (continue_in), per copy, per call of its procedure (crow's rows): made
-   with the process's addresses when the root is (make_conts), so that an
-   ENTER copies it rather than look it up.  */
+/* What an activation runs as: a copy of its root's S.  Per copy, per call
+   of its procedure (crow's rows), what an activation that continues its
+   caller's segment there takes (continue_in), made with the process's
+   addresses when the root is (make_conts), so that an ENTER copies it
+   rather than look it up; and per root, its own copy 0 (make_proto).  */
 struct cont
 {
+  /* The activation's frame as ENTER starts it: its values, calls, EXIT
+     (exit_adds, ret), no call under way; its depth and regs are its
+     place's.  */
+  struct __pathprof_ip_frame fr;
   uint32_t proc;		/* the callee the copy inlines there (NONE:
 				   none) */
   uint32_t copy, slot;		/* the callee's copy, the call slot */
   bool call_adds;		/* the call edge adds add (else: take it) */
-  bool exit_adds;		/* the return edge adds ret */
-  const uint64_t *values;	/* the callee copy's */
   const uint32_t *edge_of;
   const struct crow *crow;
   const struct cont *cont;
-  const uint64_t *calls;
-  uint64_t add[2], ret[2];
+  uint64_t add[2];
 };
 
 /* A root's hashed places (the header's "In place"): place i counts the
@@ -312,20 +315,19 @@ struct act
      segment, fr.tag the callee it names (the code writes all three).  */
   struct __pathprof_ip_frame fr;	/* fr.depth: its index on the stack + 1 */
   uint32_t proc;
-  uint32_t root;		/* the index of the root activation */
-  struct act *ra;		/* the root activation */
-  uint32_t copy, slot;		/* its copy in the root's S; the call slot of
-				   the site that inlined it */
   bool lost;			/* root activations: the segment under way */
+  struct act *ra;		/* the root activation (a root's: itself) */
+  const struct root *R;		/* the root's S, NULL if it has none */
+  const struct cont *k;		/* the copy it runs as (k->copy, k->slot:
+				   the call slot of the site that inlined
+				   it; k->edge_of, k->crow: the copy's S
+				   edges and calls) */
+  const struct cont *cont;	/* k->cont: what continues at its calls */
   /* Root activations: r, q, and the current segment's start: its first
      number, its array's size (0 while the segment is lost) and array;
      the root's slots: their number (0: none), keys and counts; its
      hashed places, as the latest table it read (hashed_regs).  */
   uint64_t reg[11];
-  const struct root *R;		/* the root's S, NULL if it has none */
-  const uint32_t *edge_of;	/* the copy's S edges */
-  const struct crow *crow;	/* the copy's calls */
-  const struct cont *cont;	/* and what continues there */
 };
 
 /* The thread's stack (act-stack.h).  */
@@ -360,6 +362,8 @@ PP_EXPORT __thread uint32_t __pathprof_ip_depth
    without S, for any function that takes its edges in place (never
    written).  */
 static uint64_t zeros[4 * PP_PLAN_IP_INLINE_EDGES];
+/* What an activation of a root without S runs as (and the dummy).  */
+static const struct cont no_copy = { .proc = NONE, .slot = NONE };
 
 /* ---- The supergraphs.  */
 
@@ -400,6 +404,7 @@ free_root (struct root *R)
   pp_free (R->cont);
   pp_free (R->calls);
   pp_free (R->proto);
+  pp_free (R->self);
   for (struct hashed *H = R->hashed, *older; H; H = older)
     {
       older = H->older;
@@ -838,17 +843,18 @@ make_conts (struct root *R)
 	    continue;
 	  const struct rcopy *child = &R->copies[cr->child];
 	  *t = (struct cont) {
+	    .fr = { .values = R->values + (size_t) h->stride * child->first_slot,
+		    .calls = R->calls + 2 * (size_t) child->first_crow,
+		    .site = NONE },
 	    .proc = child->proc, .copy = cr->child, .slot = cr->slot,
-	    .values = R->values + (size_t) h->stride * child->first_slot,
 	    .edge_of = R->edge_of + child->first_slot,
 	    .crow = R->crow + child->first_crow,
-	    .cont = R->cont + child->first_crow,
-	    .calls = R->calls + 2 * (size_t) child->first_crow };
+	    .cont = R->cont + child->first_crow };
 	  /* The call and return edges' adds, as a return's words are.  */
 	  call_words (R, R->call_edge[cr->slot], t->add);
-	  call_words (R, R->return_edge[cr->slot], t->ret);
+	  call_words (R, R->return_edge[cr->slot], t->fr.ret);
 	  t->call_adds = t->add[0] != SLOW;
-	  t->exit_adds = t->ret[0] != SLOW;
+	  t->fr.exit_adds = t->fr.ret[0] != SLOW;
 	}
     }
   return 0;
@@ -1328,6 +1334,7 @@ untracked (void)
   kt.dummy.fr.calls = zeros;
   kt.dummy.fr.regs = kt.dummy.reg;
   kt.dummy.fr.depth = UINT32_MAX;	/* above every stack: never live */
+  kt.dummy.k = &no_copy;
   return (uintptr_t) &kt.dummy;
 }
 
@@ -1558,7 +1565,7 @@ end_on_leave (struct act *a, uint32_t v)
   if (e == NONE || !a->R)
     lose (ra);
   else
-    take (a, a->edge_of[e]);
+    take (a, a->k->edge_of[e]);
   count (ra, ra->reg[0], ra->reg[1]);
 }
 
@@ -1585,7 +1592,7 @@ abandon_above (uint32_t depth)
   while (__pathprof_ip_depth > depth)
     {
       struct act *a = act_at (--__pathprof_ip_depth);
-      if (a->root == __pathprof_ip_depth && __pathprof_ip_depth > 0)
+      if (a->ra == a && __pathprof_ip_depth > 0)
 	end_at_call (act_at (__pathprof_ip_depth - 1));
     }
 }
@@ -1597,7 +1604,7 @@ restart (struct act *a, uint32_t block)
 {
   struct act *ra = a->ra;
   if (a->R)
-    begin_at (ra, a->R->copies[a->copy].first_node + block);
+    begin_at (ra, a->R->copies[a->k->copy].first_node + block);
   else
     lose (ra);
 }
@@ -1626,22 +1633,17 @@ static inline void
 continue_in (struct act *a, struct act *c, const struct cont *k)
 {
   struct act *ra = c->ra;
-  a->proc = k->proc;
-  a->fr.site = NONE;
-  a->fr.entered = false;
-  a->fr.tag = NULL;
-  a->R = c->R;
-  a->root = c->root;
-  a->ra = ra;
-  a->copy = k->copy;
-  a->slot = k->slot;
-  c->fr.entered = true;
-  a->edge_of = k->edge_of;
-  a->crow = k->crow;
-  a->cont = k->cont;
-  a->fr.calls = k->calls;
-  a->fr.values = k->values;
+  uint32_t depth = a->fr.depth;
+  /* Its values and calls, its EXIT in place (the return edge's add).  */
+  a->fr = k->fr;
+  a->fr.depth = depth;
   a->fr.regs = ra->reg;
+  a->proc = k->proc;
+  a->R = c->R;
+  a->ra = ra;
+  a->k = k;
+  a->cont = k->cont;
+  c->fr.entered = true;
   if (__builtin_expect (k->call_adds, 1))
     {
       ra->reg[0] += k->add[0];
@@ -1649,10 +1651,6 @@ continue_in (struct act *a, struct act *c, const struct cont *k)
     }
   else
     take_slow (a, c->R->call_edge[k->slot]);
-  /* Its EXIT in place: the return edge's add.  */
-  a->fr.exit_adds = k->exit_adds;
-  a->fr.ret[0] = k->ret[0];
-  a->fr.ret[1] = k->ret[1];
 }
 
 /* Where P continues caller C's segment: the row of C's call under way when
@@ -1666,26 +1664,33 @@ continuation (const struct act *c, uint32_t p)
   return k->proc == p ? k : NULL;
 }
 
-/* R->proto: 0, or -1 when out of memory.  */
+/* R->self and R->proto: 0, or -1 when out of memory.  */
 static int
 make_proto (struct root *R)
 {
+  struct cont *k = R->self = pp_calloc (1, sizeof *R->self);
   struct act *a = R->proto = pp_calloc (1, sizeof *R->proto);
-  if (!a)
+  if (!k || !a)
     return -1;
-  a->proc = R->h.proc;
-  a->fr.site = NONE;
+  k->fr.values = R->values;
+  k->fr.calls = R->calls;
+  k->fr.site = NONE;
+  k->fr.exit_adds = 2;		/* EXIT counts its segment (pathprof-abi.h) */
+  k->proc = R->h.proc;
+  k->copy = 0;
+  k->slot = NONE;
+  k->edge_of = R->edge_of;
+  k->crow = R->crow;
+  k->cont = R->cont;
+  a->fr = k->fr;
+  a->proc = k->proc;
   a->R = R;
   a->ra = a;
+  a->k = k;
+  a->cont = k->cont;
   a->reg[6] = (uintptr_t) R->keys;
   a->reg[7] = (uintptr_t) R->slots;
   begin_at (a, R->h.entry);
-  a->edge_of = R->edge_of;
-  a->crow = R->crow;
-  a->cont = R->cont;
-  a->fr.calls = R->calls;
-  a->fr.values = R->values;
-  a->fr.exit_adds = 2;		/* EXIT counts its segment (pathprof-abi.h) */
   return 0;
 }
 
@@ -1694,14 +1699,22 @@ make_proto (struct root *R)
 static inline void
 start_root (struct act *a, const struct root *R)
 {
+  const struct act *P = R->proto;
   uint32_t depth = a->fr.depth;
-  *a = *R->proto;
+  a->fr = P->fr;
   a->fr.depth = depth;
-  a->root = depth - 1;
-  a->ra = a;
   a->fr.regs = a->reg;
+  a->proc = P->proc;
+  a->lost = P->lost;
+  a->R = R;
+  a->ra = a;
+  a->k = P->k;
+  a->cont = P->cont;
+  memcpy (a->reg, P->reg, 8 * sizeof a->reg[0]);
   if (!a->lost)
     hashed_regs (a, hashed_of (R));
+  else
+    memcpy (a->reg + 8, P->reg + 8, 3 * sizeof a->reg[0]);
 }
 
 static uint64_t enter_slow (uint32_t p, const void *self);
@@ -1710,15 +1723,17 @@ static uint64_t enter_root (uint32_t p, const void *self, struct act *c);
 /* Most calls are to a callee the caller's copy inlines, from the top of
    the stack: continue_in straight away (busy, as every probe is while it
    changes the stack); a call the copy does not inline, from the top,
-   enter_root; the rest enter_slow.  */
+   enter_root, and so an indirect call's (its tag NULL: no copy inlines
+   one; enter_slow would start a root too, the tag not naming the callee);
+   the rest enter_slow.  */
 static inline __attribute__ ((always_inline)) uint64_t
 enter (uint32_t p, const void *self)
 {
   struct act *c = (struct act *) (uintptr_t) __pathprof_ip_caller;
   if (__builtin_expect (c && !kt.busy && c->fr.depth == __pathprof_ip_depth
-			&& c->fr.tag == self, 1))
+			&& (c->fr.tag == self || !c->fr.tag), 1))
     {
-      const struct cont *k = continuation (c, p);
+      const struct cont *k = c->fr.tag ? continuation (c, p) : NULL;
       if (__builtin_expect (!k, 0))
 	return enter_root (p, self, c);
       kt.busy = true;
@@ -1816,13 +1831,10 @@ enter_slow (uint32_t p, const void *self)
 	      a->fr.entered = false;
 	      a->fr.tag = NULL;
 	      a->R = NULL;
-	      a->root = __pathprof_ip_depth - 1;
 	      a->ra = a;
-	      a->copy = 0;
+	      a->k = &no_copy;
 	      a->reg[6] = a->reg[7] = 0;
 	      lose (a);
-	      a->edge_of = NULL;
-	      a->crow = NULL;
 	      a->cont = NULL;
 	      a->fr.calls = a->fr.values = zeros;
 	      a->fr.regs = a->reg;
@@ -1840,7 +1852,7 @@ __pathprof_seg_edge (uint64_t frame, uint32_t edge)
   struct act *a = begin (frame);
   if (!a)
     return;
-  take (a, a->edge_of ? a->edge_of[edge] : NONE);
+  take (a, a->k->edge_of ? a->k->edge_of[edge] : NONE);
   kt.busy = false;
 }
 
@@ -1876,9 +1888,9 @@ __pathprof_seg_return (uint64_t frame, uint32_t call)
     return;
   if (a->fr.site == call && a->R)
     {
-      const struct crow *cr = &a->crow[call];
+      const struct crow *cr = &a->k->crow[call];
       if (cr->slot == NONE)
-	take (a, a->edge_of[ks.layout->leaf_edge[a->proc][call]]);
+	take (a, a->k->edge_of[ks.layout->leaf_edge[a->proc][call]]);
       else if (cr->child == NONE)
 	take (a, a->R->call_edge[cr->slot]);	/* SUMMARY */
       else if (!a->fr.entered)
@@ -1895,10 +1907,10 @@ __pathprof_seg_exit (uint64_t frame)
   struct act *a = begin (frame);
   if (!a)
     return;
-  if (a->root == __pathprof_ip_depth - 1)
+  if (a->ra == a)
     count (a, a->reg[0], a->reg[1]);
   else if (a->R)
-    take (a, a->R->return_edge[a->slot]);
+    take (a, a->R->return_edge[a->k->slot]);
   __pathprof_ip_depth--;
   kt.busy = false;
 }
@@ -1931,7 +1943,7 @@ __pathprof_seg_land (uint64_t frame, uint32_t block, uint32_t call)
       a->fr.site = NONE;
     }
   if (call != NONE && a->R)	/* past the setjmp that starts the block */
-    take (a, a->edge_of[ks.layout->leaf_edge[a->proc][call]]);
+    take (a, a->k->edge_of[ks.layout->leaf_edge[a->proc][call]]);
   a->fr.tag = NULL;
   __pathprof_ip_caller = 0;
   kt.busy = false;
