@@ -56,8 +56,11 @@ record_block_lines (basic_block bb, file_table &files,
       expanded_location x = expand_location (loc);
       block_add_line (lines, files.number_of (x.file), x.line);
     }
-  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-       gsi_next (&gsi))
+  /* Not the debug statements -g adds (binds, statement markers): the
+     notes, their checksums and every line's count are the same with -g
+     as without.  */
+  for (gimple_stmt_iterator gsi = gsi_start_nondebug_bb (bb); !gsi_end_p (gsi);
+       gsi_next_nondebug (&gsi))
     {
       gimple *stmt = gsi_stmt (gsi);
       location_t loc = gimple_location (stmt);
