@@ -17,7 +17,7 @@
 #include "profile.h"
 
 #define MAGIC "PPNUMBR1"
-#define FORMAT 2u		/* 2: records checked by record_sum */
+#define FORMAT 3u		/* 3: record_sum in eight lanes */
 #define MAX_FILE ((off_t) 1 << 32)	/* read no more (SQLite's: 8 MB) */
 
 struct head
@@ -37,36 +37,44 @@ _Static_assert (sizeof (struct head) == 32 && sizeof (struct entry) == 32,
 		"the numbering cache's layout");
 
 /* A record's checksum: Fletcher's two running sums of its 64-bit words
-   (modulo 2^64), mixed with its length.  It only has to catch accidental
-   damage (a word changed, words moved, the file cut short): pp_hash64's
-   multiply for every word made checking SQLite's records (13 MB for context
-   paths) a tenth of a run from the cache.  LEN is a multiple of 8.  */
+   (modulo 2^64) in eight lanes (lane j sums words j, j + 8, ... of the
+   whole 64-byte blocks, two lanes to a vector add), the rest in one,
+   mixed with its length.  It only has to catch accidental damage (a word changed, words
+   moved, the file cut short): pp_hash64's multiply for every word made
+   checking SQLite's records (13 MB for context paths) a tenth of a run
+   from the cache, one lane 3.75 instructions a word, eight 1.9.  LEN is
+   a multiple of 8.  */
+typedef uint64_t lanes2 __attribute__ ((vector_size (16)));
+
 static uint64_t
 record_sum (const unsigned char *bytes, size_t len)
 {
-  uint64_t a = 0, b = 0;
+  lanes2 a0 = { 0, 0 }, a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
   size_t i = 0;
-  for (; i + 32 <= len; i += 32)
+  for (; i + 64 <= len; i += 64)
     {
-      uint64_t w[4];
-      memcpy (w, bytes + i, 32);
-      a += w[0];
-      b += a;
-      a += w[1];
-      b += a;
-      a += w[2];
-      b += a;
-      a += w[3];
-      b += a;
+      lanes2 w0, w1, w2, w3;
+      memcpy (&w0, bytes + i, 16);
+      memcpy (&w1, bytes + i + 16, 16);
+      memcpy (&w2, bytes + i + 32, 16);
+      memcpy (&w3, bytes + i + 48, 16);
+      a0 += w0, b0 += a0;
+      a1 += w1, b1 += a1;
+      a2 += w2, b2 += a2;
+      a3 += w3, b3 += a3;
     }
+  uint64_t a = 0, b = 0;
   for (; i + 8 <= len; i += 8)
     {
       uint64_t w;
       memcpy (&w, bytes + i, 8);
-      a += w;
-      b += a;
+      a += w, b += a;
     }
-  return pp_hash_mix (pp_hash_mix (PP_HASH_SEED ^ len, a), b);
+  uint64_t h = pp_hash_mix (pp_hash_mix (PP_HASH_SEED ^ len, a), b);
+  const lanes2 lanes[8] = { a0, b0, a1, b1, a2, b2, a3, b3 };
+  for (int j = 0; j < 8; j++)
+    h = pp_hash_mix (pp_hash_mix (h, lanes[j][0]), lanes[j][1]);
+  return h;
 }
 
 /* Says once per process that the file is damaged.  */
