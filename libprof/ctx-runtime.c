@@ -801,25 +801,56 @@ enter_cont (struct __pathprof_unit *u, uint32_t function, const void *self,
   return (uintptr_t) a;
 }
 
+/* A root (called from the top of the stack, or with no caller), the
+   thread's stack with room for it: as enter_context starts one, without
+   its checks (the caller's call under way names no continuation).  */
+static __attribute__ ((noinline)) uint64_t
+enter_root (uint32_t p)
+{
+  ipt.busy = true;
+  uint32_t depth = __pathprof_ip_depth;
+  struct act *a = act_at (depth);
+  a->fr.depth = __pathprof_ip_depth = depth + 1;
+  init_act (a, p);
+  /* A root's context is its ROOT start; the path under way waits.  */
+  a->root = true;
+  suspend (a);
+  ipt.base = depth;
+  ipt.open = true;
+  ipt.lost = ip_prog.root_of[p] == NONE;
+  a->seg = a->entry = 2 * (uint64_t) p;
+  a->entry_lost = ipt.lost;
+  sync_place (a);
+  __pathprof_ip_caller = 0;
+  ipt.busy = false;
+  return (uintptr_t) a;
+}
+
 /* ENTER of context and piecewise units (segments units call
    __pathprof_seg_enter; a program mixing kinds is not counted, so the
    program is of this kind once ready).  Most calls continue the path of
    the caller at the top of the stack, whose call names this function:
    enter_cont, without the general way's saved registers (kseg-runtime.c
-   has the same split); the rest enter_context.  */
+   has the same split); most others start a root from the top of the
+   stack or with no caller: enter_root; the rest enter_context.  */
 PP_EXPORT uint64_t
 __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *self)
 {
   struct act *c = (struct act *) (uintptr_t) __pathprof_ip_caller;
-  uint64_t first = __atomic_load_n (&u->ip_first, __ATOMIC_RELAXED);
-  uint32_t depth = __pathprof_ip_depth;
+  uint64_t first = __atomic_load_n (&u->ip_first, __ATOMIC_ACQUIRE);
+  uint32_t depth = __pathprof_ip_depth, p = (uint32_t) (first - 1) + function;
   if (__builtin_expect (c && first && !ipt.busy && !ipt.lost && c->fr.depth == depth
 			&& c->fr.tag == self && c->fr.site < JUMPED && depth < ipt.stack.cap, 1))
     {
-      uint32_t p = (uint32_t) (first - 1) + function, s = c->row->cont[c->fr.site];
+      uint32_t s = c->row->cont[c->fr.site];
       if (s != NONE && ip_prog.nb.calls[s].callee == p)
 	return enter_cont (u, function, self, c, s, p);
     }
+  if (first && !ipt.busy && depth < ipt.stack.cap && (!c || c->fr.depth == depth)
+      && !(c && c->fr.tag == self && c->fr.site < JUMPED
+	   && c->row->cont[c->fr.site] != NONE
+	   && ip_prog.nb.calls[c->row->cont[c->fr.site]].callee == p))
+    return enter_root (p);
   return enter_general (u, function, self);
 }
 
