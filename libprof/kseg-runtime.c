@@ -64,8 +64,10 @@
    (exit_adds 2).  Calls too (pathprof-abi.h __pathprof_ip_call_step): the
    code names the call under way in its frame and the frame in
    __pathprof_ip_caller, which the callee's ENTER reads (a continuation
-   when the frame's tag names the callee: it copies the row the caller's
-   copy has for the call, struct cont; a new root copies its prototype),
+   when the frame's tag names the callee: it copies the frame of the row
+   the caller's copy has for the call, struct cont, and points at the row;
+   a new root, as after an indirect call, whose tag is NULL, copies its
+   prototype),
    and after the call, where the callee continued the segment (its EXIT
    took the RETURN edge), it only ends the call; where the callee did not
    and the call's summary or leaf edge adds, it adds (the frame's calls,
