@@ -519,9 +519,10 @@ abandon_to (uint32_t to, bool top_counted)
     }
 }
 
-/* Enters procedure q from the top activation (or from outside).  */
+/* Enters procedure q from the top activation (or from outside); through
+   a pointer (the call names no callee: INDIRECT), always as a root.  */
 static void
-enter (uint32_t q, uint32_t site)
+enter (uint32_t q, uint32_t site, bool indirect)
 {
   struct sim *c = depth ? &st[depth - 1] : NULL;
   struct sim *a = &st[depth];
@@ -533,7 +534,7 @@ enter (uint32_t q, uint32_t site)
   static struct __pathprof_unit unit = { .ip_first = 1 };
   a->frame = (q ^ site) & 1 ? __pathprof_seg_enter (&unit, q, &fn_addr[q])
 	     : pp_kseg_enter (q, &fn_addr[q]);
-  if (c && c->nchain < k_depth)
+  if (c && c->nchain < k_depth && !indirect)
     {
       a->root = c->root;
       a->nchain = c->nchain + 1;
@@ -561,7 +562,7 @@ static void
 run (unsigned long long *rng)
 {
   depth = 0;
-  enter (0, UINT32_MAX);
+  enter (0, UINT32_MAX, false);
   for (unsigned steps = 0;; steps++)
     {
       struct sim *a = &st[depth - 1];
@@ -585,6 +586,15 @@ run (unsigned long long *rng)
 	  do_return (c->frame, site - layout.site_of_call[c->proc][0]);
 	  /* The S edge back: RETURN, or SUMMARY from a root of its own; a cut
 	     when the return vertex is a re-entry target.  */
+	  if (a->root == depth && c->nchain < k_depth)
+	    {
+	      /* The copy inlines the site, but the callee, called through a
+		 pointer, ran as a root.  */
+	      st[c->root].lost = true;
+	      c->call = UINT32_MAX;
+	      c->v = calls[site].ret;
+	      continue;
+	    }
 	  const pp_seg_graph *s = &S[st[c->root].proc];
 	  uint32_t slot = s->first_call[c->copy] + pp_seg_site_index (s, c->copy, site);
 	  uint32_t se = a->root == depth ? s->call_edge[slot] : s->return_edge[slot];
@@ -664,9 +674,13 @@ run (unsigned long long *rng)
 	      abandon_to (0, false);
 	      return;
 	    }
-	  EV ("call site %u\n", site);
-	  do_call (a->frame, k, &fn_addr[q]);
-	  enter (q, site);
+	  /* A call through a pointer names no callee (pathprof-abi.h: the
+	     plugin's tag 0), so the callee starts a root, even where the
+	     copy inlines the site: the caller's segment is then lost.  */
+	  bool indirect = dice == 3;
+	  EV ("call site %u%s\n", site, indirect ? " (through a pointer)" : "");
+	  do_call (a->frame, k, indirect ? NULL : &fn_addr[q]);
+	  enter (q, site, indirect);
 	  continue;
 	}
       /* A block: a real edge out at random.  */
