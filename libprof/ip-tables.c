@@ -192,15 +192,23 @@ seg_home (const struct seg_table *t, uint64_t ctx1, uint64_t a, uint64_t b)
   return __pathprof_ip_home (&t->place, ctx1, a, b);
 }
 
+/* The slot of key (ctx1, a, b), or the empty one where it would go, from
+   slot j (its home) on.  */
 static struct __pathprof_ip_slot *
-find_slot (const struct seg_table *t, uint64_t ctx1, uint64_t a, uint64_t b)
+find_slot_from (const struct seg_table *t, size_t j, uint64_t ctx1, uint64_t a, uint64_t b)
 {
-  for (size_t j = seg_home (t, ctx1, a, b);; j = (j + 1) & (t->cap - 1))
+  for (;; j = (j + 1) & (t->cap - 1))
     {
       struct __pathprof_ip_slot *s = &t->place.slots[j];
       if (!s->ctx1 || (s->ctx1 == ctx1 && s->a == a && s->b == b))
 	return s;
     }
+}
+
+static struct __pathprof_ip_slot *
+find_slot (const struct seg_table *t, uint64_t ctx1, uint64_t a, uint64_t b)
+{
+  return find_slot_from (t, seg_home (t, ctx1, a, b), ctx1, a, b);
 }
 
 static struct seg_table *
@@ -302,9 +310,11 @@ pp_ipt_segment_table (void)
    lies past the home over taken slots too.  Under the table's lock, which
    a dump takes to read it (a dump subtracts what it read by key).  */
 static __attribute__ ((noinline)) struct __pathprof_ip_slot *
-move_home (struct seg_table *t, struct __pathprof_ip_slot *s)
+move_home (struct seg_table *t, struct __pathprof_ip_slot *s,
+	   struct __pathprof_ip_slot *home)
 {
-  struct __pathprof_ip_slot *home = &t->place.slots[seg_home (t, s->ctx1, s->a, s->b)];
+  if (!home)
+    home = &t->place.slots[seg_home (t, s->ctx1, s->a, s->b)];
   if (home == s || s->count <= 2 * home->count + 16)
     return s;
   pthread_mutex_lock (&t->lock);
@@ -318,18 +328,20 @@ move_home (struct seg_table *t, struct __pathprof_ip_slot *s)
 bool
 pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b, bool home)
 {
-  struct __pathprof_ip_slot *s = my_last;
+  struct __pathprof_ip_slot *s = my_last, *at = NULL;
   struct seg_table *t = my_segs;
   if (!(s && s->ctx1 == ctx + 1 && s->a == a && s->b == b))
     {
       if (__builtin_expect (t == NULL, 0))
 	return count_new_segment (ctx + 1, a, b);
-      s = find_slot (t, ctx + 1, a, b);
+      /* Its home, hashed once: found there, it has nothing to move.  */
+      at = &t->place.slots[seg_home (t, ctx + 1, a, b)];
+      s = find_slot_from (t, (size_t) (at - t->place.slots), ctx + 1, a, b);
       if (__builtin_expect (s->ctx1 == 0, 0))
 	return count_new_segment (ctx + 1, a, b);
     }
   __atomic_fetch_add (&s->count, 1, __ATOMIC_RELAXED);
-  my_last = home && t ? move_home (t, s) : s;
+  my_last = home && t && s != at ? move_home (t, s, at) : s;
   return true;
 }
 
