@@ -801,6 +801,20 @@ enter_cont (struct __pathprof_unit *u, uint32_t function, const void *self,
   return (uintptr_t) a;
 }
 
+/* Activation a of procedure p (pushed, init_act) starts a root: its
+   context is its ROOT start; the path under way waits.  */
+static inline void
+start_root (struct act *a, uint32_t p)
+{
+  a->root = true;
+  suspend (a);
+  ipt.base = a->fr.depth - 1;
+  ipt.open = true;
+  ipt.lost = ip_prog.root_of[p] == NONE;
+  a->seg = a->entry = 2 * (uint64_t) p;
+  a->entry_lost = ipt.lost;
+}
+
 /* A root (called from the top of the stack, or with no caller), the
    thread's stack with room for it: as enter_context starts one, without
    its checks (the caller's call under way names no continuation).  */
@@ -812,14 +826,7 @@ enter_root (uint32_t p)
   struct act *a = act_at (depth);
   a->fr.depth = __pathprof_ip_depth = depth + 1;
   init_act (a, p);
-  /* A root's context is its ROOT start; the path under way waits.  */
-  a->root = true;
-  suspend (a);
-  ipt.base = depth;
-  ipt.open = true;
-  ipt.lost = ip_prog.root_of[p] == NONE;
-  a->seg = a->entry = 2 * (uint64_t) p;
-  a->entry_lost = ipt.lost;
+  start_root (a, p);
   sync_place (a);
   __pathprof_ip_caller = 0;
   ipt.busy = false;
@@ -889,16 +896,7 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
       if (cont)
 	continue_from (a, caller, node, called_from);
       else
-	{
-	  /* A root's context is its ROOT start; the path under way waits.  */
-	  a->root = true;
-	  suspend (a);
-	  ipt.base = __pathprof_ip_depth - 1;
-	  ipt.open = true;
-	  ipt.lost = ip_prog.root_of[p] == NONE;
-	  a->seg = a->entry = 2 * (uint64_t) p;
-	  a->entry_lost = ipt.lost;
-	}
+	start_root (a, p);
       sync_place (a);
       frame = (uintptr_t) a;
     }
