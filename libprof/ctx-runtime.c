@@ -846,18 +846,18 @@ __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *s
   struct act *c = (struct act *) (uintptr_t) __pathprof_ip_caller;
   uint64_t first = __atomic_load_n (&u->ip_first, __ATOMIC_ACQUIRE);
   uint32_t depth = __pathprof_ip_depth, p = (uint32_t) (first - 1) + function;
-  if (__builtin_expect (c && first && !ipt.busy && !ipt.lost && c->fr.depth == depth
-			&& c->fr.tag == self && c->fr.site < JUMPED && depth < ipt.stack.cap, 1))
+  if (__builtin_expect (first && !ipt.busy && depth < ipt.stack.cap
+			&& (!c || c->fr.depth == depth), 1))
     {
-      uint32_t s = c->row->cont[c->fr.site];
-      if (s != NONE && ip_prog.nb.calls[s].callee == p)
+      /* The caller's call names this function at a site that continues
+	 the path into it (s), or the function starts a root.  */
+      uint32_t s = c && c->fr.tag == self && c->fr.site < JUMPED
+		   ? c->row->cont[c->fr.site] : NONE;
+      if (s == NONE || ip_prog.nb.calls[s].callee != p)
+	return enter_root (p);
+      if (!ipt.lost)
 	return enter_cont (u, function, self, c, s, p);
     }
-  if (first && !ipt.busy && depth < ipt.stack.cap && (!c || c->fr.depth == depth)
-      && !(c && c->fr.tag == self && c->fr.site < JUMPED
-	   && c->row->cont[c->fr.site] != NONE
-	   && ip_prog.nb.calls[c->row->cont[c->fr.site]].callee == p))
-    return enter_root (p);
   return enter_general (u, function, self);
 }
 

@@ -39,11 +39,11 @@ _Static_assert (sizeof (struct head) == 32 && sizeof (struct entry) == 32,
 /* A record's checksum: Fletcher's two running sums of its 64-bit words
    (modulo 2^64) in eight lanes (lane j sums words j, j + 8, ... of the
    whole 64-byte blocks, two lanes to a vector add), the rest in one,
-   mixed with its length.  It only has to catch accidental damage (a word changed, words
-   moved, the file cut short): pp_hash64's multiply for every word made
-   checking SQLite's records (13 MB for context paths) a tenth of a run
-   from the cache, one lane 3.75 instructions a word, eight 1.9.  LEN is
-   a multiple of 8.  */
+   mixed with its length.  It only has to catch accidental damage (a
+   word changed, words moved, the file cut short): pp_hash64's multiply
+   for every word made checking SQLite's records (13 MB for context
+   paths) a tenth of a run from the cache; one lane costs 3.75
+   instructions a word, eight 1.9.  LEN is a multiple of 8.  */
 typedef uint64_t lanes2 __attribute__ ((vector_size (16)));
 
 static uint64_t
