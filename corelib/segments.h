@@ -131,6 +131,55 @@ int pp_seg_build_numbered (const pp_ip_program *prog, uint32_t root, uint32_t k,
    are equal.  */
 uint64_t pp_seg_checksum (const pp_seg_graph *s, const uint64_t *cfg_checksum);
 
+/* Actions (seg-actions.c): what each S edge does to a root activation's
+   register r, the sum of S's values along the segment so far, modulo 2^63,
+   and, in the preferential modes, to q, the sum of its pp_ppp weights: the
+   numbering's values moved onto the chords (the edges that are not
+   PP_SEG_ROLE_TREE; all of them when S has no roles), so that an edge of
+   the plugin's spanning forest does nothing.  A segment that starts at node
+   v starts with r = start_r[v], q = start_q[v] (PP_SEG_NOSTART: none starts
+   there); an ADD adds val to r and val2[e] to q; a CUT ends the segment
+   under way with number (r + val) mod 2^63, whose interesting slot (ppp) is
+   q + val2[e], and a segment starts at `to`; a SET (ENTRY into a re-entry
+   target) starts one at `to`; a LOST edge is on no numbered path; at S's
+   EXIT the segment's number is r.  start_first[v] is the number of the first
+   segment from v (Ball-Larus numbers a start's segments consecutively).
+   libprof applies them at run time; they are the same for anyone who
+   numbers the same S.  */
+enum pp_seg_op_kind
+{
+  PP_SEG_OP_NONE,		/* no action (fake edges, EXIT -> ENTRY) */
+  PP_SEG_OP_ADD,
+  PP_SEG_OP_CUT,
+  PP_SEG_OP_SET,
+  PP_SEG_OP_LOST,
+};
+
+typedef struct pp_seg_op
+{
+  uint64_t val;			/* ADD, CUT: for r */
+  uint32_t to;			/* CUT, SET: the S node the next segment starts at */
+  uint8_t kind;			/* enum pp_seg_op_kind */
+} pp_seg_op;
+
+#define PP_SEG_NOSTART UINT64_MAX
+#define PP_SEG_LOW ((UINT64_C (1) << 63) - 1)	/* r is modulo 2^63 */
+
+typedef struct pp_seg_actions
+{
+  pp_seg_op *op;		/* per S edge */
+  uint64_t *val2;		/* per S edge: its add to q (0 without PPP) */
+  uint64_t *start_r, *start_q, *start_first;	/* per S node */
+} pp_seg_actions;
+
+struct pp_ppp;
+/* S's actions from its numbering P and, in the preferential modes, PPP's
+   weights (pp_ppp_number of P; NULL: q stays 0).  Returns 0, or -1 when
+   out of memory (*A then empty).  */
+int pp_seg_actions_make (const pp_seg_graph *s, const pp_paths *p,
+			 const struct pp_ppp *ppp, pp_seg_actions *a);
+void pp_seg_actions_free (pp_seg_actions *a);
+
 /* The S edge of edge E of copy C's procedure graph (UINT32_MAX: none).  */
 static inline uint32_t pp_seg_edge (const pp_seg_graph *s, uint32_t c, uint32_t e)
 { return s->edge_of[s->copies[c].first_slot + e]; }

@@ -34,7 +34,7 @@
    each function's real edges (plan.h pp_plan_ip_roles), the same in every
    copy, and S is cut only where every copy has a probe (segments.h).  The
    values move onto the other edges by potentials on S's nodes
-   (move_to_chords): phi (v) is the sum of values along the forest from a
+   (corelib/seg-actions.c): phi (v) is the sum of values along the forest from a
    node of v's tree where phi is 0 (S's EXIT, in its tree), so an action
    adds val + phi (src) - phi (dst), which is 0 on the forest, a cut counts
    r + val + phi (src), and a segment starts at v with r less phi (v); along
@@ -113,30 +113,16 @@
 
 #define NONE UINT32_MAX
 #define JUMPED (UINT32_MAX - 1)	/* a computed goto left the activation */
-#define NOSTART UINT64_MAX	/* a node no segment starts at */
+#define NOSTART PP_SEG_NOSTART	/* a node no segment starts at */
 #define TOP ((uint64_t) 1 << 63)	/* a value's cut bit */
-#define LOW (TOP - 1)		/* r counts modulo 2^63 (the header's "Chords") */
+#define LOW PP_SEG_LOW		/* r counts modulo 2^63 (the header's "Chords") */
 #define SLOW UINT64_MAX		/* a value: EDGE takes the edge */
 #define DENSE_BUDGET 4		/* a root's arrays: at most this many dense_max */
 
-enum
-{
-  OP_NONE,			/* no action (fake edges, EXIT -> ENTRY) */
-  OP_ADD,			/* r += val */
-  OP_CUT,			/* count r + val; a segment starts at `to` */
-  OP_SET,			/* a segment starts at `to`: the root's entry
-				   edge into a re-entry target (paths.h) */
-  OP_LOST,			/* the segment is not one S numbers */
-};
-
-/* An S edge's action.  What an ADD or a CUT adds to q (the preferential
-   weight) is apart, kept in the preferential modes only (val2).  */
-struct op
-{
-  uint64_t val;			/* ADD, CUT: for r */
-  uint32_t to;			/* CUT, SET: the S node the next segment starts at */
-  uint8_t kind;
-};
+/* An S edge's action is corelib's (segments.h, "Actions"): pp_seg_op,
+   kept as it is in a root's block.  What an ADD or a CUT adds to q (the
+   preferential weight) is apart, kept in the preferential modes only
+   (val2).  */
 
 /* Where a segment starts (an S node): the registers' values there (r
    NOSTART: no segment starts there), its first segment's number, and the
@@ -162,8 +148,7 @@ struct build
 {
   pp_seg_graph s;
   pp_paths *p;
-  struct op *op;		/* per S edge */
-  uint64_t *val2;		/* per S edge: the op's add to q */
+  pp_seg_actions a;		/* per S edge, per S node (corelib) */
   uint64_t *values;		/* the header's "In place" (v[1] of a cut: its
 				   head node + 1) */
   struct start *starts;		/* per S node (counts: 0) */
@@ -212,7 +197,7 @@ struct root
   unsigned char *block;		/* the root's own, or the cache's (borrowed) */
   size_t len;
   bool borrowed;
-  struct op *op;		/* per S edge */
+  pp_seg_op *op;		/* per S edge */
   uint64_t *val2;		/* per S edge, preferential modes (else NULL) */
   struct start *starts;		/* per start */
   uint32_t *start_of;		/* per S node: its start, or NONE */
@@ -374,8 +359,7 @@ free_build (struct build *B)
 {
   pp_seg_free (&B->s);
   pp_paths_free (B->p);
-  pp_free (B->op);
-  pp_free (B->val2);
+  pp_seg_actions_free (&B->a);
   pp_free (B->values);
   pp_free (B->starts);
   pp_free (B->call_first);
@@ -437,59 +421,59 @@ proc_name (uint32_t p)
   return fn ? fn->name : "(a function whose notes cannot be read)";
 }
 
-/* Root p's interesting segments numbered compactly (the header's
-   "Preferential segments"), their weights into the actions.  Returns 0, or
-   -1 when out of memory; a root that cannot have slots counts in the
-   tables (B->said says why).  */
+/* The actions of S's edges and where segments start (the header's "The
+   register" and "Chords"; corelib makes them) and, for a root with
+   interesting segments, their slots (the header's "Preferential
+   segments"): they number compactly and q's weights go into the actions.
+   Returns 0, or -1 when out of memory; a root that cannot have slots
+   counts in the tables (B->said says why).  */
 static int
-plan_slots (struct build *B, uint32_t p)
+make_actions (struct build *B, uint32_t p)
 {
   const pp_unit_notes *u;
   const pp_function_notes *fn = proc_notes (p, &u);
   const pp_mode_info *m = fn ? pp_mode_lookup (u->mode) : NULL;
-  if (!m || !m->preferential || fn->ninteresting == 0)
-    return 0;
-  if (!ks.cfg_checksum
-      && !(ks.cfg_checksum = pp_ip_layout_cfg_checksums (ks.layout, ks.notes ())))
-    return -1;
-  if (pp_seg_checksum (&B->s, ks.cfg_checksum) != fn->seg_checksum)
+  pp_ppp ppp = { 0 }, *slots = NULL;
+  if (m && m->preferential && fn->ninteresting)
     {
-      B->said = SAID_CHANGED;
-      return 0;
+      if (!ks.cfg_checksum
+	  && !(ks.cfg_checksum = pp_ip_layout_cfg_checksums (ks.layout, ks.notes ())))
+	return -1;
+      int rc;
+      if (pp_seg_checksum (&B->s, ks.cfg_checksum) != fn->seg_checksum)
+	B->said = SAID_CHANGED;
+      else if ((rc = pp_ppp_number (B->p, fn->interesting, fn->ninteresting, &ppp))
+	       == PP_PATHS_ENOMEM)
+	return -1;
+      else if (rc != PP_PATHS_OK)
+	B->said = SAID_NOT_SEGMENTS;
+      else if (ppp.span > MAX_SLOTS)
+	B->said = SAID_TOO_MANY;
+      else
+	slots = &ppp;
     }
-  pp_ppp ppp;
-  int rc = pp_ppp_number (B->p, fn->interesting, fn->ninteresting, &ppp);
-  if (rc == PP_PATHS_ENOMEM)
-    return -1;
-  if (rc != PP_PATHS_OK || ppp.span > MAX_SLOTS)
+  if (slots)
     {
-      B->said = rc != PP_PATHS_OK ? SAID_NOT_SEGMENTS : SAID_TOO_MANY;
-      if (rc == PP_PATHS_OK)
-	pp_ppp_free (&ppp);
-      return 0;
+      B->keys = pp_malloc ((ppp.span + 1) * sizeof *B->keys);
+      if (!B->keys)
+	{
+	  pp_ppp_free (&ppp);
+	  return -1;
+	}
+      B->span = ppp.span;
+      memset (B->keys, 0xff, ppp.span * sizeof *B->keys);
+      for (uint32_t i = 0; i < ppp.ninteresting; i++)
+	B->keys[ppp.id[i]] = ppp.interesting[i];
     }
-  const pp_graph *g = &B->s.g;
-  const pp_paths *pp = B->p;
-  B->keys = pp_malloc ((ppp.span + 1) * sizeof *B->keys);
-  if (!B->keys)
-    {
-      pp_ppp_free (&ppp);
-      return -1;
-    }
-  B->span = ppp.span;
-  memset (B->keys, 0xff, ppp.span * sizeof *B->keys);
-  for (uint32_t i = 0; i < ppp.ninteresting; i++)
-    B->keys[ppp.id[i]] = ppp.interesting[i];
-  for (uint32_t v = 0; v < g->nnodes; v++)
-    if (pp->start_of_node[v] != PP_PATH_NONE)
-      B->starts[v].q = ppp.dag_weight[pp->start_of_node[v]];
-  for (uint32_t e = 0; e < g->nedges; e++)
-    {
-      struct op *o = &B->op[e];
-      if (o->kind == OP_ADD || o->kind == OP_CUT)
-	B->val2[e] = ppp.dag_weight[pp->dag_of_edge[e]];
-    }
+  int rc = pp_seg_actions_make (&B->s, B->p, slots, &B->a);
   pp_ppp_free (&ppp);
+  const pp_graph *g = &B->s.g;
+  B->starts = rc ? NULL : pp_calloc (g->nnodes + 1, sizeof *B->starts);
+  if (!B->starts)
+    return -1;
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    B->starts[v] = (struct start) { .r = B->a.start_r[v], .q = B->a.start_q[v],
+				    .first = B->a.start_first[v] };
   return 0;
 }
 
@@ -506,55 +490,6 @@ say (uint32_t said, uint32_t p)
   if (said != SAID_NOTHING)
     pp_report (false, "the interesting segments of '%s' are counted as the "
 	       "others: %s", proc_name (p), why[said]);
-}
-
-/* The actions of S's edges and where segments start (the header's "The
-   register").  */
-static int
-make_actions (struct build *B)
-{
-  const pp_graph *g = &B->s.g;
-  const pp_paths *p = B->p;
-  B->op = pp_calloc (g->nedges + 1, sizeof *B->op);
-  B->val2 = pp_calloc (g->nedges + 1, sizeof *B->val2);
-  B->starts = pp_calloc (g->nnodes + 1, sizeof *B->starts);
-  if (!B->op || !B->val2 || !B->starts)
-    return -1;
-  for (uint32_t v = 0; v < g->nnodes; v++)
-    B->starts[v].r = B->starts[v].first
-      = v == g->entry ? 0 : p->start_of_node[v] == PP_PATH_NONE ? NOSTART
-	: p->dag_val[p->start_of_node[v]];
-  for (uint32_t e = 0; e < g->nedges; e++)
-    {
-      struct op *o = &B->op[e];
-      uint32_t d = p->dag_of_edge[e];
-      switch (p->role[e])
-	{
-	case PP_PATH_ROLE_DAG:
-	  *o = d == PP_PATH_NONE ? (struct op) { .kind = OP_LOST }
-	       : (struct op) { .kind = OP_ADD, .val = p->dag_val[d] };
-	  break;
-	case PP_PATH_ROLE_BACK:
-	case PP_PATH_ROLE_CUT:
-	  *o = d == PP_PATH_NONE ? (struct op) { .kind = OP_LOST }
-	       : (struct op) { .kind = OP_CUT, .val = p->dag_val[d],
-			       .to = g->edges[e].dst };
-	  break;
-	case PP_PATH_ROLE_START:
-	  *o = d == PP_PATH_NONE ? (struct op) { .kind = OP_LOST }
-	       : (struct op) { .kind = OP_SET, .to = g->edges[e].dst };
-	  break;
-	case PP_PATH_ROLE_LOST:
-	case PP_PATH_ROLE_DEAD:
-	  o->kind = OP_LOST;
-	  break;
-	default:
-	  o->kind = OP_NONE;
-	}
-    }
-  /* A leave u -> L -> EXIT is one step for the probes (the leave's edge
-     u -> L): L's only way out adds 0.  */
-  return 0;
 }
 
 /* The number of paths from each node of P's DAG to its EXIT (Ball-Larus:
@@ -584,90 +519,6 @@ node_paths (const pp_paths *p, uint64_t *np, uint32_t *stack)
 	  np[u] = p->dag_val[last] + np[d->edges[last].dst];
 	}
     }
-}
-
-/* The values off the tree (the header's "Chords"): potentials phi (for r)
-   and psi (for q) on S's nodes, 0 at EXIT and at one node of each other
-   component of the tree's edges, phi (dst) = phi (src) + val along each
-   tree edge; then each action adds val + phi (src) - phi (dst) (0 on the
-   tree), a cut's end val + phi (src), and a segment starts at node v with
-   r less phi (v).  Returns 0, or -1 when out of memory.  */
-static int
-move_to_chords (struct build *B)
-{
-  const pp_graph *g = &B->s.g;
-  const uint8_t *role = B->s.role;
-  if (!role)
-    return 0;
-  uint64_t *phi = pp_calloc (2 * (size_t) g->nnodes + 1, sizeof *phi);
-  uint64_t *psi = phi + g->nnodes;
-  bool *seen = pp_calloc (g->nnodes + 1, sizeof *seen);
-  uint32_t *queue = pp_malloc ((g->nnodes + 1) * sizeof *queue);
-  if (!phi || !seen || !queue)
-    {
-      pp_free (phi);
-      pp_free (seen);
-      pp_free (queue);
-      return -1;
-    }
-  for (uint32_t i = 0; i <= g->nnodes; i++)
-    {
-      uint32_t from = i == 0 ? g->exit : i - 1;
-      if (from >= g->nnodes || seen[from])
-	continue;
-      uint32_t n = 0;
-      seen[from] = true;
-      queue[n++] = from;
-      for (uint32_t h = 0; h < n; h++)
-	{
-	  uint32_t u = queue[h];
-	  for (int dir = 0; dir < 2; dir++)
-	    {
-	      const uint32_t *start = dir ? g->pred_start : g->succ_start;
-	      const uint32_t *edges = dir ? g->pred_edges : g->succ_edges;
-	      for (uint32_t k = start[u]; k < start[u + 1]; k++)
-		{
-		  uint32_t e = edges[k];
-		  uint32_t v = dir ? g->edges[e].src : g->edges[e].dst;
-		  if (role[e] != PP_SEG_ROLE_TREE || seen[v])
-		    continue;
-		  const struct op *o = &B->op[e];
-		  uint64_t val = o->kind == OP_ADD ? o->val : 0;
-		  uint64_t val2 = o->kind == OP_ADD ? B->val2[e] : 0;
-		  /* Forwards phi (v) = phi (u) + val, backwards less.  */
-		  phi[v] = dir ? phi[u] - val : phi[u] + val;
-		  psi[v] = dir ? psi[u] - val2 : psi[u] + val2;
-		  seen[v] = true;
-		  queue[n++] = v;
-		}
-	    }
-	}
-    }
-  for (uint32_t e = 0; e < g->nedges; e++)
-    {
-      struct op *o = &B->op[e];
-      uint32_t s = g->edges[e].src, d = g->edges[e].dst;
-      if (o->kind == OP_ADD)
-	{
-	  o->val = (o->val + phi[s] - phi[d]) & LOW;
-	  B->val2[e] += psi[s] - psi[d];
-	}
-      else if (o->kind == OP_CUT)
-	{
-	  o->val = (o->val + phi[s]) & LOW;
-	  B->val2[e] += psi[s];
-	}
-    }
-  for (uint32_t v = 0; v < g->nnodes; v++)
-    if (B->starts[v].r != NOSTART)
-      {
-	B->starts[v].r = (B->starts[v].r - phi[v]) & LOW;
-	B->starts[v].q -= psi[v];
-      }
-  pp_free (phi);
-  pp_free (seen);
-  pp_free (queue);
-  return 0;
 }
 
 /* The starts' arrays, and B->values from the actions (the header's "In
@@ -712,16 +563,16 @@ make_values (struct build *B)
   for (size_t i = 0; i < n; i++)
     {
       uint32_t se = B->s.edge_of[i];
-      const struct op *o = se == NONE ? NULL : &B->op[se];
+      const pp_seg_op *o = se == NONE ? NULL : &B->a.op[se];
       uint64_t *v = &B->values[ks.stride * i];
-      if (o && o->kind == OP_ADD)
+      if (o && o->kind == PP_SEG_OP_ADD)
 	v[0] = o->val;
-      else if (o && o->kind == OP_CUT && B->starts[o->to].r != NOSTART)
+      else if (o && o->kind == PP_SEG_OP_CUT && B->starts[o->to].r != NOSTART)
 	v[0] = TOP | o->val, v[1] = o->to + 1;	/* adopt makes it the address */
-      else if (o && o->kind != OP_NONE)
+      else if (o && o->kind != PP_SEG_OP_NONE)
 	v[0] = SLOW;
       if (o && ks.stride == 4)
-	v[2] = B->val2[se];
+	v[2] = B->a.val2[se];
     }
   return 0;
 }
@@ -749,7 +600,9 @@ make_call_rows (struct build *B)
       n += ks.layout->ncalls_of[S->copies[c].proc];
     }
   B->call_first[S->ncopies] = n;
-  B->crow = pp_malloc ((n + 1) * sizeof *B->crow);
+  /* Zeroed: pack saves the row past the last (the cache's bytes must not
+     depend on what the memory held).  */
+  B->crow = pp_calloc (n + 1, sizeof *B->crow);
   if (!B->crow)
     return -1;
   for (uint32_t c = 0; c < S->ncopies; c++)
@@ -805,10 +658,10 @@ static int make_proto (struct root *R);
 static void
 call_words (const struct root *R, uint32_t se, uint64_t *w)
 {
-  const struct op *o = se == NONE ? NULL : &R->op[se];
-  if (se == NONE || o->kind == OP_NONE)
+  const pp_seg_op *o = se == NONE ? NULL : &R->op[se];
+  if (se == NONE || o->kind == PP_SEG_OP_NONE)
     w[0] = w[1] = 0;
-  else if (o->kind == OP_ADD)
+  else if (o->kind == PP_SEG_OP_ADD)
     w[0] = o->val, w[1] = R->val2 ? R->val2[se] : 0;
   else
     w[0] = SLOW;
@@ -883,9 +736,9 @@ pack (const struct build *B, uint32_t p, size_t *len)
     return NULL;
   lay_out (&R, block);
   memcpy (block, &R.h, sizeof R.h);
-  memcpy (R.op, B->op, (R.h.nedges + 1) * sizeof *R.op);
+  memcpy (R.op, B->a.op, (R.h.nedges + 1) * sizeof *R.op);
   if (R.h.stride == 4)
-    memcpy (R.val2, B->val2, (R.h.nedges + 1) * sizeof *R.val2);
+    memcpy (R.val2, B->a.val2, (R.h.nedges + 1) * sizeof *R.val2);
   for (uint32_t v = 0, i = 0; v < R.h.nnodes; v++)
     {
       R.start_of[v] = B->starts[v].r != NOSTART ? i : NONE;
@@ -947,8 +800,8 @@ consistent (const struct root *R, uint32_t p)
   if (slot != h->nslots || crow != h->ncrow)
     return false;
   for (uint32_t e = 0; e < h->nedges; e++)
-    if (R->op[e].kind > OP_LOST
-	|| ((R->op[e].kind == OP_CUT || R->op[e].kind == OP_SET) && R->op[e].to >= h->nnodes))
+    if (R->op[e].kind > PP_SEG_OP_LOST
+	|| ((R->op[e].kind == PP_SEG_OP_CUT || R->op[e].kind == PP_SEG_OP_SET) && R->op[e].to >= h->nnodes))
       return false;
   uint64_t counts = 0;
   for (uint32_t i = 0; i < h->nstarts; i++)
@@ -1064,8 +917,8 @@ number_root (uint32_t p, unsigned char **block, size_t *len)
   struct build B = { 0 };
   int rc = pp_seg_build_numbered (&ks.layout->prog, p, ks.depth, &B.s, &B.p);
   if (rc == PP_SEG_OK
-      && (make_actions (&B) || plan_slots (&B, p) || move_to_chords (&B)
-	  || make_values (&B) || make_call_rows (&B) || !(*block = pack (&B, p, len))))
+      && (make_actions (&B, p) || make_values (&B) || make_call_rows (&B)
+	  || !(*block = pack (&B, p, len))))
     rc = PP_SEG_ENOMEM;
   free_build (&B);
   return rc;
@@ -1165,7 +1018,7 @@ uint64_t
 pp_kseg_cache_key (uint64_t program, uint32_t mode, uint32_t depth, uint64_t dense_max)
 {
   uint64_t what[] = { program, depth, dense_max, stride_of (mode), CACHE_LAYOUT,
-		      sizeof (struct root_head), sizeof (struct op),
+		      sizeof (struct root_head), sizeof (pp_seg_op),
 		      sizeof (struct start), sizeof (struct rcopy), sizeof (struct crow),
 		      MAX_SLOTS, DENSE_BUDGET };
   return pp_ncache_key (what, sizeof what / sizeof *what);
@@ -1519,21 +1372,21 @@ take_slow (struct act *a, uint32_t se)
 	lose (ra);
       return;
     }
-  const struct op *o = &a->R->op[se];
+  const pp_seg_op *o = &a->R->op[se];
   switch (o->kind)
     {
-    case OP_ADD:
+    case PP_SEG_OP_ADD:
       ra->reg[0] += o->val;
       ra->reg[1] += val2_of (a->R, se);
       break;
-    case OP_CUT:
+    case PP_SEG_OP_CUT:
       count (ra, ra->reg[0] + o->val, ra->reg[1] + val2_of (a->R, se));
       begin_at (ra, o->to);
       break;
-    case OP_SET:
+    case PP_SEG_OP_SET:
       begin_at (ra, o->to);
       break;
-    case OP_LOST:
+    case PP_SEG_OP_LOST:
       lose (ra);
       break;
     }
@@ -1543,8 +1396,8 @@ take_slow (struct act *a, uint32_t se)
 static inline void
 take (struct act *a, uint32_t se)
 {
-  const struct op *o = a->R && se != NONE ? &a->R->op[se] : NULL;
-  if (__builtin_expect (o && o->kind == OP_ADD, 1))
+  const pp_seg_op *o = a->R && se != NONE ? &a->R->op[se] : NULL;
+  if (__builtin_expect (o && o->kind == PP_SEG_OP_ADD, 1))
     {
       a->ra->reg[0] += o->val;
       a->ra->reg[1] += val2_of (a->R, se);
@@ -1868,7 +1721,7 @@ __pathprof_seg_edge (uint64_t frame, uint32_t edge)
   kt.busy = false;
 }
 
-/* A cut the code found no place for (pathprof-abi.h): take's OP_CUT with
+/* A cut the code found no place for (pathprof-abi.h): take's PP_SEG_OP_CUT with
    the number and the next start (the cut's head) the code read, unless activations above FRAME are to be
    abandoned first (their ends move the registers; then the slow way).  */
 PP_EXPORT void

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "paths.h"
+#include "ppp.h"
 #include "segments.h"
 #include "unit.h"
 #include "gen-program.h"
@@ -168,6 +169,71 @@ walk_from (struct walker *w, uint32_t v)
     step (w, T_SUMMARY, site, w->s->call_edge[slot], prog->calls[site].ret);
 }
 
+/* Runs S's actions along segment N (decoded into EDGES): the number they
+   end with (UINT64_MAX: an action that cannot be on it), and in *Q, q.  */
+static uint64_t
+run_actions (const pp_seg_graph *s, const pp_paths *p, const pp_seg_actions *a,
+	     uint64_t n, uint32_t *edges, uint64_t *q)
+{
+  pp_path path = { .edges = edges };
+  if (pp_paths_decode (p, n, &path) != PP_PATHS_OK
+      || a->start_r[path.start_node] == PP_SEG_NOSTART)
+    return UINT64_MAX;
+  uint64_t r = a->start_r[path.start_node];
+  *q = a->start_q[path.start_node];
+  for (uint32_t i = 0; i < path.nedges; i++)
+    {
+      const pp_seg_op *o = &a->op[path.edges[i]];
+      if (o->kind != PP_SEG_OP_ADD)
+	return UINT64_MAX;
+      r = (r + o->val) & PP_SEG_LOW;
+      *q += a->val2[path.edges[i]];
+    }
+  if (path.end_edge == PP_PATH_NONE)
+    return r;
+  const pp_seg_op *o = &a->op[path.end_edge];
+  if (o->kind != PP_SEG_OP_CUT || o->to != s->g.edges[path.end_edge].dst)
+    return UINT64_MAX;
+  *q += a->val2[path.end_edge];
+  return (r + o->val) & PP_SEG_LOW;
+}
+
+/* The actions of S (with PPP's weights for a random interesting set, every
+   other time) checked along each of its segments; false at the first
+   wrong one.  */
+static bool
+actions_number (const pp_seg_graph *s, const pp_paths *p, unsigned long long *rng)
+{
+  uint64_t interesting[8];
+  uint32_t ni = 0;
+  pp_ppp ppp = { 0 };
+  bool with_ppp = unit_rand (rng) % 2 && p->npaths;
+  while (with_ppp && ni < 1 + unit_rand (rng) % 8)
+    interesting[ni++] = unit_rand (rng) % p->npaths;
+  if (with_ppp && pp_ppp_number (p, interesting, ni, &ppp) != PP_PATHS_OK)
+    with_ppp = false;
+  pp_seg_actions a;
+  uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
+  bool ok = edges && pp_seg_actions_make (s, p, with_ppp ? &ppp : NULL, &a) == 0;
+  for (uint64_t n = 0; ok && n < p->npaths; n++)
+    {
+      uint64_t q;
+      ok = run_actions (s, p, &a, n, edges, &q) == n;
+      for (uint32_t i = 0; ok && with_ppp && i < ppp.ninteresting; i++)
+	if (ppp.interesting[i] == n)
+	  ok = q == ppp.id[i];
+    }
+  /* Where S has roles, the forest's edges do nothing.  */
+  for (uint32_t e = 0; ok && s->role && e < s->g.nedges; e++)
+    ok = s->role[e] != PP_SEG_ROLE_TREE
+	 || a.op[e].kind != PP_SEG_OP_ADD || (a.op[e].val == 0 && a.val2[e] == 0);
+  free (edges);
+  if (a.op)
+    pp_seg_actions_free (&a);
+  pp_ppp_free (&ppp);
+  return ok;
+}
+
 /* Decodes every number of P (S's numbering) into tokens.  */
 static void
 decode_all (const pp_seg_graph *s, const pp_paths *p)
@@ -189,6 +255,7 @@ main (void)
 {
   struct unit_property same = { .name = "segments: the supergraph's paths are exactly the program's depth-k walks, each numbered once (brute force)" };
   struct unit_property given = { .name = "segments: with the plugin's roles, S is cut at the copies' own backedges and never on their forests" };
+  struct unit_property acts = { .name = "segments: the actions (values on the chords, none on the forest) give every segment its number and every interesting one its slot" };
   struct unit_property shape = { .name = "segments: copies to depth k, one per open call chain; a call deeper is a summary edge" };
   unsigned long long rng = 0x5e6;
   unsigned cases = 0, skipped = 0, inlined = 0;
@@ -291,6 +358,8 @@ main (void)
 		  walk_from (&w, v - s.copies[c].first_node);
 		}
 	    decode_all (&s, p);
+	    unit_check (&acts, actions_number (&s, p, &rng), "seed %llx: root %u, k %u",
+			seed, root, k);
 	    cases++;
 	    bool equal = !found.overflow && !decoded.overflow && found.n == decoded.n;
 	    if (equal)
@@ -316,6 +385,7 @@ main (void)
   unit_report (&same);
   unit_report (&shape);
   unit_report (&given);
+  unit_report (&acts);
   printf ("segments: %u supergraphs enumerated (%u too large), %u copies inlined\n",
 	  cases, skipped, inlined);
   return unit_exit_status ();
