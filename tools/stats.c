@@ -241,8 +241,13 @@ trace_stats (const char *path)
 	  t.nunits, t.nunits == 1 ? "" : "s");
   print_header (TABLE_VALUES, "witnesses");
   print_row (TABLE_VALUES, &total, "(total)");
-  printf ("  %" PRIu32 " thread%s recorded %" PRIu64 " bytes of trace\n",
+  /* A packed file's records are its threads' raw bits (as pathprof trace's
+     last line counts them); what they take there is said after.  */
+  printf ("  %" PRIu32 " thread%s recorded %" PRIu64 " bytes of trace",
 	  t.nthreads, t.nthreads == 1 ? "" : "s", (bits + 7) / 8);
+  if (t.packed_bytes)
+    printf (", packed into %" PRIu64 " bytes", t.packed_bytes);
+  putchar ('\n');
   trace_file_free (&t);
   return EXIT_SUCCESS;
 }

@@ -121,9 +121,9 @@ trace_command (int argc, char **argv)
       if (rc)
 	tool_error (NULL, "%s", err);
       else
-	printf ("%s: %u thread(s), %.0f bytes of records %s %" PRIu64 " bytes "
+	printf ("%s: %u thread(s), %" PRIu64 " bytes of records %s %" PRIu64 " bytes "
 		"(%.2f times smaller)\n", pack ? pack : unpack, t.nthreads,
-		(double) bits / 8, pack ? "packed into" : "in", bytes,
+		(bits + 7) / 8, pack ? "packed into" : "in", bytes,
 		bytes ? (double) bits / 8 / (double) bytes : 0.0);
       trace_file_free (&t);
       return rc ? 1 : 0;
