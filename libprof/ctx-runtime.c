@@ -703,8 +703,6 @@ sync_place (struct act *a)
 {
   if (!a->row->keyed)
     return;			/* sum[2] stays 0 */
-  if (__builtin_expect (!ipt.table, 0))
-    ipt.table = pp_ipt_segment_table ();
   take_seg (a);
   uint64_t next;
   if (ip_prog.piecewise)
@@ -865,6 +863,12 @@ static __attribute__ ((noinline)) uint64_t
 enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
 {
   ipt.busy = true;
+  /* A thread's first ENTER comes here (its stack is still empty): its
+     table of segments, which sync_place gives the code, is taken now, so
+     that the fast ways (enter_cont, enter_root, exit_cont) call nothing
+     and save no registers (NULL when out of memory: no cut in place).  */
+  if (!ipt.table)
+    ipt.table = pp_ipt_segment_table ();
   uint64_t frame = 0;
   uint32_t p = pp_ip_proc_of (u, function);
   /* The caller, if the call under way names this function: a call of a

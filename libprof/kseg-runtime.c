@@ -1178,6 +1178,16 @@ act_at (uint32_t i)
   return pp_act_at (&kt.stack, i, sizeof (struct act));
 }
 
+/* A new activation on top of the thread's stack, which has room for it.  */
+static inline struct act *
+push_top (void)
+{
+  struct act *a = act_at (__pathprof_ip_depth);
+  a->fr.depth = ++__pathprof_ip_depth;
+  a->fr.exit_adds = 0;
+  return a;
+}
+
 /* A new activation on top of the thread's stack, or NULL.  */
 static inline struct act *
 push_act (void)
@@ -1185,10 +1195,7 @@ push_act (void)
   if (__builtin_expect (__pathprof_ip_depth == kt.stack.cap, 0)
       && !pp_act_stack_grow (&kt.stack, sizeof (struct act)))
     return NULL;
-  struct act *a = act_at (__pathprof_ip_depth);
-  a->fr.depth = ++__pathprof_ip_depth;
-  a->fr.exit_adds = 0;
-  return a;
+  return push_top ();
 }
 
 /* The thread's frame for an untracked activation.  */
@@ -1590,25 +1597,29 @@ static uint64_t enter_root (uint32_t p, const void *self, struct act *c);
    changes the stack); a call the copy does not inline, from the top,
    enter_root, and so an indirect call's (its tag NULL: no copy inlines
    one; enter_slow would start a root too, the tag not naming the callee);
-   the rest enter_slow.  */
+   the rest enter_slow, and so a full stack's and a call edge that does
+   not add: the fast ways call nothing, so that they save no registers
+   (12 instructions a call).  */
 static inline __attribute__ ((always_inline)) uint64_t
 enter (uint32_t p, const void *self)
 {
   struct act *c = (struct act *) (uintptr_t) __pathprof_ip_caller;
-  if (__builtin_expect (c && !kt.busy && c->fr.depth == __pathprof_ip_depth
+  uint32_t depth = __pathprof_ip_depth;
+  if (__builtin_expect (c && !kt.busy && c->fr.depth == depth && depth < kt.stack.cap
 			&& (c->fr.tag == self || !c->fr.tag), 1))
     {
       const struct cont *k = c->fr.tag ? continuation (c, p) : NULL;
       if (__builtin_expect (!k, 0))
 	return enter_root (p, self, c);
+      if (__builtin_expect (!k->call_adds, 0))
+	return enter_slow (p, self);
       kt.busy = true;
       __pathprof_ip_caller = 0;
       c->fr.tag = NULL;
-      struct act *a = push_act ();
-      if (a)
-	continue_in (a, c, k);
+      struct act *a = push_top ();
+      continue_in (a, c, k);
       kt.busy = false;
-      return a ? (uintptr_t) a : untracked ();
+      return (uintptr_t) a;
     }
   return enter_slow (p, self);
 }
@@ -1626,11 +1637,10 @@ enter_root (uint32_t p, const void *self, struct act *c)
   kt.busy = true;
   __pathprof_ip_caller = 0;
   c->fr.tag = NULL;
-  struct act *a = push_act ();
-  if (a)
-    start_root (a, R);
+  struct act *a = push_top ();	/* enter saw room */
+  start_root (a, R);
   kt.busy = false;
-  return a ? (uintptr_t) a : untracked ();
+  return (uintptr_t) a;
 }
 
 uint64_t
@@ -1639,6 +1649,14 @@ pp_kseg_enter (uint32_t p, const void *self)
   /* A unit the numbering does not know (p NONE) must not match a call
      whose copy inlines no callee (struct cont's proc NONE).  */
   return p == NONE ? enter_slow (p, self) : enter (p, self);
+}
+
+/* ENTER before the program is set up (out of line: the fast way calls
+   nothing).  */
+static __attribute__ ((noinline)) uint64_t
+enter_unset (struct __pathprof_unit *u, uint32_t function, const void *self)
+{
+  return pp_kseg_enter (pp_ip_set_up (u, function), self);
 }
 
 /* The segments' units' ENTER (pathprof-abi.h): a unit's ip_first is set
@@ -1650,7 +1668,7 @@ __pathprof_seg_enter (struct __pathprof_unit *u, uint32_t function, const void *
 {
   uint64_t first = __atomic_load_n (&u->ip_first, __ATOMIC_ACQUIRE);
   if (__builtin_expect (first == 0, 0))
-    return pp_kseg_enter (pp_ip_set_up (u, function), self);
+    return enter_unset (u, function, self);
   return enter ((uint32_t) (first - 1) + function, self);
 }
 
