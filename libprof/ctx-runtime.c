@@ -976,17 +976,41 @@ exit_cont (uint64_t frame)
   ipt.busy = false;
 }
 
+/* A root's EXIT (the top of the stack; not piecewise with no call open):
+   its path counted, the one it suspended resumed, as exit_slow does it
+   without its cases.  */
+static __attribute__ ((noinline)) void
+exit_root (struct act *a)
+{
+  ipt.busy = true;
+  take_seg (a);
+  end_path (a);
+  resume (a);
+  uint32_t depth = --__pathprof_ip_depth;
+  if (depth)
+    sync_place (act_at (depth - 1));
+  ipt.busy = false;
+}
+
 /* EXIT.  Most activations continued their caller's path, which goes on
-   after this one's segment: exit_cont, as ENTER's continuation; the rest
-   (a root, a piecewise return with no call open) exit_slow.  */
+   after this one's segment: exit_cont, as ENTER's continuation; most
+   others are roots: exit_root; the rest (a piecewise return with no call
+   open, a probe that finds activations a longjmp passed) exit_slow.  */
 PP_EXPORT void
 __pathprof_ip_exit (uint64_t frame)
 {
-  const struct act *a = (const struct act *) (uintptr_t) frame;
+  struct act *a = (struct act *) (uintptr_t) frame;
   uint32_t depth = __pathprof_ip_depth;
-  if (__builtin_expect (!ipt.busy && !ipt.lost && a->fr.depth == depth && !a->root
+  if (__builtin_expect (!ipt.busy && a->fr.depth == depth
 			&& !(ip_prog.piecewise && ipt.base == depth - 1 && !ipt.open), 1))
-    exit_cont (frame);
+    {
+      if (a->root)
+	exit_root (a);
+      else if (!ipt.lost)
+	exit_cont (frame);
+      else
+	exit_slow (frame);
+    }
   else
     exit_slow (frame);
 }
