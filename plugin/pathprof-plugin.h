@@ -203,7 +203,8 @@ struct probe_target
   tree keyed_marker;		/* stands for a keyed count until expanded */
   tree unit;			/* the unit's registration record */
   tree trace_enter, trace_witness, trace_last, trace_land;	/* libprof's */
-  tree trace_flush_marker;	/* stands for a flush of pending bits */
+  /* The trace mode's markers (trace-probes.cc, "Markers").  */
+  tree trace_m_enter, trace_m_witness, trace_m_last, trace_m_flush, trace_m_direct;
   tree trace_tls;		/* libprof's struct __pathprof_trace_thread */
   tree ip_enter, ip_edge, ip_cut, ip_return, ip_exit, ip_jump, ip_land;
   bool calls;			/* the mode probes calls (interprocedural) */
@@ -254,6 +255,17 @@ char *absolute_unit_name (void);
 /* Registers the pass that takes the probes out of GCC's function summaries
    before the IPA inliner reads them.  */
 void register_inliner_view (const char *plugin_name);
+
+/* trace-probes.cc.  */
+
+/* Registers the pass after GCC's inliner that expands the trace mode's
+   markers (trace-probes.cc, "Markers").  */
+void register_trace_pass (const char *plugin_name);
+/* Keeps what that pass needs of the unit's T.  */
+void keep_trace_target (const probe_target &t);
+/* Whether the markers wait for that pass: not when the unit goes out as
+   LTO bytecode, whose bodies it does not see.  */
+bool trace_markers_late (void);
 
 /* use.cc.  */
 

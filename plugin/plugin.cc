@@ -423,6 +423,8 @@ instrument_unit (void)
   notes.nfunctions = fns.length ();
   notes.functions = fns.address ();
   emit_unit_record (notes, target, value_kind, total);
+  if (option_mode->traced && trace_markers_late ())
+    keep_trace_target (target);
   target.trace_key_fn.release ();
   for (pp_function_notes &fn : fns)
     free_function_notes (fn);
@@ -484,5 +486,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   register_callback (plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
   if (!option_use)
     register_inliner_view (plugin_name);
+  if (!option_use && option_mode->traced)
+    register_trace_pass (plugin_name);
   return 0;
 }

@@ -165,32 +165,29 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
       return;
     case PP_PROBE_TRACE_ENTER:
       {
-	tree word = make_temp_ssa_name (counter_type (), NULL, "PP_trace_frame");
-	gcall *call = gimple_build_call (t.trace_enter, 3,
+	/* The markers (trace-probes.cc, "Markers"): the frame word's local
+	   is ENTER's result, each record names its activation by it.  */
+	tree key = rec.entered_in_place ? trace_key_address (t, rec.index)
+		   : null_pointer_node;
+	gcall *call = gimple_build_call (t.trace_m_enter, 5,
 					 build_fold_addr_expr (t.unit),
 					 build_int_cst (unsigned_type_node, rec.index),
-					 build_int_cst (unsigned_type_node, p.operand));
-	gimple_call_set_lhs (call, word);
+					 build_int_cst (unsigned_type_node, p.operand),
+					 key,
+					 build_int_cst (unsigned_type_node,
+							rec.entered_in_place));
+	gimple_call_set_lhs (call, trace_frame (s));
 	gimple_seq_add_stmt (seq, call);
-	if (rec.entered_in_place)
-	  {
-	    s.enter = call;	/* expand_enter stores the frame word */
-	    trace_frame (s);
-	  }
-	else
-	  gimple_seq_add_stmt (seq, gimple_build_assign (trace_frame (s), word));
-	start_pending (s, seq);
 	return;
       }
     case PP_PROBE_TRACE_WITNESS:
       {
-	/* A call that expand_witness turns into the write in place; the
-	   activation's last record also puts the caller's state back.  */
 	bool last = p.operand2 & PP_TRACE_LAST;
-	tree k = build_int_cst (unsigned_type_node, p.index);
-	(last ? s.trace_lasts : s.witnesses)
-	  .safe_push (emit_trace_call (last ? t.trace_last : t.trace_witness, s,
-				       last, k, NULL_TREE, seq));
+	emit_trace_call (last ? t.trace_m_last : t.trace_m_witness, s, true,
+			 build_int_cst (unsigned_type_node, p.index),
+			 build_int_cst (unsigned_type_node,
+					pp_trace_width (rec.plan.nvalues)),
+			 seq);
 	/* A function that calls setjmp keeps nothing pending: what a local
 	   holds when a longjmp returns is not to be relied on (and its setjmp
 	   calls, which start their blocks, get no flush before them).  */
@@ -416,7 +413,7 @@ insert_probes (const function_record &rec, const probe_target &t)
     function_calls (calls);
   if (option_mode->traced)
     mark_trace_flushes (t, s);
-  announce_direct_calls (rec, t);
+  announce_direct_calls (rec, t, s);
   for (uint32_t i = 0; i < plan.nprobes;)
     {
       const pp_probe &first = plan.probes[i];
@@ -442,14 +439,10 @@ insert_probes (const function_record &rec, const probe_target &t)
   gsi_commit_edge_inserts ();
   for (gimple *marker : s.keyed)
     expand_keyed (rec, t, marker);
-  for (gimple *call : s.witnesses)
-    expand_witness (t, s, call, pp_trace_width (plan.nvalues));
-  for (gimple *call : s.trace_lasts)
-    expand_witness (t, s, call, pp_trace_width (plan.nvalues), true);
-  for (gimple *marker : s.trace_flushes)
-    expand_flush (t, s, marker);
-  if (s.enter)
-    expand_enter (t, s.enter, s.frame, rec.index, pp_trace_width (plan.nvalues));
+  /* The trace mode's records stay markers until GCC has inlined
+     (trace-probes.cc), unless the unit goes out as LTO bytecode.  */
+  if (option_mode->traced && !trace_markers_late ())
+    expand_trace_markers (t);
   for (unsigned k = 0; k < s.steps.length (); k++)
     expand_step (t, s, s.steps[k], s.step_args[k]);
   expand_sites (rec, t);

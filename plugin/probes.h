@@ -21,16 +21,12 @@ struct site_state
   tree value2 = NULL_TREE;
   tree frame = NULL_TREE;	/* the trace frame word (ENTER's result) */
   auto_vec<gimple *> keyed;	/* the keyed counts' markers (expand_keyed) */
-  auto_vec<gimple *> witnesses;	/* the witnesses' calls (expand_witness) */
-  auto_vec<gimple *> trace_lasts; /* the last witnesses' calls (expand_witness) */
-  auto_vec<gimple *> trace_flushes; /* the pending bits' flushes (expand_flush) */
   /* The trace mode's pending bits: a traced function gathers its witnesses
-     in a local, trace_n bits of trace_acc, written out before a call, a
-     LAND, with the activation's last record or when they would pass
+     (and those of the callees GCC inlined into it, trace-probes.cc) in a
+     local, trace_n bits of trace_acc, written out before a call, a LAND,
+     with the activation's last record or when they would pass
      PP_TRACE_PENDING_MAX bits.  */
   tree trace_acc = NULL_TREE, trace_n = NULL_TREE;
-  gimple *enter = NULL;		/* ENTER of a function called directly
-				   (expand_enter) */
   auto_vec<gimple *> steps;	/* segments' EDGE calls (expand_step) */
   auto_vec<gimple *> returns;	/* segments' RETURN calls (expand_return) */
   auto_vec<gimple *> exits;	/* segments' EXIT calls (expand_exit) */
@@ -102,28 +98,29 @@ void expand_exit (const probe_target &t, gimple *call);
 void insert_call_probes (const probe_target &t, site_state &s,
 			 const auto_vec<gcall *> &calls);
 
-/* The trace mode (trace-probes.cc).  */
+/* The trace mode (trace-probes.cc).  Its records are markers, calls of
+   probe_target's trace_m_*, from the plan's probes until GCC has inlined,
+   then expanded into their code in place ("Markers" there).  */
 
-/* A witness's call (of an activation's last witness: LAST) -> its record
-   in place.  */
-/* The trace mode's pending bits (site_state trace_acc): a marker call
-   before every call of the function that may enter traced code, leave it or
-   not return, that expand_flush turns into the write.  */
-void mark_trace_flushes (const probe_target &t, site_state &s);
+/* The marker of a flush of the pending bits, into SEQ.  */
 gimple *emit_trace_flush (const probe_target &t, site_state &s, gimple_seq *seq);
-void expand_flush (const probe_target &t, site_state &s, gimple *marker);
-void expand_witness (const probe_target &t, site_state &s, gimple *call,
-		     unsigned width, bool last = false);
-/* Where a traced function's pending bits start empty: after its ENTER.  */
-void start_pending (site_state &s, gimple_seq *seq);
+/* A flush's marker before every call of cfun that may enter traced code,
+   leave the function or not return.  */
+void mark_trace_flushes (const probe_target &t, site_state &s);
+/* A direct call's marker before each direct call of rec: it tells the
+   callee's ENTER who calls.  */
+void announce_direct_calls (const function_record &rec, const probe_target &t,
+			    site_state &s);
+/* Before each call site of rec: its record and announcement, in place.  */
+void expand_sites (const function_record &rec, const probe_target &t);
+/* The address that is function INDEX's key (pathprof-abi.h): its own where
+   code may call it by its address, else its byte's in the key array.  */
+tree trace_key_address (const probe_target &t, uint32_t index);
+/* cfun's markers into their code (the whole function's, and of every
+   callee GCC inlined into it).  */
+void expand_trace_markers (const probe_target &t);
 /* The most pending bits: with the cursor's offset in its byte (< 8), one
    unaligned 8-byte OR puts them in place.  */
 #define PP_TRACE_PENDING_MAX 57
-/* Direct calls of the function tell their callee's ENTER who calls.  */
-void announce_direct_calls (const function_record &rec, const probe_target &t);
-void expand_sites (const function_record &rec, const probe_target &t);
-/* ENTER of a function called directly -> its check in place.  */
-void expand_enter (const probe_target &t, gimple *call, tree frame, uint32_t index,
-		   unsigned width);
 
 #endif

@@ -103,19 +103,38 @@ declare_trace_runtime (probe_target &t)
 {
   tree u32 = unsigned_type_node;
   tree u64 = long_long_unsigned_type_node;
-  t.trace_enter = build_fn_decl ("__pathprof_trace_enter",
-				 build_function_type_list (u64, ptr_type_node, u32,
-							   u32, NULL_TREE));
-  t.trace_witness = build_fn_decl ("__pathprof_trace_witness",
-				   build_function_type_list (void_type_node, u64, u32,
-							     NULL_TREE));
-  t.trace_last = build_fn_decl ("__pathprof_trace_last",
-				build_function_type_list (void_type_node, u64, u64,
-							  u32, NULL_TREE));
-  /* Stands for a flush of the pending bits until expand_flush.  */
-  t.trace_flush_marker = build_fn_decl ("__pathprof_trace_flush_marker",
-					build_function_type_list (void_type_node,
-								  NULL_TREE));
+  /* Leaf (calls no code of the unit, so in a function that calls setjmp a
+     call of it needs no abnormal edge: the pass after the inliner adds
+     them to such functions' blocks), as the markers the records stand as
+     until GCC has inlined (trace-probes.cc, "Markers"), which are never
+     defined, so that one left over fails the link.  */
+  auto leaf = [] (const char *name, tree type) {
+    tree fn = build_fn_decl (name, type);
+    DECL_ATTRIBUTES (fn) = tree_cons (get_identifier ("leaf"), NULL_TREE,
+				      DECL_ATTRIBUTES (fn));
+    return fn;
+  };
+  t.trace_enter = leaf ("__pathprof_trace_enter",
+			build_function_type_list (u64, ptr_type_node, u32, u32, NULL_TREE));
+  t.trace_witness = leaf ("__pathprof_trace_witness",
+			  build_function_type_list (void_type_node, u64, u32, NULL_TREE));
+  t.trace_last = leaf ("__pathprof_trace_last",
+		       build_function_type_list (void_type_node, u64, u64, u32,
+						 NULL_TREE));
+  t.trace_m_enter = leaf ("__pathprof_trace_m_enter",
+			    build_function_type_list (u64, ptr_type_node, u32, u32,
+						      ptr_type_node, u32, NULL_TREE));
+  t.trace_m_witness = leaf ("__pathprof_trace_m_witness",
+			      build_function_type_list (void_type_node, u64, u32,
+							u32, NULL_TREE));
+  t.trace_m_last = leaf ("__pathprof_trace_m_last",
+			   build_function_type_list (void_type_node, u64, u32, u32,
+						     NULL_TREE));
+  t.trace_m_flush = leaf ("__pathprof_trace_m_flush",
+			    build_function_type_list (void_type_node, u64, NULL_TREE));
+  t.trace_m_direct = leaf ("__pathprof_trace_m_direct",
+			     build_function_type_list (void_type_node, u64,
+						       ptr_type_node, NULL_TREE));
   tree thread_type = make_node (RECORD_TYPE);
   tree fields = NULL_TREE;
   t.tls_buf = build_field (build_pointer_type (u64), "buf", &fields);
