@@ -122,19 +122,19 @@ declare_trace_runtime (probe_target &t)
 		       build_function_type_list (void_type_node, u64, u64, u32,
 						 NULL_TREE));
   t.trace_m_enter = leaf ("__pathprof_trace_m_enter",
-			    build_function_type_list (u64, ptr_type_node, u32, u32,
-						      ptr_type_node, u32, NULL_TREE));
+			  build_function_type_list (u64, ptr_type_node, u32, u32,
+						    ptr_type_node, u32, NULL_TREE));
   t.trace_m_witness = leaf ("__pathprof_trace_m_witness",
-			      build_function_type_list (void_type_node, u64, u32,
-							u32, NULL_TREE));
+			    build_function_type_list (void_type_node, u64, u32, u32,
+						      NULL_TREE));
   t.trace_m_last = leaf ("__pathprof_trace_m_last",
-			   build_function_type_list (void_type_node, u64, u32, u32,
-						     NULL_TREE));
+			 build_function_type_list (void_type_node, u64, u32, u32,
+						   NULL_TREE));
   t.trace_m_flush = leaf ("__pathprof_trace_m_flush",
-			    build_function_type_list (void_type_node, u64, NULL_TREE));
+			  build_function_type_list (void_type_node, u64, NULL_TREE));
   t.trace_m_direct = leaf ("__pathprof_trace_m_direct",
-			     build_function_type_list (void_type_node, u64,
-						       ptr_type_node, NULL_TREE));
+			   build_function_type_list (void_type_node, u64, ptr_type_node,
+						     NULL_TREE));
   tree thread_type = make_node (RECORD_TYPE);
   tree fields = NULL_TREE;
   t.tls_buf = build_field (build_pointer_type (u64), "buf", &fields);
