@@ -834,7 +834,7 @@ expand_trace_markers (const probe_target &t)
 
 static probe_target late_target;
 static bool late_target_kept;
-static tree late_roots[9];
+static tree late_roots[10];
 static const struct ggc_root_tab late_root_tab[] = {
   { &late_roots[0], ARRAY_SIZE (late_roots), sizeof (tree), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
@@ -859,7 +859,7 @@ keep_trace_target (const probe_target &t)
   late_target.trace_m_witness = late_roots[6] = t.trace_m_witness;
   late_target.trace_m_last = late_roots[7] = t.trace_m_last;
   late_target.trace_m_flush = late_roots[8] = t.trace_m_flush;
-  late_target.trace_m_direct = t.trace_m_direct;	/* the calls keep it */
+  late_target.trace_m_direct = late_roots[9] = t.trace_m_direct;
   /* The thread state's fields: its type's, which the TLS variable keeps.  */
   late_target.tls_buf = t.tls_buf;
   late_target.tls_cursor = t.tls_cursor;
