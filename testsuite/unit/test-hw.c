@@ -191,6 +191,124 @@ check_replacement (void)
   hw_hpt_free (&h);
 }
 
+/* ---- The Hot Path Table and the complete profile against plain tables:
+   random sequences of few distinct paths (the same path again and again, as
+   a loop's), tables small enough to evict.  */
+
+struct ref_entry
+{
+  hw_path path;
+  uint32_t count;
+  uint64_t used;
+  bool valid;
+};
+
+static uint32_t
+ref_set (uint32_t sets, int index, const hw_path *p)
+{
+  uint64_t x = p->start >> 4;
+  if (index == HW_INDEX_XOR)
+    x ^= p->length ^ p->outcomes ^ (p->outcomes >> 32);
+  return (uint32_t) (x % sets);
+}
+
+static void
+ref_hpt_add (struct ref_entry *e, uint32_t ways, uint32_t sets, int index, int replace,
+	     uint64_t clock, const hw_path *p, uint32_t count)
+{
+  struct ref_entry *set = e + (size_t) ref_set (sets, index, p) * ways, *victim = NULL;
+  for (uint32_t w = 0; w < ways; w++)
+    if (set[w].valid && hw_path_equal (&set[w].path, p))
+      {
+	set[w].count = set[w].count > UINT32_MAX - count ? UINT32_MAX
+		       : set[w].count + count;
+	set[w].used = clock;
+	return;
+      }
+  for (uint32_t w = 0; w < ways && !victim; w++)
+    if (!set[w].valid)
+      victim = &set[w];
+  if (!victim)
+    {
+      /* The least counted (then least recently used), or the least
+	 recently used; the first of equals.  */
+      victim = &set[0];
+      for (uint32_t w = 1; w < ways; w++)
+	{
+	  const struct ref_entry *o = &set[w];
+	  if (replace == HW_REPLACE_LFU
+	      ? o->count < victim->count
+		|| (o->count == victim->count && o->used < victim->used)
+	      : o->used < victim->used)
+	    victim = &set[w];
+	}
+    }
+  *victim = (struct ref_entry) { *p, count, clock, true };
+}
+
+static void
+check_tables (void)
+{
+  struct unit_property hpt = { .name = "hw: the HPT equals a plain set-associative table, entry by entry (LFU, LRU, repeated paths, evictions)" };
+  struct unit_property prof = { .name = "hw: the complete profile counts each path as a plain list does" };
+  unsigned long long rng = 11;
+  for (int c = 0; c < 400; c++)
+    {
+      uint32_t ways = 1u << (unit_rand (&rng) % 3), sets = 1 + (uint32_t) (unit_rand (&rng) % 8);
+      int index = c % 2 ? HW_INDEX_XOR : HW_INDEX_ADDRESS;
+      int replace = c % 4 < 2 ? HW_REPLACE_LFU : HW_REPLACE_LRU;
+      hw_hpt h;
+      hw_hpt_init (&h, ways * sets, ways, index, replace);
+      hw_profile pr;
+      hw_profile_init (&pr);
+      static struct ref_entry ref[64];
+      static hw_path distinct[2048];
+      static uint64_t counts[2048];
+      memset (ref, 0, sizeof ref);
+      memset (counts, 0, sizeof counts);
+      /* Up to 2,048 distinct paths (distinct starts): the profile grows
+	 past its first 1,024 slots in some cases.  */
+      size_t ndistinct = 1 + unit_rand (&rng) % (c % 5 == 0 ? 2048 : 24);
+      for (size_t i = 0; i < ndistinct; i++)
+	distinct[i] = (hw_path) { 0x1000 + 16 * ((37 * i) % 4096), unit_rand (&rng) % 4,
+				  (uint8_t) (1 + unit_rand (&rng) % 8) };
+      bool same = true;
+      size_t i = 0;
+      for (int step = 0; step < 3000; step++)
+	{
+	  if (unit_rand (&rng) % 3 == 0)	/* else the same path again */
+	    i = unit_rand (&rng) % ndistinct;
+	  uint32_t count = unit_rand (&rng) % 8 == 0 ? UINT32_MAX / 2 : 1;
+	  hw_hpt_add (&h, &distinct[i], count);
+	  ref_hpt_add (ref, ways, sets, index, replace, h.clock, &distinct[i], count);
+	  hw_profile_add (&pr, &distinct[i], count);
+	  counts[i] += count;
+	}
+      for (uint32_t k = 0; k < ways * sets; k++)
+	same &= h.e[k].valid == ref[k].valid
+		&& (!ref[k].valid || (hw_path_equal (&h.e[k].path, &ref[k].path)
+				      && h.e[k].count == ref[k].count
+				      && h.e[k].used == ref[k].used));
+      unit_check (&hpt, same, "case %d: %u ways, %u sets, %zu paths", c, ways, sets,
+		  ndistinct);
+      bool counted = true;
+      size_t n = 0;
+      for (size_t k = 0; k < ndistinct; k++)
+	if (counts[k])
+	  {
+	    n++;
+	    const hw_profile_entry *e = hw_profile_find (&pr, &distinct[k]);
+	    counted &= e && e->count == counts[k];
+	  }
+      unit_check (&prof, counted && pr.n == n, "case %d: %zu paths counted, %zu drawn",
+		  c, pr.n, n);
+      hw_hpt_free (&h);
+      hw_profile_free (&pr);
+    }
+  unit_report (&hpt);
+  unit_report (&prof);
+}
+
 struct counter
 {
   unsigned branches, samples;
@@ -270,6 +388,7 @@ main (void)
 {
   check_stack ();
   check_replacement ();
+  check_tables ();
   check_readers ();
   return unit_exit_status ();
 }
