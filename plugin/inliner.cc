@@ -27,6 +27,9 @@
      are renamed;
    - calls to libprof and calls whose arguments are probes (atomic
      increments) keep their place: their call summaries are set to zero;
+   - the functions that were const or pure before their probes (plugin.cc
+     drops the flags) have them back while GCC summarises, so that a call
+     of one is summarised by its arguments as in the plain build;
    - what else is left (the keyed checks' conditions, values passed to
      libprof calls) has its size and time (GCC's estimate_num_insns and its
      extra unit for a register array index, time weighted by the block's
@@ -300,6 +303,68 @@ restore_probes (const auto_vec<held_probe> &held)
   update_ssa (TODO_update_ssa_only_virtuals);
 }
 
+/* The functions that were const or pure before their probes, by DECL_UID
+   (a node may go before the inliner view runs; its uid is never reused).
+   GCC summarises a call of a const function by its arguments ("op2
+   changed" for a result computed from op2 alone): with the probes' writes,
+   every such call of an instrumented function was a statement of no known
+   value, and a caller of a few of them grew past the inliner's limits (xz's
+   match(), whose get_dist_slot (distance) feeds 16 of its 75 size units).  */
+struct purity
+{
+  unsigned uid;
+  bool is_const, looping;
+};
+static vec<purity> purities;
+
+void
+note_purity (cgraph_node *node)
+{
+  tree decl = node->decl;
+  if (TREE_READONLY (decl) || DECL_PURE_P (decl))
+    purities.safe_push ({ DECL_UID (decl), (bool) TREE_READONLY (decl),
+			  (bool) DECL_LOOPING_CONST_OR_PURE_P (decl) });
+}
+
+/* The nodes of the functions noted (set_purities fills it), whose flags
+   are given back while the unit is summarised again.  */
+static hash_set<cgraph_node *> *pure_nodes;
+
+/* Gives the functions noted their flags back (ON), or takes them away
+   again, as plugin.cc did.  */
+static void
+set_purities (bool on)
+{
+  cgraph_node *node;
+  FOR_EACH_DEFINED_FUNCTION (node)
+    for (const purity &p : purities)
+      if (p.uid == DECL_UID (node->decl))
+	{
+	  if (!on)
+	    {
+	      node->set_const_flag (false, false);
+	      node->set_pure_flag (false, false);
+	    }
+	  else if (p.is_const)
+	    node->set_const_flag (true, p.looping);
+	  else
+	    node->set_pure_flag (true, p.looping);
+	  if (on)
+	    pure_nodes->add (node);
+	  break;
+	}
+}
+
+/* Does NODE call a function noted, which its summary sees as it was?  */
+static bool
+calls_noted_p (cgraph_node *node)
+{
+  for (cgraph_edge *e = node->callees; e; e = e->next_callee)
+    if (pure_nodes->contains (e->callee->ultimate_alias_target ()))
+      return true;
+  return false;
+}
+
 /* Takes NODE's probes out of its summary.  */
 static void
 unsummarise (cgraph_node *node)
@@ -311,7 +376,7 @@ unsummarise (cgraph_node *node)
   push_cfun (fn);
   auto_vec<held_probe> held;
   hold_probes (held);
-  if (!held.is_empty ())
+  if (!held.is_empty () || calls_noted_p (node))
     compute_fn_summary (node, false);
   unsummarise_rest (node, fn);
   if (!held.is_empty ())
@@ -324,11 +389,22 @@ unsummarise_unit (void)
 {
   /* No summaries: GCC will not inline.  */
   if (!ipa_fn_summaries || !ipa_size_summaries || !ipa_call_summaries)
-    return;
+    {
+      purities.release ();
+      return;
+    }
+  /* With the noted functions' flags back (nothing here rescans a call's
+     operands, so their calls keep their virtual operands).  */
+  hash_set<cgraph_node *> noted;
+  pure_nodes = &noted;
+  set_purities (true);
   cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION (node)
     if (node->has_gimple_body_p () && !node->inlined_to)
       unsummarise (node);
+  set_purities (false);
+  pure_nodes = NULL;
+  purities.release ();
 }
 
 namespace {

@@ -395,6 +395,7 @@ instrument_unit (void)
      call graph edges.  */
   for (function_record *rec : records)
     {
+      note_purity (rec->node);
       rec->node->set_const_flag (false, false);
       rec->node->set_pure_flag (false, false);
     }
