@@ -317,57 +317,55 @@ struct purity
 };
 static vec<purity> purities;
 
+static void
+drop_purity (cgraph_node *node)
+{
+  node->set_const_flag (false, false);
+  node->set_pure_flag (false, false);
+}
+
 void
-note_purity (cgraph_node *node)
+take_purity (cgraph_node *node)
 {
   tree decl = node->decl;
   if (TREE_READONLY (decl) || DECL_PURE_P (decl))
     purities.safe_push ({ DECL_UID (decl), (bool) TREE_READONLY (decl),
 			  (bool) DECL_LOOPING_CONST_OR_PURE_P (decl) });
+  drop_purity (node);
 }
 
-/* The nodes of the functions noted (set_purities fills it), whose flags
-   are given back while the unit is summarised again.  */
-static hash_set<cgraph_node *> *pure_nodes;
-
-/* Gives the functions noted their flags back (ON), or takes them away
-   again, as plugin.cc did.  */
+/* Gives the functions take_purity noted their flags back; NOTED gets
+   their nodes.  */
 static void
-set_purities (bool on)
+give_purity_back (hash_set<cgraph_node *> &noted)
 {
   cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION (node)
     for (const purity &p : purities)
       if (p.uid == DECL_UID (node->decl))
 	{
-	  if (!on)
-	    {
-	      node->set_const_flag (false, false);
-	      node->set_pure_flag (false, false);
-	    }
-	  else if (p.is_const)
+	  if (p.is_const)
 	    node->set_const_flag (true, p.looping);
 	  else
 	    node->set_pure_flag (true, p.looping);
-	  if (on)
-	    pure_nodes->add (node);
+	  noted.add (node);
 	  break;
 	}
 }
 
-/* Does NODE call a function noted, which its summary sees as it was?  */
+/* Does NODE call one of NOTED, whose summary sees it as it was?  */
 static bool
-calls_noted_p (cgraph_node *node)
+calls_noted_p (cgraph_node *node, hash_set<cgraph_node *> &noted)
 {
   for (cgraph_edge *e = node->callees; e; e = e->next_callee)
-    if (pure_nodes->contains (e->callee->ultimate_alias_target ()))
+    if (noted.contains (e->callee->ultimate_alias_target ()))
       return true;
   return false;
 }
 
 /* Takes NODE's probes out of its summary.  */
 static void
-unsummarise (cgraph_node *node)
+unsummarise (cgraph_node *node, hash_set<cgraph_node *> &noted)
 {
   function *fn = DECL_STRUCT_FUNCTION (node->decl);
   ipa_fn_summary *info = ipa_fn_summaries->get (node);
@@ -376,7 +374,7 @@ unsummarise (cgraph_node *node)
   push_cfun (fn);
   auto_vec<held_probe> held;
   hold_probes (held);
-  if (!held.is_empty () || calls_noted_p (node))
+  if (!held.is_empty () || calls_noted_p (node, noted))
     compute_fn_summary (node, false);
   unsummarise_rest (node, fn);
   if (!held.is_empty ())
@@ -396,14 +394,13 @@ unsummarise_unit (void)
   /* With the noted functions' flags back (nothing here rescans a call's
      operands, so their calls keep their virtual operands).  */
   hash_set<cgraph_node *> noted;
-  pure_nodes = &noted;
-  set_purities (true);
+  give_purity_back (noted);
   cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION (node)
     if (node->has_gimple_body_p () && !node->inlined_to)
-      unsummarise (node);
-  set_purities (false);
-  pure_nodes = NULL;
+      unsummarise (node, noted);
+  for (cgraph_node *n : noted)
+    drop_purity (n);
   purities.release ();
 }
 

@@ -255,9 +255,9 @@ char *absolute_unit_name (void);
 /* Registers the pass that takes the probes out of GCC's function summaries
    before the IPA inliner reads them.  */
 void register_inliner_view (const char *plugin_name);
-/* NODE was const or pure before its probes, which drop that: GCC's
-   summaries see it as it was (inliner.cc).  Call before the flags go.  */
-void note_purity (cgraph_node *node);
+/* Takes NODE's const and pure flags away (its probes write memory), noting
+   them so that GCC's summaries see it as it was (inliner.cc).  */
+void take_purity (cgraph_node *node);
 
 /* trace-probes.cc.  */
 

@@ -394,11 +394,7 @@ instrument_unit (void)
      the calls' operands, re-merge split blocks, and rebuild SSA and the
      call graph edges.  */
   for (function_record *rec : records)
-    {
-      note_purity (rec->node);
-      rec->node->set_const_flag (false, false);
-      rec->node->set_pure_flag (false, false);
-    }
+    take_purity (rec->node);
   for (function_record *rec : records)
     {
       push_cfun (DECL_STRUCT_FUNCTION (rec->node->decl));
