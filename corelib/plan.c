@@ -15,6 +15,7 @@
 #include "edgeprof.h"
 #include "paths.h"
 #include "ppp.h"
+#include "segments.h"
 #include "trace.h"
 
 void
@@ -474,6 +475,61 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
   pp_free (land);
   pp_free (zero);
   pp_free (role);
+  return PP_PLAN_OK;
+}
+
+int
+pp_plan_compiled_root (const pp_graph *g, const pp_seg_graph *s,
+		       const pp_seg_actions *a, uint64_t npaths, pp_plan *out)
+{
+  if (s->ncopies != 1 || s->g.nnodes != g->nnodes || plan_alloc (out, 2 * g->nedges + 1))
+    return s->ncopies != 1 || s->g.nnodes != g->nnodes ? PP_PLAN_EGRAPH : PP_PLAN_ENOMEM;
+  out->pack_bits = 1;
+  out->npaths = npaths;
+  out->nvalues = (uint32_t) npaths;
+  uint64_t entry = a->start_r[s->g.entry];
+  bool ok = entry != PP_SEG_NOSTART && npaths <= UINT32_MAX;
+  for (uint32_t e = 0; ok && e < g->nedges; e++)
+    {
+      const pp_edge *ed = &g->edges[e];
+      uint32_t se = pp_seg_edge (s, 0, e);
+      const pp_seg_op *op = se == UINT32_MAX ? NULL : &a->op[se];
+      uint8_t kind = op ? op->kind : PP_SEG_OP_NONE;
+      uint64_t val = kind == PP_SEG_OP_ADD || kind == PP_SEG_OP_CUT ? op->val : 0;
+      if (!pp_trace_real_flags (ed->flags))
+	{
+	  /* A fake edge carries no probe: a leave where the process ends
+	     (a block without successors) counts nothing, as libprof's EXIT
+	     is not reached there; anything else cannot be planned.  */
+	  ok = (ed->dst == g->exit && ed->src != g->entry && kind != PP_SEG_OP_CUT
+		&& kind != PP_SEG_OP_SET)
+	       || (ed->flags & PP_EDGE_EXIT_ENTRY);
+	  continue;
+	}
+      if (kind == PP_SEG_OP_SET || kind == PP_SEG_OP_LOST)
+	ok = false;
+      else if (ed->src == g->entry)
+	{
+	  ok = kind != PP_SEG_OP_CUT && ed->dst != g->exit;
+	  add_probe (out, PP_PROBE_PATH_SET, PP_SITE_EDGE, e, 0, 2 * (entry + val));
+	}
+      else if (kind == PP_SEG_OP_CUT)
+	{
+	  uint64_t next = a->start_r[op->to];
+	  ok = next != PP_SEG_NOSTART && ed->dst != g->exit;
+	  add_probe (out, PP_PROBE_PATH_COUNT, PP_SITE_EDGE, e, 0, 2 * val);
+	  add_probe (out, PP_PROBE_PATH_SET, PP_SITE_EDGE, e, 0, 2 * next);
+	}
+      else if (ed->dst == g->exit)
+	add_probe (out, PP_PROBE_PATH_COUNT, PP_SITE_EDGE, e, 0, 2 * val);
+      else if (val)
+	add_probe (out, PP_PROBE_PATH_ADD, PP_SITE_EDGE, e, 0, 2 * val);
+    }
+  if (!ok)
+    {
+      pp_plan_free (out);
+      return PP_PLAN_EGRAPH;
+    }
   return PP_PLAN_OK;
 }
 

@@ -119,6 +119,24 @@ pp_planner pp_plan_edge_counts, pp_plan_block_counts, pp_plan_coverage,
 int pp_plan_from_notes (const pp_function_notes *fn, const pp_mode_info *mode,
 			pp_plan *plan, char *err, size_t errlen);
 
+struct pp_seg_graph;
+struct pp_seg_actions;
+/* Compiled roots (the segments modes; libprof/kseg-runtime.c, "Compiled
+   roots"): the plan that counts the segments of a root numbered at compile
+   time whose supergraph S is one copy, of procedure graph G (a function
+   without calls), as the paths mode counts paths, from S's actions A
+   (segments.h) and its NPATHS segments: one register r, packed with one
+   bit (pack_bits 1: r holds twice the sum of the actions, so that the sum
+   modulo 2^64 is the segment's number modulo 2^63 shifted left by one, as
+   S numbers), set at the entry edge to the start of ENTRY's segments, added to on the chords,
+   counted and set again at each cut, counted on each real edge into EXIT;
+   a segment k counts in value k (npaths values).  Returns PP_PLAN_OK,
+   PP_PLAN_ENOMEM, or PP_PLAN_EGRAPH where S needs what such a plan cannot
+   do (a re-entry or an edge on no segment); on failure *out is empty.  */
+int pp_plan_compiled_root (const pp_graph *g, const struct pp_seg_graph *s,
+			   const struct pp_seg_actions *a, uint64_t npaths,
+			   pp_plan *out);
+
 
 #ifdef __cplusplus
 }

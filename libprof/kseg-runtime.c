@@ -92,7 +92,20 @@
    the others are counted as above.  A dump moves the slots' counts
    into the tables (pp_kseg_flush_slots).  A root whose supergraph is not
    the one the profile numbered (its code or a callee's changed) is said
-   once and counts every segment in the tables.  */
+   once and counts every segment in the tables.
+
+   Compiled roots (plugin/compiled.cc).  A function without calls is its
+   own supergraph whatever the program, so the plugin numbers it when it
+   compiles the unit (the same corelib code on the same notes) and its
+   code counts its segments as a root the way the paths mode counts paths,
+   in the unit's compiled_counts (pathprof-abi.h), which a dump moves into
+   the tables with the roots' own (pp_kseg_flush_slots) and a fork or
+   pathprof_reset zeroes.  Where a caller's copy continues its segment into
+   such a function, it must run as a copy, with ENTER: the function then
+   runs a clone of itself with the probes above.  It asks which
+   (__pathprof_seg_continues) only where a call is under way
+   (__pathprof_ip_caller) or the program is not set up: a compiled root's
+   call names no call, so from one it asks nothing.  */
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -1124,9 +1137,41 @@ hashed_of (const struct root *R)
   return __atomic_load_n (&R->hashed, __ATOMIC_ACQUIRE);
 }
 
+/* Compiled roots (pathprof-abi.h): FN (counts, npaths, procedure) for
+   each root every unit numbered when it was compiled.  */
+static void
+each_compiled (void (*fn) (uint64_t *, uint64_t, uint32_t))
+{
+  for (uint32_t u = 0; u < ip_prog.nunits; u++)
+    {
+      const struct __pathprof_unit *U = ip_prog.units[u];
+      uint32_t first = ks.layout->first_proc[u];
+      uint32_t end = u + 1 < ip_prog.nunits ? ks.layout->first_proc[u + 1]
+		     : ks.layout->prog.nprocs;
+      for (uint32_t i = 0; i < U->ncompiled; i++)
+	if (U->compiled[i].function < end - first)
+	  fn (U->compiled_counts + U->compiled[i].first, U->compiled[i].npaths,
+	      first + U->compiled[i].function);
+    }
+}
+
+static void
+flush_compiled (uint64_t *a, uint64_t n, uint32_t p)
+{
+  flush_array (a, n, NULL, 0, p);
+}
+
+static void
+zero_compiled (uint64_t *a, uint64_t n, uint32_t p)
+{
+  (void) p;
+  zero_array (a, n);
+}
+
 void
 pp_kseg_flush_slots (void)
 {
+  each_compiled (flush_compiled);
   for (uint32_t p = 0; ks.roots && p < ks.layout->prog.nprocs; p++)
     {
       struct root *R = __atomic_load_n (&ks.roots[p], __ATOMIC_ACQUIRE);
@@ -1145,6 +1190,7 @@ pp_kseg_flush_slots (void)
 void
 pp_kseg_reset_slots (void)
 {
+  each_compiled (zero_compiled);
   for (uint32_t p = 0; ks.roots && p < ks.layout->prog.nprocs; p++)
     {
       struct root *R = __atomic_load_n (&ks.roots[p], __ATOMIC_ACQUIRE);
@@ -1727,6 +1773,39 @@ enter_slow (uint32_t p, const void *self)
     }
   kt.busy = false;
   return frame ? frame : untracked ();
+}
+
+/* Compiled roots (pathprof-abi.h), whose code calls this where the call
+   under way names a caller or the program is not set up yet: the call
+   under way continues into SELF as ENTER would find (enter, enter_slow),
+   else it is taken as
+   enter_root takes a root's call, where the caller is the top of the
+   stack (otherwise the next probe of the thread abandons what a longjmp
+   passed, as it would after a call of code not instrumented).  */
+PP_EXPORT int
+__pathprof_seg_continues (struct __pathprof_unit *u, uint32_t function,
+			  const void *self)
+{
+  struct act *c = (struct act *) (uintptr_t) __pathprof_ip_caller;
+  uint64_t first = __atomic_load_n (&u->ip_first, __ATOMIC_ACQUIRE);
+  if (__builtin_expect (first == 0, 0) && !kt.busy)
+    {
+      /* The program's first probe: it is set up here as at ENTER, so
+	 that a dump finds it (a program whose roots all ran compiled).  */
+      pp_ip_set_up (u, function);
+      first = __atomic_load_n (&u->ip_first, __ATOMIC_ACQUIRE);
+    }
+  if (!c || kt.busy || first == 0 || c->fr.depth > __pathprof_ip_depth
+      || c->fr.tag != self)
+    return 0;
+  if (continuation (c, (uint32_t) (first - 1) + function))
+    return 1;
+  if (c->fr.depth == __pathprof_ip_depth)
+    {
+      __pathprof_ip_caller = 0;
+      c->fr.tag = NULL;
+    }
+  return 0;
 }
 
 PP_EXPORT void

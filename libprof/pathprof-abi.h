@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 13u
+#define PATHPROF_ABI_VERSION 14u
 
 /* What libprof exports: this ABI and pathprof.h (it is built with
    -fvisibility=hidden).  */
@@ -33,6 +33,18 @@ struct __pathprof_path_table
   uint32_t reserved;
   uint64_t npaths;		/* path numbers are 0 .. npaths-1 */
   void *table;			/* libprof's; 0 in the object file */
+};
+
+/* Segments modes: a root the plugin numbered when it compiled the unit
+   (libprof/kseg-runtime.c, "Compiled roots"): function `function` (its
+   notes index) counts segment n of its S (n < npaths) in the unit's
+   compiled_counts[first + n] when it runs as a root.  */
+struct __pathprof_compiled_root
+{
+  uint32_t function;
+  uint32_t reserved;
+  uint64_t first;
+  uint64_t npaths;
 };
 
 struct __pathprof_unit
@@ -59,7 +71,11 @@ struct __pathprof_unit
   const void *const *trace_addrs;
   const unsigned char *trace_info;
   uint32_t trace_nfunctions;	/* of both */
-  uint32_t reserved;
+  /* Segments modes (else 0): the roots the plugin numbered (compiled
+     roots, below), and their counts.  */
+  uint32_t ncompiled;
+  const struct __pathprof_compiled_root *compiled;
+  uint64_t *compiled_counts;
 };
 #define PP_TRACE_INFO_LEAF 0x80u
 
@@ -186,6 +202,13 @@ void __pathprof_seg_land (uint64_t frame, uint32_t block, uint32_t call);
    as the five words at `next` say.  */
 void __pathprof_seg_cut (uint64_t frame, uint32_t edge, uint64_t number,
 			 const void *next);
+/* Compiled roots: where __pathprof_ip_caller is not 0 when compiled root
+   `function` of unit u (at address self) starts, whether the call under
+   way continues its caller's segment into it: 1, and then the function
+   runs as the code that calls ENTER (the caller's copy of S inlines it);
+   else 0, the call taken as a root's, and it counts its own segments.  */
+int __pathprof_seg_continues (struct __pathprof_unit *u, uint32_t function,
+			      const void *self);
 /* Every interprocedural mode takes an edge in place (probes.h
    PP_PROBE_IP_ADD), as __pathprof_ip_step says, from the frame ENTER
    returned: context and piecewise paths add to the activation's sums A and

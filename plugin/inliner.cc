@@ -87,14 +87,18 @@ probe_operand_p (tree op)
 	 && pathprof_name_p (DECL_NAME (base));
 }
 
-/* STMT is a probe: it touches an object of pathprof's, or calls libprof.  */
+/* STMT is a probe: it touches an object of pathprof's, or calls libprof
+   or a compiled root's clone for ENTER (which runs in the function's place
+   where a caller's segment continues into it: compiled.cc).  */
 static bool
 probe_stmt_p (gimple *stmt)
 {
   if (gcall *call = dyn_cast <gcall *> (stmt))
     {
       tree fn = gimple_call_fndecl (call);
-      if (fn && pathprof_name_p (DECL_NAME (fn)))
+      if (fn && (pathprof_name_p (DECL_NAME (fn))
+		 || (DECL_NAME (fn)
+		     && strstr (IDENTIFIER_POINTER (DECL_NAME (fn)), ".pathprof."))))
 	return true;
       for (unsigned i = 0; i < gimple_call_num_args (call); i++)
 	if (probe_operand_p (gimple_call_arg (call, i)))

@@ -35,6 +35,15 @@ static const option_value witness_values[] = {
   {NULL, 0}
 };
 int option_all_witnesses;
+/* Segments: where roots are numbered, by the plugin where it can (a root
+   whose supergraph is its own function: compiled.cc) or always by libprof
+   at run time (for comparison).  */
+static const option_value roots_values[] = {
+  {"compiled", 1},
+  {"runtime", 0},
+  {NULL, 0}
+};
+int option_compiled_roots = 1;
 
 /* Interprocedural paths: Melski and Reps' context paths, their piecewise
    paths or depth-k segments (k the depth option), enum pp_ip_kind; the
@@ -284,6 +293,8 @@ parse_options (struct plugin_name_args *info)
       else if (strcmp (arg.key, "witnesses") == 0)
 	ok &= parse_choice ("witnesses", arg.value, witness_values,
 			    &option_all_witnesses);
+      else if (strcmp (arg.key, "roots") == 0)
+	ok &= parse_choice ("roots", arg.value, roots_values, &option_compiled_roots);
       else if (strcmp (arg.key, "interproc") == 0)
 	ok &= parse_choice ("interproc", arg.value, interproc_values,
 			    &option_interproc);
@@ -305,7 +316,7 @@ parse_options (struct plugin_name_args *info)
 	  else
 	    error ("pathprof: unknown option %<-fplugin-arg-pathprof-%s%>; valid "
 		   "options are: mode, weights, path-array-max, profile, "
-		   "interesting, witnesses, interproc, depth, use, verbose",
+		   "interesting, witnesses, interproc, depth, roots, use, verbose",
 		   arg.key);
 	  ok = false;
 	}
@@ -385,6 +396,9 @@ help_text (void)
 		 "(interproc: which paths; default context)\n"
 		 "  -fplugin-arg-pathprof-depth=K (interproc=segments: calls "
 		 "followed, 1 to 8; default 1)\n"
+		 "  -fplugin-arg-pathprof-roots=compiled|runtime (segments: "
+		 "number the roots the plugin can when compiling, or all at run "
+		 "time; default compiled)\n"
 		 "  -fplugin-arg-pathprof-use[=FILE] (optimise with the counts of "
 		 "FILE, default $PATHPROF_FILE or pathprof.data; no probes)\n"
 		 "  -fplugin-arg-pathprof-verbose (use: say per unit how much of "

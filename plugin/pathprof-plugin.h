@@ -79,7 +79,16 @@ struct function_record
   /* Its entry takes an announcement (pathprof-abi.h): called directly, or
      by its address and at most PP_TRACE_DIRECT_WIDTH wide.  */
   bool entered_in_place = false;
-  ~function_record () { pp_plan_free (&plan); }
+  /* Compiled roots (compiled.cc): the plan of the function's own code where
+     the plugin numbered its root, its counts' first index in the unit's
+     compiled counts, and the clone that runs where a caller's segment
+     continues into it (dyn: its record, with the plan the notes record),
+     whose ENTER names the function (self; NULL_TREE: the record's own).  */
+  pp_plan compiled = {};
+  uint64_t compiled_first = 0;
+  function_record *dyn = nullptr;
+  tree self = NULL_TREE;
+  ~function_record () { pp_plan_free (&plan); pp_plan_free (&compiled); delete dyn; }
 };
 
 /* plugin.cc.  */
@@ -101,6 +110,7 @@ extern const pp_mode_info *option_mode;
 extern int option_weights;		/* enum pp_weights */
 extern int option_all_witnesses;	/* trace: a witness on every edge */
 extern uint64_t option_depth;		/* segments: k */
+extern int option_compiled_roots;	/* segments: roots=compiled */
 extern uint64_t option_path_array_max;
 /* The previous profile the preferential modes learn from and weights=profile
    weighs by (read into prior, and for the segments modes into seg_prior),
@@ -215,6 +225,11 @@ struct probe_target
 				   modes), context paths' A and B */
   tree ip_caller, ip_depth;	/* libprof's __pathprof_ip_caller and
 				   __pathprof_ip_depth (TLS) */
+  /* Compiled roots (compiled.cc): the unit record's ip_first field,
+     libprof's __pathprof_seg_continues, the unit's compiled counts (the
+     values of their probe_target) and its table of compiled roots.  */
+  tree unit_ip_first, seg_continues, compiled_counts, compiled_roots;
+  unsigned ncompiled;
   tree tls_buf, tls_cursor, tls_limit;	/* its fields */
   tree tls_state, tls_expect, tls_gen;
   tree trace_keys;		/* the unit's key array: a direct call's callee
@@ -240,18 +255,37 @@ void insert_probes (const function_record &rec, const probe_target &t);
    declaration of its registration record and libprof's probe functions.  */
 void create_unit_values (probe_target &t, uint32_t nvalues,
 			 auto_delete_vec<function_record> &records);
+/* The unit's compiled counts (NCOUNTS words) and its table of compiled
+   roots, RECORDS' with a clone for ENTER (compiled.cc).  */
+void create_compiled_counts (probe_target &t, uint64_t ncounts,
+			     const auto_delete_vec<function_record> &records);
 /* The notes, the registration record and its constructor and destructor.  */
 void emit_unit_record (const pp_unit_notes &notes, const probe_target &t,
 		       uint32_t value_kind, uint32_t nvalues);
 /* The main source file's absolute path (malloc'd).  */
 char *absolute_unit_name (void);
 
+/* compiled.cc.  */
+
+/* The segments modes' compiled roots: which of RECORDS (FNS their notes)
+   the plugin numbers, their compiled plans and their clones for ENTER;
+   *NCOUNTS gets the counts they take in all.  */
+void plan_compiled_roots (auto_delete_vec<function_record> &records,
+			  const auto_vec<pp_function_notes> &fns, uint64_t *ncounts);
+/* Instruments a compiled root (cfun, REC) and its clone: the compiled plan
+   into the function, counting in COMPILED's values, the test that runs the
+   clone in its place, and the clone's probes (T's).  */
+void insert_compiled_root (function_record &rec, const probe_target &t,
+			   const probe_target &compiled);
+
 /* inliner.cc.  */
 
 /* Names: every register and temporary the inserter makes is named PP_...
    (an artificial variable or an SSA name's bare identifier), every object
    and function of the unit's records and of libprof __pathprof_...
-   (artificial, or libprof's own).  inliner.cc tells probes by these names.  */
+   (artificial, or libprof's own), and a compiled root's clone for ENTER
+   FUNCTION.pathprof.N (compiled.cc; GCC's clone naming, which no C name
+   can take).  inliner.cc tells probes by these names.  */
 /* Registers the pass that takes the probes out of GCC's function summaries
    before the IPA inliner reads them.  */
 void register_inliner_view (const char *plugin_name);

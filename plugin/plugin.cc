@@ -368,6 +368,8 @@ instrument_unit (void)
     return 0;
   if (option_mode->traced)
     find_direct_calls (records, fns);
+  uint64_t ncompiled_counts;
+  plan_compiled_roots (records, fns, &ncompiled_counts);
   /* A traced unit's records go to the trace file, which has its notes: it
      has no values and libprof writes no profile for it.  */
   if (option_mode->traced)
@@ -383,21 +385,40 @@ instrument_unit (void)
 		      ? unsigned_char_type_node : long_long_unsigned_type_node;
 
   create_unit_values (target, total, records);
+  create_compiled_counts (target, ncompiled_counts, records);
+  /* A compiled root's own code counts as the paths mode does, in the
+     unit's compiled counts (compiled.cc).  */
+  probe_target compiled = target;
+  compiled.values = target.compiled_counts;
+  compiled.value_type = long_long_unsigned_type_node;
+  compiled.path_tables = NULL_TREE;
+  compiled.calls = compiled.calls_in_place = false;
+  compiled.ip_width = 0;
   for (function_record *rec : records)
     {
       push_cfun (DECL_STRUCT_FUNCTION (rec->node->decl));
-      insert_probes (*rec, target);
+      if (rec->dyn)
+	insert_compiled_root (*rec, target, compiled);
+      else
+	insert_probes (*rec, target);
       pop_cfun ();
     }
 
   /* The instrumented functions now write memory: drop const/pure, refresh
      the calls' operands, re-merge split blocks, and rebuild SSA and the
      call graph edges.  */
-  for (function_record *rec : records)
-    take_purity (rec->node);
+  auto_vec<cgraph_node *> nodes;
   for (function_record *rec : records)
     {
-      push_cfun (DECL_STRUCT_FUNCTION (rec->node->decl));
+      nodes.safe_push (rec->node);
+      if (rec->dyn)
+	nodes.safe_push (rec->dyn->node);
+    }
+  for (cgraph_node *node : nodes)
+    take_purity (node);
+  for (cgraph_node *node : nodes)
+    {
+      push_cfun (DECL_STRUCT_FUNCTION (node->decl));
       basic_block bb;
       FOR_EACH_BB_FN (bb, cfun)
 	for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);

@@ -209,7 +209,8 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 	gcall *call = gimple_build_call (t.ip_enter, 3,
 					 build_fold_addr_expr (t.unit),
 					 build_int_cst (unsigned_type_node, rec.index),
-					 build_fold_addr_expr (current_function_decl));
+					 build_fold_addr_expr (rec.self ? rec.self
+							       : current_function_decl));
 	gimple_call_set_lhs (call, word);
 	gimple_seq_add_stmt (seq, call);
 	gimple_seq_add_stmt (seq, gimple_build_assign (trace_frame (s), word));

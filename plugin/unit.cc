@@ -48,7 +48,8 @@ path_table_type (tree *f_function, tree *f_npaths)
 struct unit_fields
 {
   tree type, abi, kind, sum, name, notes, notes_len, nvalues, values, ntables,
-       tables, next, trace_addrs, trace_info, trace_nfunctions;
+       tables, next, ip_first, trace_addrs, trace_info, trace_nfunctions, ncompiled,
+       compiled, compiled_counts;
 };
 
 static unit_fields
@@ -71,11 +72,13 @@ unit_record_type (void)
   build_field (u32, "trace_id", &fields);
   f.tables = build_field (ptr_type_node, "tables", &fields);
   f.next = build_field (ptr_type_node, "next", &fields);
-  build_field (u64, "ip_first", &fields);
+  f.ip_first = build_field (u64, "ip_first", &fields);
   f.trace_addrs = build_field (const_ptr_type_node, "trace_addrs", &fields);
   f.trace_info = build_field (const_ptr_type_node, "trace_info", &fields);
   f.trace_nfunctions = build_field (u32, "trace_nfunctions", &fields);
-  build_field (u32, "reserved", &fields);
+  f.ncompiled = build_field (u32, "ncompiled", &fields);
+  f.compiled = build_field (const_ptr_type_node, "compiled", &fields);
+  f.compiled_counts = build_field (ptr_type_node, "compiled_counts", &fields);
   finish_builtin_struct (f.type, "__pathprof_unit", fields, NULL_TREE);
   return f;
 }
@@ -195,6 +198,10 @@ declare_ip_runtime (probe_target &t)
   t.ip_land = build_fn_decl (name ("land"),
 			     build_function_type_list (void_type_node, u64, u32,
 						       u32, NULL_TREE));
+  t.seg_continues = build_fn_decl ("__pathprof_seg_continues",
+				   build_function_type_list (integer_type_node,
+							     ptr_type_node, u32, cptr,
+							     NULL_TREE));
   t.ip_caller = libprof_tls ("__pathprof_ip_caller", u64);
   t.ip_depth = libprof_tls ("__pathprof_ip_depth", u32);
 }
@@ -205,6 +212,7 @@ create_unit_values (probe_target &t, uint32_t nvalues,
 {
   unit_type = unit_record_type ();
   t.unit = static_var ("__pathprof_unit", unit_type.type, NULL_TREE, false);
+  t.unit_ip_first = unit_type.ip_first;
   declare_trace_runtime (t);
   declare_ip_runtime (t);
   tree u64 = long_long_unsigned_type_node;
@@ -312,6 +320,44 @@ create_unit_values (probe_target &t, uint32_t nvalues,
   varpool_node::finalize_decl (t.path_tables);
 }
 
+void
+create_compiled_counts (probe_target &t, uint64_t ncounts,
+			const auto_delete_vec<function_record> &records)
+{
+  t.compiled_counts = t.compiled_roots = NULL_TREE;
+  t.ncompiled = 0;
+  if (ncounts == 0)
+    return;
+  tree u32 = unsigned_type_node;
+  tree u64 = long_long_unsigned_type_node;
+  t.compiled_counts = static_var ("__pathprof_compiled_counts",
+				  build_array_type_nelts (u64, ncounts), NULL_TREE, false);
+  varpool_node::finalize_decl (t.compiled_counts);
+  /* struct __pathprof_compiled_root, as in libprof/pathprof-abi.h.  */
+  tree type = make_node (RECORD_TYPE);
+  tree fields = NULL_TREE;
+  tree f_function = build_field (u32, "function", &fields);
+  build_field (u32, "reserved", &fields);
+  tree f_first = build_field (u64, "first", &fields);
+  tree f_npaths = build_field (u64, "npaths", &fields);
+  finish_builtin_struct (type, "__pathprof_compiled_root", fields, NULL_TREE);
+  vec<constructor_elt, va_gc> *roots = NULL;
+  for (const function_record *rec : records)
+    if (rec->dyn)
+      {
+	vec<constructor_elt, va_gc> *row = NULL;
+	CONSTRUCTOR_APPEND_ELT (row, f_function, build_int_cst (u32, rec->index));
+	CONSTRUCTOR_APPEND_ELT (row, f_first, build_int_cstu (u64, rec->compiled_first));
+	CONSTRUCTOR_APPEND_ELT (row, f_npaths, build_int_cstu (u64, rec->compiled.npaths));
+	CONSTRUCTOR_APPEND_ELT (roots, NULL_TREE, build_constructor (type, row));
+	t.ncompiled++;
+      }
+  tree array = build_array_type_nelts (type, t.ncompiled);
+  t.compiled_roots = static_var ("__pathprof_compiled_roots", array,
+				 build_constructor (array, roots), true);
+  varpool_node::finalize_decl (t.compiled_roots);
+}
+
 /* The registration record's contents.  */
 void
 emit_unit_record (const pp_unit_notes &unit_notes, const probe_target &t,
@@ -367,6 +413,12 @@ emit_unit_record (const pp_unit_notes &unit_notes, const probe_target &t,
   CONSTRUCTOR_APPEND_ELT (elts, f.trace_info, address (t.trace_keys));
   CONSTRUCTOR_APPEND_ELT (elts, f.trace_nfunctions,
 			  build_int_cst (u32, t.trace_keys ? unit_notes.nfunctions : 0));
+  CONSTRUCTOR_APPEND_ELT (elts, f.ncompiled, build_int_cst (u32, t.ncompiled));
+  CONSTRUCTOR_APPEND_ELT (elts, f.compiled, address (t.compiled_roots));
+  CONSTRUCTOR_APPEND_ELT (elts, f.compiled_counts,
+			  t.compiled_counts
+			  ? fold_convert (ptr_type_node, build_fold_addr_expr (t.compiled_counts))
+			  : null_pointer_node);
   tree unit_var = t.unit;
   DECL_INITIAL (unit_var) = build_constructor (f.type, elts);
   varpool_node::finalize_decl (unit_var);
