@@ -15,18 +15,24 @@ struct name
 {
   const char *asm_name;
   uint32_t proc;
+  bool weak;			/* a weak definition (PP_FUNCTION_WEAK) */
 };
 
+/* By name, a strong definition before weak ones (the one the linker
+   takes), then by procedure.  */
 static int
 by_name (const void *a, const void *b)
 {
   const struct name *x = a, *y = b;
   int c = strcmp (x->asm_name, y->asm_name);
+  if (c == 0)
+    c = (int) x->weak - (int) y->weak;
   return c ? c : (x->proc > y->proc) - (x->proc < y->proc);
 }
 
-static uint32_t
-lookup (const struct name *names, uint32_t n, const char *asm_name)
+/* The first of NAMES (N, sorted by by_name) named ASM_NAME, or NULL.  */
+static const struct name *
+find (const struct name *names, uint32_t n, const char *asm_name)
 {
   uint32_t lo = 0, hi = n;
   while (lo < hi)		/* the first of that name */
@@ -37,8 +43,9 @@ lookup (const struct name *names, uint32_t n, const char *asm_name)
       else
 	hi = mid;
     }
-  return lo < n && strcmp (names[lo].asm_name, asm_name) == 0 ? names[lo].proc : NONE;
+  return lo < n && strcmp (names[lo].asm_name, asm_name) == 0 ? &names[lo] : NULL;
 }
+
 
 /* Procedure p (function fn of a unit whose procedures start at first):
    vertices, edges and calls.  */
@@ -88,11 +95,12 @@ build_proc (pp_ip_layout *l, uint32_t p, const pp_unit_notes *u, uint32_t first,
       uint32_t callee = NONE;
       if (!(c->flags & (PP_CALL_INDIRECT | PP_CALL_RETURNS_TWICE)) && c->callee[0])
 	{
-	  callee = lookup (own, nown, c->callee);
-	  if (callee == NONE)
-	    callee = lookup (pub, npub, c->callee);
-	  else
-	    callee += first;
+	  /* The unit's own definition, but where it is weak another unit's
+	     strong one, which the linker takes for every call.  */
+	  const struct name *mine = find (own, nown, c->callee);
+	  const struct name *theirs = find (pub, npub, c->callee);
+	  callee = mine && !(mine->weak && theirs && !theirs->weak) ? first + mine->proc
+		   : theirs ? theirs->proc : NONE;
 	}
       l->site_of_call[p][k] = l->leaf_edge[p][k] = NONE;
       if (callee == NONE)
@@ -163,7 +171,8 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
 	  external[p] = fn->function_flags & (PP_FUNCTION_PUBLIC | PP_FUNCTION_ADDRESSED);
 	  if (fn->function_flags & PP_FUNCTION_PUBLIC)
 	    {
-	      pub[npub++] = (struct name) { fn->asm_name, p };
+	      pub[npub++] = (struct name) { fn->asm_name, p,
+					    fn->function_flags & PP_FUNCTION_WEAK };
 	      if (!have_main && strcmp (fn->asm_name, "main") == 0)
 		{
 		  l->prog.main = p;
@@ -178,7 +187,8 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
     {
       const pp_unit_notes *un = units[u];
       for (uint32_t f = 0; f < un->nfunctions; f++)
-	own[f] = (struct name) { un->functions[f].asm_name, f };
+	own[f] = (struct name) { un->functions[f].asm_name, f,
+				 un->functions[f].function_flags & PP_FUNCTION_WEAK };
       pp_sort (own, un->nfunctions, sizeof *own, by_name);
       for (uint32_t f = 0; f < un->nfunctions; f++, p++)
 	{

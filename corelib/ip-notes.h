@@ -14,7 +14,9 @@
    c -> r of the calls that are not calls of the program: indirect calls,
    calls of functions no unit defines (libraries, not instrumented), setjmp.
    A call's callee is the function of that asm name in its own unit, else the
-   public one of another unit.  The roots: main (the public function named
+   public one of another unit; the linker's choice where definitions are
+   weak: a unit's weak one gives way to another unit's strong one, and of
+   several public ones a strong one comes first.  The roots: main (the public function named
    "main"; without one, the first procedure), then every public or addressed
    function (external: it may be entered from code not instrumented).  */
 

@@ -478,52 +478,86 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
   return PP_PLAN_OK;
 }
 
-int
-pp_plan_compiled_root (const pp_graph *g, const pp_seg_graph *s,
-		       const pp_seg_actions *a, uint64_t npaths, pp_plan *out)
+/* The add of S edge SE where it must be one (NONE and ADD), else *OK
+   false.  */
+static uint64_t
+compiled_add (const pp_seg_actions *a, uint32_t se, bool *ok)
 {
-  if (s->ncopies != 1 || s->g.nnodes != g->nnodes || plan_alloc (out, 2 * g->nedges + 1))
-    return s->ncopies != 1 || s->g.nnodes != g->nnodes ? PP_PLAN_EGRAPH : PP_PLAN_ENOMEM;
+  if (se == UINT32_MAX || a->op[se].kind == PP_SEG_OP_NONE)
+    return 0;
+  *ok &= a->op[se].kind == PP_SEG_OP_ADD;
+  return a->op[se].val;
+}
+
+int
+pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
+		       const pp_seg_actions *a, uint64_t npaths,
+		       const uint32_t *site_of_call, uint32_t ncalls, pp_plan *out)
+{
+  if (c >= s->ncopies || plan_alloc (out, 2 * g->nedges + 2 * ncalls + 1))
+    return c >= s->ncopies ? PP_PLAN_EGRAPH : PP_PLAN_ENOMEM;
   out->pack_bits = 1;
   out->npaths = npaths;
   out->nvalues = (uint32_t) npaths;
-  uint64_t entry = a->start_r[s->g.entry];
-  bool ok = entry != PP_SEG_NOSTART && npaths <= UINT32_MAX;
+  const pp_seg_copy *copy = &s->copies[c];
+  bool root = c == 0, ok = npaths <= UINT32_MAX;
+  /* The root's start, or the add of the RETURN edge that ends the copy.  */
+  uint64_t entry = root ? a->start_r[s->g.entry] : 0, ret = 0;
+  ok &= entry != PP_SEG_NOSTART;
+  if (!root)
+    {
+      uint32_t j = pp_seg_site_index (s, copy->parent, copy->site);
+      ok &= j != UINT32_MAX;
+      if (ok)
+	ret = compiled_add (a, s->return_edge[s->first_call[copy->parent] + j], &ok);
+    }
   for (uint32_t e = 0; ok && e < g->nedges; e++)
     {
       const pp_edge *ed = &g->edges[e];
-      uint32_t se = pp_seg_edge (s, 0, e);
+      uint32_t se = pp_seg_edge (s, c, e);
       const pp_seg_op *op = se == UINT32_MAX ? NULL : &a->op[se];
       uint8_t kind = op ? op->kind : PP_SEG_OP_NONE;
       uint64_t val = kind == PP_SEG_OP_ADD || kind == PP_SEG_OP_CUT ? op->val : 0;
       if (!pp_trace_real_flags (ed->flags))
 	{
 	  /* A fake edge carries no probe: a leave where the process ends
-	     (a block without successors) counts nothing, as libprof's EXIT
-	     is not reached there; anything else cannot be planned.  */
+	     (a block without successors, a call that did not return) counts
+	     nothing, as libprof's EXIT is not reached there; anything else
+	     cannot be planned.  */
 	  ok = (ed->dst == g->exit && ed->src != g->entry && kind != PP_SEG_OP_CUT
 		&& kind != PP_SEG_OP_SET)
 	       || (ed->flags & PP_EDGE_EXIT_ENTRY);
 	  continue;
 	}
-      if (kind == PP_SEG_OP_SET || kind == PP_SEG_OP_LOST)
+      if (kind == PP_SEG_OP_SET || kind == PP_SEG_OP_LOST || ed->src >= g->nnodes
+	  || (kind == PP_SEG_OP_CUT && (ed->src == g->entry || ed->dst == g->exit)))
 	ok = false;
       else if (ed->src == g->entry)
-	{
-	  ok = kind != PP_SEG_OP_CUT && ed->dst != g->exit;
-	  add_probe (out, PP_PROBE_PATH_SET, PP_SITE_EDGE, e, 0, 2 * (entry + val));
-	}
+	add_probe (out, root ? PP_PROBE_PATH_SET : PP_PROBE_PATH_TAKE, PP_SITE_EDGE, e,
+		   0, 2 * (entry + val));
       else if (kind == PP_SEG_OP_CUT)
 	{
 	  uint64_t next = a->start_r[op->to];
-	  ok = next != PP_SEG_NOSTART && ed->dst != g->exit;
+	  ok = next != PP_SEG_NOSTART;
 	  add_probe (out, PP_PROBE_PATH_COUNT, PP_SITE_EDGE, e, 0, 2 * val);
 	  add_probe (out, PP_PROBE_PATH_SET, PP_SITE_EDGE, e, 0, 2 * next);
 	}
       else if (ed->dst == g->exit)
-	add_probe (out, PP_PROBE_PATH_COUNT, PP_SITE_EDGE, e, 0, 2 * val);
+	add_probe (out, root ? PP_PROBE_PATH_COUNT : PP_PROBE_PATH_PASS, PP_SITE_EDGE, e,
+		   0, 2 * (val + ret));
       else if (val)
 	add_probe (out, PP_PROBE_PATH_ADD, PP_SITE_EDGE, e, 0, 2 * val);
+    }
+  /* Each call passes r, with its CALL edge's add, to the inlined copy,
+     and takes it back.  */
+  for (uint32_t k = 0; ok && k < ncalls; k++)
+    {
+      uint32_t j = site_of_call[k] == UINT32_MAX ? UINT32_MAX
+		   : pp_seg_site_index (s, c, site_of_call[k]);
+      ok = j != UINT32_MAX && s->child[s->first_call[c] + j] != UINT32_MAX;
+      uint64_t val = ok ? compiled_add (a, s->call_edge[s->first_call[c] + j], &ok) : 0;
+      add_probe (out, PP_PROBE_PATH_PASS, PP_SITE_CALL_BEFORE, k, 0, 2 * val);
+      add_probe (out, PP_PROBE_PATH_TAKE, PP_SITE_CALL_AFTER, k, 0, 0);
     }
   if (!ok)
     {

@@ -122,20 +122,28 @@ int pp_plan_from_notes (const pp_function_notes *fn, const pp_mode_info *mode,
 struct pp_seg_graph;
 struct pp_seg_actions;
 /* Compiled roots (the segments modes; libprof/kseg-runtime.c, "Compiled
-   roots"): the plan that counts the segments of a root numbered at compile
-   time whose supergraph S is one copy, of procedure graph G (a function
-   without calls), as the paths mode counts paths, from S's actions A
-   (segments.h) and its NPATHS segments: one register r, packed with one
-   bit (pack_bits 1: r holds twice the sum of the actions, so that the sum
-   modulo 2^64 is the segment's number modulo 2^63 shifted left by one, as
-   S numbers), set at the entry edge to the start of ENTRY's segments, added to on the chords,
-   counted and set again at each cut, counted on each real edge into EXIT;
-   a segment k counts in value k (npaths values).  Returns PP_PLAN_OK,
+   roots"): the plan of copy C of a root's supergraph S, numbered at compile
+   time (its actions A, NPATHS segments), that counts the root's segments
+   as the paths mode counts paths, where S is closed: every call of every
+   copy inlined, the deepest copies without calls.  G is the copy's
+   procedure graph (the layout's: its first edges the notes' edges),
+   SITE_OF_CALL its calls' program sites (NCALLS; ip-notes.h
+   pp_ip_layout.site_of_call).  One register, packed with one bit
+   (pack_bits 1: r holds twice the sum of the actions, so that the sum
+   modulo 2^64 is twice S's number modulo 2^63): the root's copy (C 0)
+   sets it on its entry edge to the start of ENTRY's segments and counts on
+   its real edges into EXIT; another copy takes it from the thread's word
+   (probes.h PP_PROBE_PATH_TAKE) on its entry edge and passes it back on
+   its real edges into EXIT with its RETURN edge's add; every copy adds on
+   its chords, counts and sets at its cuts, and passes the register with
+   the CALL edge's add before each call and takes it back after.  Segment
+   k counts in value k (npaths values).  Returns PP_PLAN_OK,
    PP_PLAN_ENOMEM, or PP_PLAN_EGRAPH where S needs what such a plan cannot
-   do (a re-entry or an edge on no segment); on failure *out is empty.  */
-int pp_plan_compiled_root (const pp_graph *g, const struct pp_seg_graph *s,
+   do (a call not inlined, a re-entry, an edge on no segment, a cut on a
+   call's or a return's edge); on failure *out is empty.  */
+int pp_plan_compiled_copy (const pp_graph *g, const struct pp_seg_graph *s, uint32_t c,
 			   const struct pp_seg_actions *a, uint64_t npaths,
-			   pp_plan *out);
+			   const uint32_t *site_of_call, uint32_t ncalls, pp_plan *out);
 
 
 #ifdef __cplusplus

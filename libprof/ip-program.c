@@ -358,8 +358,8 @@ set_up_segments (void)
 					 PP_KSEG_DENSE_MAX));
   if (lay_out (pp_kseg_cache ()))
     return -1;
-  int rc = pp_kseg_init (&ip_prog.layout, program_notes, mode, ip_prog.depth,
-			 PP_KSEG_DENSE_MAX, PP_KSEG_HASHED, &ip_lock);
+  int rc = pp_kseg_init (&ip_prog.layout, program_notes, ip_prog.units, mode,
+			 ip_prog.depth, PP_KSEG_DENSE_MAX, PP_KSEG_HASHED, &ip_lock);
   if (rc)
     {
       pp_report (false, "interprocedural paths are not counted: %s",

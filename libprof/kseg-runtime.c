@@ -94,13 +94,15 @@
    the one the profile numbered (its code or a callee's changed) is said
    once and counts every segment in the tables.
 
-   Compiled roots (plugin/compiled.cc).  A function without calls is its
-   own supergraph whatever the program, so the plugin numbers it when it
-   compiles the unit (the same corelib code on the same notes) and its
-   code counts its segments as a root the way the paths mode counts paths,
-   in the unit's compiled_counts (pathprof-abi.h), which a dump moves into
-   the tables with the roots' own (pp_kseg_flush_slots) and a fork or
-   pathprof_reset zeroes.  Where a caller's copy continues its segment into
+   Compiled roots (plugin/compiled.cc).  A root whose supergraph is closed
+   in its unit (every call of every copy inlined, a function without calls
+   the least of them) has the same S whatever the program, so the plugin
+   numbers it when it compiles the unit (the same corelib code on the same
+   notes) and its code counts its segments the way the paths mode counts
+   paths, its copies clones that take the register from the thread's word
+   __pathprof_seg_pass, in the unit's compiled_counts (pathprof-abi.h),
+   which a dump moves into the tables with the roots' own
+   (pp_kseg_flush_slots) and a fork or pathprof_reset zeroes.  Where a caller's copy continues its segment into
    such a function, it must run as a copy, with ENTER: the function then
    runs a clone of itself with the probes above.  It asks which
    (__pathprof_seg_continues) only where a call is under way
@@ -292,6 +294,7 @@ static struct
   const pp_ip_layout *layout;
   const pp_unit_notes *(*notes) (void);	/* the units', decoded when first
 					   asked (NULL: they cannot be) */
+  struct __pathprof_unit *const *units;	/* the layout's, or NULL */
   uint32_t depth;
   uint64_t dense_max;		/* starts of at most this many segments
 				   count them in an array */
@@ -356,6 +359,11 @@ PP_EXPORT __thread uint64_t __pathprof_ip_caller
   PP_TLS_MODEL;
 /* The thread's stack's depth, which the code lowers where an EXIT adds.  */
 PP_EXPORT __thread uint32_t __pathprof_ip_depth
+  PP_TLS_MODEL;
+/* Compiled roots with copies: the register a call passes to the copy it
+   enters and back (corelib/format/probes.h, PP_PROBE_PATH_PASS); only the
+   code reads and writes it.  */
+PP_EXPORT __thread uint64_t __pathprof_seg_pass
   PP_TLS_MODEL;
 
 /* Zeros: the values and the calls' words of the dummy and of a root
@@ -989,9 +997,10 @@ stride_of (uint32_t mode)
 
 int
 pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *(*notes) (void),
-	      uint32_t mode, uint32_t depth, uint64_t dense_max, uint64_t hashed,
-	      pthread_mutex_t *lock)
+	      struct __pathprof_unit *const *units, uint32_t mode, uint32_t depth,
+	      uint64_t dense_max, uint64_t hashed, pthread_mutex_t *lock)
 {
+  ks.units = units;
   uint32_t n = layout->prog.nprocs;
   ks.layout = layout;
   ks.notes = notes;
@@ -1142,11 +1151,11 @@ hashed_of (const struct root *R)
 static void
 each_compiled (void (*fn) (uint64_t *, uint64_t, uint32_t))
 {
-  for (uint32_t u = 0; u < ip_prog.nunits; u++)
+  for (uint32_t u = 0; ks.units && u < ks.layout->nunits; u++)
     {
-      const struct __pathprof_unit *U = ip_prog.units[u];
+      const struct __pathprof_unit *U = ks.units[u];
       uint32_t first = ks.layout->first_proc[u];
-      uint32_t end = u + 1 < ip_prog.nunits ? ks.layout->first_proc[u + 1]
+      uint32_t end = u + 1 < ks.layout->nunits ? ks.layout->first_proc[u + 1]
 		     : ks.layout->prog.nprocs;
       for (uint32_t i = 0; i < U->ncompiled; i++)
 	if (U->compiled[i].function < end - first)

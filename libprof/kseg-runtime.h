@@ -19,11 +19,13 @@
    DEPTH; the segments from a start that has at most DENSE_MAX of them count
    in an array, the others in hashed places, a root's first table of HASHED
    of them (a power of 2; 0: none); LOCK guards the supergraphs built at run
-   time.  Returns 0, -1 when out of memory, -2 when the layout does not
-   give its calls grouped by procedure (pp_ip_program.call_start).  */
+   time; UNITS (the layout's, in its order; NULL: none has compiled
+   roots) give their compiled roots' counts at dumps.  Returns 0, -1 when
+   out of memory, -2 when the layout does not give its calls grouped by
+   procedure (pp_ip_program.call_start).  */
 int pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *(*notes) (void),
-		  uint32_t mode, uint32_t depth, uint64_t dense_max, uint64_t hashed,
-		  pthread_mutex_t *lock);
+		  struct __pathprof_unit *const *units, uint32_t mode, uint32_t depth,
+		  uint64_t dense_max, uint64_t hashed, pthread_mutex_t *lock);
 
 /* libprof's DENSE_MAX: as the paths mode's arrays (path-array-max).  */
 #define PP_KSEG_DENSE_MAX 4096

@@ -310,6 +310,10 @@ extern __thread uint64_t __pathprof_ip_caller;
 /* The depth of the thread's stack of activations (libprof's,
    initial-exec TLS, as __pathprof_ip_caller).  */
 extern __thread uint32_t __pathprof_ip_depth;
+/* Compiled roots with copies: the segment's register on its way into a
+   call's copy and back (corelib/format/probes.h, PP_PROBE_PATH_PASS;
+   initial-exec TLS, as __pathprof_ip_caller).  */
+extern __thread uint64_t __pathprof_seg_pass;
 
 /* Segments: where segment number N of the root whose registers are REGS
    counts in place (above): its start's array, the preferential slot SLOT

@@ -364,7 +364,8 @@ describe_calls (pp_function_notes &fn)
 {
   cgraph_node *node = cgraph_node::get (current_function_decl);
   fn.function_flags = (TREE_PUBLIC (current_function_decl) ? PP_FUNCTION_PUBLIC : 0)
-		      | (node && node->address_taken ? PP_FUNCTION_ADDRESSED : 0);
+		      | (node && node->address_taken ? PP_FUNCTION_ADDRESSED : 0)
+		      | (DECL_WEAK (current_function_decl) ? PP_FUNCTION_WEAK : 0);
   auto_vec<gcall *> calls;
   function_calls (calls);
   fn.ncalls = calls.length ();

@@ -4,18 +4,26 @@
 
    A root's segments are paths of its supergraph S, which inlines its
    callees k deep; libprof numbers S when the root first runs, because S
-   may hold other units' functions.  A function without calls is its own
-   S, whatever the program: the plugin numbers it with corelib, as libprof
-   would (the same notes, the same pp_seg_build_numbered and
-   pp_seg_actions_make), and gives its body the paths mode's probes
-   (pp_plan_compiled_root: one register, constants on the chords, counts in
-   the unit's compiled counts, which libprof moves into the program record
-   at a dump, keyed by the root as its own counts are).
+   may hold other units' functions.  Where S is closed in the unit (every
+   call of every copy is a call of a function of the unit that S inlines,
+   the deepest copies make no call: a function without calls is the
+   smallest), S is the same in every program: the plugin numbers it with
+   corelib, as libprof would (the same notes, the same pp_seg_build_numbered
+   and pp_seg_actions_make), and gives each copy the paths mode's probes
+   (corelib pp_plan_compiled_copy: one register, constants on the chords,
+   counts in the unit's compiled counts, which libprof moves into the
+   program record at a dump, keyed by the root as its own counts are).
+   The root's copy is the function itself; each copy below it is a clone
+   (FUNCTION.pathprof_copy.N), which its parent's body calls in place of
+   the function, the register passing through the thread's word
+   __pathprof_seg_pass.  No call in S can leave it (every callee returns),
+   so a compiled activation needs no record for libprof.
 
-   The same function also runs as a copy in its callers' supergraphs, where
-   it continues their segments: only libprof's activations can do that.  So
-   the plugin clones it first (the clone keeps the probes the notes record,
-   its ENTER naming the function), and the function starts with a test:
+   The function also runs as a copy in its callers' supergraphs, where it
+   continues their segments: only libprof's activations can do that.  So
+   the plugin clones it first (FUNCTION.pathprof.N keeps the probes the
+   notes record, its ENTER naming the function), and the function starts
+   with a test:
        if ((__pathprof_ip_caller != 0 || unit.ip_first == 0)
            && __pathprof_seg_continues (&unit, index, &function))
          return clone (arguments);
@@ -30,23 +38,18 @@
 #include "tree-dfa.h"
 #include "tree-inline.h"
 
-/* Can FN's body be a compiled root's, and a clone of it be called with
-   its own arguments in its place?  */
+/* Can REC's body (FN its notes) be a copy of a compiled root's
+   supergraph: its probes all in place (no LAND, JUMP or EDGE on every
+   edge), and can it be cloned?  */
 static bool
-compilable_p (const function_record &rec, const pp_function_notes &fn)
+copy_ok (const function_record &rec)
 {
   tree decl = rec.node->decl;
   function *f = DECL_STRUCT_FUNCTION (decl);
-  if (fn.ncalls || f->calls_setjmp || f->has_nonlocal_label || f->stdarg
-      || stdarg_p (TREE_TYPE (decl)) || DECL_STATIC_CHAIN (decl)
-      || aggregate_value_p (DECL_RESULT (decl), decl)
-      || DECL_BY_REFERENCE (DECL_RESULT (decl))
-      || (!VOID_TYPE_P (TREE_TYPE (DECL_RESULT (decl)))
-	  && !is_gimple_reg_type (TREE_TYPE (DECL_RESULT (decl))))
-      || !tree_versionable_function_p (decl)
-      || DECL_FUNCTION_VERSIONED (decl)
-      || TREE_THIS_VOLATILE (decl)	/* noreturn: no return after the call */
-      || DECL_DISREGARD_INLINE_LIMITS (decl)	/* always_inline: the clone may not be */
+  if (f->calls_setjmp || f->has_nonlocal_label || !tree_versionable_function_p (decl)
+      || TREE_THIS_VOLATILE (decl)	/* noreturn: no return to pass back */
+      || DECL_FUNCTION_VERSIONED (decl) || DECL_STATIC_CHAIN (decl)
+      || DECL_DISREGARD_INLINE_LIMITS (decl)	/* always_inline: a clone may not be */
       || lookup_attribute ("naked", DECL_ATTRIBUTES (decl))
       || lookup_attribute ("noipa", DECL_ATTRIBUTES (decl)))
     return false;
@@ -66,15 +69,52 @@ compilable_p (const function_record &rec, const pp_function_notes &fn)
   return true;
 }
 
-/* The clone of REC's function that keeps the notes' probes, with its record
-   (the same plan and index, its edges the clone's), or NULL when the
-   clone's CFG is not the function's block for block.  */
+/* Does every call of REC's body go where its notes say, to the function
+   its unit defines (so that the call can go to a clone of it instead):
+   no call of a function another definition may replace (a weak one, or
+   one a shared object exports, which the program may interpose)?  */
+static bool
+calls_bind_locally (const function_record &rec)
+{
+  push_cfun (DECL_STRUCT_FUNCTION (rec.node->decl));
+  auto_vec<gcall *> calls;
+  function_calls (calls);
+  bool ok = true;
+  for (gcall *call : calls)
+    {
+      tree fndecl = gimple_call_fndecl (call);
+      ok &= fndecl && decl_binds_to_current_def_p (fndecl);
+    }
+  pop_cfun ();
+  return ok;
+}
+
+/* Can REC's function be a compiled root, whose clone for ENTER the test at
+   its entry calls with its own arguments, returning its result?  */
+static bool
+root_ok (const function_record &rec)
+{
+  tree decl = rec.node->decl;
+  tree type = TREE_TYPE (DECL_RESULT (decl));
+  return copy_ok (rec) && !DECL_STRUCT_FUNCTION (decl)->stdarg
+	 && !stdarg_p (TREE_TYPE (decl))
+	 /* Without a prototype, its arguments arrive promoted (a float as a
+	    double), which the call of the clone would not do.  */
+	 && prototype_p (TREE_TYPE (decl))
+	 && !aggregate_value_p (DECL_RESULT (decl), decl)
+	 && !DECL_BY_REFERENCE (DECL_RESULT (decl))
+	 && (VOID_TYPE_P (type) || is_gimple_reg_type (type));
+}
+
+/* A clone of REC's function named FUNCTION.SUFFIX.N, with its record (the
+   same index, its edges the clone's, no plan), or NULL when the clone's
+   CFG is not the function's block for block.  */
 static function_record *
-clone_for_enter (function_record &rec)
+clone_record (const function_record &rec, const char *suffix)
 {
   function *f = DECL_STRUCT_FUNCTION (rec.node->decl);
   cgraph_node *clone = rec.node->create_version_clone_with_body (vNULL, NULL, NULL,
-								 NULL, NULL, "pathprof");
+								 NULL, NULL, suffix);
   if (!clone)
     return NULL;
   function *c = DECL_STRUCT_FUNCTION (clone->decl);
@@ -113,7 +153,6 @@ clone_for_enter (function_record &rec)
   dyn->node = clone;
   dyn->index = rec.index;
   dyn->value_offset = rec.value_offset;
-  dyn->self = rec.node->decl;
   for (unsigned i = 0; same && i < rec.gcc_edge.length (); i++)
     {
       edge e = rec.gcc_edge[i];
@@ -132,10 +171,110 @@ clone_for_enter (function_record &rec)
       clone->remove ();
       return NULL;
     }
-  dyn->plan = rec.plan;		/* moved: REC's own plan is the compiled one */
-  rec.plan = pp_plan {};
-  DECL_UNINLINABLE (clone->decl) = 1;	/* called once, from the test */
   return dyn;
+}
+
+/* The most copies a compiled root's supergraph may have (each a clone).  */
+#define COMPILED_COPIES_MAX 64
+
+/* Root REC (notes index P of LAYOUT) compiled if it can be: its plans,
+   its clone for ENTER and its copies' clones, made from the bodies as
+   they are before any is instrumented.  Returns its segments, or 0.  */
+static uint64_t
+compile_root (function_record &rec, auto_delete_vec<function_record> &records,
+	      const pp_ip_layout &layout)
+{
+  uint32_t first = layout.first_proc[0], p = first + rec.index;
+  pp_seg_graph s;
+  pp_paths *paths;
+  if (!root_ok (rec)
+      || pp_seg_build_numbered (&layout.prog, p, (uint32_t) option_depth, &s, &paths)
+	 != PP_SEG_OK)
+    return 0;
+  uint64_t npaths = paths->npaths;
+  bool ok = npaths <= option_path_array_max && s.ncopies <= COMPILED_COPIES_MAX;
+  for (uint32_t c = 0; ok && c < s.ncopies; c++)
+    ok = s.copies[c].proc - first < records.length ()
+	 && copy_ok (*records[s.copies[c].proc - first]);
+  pp_seg_actions a;
+  auto_vec<pp_plan> plans;
+  plans.safe_grow_cleared (s.ncopies);
+  if (ok && pp_seg_actions_make (&s, paths, NULL, &a) == 0)
+    {
+      for (uint32_t c = 0; ok && c < s.ncopies; c++)
+	{
+	  uint32_t q = s.copies[c].proc;
+	  int rc = pp_plan_compiled_copy (&layout.prog.procs[q], &s, c, &a, npaths,
+					  layout.site_of_call[q], layout.ncalls_of[q],
+					  &plans[c]);
+	  if (rc == PP_PLAN_ENOMEM)
+	    fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
+	  ok = rc == PP_PLAN_OK;
+	}
+      pp_seg_actions_free (&a);
+    }
+  else
+    ok = false;
+  for (uint32_t c = 0; ok && c < s.ncopies; c++)
+    ok = calls_bind_locally (*records[s.copies[c].proc - first]);
+  /* The clones: for ENTER, and one per copy below the root.  */
+  function_record *dyn = ok ? clone_record (rec, "pathprof") : NULL;
+  auto_delete_vec<function_record> copies;
+  copies.safe_push (NULL);	/* copy 0 is the function itself */
+  for (uint32_t c = 1; dyn && c < s.ncopies; c++)
+    {
+      function_record *copy = clone_record (*records[s.copies[c].proc - first],
+					    "pathprof_copy");
+      if (!copy)
+	break;
+      copies.safe_push (copy);
+    }
+  ok = dyn && copies.length () == s.ncopies;
+  if (ok)
+    {
+      /* Each copy calls its children's clones.  */
+      for (uint32_t c = 0; c < s.ncopies; c++)
+	{
+	  uint32_t q = s.copies[c].proc;
+	  function_record &body = c ? *copies[c] : rec;
+	  for (uint32_t k = 0; k < layout.ncalls_of[q]; k++)
+	    {
+	      uint32_t j = pp_seg_site_index (&s, c, layout.site_of_call[q][k]);
+	      body.call_target.safe_push (copies[s.child[s.first_call[c] + j]]->node->decl);
+	    }
+	  if (c)
+	    {
+	      copies[c]->plan = plans[c];
+	      plans[c] = pp_plan {};
+	    }
+	}
+      dyn->plan = rec.plan;	/* moved: the notes' plan is the clone's */
+      rec.plan = pp_plan {};
+      rec.compiled = plans[0];
+      plans[0] = pp_plan {};
+      dyn->self = rec.node->decl;
+      DECL_UNINLINABLE (dyn->node->decl) = 1;	/* called once, from the test */
+      rec.dyn = dyn;
+      for (uint32_t c = 1; c < s.ncopies; c++)
+	{
+	  rec.copies.safe_push (copies[c]);
+	  copies[c] = NULL;
+	}
+    }
+  else
+    {
+      if (dyn)
+	dyn->node->remove ();
+      delete dyn;
+      for (function_record *copy : copies)
+	if (copy)
+	  copy->node->remove ();
+    }
+  for (pp_plan &plan : plans)
+    pp_plan_free (&plan);
+  pp_paths_free (paths);
+  pp_seg_free (&s);
+  return ok ? npaths : 0;
 }
 
 void
@@ -155,43 +294,13 @@ plan_compiled_roots (auto_delete_vec<function_record> &records,
   if (pp_ip_layout_build (units, 1, &layout))
     fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
   for (function_record *rec : records)
-    {
-      if (!compilable_p (*rec, fns[rec->index]))
-	continue;
-      uint32_t p = layout.first_proc[0] + rec->index;
-      pp_seg_graph s;
-      pp_paths *paths;
-      if (pp_seg_build_numbered (&layout.prog, p, (uint32_t) option_depth, &s, &paths)
-	  != PP_SEG_OK)
-	continue;
-      pp_seg_actions a;
-      pp_plan compiled = {};
-      int rc = paths->npaths <= option_path_array_max
-	       && *ncounts + paths->npaths <= UINT32_MAX
-	       ? pp_seg_actions_make (&s, paths, NULL, &a) : PP_PLAN_EGRAPH;
-      if (rc == 0)
-	{
-	  rc = pp_plan_compiled_root (&layout.prog.procs[p], &s, &a, paths->npaths,
-				      &compiled);
-	  pp_seg_actions_free (&a);
-	}
-      if (rc == PP_PLAN_ENOMEM)
-	fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
-      uint64_t npaths = paths->npaths;
-      pp_paths_free (paths);
-      pp_seg_free (&s);
-      if (rc != PP_PLAN_OK)
-	continue;
-      rec->dyn = clone_for_enter (*rec);
-      if (!rec->dyn)
-	{
-	  pp_plan_free (&compiled);
-	  continue;
-	}
-      rec->compiled = compiled;
-      rec->compiled_first = *ncounts;
-      *ncounts += npaths;
-    }
+    if (uint64_t npaths = compile_root (*rec, records, layout))
+      {
+	rec->compiled_first = *ncounts;
+	*ncounts += npaths;
+	for (function_record *copy : rec->copies)
+	  copy->value_offset = (uint32_t) rec->compiled_first;
+      }
   pp_ip_layout_free (&layout);
 }
 
@@ -278,6 +387,40 @@ insert_dispatch (const function_record &rec, const probe_target &t)
   run->count = ask->count.apply_probability (unlikely);
 }
 
+/* cfun's calls to the functions BODY's copy inlines go to their clones.  */
+static void
+redirect_calls (const function_record &body)
+{
+  if (body.call_target.is_empty ())
+    return;
+  auto_vec<gcall *> calls;
+  function_calls (calls);
+  gcc_assert (calls.length () == body.call_target.length ());
+  for (unsigned k = 0; k < calls.length (); k++)
+    gimple_call_set_fndecl (calls[k], body.call_target[k]);
+}
+
+/* A compiled root whose copies pass its register through the thread's
+   word keeps the word as it found it (a signal handler's root may run
+   between a call's pass and its callee's take): cfun saves it on entry
+   and gives it back before each return.  */
+static void
+keep_pass (const probe_target &t)
+{
+  gimple_seq seq = NULL;
+  tree saved = emit_value (&seq, counter_type (), NOP_EXPR, t.seg_pass, NULL_TREE,
+			   "PP_pass");
+  basic_block bb = split_edge (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)));
+  gimple_stmt_iterator gsi = gsi_start_bb (bb);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  FOR_EACH_BB_FN (bb, cfun)
+    if (greturn *ret = safe_dyn_cast<greturn *> (last_stmt (bb)))
+      {
+	gsi = gsi_for_stmt (ret);
+	gsi_insert_before (&gsi, gimple_build_assign (t.seg_pass, saved), GSI_SAME_STMT);
+      }
+}
+
 void
 insert_compiled_root (function_record &rec, const probe_target &t,
 		      const probe_target &compiled)
@@ -289,11 +432,21 @@ insert_compiled_root (function_record &rec, const probe_target &t,
   own.index = rec.index;
   own.value_offset = (uint32_t) rec.compiled_first;
   own.plan = rec.compiled;
+  redirect_calls (rec);
   insert_probes (own, compiled);
   own.plan = pp_plan {};
+  if (!rec.copies.is_empty ())
+    keep_pass (t);
   insert_dispatch (rec, t);
 
   push_cfun (DECL_STRUCT_FUNCTION (rec.dyn->node->decl));
   insert_probes (*rec.dyn, t);
   pop_cfun ();
+  for (function_record *copy : rec.copies)
+    {
+      push_cfun (DECL_STRUCT_FUNCTION (copy->node->decl));
+      redirect_calls (*copy);
+      insert_probes (*copy, compiled);
+      pop_cfun ();
+    }
 }

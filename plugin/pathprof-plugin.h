@@ -88,6 +88,11 @@ struct function_record
   uint64_t compiled_first = 0;
   function_record *dyn = nullptr;
   tree self = NULL_TREE;
+  /* A compiled root's copies below it (clones with their compiled plans),
+     and per call of a body of a compiled root's (notes order) the clone it
+     calls.  */
+  auto_delete_vec<function_record> copies;
+  auto_vec<tree> call_target;
   ~function_record () { pp_plan_free (&plan); pp_plan_free (&compiled); delete dyn; }
 };
 
@@ -229,6 +234,7 @@ struct probe_target
      libprof's __pathprof_seg_continues, the unit's compiled counts (the
      values of their probe_target) and its table of compiled roots.  */
   tree unit_ip_first, seg_continues, compiled_counts, compiled_roots;
+  tree seg_pass;		/* libprof's __pathprof_seg_pass (TLS) */
   unsigned ncompiled;
   tree tls_buf, tls_cursor, tls_limit;	/* its fields */
   tree tls_state, tls_expect, tls_gen;

@@ -413,6 +413,8 @@ instrument_unit (void)
       nodes.safe_push (rec->node);
       if (rec->dyn)
 	nodes.safe_push (rec->dyn->node);
+      for (function_record *copy : rec->copies)
+	nodes.safe_push (copy->node);
     }
   for (cgraph_node *node : nodes)
     take_purity (node);

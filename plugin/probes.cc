@@ -53,7 +53,7 @@ static bool
 reads_register (uint8_t action)
 {
   return action == PP_PROBE_PATH_COUNT || action == PP_PROBE_PATH_ADD
-	 || action == PP_PROBE_PATH_COUNT_KEYED;
+	 || action == PP_PROBE_PATH_COUNT_KEYED || action == PP_PROBE_PATH_PASS;
 }
 
 static bool
@@ -154,6 +154,15 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
     case PP_PROBE_PATH_SET:
       gimple_seq_add_stmt (seq, gimple_build_assign (path_register (s), operand));
       s.value = operand;
+      return;
+    case PP_PROBE_PATH_PASS:
+      gimple_seq_add_stmt (seq, gimple_build_assign (t.seg_pass,
+						     emit_sum (s.value, operand, seq)));
+      return;
+    case PP_PROBE_PATH_TAKE:
+      s.value = emit_sum (emit_value (seq, counter_type (), NOP_EXPR, t.seg_pass,
+				      NULL_TREE, "PP_path"), operand, seq);
+      gimple_seq_add_stmt (seq, gimple_build_assign (path_register (s), s.value));
       return;
     case PP_PROBE_PPP_ADD:
       s.value2 = emit_sum (s.value2, operand, seq);
@@ -275,11 +284,39 @@ insert_at_block (basic_block bb, gimple_seq seq)
   gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
 }
 
-/* Inserts SEQ where the probes of site SITE, WHERE go.  */
+/* SEQ just before (or AFTER) CALL, which must stay between its probes: a
+   callee of the unit is no longer const (its probes write memory), but
+   the C front end marks the call's function type const too, and GCC's
+   sinking would move the call past them (ip-probes.cc does the same).  */
+static void
+insert_at_call (gcall *call, bool after, gimple_seq seq)
+{
+  tree fndecl = gimple_call_fndecl (call);
+  if (fndecl && !DECL_EXTERNAL (fndecl) && !fndecl_built_in_p (fndecl)
+      && (flags_from_decl_or_type (gimple_call_fntype (call)) & ECF_CONST))
+    gimple_call_set_fntype (call, TYPE_MAIN_VARIANT (gimple_call_fntype (call)));
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  basic_block bb = gimple_bb (call);
+  if (!after)
+    gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+  else if (call != last_stmt (bb) && !stmt_ends_bb_p (call))
+    gsi_insert_seq_after (&gsi, seq, GSI_SAME_STMT);
+  else if (!insert_on_normal_edge (bb, seq))	/* before the edge's own */
+    internal_error ("pathprof: block %d has no edge for its probe", bb->index);
+}
+
+/* Inserts SEQ where the probes of site SITE, WHERE go (CALLS: cfun's
+   calls, as the notes number them).  */
 static void
 insert_at_site (const function_record &rec, uint8_t site, uint32_t where,
-		gimple_seq seq)
+		const auto_vec<gcall *> &calls, gimple_seq seq)
 {
+  if (site == PP_SITE_CALL_BEFORE || site == PP_SITE_CALL_AFTER)
+    {
+      gcc_assert (where < calls.length ());
+      insert_at_call (calls[where], site == PP_SITE_CALL_AFTER, seq);
+      return;
+    }
   if (site == PP_SITE_BLOCK)
     {
       insert_at_block (BASIC_BLOCK_FOR_FN (cfun, where), seq);
@@ -410,7 +447,7 @@ insert_probes (const function_record &rec, const probe_target &t)
   site_state s;
   s.ip_width = ip_locals_fit (plan, t);
   auto_vec<gcall *> calls;
-  if (t.calls)
+  if (t.calls || (plan.nprobes && plan.probes[plan.nprobes - 1].site >= PP_SITE_CALL_BEFORE))
     function_calls (calls);
   if (option_mode->traced)
     mark_trace_flushes (t, s);
@@ -431,7 +468,7 @@ insert_probes (const function_record &rec, const probe_target &t)
 				  s, &seq);
       for (uint32_t k = i; k < end; k++)
 	emit_action (rec, t, plan.probes[k], s, &seq);
-      insert_at_site (rec, first.site, first.where, seq);
+      insert_at_site (rec, first.site, first.where, calls, seq);
       i = end;
     }
   if (t.calls)

@@ -203,6 +203,7 @@ declare_ip_runtime (probe_target &t)
 							     ptr_type_node, u32, cptr,
 							     NULL_TREE));
   t.ip_caller = libprof_tls ("__pathprof_ip_caller", u64);
+  t.seg_pass = libprof_tls ("__pathprof_seg_pass", u64);
   t.ip_depth = libprof_tls ("__pathprof_ip_depth", u32);
 }
 

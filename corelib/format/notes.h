@@ -108,6 +108,8 @@ enum pp_function_flag
 {
   PP_FUNCTION_PUBLIC = 1u << 0,	/* other units (or libraries) may call it */
   PP_FUNCTION_ADDRESSED = 1u << 1,	/* its address is taken: callbacks */
+  PP_FUNCTION_WEAK = 1u << 2,	/* a weak definition: a public one of another
+				   unit replaces it, for its own unit's calls too */
 };
 
 /* Call flags.  */

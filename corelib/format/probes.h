@@ -46,6 +46,9 @@
      PP_PROBE_IP_LAND           block operand may be entered by a longjmp or
                                 a computed goto; operand2: the setjmp call
                                 (notes index) that starts it, or UINT32_MAX
+     PP_PROBE_PATH_PASS         pass = r + operand  (pass: the thread's word
+                                that carries r across a call, below)
+     PP_PROBE_PATH_TAKE         r = pass + operand
      PP_PROBE_IP_ADD            interprocedural modes: edge operand is
                                 taken, in place (pathprof-abi.h
                                 __pathprof_ip_step): the activation's
@@ -57,6 +60,14 @@
                                 is counted in place too where it can be
    The interprocedural mode's calls (notes' calls) are probed around the call
    statements by the plugin (plugin/ip-probes.cc, insert_call_probes).
+
+   Compiled roots with copies (the segments modes, plan.h
+   pp_plan_compiled_copy): a segment's register goes on through the calls
+   its root's supergraph inlines, in the thread's word pass
+   (__pathprof_seg_pass, libprof's): the caller passes r before the call
+   (site PP_SITE_CALL_BEFORE), the callee's copy takes it on its entry
+   edge and passes it back on its edges into EXIT, and the caller takes
+   it after the call (PP_SITE_CALL_AFTER).
 
    Preferential modes (ppp.h) keep a second register q per activation, the
    path's preferential number, and a key per slot: the Ball-Larus number of
@@ -84,10 +95,13 @@
    setjmp-like call, which nothing may precede); PP_SITE_SOURCE_END: just before
    the last statement of the edge's source block, for an edge that can carry no
    code (a fake leave that is its block's only successor: the block ends in a call
-   that does not return).  `where` is the edge or block id.
+   that does not return); PP_SITE_CALL_BEFORE and PP_SITE_CALL_AFTER: just
+   before and just after call `where` (the notes' call index).  `where` is
+   the edge or block id, or the call's index.
 
    Order.  Probes are sorted by site: edge-attached probes (EDGE and SOURCE_END) in
-   edge order, then block probes in block order; probes of one site are consecutive
+   edge order, then block probes in block order, then call probes in call
+   order (before, then after, each call); probes of one site are consecutive
    and run in list order (a path count before the register update on the same
    edge: the count reads the register first).
 
@@ -127,6 +141,8 @@ enum pp_probe_action
   PP_PROBE_IP_EXIT = 16,
   PP_PROBE_IP_LAND = 17,
   PP_PROBE_IP_ADD = 18,
+  PP_PROBE_PATH_PASS = 19,
+  PP_PROBE_PATH_TAKE = 20,
 };
 
 /* PP_PROBE_IP_ADD's operand2: the registers, and whether the edge is a
@@ -144,6 +160,8 @@ enum pp_probe_site
   PP_SITE_EDGE = 0,
   PP_SITE_BLOCK = 1,
   PP_SITE_SOURCE_END = 2,
+  PP_SITE_CALL_BEFORE = 3,
+  PP_SITE_CALL_AFTER = 4,
 };
 
 typedef struct pp_probe

@@ -789,7 +789,7 @@ main (void)
 	 grow (1, 2 places), libprof's.  */
       static const uint64_t hashed_choice[] = { 0, 1, 2, PP_KSEG_HASHED };
       hashed = hashed_choice[unit_rand (&rng) % 4];
-      unit_check (&same, built && pp_kseg_init (&layout, unit_notes, notes.mode, k_depth,
+      unit_check (&same, built && pp_kseg_init (&layout, unit_notes, NULL, notes.mode, k_depth,
 						dense_max, hashed, &lock) == 0,
 		  "seed %llx: set-up failed", seed);
       /* The numbering cache: the first three runs number the roots and
@@ -812,7 +812,7 @@ main (void)
 		damage_file (cache, &rng);
 	      if (reseal)
 		reseal_inconsistent (cache);
-	      pp_kseg_init (&layout, unit_notes, notes.mode, k_depth, dense_max, hashed, &lock);
+	      pp_kseg_init (&layout, unit_notes, NULL, notes.mode, k_depth, dense_max, hashed, &lock);
 	      pp_kseg_open_cache (strdup (cache), pp_kseg_cache_key (seed, notes.mode, k_depth,
 								  dense_max));
 	      numbered_before = numbered;

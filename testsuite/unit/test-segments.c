@@ -235,62 +235,84 @@ actions_number (const pp_seg_graph *s, const pp_paths *p, unsigned long long *rn
   return ok;
 }
 
-/* Compiled roots: where S is its root's graph G alone (a procedure
-   without calls), the plan pp_plan_compiled_root makes of its actions, run
-   along each segment as the plugin's code runs it (the register set by the
-   cut before it, or by the entry edge), counts that segment, once, under
-   its number.  Returns 1 when it holds, 0 when not, -1 when the plan
-   refuses S.  */
+/* Compiled roots: where S is closed (every call of every copy inlined, so
+   the deepest copies make none), the plans pp_plan_compiled_copy makes of
+   its actions for each copy, run along each segment as the plugin's code
+   runs them (the register set by the cut before it or by the root's entry
+   edge, passed through the thread's word into each inlined call and back),
+   count that segment, once, under its number; a segment a leave ends
+   (the process ended in a call) counts nothing.  PROG's graphs are the
+   copies'.  Returns 1 when it holds, 0 when not, -1 when S is not closed
+   or a plan refuses it.  */
 static int
-compiled_counts (const pp_graph *g, const pp_seg_graph *s, const pp_paths *p)
+compiled_counts (const pp_ip_program *prog, const pp_seg_graph *s, const pp_paths *p)
 {
+  for (uint32_t c = 0; c < s->ncopies; c++)
+    for (uint32_t j = s->site_start[s->copies[c].proc];
+	 j < s->site_start[s->copies[c].proc + 1]; j++)
+      if (s->child[s->first_call[c] + j - s->site_start[s->copies[c].proc]] == UINT32_MAX)
+	return -1;
   pp_seg_actions a;
-  pp_plan plan;
   if (pp_seg_actions_make (s, p, NULL, &a))
     abort ();
-  int rc = pp_plan_compiled_root (g, s, &a, p->npaths, &plan);
-  if (rc != PP_PLAN_OK)
+  pp_plan *plan = calloc (s->ncopies, sizeof *plan);
+  int rc = PP_PLAN_OK;
+  for (uint32_t c = 0; rc == PP_PLAN_OK && c < s->ncopies; c++)
     {
-      pp_seg_actions_free (&a);
-      return -1;
+      uint32_t q = s->copies[c].proc, sites[8], n = 0;
+      for (uint32_t j = s->site_start[q]; j < s->site_start[q + 1] && n < 8; j++)
+	sites[n++] = pp_seg_site (s, j);
+      rc = pp_plan_compiled_copy (&prog->procs[q], s, c, &a, p->npaths, sites, n, &plan[c]);
     }
   uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
-  uint32_t *of_s = malloc ((s->g.nedges + 1) * sizeof *of_s);
-  for (uint32_t e = 0; e < g->nedges; e++)
-    if (pp_seg_edge (s, 0, e) != UINT32_MAX)
-      of_s[pp_seg_edge (s, 0, e)] = e;
-  int ok = plan.pack_bits == 1 && plan.nvalues == p->npaths;
-  for (uint64_t n = 0; ok && n < p->npaths; n++)
+  int ok = rc == PP_PLAN_OK ? 1 : -1;
+  for (uint64_t n = 0; ok == 1 && n < p->npaths; n++)
     {
       pp_path path = { .edges = edges };
       ok = pp_paths_decode (p, n, &path) == PP_PATHS_OK;
-      uint64_t r = a.start_r[path.start_node] * 2, counted = UINT64_MAX;
+      uint64_t r = a.start_r[path.start_node] * 2, pass = 0, counted = UINT64_MAX;
       uint32_t ncounts = 0;
+      bool left = false;
       for (uint32_t i = 0; ok && i <= path.nedges; i++)
 	{
 	  uint32_t se = i < path.nedges ? path.edges[i] : path.end_edge;
 	  if (se == PP_PATH_NONE)
 	    break;
-	  for (uint32_t k = 0; k < plan.nprobes; k++)
+	  uint32_t c = s->copy_of[se], where = s->arg[se];
+	  uint8_t site = PP_SITE_EDGE;
+	  if (s->kind[se] == PP_SEG_CALL || s->kind[se] == PP_SEG_RETURN)
 	    {
-	      const pp_probe *pr = &plan.probes[k];
-	      if (pr->where != of_s[se])
+	      site = s->kind[se] == PP_SEG_CALL ? PP_SITE_CALL_BEFORE : PP_SITE_CALL_AFTER;
+	      where = pp_seg_site_index (s, c, where);
+	    }
+	  else if (s->kind[se] != PP_SEG_EDGE
+		   || (prog->procs[s->copies[c].proc].edges[where].flags & PP_EDGE_FAKE))
+	    left = true;
+	  for (uint32_t k = 0; !left && k < plan[c].nprobes; k++)
+	    {
+	      const pp_probe *pr = &plan[c].probes[k];
+	      if (pr->where != where || pr->site != site)
 		continue;
 	      if (pr->action == PP_PROBE_PATH_SET)
 		r = pr->operand;
 	      else if (pr->action == PP_PROBE_PATH_ADD)
 		r += pr->operand;
+	      else if (pr->action == PP_PROBE_PATH_PASS)
+		pass = r + pr->operand;
+	      else if (pr->action == PP_PROBE_PATH_TAKE)
+		r = pass + pr->operand;
 	      else if (pr->action == PP_PROBE_PATH_COUNT)
 		counted = (r + pr->operand) >> 1, ncounts++;
 	      else
 		ok = 0;
 	    }
 	}
-      ok = ok && ncounts == 1 && counted == n;
+      ok = ok && (left ? ncounts == 0 : ncounts == 1 && counted == n);
     }
   free (edges);
-  free (of_s);
-  pp_plan_free (&plan);
+  for (uint32_t c = 0; c < s->ncopies; c++)
+    pp_plan_free (&plan[c]);
+  free (plan);
   pp_seg_actions_free (&a);
   return ok;
 }
@@ -317,8 +339,8 @@ main (void)
   struct unit_property same = { .name = "segments: the supergraph's paths are exactly the program's depth-k walks, each numbered once (brute force)" };
   struct unit_property given = { .name = "segments: with the plugin's roles, S is cut at the copies' own backedges and never on their forests" };
   struct unit_property acts = { .name = "segments: the actions (values on the chords, none on the forest) give every segment its number and every interesting one its slot" };
-  struct unit_property compiled = { .name = "segments: a compiled root's plan (a procedure without calls) counts every segment once, under its number" };
-  unsigned ncompiled = 0;
+  struct unit_property compiled = { .name = "segments: a compiled root's plans (S closed: every call inlined) count every segment once, under its number, through the calls' passes" };
+  unsigned ncompiled = 0, ncopies_compiled = 0;
   struct unit_property shape = { .name = "segments: copies to depth k, one per open call chain; a call deeper is a summary edge" };
   unsigned long long rng = 0x5e6;
   unsigned cases = 0, skipped = 0, inlined = 0;
@@ -423,15 +445,10 @@ main (void)
 	    decode_all (&s, p);
 	    unit_check (&acts, actions_number (&s, p, &rng), "seed %llx: root %u, k %u",
 			seed, root, k);
-	    bool leaf = true;
-	    for (uint32_t c = 0; c < ncalls; c++)
-	      leaf &= calls[c].proc != root;
-	    if (leaf)
-	      {
-		int c = compiled_counts (&g[root], &s, p);
-		ncompiled += c == 1;
-		unit_check (&compiled, c != 0, "seed %llx: root %u, k %u", seed, root, k);
-	      }
+	    int cc = compiled_counts (&prog, &s, p);
+	    ncompiled += cc == 1;
+	    ncopies_compiled += cc == 1 ? s.ncopies - 1 : 0;
+	    unit_check (&compiled, cc != 0, "seed %llx: root %u, k %u", seed, root, k);
 	    cases++;
 	    bool equal = !found.overflow && !decoded.overflow && found.n == decoded.n;
 	    if (equal)
@@ -458,9 +475,11 @@ main (void)
   unit_report (&shape);
   unit_report (&given);
   unit_report (&acts);
-  unit_check (&compiled, ncompiled > 100, "only %u compiled roots planned", ncompiled);
+  unit_check (&compiled, ncompiled > 100 && ncopies_compiled > 100,
+	      "only %u compiled roots planned, with %u copies", ncompiled, ncopies_compiled);
   unit_report (&compiled);
   printf ("segments: %u supergraphs enumerated (%u too large), %u copies inlined, "
-	  "%u compiled roots\n", cases, skipped, inlined, ncompiled);
+	  "%u compiled roots with %u copies\n", cases, skipped, inlined, ncompiled,
+	  ncopies_compiled);
   return unit_exit_status ();
 }
