@@ -38,14 +38,15 @@
 #include "tree-dfa.h"
 #include "tree-inline.h"
 
-/* Can REC's body (FN its notes) be a copy of a compiled root's
-   supergraph: its probes all in place (no LAND, JUMP or EDGE on every
-   edge), and can it be cloned?  */
+/* Can REC's body be a copy of a compiled root's supergraph: its probes
+   (the notes' plan, its clone's once it is a compiled root itself) all in
+   place (no LAND, JUMP or EDGE on every edge), and can it be cloned?  */
 static bool
 copy_ok (const function_record &rec)
 {
   tree decl = rec.node->decl;
   function *f = DECL_STRUCT_FUNCTION (decl);
+  const pp_plan &plan = rec.dyn ? rec.dyn->plan : rec.plan;
   if (f->calls_setjmp || f->has_nonlocal_label || !tree_versionable_function_p (decl)
       || TREE_THIS_VOLATILE (decl)	/* noreturn: no return to pass back */
       || DECL_FUNCTION_VERSIONED (decl) || DECL_STATIC_CHAIN (decl)
@@ -53,10 +54,10 @@ copy_ok (const function_record &rec)
       || lookup_attribute ("naked", DECL_ATTRIBUTES (decl))
       || lookup_attribute ("noipa", DECL_ATTRIBUTES (decl)))
     return false;
-  for (uint32_t i = 0; i < rec.plan.nprobes; i++)
-    if (rec.plan.probes[i].action != PP_PROBE_IP_ENTER
-	&& rec.plan.probes[i].action != PP_PROBE_IP_ADD
-	&& rec.plan.probes[i].action != PP_PROBE_IP_EXIT)
+  for (uint32_t i = 0; i < plan.nprobes; i++)
+    if (plan.probes[i].action != PP_PROBE_IP_ENTER
+	&& plan.probes[i].action != PP_PROBE_IP_ADD
+	&& plan.probes[i].action != PP_PROBE_IP_EXIT)
       return false;		/* LAND, or EDGE on every edge */
   basic_block bb;
   FOR_EACH_BB_FN (bb, f)
@@ -177,17 +178,37 @@ clone_record (const function_record &rec, const char *suffix)
 /* The most copies a compiled root's supergraph may have (each a clone).  */
 #define COMPILED_COPIES_MAX 64
 
-/* Root REC (notes index P of LAYOUT) compiled if it can be: its plans,
-   its clone for ENTER and its copies' clones, made from the bodies as
-   they are before any is instrumented.  Returns its segments, or 0.  */
+/* Is the supergraph of depth K of procedure P of LAYOUT closed (every
+   call a call of the program, the calls K deep none), with at most *ROOM
+   more copies (taken from it)?  Before numbering it, which costs more.  */
+static bool
+closed_p (const pp_ip_layout &layout, uint32_t p, uint32_t k, uint32_t *room)
+{
+  for (uint32_t j = 0; j < layout.ncalls_of[p]; j++)
+    {
+      uint32_t site = layout.site_of_call[p][j];
+      if (k == 0 || site == UINT32_MAX || *room == 0)
+	return false;
+      --*room;
+      if (!closed_p (layout, layout.prog.calls[site].callee, k - 1, room))
+	return false;
+    }
+  return true;
+}
+
+/* Root REC (the unit's procedures are LAYOUT's, RECORDS its functions)
+   compiled if it can be: its plans, its clone for ENTER and its copies'
+   clones, made from the bodies as they are before any is instrumented.
+   Returns its segments, or 0.  */
 static uint64_t
 compile_root (function_record &rec, auto_delete_vec<function_record> &records,
 	      const pp_ip_layout &layout)
 {
   uint32_t first = layout.first_proc[0], p = first + rec.index;
+  uint32_t room = COMPILED_COPIES_MAX - 1;
   pp_seg_graph s;
   pp_paths *paths;
-  if (!root_ok (rec)
+  if (!root_ok (rec) || !closed_p (layout, p, (uint32_t) option_depth, &room)
       || pp_seg_build_numbered (&layout.prog, p, (uint32_t) option_depth, &s, &paths)
 	 != PP_SEG_OK)
     return 0;
