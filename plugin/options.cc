@@ -44,6 +44,7 @@ static const option_value roots_values[] = {
   {NULL, 0}
 };
 int option_compiled_roots = 1;
+static bool roots_given;
 
 /* Interprocedural paths: Melski and Reps' context paths, their piecewise
    paths or depth-k segments (k the depth option), enum pp_ip_kind; the
@@ -294,7 +295,10 @@ parse_options (struct plugin_name_args *info)
 	ok &= parse_choice ("witnesses", arg.value, witness_values,
 			    &option_all_witnesses);
       else if (strcmp (arg.key, "roots") == 0)
-	ok &= parse_choice ("roots", arg.value, roots_values, &option_compiled_roots);
+	{
+	  ok &= parse_choice ("roots", arg.value, roots_values, &option_compiled_roots);
+	  roots_given = true;
+	}
       else if (strcmp (arg.key, "interproc") == 0)
 	ok &= parse_choice ("interproc", arg.value, interproc_values,
 			    &option_interproc);
@@ -356,6 +360,13 @@ parse_options (struct plugin_name_args *info)
   if (option_weights < 0)
     option_weights = option_mode->preferential && option_mode->weighted
 		     ? PP_WEIGHTS_PROFILE : PP_WEIGHTS_GCC;
+  if (ok && roots_given && !pp_mode_segments (option_mode))
+    {
+      error ("pathprof: %<-fplugin-arg-pathprof-roots%> is only read by "
+	     "%<-fplugin-arg-pathprof-interproc=segments%>, not by mode %qs",
+	     option_mode->name);
+      return false;
+    }
   if (ok && option_depth && !pp_mode_segments (option_mode))
     {
       error ("pathprof: %<-fplugin-arg-pathprof-depth%> is only read by "
