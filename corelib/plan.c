@@ -529,7 +529,7 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
 	       || (ed->flags & PP_EDGE_EXIT_ENTRY);
 	  continue;
 	}
-      if (kind == PP_SEG_OP_SET || kind == PP_SEG_OP_LOST || ed->src >= g->nnodes
+      if (kind == PP_SEG_OP_SET || kind == PP_SEG_OP_LOST
 	  || (kind == PP_SEG_OP_CUT && (ed->src == g->entry || ed->dst == g->exit)))
 	ok = false;
       else if (ed->src == g->entry)

@@ -681,34 +681,19 @@ insert_call_probes (const probe_target &t, site_state &s,
       tree fndecl = gimple_call_fndecl (call);
       tree callee = fndecl && !fndecl_built_in_p (fndecl)
 		    ? build_fold_addr_expr (fndecl) : null_pointer_node;
-      /* The probes bracket the call: it must stay between them.  A callee
-	 instrumented in this unit is no longer const (instrument_unit clears
-	 its decl's flags: it writes memory), but the C front end marks the
-	 call's function type const too, and GCC's sinking then moved the
-	 call past its RETURN probe.  Calls of other units' functions keep
-	 their flags, as the plugin left them before.  */
-      if (fndecl && !DECL_EXTERNAL (fndecl) && !fndecl_built_in_p (fndecl)
-	  && (flags_from_decl_or_type (gimple_call_fntype (call)) & ECF_CONST))
-	gimple_call_set_fntype (call, TYPE_MAIN_VARIANT (gimple_call_fntype (call)));
+      /* The probes bracket the call (insert_at_call keeps it between
+	 them).  */
       tree index = build_int_cst (unsigned_type_node, k);
       gimple_seq before = NULL, after = NULL;
       call_in_place (t, s, index, callee, &before);
-      gimple_stmt_iterator gsi = gsi_for_stmt (call);
-      gsi_insert_seq_before (&gsi, before, GSI_SAME_STMT);
+      insert_at_call (call, false, before);
       if (gimple_call_flags (call) & ECF_NORETURN)
 	continue;
       gimple *ret = emit_trace_call (t.ip_return, s, true, index, NULL_TREE, &after);
       s.returns.safe_push (ret);	/* expand_return */
       if (s.ip_width)
 	ip_load_locals (s, NULL_TREE, &after);
-      basic_block bb = gimple_bb (call);
-      if (call != last_stmt (bb) && !stmt_ends_bb_p (call))
-	{
-	  gsi = gsi_for_stmt (call);
-	  gsi_insert_seq_after (&gsi, after, GSI_SAME_STMT);
-	  continue;
-	}
-      insert_on_normal_edge (bb, after);
+      insert_at_call (call, true, after);
     }
   basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)

@@ -284,13 +284,14 @@ insert_at_block (basic_block bb, gimple_seq seq)
   gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
 }
 
-/* SEQ just before (or AFTER) CALL, which must stay between its probes: a
-   callee of the unit is no longer const (its probes write memory), but
-   the C front end marks the call's function type const too, and GCC's
-   sinking would move the call past them (ip-probes.cc does the same).  */
-static void
+bool
 insert_at_call (gcall *call, bool after, gimple_seq seq)
 {
+  /* A callee instrumented in this unit is no longer const (instrument_unit
+     clears its decl's flags: it writes memory), but the C front end marks
+     the call's function type const too, and GCC's sinking then moved the
+     call past its probes.  Calls of other units' functions keep their
+     flags, as the plugin left them before.  */
   tree fndecl = gimple_call_fndecl (call);
   if (fndecl && !DECL_EXTERNAL (fndecl) && !fndecl_built_in_p (fndecl)
       && (flags_from_decl_or_type (gimple_call_fntype (call)) & ECF_CONST))
@@ -301,8 +302,9 @@ insert_at_call (gcall *call, bool after, gimple_seq seq)
     gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
   else if (call != last_stmt (bb) && !stmt_ends_bb_p (call))
     gsi_insert_seq_after (&gsi, seq, GSI_SAME_STMT);
-  else if (!insert_on_normal_edge (bb, seq))	/* before the edge's own */
-    internal_error ("pathprof: block %d has no edge for its probe", bb->index);
+  else
+    return insert_on_normal_edge (bb, seq);	/* before the edge's own */
+  return true;
 }
 
 /* Inserts SEQ where the probes of site SITE, WHERE go (CALLS: cfun's
@@ -314,7 +316,8 @@ insert_at_site (const function_record &rec, uint8_t site, uint32_t where,
   if (site == PP_SITE_CALL_BEFORE || site == PP_SITE_CALL_AFTER)
     {
       gcc_assert (where < calls.length ());
-      insert_at_call (calls[where], site == PP_SITE_CALL_AFTER, seq);
+      if (!insert_at_call (calls[where], site == PP_SITE_CALL_AFTER, seq))
+	internal_error ("pathprof: the block of call %u has no edge for its probe", where);
       return;
     }
   if (site == PP_SITE_BLOCK)

@@ -78,6 +78,10 @@ void branch (basic_block from, edge e, gimple *cond, basic_block yes, basic_bloc
 	     profile_probability likely);
 /* A block after AFTER whose code is SEQ, falling through to JOIN.  */
 basic_block new_block_of (basic_block after, gimple_seq seq, basic_block join);
+/* SEQ just before CALL, or AFTER it (on its block's normal edge, before
+   what is pending there, where the call ends its block; false when there
+   is none), the call kept between its probes (probes.cc).  */
+bool insert_at_call (gcall *call, bool after, gimple_seq seq);
 /* Takes CALL out of its block (split after it): the edge to the rest.  */
 edge take_out (gimple *call);
 
