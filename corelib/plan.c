@@ -489,12 +489,36 @@ compiled_add (const pp_seg_actions *a, uint32_t se, bool *ok)
   return a->op[se].val;
 }
 
+/* What the segment under way of copy C ends with, added to r, where the
+   process ends in (or a longjmp passes) the call whose edge in S is SE (a
+   SUMMARY edge, or a leaf edge's): its source's leave u -> L -> EXIT (L's
+   only way out), or NONE where u has none, *OK false where that is not
+   one add.  */
+static uint64_t
+call_leave (const pp_seg_graph *s, const pp_seg_actions *a, uint32_t se, bool *ok)
+{
+  const pp_graph *g = &s->g;
+  uint32_t u = g->edges[se].src;
+  for (uint32_t i = g->succ_start[u]; i < g->succ_start[u + 1]; i++)
+    {
+      uint32_t x = g->succ_edges[i], l = g->edges[x].dst;
+      if (x == se || s->kind[x] != PP_SEG_EDGE || g->succ_start[l + 1] - g->succ_start[l] != 1)
+	continue;
+      uint32_t y = g->succ_edges[g->succ_start[l]];
+      if (s->kind[y] != PP_SEG_LEAVE)
+	continue;
+      return (compiled_add (a, x, ok) + compiled_add (a, y, ok)) & PP_SEG_LOW;
+    }
+  return UINT64_MAX;
+}
+
 int
 pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
 		       const pp_seg_actions *a, uint64_t npaths,
-		       const uint32_t *site_of_call, uint32_t ncalls, pp_plan *out)
+		       const uint32_t *site_of_call, const uint32_t *leaf_edge,
+		       uint32_t ncalls, pp_plan *out)
 {
-  if (c >= s->ncopies || plan_alloc (out, 2 * g->nedges + 2 * ncalls + 1))
+  if (c >= s->ncopies || plan_alloc (out, 2 * g->nedges + 3 * ncalls + 1))
     return c >= s->ncopies ? PP_PLAN_EGRAPH : PP_PLAN_ENOMEM;
   out->pack_bits = 1;
   out->npaths = npaths;
@@ -521,14 +545,19 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
       if (!pp_trace_real_flags (ed->flags))
 	{
 	  /* A fake edge carries no probe: a leave where the process ends
-	     (a block without successors, a call that did not return) counts
-	     nothing, as libprof's EXIT is not reached there; anything else
-	     cannot be planned.  */
+	     (a block without successors, a call that did not return: its
+	     record's) counts nothing here, as libprof's EXIT is not reached
+	     there; anything else cannot be planned.  */
 	  ok = (ed->dst == g->exit && ed->src != g->entry && kind != PP_SEG_OP_CUT
 		&& kind != PP_SEG_OP_SET)
 	       || (ed->flags & PP_EDGE_EXIT_ENTRY);
 	  continue;
 	}
+      bool leaf = false;
+      for (uint32_t k = 0; leaf_edge && k < ncalls; k++)
+	leaf |= leaf_edge[k] == e;
+      if (leaf)
+	continue;		/* at its call, below */
       if (kind == PP_SEG_OP_SET || kind == PP_SEG_OP_LOST
 	  || (kind == PP_SEG_OP_CUT && (ed->src == g->entry || ed->dst == g->exit)))
 	ok = false;
@@ -548,16 +577,33 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
       else if (val)
 	add_probe (out, PP_PROBE_PATH_ADD, PP_SITE_EDGE, e, 0, 2 * val);
     }
-  /* Each call passes r, with its CALL edge's add, to the inlined copy,
-     and takes it back.  */
+  /* A call S inlines passes r, with its CALL edge's add, to the inlined
+     copy, and takes it back; another records its leave, and adds its
+     edge's value once it returns.  */
   for (uint32_t k = 0; ok && k < ncalls; k++)
     {
       uint32_t j = site_of_call[k] == UINT32_MAX ? UINT32_MAX
 		   : pp_seg_site_index (s, c, site_of_call[k]);
-      ok = j != UINT32_MAX && s->child[s->first_call[c] + j] != UINT32_MAX;
-      uint64_t val = ok ? compiled_add (a, s->call_edge[s->first_call[c] + j], &ok) : 0;
-      add_probe (out, PP_PROBE_PATH_PASS, PP_SITE_CALL_BEFORE, k, 0, 2 * val);
-      add_probe (out, PP_PROBE_PATH_TAKE, PP_SITE_CALL_AFTER, k, 0, 0);
+      uint32_t child = j == UINT32_MAX ? UINT32_MAX : s->child[s->first_call[c] + j];
+      uint32_t se = j != UINT32_MAX ? s->call_edge[s->first_call[c] + j]
+		    : leaf_edge && leaf_edge[k] != UINT32_MAX ? pp_seg_edge (s, c, leaf_edge[k])
+		    : UINT32_MAX;
+      ok = se != UINT32_MAX;
+      uint64_t val = ok ? compiled_add (a, se, &ok) : 0;
+      if (child != UINT32_MAX)
+	{
+	  add_probe (out, PP_PROBE_PATH_PASS, PP_SITE_CALL_BEFORE, k, 0, 2 * val);
+	  add_probe (out, PP_PROBE_PATH_TAKE, PP_SITE_CALL_AFTER, k, 0, 0);
+	  continue;
+	}
+      uint64_t leave = ok ? call_leave (s, a, se, &ok) : 0;
+      add_probe (out, PP_PROBE_PATH_LEAVE, PP_SITE_CALL_BEFORE, k, 0,
+		 leave == UINT64_MAX ? 0 : 2 * leave);
+      out->probes[out->nprobes - 1].operand2 = leave == UINT64_MAX ? PP_LEAVE_NONE : 0;
+      add_probe (out, PP_PROBE_PATH_LEAVE, PP_SITE_CALL_AFTER, k, 0, 0);
+      out->probes[out->nprobes - 1].operand2 = PP_LEAVE_NONE;
+      if (val)
+	add_probe (out, PP_PROBE_PATH_ADD, PP_SITE_CALL_AFTER, k, 0, 2 * val);
     }
   if (!ok)
     {
@@ -565,6 +611,15 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
       return PP_PLAN_EGRAPH;
     }
   return PP_PLAN_OK;
+}
+
+bool
+pp_plan_keeps_record (const pp_plan *plan)
+{
+  for (uint32_t i = 0; i < plan->nprobes; i++)
+    if (plan->probes[i].action == PP_PROBE_PATH_LEAVE)
+      return true;
+  return false;
 }
 
 static int plan_interesting (pp_plan *out, const pp_plan_input *in);

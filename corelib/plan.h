@@ -124,27 +124,34 @@ struct pp_seg_actions;
 /* Compiled roots (the segments modes; libprof/kseg-runtime.c, "Compiled
    roots"): the plan of copy C of a root's supergraph S, numbered at compile
    time (its actions A, NPATHS segments), that counts the root's segments
-   as the paths mode counts paths, where S is closed: every call of every
-   copy inlined, the deepest copies without calls.  G is the copy's
-   procedure graph (the layout's: its first edges the notes' edges),
-   SITE_OF_CALL its calls' program sites (NCALLS; ip-notes.h
-   pp_ip_layout.site_of_call).  One register, packed with one bit
-   (pack_bits 1: r holds twice the sum of the actions, so that the sum
-   modulo 2^64 is twice S's number modulo 2^63): the root's copy (C 0)
-   sets it on its entry edge to the start of ENTRY's segments and counts on
-   its real edges into EXIT; another copy takes it from the thread's word
-   (probes.h PP_PROBE_PATH_TAKE) on its entry edge and passes it back on
-   its real edges into EXIT with its RETURN edge's add; every copy adds on
-   its chords, counts and sets at its cuts, and passes the register with
-   the CALL edge's add before each call and takes it back after.  Segment
-   k counts in value k (npaths values).  Returns PP_PLAN_OK,
-   PP_PLAN_ENOMEM, or PP_PLAN_EGRAPH where S needs what such a plan cannot
-   do (a call not inlined, a re-entry, an edge on no segment, a cut on a
-   call's or a return's edge); on failure *out is empty.  */
+   as the paths mode counts paths.  G is the copy's procedure graph (the
+   layout's: its first edges the notes' edges, then its calls' leaf edges),
+   SITE_OF_CALL and LEAF_EDGE its calls' program sites and leaf edges
+   (NCALLS; ip-notes.h pp_ip_layout; LEAF_EDGE may be NULL where every call
+   is a program call).  One register, packed with one bit (pack_bits 1: r
+   holds twice the sum of the actions, so that the sum modulo 2^64 is twice
+   S's number modulo 2^63): the root's copy (C 0) sets it on its entry edge
+   to the start of ENTRY's segments and counts on its real edges into EXIT;
+   another copy takes it from the thread's word (probes.h
+   PP_PROBE_PATH_TAKE) on its entry edge and passes it back on its real
+   edges into EXIT with its RETURN edge's add; every copy adds on its
+   chords, counts and sets at its cuts, and passes the register with the
+   CALL edge's add before each call S inlines and takes it back after.
+   Before a call S does not inline (a SUMMARY edge or a leaf edge: a call
+   through a pointer), PP_PROBE_PATH_LEAVE records what the segment would
+   end with on the call vertex's leave (PP_LEAVE_NONE where it has none);
+   after it a PP_LEAVE_NONE and the call edge's add.  Segment k counts in
+   value k (npaths values).  Returns PP_PLAN_OK, PP_PLAN_ENOMEM, or
+   PP_PLAN_EGRAPH where S needs what such a plan cannot do (a re-entry, an
+   edge on no segment, a cut on a call's or a return's edge); on failure
+   *out is empty.  */
 int pp_plan_compiled_copy (const pp_graph *g, const struct pp_seg_graph *s, uint32_t c,
 			   const struct pp_seg_actions *a, uint64_t npaths,
-			   const uint32_t *site_of_call, uint32_t ncalls, pp_plan *out);
-
+			   const uint32_t *site_of_call, const uint32_t *leaf_edge,
+			   uint32_t ncalls, pp_plan *out);
+/* Does PLAN (pp_plan_compiled_copy's) keep a record: a call S does not
+   inline?  */
+bool pp_plan_keeps_record (const pp_plan *plan);
 
 #ifdef __cplusplus
 }

@@ -586,9 +586,13 @@ end_at_call (struct act *a)
 
 /* The activations above DEPTH are gone (a longjmp past them, or the
    process ends in them): their paths end at their calls under way.  With
-   DEPTH 0, every path of the thread.  */
+   DEPTH 0, every path of the thread.  The activation at DEPTH ends its
+   path at its call too where a longjmp LANDED in it (its LAND restarts
+   it); otherwise one of its probes found the stack so (the longjmp landed
+   in code not instrumented that its call under way had called, which
+   returned), and its path goes on past the call.  */
 static void
-abandon_above (uint32_t depth)
+abandon_above (uint32_t depth, bool landed)
 {
   if (__pathprof_ip_depth == 0)
     return;
@@ -599,7 +603,7 @@ abandon_above (uint32_t depth)
       if (!a->root)
 	continue;
       resume (a);
-      if (__pathprof_ip_depth > 0)
+      if (__pathprof_ip_depth > 0 && (landed || __pathprof_ip_depth > depth))
 	end_at_call (act_at (__pathprof_ip_depth - 1));
     }
 }
@@ -645,7 +649,7 @@ frame_act (uint64_t frame)
   if (depth == 0 || depth > __pathprof_ip_depth)
     return NULL;
   if (depth < __pathprof_ip_depth)
-    abandon_above (depth);
+    abandon_above (depth, false);
   return act_at (depth - 1);
 }
 
@@ -878,7 +882,7 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
   if (caller && caller->fr.depth <= __pathprof_ip_depth)
     {
       if (caller->fr.depth < __pathprof_ip_depth)
-	abandon_above (caller->fr.depth);
+	abandon_above (caller->fr.depth, false);
       if (caller->fr.tag != self)
 	caller = NULL;
     }
@@ -1100,7 +1104,7 @@ __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call)
 	{
 	  /* A longjmp or a computed goto landed here: the paths under way
 	     end where they were, a new one starts at the block.  */
-	  abandon_above (depth);
+	  abandon_above (depth, true);
 	  restart (a, ip_prog.nb.procs[p].reentry_of[block]);
 	  a->fr.site = NONE;
 	}
@@ -1120,6 +1124,6 @@ pp_ctx_end_thread_paths (void)
   if (ipt.busy)
     return;
   ipt.busy = true;
-  abandon_above (0);
+  abandon_above (0, true);
   ipt.busy = false;
 }

@@ -520,6 +520,24 @@ number_program (void)
   ip_prog.ready = true;
 }
 
+/* Does no call of unit U go to another unit's function (so that the
+   calls it could not resolve alone are of code not instrumented)?  */
+static uint64_t
+unit_alone (uint32_t u)
+{
+  const pp_ip_layout *l = &ip_prog.layout;
+  uint32_t end = u + 1 < l->nunits ? l->first_proc[u + 1] : l->prog.nprocs;
+  for (uint32_t p = l->first_proc[u]; p < end; p++)
+    for (uint32_t k = 0; k < l->ncalls_of[p]; k++)
+      {
+	uint32_t site = l->site_of_call[p][k];
+	if (site != UINT32_MAX
+	    && (l->prog.calls[site].callee < l->first_proc[u] || l->prog.calls[site].callee >= end))
+	  return 0;
+      }
+  return 1;
+}
+
 /* The first probe's: numbers the program (once, whichever thread comes
    first).  */
 __attribute__ ((noinline)) bool
@@ -531,10 +549,14 @@ pp_ip_number_once (void)
       pp_gmp_enter ();
       number_program ();
       pp_gmp_leave ();
-      /* Each unit's procedures, for its ENTER probes (pp_ip_proc_of).  */
+      /* Each unit's procedures, for its ENTER probes (pp_ip_proc_of), and
+	 whether it calls no other unit's function (compiled roots).  */
       for (uint32_t u = 0; ip_prog.ready && u < ip_prog.nunits; u++)
-	__atomic_store_n (&ip_prog.units[u]->ip_first, ip_prog.layout.first_proc[u] + 1,
-			  __ATOMIC_RELEASE);	/* after the set-up it gives */
+	{
+	  __atomic_store_n (&ip_prog.units[u]->ip_first, ip_prog.layout.first_proc[u] + 1,
+			    __ATOMIC_RELEASE);	/* after the set-up it gives */
+	  __atomic_store_n (&ip_prog.units[u]->ip_alone, unit_alone (u), __ATOMIC_RELEASE);
+	}
       __atomic_store_n (&ip_prog.ready, ip_prog.ready, __ATOMIC_RELEASE);
     }
   pthread_mutex_unlock (&ip_lock);

@@ -94,13 +94,15 @@
    the one the profile numbered (its code or a callee's changed) is said
    once and counts every segment in the tables.
 
-   Compiled roots (plugin/compiled.cc).  A root whose supergraph is closed
-   in its unit (every call of every copy inlined, a function without calls
-   the least of them) has the same S whatever the program, so the plugin
-   numbers it when it compiles the unit (the same corelib code on the same
-   notes) and its code counts its segments the way the paths mode counts
-   paths, its copies clones that take the register from the thread's word
-   __pathprof_seg_pass, in the unit's compiled_counts (pathprof-abi.h),
+   Compiled roots (plugin/compiled.cc).  A root whose supergraph is the
+   same whatever the program (every call of every copy a call of a
+   function of its unit, or through a pointer; a function without calls
+   the least of them) the plugin numbers when it compiles the unit (the
+   same corelib code on the same notes), and its code counts its segments
+   the way the paths mode counts paths, its copies clones that take the
+   register from the thread's word __pathprof_seg_pass, with a record where
+   a call may not return ("Records" below), in the unit's compiled_counts
+   (pathprof-abi.h),
    which a dump moves into the tables with the roots' own
    (pp_kseg_flush_slots) and a fork or pathprof_reset zeroes.  Where a caller's copy continues its segment into
    such a function, it must run as a copy, with ENTER: the function then
@@ -364,6 +366,13 @@ PP_EXPORT __thread uint32_t __pathprof_ip_depth
    enters and back (corelib/format/probes.h, PP_PROBE_PATH_PASS); only the
    code reads and writes it.  */
 PP_EXPORT __thread uint64_t __pathprof_seg_pass
+  PP_TLS_MODEL;
+/* Compiled roots' records (pathprof-abi.h, "Records" below).  */
+PP_EXPORT __thread struct __pathprof_seg_record
+  __pathprof_seg_records[PATHPROF_SEG_RECORDS] PP_TLS_MODEL;
+PP_EXPORT __thread uint32_t __pathprof_seg_top
+  PP_TLS_MODEL;
+PP_EXPORT __thread uint64_t __pathprof_seg_pass_record
   PP_TLS_MODEL;
 
 /* Zeros: the values and the calls' words of the dummy and of a root
@@ -1507,19 +1516,74 @@ end_at_call (struct act *a)
 		: ks.layout->call_vertex[a->proc][a->fr.site]);
 }
 
+/* ---- Records.
+
+   A compiled root with calls its S does not inline keeps a record in the
+   thread's stack (pathprof-abi.h), whose leave is what its segment ends
+   with where the call under way does not return: the process ends in it,
+   or a longjmp passes its frame.  A record ends as an activation that
+   libprof abandons does (end_at_call): counted under its leave, or lost
+   (leave 1: no call under way, or a call without a leave).  Records above
+   a returning root's own are gone (a longjmp passed them into code that
+   returned to the root): the root's code calls __pathprof_seg_unwind.  A
+   record pushed while the thread's stack was DEPTH deep belongs to a
+   frame the activations at DEPTH and above called; where abandon_above
+   ends those, it ends the records too, so that a longjmp that lands in an
+   instrumented function frees the stack at once.  */
+
+/* Ends record R.  */
+static void
+end_record (const struct __pathprof_seg_record *r)
+{
+  uint64_t n = r->leave >> 1;
+  if (!(r->leave & 1) && n < r->npaths)
+    __atomic_fetch_add (&r->counts[n], 1, __ATOMIC_RELAXED);
+  else
+    pp_ipt_count_lost ();
+}
+
+/* Ends the thread's records pushed at DEPTH or deeper.  */
+static void
+end_records (uint32_t depth)
+{
+  while (__pathprof_seg_top > 0
+	 && __pathprof_seg_records[__pathprof_seg_top - 1].depth >= depth)
+    {
+      __pathprof_seg_top--;
+      end_record (&__pathprof_seg_records[__pathprof_seg_top]);
+    }
+}
+
+PP_EXPORT void
+__pathprof_seg_unwind (uint32_t top)
+{
+  while (__pathprof_seg_top > top && __pathprof_seg_top <= PATHPROF_SEG_RECORDS)
+    {
+      __pathprof_seg_top--;
+      end_record (&__pathprof_seg_records[__pathprof_seg_top]);
+    }
+  __pathprof_seg_top = top;
+}
+
 /* The activations above DEPTH are gone (a longjmp past them, or the process
    ends in them): the segments under way end at the calls under way of their
-   roots' top activations.  With DEPTH 0, every segment of the thread.  */
+   roots' top activations, and the records of compiled roots those called.
+   With DEPTH 0, every segment of the thread.  The activation at DEPTH
+   ends its segment at its call too where a longjmp LANDED in it (its LAND
+   restarts it); otherwise one of its probes found the stack so (the
+   longjmp landed in code not instrumented that its call under way had
+   called, which returned), and its segment goes on past the call.  */
 static void
-abandon_above (uint32_t depth)
+abandon_above (uint32_t depth, bool landed)
 {
+  end_records (depth);
   if (__pathprof_ip_depth == 0)
     return;
   end_at_call (act_at (__pathprof_ip_depth - 1));
   while (__pathprof_ip_depth > depth)
     {
       struct act *a = act_at (--__pathprof_ip_depth);
-      if (a->ra == a && __pathprof_ip_depth > 0)
+      if (a->ra == a && __pathprof_ip_depth > 0 && (landed || __pathprof_ip_depth > depth))
 	end_at_call (act_at (__pathprof_ip_depth - 1));
     }
 }
@@ -1548,7 +1612,7 @@ begin (uint64_t frame)
     return NULL;
   kt.busy = true;
   if (a->fr.depth < __pathprof_ip_depth)
-    abandon_above (a->fr.depth);
+    abandon_above (a->fr.depth, false);
   return a;
 }
 
@@ -1741,7 +1805,7 @@ enter_slow (uint32_t p, const void *self)
   if (c && c->fr.depth <= __pathprof_ip_depth)
     {
       if (c->fr.depth < __pathprof_ip_depth)
-	abandon_above (c->fr.depth);
+	abandon_above (c->fr.depth, false);
       if (c->fr.tag != self)
 	c = NULL;
       else
@@ -1784,6 +1848,14 @@ enter_slow (uint32_t p, const void *self)
   return frame ? frame : untracked ();
 }
 
+/* Is the thread's stack of records full (a compiled root that keeps one
+   runs as its clone then)?  */
+static inline int
+full_records (void)
+{
+  return __pathprof_seg_top >= PATHPROF_SEG_RECORDS;
+}
+
 /* Compiled roots (pathprof-abi.h), whose code calls this where the call
    under way names a caller or the program is not set up yet: the call
    under way continues into SELF as ENTER would find (enter, enter_slow),
@@ -1796,6 +1868,8 @@ __pathprof_seg_continues (struct __pathprof_unit *u, uint32_t function,
 			  const void *self)
 {
   struct act *c = (struct act *) (uintptr_t) __pathprof_ip_caller;
+  bool assumes = function & PATHPROF_COMPILED_ASSUMES;
+  function &= ~PATHPROF_COMPILED_ASSUMES;
   uint64_t first = __atomic_load_n (&u->ip_first, __ATOMIC_ACQUIRE);
   if (__builtin_expect (first == 0, 0) && !kt.busy)
     {
@@ -1804,9 +1878,13 @@ __pathprof_seg_continues (struct __pathprof_unit *u, uint32_t function,
       pp_ip_set_up (u, function);
       first = __atomic_load_n (&u->ip_first, __ATOMIC_ACQUIRE);
     }
+  /* A root whose supergraph the program makes another (a call of its
+     unit goes to another unit's function) runs as its clone.  */
+  int clone = full_records ()
+	      || (assumes && first && !__atomic_load_n (&u->ip_alone, __ATOMIC_ACQUIRE));
   if (!c || kt.busy || first == 0 || c->fr.depth > __pathprof_ip_depth
       || c->fr.tag != self)
-    return 0;
+    return clone;
   if (continuation (c, (uint32_t) (first - 1) + function))
     return 1;
   if (c->fr.depth == __pathprof_ip_depth)
@@ -1814,7 +1892,7 @@ __pathprof_seg_continues (struct __pathprof_unit *u, uint32_t function,
       __pathprof_ip_caller = 0;
       c->fr.tag = NULL;
     }
-  return 0;
+  return clone;
 }
 
 PP_EXPORT void
@@ -1909,7 +1987,7 @@ __pathprof_seg_land (uint64_t frame, uint32_t block, uint32_t call)
     {
       /* A longjmp or a computed goto landed here: the segments under way
 	 end where they were, a new one starts at the block.  */
-      abandon_above (a->fr.depth);
+      abandon_above (a->fr.depth, true);
       restart (a, block);
       a->fr.site = NONE;
     }
@@ -1926,6 +2004,6 @@ pp_kseg_end_thread_paths (void)
   if (kt.busy)
     return;
   kt.busy = true;
-  abandon_above (0);
+  abandon_above (0, true);
   kt.busy = false;
 }

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 14u
+#define PATHPROF_ABI_VERSION 15u
 
 /* What libprof exports: this ABI and pathprof.h (it is built with
    -fvisibility=hidden).  */
@@ -76,6 +76,11 @@ struct __pathprof_unit
   uint32_t ncompiled;
   const struct __pathprof_compiled_root *compiled;
   uint64_t *compiled_counts;
+  /* libprof's (segments modes): 1 once the program is set up where no
+     call of the unit goes to another unit's function (so that a call the
+     unit could not resolve is of code not instrumented, as the plugin
+     assumed for compiled roots that make one); 0 in the object file.  */
+  uint64_t ip_alone;
 };
 #define PP_TRACE_INFO_LEAF 0x80u
 
@@ -203,12 +208,18 @@ void __pathprof_seg_land (uint64_t frame, uint32_t block, uint32_t call);
 void __pathprof_seg_cut (uint64_t frame, uint32_t edge, uint64_t number,
 			 const void *next);
 /* Compiled roots: where __pathprof_ip_caller is not 0 when compiled root
-   `function` of unit u (at address self) starts, whether the call under
-   way continues its caller's segment into it: 1, and then the function
-   runs as the code that calls ENTER (the caller's copy of S inlines it);
-   else 0, the call taken as a root's, and it counts its own segments.  */
+   `function` of unit u (at address self) starts (or the unit's ip_first is
+   0; ip_alone, with PATHPROF_COMPILED_ASSUMES in `function`: the root calls
+   a function its unit does not define, assumed not instrumented), whether
+   the call under way continues its caller's segment into it (or the root
+   may not run compiled: that assumption is false in the program): 1, and
+   then the function
+   runs as the code that calls ENTER (the caller's copy of S inlines it,
+   or the thread's stack of records below is full); else 0, the call taken
+   as a root's, and it counts its own segments.  */
 int __pathprof_seg_continues (struct __pathprof_unit *u, uint32_t function,
 			      const void *self);
+#define PATHPROF_COMPILED_ASSUMES 0x80000000u
 /* Every interprocedural mode takes an edge in place (probes.h
    PP_PROBE_IP_ADD), as __pathprof_ip_step says, from the frame ENTER
    returned: context and piecewise paths add to the activation's sums A and
@@ -314,6 +325,36 @@ extern __thread uint32_t __pathprof_ip_depth;
    call's copy and back (corelib/format/probes.h, PP_PROBE_PATH_PASS;
    initial-exec TLS, as __pathprof_ip_caller).  */
 extern __thread uint64_t __pathprof_seg_pass;
+
+/* Compiled roots whose supergraph does not inline every call (a summary
+   call, a call through a pointer): the activation keeps a record in the
+   thread's stack of them, so that libprof can count the segment under way
+   where the process ends in such a call or a longjmp passes it
+   (kseg-runtime.c, "Records").  The root's code pushes it (claims
+   __pathprof_seg_top, then fills it: counts, depth and npaths, leave 1),
+   passes its address to its copies with the register
+   (__pathprof_seg_pass_record), stores the leave before each call S does
+   not inline (corelib/format/probes.h PP_PROBE_PATH_LEAVE) and 1 after,
+   and pops it before each return, calling __pathprof_seg_unwind first
+   where records above its own are left (their frames gone by a longjmp).
+   With the stack full, a compiled root runs as its clone (the test at its
+   entry asks __pathprof_seg_continues, which says so).  */
+#define PATHPROF_SEG_RECORDS 256u
+struct __pathprof_seg_record
+{
+  uint64_t leave;		/* twice the segment's number if it ended at the
+				   call under way, or 1: no call, lost */
+  uint64_t *counts;		/* the root's compiled counts */
+  uint32_t depth;		/* __pathprof_ip_depth when pushed */
+  uint32_t npaths;		/* the root's segments */
+};
+extern __thread struct __pathprof_seg_record
+  __pathprof_seg_records[PATHPROF_SEG_RECORDS];
+extern __thread uint32_t __pathprof_seg_top;
+extern __thread uint64_t __pathprof_seg_pass_record;
+/* Ends (counts) the thread's records at TOP and above, and makes TOP the
+   stack's top.  */
+void __pathprof_seg_unwind (uint32_t top);
 
 /* Segments: where segment number N of the root whose registers are REGS
    counts in place (above): its start's array, the preferential slot SLOT

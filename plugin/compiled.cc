@@ -4,33 +4,39 @@
 
    A root's segments are paths of its supergraph S, which inlines its
    callees k deep; libprof numbers S when the root first runs, because S
-   may hold other units' functions.  Where S is closed in the unit (every
-   call of every copy is a call of a function of the unit that S inlines,
-   the deepest copies make no call: a function without calls is the
-   smallest), S is the same in every program: the plugin numbers it with
-   corelib, as libprof would (the same notes, the same pp_seg_build_numbered
-   and pp_seg_actions_make), and gives each copy the paths mode's probes
+   may hold other units' functions.  Where S is the same in every program
+   (each call of each copy is a call of a function of the unit, which S
+   inlines above depth k and makes a summary edge at k, or a call through
+   a pointer, a leaf edge everywhere), the plugin numbers it with corelib,
+   as libprof would (the same notes, the same pp_seg_build_numbered and
+   pp_seg_actions_make), and gives each copy the paths mode's probes
    (corelib pp_plan_compiled_copy: one register, constants on the chords,
    counts in the unit's compiled counts, which libprof moves into the
    program record at a dump, keyed by the root as its own counts are).
    The root's copy is the function itself; each copy below it is a clone
    (FUNCTION.pathprof_copy.N), which its parent's body calls in place of
    the function, the register passing through the thread's word
-   __pathprof_seg_pass.  No call in S can leave it (every callee returns),
-   so a compiled activation needs no record for libprof.
+   __pathprof_seg_pass.  A call S does not inline may not return (the
+   process ends in it, a longjmp passes it): where S has one, the root's
+   activation keeps a record in libprof's thread stack (pathprof-abi.h),
+   pushed on entry and popped before each return, into which the code
+   stores, before each such call, the number the segment would end with
+   there; libprof counts it if the call never returns.
 
    The function also runs as a copy in its callers' supergraphs, where it
    continues their segments: only libprof's activations can do that.  So
    the plugin clones it first (FUNCTION.pathprof.N keeps the probes the
    notes record, its ENTER naming the function), and the function starts
    with a test:
-       if ((__pathprof_ip_caller != 0 || unit.ip_first == 0)
+       if ((__pathprof_ip_caller != 0 || unit.ip_first == 0
+            || __pathprof_seg_top >= PATHPROF_SEG_RECORDS)    (with a record)
            && __pathprof_seg_continues (&unit, index, &function))
          return clone (arguments);
    libprof answers as ENTER would decide between a continuation and a root
-   (and sets the program up at its first probe).  A caller that is a
-   compiled root itself never names a call, so from it the test is two
-   loads.  See DESIGN.md, "Compiled roots".  */
+   (and sets the program up at its first probe; with the records' stack
+   full, the clone runs).  A caller that is a compiled root itself never
+   names a call, so from it the test is two loads (three).  See DESIGN.md,
+   "Compiled roots".  */
 
 #include "probes.h"
 #include "corelib/ip-notes.h"
@@ -73,7 +79,9 @@ copy_ok (const function_record &rec)
 /* Does every call of REC's body go where its notes say, to the function
    its unit defines (so that the call can go to a clone of it instead):
    no call of a function another definition may replace (a weak one, or
-   one a shared object exports, which the program may interpose)?  */
+   one a shared object exports, which the program may interpose)?  Calls
+   through pointers and of functions the unit does not define stay as
+   they are (libprof checks the latter: same_everywhere_p).  */
 static bool
 calls_bind_locally (const function_record &rec)
 {
@@ -84,7 +92,10 @@ calls_bind_locally (const function_record &rec)
   for (gcall *call : calls)
     {
       tree fndecl = gimple_call_fndecl (call);
-      ok &= fndecl && decl_binds_to_current_def_p (fndecl);
+      cgraph_node *node = fndecl ? cgraph_node::get (fndecl) : NULL;
+      ok &= !fndecl ? !gimple_call_internal_p (call)	/* through a pointer */
+	    : (DECL_EXTERNAL (fndecl) && (!node || !node->definition))
+	      || decl_binds_to_current_def_p (fndecl);
     }
   pop_cfun ();
   return ok;
@@ -178,19 +189,37 @@ clone_record (const function_record &rec, const char *suffix)
 /* The most copies a compiled root's supergraph may have (each a clone).  */
 #define COMPILED_COPIES_MAX 64
 
-/* Is the supergraph of depth K of procedure P of LAYOUT closed (every
-   call a call of the program, the calls K deep none), with at most *ROOM
-   more copies (taken from it)?  Before numbering it, which costs more.  */
+/* Is the supergraph of depth K of procedure P of LAYOUT (FNS the unit's
+   functions) the same in every program, with at most *ROOM more copies
+   (taken from it)?  Each call of each copy is a call of a function of the
+   unit (inlined above depth K, a summary edge at K) or through a pointer
+   (a leaf edge in every program); a call of a function the unit does not
+   define is a leaf edge to the unit, which is the program's S only where
+   that function is not instrumented: *ASSUMES is set then, and libprof
+   checks it (the unit's ip_alone).  Before numbering it, which costs
+   more.  */
 static bool
-closed_p (const pp_ip_layout &layout, uint32_t p, uint32_t k, uint32_t *room)
+same_everywhere_p (const pp_ip_layout &layout, const auto_vec<pp_function_notes> &fns,
+		   uint32_t p, uint32_t k, uint32_t *room, bool *assumes)
 {
+  const pp_function_notes &fn = fns[p - layout.first_proc[0]];
   for (uint32_t j = 0; j < layout.ncalls_of[p]; j++)
     {
       uint32_t site = layout.site_of_call[p][j];
-      if (k == 0 || site == UINT32_MAX || *room == 0)
+      if (site == UINT32_MAX)
+	{
+	  if (fn.calls[j].flags & PP_CALL_RETURNS_TWICE)
+	    return false;
+	  *assumes |= !(fn.calls[j].flags & PP_CALL_INDIRECT);
+	  continue;
+	}
+      if (k == 0)
+	continue;		/* a summary edge */
+      if (*room == 0)
 	return false;
       --*room;
-      if (!closed_p (layout, layout.prog.calls[site].callee, k - 1, room))
+      if (!same_everywhere_p (layout, fns, layout.prog.calls[site].callee, k - 1, room,
+			      assumes))
 	return false;
     }
   return true;
@@ -202,13 +231,15 @@ closed_p (const pp_ip_layout &layout, uint32_t p, uint32_t k, uint32_t *room)
    Returns its segments, or 0.  */
 static uint64_t
 compile_root (function_record &rec, auto_delete_vec<function_record> &records,
-	      const pp_ip_layout &layout)
+	      const pp_ip_layout &layout, const auto_vec<pp_function_notes> &fns)
 {
   uint32_t first = layout.first_proc[0], p = first + rec.index;
   uint32_t room = COMPILED_COPIES_MAX - 1;
   pp_seg_graph s;
   pp_paths *paths;
-  if (!root_ok (rec) || !closed_p (layout, p, (uint32_t) option_depth, &room)
+  bool assumes = false;
+  if (!root_ok (rec)
+      || !same_everywhere_p (layout, fns, p, (uint32_t) option_depth, &room, &assumes)
       || pp_seg_build_numbered (&layout.prog, p, (uint32_t) option_depth, &s, &paths)
 	 != PP_SEG_OK)
     return 0;
@@ -226,8 +257,8 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
 	{
 	  uint32_t q = s.copies[c].proc;
 	  int rc = pp_plan_compiled_copy (&layout.prog.procs[q], &s, c, &a, npaths,
-					  layout.site_of_call[q], layout.ncalls_of[q],
-					  &plans[c]);
+					  layout.site_of_call[q], layout.leaf_edge[q],
+					  layout.ncalls_of[q], &plans[c]);
 	  if (rc == PP_PLAN_ENOMEM)
 	    fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
 	  ok = rc == PP_PLAN_OK;
@@ -260,8 +291,11 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
 	  function_record &body = c ? *copies[c] : rec;
 	  for (uint32_t k = 0; k < layout.ncalls_of[q]; k++)
 	    {
-	      uint32_t j = pp_seg_site_index (&s, c, layout.site_of_call[q][k]);
-	      body.call_target.safe_push (copies[s.child[s.first_call[c] + j]]->node->decl);
+	      uint32_t site = layout.site_of_call[q][k];
+	      uint32_t j = site == UINT32_MAX ? UINT32_MAX : pp_seg_site_index (&s, c, site);
+	      uint32_t child = j == UINT32_MAX ? UINT32_MAX : s.child[s.first_call[c] + j];
+	      body.call_target.safe_push (child == UINT32_MAX ? NULL_TREE
+					  : copies[child]->node->decl);
 	    }
 	  if (c)
 	    {
@@ -274,6 +308,7 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
       rec.compiled = plans[0];
       plans[0] = pp_plan {};
       dyn->self = rec.node->decl;
+      rec.compiled_assumes = assumes;
       DECL_UNINLINABLE (dyn->node->decl) = 1;	/* called once, from the test */
       rec.dyn = dyn;
       for (uint32_t c = 1; c < s.ncopies; c++)
@@ -315,7 +350,7 @@ plan_compiled_roots (auto_delete_vec<function_record> &records,
   if (pp_ip_layout_build (units, 1, &layout))
     fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
   for (function_record *rec : records)
-    if (uint64_t npaths = compile_root (*rec, records, layout))
+    if (uint64_t npaths = compile_root (*rec, records, layout, fns))
       {
 	rec->compiled_first = *ncounts;
 	*ncounts += npaths;
@@ -342,10 +377,11 @@ own_arguments (gimple_seq *seq)
   return args;
 }
 
-/* The test at cfun's entry (above): where libprof says so, the clone
-   DYN runs instead, with the same arguments, and its result is cfun's.  */
+/* The test at cfun's entry (above; RECORD: the root keeps a record):
+   where libprof says so, the clone DYN runs instead, with the same
+   arguments, and its result is cfun's.  */
 static void
-insert_dispatch (const function_record &rec, const probe_target &t)
+insert_dispatch (const function_record &rec, const probe_target &t, bool record)
 {
   tree u64 = counter_type ();
   /* ENTRY -> test -> rest -> the function's first block (or the first
@@ -353,18 +389,32 @@ insert_dispatch (const function_record &rec, const probe_target &t)
   basic_block test = split_edge (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)));
   basic_block rest = split_edge (single_succ_edge (test));
 
-  /* test: c = __pathprof_ip_caller; first = unit.ip_first;
+  /* test: c = __pathprof_ip_caller; first = unit.ip_first (ip_alone);
 	   if ((c | (first == 0)) != 0) goto ask; else goto rest;  */
   gimple_seq seq = NULL;
   tree c = emit_value (&seq, u64, NOP_EXPR, t.ip_caller, NULL_TREE, "PP_ip_caller");
   tree first = emit_value (&seq, u64, NOP_EXPR,
-			   build3 (COMPONENT_REF, u64, t.unit, t.unit_ip_first, NULL_TREE),
+			   build3 (COMPONENT_REF, u64, t.unit,
+				   rec.compiled_assumes ? t.unit_ip_alone : t.unit_ip_first,
+				   NULL_TREE),
 			   NULL_TREE, "PP_ip_first");
   tree unset = emit_value (&seq, u64, NOP_EXPR,
 			   emit_value (&seq, boolean_type_node, EQ_EXPR, first,
 				       build_int_cst (u64, 0), "PP_ip_unset"),
 			   NULL_TREE, "PP_ip_unset");
   unset = emit_value (&seq, u64, BIT_IOR_EXPR, c, unset, "PP_ip_ask");
+  if (record)
+    {
+      /* A root that keeps a record asks too where the stack is full.  */
+      tree top = emit_value (&seq, unsigned_type_node, NOP_EXPR, t.seg_top, NULL_TREE,
+			     "PP_record_top");
+      tree full = emit_value (&seq, boolean_type_node, GE_EXPR, top,
+			      build_int_cst (unsigned_type_node, PATHPROF_SEG_RECORDS),
+			      "PP_records_full");
+      unset = emit_value (&seq, u64, BIT_IOR_EXPR, unset,
+			  emit_value (&seq, u64, NOP_EXPR, full, NULL_TREE, "PP_records_full"),
+			  "PP_ip_ask");
+    }
   gimple_stmt_iterator gsi = gsi_start_bb (test);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
 
@@ -372,7 +422,10 @@ insert_dispatch (const function_record &rec, const probe_target &t)
   seq = NULL;
   tree yes = make_temp_ssa_name (integer_type_node, NULL, "PP_ip_continues");
   gcall *ask_call = gimple_build_call (t.seg_continues, 3, build_fold_addr_expr (t.unit),
-				       build_int_cst (unsigned_type_node, rec.index),
+				       build_int_cst (unsigned_type_node,
+						      rec.index | (rec.compiled_assumes
+								   ? PATHPROF_COMPILED_ASSUMES
+								   : 0)),
 				       build_fold_addr_expr (rec.node->decl));
   gimple_call_set_lhs (ask_call, yes);
   gimple_seq_add_stmt (&seq, ask_call);
@@ -418,19 +471,24 @@ redirect_calls (const function_record &body)
   function_calls (calls);
   gcc_assert (calls.length () == body.call_target.length ());
   for (unsigned k = 0; k < calls.length (); k++)
-    gimple_call_set_fndecl (calls[k], body.call_target[k]);
+    if (body.call_target[k])	/* else a call S does not inline */
+      gimple_call_set_fndecl (calls[k], body.call_target[k]);
 }
 
 /* A compiled root whose copies pass its register through the thread's
    word keeps the word as it found it (a signal handler's root may run
-   between a call's pass and its callee's take): cfun saves it on entry
-   and gives it back before each return.  */
+   between a call's pass and its callee's take), and the record's word
+   with it where it keeps a record: cfun saves them on entry and gives them
+   back before each return.  */
 static void
-keep_pass (const probe_target &t)
+keep_pass (const probe_target &t, bool record)
 {
   gimple_seq seq = NULL;
   tree saved = emit_value (&seq, counter_type (), NOP_EXPR, t.seg_pass, NULL_TREE,
 			   "PP_pass");
+  tree saved_record = record ? emit_value (&seq, counter_type (), NOP_EXPR,
+					   t.seg_pass_record, NULL_TREE, "PP_pass_record")
+		      : NULL_TREE;
   basic_block bb = split_edge (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)));
   gimple_stmt_iterator gsi = gsi_start_bb (bb);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
@@ -439,13 +497,106 @@ keep_pass (const probe_target &t)
       {
 	gsi = gsi_for_stmt (ret);
 	gsi_insert_before (&gsi, gimple_build_assign (t.seg_pass, saved), GSI_SAME_STMT);
+	if (record)
+	  gsi_insert_before (&gsi, gimple_build_assign (t.seg_pass_record, saved_record),
+			     GSI_SAME_STMT);
       }
+}
+
+/* The root's record (pathprof-abi.h): pushed on cfun's entry into the
+   local RECORD (claimed, then filled: the root's counts, from index
+   FIRST of COMPILED's values, NPATHS of them, the thread's depth, no call
+   under way), popped before each return, the records above it unwound
+   first where a longjmp left some.  */
+static void
+keep_record (const probe_target &t, const probe_target &compiled, tree record,
+	     uint64_t first, uint64_t npaths)
+{
+  tree u32 = unsigned_type_node, u64 = counter_type ();
+  tree ptr = build_pointer_type (u64);
+  gimple_seq seq = NULL;
+  tree top = emit_value (&seq, u32, NOP_EXPR, t.seg_top, NULL_TREE, "PP_record_top");
+  tree above = emit_value (&seq, u32, PLUS_EXPR, top, build_int_cst (u32, 1),
+			   "PP_record_top");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (t.seg_top, above));
+  tree word = emit_value (&seq, u32, MULT_EXPR, top, build_int_cst (u32, 3), "PP_record");
+  tree at = make_temp_ssa_name (ptr, NULL, "PP_record");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+    at, build_fold_addr_expr (build4 (ARRAY_REF, u64, t.seg_records, word, NULL_TREE,
+				      NULL_TREE))));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+    record, emit_value (&seq, u64, NOP_EXPR, at, NULL_TREE, "PP_record")));
+  auto field = [&] (unsigned k) {
+    return build2 (MEM_REF, u64, at, build_int_cst (ptr, 8 * k));
+  };
+  tree counts = build_fold_addr_expr (build4 (ARRAY_REF, compiled.value_type, compiled.values,
+					     build_int_cst (integer_type_node, first),
+					     NULL_TREE, NULL_TREE));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+    field (1), emit_value (&seq, u64, NOP_EXPR, counts, NULL_TREE, "PP_record_counts")));
+  tree depth = emit_value (&seq, u64, NOP_EXPR,
+			   emit_value (&seq, u32, NOP_EXPR, t.ip_depth, NULL_TREE, "PP_depth"),
+			   NULL_TREE, "PP_depth");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+    field (2), emit_value (&seq, u64, BIT_IOR_EXPR, depth,
+			   build_int_cstu (u64, npaths << 32), "PP_record_depth")));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (field (0), build_int_cst (u64, 1)));
+  basic_block bb = split_edge (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)));
+  gimple_stmt_iterator gsi = gsi_start_bb (bb);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+
+  auto_vec<greturn *> returns;
+  FOR_EACH_BB_FN (bb, cfun)
+    if (greturn *ret = safe_dyn_cast<greturn *> (last_stmt (bb)))
+      returns.safe_push (ret);
+  for (greturn *ret : returns)
+    {
+      /* if (__pathprof_seg_top != above) __pathprof_seg_unwind (above);
+	 __pathprof_seg_top = top; return;  */
+      basic_block from = gimple_bb (ret);
+      gsi = gsi_for_stmt (ret);
+      gsi_prev_nondebug (&gsi);
+      edge e = gsi_end_p (gsi) ? split_block_after_labels (from)
+	       : split_block (from, gsi_stmt (gsi));
+      basic_block join = e->dest;
+      seq = NULL;
+      tree now = emit_value (&seq, u32, NOP_EXPR, t.seg_top, NULL_TREE, "PP_record_top");
+      gsi = gsi_last_bb (from);
+      if (gsi_end_p (gsi))
+	{
+	  gsi = gsi_start_bb (from);
+	  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+	}
+      else
+	gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+      seq = NULL;
+      gimple_seq_add_stmt (&seq, gimple_build_call (t.seg_unwind, 1, above));
+      basic_block unwind = new_block_of (from, seq, join);
+      profile_probability unlikely = profile_probability::very_unlikely ();
+      branch (from, e, gimple_build_cond (NE_EXPR, now, above, NULL_TREE, NULL_TREE),
+	      unwind, join, unlikely);
+      unwind->count = from->count.apply_probability (unlikely);
+      gsi = gsi_for_stmt (ret);
+      gsi_insert_before (&gsi, gimple_build_assign (t.seg_top, top), GSI_SAME_STMT);
+    }
+}
+
+/* The local that holds cfun's record's address.  */
+static tree
+record_local (void)
+{
+  tree v = create_tmp_var (counter_type (), "PP_record");
+  DECL_NOT_GIMPLE_REG_P (v) = 1;
+  return v;
 }
 
 void
 insert_compiled_root (function_record &rec, const probe_target &t,
 		      const probe_target &compiled)
 {
+  bool record = pp_plan_keeps_record (&rec.compiled);
+  for (function_record *copy : rec.copies)
+    record |= pp_plan_keeps_record (&copy->plan);
   function_record own;
   own.node = rec.node;
   own.gcc_edge.safe_splice (rec.gcc_edge);
@@ -453,12 +604,15 @@ insert_compiled_root (function_record &rec, const probe_target &t,
   own.index = rec.index;
   own.value_offset = (uint32_t) rec.compiled_first;
   own.plan = rec.compiled;
+  own.record = record ? record_local () : NULL_TREE;
   redirect_calls (rec);
   insert_probes (own, compiled);
   own.plan = pp_plan {};
   if (!rec.copies.is_empty ())
-    keep_pass (t);
-  insert_dispatch (rec, t);
+    keep_pass (t, record);
+  if (record)
+    keep_record (t, compiled, own.record, rec.compiled_first, rec.compiled.npaths);
+  insert_dispatch (rec, t, record);
 
   push_cfun (DECL_STRUCT_FUNCTION (rec.dyn->node->decl));
   insert_probes (*rec.dyn, t);
@@ -466,6 +620,7 @@ insert_compiled_root (function_record &rec, const probe_target &t,
   for (function_record *copy : rec.copies)
     {
       push_cfun (DECL_STRUCT_FUNCTION (copy->node->decl));
+      copy->record = record ? record_local () : NULL_TREE;
       redirect_calls (*copy);
       insert_probes (*copy, compiled);
       pop_cfun ();

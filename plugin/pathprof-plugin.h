@@ -86,6 +86,10 @@ struct function_record
      whose ENTER names the function (self; NULL_TREE: the record's own).  */
   pp_plan compiled = {};
   uint64_t compiled_first = 0;
+  /* The compiled root calls a function its unit does not define, which it
+     takes for code not instrumented: it runs compiled where libprof says
+     the unit calls no other unit's function (its ip_alone).  */
+  bool compiled_assumes = false;
   function_record *dyn = nullptr;
   tree self = NULL_TREE;
   /* A compiled root's copies below it (clones with their compiled plans),
@@ -93,6 +97,11 @@ struct function_record
      calls.  */
   auto_delete_vec<function_record> copies;
   auto_vec<tree> call_target;
+  /* A body of a compiled root that keeps a record (pathprof-abi.h): the
+     local with the record's address (the root's push sets it, a copy's
+     entry takes it), which PP_PROBE_PATH_LEAVE stores into and a call's
+     pass passes on.  */
+  tree record = NULL_TREE;
   ~function_record () { pp_plan_free (&plan); pp_plan_free (&compiled); delete dyn; }
 };
 
@@ -234,7 +243,12 @@ struct probe_target
      libprof's __pathprof_seg_continues, the unit's compiled counts (the
      values of their probe_target) and its table of compiled roots.  */
   tree unit_ip_first, seg_continues, compiled_counts, compiled_roots;
+  tree unit_ip_alone;		/* the unit record's ip_alone field */
   tree seg_pass;		/* libprof's __pathprof_seg_pass (TLS) */
+  /* Compiled roots' records (pathprof-abi.h): libprof's TLS
+     __pathprof_seg_records (as words), __pathprof_seg_top and
+     __pathprof_seg_pass_record, and __pathprof_seg_unwind.  */
+  tree seg_records, seg_top, seg_pass_record, seg_unwind;
   unsigned ncompiled;
   tree tls_buf, tls_cursor, tls_limit;	/* its fields */
   tree tls_state, tls_expect, tls_gen;

@@ -53,7 +53,8 @@ static bool
 reads_register (uint8_t action)
 {
   return action == PP_PROBE_PATH_COUNT || action == PP_PROBE_PATH_ADD
-	 || action == PP_PROBE_PATH_COUNT_KEYED || action == PP_PROBE_PATH_PASS;
+	 || action == PP_PROBE_PATH_COUNT_KEYED || action == PP_PROBE_PATH_PASS
+	 || action == PP_PROBE_PATH_LEAVE;
 }
 
 static bool
@@ -158,12 +159,36 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
     case PP_PROBE_PATH_PASS:
       gimple_seq_add_stmt (seq, gimple_build_assign (t.seg_pass,
 						     emit_sum (s.value, operand, seq)));
+      if (rec.record)
+	gimple_seq_add_stmt (seq, gimple_build_assign (
+	  t.seg_pass_record, emit_value (seq, counter_type (), NOP_EXPR, rec.record,
+					 NULL_TREE, "PP_record")));
       return;
     case PP_PROBE_PATH_TAKE:
       s.value = emit_sum (emit_value (seq, counter_type (), NOP_EXPR, t.seg_pass,
 				      NULL_TREE, "PP_path"), operand, seq);
       gimple_seq_add_stmt (seq, gimple_build_assign (path_register (s), s.value));
+      if (rec.record && p.site == PP_SITE_EDGE)	/* a copy's entry */
+	gimple_seq_add_stmt (seq, gimple_build_assign (
+	  rec.record, emit_value (seq, counter_type (), NOP_EXPR, t.seg_pass_record,
+				  NULL_TREE, "PP_record")));
       return;
+    case PP_PROBE_PATH_LEAVE:
+      {
+	/* The record's first word (pathprof-abi.h struct
+	   __pathprof_seg_record's leave).  */
+	tree u64 = counter_type ();
+	tree ptr = build_pointer_type (u64);
+	tree at = emit_value (seq, ptr, NOP_EXPR,
+			      emit_value (seq, u64, NOP_EXPR, rec.record, NULL_TREE,
+					  "PP_record"),
+			      NULL_TREE, "PP_record");
+	tree leave = p.operand2 == PP_LEAVE_NONE ? build_int_cst (u64, 1)
+		     : emit_sum (s.value, operand, seq);
+	gimple_seq_add_stmt (seq, gimple_build_assign (
+	  build2 (MEM_REF, u64, at, build_int_cst (ptr, 0)), leave));
+	return;
+      }
     case PP_PROBE_PPP_ADD:
       s.value2 = emit_sum (s.value2, operand, seq);
       gimple_seq_add_stmt (seq, gimple_build_assign (ppp_register (s), s.value2));

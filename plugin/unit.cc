@@ -49,7 +49,7 @@ struct unit_fields
 {
   tree type, abi, kind, sum, name, notes, notes_len, nvalues, values, ntables,
        tables, next, ip_first, trace_addrs, trace_info, trace_nfunctions, ncompiled,
-       compiled, compiled_counts;
+       compiled, compiled_counts, ip_alone;
 };
 
 static unit_fields
@@ -79,6 +79,7 @@ unit_record_type (void)
   f.ncompiled = build_field (u32, "ncompiled", &fields);
   f.compiled = build_field (const_ptr_type_node, "compiled", &fields);
   f.compiled_counts = build_field (ptr_type_node, "compiled_counts", &fields);
+  f.ip_alone = build_field (u64, "ip_alone", &fields);
   finish_builtin_struct (f.type, "__pathprof_unit", fields, NULL_TREE);
   return f;
 }
@@ -204,6 +205,12 @@ declare_ip_runtime (probe_target &t)
 							     NULL_TREE));
   t.ip_caller = libprof_tls ("__pathprof_ip_caller", u64);
   t.seg_pass = libprof_tls ("__pathprof_seg_pass", u64);
+  t.seg_records = libprof_tls ("__pathprof_seg_records",
+			       build_array_type_nelts (u64, 3 * PATHPROF_SEG_RECORDS));
+  t.seg_top = libprof_tls ("__pathprof_seg_top", u32);
+  t.seg_pass_record = libprof_tls ("__pathprof_seg_pass_record", u64);
+  t.seg_unwind = build_fn_decl ("__pathprof_seg_unwind",
+				build_function_type_list (void_type_node, u32, NULL_TREE));
   t.ip_depth = libprof_tls ("__pathprof_ip_depth", u32);
 }
 
@@ -214,6 +221,7 @@ create_unit_values (probe_target &t, uint32_t nvalues,
   unit_type = unit_record_type ();
   t.unit = static_var ("__pathprof_unit", unit_type.type, NULL_TREE, false);
   t.unit_ip_first = unit_type.ip_first;
+  t.unit_ip_alone = unit_type.ip_alone;
   declare_trace_runtime (t);
   declare_ip_runtime (t);
   tree u64 = long_long_unsigned_type_node;

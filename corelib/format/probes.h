@@ -49,6 +49,8 @@
      PP_PROBE_PATH_PASS         pass = r + operand  (pass: the thread's word
                                 that carries r across a call, below)
      PP_PROBE_PATH_TAKE         r = pass + operand
+     PP_PROBE_PATH_LEAVE        the record's leave = r + operand, or 1 with
+                                operand2 PP_LEAVE_NONE (below)
      PP_PROBE_IP_ADD            interprocedural modes: edge operand is
                                 taken, in place (pathprof-abi.h
                                 __pathprof_ip_step): the activation's
@@ -67,7 +69,15 @@
    (__pathprof_seg_pass, libprof's): the caller passes r before the call
    (site PP_SITE_CALL_BEFORE), the callee's copy takes it on its entry
    edge and passes it back on its edges into EXIT, and the caller takes
-   it after the call (PP_SITE_CALL_AFTER).
+   it after the call (PP_SITE_CALL_AFTER).  Where S does not inline a call
+   (a summary call, a call through a pointer), the root's activation keeps a
+   record in libprof's thread stack (pathprof-abi.h __pathprof_seg_records,
+   pushed and popped by the plugin around the root's body, its address
+   passed to the copies with the register in __pathprof_seg_pass_record):
+   before the call, PP_PROBE_PATH_LEAVE stores the number the segment ends
+   with if the call never returns (the process ends in it, a longjmp passes
+   it; libprof counts it then), after it a 1 (no call under way: such a
+   segment is lost, as libprof's would be), then the call's edge adds.
 
    Preferential modes (ppp.h) keep a second register q per activation, the
    path's preferential number, and a key per slot: the Ball-Larus number of
@@ -143,7 +153,12 @@ enum pp_probe_action
   PP_PROBE_IP_ADD = 18,
   PP_PROBE_PATH_PASS = 19,
   PP_PROBE_PATH_TAKE = 20,
+  PP_PROBE_PATH_LEAVE = 21,
 };
+
+/* PP_PROBE_PATH_LEAVE's operand2: no segment ends here (the record's
+   leave is 1, which no packed number is).  */
+#define PP_LEAVE_NONE 1u
 
 /* PP_PROBE_IP_ADD's operand2: the registers, and whether the edge is a
    backedge of the function (where segments and context paths end).  */

@@ -235,23 +235,65 @@ actions_number (const pp_seg_graph *s, const pp_paths *p, unsigned long long *rn
   return ok;
 }
 
-/* Compiled roots: where S is closed (every call of every copy inlined, so
-   the deepest copies make none), the plans pp_plan_compiled_copy makes of
-   its actions for each copy, run along each segment as the plugin's code
-   runs them (the register set by the cut before it or by the root's entry
-   edge, passed through the thread's word into each inlined call and back),
-   count that segment, once, under its number; a segment a leave ends
-   (the process ended in a call) counts nothing.  PROG's graphs are the
-   copies'.  Returns 1 when it holds, 0 when not, -1 when S is not closed
-   or a plan refuses it.  */
-static int
-compiled_counts (const pp_ip_program *prog, const pp_seg_graph *s, const pp_paths *p)
+/* The plan's call index of the call of copy C (a procedure of PROG) whose
+   call vertex is S node U, where S does not inline it (a SUMMARY edge),
+   else UINT32_MAX.  */
+static uint32_t
+summary_call_at (const pp_ip_program *prog, const pp_seg_graph *s, uint32_t c, uint32_t u)
 {
-  for (uint32_t c = 0; c < s->ncopies; c++)
-    for (uint32_t j = s->site_start[s->copies[c].proc];
-	 j < s->site_start[s->copies[c].proc + 1]; j++)
-      if (s->child[s->first_call[c] + j - s->site_start[s->copies[c].proc]] == UINT32_MAX)
-	return -1;
+  uint32_t q = s->copies[c].proc;
+  for (uint32_t j = s->site_start[q]; j < s->site_start[q + 1]; j++)
+    if (s->copies[c].first_node + prog->calls[pp_seg_site (s, j)].call == u
+	&& s->child[s->first_call[c] + j - s->site_start[q]] == UINT32_MAX)
+      return j - s->site_start[q];
+  return UINT32_MAX;
+}
+
+/* Runs the probes of PLAN at SITE, WHERE on the registers.  False on an
+   action a compiled plan does not have.  */
+static bool
+run_site (const pp_plan *plan, uint8_t site, uint32_t where, uint64_t *r, uint64_t *pass,
+	  uint64_t *record, uint64_t *counted, uint32_t *ncounts)
+{
+  for (uint32_t k = 0; k < plan->nprobes; k++)
+    {
+      const pp_probe *pr = &plan->probes[k];
+      if (pr->where != where || pr->site != site)
+	continue;
+      if (pr->action == PP_PROBE_PATH_SET)
+	*r = pr->operand;
+      else if (pr->action == PP_PROBE_PATH_ADD)
+	*r += pr->operand;
+      else if (pr->action == PP_PROBE_PATH_PASS)
+	*pass = *r + pr->operand;
+      else if (pr->action == PP_PROBE_PATH_TAKE)
+	*r = *pass + pr->operand;
+      else if (pr->action == PP_PROBE_PATH_LEAVE)
+	*record = pr->operand2 == PP_LEAVE_NONE ? 1 : *r + pr->operand;
+      else if (pr->action == PP_PROBE_PATH_COUNT)
+	*counted = (*r + pr->operand) >> 1, ++*ncounts;
+      else
+	return false;
+    }
+  return true;
+}
+
+/* Compiled roots: the plans pp_plan_compiled_copy makes of S's actions
+   for each copy, run along each segment as the plugin's code runs them
+   (the register set by the cut before it or by the root's entry edge,
+   passed through the thread's word into each inlined call and back; a
+   summary call's leave recorded before it, 1 after it, its edge added),
+   count that segment, once, under its number; a segment that a summary
+   call's leave ends (the process ended in that call) is the record's,
+   which libprof counts (leave / 2: the number); another leave counts
+   nothing (the process ended in a block without successors, or in an
+   inlined call, whose copy's own record says where).  PROG's graphs are the
+   copies'.  Returns 1 when it holds, 0 when not, -1 when a plan refuses
+   S; *RECORDED counts the segments the record ended.  */
+static int
+compiled_counts (const pp_ip_program *prog, const pp_seg_graph *s, const pp_paths *p,
+		 unsigned *recorded)
+{
   pp_seg_actions a;
   if (pp_seg_actions_make (s, p, NULL, &a))
     abort ();
@@ -262,7 +304,8 @@ compiled_counts (const pp_ip_program *prog, const pp_seg_graph *s, const pp_path
       uint32_t q = s->copies[c].proc, sites[8], n = 0;
       for (uint32_t j = s->site_start[q]; j < s->site_start[q + 1] && n < 8; j++)
 	sites[n++] = pp_seg_site (s, j);
-      rc = pp_plan_compiled_copy (&prog->procs[q], s, c, &a, p->npaths, sites, n, &plan[c]);
+      rc = pp_plan_compiled_copy (&prog->procs[q], s, c, &a, p->npaths, sites, NULL, n,
+				  &plan[c]);
     }
   uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
   int ok = rc == PP_PLAN_OK ? 1 : -1;
@@ -270,44 +313,51 @@ compiled_counts (const pp_ip_program *prog, const pp_seg_graph *s, const pp_path
     {
       pp_path path = { .edges = edges };
       ok = pp_paths_decode (p, n, &path) == PP_PATHS_OK;
-      uint64_t r = a.start_r[path.start_node] * 2, pass = 0, counted = UINT64_MAX;
+      uint64_t r = a.start_r[path.start_node] * 2, pass = 0, record = 1;
+      uint64_t counted = UINT64_MAX;
       uint32_t ncounts = 0;
-      bool left = false;
-      for (uint32_t i = 0; ok && i <= path.nedges; i++)
+      bool left = false, by_record = false;
+      for (uint32_t i = 0; ok && !left && i <= path.nedges; i++)
 	{
 	  uint32_t se = i < path.nedges ? path.edges[i] : path.end_edge;
 	  if (se == PP_PATH_NONE)
 	    break;
 	  uint32_t c = s->copy_of[se], where = s->arg[se];
-	  uint8_t site = PP_SITE_EDGE;
-	  if (s->kind[se] == PP_SEG_CALL || s->kind[se] == PP_SEG_RETURN)
-	    {
-	      site = s->kind[se] == PP_SEG_CALL ? PP_SITE_CALL_BEFORE : PP_SITE_CALL_AFTER;
-	      where = pp_seg_site_index (s, c, where);
-	    }
+	  const pp_plan *pl = &plan[c];
+	  if (s->kind[se] == PP_SEG_CALL)
+	    ok = run_site (pl, PP_SITE_CALL_BEFORE, pp_seg_site_index (s, c, where), &r,
+			   &pass, &record, &counted, &ncounts);
+	  else if (s->kind[se] == PP_SEG_RETURN)
+	    ok = run_site (pl, PP_SITE_CALL_AFTER, pp_seg_site_index (s, c, where), &r,
+			   &pass, &record, &counted, &ncounts);
+	  else if (s->kind[se] == PP_SEG_SUMMARY)
+	    ok = run_site (pl, PP_SITE_CALL_BEFORE, pp_seg_site_index (s, c, where), &r,
+			   &pass, &record, &counted, &ncounts)
+		 && run_site (pl, PP_SITE_CALL_AFTER, pp_seg_site_index (s, c, where), &r,
+			      &pass, &record, &counted, &ncounts);
 	  else if (s->kind[se] != PP_SEG_EDGE
 		   || (prog->procs[s->copies[c].proc].edges[where].flags & PP_EDGE_FAKE))
-	    left = true;
-	  for (uint32_t k = 0; !left && k < plan[c].nprobes; k++)
 	    {
-	      const pp_probe *pr = &plan[c].probes[k];
-	      if (pr->where != where || pr->site != site)
-		continue;
-	      if (pr->action == PP_PROBE_PATH_SET)
-		r = pr->operand;
-	      else if (pr->action == PP_PROBE_PATH_ADD)
-		r += pr->operand;
-	      else if (pr->action == PP_PROBE_PATH_PASS)
-		pass = r + pr->operand;
-	      else if (pr->action == PP_PROBE_PATH_TAKE)
-		r = pass + pr->operand;
-	      else if (pr->action == PP_PROBE_PATH_COUNT)
-		counted = (r + pr->operand) >> 1, ncounts++;
-	      else
-		ok = 0;
+	      /* A leave: at a summary call's vertex the process ended in
+		 that call, whose probes before it ran.  */
+	      uint32_t k = s->kind[se] == PP_SEG_EDGE
+			   ? summary_call_at (prog, s, c, s->g.edges[se].src) : UINT32_MAX;
+	      if (k != UINT32_MAX)
+		{
+		  ok = run_site (pl, PP_SITE_CALL_BEFORE, k, &r, &pass, &record, &counted,
+				 &ncounts);
+		  by_record = true;
+		}
+	      left = true;
 	    }
+	  else
+	    ok = run_site (pl, PP_SITE_EDGE, where, &r, &pass, &record, &counted, &ncounts);
 	}
-      ok = ok && (left ? ncounts == 0 : ncounts == 1 && counted == n);
+      if (by_record)
+	ok = ok && ncounts == 0 && !(record & 1) && record >> 1 == n;
+      else
+	ok = ok && (left ? ncounts == 0 : ncounts == 1 && counted == n);
+      *recorded += by_record;
     }
   free (edges);
   for (uint32_t c = 0; c < s->ncopies; c++)
@@ -339,8 +389,8 @@ main (void)
   struct unit_property same = { .name = "segments: the supergraph's paths are exactly the program's depth-k walks, each numbered once (brute force)" };
   struct unit_property given = { .name = "segments: with the plugin's roles, S is cut at the copies' own backedges and never on their forests" };
   struct unit_property acts = { .name = "segments: the actions (values on the chords, none on the forest) give every segment its number and every interesting one its slot" };
-  struct unit_property compiled = { .name = "segments: a compiled root's plans (S closed: every call inlined) count every segment once, under its number, through the calls' passes" };
-  unsigned ncompiled = 0, ncopies_compiled = 0;
+  struct unit_property compiled = { .name = "segments: a compiled root's plans count every segment once, under its number, through the calls' passes, or in its record where a summary call does not return" };
+  unsigned ncompiled = 0, ncopies_compiled = 0, nrecorded = 0;
   struct unit_property shape = { .name = "segments: copies to depth k, one per open call chain; a call deeper is a summary edge" };
   unsigned long long rng = 0x5e6;
   unsigned cases = 0, skipped = 0, inlined = 0;
@@ -445,7 +495,7 @@ main (void)
 	    decode_all (&s, p);
 	    unit_check (&acts, actions_number (&s, p, &rng), "seed %llx: root %u, k %u",
 			seed, root, k);
-	    int cc = compiled_counts (&prog, &s, p);
+	    int cc = compiled_counts (&prog, &s, p, &nrecorded);
 	    ncompiled += cc == 1;
 	    ncopies_compiled += cc == 1 ? s.ncopies - 1 : 0;
 	    unit_check (&compiled, cc != 0, "seed %llx: root %u, k %u", seed, root, k);
@@ -475,11 +525,12 @@ main (void)
   unit_report (&shape);
   unit_report (&given);
   unit_report (&acts);
-  unit_check (&compiled, ncompiled > 100 && ncopies_compiled > 100,
-	      "only %u compiled roots planned, with %u copies", ncompiled, ncopies_compiled);
+  unit_check (&compiled, ncompiled > 100 && ncopies_compiled > 100 && nrecorded > 100,
+	      "only %u compiled roots planned, with %u copies, %u segments ended by a record",
+	      ncompiled, ncopies_compiled, nrecorded);
   unit_report (&compiled);
   printf ("segments: %u supergraphs enumerated (%u too large), %u copies inlined, "
-	  "%u compiled roots with %u copies\n", cases, skipped, inlined, ncompiled,
-	  ncopies_compiled);
+	  "%u compiled roots with %u copies (%u segments ended by a record)\n", cases,
+	  skipped, inlined, ncompiled, ncopies_compiled, nrecorded);
   return unit_exit_status ();
 }
