@@ -398,11 +398,10 @@ insert_dispatch (const function_record &rec, const probe_target &t, bool record)
 				   rec.compiled_assumes ? t.unit_ip_alone : t.unit_ip_first,
 				   NULL_TREE),
 			   NULL_TREE, "PP_ip_first");
-  tree unset = emit_value (&seq, u64, NOP_EXPR,
+  tree other = emit_value (&seq, u64, NOP_EXPR,
 			   emit_value (&seq, boolean_type_node, EQ_EXPR, first,
 				       build_int_cst (u64, 0), "PP_ip_unset"),
 			   NULL_TREE, "PP_ip_unset");
-  unset = emit_value (&seq, u64, BIT_IOR_EXPR, c, unset, "PP_ip_ask");
   if (record)
     {
       /* A root that keeps a record asks too where the stack is full.  */
@@ -411,10 +410,11 @@ insert_dispatch (const function_record &rec, const probe_target &t, bool record)
       tree full = emit_value (&seq, boolean_type_node, GE_EXPR, top,
 			      build_int_cst (unsigned_type_node, PATHPROF_SEG_RECORDS),
 			      "PP_records_full");
-      unset = emit_value (&seq, u64, BIT_IOR_EXPR, unset,
+      other = emit_value (&seq, u64, BIT_IOR_EXPR, other,
 			  emit_value (&seq, u64, NOP_EXPR, full, NULL_TREE, "PP_records_full"),
-			  "PP_ip_ask");
+			  "PP_ip_other");
     }
+  tree unset = emit_value (&seq, u64, BIT_IOR_EXPR, c, other, "PP_ip_ask");
   gimple_stmt_iterator gsi = gsi_start_bb (test);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
 
@@ -449,16 +449,85 @@ insert_dispatch (const function_record &rec, const probe_target &t, bool record)
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
   make_edge (run, EXIT_BLOCK_PTR_FOR_FN (cfun), 0);
 
+  /* A call under way that names the function (its caller's frame's tag),
+     as libprof would decide it, without asking where the caller's frame
+     says enough: at a call its copy inlines (the call's first word SLOW:
+     pathprof-abi.h struct __pathprof_ip_frame) the clone runs, whose ENTER
+     continues the segment (or takes the call as a root where it does not);
+     at another the function is a root, and runs compiled, the call taken
+     (the caller word and the frame's tag cleared, as ENTER would), unless
+     the unit is not set up or the records are full.
+       named:  if (c == 0) goto ask;
+       tagged: f = (frame *) c; if (f->tag != &self) goto ask;
+	       if (f->calls[2 * f->site] == SLOW) goto call;
+       rooted: if (other) goto ask;
+	       __pathprof_ip_caller = 0; f->tag = 0; goto rest;  */
+  tree ptr = build_pointer_type (u64);
+  seq = NULL;
+  tree frame = emit_value (&seq, ptr, NOP_EXPR, c, NULL_TREE, "PP_ip_frame");
+  tree tag = emit_load (&seq, u64, frame, offsetof (struct __pathprof_ip_frame, tag),
+			"PP_ip_tag");
+  tree self = emit_value (&seq, u64, NOP_EXPR, build_fold_addr_expr (rec.node->decl),
+			  NULL_TREE, "PP_self");
+  basic_block tagged = new_block_of (test, seq, NULL);
+  basic_block named = new_block_of (test, NULL, NULL);
+  seq = NULL;
+  tree site = emit_load (&seq, unsigned_type_node, frame,
+			 offsetof (struct __pathprof_ip_frame, site), "PP_ip_site");
+  tree calls = emit_value (&seq, ptr, NOP_EXPR,
+			   emit_load (&seq, u64, frame,
+				      offsetof (struct __pathprof_ip_frame, calls),
+				      "PP_ip_calls"),
+			   NULL_TREE, "PP_ip_calls");
+  tree offset = emit_value (&seq, sizetype, MULT_EXPR,
+			    emit_value (&seq, sizetype, NOP_EXPR, site, NULL_TREE, "PP_ip_site"),
+			    size_int (16), "PP_ip_offset");
+  tree word = emit_value (&seq, u64, NOP_EXPR,
+			  build2 (MEM_REF, u64,
+				  emit_value (&seq, ptr, POINTER_PLUS_EXPR, calls, offset,
+					      "PP_ip_word"),
+				  build_int_cst (ptr, 0)),
+			  NULL_TREE, "PP_ip_word");
+  basic_block inlined = new_block_of (tagged, seq, NULL);
+  seq = NULL;
+  gimple_seq_add_stmt (&seq, gimple_build_assign (t.ip_caller, build_int_cst (u64, 0)));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+    build2 (MEM_REF, u64, frame,
+	    build_int_cst (ptr, offsetof (struct __pathprof_ip_frame, tag))),
+    build_int_cst (u64, 0)));
+  basic_block taken = new_block_of (inlined, seq, rest);
+  basic_block rooted = new_block_of (inlined, NULL, NULL);
+
   profile_probability unlikely = profile_probability::very_unlikely ();
+  profile_probability likely = profile_probability::likely ();
+  profile_probability even = profile_probability::even ();
   edge to_rest = single_succ_edge (test);
   branch (test, to_rest, gimple_build_cond (NE_EXPR, unset, build_int_cst (u64, 0),
 					    NULL_TREE, NULL_TREE),
-	  ask, rest, unlikely);
+	  named, rest, unlikely);
+  branch (named, make_single_succ_edge (named, ask, EDGE_FALLTHRU),
+	  gimple_build_cond (NE_EXPR, c, build_int_cst (u64, 0), NULL_TREE, NULL_TREE),
+	  tagged, ask, likely);
+  branch (tagged, make_single_succ_edge (tagged, ask, EDGE_FALLTHRU),
+	  gimple_build_cond (EQ_EXPR, tag, self, NULL_TREE, NULL_TREE),
+	  inlined, ask, likely);
+  branch (inlined, make_single_succ_edge (inlined, rooted, EDGE_FALLTHRU),
+	  gimple_build_cond (EQ_EXPR, word, build_int_cst (u64, -1), NULL_TREE, NULL_TREE),
+	  run, rooted, even);
+  branch (rooted, make_single_succ_edge (rooted, taken, EDGE_FALLTHRU),
+	  gimple_build_cond (NE_EXPR, other, build_int_cst (u64, 0), NULL_TREE, NULL_TREE),
+	  ask, taken, unlikely);
+  named->count = test->count.apply_probability (unlikely);
+  tagged->count = named->count.apply_probability (likely);
+  inlined->count = tagged->count.apply_probability (likely);
+  rooted->count = inlined->count.apply_probability (even);
+  taken->count = rooted->count.apply_probability (unlikely.invert ());
   branch (ask, make_single_succ_edge (ask, rest, EDGE_FALLTHRU),
 	  gimple_build_cond (NE_EXPR, yes, integer_zero_node, NULL_TREE, NULL_TREE),
 	  run, rest, unlikely);
-  ask->count = test->count.apply_probability (unlikely);
-  run->count = ask->count.apply_probability (unlikely);
+  ask->count = named->count - inlined->count + (rooted->count - taken->count);
+  run->count = inlined->count.apply_probability (even)
+	       + ask->count.apply_probability (unlikely);
 }
 
 /* cfun's calls to the functions BODY's copy inlines go to their clones.  */
