@@ -525,6 +525,16 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
   out->nvalues = (uint32_t) npaths;
   const pp_seg_copy *copy = &s->copies[c];
   bool root = c == 0, ok = npaths <= UINT32_MAX;
+  /* The calls' leaf edges, probed at their calls (below).  */
+  bool *leaf = pp_calloc (g->nedges + 1, sizeof *leaf);
+  if (!leaf)
+    {
+      pp_plan_free (out);
+      return PP_PLAN_ENOMEM;
+    }
+  for (uint32_t k = 0; leaf_edge && k < ncalls; k++)
+    if (leaf_edge[k] < g->nedges)
+      leaf[leaf_edge[k]] = true;
   /* The root's start, or the add of the RETURN edge that ends the copy.  */
   uint64_t entry = root ? a->start_r[s->g.entry] : 0, ret = 0;
   ok &= entry != PP_SEG_NOSTART;
@@ -553,10 +563,7 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
 	       || (ed->flags & PP_EDGE_EXIT_ENTRY);
 	  continue;
 	}
-      bool leaf = false;
-      for (uint32_t k = 0; leaf_edge && k < ncalls; k++)
-	leaf |= leaf_edge[k] == e;
-      if (leaf)
+      if (leaf[e])
 	continue;		/* at its call, below */
       if (kind == PP_SEG_OP_SET || kind == PP_SEG_OP_LOST
 	  || (kind == PP_SEG_OP_CUT && (ed->src == g->entry || ed->dst == g->exit)))
@@ -605,6 +612,7 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
       if (val)
 	add_probe (out, PP_PROBE_PATH_ADD, PP_SITE_CALL_AFTER, k, 0, 2 * val);
     }
+  pp_free (leaf);
   if (!ok)
     {
       pp_plan_free (out);

@@ -28,15 +28,23 @@
    the plugin clones it first (FUNCTION.pathprof.N keeps the probes the
    notes record, its ENTER naming the function), and the function starts
    with a test:
-       if ((__pathprof_ip_caller != 0 || unit.ip_first == 0
-            || __pathprof_seg_top >= PATHPROF_SEG_RECORDS)    (with a record)
-           && __pathprof_seg_continues (&unit, index, &function))
-         return clone (arguments);
+       if (__pathprof_ip_caller != 0 || unit.ip_first == 0
+           || __pathprof_seg_top >= PATHPROF_SEG_RECORDS)     (with a record)
+         {
+           if the call under way names the function (its frame's tag):
+             at a call the caller's copy inlines, return clone (arguments);
+             at another, take the call and run compiled (unless not set up
+             or full: ask);
+           if (__pathprof_seg_continues (&unit, index, &function))
+             return clone (arguments);
+         }
    libprof answers as ENTER would decide between a continuation and a root
    (and sets the program up at its first probe; with the records' stack
-   full, the clone runs).  A caller that is a compiled root itself never
-   names a call, so from it the test is two loads (three).  See DESIGN.md,
-   "Compiled roots".  */
+   full, the clone runs).  A root that calls a function its unit does not
+   define reads the unit's ip_alone instead of ip_first, and libprof runs
+   its clone where the unit calls another unit.  A caller that is a
+   compiled root itself never names a call, so from it the test is two
+   loads (three).  See DESIGN.md, "Compiled roots".  */
 
 #include "probes.h"
 #include "corelib/ip-notes.h"
