@@ -596,6 +596,14 @@ keep_record (const probe_target &t, const probe_target &compiled, tree record,
   tree above = emit_value (&seq, u32, PLUS_EXPR, top, build_int_cst (u32, 1),
 			   "PP_record_top");
   gimple_seq_add_stmt (&seq, gimple_build_assign (t.seg_top, above));
+  /* The claim before the fill (a compiler barrier: asm volatile ("" :::
+     "memory")), so that a signal handler's root, which pushes and pops
+     its own, takes the next slot, never this one.  */
+  vec<tree, va_gc> *clobbers = NULL;
+  vec_safe_push (clobbers, build_tree_list (NULL_TREE, build_string (7, "memory")));
+  gasm *barrier = gimple_build_asm_vec ("", NULL, NULL, clobbers, NULL);
+  gimple_asm_set_volatile (barrier, true);
+  gimple_seq_add_stmt (&seq, barrier);
   tree word = emit_value (&seq, u32, MULT_EXPR, top, build_int_cst (u32, 3), "PP_record");
   tree at = make_temp_ssa_name (ptr, NULL, "PP_record");
   gimple_seq_add_stmt (&seq, gimple_build_assign (
