@@ -1542,11 +1542,12 @@ end_record (const struct __pathprof_seg_record *r)
     pp_ipt_count_lost ();
 }
 
-/* Ends the thread's records pushed at DEPTH or deeper.  */
+/* Ends the thread's records above index FLOOR that were pushed at DEPTH
+   or deeper, from the top.  */
 static void
-end_records (uint32_t depth)
+end_records (uint32_t floor, uint32_t depth)
 {
-  while (__pathprof_seg_top > 0
+  while (__pathprof_seg_top > floor && __pathprof_seg_top <= PATHPROF_SEG_RECORDS
 	 && __pathprof_seg_records[__pathprof_seg_top - 1].depth >= depth)
     {
       __pathprof_seg_top--;
@@ -1557,11 +1558,7 @@ end_records (uint32_t depth)
 PP_EXPORT void
 __pathprof_seg_unwind (uint32_t top)
 {
-  while (__pathprof_seg_top > top && __pathprof_seg_top <= PATHPROF_SEG_RECORDS)
-    {
-      __pathprof_seg_top--;
-      end_record (&__pathprof_seg_records[__pathprof_seg_top]);
-    }
+  end_records (top, 0);
   __pathprof_seg_top = top;
 }
 
@@ -1576,7 +1573,7 @@ __pathprof_seg_unwind (uint32_t top)
 static void
 abandon_above (uint32_t depth, bool landed)
 {
-  end_records (depth);
+  end_records (0, depth);
   if (__pathprof_ip_depth == 0)
     return;
   end_at_call (act_at (__pathprof_ip_depth - 1));

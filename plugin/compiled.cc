@@ -647,13 +647,7 @@ keep_record (const probe_target &t, const probe_target &compiled, tree record,
       seq = NULL;
       tree now = emit_value (&seq, u32, NOP_EXPR, t.seg_top, NULL_TREE, "PP_record_top");
       gsi = gsi_last_bb (from);
-      if (gsi_end_p (gsi))
-	{
-	  gsi = gsi_start_bb (from);
-	  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-	}
-      else
-	gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+      gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
       seq = NULL;
       gimple_seq_add_stmt (&seq, gimple_build_call (t.seg_unwind, 1, above));
       basic_block unwind = new_block_of (from, seq, join);
@@ -664,15 +658,6 @@ keep_record (const probe_target &t, const probe_target &compiled, tree record,
       gsi = gsi_for_stmt (ret);
       gsi_insert_before (&gsi, gimple_build_assign (t.seg_top, top), GSI_SAME_STMT);
     }
-}
-
-/* The local that holds cfun's record's address.  */
-static tree
-record_local (void)
-{
-  tree v = create_tmp_var (counter_type (), "PP_record");
-  DECL_NOT_GIMPLE_REG_P (v) = 1;
-  return v;
 }
 
 void
@@ -689,7 +674,8 @@ insert_compiled_root (function_record &rec, const probe_target &t,
   own.index = rec.index;
   own.value_offset = (uint32_t) rec.compiled_first;
   own.plan = rec.compiled;
-  own.record = record ? record_local () : NULL_TREE;
+  if (record)
+    make_register (&own.record, "PP_record");
   redirect_calls (rec);
   insert_probes (own, compiled);
   own.plan = pp_plan {};
@@ -705,7 +691,8 @@ insert_compiled_root (function_record &rec, const probe_target &t,
   for (function_record *copy : rec.copies)
     {
       push_cfun (DECL_STRUCT_FUNCTION (copy->node->decl));
-      copy->record = record ? record_local () : NULL_TREE;
+      if (record)
+	make_register (&copy->record, "PP_record");
       redirect_calls (*copy);
       insert_probes (*copy, compiled);
       pop_cfun ();
