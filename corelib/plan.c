@@ -522,9 +522,10 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
     return c >= s->ncopies ? PP_PLAN_EGRAPH : PP_PLAN_ENOMEM;
   out->pack_bits = 1;
   out->npaths = npaths;
-  out->nvalues = (uint32_t) npaths;
+  out->path_table = npaths > UINT32_MAX;
+  out->nvalues = out->path_table ? 0 : (uint32_t) npaths;
   const pp_seg_copy *copy = &s->copies[c];
-  bool root = c == 0, ok = npaths <= UINT32_MAX;
+  bool root = c == 0, ok = true;
   /* The calls' leaf edges, probed at their calls (below).  */
   bool *leaf = pp_calloc (g->nedges + 1, sizeof *leaf);
   if (!leaf)

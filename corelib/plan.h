@@ -141,7 +141,9 @@ struct pp_seg_actions;
    through a pointer), PP_PROBE_PATH_LEAVE records what the segment would
    end with on the call vertex's leave (PP_LEAVE_NONE where it has none);
    after it a PP_LEAVE_NONE and the call edge's add.  Segment k counts in
-   value k (npaths values).  Returns PP_PLAN_OK, PP_PLAN_ENOMEM, or
+   value k (npaths values), or, where npaths does not fit 32 bits, in a
+   path table (path_table, no values; a caller may choose one for fewer
+   segments too: set path_table and nvalues 0).  Returns PP_PLAN_OK, PP_PLAN_ENOMEM, or
    PP_PLAN_EGRAPH where S needs what such a plan cannot do (a re-entry, an
    edge on no segment, a cut on a call's or a return's edge); on failure
    *out is empty.  */

@@ -102,9 +102,10 @@
    the way the paths mode counts paths, its copies clones that take the
    register from the thread's word __pathprof_seg_pass, with a record where
    a call may not return ("Records" below), in the unit's compiled_counts
-   (pathprof-abi.h),
-   which a dump moves into the tables with the roots' own
-   (pp_kseg_flush_slots) and a fork or pathprof_reset zeroes.  Where a caller's copy continues its segment into
+   (pathprof-abi.h), or, with more segments than fit an array, in a path
+   table as the paths mode's (path-tables.c), which a dump moves into the
+   tables with the roots' own (pp_kseg_flush_slots) and a fork or
+   pathprof_reset zeroes.  Where a caller's copy continues its segment into
    such a function, it must run as a copy, with ENTER: the function then
    runs a clone of itself with the probes above.  It asks which
    (__pathprof_seg_continues) only where a call is under way
@@ -124,6 +125,7 @@
 #include "kseg-runtime.h"
 #include "modes.h"
 #include "numbering-cache.h"
+#include "path-tables.h"
 #include "paths.h"
 #include "ppp.h"
 #include "segments.h"
@@ -1155,10 +1157,11 @@ hashed_of (const struct root *R)
   return __atomic_load_n (&R->hashed, __ATOMIC_ACQUIRE);
 }
 
-/* Compiled roots (pathprof-abi.h): FN (counts, npaths, procedure) for
-   each root every unit numbered when it was compiled.  */
+/* Compiled roots (pathprof-abi.h): FN (unit, root, procedure) for each
+   root every unit numbered when it was compiled.  */
 static void
-each_compiled (void (*fn) (uint64_t *, uint64_t, uint32_t))
+each_compiled (void (*fn) (const struct __pathprof_unit *,
+			   const struct __pathprof_compiled_root *, uint32_t))
 {
   for (uint32_t u = 0; ks.units && u < ks.layout->nunits; u++)
     {
@@ -1167,23 +1170,38 @@ each_compiled (void (*fn) (uint64_t *, uint64_t, uint32_t))
       uint32_t end = u + 1 < ks.layout->nunits ? ks.layout->first_proc[u + 1]
 		     : ks.layout->prog.nprocs;
       for (uint32_t i = 0; i < U->ncompiled; i++)
-	if (U->compiled[i].function < end - first)
-	  fn (U->compiled_counts + U->compiled[i].first, U->compiled[i].npaths,
-	      first + U->compiled[i].function);
+	if (U->compiled[i].function < end - first
+	    && (!U->compiled[i].table || U->compiled[i].table <= U->ntables))
+	  fn (U, &U->compiled[i], first + U->compiled[i].function);
     }
 }
 
 static void
-flush_compiled (uint64_t *a, uint64_t n, uint32_t p)
+add_drained (uint64_t n, uint64_t count, void *p)
 {
-  flush_array (a, n, NULL, 0, p);
+  uint64_t key[2] = { n, *(const uint32_t *) p };
+  pp_ipt_add_number (key, count);
 }
 
 static void
-zero_compiled (uint64_t *a, uint64_t n, uint32_t p)
+flush_compiled (const struct __pathprof_unit *U, const struct __pathprof_compiled_root *c,
+		uint32_t p)
+{
+  if (c->table)
+    pp_table_drain (&U->tables[c->table - 1], add_drained, &p);
+  else
+    flush_array (U->compiled_counts + c->first, c->npaths, NULL, 0, p);
+}
+
+/* A root's table is the unit's: pathprof_reset and a fork's child zero it
+   (runtime.c, pp_tables_zero).  */
+static void
+zero_compiled (const struct __pathprof_unit *U, const struct __pathprof_compiled_root *c,
+	       uint32_t p)
 {
   (void) p;
-  zero_array (a, n);
+  if (!c->table)
+    zero_array (U->compiled_counts + c->first, c->npaths);
 }
 
 void
@@ -1536,8 +1554,12 @@ static void
 end_record (const struct __pathprof_seg_record *r)
 {
   uint64_t n = r->leave >> 1;
-  if (!(r->leave & 1) && n < r->npaths)
-    __atomic_fetch_add (&r->counts[n], 1, __ATOMIC_RELAXED);
+  if (r->leave & 1)
+    pp_ipt_count_lost ();
+  else if (r->npaths == 0)
+    __pathprof_count_path (r->counts, n);
+  else if (n < r->npaths)
+    __atomic_fetch_add ((uint64_t *) r->counts + n, 1, __ATOMIC_RELAXED);
   else
     pp_ipt_count_lost ();
 }

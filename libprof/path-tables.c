@@ -357,7 +357,9 @@ pp_tables_snapshot (const struct __pathprof_unit *u, pp_unit_data *snap,
     {
       pthread_mutex_lock (&tables_lock);
       for (uint32_t i = 0; i < u->ntables && ok; i++)
-	for (struct hash_table *h = newest (&u->tables[i]); h && ok; h = h->older)
+	for (struct hash_table *h = u->tables[i].flags & PATHPROF_TABLE_COMPILED ? NULL
+				    : newest (&u->tables[i]);
+	     h && ok; h = h->older)
 	  for (uint64_t s = 0; s <= h->mask && ok; s++)
 	    {
 	      struct slot *slot = &h->slots[s];
@@ -415,6 +417,24 @@ pp_tables_have_counts (const struct __pathprof_unit *u)
   pp_free (snap.sparse);
   pp_tables_taken_free (&taken);
   return rc != 0;
+}
+
+void
+pp_table_drain (struct __pathprof_path_table *t,
+		void (*add) (uint64_t path, uint64_t count, void *arg), void *arg)
+{
+  if (!newest (t))
+    return;
+  pthread_mutex_lock (&tables_lock);
+  for (struct hash_table *h = newest (t); h; h = h->older)
+    for (uint64_t s = 0; s <= h->mask; s++)
+      {
+	struct slot *slot = &h->slots[s];
+	uint64_t key = __atomic_load_n (&slot->key, __ATOMIC_ACQUIRE);
+	if (key != 0 && __atomic_load_n (&slot->count, __ATOMIC_RELAXED))
+	  add (key - 1, __atomic_exchange_n (&slot->count, 0, __ATOMIC_RELAXED), arg);
+      }
+  pthread_mutex_unlock (&tables_lock);
 }
 
 void

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 15u
+#define PATHPROF_ABI_VERSION 16u
 
 /* What libprof exports: this ABI and pathprof.h (it is built with
    -fvisibility=hidden).  */
@@ -25,24 +25,31 @@
 #define PP_TLS_MODEL __attribute__ ((tls_model ("initial-exec")))
 
 /* The paths of one function with more paths than fit a counter array (paths
-   mode): counted by __pathprof_count_path in a hash table that libprof
-   allocates on first use.  */
+   mode), or the segments of a compiled root with more segments than that
+   (segments modes, flags PATHPROF_TABLE_COMPILED): counted by
+   __pathprof_count_path in a hash table that libprof allocates on first
+   use.  A compiled root's table is not the unit's data: libprof moves its
+   counts into the program record, keyed by the root, as it does the
+   compiled counts (kseg-runtime.c, "Compiled roots").  */
 struct __pathprof_path_table
 {
   uint32_t function;		/* index in the unit's notes */
-  uint32_t reserved;
+  uint32_t flags;		/* PATHPROF_TABLE_* */
   uint64_t npaths;		/* path numbers are 0 .. npaths-1 */
   void *table;			/* libprof's; 0 in the object file */
 };
+#define PATHPROF_TABLE_COMPILED 1u
 
 /* Segments modes: a root the plugin numbered when it compiled the unit
    (libprof/kseg-runtime.c, "Compiled roots"): function `function` (its
    notes index) counts segment n of its S (n < npaths) in the unit's
-   compiled_counts[first + n] when it runs as a root.  */
+   compiled_counts[first + n] when it runs as a root, or, where table is
+   not 0, in the unit's tables[table - 1] (more segments than fit an
+   array).  */
 struct __pathprof_compiled_root
 {
   uint32_t function;
-  uint32_t reserved;
+  uint32_t table;
   uint64_t first;
   uint64_t npaths;
 };
@@ -72,7 +79,7 @@ struct __pathprof_unit
   const unsigned char *trace_info;
   uint32_t trace_nfunctions;	/* of both */
   /* Segments modes (else 0): the roots the plugin numbered (compiled
-     roots, below), and their counts.  */
+     roots, above), and their counts.  */
   uint32_t ncompiled;
   const struct __pathprof_compiled_root *compiled;
   uint64_t *compiled_counts;
@@ -344,9 +351,11 @@ struct __pathprof_seg_record
 {
   uint64_t leave;		/* twice the segment's number if it ended at the
 				   call under way, or 1: no call, lost */
-  uint64_t *counts;		/* the root's compiled counts */
+  void *counts;			/* the root's compiled counts (npaths of
+				   them), or its struct __pathprof_path_table
+				   where npaths is 0 */
   uint32_t depth;		/* __pathprof_ip_depth when pushed */
-  uint32_t npaths;		/* the root's segments */
+  uint32_t npaths;		/* the root's segments in an array, or 0 */
 };
 extern __thread struct __pathprof_seg_record
   __pathprof_seg_records[PATHPROF_SEG_RECORDS];

@@ -252,7 +252,7 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
 	 != PP_SEG_OK)
     return 0;
   uint64_t npaths = paths->npaths;
-  bool ok = npaths <= option_path_array_max && s.ncopies <= COMPILED_COPIES_MAX;
+  bool ok = s.ncopies <= COMPILED_COPIES_MAX;
   for (uint32_t c = 0; ok && c < s.ncopies; c++)
     ok = s.copies[c].proc - first < records.length ()
 	 && copy_ok (*records[s.copies[c].proc - first]);
@@ -270,6 +270,12 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
 	  if (rc == PP_PLAN_ENOMEM)
 	    fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
 	  ok = rc == PP_PLAN_OK;
+	  if (ok && npaths > option_path_array_max)
+	    {
+	      /* Counted in a path table (unit.cc), as the paths mode's.  */
+	      plans[c].path_table = true;
+	      plans[c].nvalues = 0;
+	    }
 	}
       pp_seg_actions_free (&a);
     }
@@ -359,12 +365,13 @@ plan_compiled_roots (auto_delete_vec<function_record> &records,
     fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
   for (function_record *rec : records)
     if (uint64_t npaths = compile_root (*rec, records, layout, fns))
-      {
-	rec->compiled_first = *ncounts;
-	*ncounts += npaths;
-	for (function_record *copy : rec->copies)
-	  copy->value_offset = (uint32_t) rec->compiled_first;
-      }
+      if (!rec->compiled.path_table)
+	{
+	  rec->compiled_first = *ncounts;
+	  *ncounts += npaths;
+	  for (function_record *copy : rec->copies)
+	    copy->value_offset = (uint32_t) rec->compiled_first;
+	}
   pp_ip_layout_free (&layout);
 }
 
@@ -581,13 +588,12 @@ keep_pass (const probe_target &t, bool record)
 }
 
 /* The root's record (pathprof-abi.h): pushed on cfun's entry into the
-   local RECORD (claimed, then filled: the root's counts, from index
-   FIRST of COMPILED's values, NPATHS of them, the thread's depth, no call
-   under way), popped before each return, the records above it unwound
-   first where a longjmp left some.  */
+   local RECORD (claimed, then filled: the root's counts at address COUNTS,
+   NPATHS of them, or its path table with NPATHS 0, the thread's depth, no
+   call under way), popped before each return, the records above it
+   unwound first where a longjmp left some.  */
 static void
-keep_record (const probe_target &t, const probe_target &compiled, tree record,
-	     uint64_t first, uint64_t npaths)
+keep_record (const probe_target &t, tree record, tree counts, uint64_t npaths)
 {
   tree u32 = unsigned_type_node, u64 = counter_type ();
   tree ptr = build_pointer_type (u64);
@@ -614,9 +620,6 @@ keep_record (const probe_target &t, const probe_target &compiled, tree record,
   auto field = [&] (unsigned k) {
     return build2 (MEM_REF, u64, at, build_int_cst (ptr, 8 * k));
   };
-  tree counts = build_fold_addr_expr (build4 (ARRAY_REF, compiled.value_type, compiled.values,
-					     build_int_cst (integer_type_node, first),
-					     NULL_TREE, NULL_TREE));
   gimple_seq_add_stmt (&seq, gimple_build_assign (
     field (1), emit_value (&seq, u64, NOP_EXPR, counts, NULL_TREE, "PP_record_counts")));
   tree depth = emit_value (&seq, u64, NOP_EXPR,
@@ -673,6 +676,7 @@ insert_compiled_root (function_record &rec, const probe_target &t,
   own.edge_src.safe_splice (rec.edge_src);
   own.index = rec.index;
   own.value_offset = (uint32_t) rec.compiled_first;
+  own.path_table = rec.compiled.path_table ? rec.path_table : -1;
   own.plan = rec.compiled;
   if (record)
     make_register (&own.record, "PP_record");
@@ -682,7 +686,17 @@ insert_compiled_root (function_record &rec, const probe_target &t,
   if (!rec.copies.is_empty ())
     keep_pass (t, record);
   if (record)
-    keep_record (t, compiled, own.record, rec.compiled_first, rec.compiled.npaths);
+    keep_record (t, own.record,
+		 build_fold_addr_expr (
+		   own.path_table >= 0
+		   ? build4 (ARRAY_REF, TREE_TYPE (TREE_TYPE (compiled.path_tables)),
+			     compiled.path_tables,
+			     build_int_cst (integer_type_node, own.path_table), NULL_TREE,
+			     NULL_TREE)
+		   : build4 (ARRAY_REF, compiled.value_type, compiled.values,
+			     build_int_cst (integer_type_node, own.value_offset), NULL_TREE,
+			     NULL_TREE)),
+		 own.path_table >= 0 ? 0 : rec.compiled.npaths);
   insert_dispatch (rec, t, record);
 
   push_cfun (DECL_STRUCT_FUNCTION (rec.dyn->node->decl));

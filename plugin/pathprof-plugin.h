@@ -270,13 +270,15 @@ void insert_probes (const function_record &rec, const probe_target &t);
 /* unit.cc.  */
 
 /* The unit's value array (nvalues of t.value_type), its path tables (one
-   per function record with plan.path_table; sets their path_table), the
+   per function record with plan.path_table or compiled.path_table; sets
+   their path_table and their copies'), the
    trace mode's key array (when a record is called_directly), the
    declaration of its registration record and libprof's probe functions.  */
 void create_unit_values (probe_target &t, uint32_t nvalues,
 			 auto_delete_vec<function_record> &records);
-/* The unit's compiled counts (NCOUNTS words) and its table of compiled
-   roots, RECORDS' with a clone for ENTER (compiled.cc).  */
+/* The unit's compiled counts (NCOUNTS words; none where 0) and its table
+   of compiled roots, RECORDS' with a clone for ENTER (compiled.cc), after
+   create_unit_values.  */
 void create_compiled_counts (probe_target &t, uint64_t ncounts,
 			     const auto_delete_vec<function_record> &records);
 /* The notes, the registration record and its constructor and destructor.  */

@@ -387,11 +387,10 @@ instrument_unit (void)
   create_unit_values (target, total, records);
   create_compiled_counts (target, ncompiled_counts, records);
   /* A compiled root's own code counts as the paths mode does, in the
-     unit's compiled counts (compiled.cc).  */
+     unit's compiled counts or its path tables (compiled.cc).  */
   probe_target compiled = target;
   compiled.values = target.compiled_counts;
   compiled.value_type = long_long_unsigned_type_node;
-  compiled.path_tables = NULL_TREE;
   compiled.calls = compiled.calls_in_place = false;
   compiled.ip_width = 0;
   for (function_record *rec : records)

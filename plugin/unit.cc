@@ -32,12 +32,12 @@ static_var (const char *name, tree type, tree init, bool readonly)
 
 /* struct __pathprof_path_table, as in libprof/pathprof-abi.h.  */
 static tree
-path_table_type (tree *f_function, tree *f_npaths)
+path_table_type (tree *f_function, tree *f_flags, tree *f_npaths)
 {
   tree record = make_node (RECORD_TYPE);
   tree fields = NULL_TREE;
   *f_function = build_field (unsigned_type_node, "function", &fields);
-  build_field (unsigned_type_node, "reserved", &fields);
+  *f_flags = build_field (unsigned_type_node, "flags", &fields);
   *f_npaths = build_field (long_long_unsigned_type_node, "npaths", &fields);
   build_field (ptr_type_node, "table", &fields);
   finish_builtin_struct (record, "__pathprof_path_table", fields, NULL_TREE);
@@ -304,21 +304,30 @@ create_unit_values (probe_target &t, uint32_t nvalues,
 	}
     }
 
-  /* One hash-table descriptor per function with more paths than fit an array.  */
+  /* One hash-table descriptor per function with more paths than fit an
+     array, and per compiled root with more segments than that (its copies
+     count in the root's).  */
   t.path_tables = NULL_TREE;
-  tree f_function, f_npaths;
-  tree type = path_table_type (&f_function, &f_npaths);
+  tree f_function, f_flags, f_npaths;
+  tree type = path_table_type (&f_function, &f_flags, &f_npaths);
   vec<constructor_elt, va_gc> *tables = NULL;
   unsigned ntables = 0;
   for (unsigned i = 0; i < records.length (); i++)
-    if (records[i]->plan.path_table)
+    if (records[i]->plan.path_table || records[i]->compiled.path_table)
       {
+	bool compiled = records[i]->compiled.path_table;
 	records[i]->path_table = ntables++;
+	for (function_record *copy : records[i]->copies)
+	  copy->path_table = records[i]->path_table;
 	vec<constructor_elt, va_gc> *fields = NULL;
 	CONSTRUCTOR_APPEND_ELT (fields, f_function,
 				build_int_cst (unsigned_type_node, i));
+	CONSTRUCTOR_APPEND_ELT (fields, f_flags,
+				build_int_cst (unsigned_type_node,
+					       compiled ? PATHPROF_TABLE_COMPILED : 0));
 	CONSTRUCTOR_APPEND_ELT (fields, f_npaths,
-				build_int_cstu (u64, records[i]->plan.npaths));
+				build_int_cstu (u64, compiled ? records[i]->compiled.npaths
+							       : records[i]->plan.npaths));
 	CONSTRUCTOR_APPEND_ELT (tables, NULL_TREE, build_constructor (type, fields));
       }
   if (ntables == 0)
@@ -335,18 +344,25 @@ create_compiled_counts (probe_target &t, uint64_t ncounts,
 {
   t.compiled_counts = t.compiled_roots = NULL_TREE;
   t.ncompiled = 0;
-  if (ncounts == 0)
+  bool any = false;
+  for (const function_record *rec : records)
+    any |= rec->dyn != NULL;
+  if (!any)
     return;
   tree u32 = unsigned_type_node;
   tree u64 = long_long_unsigned_type_node;
-  t.compiled_counts = static_var ("__pathprof_compiled_counts",
-				  build_array_type_nelts (u64, ncounts), NULL_TREE, false);
-  varpool_node::finalize_decl (t.compiled_counts);
+  if (ncounts)
+    {
+      t.compiled_counts = static_var ("__pathprof_compiled_counts",
+				      build_array_type_nelts (u64, ncounts), NULL_TREE,
+				      false);
+      varpool_node::finalize_decl (t.compiled_counts);
+    }
   /* struct __pathprof_compiled_root, as in libprof/pathprof-abi.h.  */
   tree type = make_node (RECORD_TYPE);
   tree fields = NULL_TREE;
   tree f_function = build_field (u32, "function", &fields);
-  build_field (u32, "reserved", &fields);
+  tree f_table = build_field (u32, "table", &fields);
   tree f_first = build_field (u64, "first", &fields);
   tree f_npaths = build_field (u64, "npaths", &fields);
   finish_builtin_struct (type, "__pathprof_compiled_root", fields, NULL_TREE);
@@ -356,6 +372,9 @@ create_compiled_counts (probe_target &t, uint64_t ncounts,
       {
 	vec<constructor_elt, va_gc> *row = NULL;
 	CONSTRUCTOR_APPEND_ELT (row, f_function, build_int_cst (u32, rec->index));
+	CONSTRUCTOR_APPEND_ELT (row, f_table,
+				build_int_cst (u32, rec->compiled.path_table
+						    ? rec->path_table + 1 : 0));
 	CONSTRUCTOR_APPEND_ELT (row, f_first, build_int_cstu (u64, rec->compiled_first));
 	CONSTRUCTOR_APPEND_ELT (row, f_npaths, build_int_cstu (u64, rec->compiled.npaths));
 	CONSTRUCTOR_APPEND_ELT (roots, NULL_TREE, build_constructor (type, row));
