@@ -512,13 +512,62 @@ call_leave (const pp_seg_graph *s, const pp_seg_actions *a, uint32_t se, bool *o
   return UINT64_MAX;
 }
 
+/* The probes at one site (SITE, WHERE) of S edges SE[0 .. N-1] taken in
+   turn, the register r holding what the segment under way sums to less
+   ACC (twice, packed): an ADD adds to ACC, a CUT (a backedge's, or a
+   region cut, which may be anywhere off the forest) counts the segment
+   (PP_PROBE_PATH_COUNT r + ACC + its value) and starts the next at its
+   head (PP_PROBE_PATH_SET, ACC 0).  Returns what is left to add; *OK false
+   where an edge does what such a plan cannot (SET, LOST).  */
+static uint64_t
+chain (pp_plan *out, const pp_seg_actions *a, const uint32_t *se, uint32_t n, uint8_t site,
+       uint32_t where, uint64_t acc, bool *ok)
+{
+  for (uint32_t i = 0; *ok && i < n; i++)
+    {
+      const pp_seg_op *op = se[i] == UINT32_MAX ? NULL : &a->op[se[i]];
+      if (!op || op->kind == PP_SEG_OP_NONE)
+	continue;
+      if (op->kind == PP_SEG_OP_ADD)
+	acc += op->val;
+      else if (op->kind == PP_SEG_OP_CUT && a->start_r[op->to] != PP_SEG_NOSTART)
+	{
+	  add_probe (out, PP_PROBE_PATH_COUNT, site, where, 0, 2 * (acc + op->val));
+	  add_probe (out, PP_PROBE_PATH_SET, site, where, 0, 2 * a->start_r[op->to]);
+	  acc = 0;
+	}
+      else
+	*ok = false;
+    }
+  return acc & PP_SEG_LOW;
+}
+
+/* The probes of an edge into a copy: FIRST (r = OPERAND: PATH_SET, or
+   PATH_TAKE, r = pass + OPERAND) then S edge SE's chain, with nothing
+   left to add.  */
+static void
+chain_in (pp_plan *out, const pp_seg_actions *a, uint32_t se, uint8_t first, uint8_t site,
+	  uint32_t where, uint64_t operand, bool *ok)
+{
+  uint32_t k = out->nprobes;
+  add_probe (out, first, site, where, 0, operand);
+  uint64_t acc = chain (out, a, &se, 1, site, where, 0, ok);
+  if (out->nprobes == k + 1)
+    out->probes[k].operand += 2 * acc;	/* no cut: one probe */
+  else if (acc)
+    add_probe (out, PP_PROBE_PATH_ADD, site, where, 0, 2 * acc);
+}
+
 int
 pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
 		       const pp_seg_actions *a, uint64_t npaths,
 		       const uint32_t *site_of_call, const uint32_t *leaf_edge,
 		       uint32_t ncalls, pp_plan *out)
 {
-  if (c >= s->ncopies || plan_alloc (out, 2 * g->nedges + 3 * ncalls + 1))
+  /* At most: per edge, two probes a cut of two (the RETURN edge's with its
+     own) and one more; per call, a pass or a leave, and after it a take or
+     a leave, a cut and an add.  */
+  if (c >= s->ncopies || plan_alloc (out, 5 * g->nedges + 6 * ncalls + 1))
     return c >= s->ncopies ? PP_PLAN_EGRAPH : PP_PLAN_ENOMEM;
   out->pack_bits = 1;
   out->npaths = npaths;
@@ -536,23 +585,22 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
   for (uint32_t k = 0; leaf_edge && k < ncalls; k++)
     if (leaf_edge[k] < g->nedges)
       leaf[leaf_edge[k]] = true;
-  /* The root's start, or the add of the RETURN edge that ends the copy.  */
-  uint64_t entry = root ? a->start_r[s->g.entry] : 0, ret = 0;
+  /* The root's start; the RETURN edge that ends another copy.  */
+  uint64_t entry = root ? a->start_r[s->g.entry] : 0;
+  uint32_t ret = UINT32_MAX;
   ok &= entry != PP_SEG_NOSTART;
   if (!root)
     {
       uint32_t j = pp_seg_site_index (s, copy->parent, copy->site);
       ok &= j != UINT32_MAX;
       if (ok)
-	ret = compiled_add (a, s->return_edge[s->first_call[copy->parent] + j], &ok);
+	ret = s->return_edge[s->first_call[copy->parent] + j];
     }
   for (uint32_t e = 0; ok && e < g->nedges; e++)
     {
       const pp_edge *ed = &g->edges[e];
       uint32_t se = pp_seg_edge (s, c, e);
-      const pp_seg_op *op = se == UINT32_MAX ? NULL : &a->op[se];
-      uint8_t kind = op ? op->kind : PP_SEG_OP_NONE;
-      uint64_t val = kind == PP_SEG_OP_ADD || kind == PP_SEG_OP_CUT ? op->val : 0;
+      uint8_t kind = se == UINT32_MAX ? PP_SEG_OP_NONE : a->op[se].kind;
       if (!pp_trace_real_flags (ed->flags))
 	{
 	  /* A fake edge carries no probe: a leave where the process ends
@@ -566,24 +614,24 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
 	}
       if (leaf[e])
 	continue;		/* at its call, below */
-      if (kind == PP_SEG_OP_SET || kind == PP_SEG_OP_LOST
-	  || (kind == PP_SEG_OP_CUT && (ed->src == g->entry || ed->dst == g->exit)))
-	ok = false;
-      else if (ed->src == g->entry)
-	add_probe (out, root ? PP_PROBE_PATH_SET : PP_PROBE_PATH_TAKE, PP_SITE_EDGE, e,
-		   0, 2 * (entry + val));
-      else if (kind == PP_SEG_OP_CUT)
-	{
-	  uint64_t next = a->start_r[op->to];
-	  ok = next != PP_SEG_NOSTART;
-	  add_probe (out, PP_PROBE_PATH_COUNT, PP_SITE_EDGE, e, 0, 2 * val);
-	  add_probe (out, PP_PROBE_PATH_SET, PP_SITE_EDGE, e, 0, 2 * next);
-	}
+      if (ed->src == g->entry)
+	chain_in (out, a, se, root ? PP_PROBE_PATH_SET : PP_PROBE_PATH_TAKE, PP_SITE_EDGE, e,
+		  2 * entry, &ok);
       else if (ed->dst == g->exit)
-	add_probe (out, root ? PP_PROBE_PATH_COUNT : PP_PROBE_PATH_PASS, PP_SITE_EDGE, e,
-		   0, 2 * (val + ret));
-      else if (val)
-	add_probe (out, PP_PROBE_PATH_ADD, PP_SITE_EDGE, e, 0, 2 * val);
+	{
+	  /* The root counts; another copy passes r back with its RETURN
+	     edge's add (that edge is its parent's, at the call).  */
+	  uint32_t path[2] = { se, ret };
+	  uint64_t acc = chain (out, a, path, root ? 1 : 2, PP_SITE_EDGE, e, 0, &ok);
+	  add_probe (out, root ? PP_PROBE_PATH_COUNT : PP_PROBE_PATH_PASS, PP_SITE_EDGE, e, 0,
+		     2 * acc);
+	}
+      else
+	{
+	  uint64_t acc = chain (out, a, &se, 1, PP_SITE_EDGE, e, 0, &ok);
+	  if (acc)
+	    add_probe (out, PP_PROBE_PATH_ADD, PP_SITE_EDGE, e, 0, 2 * acc);
+	}
     }
   /* A call S inlines passes r, with its CALL edge's add, to the inlined
      copy, and takes it back; another records its leave, and adds its
@@ -597,10 +645,10 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
 		    : leaf_edge && leaf_edge[k] != UINT32_MAX ? pp_seg_edge (s, c, leaf_edge[k])
 		    : UINT32_MAX;
       ok = se != UINT32_MAX;
-      uint64_t val = ok ? compiled_add (a, se, &ok) : 0;
-      if (child != UINT32_MAX)
+      if (ok && child != UINT32_MAX)
 	{
-	  add_probe (out, PP_PROBE_PATH_PASS, PP_SITE_CALL_BEFORE, k, 0, 2 * val);
+	  uint64_t acc = chain (out, a, &se, 1, PP_SITE_CALL_BEFORE, k, 0, &ok);
+	  add_probe (out, PP_PROBE_PATH_PASS, PP_SITE_CALL_BEFORE, k, 0, 2 * acc);
 	  add_probe (out, PP_PROBE_PATH_TAKE, PP_SITE_CALL_AFTER, k, 0, 0);
 	  continue;
 	}
@@ -610,8 +658,9 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
       out->probes[out->nprobes - 1].operand2 = leave == UINT64_MAX ? PP_LEAVE_NONE : 0;
       add_probe (out, PP_PROBE_PATH_LEAVE, PP_SITE_CALL_AFTER, k, 0, 0);
       out->probes[out->nprobes - 1].operand2 = PP_LEAVE_NONE;
-      if (val)
-	add_probe (out, PP_PROBE_PATH_ADD, PP_SITE_CALL_AFTER, k, 0, 2 * val);
+      uint64_t acc = ok ? chain (out, a, &se, 1, PP_SITE_CALL_AFTER, k, 0, &ok) : 0;
+      if (acc)
+	add_probe (out, PP_PROBE_PATH_ADD, PP_SITE_CALL_AFTER, k, 0, 2 * acc);
     }
   pp_free (leaf);
   if (!ok)

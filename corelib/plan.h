@@ -143,10 +143,13 @@ struct pp_seg_actions;
    after it a PP_LEAVE_NONE and the call edge's add.  Segment k counts in
    value k (npaths values), or, where npaths does not fit 32 bits, in a
    path table (path_table, no values; a caller may choose one for fewer
-   segments too: set path_table and nvalues 0).  Returns PP_PLAN_OK, PP_PLAN_ENOMEM, or
-   PP_PLAN_EGRAPH where S needs what such a plan cannot do (a re-entry, an
-   edge on no segment, a cut on a call's or a return's edge); on failure
-   *out is empty.  */
+   segments too: set path_table and nvalues 0).  A cut (a backedge, or a
+   region cut of a large S, which may be on any edge off the forest: a
+   call's, a return's, an entry's) counts and sets where the edge is
+   taken, the edges around it adding before and after.  Returns
+   PP_PLAN_OK, PP_PLAN_ENOMEM, or PP_PLAN_EGRAPH where S needs what such a
+   plan cannot do (a re-entry, an edge on no segment, a leave that is not
+   one add); on failure *out is empty.  */
 int pp_plan_compiled_copy (const pp_graph *g, const struct pp_seg_graph *s, uint32_t c,
 			   const struct pp_seg_actions *a, uint64_t npaths,
 			   const uint32_t *site_of_call, const uint32_t *leaf_edge,

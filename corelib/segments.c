@@ -385,6 +385,12 @@ pp_seg_checksum (const pp_seg_graph *s, const uint64_t *cfg_checksum)
 int
 pp_seg_number (const pp_seg_graph *s, pp_paths **out)
 {
+  return pp_seg_number_max (s, PP_PATHS_MAX, out);
+}
+
+int
+pp_seg_number_max (const pp_seg_graph *s, uint64_t max_paths, pp_paths **out)
+{
   struct pp_paths_build b;
   int status;
   *out = NULL;
@@ -403,12 +409,12 @@ pp_seg_number (const pp_seg_graph *s, pp_paths **out)
 	  cut[e] = s->role[e] == PP_SEG_ROLE_CUT;
 	  keep[e] = s->role[e] == PP_SEG_ROLE_TREE;
 	}
-      status = pp_paths_build_number_given (&b, &s->g, cut, keep, PP_PATHS_MAX);
+      status = pp_paths_build_number_given (&b, &s->g, cut, keep, max_paths);
       pp_free (cut);
       pp_free (keep);
     }
   else
-    status = pp_paths_build_number (&b, &s->g, NULL, PP_PATHS_MAX, true);
+    status = pp_paths_build_number (&b, &s->g, NULL, max_paths, true);
   if (status == PP_PATHS_OK)
     {
       *out = b.p;

@@ -118,6 +118,10 @@ void pp_seg_free (pp_seg_graph *s);
    caller, whose own cuts break it) and no region cut is on a
    PP_SEG_ROLE_TREE edge, which has no probe.  Returns a pp_paths_status.  */
 int pp_seg_number (const pp_seg_graph *s, pp_paths **out);
+/* The same with region cuts where S has more than MAX_PATHS segments
+   (PP_PATHS_MAX in pp_seg_number; the tests' way to region cuts in small
+   supergraphs).  */
+int pp_seg_number_max (const pp_seg_graph *s, uint64_t max_paths, pp_paths **out);
 /* Both, as libprof, the tool and learning use them: S in *S and its
    numbering in *OUT, or a PP_SEG status (PP_SEG_EGRAPH when the numbering
    refuses S) with both freed.  */

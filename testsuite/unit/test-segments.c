@@ -249,11 +249,27 @@ summary_call_at (const pp_ip_program *prog, const pp_seg_graph *s, uint32_t c, u
   return UINT32_MAX;
 }
 
+/* What a run of compiled plans counted, in order (the first MAXCOUNTED).  */
+#define MAXCOUNTED 256
+struct counted
+{
+  uint64_t v[MAXCOUNTED];
+  uint32_t n;
+};
+
+static void
+count_one (struct counted *c, uint64_t number)
+{
+  if (c->n < MAXCOUNTED)
+    c->v[c->n] = number;
+  c->n++;
+}
+
 /* Runs the probes of PLAN at SITE, WHERE on the registers.  False on an
    action a compiled plan does not have.  */
 static bool
 run_site (const pp_plan *plan, uint8_t site, uint32_t where, uint64_t *r, uint64_t *pass,
-	  uint64_t *record, uint64_t *counted, uint32_t *ncounts)
+	  uint64_t *record, struct counted *counted)
 {
   for (uint32_t k = 0; k < plan->nprobes; k++)
     {
@@ -271,11 +287,67 @@ run_site (const pp_plan *plan, uint8_t site, uint32_t where, uint64_t *r, uint64
       else if (pr->action == PP_PROBE_PATH_LEAVE)
 	*record = pr->operand2 == PP_LEAVE_NONE ? 1 : *r + pr->operand;
       else if (pr->action == PP_PROBE_PATH_COUNT)
-	*counted = (*r + pr->operand) >> 1, ++*ncounts;
+	count_one (counted, (*r + pr->operand) >> 1);
       else
 	return false;
     }
   return true;
+}
+
+/* Runs the probes the plans (one a copy) put where S edge SE is taken, SE
+   not a leave: a CALL's before the call, a RETURN's after it, a
+   SUMMARY's both, a copy's edge on it.  */
+static bool
+run_edge (const pp_seg_graph *s, const pp_plan *plan, uint32_t se, uint64_t *r,
+	  uint64_t *pass, uint64_t *record, struct counted *counted)
+{
+  uint32_t c = s->copy_of[se], where = s->arg[se];
+  const pp_plan *pl = &plan[c];
+  switch (s->kind[se])
+    {
+    case PP_SEG_CALL:
+      return run_site (pl, PP_SITE_CALL_BEFORE, pp_seg_site_index (s, c, where), r, pass,
+		       record, counted);
+    case PP_SEG_RETURN:
+      return run_site (pl, PP_SITE_CALL_AFTER, pp_seg_site_index (s, c, where), r, pass,
+		       record, counted);
+    case PP_SEG_SUMMARY:
+      return run_site (pl, PP_SITE_CALL_BEFORE, pp_seg_site_index (s, c, where), r, pass,
+		       record, counted)
+	     && run_site (pl, PP_SITE_CALL_AFTER, pp_seg_site_index (s, c, where), r, pass,
+			  record, counted);
+    default:
+      return run_site (pl, PP_SITE_EDGE, where, r, pass, record, counted);
+    }
+}
+
+/* Is S edge SE a leave (where the process ends: a copy's fake edge, or L
+   -> EXIT after it)?  */
+static bool
+is_leave (const pp_ip_program *prog, const pp_seg_graph *s, uint32_t se)
+{
+  uint32_t c = s->copy_of[se];
+  return s->kind[se] == PP_SEG_LEAVE
+	 || (s->kind[se] == PP_SEG_EDGE
+	     && (prog->procs[s->copies[c].proc].edges[s->arg[se]].flags & PP_EDGE_FAKE));
+}
+
+/* The plans of every copy of S (PLAN, ncopies of them) for actions A of
+   P's numbering.  Returns the planner's status.  */
+static int
+make_plans (const pp_ip_program *prog, const pp_seg_graph *s, const pp_paths *p,
+	    const pp_seg_actions *a, pp_plan *plan)
+{
+  int rc = PP_PLAN_OK;
+  for (uint32_t c = 0; rc == PP_PLAN_OK && c < s->ncopies; c++)
+    {
+      uint32_t q = s->copies[c].proc, sites[8], n = 0;
+      for (uint32_t j = s->site_start[q]; j < s->site_start[q + 1] && n < 8; j++)
+	sites[n++] = pp_seg_site (s, j);
+      rc = pp_plan_compiled_copy (&prog->procs[q], s, c, a, p->npaths, sites, NULL, n,
+				  &plan[c]);
+    }
+  return rc;
 }
 
 /* Compiled roots: the plans pp_plan_compiled_copy makes of S's actions
@@ -298,15 +370,7 @@ compiled_counts (const pp_ip_program *prog, const pp_seg_graph *s, const pp_path
   if (pp_seg_actions_make (s, p, NULL, &a))
     abort ();
   pp_plan *plan = calloc (s->ncopies, sizeof *plan);
-  int rc = PP_PLAN_OK;
-  for (uint32_t c = 0; rc == PP_PLAN_OK && c < s->ncopies; c++)
-    {
-      uint32_t q = s->copies[c].proc, sites[8], n = 0;
-      for (uint32_t j = s->site_start[q]; j < s->site_start[q + 1] && n < 8; j++)
-	sites[n++] = pp_seg_site (s, j);
-      rc = pp_plan_compiled_copy (&prog->procs[q], s, c, &a, p->npaths, sites, NULL, n,
-				  &plan[c]);
-    }
+  int rc = make_plans (prog, s, p, &a, plan);
   uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
   int ok = rc == PP_PLAN_OK ? 1 : -1;
   for (uint64_t n = 0; ok == 1 && n < p->npaths; n++)
@@ -314,29 +378,15 @@ compiled_counts (const pp_ip_program *prog, const pp_seg_graph *s, const pp_path
       pp_path path = { .edges = edges };
       ok = pp_paths_decode (p, n, &path) == PP_PATHS_OK;
       uint64_t r = a.start_r[path.start_node] * 2, pass = 0, record = 1;
-      uint64_t counted = UINT64_MAX;
-      uint32_t ncounts = 0;
+      struct counted counted = { .n = 0 };
       bool left = false, by_record = false;
       for (uint32_t i = 0; ok && !left && i <= path.nedges; i++)
 	{
 	  uint32_t se = i < path.nedges ? path.edges[i] : path.end_edge;
 	  if (se == PP_PATH_NONE)
 	    break;
-	  uint32_t c = s->copy_of[se], where = s->arg[se];
-	  const pp_plan *pl = &plan[c];
-	  if (s->kind[se] == PP_SEG_CALL)
-	    ok = run_site (pl, PP_SITE_CALL_BEFORE, pp_seg_site_index (s, c, where), &r,
-			   &pass, &record, &counted, &ncounts);
-	  else if (s->kind[se] == PP_SEG_RETURN)
-	    ok = run_site (pl, PP_SITE_CALL_AFTER, pp_seg_site_index (s, c, where), &r,
-			   &pass, &record, &counted, &ncounts);
-	  else if (s->kind[se] == PP_SEG_SUMMARY)
-	    ok = run_site (pl, PP_SITE_CALL_BEFORE, pp_seg_site_index (s, c, where), &r,
-			   &pass, &record, &counted, &ncounts)
-		 && run_site (pl, PP_SITE_CALL_AFTER, pp_seg_site_index (s, c, where), &r,
-			      &pass, &record, &counted, &ncounts);
-	  else if (s->kind[se] != PP_SEG_EDGE
-		   || (prog->procs[s->copies[c].proc].edges[where].flags & PP_EDGE_FAKE))
+	  uint32_t c = s->copy_of[se];
+	  if (is_leave (prog, s, se))
 	    {
 	      /* A leave: at a summary call's vertex the process ended in
 		 that call, whose probes before it ran.  */
@@ -344,22 +394,90 @@ compiled_counts (const pp_ip_program *prog, const pp_seg_graph *s, const pp_path
 			   ? summary_call_at (prog, s, c, s->g.edges[se].src) : UINT32_MAX;
 	      if (k != UINT32_MAX)
 		{
-		  ok = run_site (pl, PP_SITE_CALL_BEFORE, k, &r, &pass, &record, &counted,
-				 &ncounts);
+		  ok = run_site (&plan[c], PP_SITE_CALL_BEFORE, k, &r, &pass, &record,
+				 &counted);
 		  by_record = true;
 		}
 	      left = true;
 	    }
 	  else
-	    ok = run_site (pl, PP_SITE_EDGE, where, &r, &pass, &record, &counted, &ncounts);
+	    ok = run_edge (s, plan, se, &r, &pass, &record, &counted);
 	}
       if (by_record)
-	ok = ok && ncounts == 0 && !(record & 1) && record >> 1 == n;
+	ok = ok && counted.n == 0 && !(record & 1) && record >> 1 == n;
       else
-	ok = ok && (left ? ncounts == 0 : ncounts == 1 && counted == n);
+	ok = ok && (left ? counted.n == 0 : counted.n == 1 && counted.v[0] == n);
       *recorded += by_record;
     }
   free (edges);
+  for (uint32_t c = 0; c < s->ncopies; c++)
+    pp_plan_free (&plan[c]);
+  free (plan);
+  pp_seg_actions_free (&a);
+  return ok;
+}
+
+/* Region cuts (P numbers S with a few segments at most, so that its cuts
+   fall anywhere off the forest: on calls', returns', entries' and exits'
+   edges too): the compiled plans run along random executions of S from
+   its ENTRY to its EXIT count the segments S's actions end there, in
+   order.  Returns 1 when it holds, 0 when not, -1 when a plan refuses S;
+   *CHAINS counts the cuts the executions crossed on edges other than a
+   copy's own inner edges.  */
+static int
+compiled_walks (const pp_ip_program *prog, const pp_seg_graph *s, const pp_paths *p,
+		unsigned long long *rng, unsigned *chains)
+{
+  const pp_graph *g = &s->g;
+  pp_seg_actions a;
+  if (pp_seg_actions_make (s, p, NULL, &a))
+    abort ();
+  pp_plan *plan = calloc (s->ncopies, sizeof *plan);
+  int ok = make_plans (prog, s, p, &a, plan) == PP_PLAN_OK ? 1 : -1;
+  static struct counted run, want;
+  for (unsigned w = 0; ok == 1 && w < 16; w++)
+    {
+      uint32_t v = g->entry;
+      uint64_t r = 0, pass = 0, record = 1, num = a.start_r[v];
+      unsigned crossed = 0;
+      run.n = want.n = 0;
+      for (unsigned step = 0; ok == 1 && v != g->exit && step < 1000; step++)
+	{
+	  uint32_t cand[64], n = 0;
+	  for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1] && n < 64; i++)
+	    if (!is_leave (prog, s, g->succ_edges[i]))
+	      cand[n++] = g->succ_edges[i];
+	  if (n == 0)
+	    break;
+	  uint32_t se = cand[unit_rand (rng) % n];
+	  const pp_seg_op *op = &a.op[se];
+	  const pp_edge *ed = &g->edges[se];
+	  if (op->kind == PP_SEG_OP_ADD)
+	    num = (num + op->val) & PP_SEG_LOW;
+	  else if (op->kind == PP_SEG_OP_CUT)
+	    {
+	      count_one (&want, (num + op->val) & PP_SEG_LOW);
+	      num = a.start_r[op->to];
+	      uint32_t c = s->copy_of[se];
+	      crossed += s->kind[se] != PP_SEG_EDGE || ed->src == s->copies[c].first_node
+			 + prog->procs[s->copies[c].proc].entry
+			 || ed->dst == s->copies[c].first_node
+			 + prog->procs[s->copies[c].proc].exit;
+	    }
+	  else if (op->kind != PP_SEG_OP_NONE)
+	    ok = 0;
+	  if (ok == 1 && !run_edge (s, plan, se, &r, &pass, &record, &run))
+	    ok = 0;
+	  v = ed->dst;
+	}
+      if (v != g->exit)
+	continue;		/* stuck, or too long: nothing to compare */
+      count_one (&want, num);
+      *chains += crossed;
+      ok &= run.n == want.n
+	    && memcmp (run.v, want.v,
+		       (run.n < MAXCOUNTED ? run.n : MAXCOUNTED) * sizeof *run.v) == 0;
+    }
   for (uint32_t c = 0; c < s->ncopies; c++)
     pp_plan_free (&plan[c]);
   free (plan);
@@ -391,6 +509,8 @@ main (void)
   struct unit_property acts = { .name = "segments: the actions (values on the chords, none on the forest) give every segment its number and every interesting one its slot" };
   struct unit_property compiled = { .name = "segments: a compiled root's plans count every segment once, under its number, through the calls' passes, or in its record where a summary call does not return" };
   unsigned ncompiled = 0, ncopies_compiled = 0, nrecorded = 0;
+  struct unit_property cut = { .name = "segments: with region cuts anywhere off the forest (calls', returns', entries'), a compiled root's plans count the segments S's actions end, in order" };
+  unsigned nregions = 0, nchains = 0;
   struct unit_property shape = { .name = "segments: copies to depth k, one per open call chain; a call deeper is a summary edge" };
   unsigned long long rng = 0x5e6;
   unsigned cases = 0, skipped = 0, inlined = 0;
@@ -499,6 +619,19 @@ main (void)
 	    ncompiled += cc == 1;
 	    ncopies_compiled += cc == 1 ? s.ncopies - 1 : 0;
 	    unit_check (&compiled, cc != 0, "seed %llx: root %u, k %u", seed, root, k);
+	    /* The same S with region cuts (at most a few segments).  */
+	    pp_paths *rp;
+	    if (p->npaths > 2
+		&& pp_seg_number_max (&s, 1 + unit_rand (&rng) % (p->npaths - 1), &rp)
+		   == PP_PATHS_OK)
+	      {
+		unit_check (&acts, actions_number (&s, rp, &rng),
+			    "seed %llx: root %u, k %u, region cuts", seed, root, k);
+		int cw = compiled_walks (&prog, &s, rp, &rng, &nchains);
+		nregions += cw == 1;
+		unit_check (&cut, cw != 0, "seed %llx: root %u, k %u", seed, root, k);
+		pp_paths_free (rp);
+	      }
 	    cases++;
 	    bool equal = !found.overflow && !decoded.overflow && found.n == decoded.n;
 	    if (equal)
@@ -529,8 +662,14 @@ main (void)
 	      "only %u compiled roots planned, with %u copies, %u segments ended by a record",
 	      ncompiled, ncopies_compiled, nrecorded);
   unit_report (&compiled);
+  unit_check (&cut, nregions > 100 && nchains > 100,
+	      "only %u compiled roots with region cuts, %u cuts crossed off inner edges",
+	      nregions, nchains);
+  unit_report (&cut);
   printf ("segments: %u supergraphs enumerated (%u too large), %u copies inlined, "
-	  "%u compiled roots with %u copies (%u segments ended by a record)\n", cases,
-	  skipped, inlined, ncompiled, ncopies_compiled, nrecorded);
+	  "%u compiled roots with %u copies (%u segments ended by a record); "
+	  "%u with region cuts (%u cuts crossed on calls, returns, entries, exits)\n",
+	  cases, skipped, inlined, ncompiled, ncopies_compiled, nrecorded, nregions,
+	  nchains);
   return unit_exit_status ();
 }
