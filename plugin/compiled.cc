@@ -194,8 +194,15 @@ clone_record (const function_record &rec, const char *suffix)
   return dyn;
 }
 
-/* The most copies a compiled root's supergraph may have (each a clone).  */
-#define COMPILED_COPIES_MAX 64
+/* How many copies a compiled root's supergraph may have, each a clone of
+   a callee: any number up to COMPILED_COPIES_FREE; beyond, up to
+   COMPILED_COPIES_MAX while the copies below the root have at most
+   COMPILED_COPIES_GROWTH times the root's own edges (an interpreter's
+   loop, or a generated main, that calls hundreds of small functions),
+   so that the clones at most multiply the root's text by a constant.  */
+#define COMPILED_COPIES_FREE 64
+#define COMPILED_COPIES_MAX 4096
+#define COMPILED_COPIES_GROWTH 4
 
 /* Is the supergraph of depth K of procedure P of LAYOUT (FNS the unit's
    functions) the same in every program, with at most *ROOM more copies
@@ -208,7 +215,7 @@ clone_record (const function_record &rec, const char *suffix)
    more.  */
 static bool
 same_everywhere_p (const pp_ip_layout &layout, const auto_vec<pp_function_notes> &fns,
-		   uint32_t p, uint32_t k, uint32_t *room, bool *assumes)
+		   uint32_t p, uint32_t k, uint32_t *room, uint64_t *edges, bool *assumes)
 {
   const pp_function_notes &fn = fns[p - layout.first_proc[0]];
   for (uint32_t j = 0; j < layout.ncalls_of[p]; j++)
@@ -226,8 +233,9 @@ same_everywhere_p (const pp_ip_layout &layout, const auto_vec<pp_function_notes>
       if (*room == 0)
 	return false;
       --*room;
-      if (!same_everywhere_p (layout, fns, layout.prog.calls[site].callee, k - 1, room,
-			      assumes))
+      uint32_t callee = layout.prog.calls[site].callee;
+      *edges += layout.prog.procs[callee].nedges;
+      if (!same_everywhere_p (layout, fns, callee, k - 1, room, edges, assumes))
 	return false;
     }
   return true;
@@ -243,11 +251,15 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
 {
   uint32_t first = layout.first_proc[0], p = first + rec.index;
   uint32_t room = COMPILED_COPIES_MAX - 1;
+  uint64_t edges = 0;
   pp_seg_graph s;
   pp_paths *paths;
   bool assumes = false;
   if (!root_ok (rec)
-      || !same_everywhere_p (layout, fns, p, (uint32_t) option_depth, &room, &assumes)
+      || !same_everywhere_p (layout, fns, p, (uint32_t) option_depth, &room, &edges,
+			     &assumes)
+      || (room < COMPILED_COPIES_MAX - COMPILED_COPIES_FREE
+	  && edges > COMPILED_COPIES_GROWTH * (uint64_t) layout.prog.procs[p].nedges)
       || pp_seg_build_numbered (&layout.prog, p, (uint32_t) option_depth, &s, &paths)
 	 != PP_SEG_OK)
     return 0;
