@@ -363,7 +363,9 @@ pp_seg_build_numbered (const pp_ip_program *prog, uint32_t root, uint32_t k,
 uint64_t
 pp_seg_checksum (const pp_seg_graph *s, const uint64_t *cfg_checksum)
 {
-  uint64_t h = pp_hash64 (&s->depth, sizeof s->depth, PP_HASH_SEED);
+  /* The numbering's version: 2, no region cut into a leave.  */
+  uint32_t head[2] = { 2, s->depth };
+  uint64_t h = pp_hash64 (head, sizeof head, PP_HASH_SEED);
   h = pp_hash64 (&s->g.nnodes, sizeof s->g.nnodes, h);
   for (uint32_t c = 0; c < s->ncopies; c++)
     {
@@ -380,6 +382,18 @@ pp_seg_checksum (const pp_seg_graph *s, const uint64_t *cfg_checksum)
       h = pp_hash64 (w, sizeof w, h);
     }
   return h;
+}
+
+/* Is S edge E a leave's u -> L (L's only way out the LEAVE to EXIT)?  No
+   region cut goes there: the process ends past it (in a call that does
+   not return, which a compiled root's record must end with one number,
+   plan.c call_leave).  */
+static bool
+into_leave (const pp_seg_graph *s, uint32_t e)
+{
+  uint32_t l = s->g.edges[e].dst;
+  return s->g.succ_start[l + 1] - s->g.succ_start[l] == 1
+	 && s->kind[s->g.succ_edges[s->g.succ_start[l]]] == PP_SEG_LEAVE;
 }
 
 int
@@ -407,7 +421,7 @@ pp_seg_number_max (const pp_seg_graph *s, uint64_t max_paths, pp_paths **out)
       for (uint32_t e = 0; e < s->g.nedges; e++)
 	{
 	  cut[e] = s->role[e] == PP_SEG_ROLE_CUT;
-	  keep[e] = s->role[e] == PP_SEG_ROLE_TREE;
+	  keep[e] = s->role[e] == PP_SEG_ROLE_TREE || into_leave (s, e);
 	}
       status = pp_paths_build_number_given (&b, &s->g, cut, keep, max_paths);
       pp_free (cut);

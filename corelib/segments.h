@@ -116,7 +116,9 @@ void pp_seg_free (pp_seg_graph *s);
    the cuts are the copies' PP_SEG_ROLE_CUT edges (they break every cycle of
    S: a cycle through a callee's copy is one through the call's block in the
    caller, whose own cuts break it) and no region cut is on a
-   PP_SEG_ROLE_TREE edge, which has no probe.  Returns a pp_paths_status.  */
+   PP_SEG_ROLE_TREE edge, which has no probe, nor on a leave's edge u -> L
+   (a compiled root's record ends the segment there with one number).
+   Returns a pp_paths_status.  */
 int pp_seg_number (const pp_seg_graph *s, pp_paths **out);
 /* The same with region cuts where S has more than MAX_PATHS segments
    (PP_PATHS_MAX in pp_seg_number; the tests' way to region cuts in small

@@ -627,6 +627,17 @@ main (void)
 	      {
 		unit_check (&acts, actions_number (&s, rp, &rng),
 			    "seed %llx: root %u, k %u, region cuts", seed, root, k);
+		/* None into a leave's L (its only way out the LEAVE).  */
+		bool kept = true;
+		for (uint32_t e = 0; s.role && e < s.g.nedges; e++)
+		  {
+		    uint32_t l = s.g.edges[e].dst;
+		    kept &= !(s.g.succ_start[l + 1] - s.g.succ_start[l] == 1
+			      && s.kind[s.g.succ_edges[s.g.succ_start[l]]] == PP_SEG_LEAVE
+			      && rp->role[e] == PP_PATH_ROLE_CUT);
+		  }
+		unit_check (&given, kept, "seed %llx: root %u, k %u: a region cut into a leave",
+			    seed, root, k);
 		int cw = compiled_walks (&prog, &s, rp, &rng, &nchains);
 		nregions += cw == 1;
 		unit_check (&cut, cw != 0, "seed %llx: root %u, k %u", seed, root, k);
