@@ -363,9 +363,7 @@ pp_seg_build_numbered (const pp_ip_program *prog, uint32_t root, uint32_t k,
 uint64_t
 pp_seg_checksum (const pp_seg_graph *s, const uint64_t *cfg_checksum)
 {
-  /* The numbering's version: 2, no region cut into a leave.  */
-  uint32_t head[2] = { 2, s->depth };
-  uint64_t h = pp_hash64 (head, sizeof head, PP_HASH_SEED);
+  uint64_t h = pp_hash64 (&s->depth, sizeof s->depth, PP_HASH_SEED);
   h = pp_hash64 (&s->g.nnodes, sizeof s->g.nnodes, h);
   for (uint32_t c = 0; c < s->ncopies; c++)
     {

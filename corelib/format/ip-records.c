@@ -73,11 +73,13 @@ pp_ip_manifest_decode (const unsigned char *buf, size_t len, pp_ip_manifest *m,
 		"supported (expected %u)", version, PP_IP_MANIFEST_VERSION);
       return -1;
     }
-  if (version < 3 && len >= 12 && get32 (buf + 8) == PP_IP_SEGMENTS)
+  if (version < 4 && len >= 12 && get32 (buf + 8) == PP_IP_SEGMENTS)
     {
       snprintf (err, errlen, "its segments are numbered as pathprof did before "
-		"version 3 of program records (cut where a walk of each "
-		"supergraph found loops): run the program again to count them");
+		"version %u of program records (%s): run the program again to "
+		"count them", version < 3 ? 3 : 4,
+		version < 3 ? "cut where a walk of each supergraph found loops"
+		: "region cuts into the leaves of calls that may not return");
       return -1;
     }
   size_t pos = version == 1 ? 16 : 20;

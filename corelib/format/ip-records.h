@@ -27,8 +27,9 @@ extern "C" {
    a profile file never meet; its values are the paths counted and the
    paths lost (not named by a number: see libprof/ctx-runtime.c).  */
 #define PP_IP_MANIFEST_MAGIC 0x50495050u	/* "PPIP" */
-#define PP_IP_MANIFEST_VERSION 3u	/* 2: the depth; 3: segments cut at
-					   each procedure's own backedges */
+#define PP_IP_MANIFEST_VERSION 4u	/* 2: the depth; 3: segments cut at
+					   each procedure's own backedges; 4:
+					   no region cut into a leave */
 
 enum pp_ip_kind
 {

@@ -852,6 +852,24 @@ check_record_open (struct unit_property *opened)
   rc = pp_ip_record_open (&profile, &units[0], &got, &member, err, sizeof err);
   unit_check (opened, rc == -1 && !member && strstr (err, "'b.c'"),
 	      "not a record: %d '%s'", rc, err);
+  /* Segments numbered before version 4 (region cuts into leaves) are
+     refused, saying why; another kind of version 3 still opens.  */
+  profile.nunits = 5;
+  buf[4] = 3;
+  rc = pp_ip_record_open (&profile, &units[1], &got, &member, err, sizeof err);
+  unit_check (opened, rc == -1 && !member && strstr (err, "'program'")
+	      && strstr (err, "before version 4") && strstr (err, "run the program again"),
+	      "version 3 segments: %d '%s'", rc, err);
+  buf[8] = PP_IP_CONTEXT;
+  buf[12] = 0;			/* depth 0 */
+  rc = pp_ip_record_open (&profile, &units[1], &got, &member, err, sizeof err);
+  unit_check (opened, rc == 0 && got.kind == PP_IP_CONTEXT, "version 3 context: %d '%s'",
+	      rc, err);
+  if (rc == 0)
+    {
+      free (member);
+      pp_ip_manifest_free (&got);
+    }
   free (buf);
 }
 
