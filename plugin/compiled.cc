@@ -11,7 +11,8 @@
    as libprof would (the same notes, the same pp_seg_build_numbered and
    pp_seg_actions_make), and gives each copy the paths mode's probes
    (corelib pp_plan_compiled_copy: one register, constants on the chords,
-   counts in the unit's compiled counts, which libprof moves into the
+   counts in the unit's compiled counts, or in a path table where S has
+   more segments than path-array-max, which libprof moves into the
    program record at a dump, keyed by the root as its own counts are).
    The root's copy is the function itself; each copy below it is a clone
    (FUNCTION.pathprof_copy.N), which its parent's body calls in place of
@@ -206,7 +207,7 @@ clone_record (const function_record &rec, const char *suffix)
 
 /* Is the supergraph of depth K of procedure P of LAYOUT (FNS the unit's
    functions) the same in every program, with at most *ROOM more copies
-   (taken from it)?  Each call of each copy is a call of a function of the
+   (taken from it; their edges added to *EDGES)?  Each call of each copy is a call of a function of the
    unit (inlined above depth K, a summary edge at K) or through a pointer
    (a leaf edge in every program); a call of a function the unit does not
    define is a leaf edge to the unit, which is the program's S only where
