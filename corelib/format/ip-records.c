@@ -76,8 +76,8 @@ pp_ip_manifest_decode (const unsigned char *buf, size_t len, pp_ip_manifest *m,
   if (version < 4 && len >= 12 && get32 (buf + 8) == PP_IP_SEGMENTS)
     {
       snprintf (err, errlen, "its segments are numbered as pathprof did before "
-		"version %u of program records (%s): run the program again to "
-		"count them", version < 3 ? 3 : 4,
+		"version %u of program records (%s): run the program again "
+		"into a new profile file to count them", version < 3 ? 3 : 4,
 		version < 3 ? "cut where a walk of each supergraph found loops"
 		: "region cuts into the leaves of calls that may not return");
       return -1;
