@@ -562,7 +562,7 @@ int
 pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
 		       const pp_seg_actions *a, uint64_t npaths,
 		       const uint32_t *site_of_call, const uint32_t *leaf_edge,
-		       uint32_t ncalls, pp_plan *out)
+		       uint32_t ncalls, uint64_t array_max, pp_plan *out)
 {
   /* At most: per edge, two probes a cut of two (the RETURN edge's with its
      own) and one more; per call, a pass or a leave, and after it a take or
@@ -571,7 +571,7 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
     return c >= s->ncopies ? PP_PLAN_EGRAPH : PP_PLAN_ENOMEM;
   out->pack_bits = 1;
   out->npaths = npaths;
-  out->path_table = npaths > UINT32_MAX;
+  out->path_table = npaths > array_max || npaths > UINT32_MAX;
   out->nvalues = out->path_table ? 0 : (uint32_t) npaths;
   const pp_seg_copy *copy = &s->copies[c];
   bool root = c == 0, ok = true;

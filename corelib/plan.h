@@ -141,9 +141,8 @@ struct pp_seg_actions;
    through a pointer), PP_PROBE_PATH_LEAVE records what the segment would
    end with on the call vertex's leave (PP_LEAVE_NONE where it has none);
    after it a PP_LEAVE_NONE and the call edge's add.  Segment k counts in
-   value k (npaths values), or, where npaths does not fit 32 bits, in a
-   path table (path_table, no values; a caller may choose one for fewer
-   segments too: set path_table and nvalues 0).  A cut (a backedge, or a
+   value k (npaths values), or, with more than ARRAY_MAX of them (or more
+   than 32 bits count), in a path table (path_table, no values).  A cut (a backedge, or a
    region cut of a large S, which may be on any edge off the forest: a
    call's, a return's, an entry's) counts and sets where the edge is
    taken, the edges around it adding before and after.  Returns
@@ -153,7 +152,7 @@ struct pp_seg_actions;
 int pp_plan_compiled_copy (const pp_graph *g, const struct pp_seg_graph *s, uint32_t c,
 			   const struct pp_seg_actions *a, uint64_t npaths,
 			   const uint32_t *site_of_call, const uint32_t *leaf_edge,
-			   uint32_t ncalls, pp_plan *out);
+			   uint32_t ncalls, uint64_t array_max, pp_plan *out);
 /* Does PLAN (pp_plan_compiled_copy's) keep a record: a call S does not
    inline?  */
 bool pp_plan_keeps_record (const pp_plan *plan);

@@ -1554,14 +1554,12 @@ static void
 end_record (const struct __pathprof_seg_record *r)
 {
   uint64_t n = r->leave >> 1;
-  if (r->leave & 1)
+  if ((r->leave & 1) || (r->npaths && n >= r->npaths))
     pp_ipt_count_lost ();
   else if (r->npaths == 0)
-    __pathprof_count_path (r->counts, n);
-  else if (n < r->npaths)
-    __atomic_fetch_add ((uint64_t *) r->counts + n, 1, __ATOMIC_RELAXED);
+    __pathprof_count_path (r->counts, n);	/* a table */
   else
-    pp_ipt_count_lost ();
+    __atomic_fetch_add ((uint64_t *) r->counts + n, 1, __ATOMIC_RELAXED);
 }
 
 /* Ends the thread's records above index FLOOR that were pushed at DEPTH

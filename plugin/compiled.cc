@@ -259,7 +259,7 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
   if (!root_ok (rec)
       || !same_everywhere_p (layout, fns, p, (uint32_t) option_depth, &room, &edges,
 			     &assumes)
-      || (room < COMPILED_COPIES_MAX - COMPILED_COPIES_FREE
+      || (COMPILED_COPIES_MAX - room > COMPILED_COPIES_FREE	/* S's copies */
 	  && edges > COMPILED_COPIES_GROWTH * (uint64_t) layout.prog.procs[p].nedges)
       || pp_seg_build_numbered (&layout.prog, p, (uint32_t) option_depth, &s, &paths)
 	 != PP_SEG_OK)
@@ -279,16 +279,10 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
 	  uint32_t q = s.copies[c].proc;
 	  int rc = pp_plan_compiled_copy (&layout.prog.procs[q], &s, c, &a, npaths,
 					  layout.site_of_call[q], layout.leaf_edge[q],
-					  layout.ncalls_of[q], &plans[c]);
+					  layout.ncalls_of[q], option_path_array_max, &plans[c]);
 	  if (rc == PP_PLAN_ENOMEM)
 	    fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
 	  ok = rc == PP_PLAN_OK;
-	  if (ok && npaths > option_path_array_max)
-	    {
-	      /* Counted in a path table (unit.cc), as the paths mode's.  */
-	      plans[c].path_table = true;
-	      plans[c].nvalues = 0;
-	    }
 	}
       pp_seg_actions_free (&a);
     }
@@ -701,14 +695,9 @@ insert_compiled_root (function_record &rec, const probe_target &t,
   if (record)
     keep_record (t, own.record,
 		 build_fold_addr_expr (
-		   own.path_table >= 0
-		   ? build4 (ARRAY_REF, TREE_TYPE (TREE_TYPE (compiled.path_tables)),
-			     compiled.path_tables,
-			     build_int_cst (integer_type_node, own.path_table), NULL_TREE,
-			     NULL_TREE)
-		   : build4 (ARRAY_REF, compiled.value_type, compiled.values,
-			     build_int_cst (integer_type_node, own.value_offset), NULL_TREE,
-			     NULL_TREE)),
+		   own.path_table >= 0 ? path_table_ref (compiled, own.path_table)
+		   : value_ref (compiled, build_int_cst (integer_type_node,
+							 own.value_offset))),
 		 own.path_table >= 0 ? 0 : rec.compiled.npaths);
   insert_dispatch (rec, t, record);
 

@@ -47,6 +47,19 @@ emit_load (gimple_seq *seq, tree type, tree base, unsigned offset, const char *n
    (-fprofile-update=atomic or prefer-atomic, or -pthread, which cc1 sees as
    -D_REENTRANT: see plugin.cc), otherwise a plain load/add/store, as gcov
    does.  */
+tree
+value_ref (const probe_target &t, tree index)
+{
+  return build4 (ARRAY_REF, t.value_type, t.values, index, NULL_TREE, NULL_TREE);
+}
+
+tree
+path_table_ref (const probe_target &t, int32_t table)
+{
+  return build4 (ARRAY_REF, TREE_TYPE (TREE_TYPE (t.path_tables)), t.path_tables,
+		 build_int_cst (integer_type_node, table), NULL_TREE, NULL_TREE);
+}
+
 void
 emit_increment (const probe_target &t, tree ref, gimple_seq *seq)
 {

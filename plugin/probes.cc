@@ -8,12 +8,6 @@
 #include "probes.h"
 #include "corelib/trace.h"
 
-static tree
-value_ref (const probe_target &t, tree index)
-{
-  return build4 (ARRAY_REF, t.value_type, t.values, index, NULL_TREE, NULL_TREE);
-}
-
 /* Counts one execution of path PATH (an SSA name or a constant): in the
    function's slice of the values, or in its libprof hash table.  */
 static void
@@ -22,12 +16,9 @@ emit_path_count (const function_record &rec, const probe_target &t, tree path,
 {
   if (rec.path_table >= 0)
     {
-      tree table = build4 (ARRAY_REF, TREE_TYPE (TREE_TYPE (t.path_tables)),
-			   t.path_tables,
-			   build_int_cst (integer_type_node, rec.path_table),
-			   NULL_TREE, NULL_TREE);
       gimple_seq_add_stmt (seq, gimple_build_call (t.count_path, 2,
-						    build_fold_addr_expr (table),
+						    build_fold_addr_expr (
+						      path_table_ref (t, rec.path_table)),
 						    path));
       return;
     }

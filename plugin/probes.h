@@ -54,6 +54,9 @@ tree emit_load (gimple_seq *seq, tree type, tree base, unsigned offset,
 		const char *name);
 /* *REF += 1, atomic when the program is built for threads.  */
 void emit_increment (const probe_target &t, tree ref, gimple_seq *seq);
+/* T's value at INDEX (a tree), and its path table number TABLE.  */
+tree value_ref (const probe_target &t, tree index);
+tree path_table_ref (const probe_target &t, int32_t table);
 /* &BASE[INDEX] of 64-bit words into SEQ, BASE a u64 holding the address.  */
 tree emit_word_address (gimple_seq *seq, tree base, tree index);
 /* The local *REG, made (named NAME) on first use.  */

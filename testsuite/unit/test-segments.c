@@ -333,19 +333,25 @@ is_leave (const pp_ip_program *prog, const pp_seg_graph *s, uint32_t se)
 }
 
 /* The plans of every copy of S (PLAN, ncopies of them) for actions A of
-   P's numbering.  Returns the planner's status.  */
+   P's numbering, counting in arrays of at most ARRAY_MAX values, else in a
+   table.  Returns the planner's status, or PP_PLAN_EGRAPH where a plan
+   counts elsewhere.  */
 static int
 make_plans (const pp_ip_program *prog, const pp_seg_graph *s, const pp_paths *p,
-	    const pp_seg_actions *a, pp_plan *plan)
+	    const pp_seg_actions *a, uint64_t array_max, pp_plan *plan)
 {
   int rc = PP_PLAN_OK;
+  bool table = p->npaths > array_max;
   for (uint32_t c = 0; rc == PP_PLAN_OK && c < s->ncopies; c++)
     {
       uint32_t q = s->copies[c].proc, sites[8], n = 0;
       for (uint32_t j = s->site_start[q]; j < s->site_start[q + 1] && n < 8; j++)
 	sites[n++] = pp_seg_site (s, j);
       rc = pp_plan_compiled_copy (&prog->procs[q], s, c, a, p->npaths, sites, NULL, n,
-				  &plan[c]);
+				  array_max, &plan[c]);
+      if (rc == PP_PLAN_OK
+	  && (plan[c].path_table != table || plan[c].nvalues != (table ? 0 : p->npaths)))
+	rc = PP_PLAN_EGRAPH;
     }
   return rc;
 }
@@ -370,7 +376,7 @@ compiled_counts (const pp_ip_program *prog, const pp_seg_graph *s, const pp_path
   if (pp_seg_actions_make (s, p, NULL, &a))
     abort ();
   pp_plan *plan = calloc (s->ncopies, sizeof *plan);
-  int rc = make_plans (prog, s, p, &a, plan);
+  int rc = make_plans (prog, s, p, &a, UINT32_MAX, plan);
   uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
   int ok = rc == PP_PLAN_OK ? 1 : -1;
   for (uint64_t n = 0; ok == 1 && n < p->npaths; n++)
@@ -433,7 +439,9 @@ compiled_walks (const pp_ip_program *prog, const pp_seg_graph *s, const pp_paths
   if (pp_seg_actions_make (s, p, NULL, &a))
     abort ();
   pp_plan *plan = calloc (s->ncopies, sizeof *plan);
-  int ok = make_plans (prog, s, p, &a, plan) == PP_PLAN_OK ? 1 : -1;
+  /* Counted in a table (the path-array-max the plugin passes is below
+     the segments).  */
+  int ok = make_plans (prog, s, p, &a, p->npaths - 1, plan) == PP_PLAN_OK ? 1 : -1;
   static struct counted run, want;
   for (unsigned w = 0; ok == 1 && w < 16; w++)
     {
