@@ -290,6 +290,135 @@ pp_ip_layout_free (pp_ip_layout *l)
   memset (l, 0, sizeof *l);
 }
 
+/* ---- Which units call another unit's functions (pp_ip_unit_names).  */
+
+static uint64_t
+name_hash (const char *asm_name, uint64_t flag)
+{
+  return (pp_hash64 (asm_name, strlen (asm_name), PP_HASH_SEED) & ~(uint64_t) 1) | flag;
+}
+
+static int
+by_u64 (const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+  return (x > y) - (x < y);
+}
+
+/* Sorts A[0 .. N) and drops repeats; the count kept.  */
+static uint32_t
+sorted_set (uint64_t *a, uint32_t n)
+{
+  pp_sort (a, n, sizeof *a, by_u64);
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (k == 0 || a[k - 1] != a[i])
+      a[k++] = a[i];
+  return k;
+}
+
+int
+pp_ip_unit_names (const pp_unit_notes *u, uint64_t **names, uint32_t *nimports,
+		  uint32_t *nexports)
+{
+  uint32_t ncalls = 0;
+  for (uint32_t f = 0; f < u->nfunctions; f++)
+    ncalls += u->functions[f].ncalls;
+  uint64_t *imports = pp_malloc (((size_t) ncalls + 1) * sizeof *imports);
+  uint64_t *all = pp_malloc (((size_t) ncalls + u->nfunctions + 1) * sizeof *all);
+  struct name *own = pp_malloc ((u->nfunctions + 1) * sizeof *own);
+  int status = -1;
+  if (!imports || !all || !own)
+    goto out;
+  for (uint32_t f = 0; f < u->nfunctions; f++)
+    own[f] = (struct name) { u->functions[f].asm_name, f,
+			     u->functions[f].function_flags & PP_FUNCTION_WEAK };
+  pp_sort (own, u->nfunctions, sizeof *own, by_name);
+  /* As build_proc resolves a call: the unit's own strong definition
+     stays in the unit.  */
+  uint32_t ni = 0, ne = 0;
+  for (uint32_t f = 0; f < u->nfunctions; f++)
+    for (uint32_t k = 0; k < u->functions[f].ncalls; k++)
+      {
+	const pp_call_notes *c = &u->functions[f].calls[k];
+	if ((c->flags & (PP_CALL_INDIRECT | PP_CALL_RETURNS_TWICE)) || !c->callee[0])
+	  continue;
+	const struct name *mine = find (own, u->nfunctions, c->callee);
+	if (!mine || mine->weak)
+	  imports[ni++] = name_hash (c->callee, mine != NULL);
+      }
+  ni = sorted_set (imports, ni);
+  memcpy (all, imports, ni * sizeof *all);
+  for (uint32_t f = 0; f < u->nfunctions; f++)
+    if (u->functions[f].function_flags & PP_FUNCTION_PUBLIC)
+      all[ni + ne++] = name_hash (u->functions[f].asm_name,
+				  !(u->functions[f].function_flags & PP_FUNCTION_WEAK));
+  ne = sorted_set (all + ni, ne);
+  *names = all;
+  *nimports = ni;
+  *nexports = ne;
+  all = NULL;
+  status = 0;
+out:
+  pp_free (imports);
+  pp_free (all);
+  pp_free (own);
+  return status;
+}
+
+struct export
+{
+  uint64_t name;
+  uint32_t unit;
+};
+
+static int
+by_export (const void *a, const void *b)
+{
+  const struct export *x = a, *y = b;
+  return (x->name > y->name) - (x->name < y->name);
+}
+
+int
+pp_ip_units_alone (const uint64_t *const *names, const uint32_t *nimports,
+		   const uint32_t *nexports, uint32_t n, bool *alone)
+{
+  size_t total = 0;
+  for (uint32_t u = 0; u < n; u++)
+    total += nexports[u];
+  struct export *ex = pp_malloc ((total + 1) * sizeof *ex);
+  if (!ex)
+    return -1;
+  size_t k = 0;
+  for (uint32_t u = 0; u < n; u++)
+    for (uint32_t i = 0; i < nexports[u]; i++)
+      ex[k++] = (struct export) { names[u][nimports[u] + i], u };
+  pp_sort (ex, total, sizeof *ex, by_export);
+  for (uint32_t u = 0; u < n; u++)
+    {
+      alone[u] = true;
+      for (uint32_t i = 0; alone[u] && i < nimports[u]; i++)
+	{
+	  uint64_t name = names[u][i] & ~(uint64_t) 1;
+	  bool weak_here = names[u][i] & 1;
+	  size_t lo = 0, hi = total;
+	  while (lo < hi)	/* the first export of that name */
+	    {
+	      size_t mid = lo + (hi - lo) / 2;
+	      if (ex[mid].name < name)
+		lo = mid + 1;
+	      else
+		hi = mid;
+	    }
+	  for (; lo < total && (ex[lo].name & ~(uint64_t) 1) == name; lo++)
+	    if (ex[lo].unit != u && (!weak_here || (ex[lo].name & 1)))
+	      alone[u] = false;
+	}
+    }
+  pp_free (ex);
+  return 0;
+}
+
 int
 pp_ip_zero_edges (const pp_function_notes *fn, bool piecewise, bool *zero)
 {

@@ -76,6 +76,27 @@ uint32_t pp_ip_layout_last_vertex (const pp_ip_layout *l, uint32_t p, uint32_t b
    layout was built from), in a malloc'd array; NULL when out of memory.  */
 uint64_t *pp_ip_layout_cfg_checksums (const pp_ip_layout *l, const pp_unit_notes *units);
 
+/* Which units call another unit's function, without the layout (libprof
+   knows it at the first ENTER from what each unit's record lists:
+   pathprof-abi.h ip_names).  A unit's names are hashes of asm names, bit 0
+   a flag: first its imports, the callees of its direct calls that the
+   layout could resolve in another unit (calls of a name it does not
+   define, flag 0, or defines weakly, flag 1), then its exports, its public
+   functions (flag 1 where strong); each part sorted, without repeats.
+   pp_ip_unit_names makes them from a unit's notes (*NAMES from pp_malloc).
+   Returns 0, or -1 when out of memory.  */
+int pp_ip_unit_names (const pp_unit_notes *u, uint64_t **names, uint32_t *nimports,
+		      uint32_t *nexports);
+/* ALONE[u] for units 0 .. N-1 (NAMES[u] holding NIMPORTS[u] imports then
+   NEXPORTS[u] exports): false where an import of u matches an export of
+   another unit that the linker would take (any, for a name u does not
+   define; a strong one for a name u defines weakly).  A unit the layout
+   finds alone (no call of it resolved in another unit) may be found not
+   alone only where two names share a hash or two weak definitions meet;
+   never the other way.  Returns 0, or -1 when out of memory.  */
+int pp_ip_units_alone (const uint64_t *const *names, const uint32_t *nimports,
+		       const uint32_t *nexports, uint32_t n, bool *alone);
+
 /* Which of function FN's notes edges add 0 to the path number in every
    program FN may be part of: the first edge out of a vertex in G*_fin order
    (its value is the sum of the values before it).  Numbering FN alone, its

@@ -11,10 +11,15 @@
    earlier run of the same program saved it there, else from the units'
    notes, decoded then.  Context and piecewise paths number it there
    (corelib/interproc.h, with GMP), or take that numbering from the cache
-   too, and make each procedure's table of edge values for the code; the
-   segments modes hand it to kseg-runtime.c, which numbers each root when it
-   first runs (or takes it from the cache).  A program whose units want
-   different kinds is not counted (one message).  */
+   too, and make each procedure's table of edge values for the code.  The
+   segments modes set up from the units' records alone (each unit's
+   functions and the names it imports and exports: whether it calls another
+   unit's function, which its compiled roots ask) and hand the program to
+   kseg-runtime.c, which numbers each root when it first runs (or takes it
+   from the cache); the layout, and the notes it is made from, wait for the
+   first root libprof numbers, so that a run whose roots all ran compiled
+   decodes no notes.  A program whose units want different kinds is not
+   counted (one message).  */
 
 #define _GNU_SOURCE 1
 
@@ -320,10 +325,43 @@ notes_word (const struct __pathprof_unit *u, uint32_t i)
   return m[0] | (uint32_t) m[1] << 8 | (uint32_t) m[2] << 16 | (uint32_t) m[3] << 24;
 }
 
+/* Segments: the layout, when kseg-runtime.c first needs it (a root libprof
+   numbers runs; under ip_lock): taken from the numbering cache or made
+   from the notes, which are decoded only then, and found to have the
+   procedures the set-up gave the units; NULL when it cannot be made (said,
+   and the program is not counted).  */
+static const pp_ip_layout *
+not_counted (void)
+{
+  __atomic_store_n (&ip_prog.ready, false, __ATOMIC_RELEASE);
+  return NULL;
+}
+
+static const pp_ip_layout *
+segments_layout (void)
+{
+  const pp_ip_layout *l = &ip_prog.layout;
+  if (lay_out (pp_kseg_cache ()))
+    return not_counted ();
+  bool same = l->nunits == ip_prog.nunits && l->prog.nprocs == ip_prog.nprocs;
+  for (uint32_t u = 0; same && u < l->nunits; u++)
+    same = l->first_proc[u] == ip_prog.first_proc[u];
+  /* A site's call slot is its index among its procedure's sites, which the
+     layout gives grouped by procedure (S lists them the same way).  */
+  if (!same || !l->prog.call_start)
+    {
+      pp_report (false, "interprocedural paths are not counted: the program breaks "
+		 "the numbering's conventions");
+      return not_counted ();
+    }
+  return l;
+}
+
 /* Segments: sets the program up for kseg-runtime.c, every unit of the same
-   depth: the numbering cache opened, the layout taken from it or made from
-   the notes, which are decoded only then, or when a root is numbered.
-   Returns 0, or -1 with the reason reported.  */
+   depth, from what the units' records give (no notes decoded, no layout:
+   segments_layout makes it if a root libprof numbers runs): each unit's
+   procedures, whether it calls another unit's function, the numbering
+   cache opened.  Returns 0, or -1 with the reason reported.  */
 static int
 set_up_segments (void)
 {
@@ -348,23 +386,49 @@ set_up_segments (void)
 	  return -1;
 	}
     }
-  if (make_manifest ())
+  uint32_t n = ip_prog.nunits;
+  uint32_t *first = pp_malloc ((n + 1) * sizeof *first);
+  ip_prog.alone = pp_calloc (n + 1, sizeof *ip_prog.alone);
+  const uint64_t **names = pp_malloc ((n + 1) * sizeof *names);
+  uint32_t *nimports = pp_malloc ((n + 1) * sizeof *nimports);
+  uint32_t *nexports = pp_malloc ((n + 1) * sizeof *nexports);
+  uint64_t nprocs = 0;
+  int rc = first && ip_prog.alone && names && nimports && nexports ? 0 : -1;
+  for (uint32_t u = 0; rc == 0 && u < n; u++)
     {
-      pp_report (false, "interprocedural paths are not counted: out of memory");
+      const struct __pathprof_unit *U = ip_prog.units[u];
+      first[u] = (uint32_t) nprocs;
+      nprocs += U->ip_nfunctions;
+      names[u] = U->ip_names;
+      nimports[u] = U->ip_nimports;
+      nexports[u] = U->ip_nexports;
+    }
+  /* Out of memory for the names, every unit is taken to call others.  */
+  if (rc == 0 && pp_ip_units_alone (names, nimports, nexports, n, ip_prog.alone))
+    memset (ip_prog.alone, 0, n * sizeof *ip_prog.alone);
+  pp_free (names);
+  pp_free (nimports);
+  pp_free (nexports);
+  ip_prog.first_proc = first;
+  ip_prog.nprocs = (uint32_t) nprocs;
+  if (rc || nprocs >= UINT32_MAX || make_manifest ())
+    {
+      pp_report (false, "interprocedural paths are not counted: %s",
+		 rc ? "out of memory" : nprocs >= UINT32_MAX ? "too many functions"
+		 : "out of memory");
       return -1;
     }
   pp_kseg_open_cache (numbering_path (),
 		      pp_kseg_cache_key (ip_prog.checksum, mode, ip_prog.depth,
 					 PP_KSEG_DENSE_MAX));
-  if (lay_out (pp_kseg_cache ()))
-    return -1;
-  int rc = pp_kseg_init (&ip_prog.layout, program_notes, ip_prog.units, mode,
-			 ip_prog.depth, PP_KSEG_DENSE_MAX, PP_KSEG_HASHED, &ip_lock);
-  if (rc)
+  pp_kseg_program program = {
+    .nunits = n, .nprocs = ip_prog.nprocs, .first_proc = first, .units = ip_prog.units,
+    .layout = segments_layout, .notes = program_notes, .mode = mode,
+    .depth = ip_prog.depth, .dense_max = PP_KSEG_DENSE_MAX, .hashed = PP_KSEG_HASHED,
+    .lock = &ip_lock };
+  if (pp_kseg_init (&program))
     {
-      pp_report (false, "interprocedural paths are not counted: %s",
-		 rc == -1 ? "out of memory"
-		 : "the program breaks the numbering's conventions");
+      pp_report (false, "interprocedural paths are not counted: out of memory");
       return -1;
     }
   ip_prog.words = 2;		/* (number, root procedure) */
@@ -491,6 +555,8 @@ number_program (void)
 	   : "the program breaks the numbering's conventions");
       return;
     }
+  ip_prog.first_proc = ip_prog.layout.first_proc;
+  ip_prog.nprocs = ip_prog.layout.prog.nprocs;
   ip_prog.root_of = pp_malloc ((ip_prog.nb.nprocs + 1) * sizeof *ip_prog.root_of);
   ip_prog.gentry_root_of = pp_malloc ((ip_prog.nb.nprocs + 1) * sizeof *ip_prog.root_of);
   if (!ip_prog.root_of || !ip_prog.gentry_root_of)
@@ -520,24 +586,6 @@ number_program (void)
   ip_prog.ready = true;
 }
 
-/* Does no call of unit U go to another unit's function (so that the
-   calls it could not resolve alone are of code not instrumented)?  */
-static uint64_t
-unit_alone (uint32_t u)
-{
-  const pp_ip_layout *l = &ip_prog.layout;
-  uint32_t end = u + 1 < l->nunits ? l->first_proc[u + 1] : l->prog.nprocs;
-  for (uint32_t p = l->first_proc[u]; p < end; p++)
-    for (uint32_t k = 0; k < l->ncalls_of[p]; k++)
-      {
-	uint32_t site = l->site_of_call[p][k];
-	if (site != UINT32_MAX
-	    && (l->prog.calls[site].callee < l->first_proc[u] || l->prog.calls[site].callee >= end))
-	  return 0;
-      }
-  return 1;
-}
-
 /* The first probe's: numbers the program (once, whichever thread comes
    first).  */
 __attribute__ ((noinline)) bool
@@ -553,9 +601,11 @@ pp_ip_number_once (void)
 	 whether it calls no other unit's function (compiled roots).  */
       for (uint32_t u = 0; ip_prog.ready && u < ip_prog.nunits; u++)
 	{
-	  __atomic_store_n (&ip_prog.units[u]->ip_first, ip_prog.layout.first_proc[u] + 1,
+	  __atomic_store_n (&ip_prog.units[u]->ip_first, ip_prog.first_proc[u] + 1,
 			    __ATOMIC_RELEASE);	/* after the set-up it gives */
-	  __atomic_store_n (&ip_prog.units[u]->ip_alone, unit_alone (u), __ATOMIC_RELEASE);
+	  if (ip_prog.alone)
+	    __atomic_store_n (&ip_prog.units[u]->ip_alone, ip_prog.alone[u],
+			      __ATOMIC_RELEASE);
 	}
       __atomic_store_n (&ip_prog.ready, ip_prog.ready, __ATOMIC_RELEASE);
     }

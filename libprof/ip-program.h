@@ -59,7 +59,11 @@ struct pp_ip_prog
   struct __pathprof_unit **units;	/* sorted by (name, checksum) */
   pp_unit_notes *notes;		/* NULL for context and piecewise paths
 				   whose program came from the cache */
-  pp_ip_layout layout;
+  pp_ip_layout layout;		/* segments: made when first needed */
+  uint32_t nprocs;
+  const uint32_t *first_proc;	/* per unit: the procedure of its function 0 */
+  bool *alone;			/* segments, per unit: it calls no other
+				   unit's function */
   pp_ip_numbering nb;		/* context and piecewise paths */
   uint32_t kind;		/* enum pp_ip_kind */
   const struct pp_ip_kind_ops *kind_of;	/* its behaviour */

@@ -295,10 +295,16 @@ static const uint64_t no_place = EMPTY;
 
 static struct
 {
+  /* The layout, NULL until the first root libprof numbers runs (atomic:
+     enter_slow makes it, under lock), which every activation is below.  */
   const pp_ip_layout *layout;
+  const pp_ip_layout *(*make_layout) (void);
+  bool layout_tried;		/* under lock */
   const pp_unit_notes *(*notes) (void);	/* the units', decoded when first
 					   asked (NULL: they cannot be) */
-  struct __pathprof_unit *const *units;	/* the layout's, or NULL */
+  uint32_t nunits, nprocs;
+  const uint32_t *first_proc;		/* per unit */
+  struct __pathprof_unit *const *units;	/* in the program's order, or NULL */
   uint32_t depth;
   uint64_t dense_max;		/* starts of at most this many segments
 				   count them in an array */
@@ -1007,32 +1013,48 @@ stride_of (uint32_t mode)
 }
 
 int
-pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *(*notes) (void),
-	      struct __pathprof_unit *const *units, uint32_t mode, uint32_t depth,
-	      uint64_t dense_max, uint64_t hashed, pthread_mutex_t *lock)
+pp_kseg_init (const pp_kseg_program *P)
 {
-  ks.units = units;
-  uint32_t n = layout->prog.nprocs;
-  ks.layout = layout;
-  ks.notes = notes;
-  ks.depth = depth;
-  ks.dense_max = dense_max;
-  ks.hashed = hashed;
-  ks.stride = stride_of (mode);
-  ks.lock = lock;
-  ks.roots = pp_calloc (n + 1, sizeof *ks.roots);
-  ks.tried = pp_calloc (n + 1, sizeof *ks.tried);
-  if (!ks.roots || !ks.tried)
-    return -1;
-  /* A site's call slot is its index among its procedure's sites, which the
-     layout gives grouped by procedure (S lists them the same way).  */
-  return layout->prog.call_start ? 0 : -2;
+  ks.units = P->units;
+  ks.nunits = P->nunits;
+  ks.nprocs = P->nprocs;
+  ks.first_proc = P->first_proc;
+  ks.layout = NULL;
+  ks.make_layout = P->layout;
+  ks.notes = P->notes;
+  ks.depth = P->depth;
+  ks.dense_max = P->dense_max;
+  ks.hashed = P->hashed;
+  ks.stride = stride_of (P->mode);
+  ks.lock = P->lock;
+  ks.roots = pp_calloc (ks.nprocs + 1, sizeof *ks.roots);
+  ks.tried = pp_calloc (ks.nprocs + 1, sizeof *ks.tried);
+  return ks.roots && ks.tried ? 0 : -1;
+}
+
+/* The layout, made now if this is the first root libprof numbers
+   (ks.make_layout, under the lock); NULL when it cannot be (said).  */
+static const pp_ip_layout *
+need_layout (void)
+{
+  const pp_ip_layout *l = __atomic_load_n (&ks.layout, __ATOMIC_ACQUIRE);
+  if (__builtin_expect (l != NULL, 1))
+    return l;
+  pthread_mutex_lock (ks.lock);
+  if (!(l = ks.layout) && !ks.layout_tried)
+    {
+      ks.layout_tried = true;
+      l = ks.make_layout ();
+      __atomic_store_n (&ks.layout, l, __ATOMIC_RELEASE);
+    }
+  pthread_mutex_unlock (ks.lock);
+  return l;
 }
 
 void
 pp_kseg_free (void)
 {
-  for (uint32_t p = 0; ks.roots && p < ks.layout->prog.nprocs; p++)
+  for (uint32_t p = 0; ks.roots && p < ks.nprocs; p++)
     free_root (ks.roots[p]);
   pp_free (ks.roots);
   pp_free (ks.tried);
@@ -1081,15 +1103,16 @@ pp_kseg_save_cache (void)
   uint32_t numbered = __atomic_load_n (&ks.numbered, __ATOMIC_ACQUIRE);
   if (!ks.cache.path || numbered == ks.saved)
     return 0;
-  uint32_t n = ks.layout->prog.nprocs, nrec = 0;
+  uint32_t n = ks.nprocs, nrec = 0;
   pp_ncache_record *rec = pp_calloc ((size_t) n + 2, sizeof *rec);
   if (!rec)
     return -1;
   int ret = 0;
   /* The layout last (its record's number is past every procedure's).  */
-  uint64_t *packed;
+  uint64_t *packed = NULL;
   pp_ncache_record layout;
-  bool have_layout = pp_ncache_layout_record (&ks.cache, ks.layout, &layout, &packed) == 0;
+  bool have_layout = ks.layout
+		     && pp_ncache_layout_record (&ks.cache, ks.layout, &layout, &packed) == 0;
   for (uint32_t p = 0; p < n && ret == 0; p++)
     {
       const struct root *R = __atomic_load_n (&ks.roots[p], __ATOMIC_ACQUIRE);
@@ -1163,12 +1186,11 @@ static void
 each_compiled (void (*fn) (const struct __pathprof_unit *,
 			   const struct __pathprof_compiled_root *, uint32_t))
 {
-  for (uint32_t u = 0; ks.units && u < ks.layout->nunits; u++)
+  for (uint32_t u = 0; ks.units && u < ks.nunits; u++)
     {
       const struct __pathprof_unit *U = ks.units[u];
-      uint32_t first = ks.layout->first_proc[u];
-      uint32_t end = u + 1 < ks.layout->nunits ? ks.layout->first_proc[u + 1]
-		     : ks.layout->prog.nprocs;
+      uint32_t first = ks.first_proc[u];
+      uint32_t end = u + 1 < ks.nunits ? ks.first_proc[u + 1] : ks.nprocs;
       for (uint32_t i = 0; i < U->ncompiled; i++)
 	if (U->compiled[i].function < end - first
 	    && (!U->compiled[i].table || U->compiled[i].table <= U->ntables))
@@ -1208,7 +1230,7 @@ void
 pp_kseg_flush_slots (void)
 {
   each_compiled (flush_compiled);
-  for (uint32_t p = 0; ks.roots && p < ks.layout->prog.nprocs; p++)
+  for (uint32_t p = 0; ks.roots && p < ks.nprocs; p++)
     {
       struct root *R = __atomic_load_n (&ks.roots[p], __ATOMIC_ACQUIRE);
       if (R)
@@ -1227,7 +1249,7 @@ void
 pp_kseg_reset_slots (void)
 {
   each_compiled (zero_compiled);
-  for (uint32_t p = 0; ks.roots && p < ks.layout->prog.nprocs; p++)
+  for (uint32_t p = 0; ks.roots && p < ks.nprocs; p++)
     {
       struct root *R = __atomic_load_n (&ks.roots[p], __ATOMIC_ACQUIRE);
       if (R)
@@ -1831,7 +1853,8 @@ enter_slow (uint32_t p, const void *self)
   else
     c = NULL;
   uint64_t frame = 0;
-  if (p != NONE)
+  /* Every activation is below the first one made here: the layout.  */
+  if (p != NONE && need_layout ())
     {
       const struct cont *k = c ? continuation (c, p) : NULL;
       const struct root *R = k ? c->R : root_of (p);

@@ -13,19 +13,31 @@
 #include "ip-notes.h"
 #include "numbering-cache.h"
 
-/* The program is LAYOUT (kept until the process ends) of units of MODE
-   (notes.h's number), whose notes NOTES () gives when a root is numbered
-   (NULL: they cannot be read; called under LOCK), its segments of depth
-   DEPTH; the segments from a start that has at most DENSE_MAX of them count
-   in an array, the others in hashed places, a root's first table of HASHED
-   of them (a power of 2; 0: none); LOCK guards the supergraphs built at run
-   time; UNITS (the layout's, in its order; NULL: none has compiled
-   roots) give their compiled roots' counts at dumps.  Returns 0, -1 when
-   out of memory, -2 when the layout does not give its calls grouped by
-   procedure (pp_ip_program.call_start).  */
-int pp_kseg_init (const pp_ip_layout *layout, const pp_unit_notes *(*notes) (void),
-		  struct __pathprof_unit *const *units, uint32_t mode, uint32_t depth,
-		  uint64_t dense_max, uint64_t hashed, pthread_mutex_t *lock);
+/* The program kseg-runtime.c counts, as ip-program.c hands it over at the
+   first ENTER: what it knows without any notes decoded (NUNITS units of
+   NPROCS procedures, unit u's function 0 procedure FIRST_PROC[u]; UNITS in
+   that order, NULL when none has compiled roots), and the rest on demand:
+   LAYOUT () the program's layout (kept until the process ends), NOTES ()
+   the units' notes, both called under LOCK the first time a root libprof
+   numbers runs (NULL: they cannot be made, said); its units of MODE
+   (notes.h's number), their segments of depth DEPTH; the segments from a
+   start that has at most DENSE_MAX of them count in an array, the others
+   in hashed places, a root's first table of HASHED of them (a power of 2;
+   0: none); LOCK guards the supergraphs built at run time.  A program
+   whose roots all ran compiled never makes its layout.  */
+typedef struct pp_kseg_program
+{
+  uint32_t nunits, nprocs;
+  const uint32_t *first_proc;
+  struct __pathprof_unit *const *units;
+  const pp_ip_layout *(*layout) (void);
+  const pp_unit_notes *(*notes) (void);
+  uint32_t mode, depth;
+  uint64_t dense_max, hashed;
+  pthread_mutex_t *lock;
+} pp_kseg_program;
+/* Returns 0, or -1 when out of memory.  */
+int pp_kseg_init (const pp_kseg_program *program);
 
 /* libprof's DENSE_MAX: as the paths mode's arrays (path-array-max).  */
 #define PP_KSEG_DENSE_MAX 4096

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 16u
+#define PATHPROF_ABI_VERSION 17u
 
 /* What libprof exports: this ABI and pathprof.h (it is built with
    -fvisibility=hidden).  */
@@ -88,6 +88,14 @@ struct __pathprof_unit
      unit could not resolve is of code not instrumented, as the plugin
      assumed for compiled roots that make one); 0 in the object file.  */
   uint64_t ip_alone;
+  /* Interprocedural modes (else 0): the unit's functions (its notes'), and
+     the names libprof tells ip_alone from without decoding any notes
+     (corelib/ip-notes.h pp_ip_unit_names): ip_nimports imports, then
+     ip_nexports exports.  */
+  uint32_t ip_nfunctions;
+  uint32_t ip_nimports;
+  uint32_t ip_nexports;
+  const uint64_t *ip_names;
 };
 #define PP_TRACE_INFO_LEAF 0x80u
 

@@ -6,6 +6,7 @@
 
 #include "pathprof-plugin.h"
 #include "corelib/trace.h"
+#include "corelib/ip-notes.h"
 
 static tree
 build_field (tree type, const char *name, tree *chain)
@@ -49,7 +50,8 @@ struct unit_fields
 {
   tree type, abi, kind, sum, name, notes, notes_len, nvalues, values, ntables,
        tables, next, ip_first, trace_addrs, trace_info, trace_nfunctions, ncompiled,
-       compiled, compiled_counts, ip_alone;
+       compiled, compiled_counts, ip_alone, ip_nfunctions, ip_nimports, ip_nexports,
+       ip_names;
 };
 
 static unit_fields
@@ -80,6 +82,10 @@ unit_record_type (void)
   f.compiled = build_field (const_ptr_type_node, "compiled", &fields);
   f.compiled_counts = build_field (ptr_type_node, "compiled_counts", &fields);
   f.ip_alone = build_field (u64, "ip_alone", &fields);
+  f.ip_nfunctions = build_field (u32, "ip_nfunctions", &fields);
+  f.ip_nimports = build_field (u32, "ip_nimports", &fields);
+  f.ip_nexports = build_field (u32, "ip_nexports", &fields);
+  f.ip_names = build_field (const_ptr_type_node, "ip_names", &fields);
   finish_builtin_struct (f.type, "__pathprof_unit", fields, NULL_TREE);
   return f;
 }
@@ -386,6 +392,43 @@ create_compiled_counts (probe_target &t, uint64_t ncounts,
   varpool_node::finalize_decl (t.compiled_roots);
 }
 
+/* The interprocedural modes' fields of the registration record: the
+   unit's functions and its names (corelib/ip-notes.h pp_ip_unit_names),
+   from which libprof tells whether the unit calls another unit's function
+   before it decodes any notes.  */
+static void
+emit_ip_names (const pp_unit_notes &unit_notes, vec<constructor_elt, va_gc> *&elts)
+{
+  const pp_mode_info *mode = pp_mode_lookup (unit_notes.mode);
+  if (!mode || !mode->calls)
+    return;
+  uint64_t *names;
+  uint32_t nimports, nexports;
+  if (pp_ip_unit_names (&unit_notes, &names, &nimports, &nexports))
+    fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
+  tree u32 = unsigned_type_node;
+  tree u64 = long_long_unsigned_type_node;
+  const unit_fields &f = unit_type;
+  uint32_t n = nimports + nexports;
+  tree address = null_pointer_node;
+  if (n)
+    {
+      vec<constructor_elt, va_gc> *words = NULL;
+      for (uint32_t i = 0; i < n; i++)
+	CONSTRUCTOR_APPEND_ELT (words, NULL_TREE, build_int_cstu (u64, names[i]));
+      tree type = build_array_type_nelts (u64, n);
+      tree var = static_var ("__pathprof_ip_names", type, build_constructor (type, words),
+			     true);
+      varpool_node::finalize_decl (var);
+      address = fold_convert (const_ptr_type_node, build_fold_addr_expr (var));
+    }
+  free (names);
+  CONSTRUCTOR_APPEND_ELT (elts, f.ip_nfunctions, build_int_cst (u32, unit_notes.nfunctions));
+  CONSTRUCTOR_APPEND_ELT (elts, f.ip_nimports, build_int_cst (u32, nimports));
+  CONSTRUCTOR_APPEND_ELT (elts, f.ip_nexports, build_int_cst (u32, nexports));
+  CONSTRUCTOR_APPEND_ELT (elts, f.ip_names, address);
+}
+
 /* The registration record's contents.  */
 void
 emit_unit_record (const pp_unit_notes &unit_notes, const probe_target &t,
@@ -447,6 +490,7 @@ emit_unit_record (const pp_unit_notes &unit_notes, const probe_target &t,
 			  t.compiled_counts
 			  ? fold_convert (ptr_type_node, build_fold_addr_expr (t.compiled_counts))
 			  : null_pointer_node);
+  emit_ip_names (unit_notes, elts);
   tree unit_var = t.unit;
   DECL_INITIAL (unit_var) = build_constructor (f.type, elts);
   varpool_node::finalize_decl (unit_var);

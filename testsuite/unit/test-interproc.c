@@ -726,6 +726,92 @@ add_function (pp_unit_notes *u, const char *name, uint32_t flags, uint32_t nbloc
   f->calls = (pp_call_notes *) calls;
 }
 
+/* Which units call another unit's function, from their names alone
+   (pp_ip_unit_names, pp_ip_units_alone), against the layout of random
+   programs whose units share names: static, public, weak and strong
+   definitions, direct, indirect and setjmp calls, library calls.  */
+static void
+check_alone (struct unit_property *alone)
+{
+  enum { X = PP_EDGE_EXIT_ENTRY, UNITS = 5, FNS = 6 };
+  static const uint32_t edges[][3] = { {0, 2, 0}, {2, 1, 0}, {1, 0, X} };
+  static const char *const pool[] = { "main", "a", "b", "c", "d", "e", "printf" };
+  static const uint32_t kinds[] = { 0, PP_FUNCTION_PUBLIC, PP_FUNCTION_PUBLIC,
+				    PP_FUNCTION_PUBLIC | PP_FUNCTION_WEAK };
+  unsigned long long rng = 0xa10e;
+  unsigned mixed = 0;
+  for (unsigned t = 0; t < 4000; t++)
+    {
+      pp_function_notes fns[UNITS][FNS];
+      pp_call_notes calls[UNITS][FNS][3];
+      pp_unit_notes units[UNITS];
+      const pp_unit_notes *list[UNITS];
+      uint32_t n = 2 + (uint32_t) (unit_rand (&rng) % (UNITS - 1));
+      for (uint32_t u = 0; u < n; u++)
+	{
+	  units[u] = (pp_unit_notes) { .functions = fns[u] };
+	  list[u] = &units[u];
+	  /* Distinct names in a unit, as C has them.  */
+	  uint32_t nf = 1 + (uint32_t) (unit_rand (&rng) % FNS), taken = 0;
+	  for (uint32_t f = 0; f < nf; f++)
+	    {
+	      uint32_t name = (uint32_t) (unit_rand (&rng) % 6);
+	      if (taken & 1u << name)
+		continue;
+	      taken |= 1u << name;
+	      uint32_t nc = (uint32_t) (unit_rand (&rng) % 4);
+	      for (uint32_t k = 0; k < nc; k++)
+		{
+		  uint32_t r = (uint32_t) (unit_rand (&rng) % 10);
+		  calls[u][f][k] = (pp_call_notes) { 2, r == 0 ? PP_CALL_INDIRECT
+						     : r == 1 ? PP_CALL_RETURNS_TWICE : 0,
+						     (char *) (r == 0 ? "" : pool[unit_rand (&rng) % 7]) };
+		}
+	      add_function (&units[u], pool[name], kinds[unit_rand (&rng) % 4], 3, edges, 3,
+			    calls[u][f], nc);
+	    }
+	}
+      pp_ip_layout l;
+      uint64_t *names[UNITS] = { 0 };
+      uint32_t nimports[UNITS], nexports[UNITS];
+      bool got[UNITS];
+      bool ok = pp_ip_layout_build (list, n, &l) == 0;
+      for (uint32_t u = 0; ok && u < n; u++)
+	ok = pp_ip_unit_names (&units[u], &names[u], &nimports[u], &nexports[u]) == 0;
+      ok = ok && pp_ip_units_alone ((const uint64_t *const *) names, nimports, nexports, n,
+				    got) == 0;
+      unit_check (alone, ok, "case %u: out of memory", t);
+      unsigned some = 0;
+      for (uint32_t u = 0; ok && u < n; u++)
+	{
+	  uint32_t end = u + 1 < n ? l.first_proc[u + 1] : l.prog.nprocs;
+	  bool want = true;
+	  for (uint32_t p = l.first_proc[u]; p < end; p++)
+	    for (uint32_t k = 0; k < l.ncalls_of[p]; k++)
+	      {
+		uint32_t site = l.site_of_call[p][k];
+		if (site != UINT32_MAX && (l.prog.calls[site].callee < l.first_proc[u]
+					   || l.prog.calls[site].callee >= end))
+		  want = false;
+	      }
+	  some += want;
+	  unit_check (alone, got[u] == want, "case %u: unit %u of %u %s alone", t, u, n,
+		      want ? "is" : "is not");
+	}
+      mixed += some > 0 && some < n;
+      for (uint32_t u = 0; u < n; u++)
+	{
+	  free (names[u]);
+	  for (uint32_t f = 0; f < units[u].nfunctions; f++)
+	    free (units[u].functions[f].edges);
+	}
+      if (ok)
+	pp_ip_layout_free (&l);
+    }
+  /* The cases must tell the two apart.  */
+  unit_check (alone, mixed > 400, "only %u programs with units alone and not", mixed);
+}
+
 static void
 check_layout (struct unit_property *layout)
 {
@@ -1065,6 +1151,8 @@ main (void)
   check_refusals (&refused);
   struct unit_property layout = { .name = "interproc: the program of units' notes (calls resolved, blocks split)" };
   check_layout (&layout);
+  struct unit_property alone = { .name = "interproc: which units call another unit's function, from their names alone, as the layout resolves calls (random programs)" };
+  check_alone (&alone);
   struct unit_property opened = { .name = "interproc: a program record's member units are found in the profile by name and checksum, or it is refused naming the one missing" };
   check_record_open (&opened);
   unit_report (&dense);
@@ -1077,6 +1165,7 @@ main (void)
   unit_report (&big);
   unit_report (&refused);
   unit_report (&layout);
+  unit_report (&alone);
   unit_report (&opened);
   printf ("note: %u numberings (context and piecewise) enumerated, %u with more than %u paths skipped, %u "
 	  "recursive call sites (%u of them, recursive or cut, under a bound of 2 to 4 bits; "

@@ -240,6 +240,7 @@ unit_notes (void)
 {
   return &notes;
 }
+
 static char fn_addr[MAXPROCS];	/* the functions' addresses (tags) */
 static uint32_t k_depth;
 /* interproc-ppp: per root, whether its checksum matches (slots).  */
@@ -248,6 +249,24 @@ static bool preferential, slots_ok[MAXPROCS];
 static bool in_place;
 static uint64_t dense_max, hashed;	/* pp_kseg_init's */
 static uint64_t nedges_taken, ntree;
+
+static const pp_ip_layout *
+unit_layout (void)
+{
+  return &layout;
+}
+
+/* The program of the test's layout, as ip-program.c hands one over.  */
+static int
+kseg_init (pthread_mutex_t *lock)
+{
+  static const uint32_t first_proc[1] = { 0 };
+  pp_kseg_program program = {
+    .nunits = 1, .nprocs = layout.prog.nprocs, .first_proc = first_proc,
+    .layout = unit_layout, .notes = unit_notes, .mode = notes.mode, .depth = k_depth,
+    .dense_max = dense_max, .hashed = hashed, .lock = lock };
+  return pp_kseg_init (&program);
+}
 static uint64_t interesting[MAXPROCS][64];
 /* The test's own supergraphs, per root.  */
 static pp_seg_graph S[MAXPROCS];
@@ -789,8 +808,7 @@ main (void)
 	 grow (1, 2 places), libprof's.  */
       static const uint64_t hashed_choice[] = { 0, 1, 2, PP_KSEG_HASHED };
       hashed = hashed_choice[unit_rand (&rng) % 4];
-      unit_check (&same, built && pp_kseg_init (&layout, unit_notes, NULL, notes.mode, k_depth,
-						dense_max, hashed, &lock) == 0,
+      unit_check (&same, built && kseg_init (&lock) == 0,
 		  "seed %llx: set-up failed", seed);
       /* The numbering cache: the first three runs number the roots and
 	 save them, the last three (a new process, as it were) adopt them,
@@ -812,7 +830,7 @@ main (void)
 		damage_file (cache, &rng);
 	      if (reseal)
 		reseal_inconsistent (cache);
-	      pp_kseg_init (&layout, unit_notes, NULL, notes.mode, k_depth, dense_max, hashed, &lock);
+	      kseg_init (&lock);
 	      pp_kseg_open_cache (strdup (cache), pp_kseg_cache_key (seed, notes.mode, k_depth,
 								  dense_max));
 	      numbered_before = numbered;
