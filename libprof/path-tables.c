@@ -18,7 +18,9 @@
    atomic exchange followed by an addition elsewhere, both under the lock.
 
    Keeping hot keys home.  __pathprof_count_path's fast path only looks at a
-   key's home slot; a key that another claimed first must go the slow way.  So
+   key's home slot, and so does the code, which counts a key found there
+   itself (pathprof-abi.h: the shift and the slots are where it reads
+   them); a key that another claimed first must go the slow way.  So
    a table that moves counts into a new one inserts the hottest keys first, and
    a table whose slow path has found keys away from home more often than its
    capacity (doubled at each such rebuild of the chain, which bounds the work)
@@ -33,6 +35,7 @@
 #define _GNU_SOURCE 1
 
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,16 +59,21 @@ struct slot
 
 struct hash_table
 {
+  uint64_t shift;		/* 64 - log2 (capacity); first: the code reads it */
   /* The table this one replaced: threads may still add to it, dumps read it.  */
   struct hash_table *older;
   uint64_t mask;		/* capacity - 1 */
-  unsigned shift;		/* 64 - log2 (capacity) */
   uint64_t used;		/* slots claimed */
   uint64_t displaced;		/* keys the slow path found away from home */
   uint64_t rebuild_at;		/* the value of displaced that rebuilds */
-  unsigned rebuilds;		/* same-size rebuilds in the chain so far */
-  struct slot slots[];
+  uint64_t rebuilds;		/* same-size rebuilds in the chain so far */
+  uint64_t unused;
+  struct slot slots[];		/* where the code finds them */
 };
+/* pathprof-abi.h: the code counts a key in its home slot itself.  */
+_Static_assert (offsetof (struct hash_table, shift) == 0
+		&& offsetof (struct hash_table, slots) == PATHPROF_PATH_HASH_SLOTS
+		&& sizeof (struct slot) == 16, "the code's view of a hash table");
 
 /* Serialises growth with snapshots, resets and fork.  */
 static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -80,7 +88,7 @@ newest (const struct __pathprof_path_table *t)
 static uint64_t
 home_slot (const struct hash_table *h, uint64_t key)
 {
-  return (key * 0x9e3779b97f4a7c15ull) >> h->shift;
+  return (key * PATHPROF_PATH_HASH_MUL) >> h->shift;
 }
 
 /* The count of key in h, claiming a slot for it if needed.  NULL when key is not

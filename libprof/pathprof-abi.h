@@ -40,6 +40,18 @@ struct __pathprof_path_table
 };
 #define PATHPROF_TABLE_COMPILED 1u
 
+/* What the code reads of a path table's hash table (table, NULL until
+   its first count; libprof/path-tables.c) to count a number N that is
+   already in its home slot without a call (plugin/probes.cc
+   expand_table_count): at offset 0 a u64, the shift; from offset
+   PATHPROF_PATH_HASH_SLOTS its slots of two u64, key (N + 1, 0 when
+   empty) and count; N's home slot is ((N + 1) * PATHPROF_PATH_HASH_MUL)
+   >> shift.  Where the key is there, the code adds 1 to the count (an
+   atomic add, as libprof's); anything else calls __pathprof_count_path.
+   The code counts only numbers below npaths, so the key is never 0.  */
+#define PATHPROF_PATH_HASH_SLOTS 64
+#define PATHPROF_PATH_HASH_MUL 0x9e3779b97f4a7c15ull
+
 /* Segments modes: a root the plugin numbered when it compiled the unit
    (libprof/kseg-runtime.c, "Compiled roots"): function `function` (its
    notes index) counts segment n of its S (n < npaths) in the unit's

@@ -982,6 +982,31 @@ scenario_paths_exact (void)
 	       "wrong totals after a second dump");
 }
 
+/* A count as the code makes it (pathprof-abi.h, plugin/probes.cc
+   expand_table_count): in the key's home slot, read where the ABI says,
+   when it is there; else libprof's.  */
+static uint64_t code_hits;
+
+static void
+code_count (struct __pathprof_path_table *t, uint64_t n)
+{
+  const unsigned char *h = __atomic_load_n ((unsigned char **) &t->table, __ATOMIC_ACQUIRE);
+  if (h)
+    {
+      uint64_t key = n + 1, shift;
+      memcpy (&shift, h, sizeof shift);
+      uint64_t *slot = (uint64_t *) (uintptr_t) (h + PATHPROF_PATH_HASH_SLOTS
+						 + 16 * ((key * PATHPROF_PATH_HASH_MUL) >> shift));
+      if (__atomic_load_n (slot, __ATOMIC_ACQUIRE) == key)
+	{
+	  __atomic_fetch_add (slot + 1, 1, __ATOMIC_RELAXED);
+	  code_hits++;
+	  return;
+	}
+    }
+  __pathprof_count_path (t, n);
+}
+
 /* Distinct paths of table 0 spread over its range.  */
 static uint64_t
 spread_path (uint64_t i)
@@ -1001,9 +1026,11 @@ scenario_paths_growth (void)
     for (uint64_t k = 0; k <= i % 7; k++)
       __pathprof_count_path (&tables_p[0], spread_path (i));
   bool ok = pathprof_dump () == 0;
+  /* Then as the code counts: most of these in place.  */
+  code_hits = 0;
   for (uint64_t i = 0; i < ALL; i++)
     for (uint64_t k = 0; k <= i % 7; k++)
-      __pathprof_count_path (&tables_p[0], spread_path (i));
+      code_count (&tables_p[0], spread_path (i));
   pp_profile p;
   ok = ok && pathprof_dump () == 0 && read_profile (path, &p);
   uint64_t wrong = 0;
@@ -1016,6 +1043,11 @@ scenario_paths_growth (void)
     }
   unit_result (ok, "runtime: a path table grows to 200000 paths without losing a "
 	       "count", "%llu paths wrong", (unsigned long long) wrong);
+  /* Every path counts once or more after its first: the code's way must
+     find most of those in their home slots.  */
+  unit_result (code_hits > ALL, "runtime: the code counts a path in its home slot "
+	       "where the ABI says it is", "%llu counts in place",
+	       (unsigned long long) code_hits);
 }
 
 /* Runs nthreads threads of counter (each gets its index as argument) while
