@@ -289,6 +289,7 @@ hashed_at (uint64_t n, uint64_t mask)
 
 /* What a lost segment's registers name: no place.  */
 static const uint64_t no_place = EMPTY;
+static const struct start no_start = { .r = NOSTART };
 
 /* No more slots than this per root (a root with more counts in the tables).  */
 #define MAX_SLOTS ((uint64_t) 1 << 22)
@@ -336,10 +337,11 @@ struct act
 				   it; k->edge_of, k->crow: the copy's S
 				   edges and calls) */
   const struct cont *cont;	/* k->cont: what continues at its calls */
-  /* Root activations: r, q, and the current segment's start: its first
-     number, its array's size (0 while the segment is lost) and array;
-     the root's slots: their number (0: none), keys and counts; its
-     hashed places, as the latest table it read (hashed_regs).  */
+  /* Root activations: r, q, and the address of the current segment's
+     start (its first number, its array's size and array; no_start while
+     the segment is lost), two unused; the root's slots: their number (0:
+     none), keys and counts; its hashed places, as the latest table it
+     read (hashed_regs).  */
   uint64_t reg[11];
 };
 
@@ -1309,6 +1311,7 @@ untracked (void)
   kt.dummy.fr.values = zeros;
   kt.dummy.fr.calls = zeros;
   kt.dummy.fr.regs = kt.dummy.reg;
+  kt.dummy.reg[2] = (uintptr_t) &no_start;
   kt.dummy.fr.depth = UINT32_MAX;	/* above every stack: never live */
   kt.dummy.k = &no_copy;
   return (uintptr_t) &kt.dummy;
@@ -1325,7 +1328,8 @@ static inline void
 lose (struct act *ra)
 {
   ra->lost = true;
-  ra->reg[3] = ra->reg[5] = 0;	/* no place in an array or the slots */
+  ra->reg[2] = (uintptr_t) &no_start;	/* no place in an array */
+  ra->reg[5] = 0;		/* nor in the slots */
   ra->reg[8] = 0;		/* nor a hashed one */
   ra->reg[9] = (uintptr_t) &no_place;
 }
@@ -1404,6 +1408,14 @@ count_hashed (struct act *ra, uint64_t num)
   return false;
 }
 
+/* The start of root activation ra's segment under way (no_start where it
+   is lost): pathprof-abi.h's regs[2].  */
+static inline const struct start *
+start_of (const struct act *ra)
+{
+  return (const struct start *) (uintptr_t) ra->reg[2];
+}
+
 /* A segment of root activation ra starts at ST, S node V's start (lost
    where none does).  */
 static inline void
@@ -1417,9 +1429,7 @@ begin_from (struct act *ra, const struct start *st)
       return;
     }
   ra->lost = false;
-  ra->reg[2] = st->first;
-  ra->reg[3] = st->size;
-  ra->reg[4] = st->counts;
+  ra->reg[2] = (uintptr_t) st;
   ra->reg[5] = ra->R->slots ? ra->R->h.span : 0;
   hashed_regs (ra, hashed_of (ra->R));
 }
@@ -1456,8 +1466,9 @@ count (struct act *ra, uint64_t num, uint64_t q)
   num &= LOW;
   if (ra->lost)
     pp_ipt_count_lost ();
-  else if (num - ra->reg[2] < ra->reg[3])
-    __atomic_fetch_add (&array_of (ra->reg[4])[num - ra->reg[2]], 1, __ATOMIC_RELAXED);
+  else if (num - start_of (ra)->first < start_of (ra)->size)
+    __atomic_fetch_add (&array_of (start_of (ra)->counts)[num - start_of (ra)->first], 1,
+			__ATOMIC_RELAXED);
   else if (q < R->h.span && R->keys[q] == num)
     __atomic_fetch_add (&R->slots[q], 1, __ATOMIC_RELAXED);
   else

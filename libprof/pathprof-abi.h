@@ -259,18 +259,19 @@ int __pathprof_seg_continues (struct __pathprof_unit *u, uint32_t function,
    one unused.  For context and piecewise paths, regs are A and B, w and
    the top bit of v are never set but where v is UINT64_MAX.  For segments,
    regs are the registers of the activation's root, of the calling thread:
-   r, q; the segment's first number, its array's size and
-   the array's address; the root's number of slots, their keys' address
-   and their counts' address; its hashed places' mask, their keys' address
-   and their counts' address.  With v's top bit clear r adds v (and q adds
+   r, q; the address of the segment's start (five words: its r and q, its
+   first number, its array's size and the array's address; a start whose
+   size is 0 where the segment is lost), two unused; the root's number of
+   slots, their keys' address and their counts' address; its hashed
+   places' mask, their keys' address and their counts' address.  With v's top bit clear r adds v (and q adds
    v2).  Else, on an edge that cuts (a backedge of the function), the
    segment, whose number is n = (r + v) without its top bit (r counts
    modulo 2^63), ends in place where n has a place in its start's array,
    or (width 2) in the slot q + v2, whose key is n, or in the hashed place
    h = ((n * PATHPROF_IP_HASH) >> 32) & mask, whose key is n: that count
    goes up by one (atomically when the program is built for threads) and the next
-   segment starts as the five words at w say (r, q, first number, size,
-   array: regs[0 .. 4]); where n has
+   segment starts at w (the start whose five words are there: regs[0] and
+   regs[1] its r and q, regs[2] w); where n has
    no such place, libprof's CUT counts it and starts the next.  Else (v is
    UINT64_MAX, w 0, where nothing else would do) libprof's EDGE takes the
    edge.  values and regs stay valid while the activation runs; an
@@ -394,8 +395,9 @@ __pathprof_ip_place (const uint64_t *regs, uint64_t n, uint64_t slot,
 		     uint32_t width)
 {
   uint64_t h = ((n * PATHPROF_IP_HASH) >> 32) & regs[8];
-  if (n - regs[2] < regs[3])
-    return (uint64_t *) (uintptr_t) regs[4] + (n - regs[2]);
+  const uint64_t *start = (const uint64_t *) (uintptr_t) regs[2];
+  if (n - start[2] < start[3])
+    return (uint64_t *) (uintptr_t) start[4] + (n - start[2]);
   if (width == 2 && slot < regs[5]
       && ((const uint64_t *) (uintptr_t) regs[6])[slot] == n)
     return (uint64_t *) (uintptr_t) regs[7] + slot;
@@ -504,8 +506,9 @@ __pathprof_ip_step (uint64_t frame, uint32_t edge, uint32_t width, int cuts,
     }
   __pathprof_ip_count (count, atomic);
   const uint64_t *next = (const uint64_t *) (uintptr_t) v[1];
-  for (int i = 0; i < 5; i++)
-    regs[i] = next[i];
+  regs[0] = next[0];
+  regs[1] = next[1];
+  regs[2] = v[1];
 }
 
 /* Same as pathprof_dump; the plugin calls it before calls that end the process or

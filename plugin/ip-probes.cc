@@ -132,25 +132,19 @@ segment_end (const site_state &s, tree regs, tree next)
 {
   tree u64 = counter_type (), ptr = build_pointer_type (u64);
   gimple_seq seq = NULL;
-  /* regs[0 .. 4] = next[0 .. 4]: r and q, maybe locals; the rest.  */
-  for (unsigned k = 0; k < 5; k++)
-    {
-      if (k == 1 && s.ip_width == 1)
-	continue;		/* no q */
-      tree word = emit_load (&seq, u64, next, 8 * k, "PP_ip_start");
-      if (k < 2)
-	store_ip_reg (s, regs, k, word, &seq);
-      else
-	gimple_seq_add_stmt (&seq, gimple_build_assign (
-	  build2 (MEM_REF, u64, regs, build_int_cst (ptr, 8 * k)), word));
-    }
+  /* regs[0 .. 1] = next[0 .. 1]: r and q, maybe locals; regs[2] = next.  */
+  for (unsigned k = 0; k < 2; k++)
+    if (k == 0 || s.ip_width != 1)
+      store_ip_reg (s, regs, k, emit_load (&seq, u64, next, 8 * k, "PP_ip_start"), &seq);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+    build2 (MEM_REF, ptr, regs, build_int_cst (ptr, 16)), next));
   return seq;
 }
 
 /* The code that counts segment number N of the root whose registers are
    at REGS in its place (kseg-runtime.c, "In place"), after block FROM, into
    which it puts its first test: in the array of the segment's start
-   (regs[2 .. 4]), in the preferential slot SLOT when its key is N (with
+   (at regs[2]: first, size, array), in the preferential slot SLOT when its key is N (with
    SLOT, NULL_TREE but in the preferential modes: regs[5 .. 7]), or in
    the hashed place ((N * PATHPROF_IP_HASH) >> 32) & regs[8] when its key
    is N (regs[9], regs[10]).  Where it counts, the code THEN () makes
@@ -163,9 +157,9 @@ count_in_place (const probe_target &t, basic_block from, tree regs, tree n, tree
 {
   tree u64 = counter_type (), ptr = build_pointer_type (u64);
   profile_probability likely = profile_probability::very_likely ();
-  auto hit = [&] (basic_block after, unsigned counts_at, tree index) {
+  auto hit = [&] (basic_block after, tree base, unsigned counts_at, tree index) {
     gimple_seq seq = NULL;
-    tree count = emit_word_address (&seq, emit_load (&seq, u64, regs, counts_at,
+    tree count = emit_word_address (&seq, emit_load (&seq, u64, base, counts_at,
 						       "PP_ip_counts"), index);
     emit_increment (t, build2 (MEM_REF, u64, count, build_int_cst (ptr, 0)), &seq);
     gimple_seq_add_seq (&seq, then ());
@@ -217,20 +211,22 @@ count_in_place (const probe_target &t, basic_block from, tree regs, tree n, tree
 
   /* The start's array, first.  */
   seq = NULL;
+  tree start = emit_value (&seq, ptr, NOP_EXPR, emit_load (&seq, u64, regs, 16, "PP_ip_start"),
+			   NULL_TREE, "PP_ip_start");
   tree i = emit_value (&seq, u64, MINUS_EXPR, n,
-		       emit_load (&seq, u64, regs, 16, "PP_ip_first"), "PP_ip_index");
-  tree size = emit_load (&seq, u64, regs, 24, "PP_ip_size");
+		       emit_load (&seq, u64, start, 16, "PP_ip_first"), "PP_ip_index");
+  tree size = emit_load (&seq, u64, start, 24, "PP_ip_size");
   gimple_stmt_iterator gsi = gsi_last_bb (from);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-  test (from, i, LT_EXPR, size, hit (from, 32, i), after_array);
+  test (from, i, LT_EXPR, size, hit (from, start, 32, i), after_array);
   after_array->count = from->count - from->count.apply_probability (likely);
   if (slot)
     {
       test (keyed, slot, LT_EXPR, span, check, hashed);
-      test (check, key, EQ_EXPR, n, hit (check, 56, slot), hashed);
+      test (check, key, EQ_EXPR, n, hit (check, regs, 56, slot), hashed);
       hashed->count = keyed->count - check->count.apply_probability (likely);
     }
-  test (hashed, hkey, EQ_EXPR, n, hit (hashed, 80, h), miss);
+  test (hashed, hkey, EQ_EXPR, n, hit (hashed, regs, 80, h), miss);
   miss->count = hashed->count - hashed->count.apply_probability (likely);
 }
 
@@ -355,8 +351,8 @@ context_cut (const probe_target &t, const site_state &s, tree f, tree values, tr
    On an edge that CUTS (a loop's backedge, where segments end) the
    segment, number n = (regs[0] + v) & ~TOP, ends in place where it can
    (kseg-runtime.c, "In place"), next = f->values[w e + 1]:
-       else if ((i = n - regs[2]) < regs[3])
-         end: ((uint64_t *) regs[4])[i] += 1
+       else if ((i = n - st[2]) < st[3], st = (uint64_t *) regs[2])
+         end: ((uint64_t *) st[4])[i] += 1
        else if (WIDTH 2 and (k = regs[1] + f->values[w e + 2]) < regs[5]
                 and ((uint64_t *) regs[6])[k] == n)
          end: ((uint64_t *) regs[7])[k] += 1
@@ -367,7 +363,7 @@ context_cut (const probe_target &t, const site_state &s, tree f, tree values, tr
          __pathprof_seg_cut (frame, e, n, next);
        else
          __pathprof_seg_edge (frame, e);
-   (end: regs[0 .. 4] = next[0 .. 4]).  The registers are the
+   (end: regs[0 .. 1] = next[0 .. 1], regs[2] = next).  The registers are the
    calling thread's; a count is atomic when the program is built for
    threads (emit_increment).  Where the function keeps r and q in locals
    (site_state::ip_width), regs[0] and regs[1] above are those, and the
