@@ -369,9 +369,9 @@ expand_keyed (const function_record &rec, const probe_target &t, gimple *marker)
   basic_block bb = gimple_bb (marker);
   edge fallthru = split_block (bb, marker);
   basic_block join = fallthru->dest;
+  /* The marker goes (its virtual operands released with it).  */
   gimple_stmt_iterator gsi = gsi_for_stmt (marker);
   gsi_remove (&gsi, true);
-
   basic_block check = new_block (bb), hit = new_block (check),
 	      miss = new_block (hit);
   profile_probability likely = profile_probability::very_likely ();
@@ -442,13 +442,11 @@ expand_table_count (gcall *call)
   while (field && strcmp (IDENTIFIER_POINTER (DECL_NAME (field)), "table") != 0)
     field = DECL_CHAIN (field);
   gcc_assert (field);
-  basic_block bb = gimple_bb (call);
-  edge fallthru = split_block (bb, call);
-  basic_block join = fallthru->dest;
-  gimple_stmt_iterator gsi = gsi_for_stmt (call);
-  gsi_remove (&gsi, false);
+  edge fallthru = take_out (call);
+  basic_block bb = fallthru->src, join = fallthru->dest;
   basic_block check = new_block (bb), hit = new_block (check),
 	      slow = new_block (hit);
+  gimple_stmt_iterator gsi;
   profile_probability likely = profile_probability::likely ();
   auto at = [&] (tree ptr, tree type) {
     return build2 (MEM_REF, type, ptr, build_int_cst (p64, 0));
