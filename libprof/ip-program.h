@@ -57,8 +57,11 @@ struct pp_ip_prog
   bool tried, ready;
   uint32_t nunits;
   struct __pathprof_unit **units;	/* sorted by (name, checksum) */
-  pp_unit_notes *notes;		/* NULL for context and piecewise paths
-				   whose program came from the cache */
+  pp_unit_notes *notes;		/* decoded when first needed: NULL for
+				   context and piecewise paths whose
+				   program came from the cache, and for
+				   segments until a root libprof numbers
+				   needs them */
   pp_ip_layout layout;		/* segments: made when first needed */
   uint32_t nprocs;
   const uint32_t *first_proc;	/* per unit: the procedure of its function 0 */
