@@ -324,11 +324,10 @@ pp_ip_unit_names (const pp_unit_notes *u, uint64_t **names, uint32_t *nimports,
   uint32_t ncalls = 0;
   for (uint32_t f = 0; f < u->nfunctions; f++)
     ncalls += u->functions[f].ncalls;
-  uint64_t *imports = pp_malloc (((size_t) ncalls + 1) * sizeof *imports);
   uint64_t *all = pp_malloc (((size_t) ncalls + u->nfunctions + 1) * sizeof *all);
   struct name *own = pp_malloc ((u->nfunctions + 1) * sizeof *own);
   int status = -1;
-  if (!imports || !all || !own)
+  if (!all || !own)
     goto out;
   for (uint32_t f = 0; f < u->nfunctions; f++)
     own[f] = (struct name) { u->functions[f].asm_name, f,
@@ -345,10 +344,9 @@ pp_ip_unit_names (const pp_unit_notes *u, uint64_t **names, uint32_t *nimports,
 	  continue;
 	const struct name *mine = find (own, u->nfunctions, c->callee);
 	if (!mine || mine->weak)
-	  imports[ni++] = name_hash (c->callee, mine != NULL);
+	  all[ni++] = name_hash (c->callee, mine != NULL);
       }
-  ni = sorted_set (imports, ni);
-  memcpy (all, imports, ni * sizeof *all);
+  ni = sorted_set (all, ni);
   for (uint32_t f = 0; f < u->nfunctions; f++)
     if (u->functions[f].function_flags & PP_FUNCTION_PUBLIC)
       all[ni + ne++] = name_hash (u->functions[f].asm_name,
@@ -360,7 +358,6 @@ pp_ip_unit_names (const pp_unit_notes *u, uint64_t **names, uint32_t *nimports,
   all = NULL;
   status = 0;
 out:
-  pp_free (imports);
   pp_free (all);
   pp_free (own);
   return status;

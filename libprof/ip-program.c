@@ -325,11 +325,7 @@ notes_word (const struct __pathprof_unit *u, uint32_t i)
   return m[0] | (uint32_t) m[1] << 8 | (uint32_t) m[2] << 16 | (uint32_t) m[3] << 24;
 }
 
-/* Segments: the layout, when kseg-runtime.c first needs it (a root libprof
-   numbers runs; under ip_lock): taken from the numbering cache or made
-   from the notes, which are decoded only then, and found to have the
-   procedures the set-up gave the units; NULL when it cannot be made (said,
-   and the program is not counted).  */
+/* The program is not counted after all (the reason said): NULL.  */
 static const pp_ip_layout *
 not_counted (void)
 {
@@ -337,6 +333,11 @@ not_counted (void)
   return NULL;
 }
 
+/* Segments: the layout, when kseg-runtime.c first needs it (a root libprof
+   numbers runs; under ip_lock): taken from the numbering cache or made
+   from the notes, which are decoded only then, and found to have the
+   procedures the set-up gave the units; NULL when it cannot be made (said,
+   and the program is not counted).  */
 static const pp_ip_layout *
 segments_layout (void)
 {
@@ -411,11 +412,14 @@ set_up_segments (void)
   pp_free (nexports);
   ip_prog.first_proc = first;
   ip_prog.nprocs = (uint32_t) nprocs;
-  if (rc || nprocs >= UINT32_MAX || make_manifest ())
+  if (nprocs >= UINT32_MAX)
     {
-      pp_report (false, "interprocedural paths are not counted: %s",
-		 rc ? "out of memory" : nprocs >= UINT32_MAX ? "too many functions"
-		 : "out of memory");
+      pp_report (false, "interprocedural paths are not counted: too many functions");
+      return -1;
+    }
+  if (rc || make_manifest ())
+    {
+      pp_report (false, "interprocedural paths are not counted: out of memory");
       return -1;
     }
   pp_kseg_open_cache (numbering_path (),

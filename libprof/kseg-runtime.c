@@ -155,6 +155,12 @@ struct start
   uint64_t r, q, first, size, counts;
 };
 
+/* The code reads a start where regs[2] names it (pathprof-abi.h): r, q,
+   first number, array size, array, a word each.  */
+_Static_assert (offsetof (struct start, r) == 0 && offsetof (struct start, q) == 8
+		&& offsetof (struct start, first) == 16 && offsetof (struct start, size) == 24
+		&& offsetof (struct start, counts) == 32, "the code's view of a start");
+
 static inline uint64_t *
 array_of (uint64_t address)
 {
@@ -1463,12 +1469,12 @@ static void
 count (struct act *ra, uint64_t num, uint64_t q)
 {
   const struct root *R = ra->R;
+  const struct start *st = start_of (ra);
   num &= LOW;
   if (ra->lost)
     pp_ipt_count_lost ();
-  else if (num - start_of (ra)->first < start_of (ra)->size)
-    __atomic_fetch_add (&array_of (start_of (ra)->counts)[num - start_of (ra)->first], 1,
-			__ATOMIC_RELAXED);
+  else if (num - st->first < st->size)
+    __atomic_fetch_add (&array_of (st->counts)[num - st->first], 1, __ATOMIC_RELAXED);
   else if (q < R->h.span && R->keys[q] == num)
     __atomic_fetch_add (&R->slots[q], 1, __ATOMIC_RELAXED);
   else

@@ -61,6 +61,16 @@ path_table_ref (const probe_target &t, int32_t table)
 }
 
 void
+emit_atomic_increment (tree addr, gimple_seq *seq)
+{
+  tree f = builtin_decl_explicit (BUILT_IN_ATOMIC_FETCH_ADD_8);
+  gimple_seq_add_stmt (seq, gimple_build_call (f, 3, addr,
+						build_int_cst (long_long_unsigned_type_node, 1),
+						build_int_cst (integer_type_node,
+							       MEMMODEL_RELAXED)));
+}
+
+void
 emit_increment (const probe_target &t, tree ref, gimple_seq *seq)
 {
   tree type = TREE_TYPE (ref);
@@ -76,10 +86,7 @@ emit_increment (const probe_target &t, tree ref, gimple_seq *seq)
 	  gimple_seq_add_stmt (seq, gimple_build_assign (tmp, addr));
 	  addr = tmp;
 	}
-      tree f = builtin_decl_explicit (BUILT_IN_ATOMIC_FETCH_ADD_8);
-      gimple_seq_add_stmt (seq, gimple_build_call (f, 3, addr, one,
-						    build_int_cst (integer_type_node,
-								   MEMMODEL_RELAXED)));
+      emit_atomic_increment (addr, seq);
       return;
     }
   tree old_value = make_temp_ssa_name (type, NULL, "PP_counter");

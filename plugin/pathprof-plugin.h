@@ -222,6 +222,7 @@ struct probe_target
   tree value_type;		/* a value of the unit's array */
   tree values;			/* the unit's value array (slot keys after it) */
   tree path_tables;		/* the unit's path tables, or NULL_TREE */
+  tree path_table_hash;		/* their field `table' (libprof's hash table) */
   tree count_path;		/* libprof's __pathprof_count_path */
   tree flush;			/* libprof's __pathprof_flush */
   tree keyed_marker;		/* stands for a keyed count until expanded */

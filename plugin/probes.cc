@@ -433,75 +433,54 @@ expand_keyed (const function_record &rec, const probe_target &t, gimple *marker)
    the call a dozen instructions without it, most counts of a table
    being of keys libprof keeps home.  */
 static void
-expand_table_count (gcall *call)
+expand_table_count (const probe_target &t, gcall *call)
 {
   tree u64 = long_long_unsigned_type_node;
   tree p64 = build_pointer_type (u64);
   tree table = TREE_OPERAND (gimple_call_arg (call, 0), 0), number = gimple_call_arg (call, 1);
-  tree field = TYPE_FIELDS (TREE_TYPE (table));
-  while (field && strcmp (IDENTIFIER_POINTER (DECL_NAME (field)), "table") != 0)
-    field = DECL_CHAIN (field);
-  gcc_assert (field);
   edge fallthru = take_out (call);
   basic_block bb = fallthru->src, join = fallthru->dest;
-  basic_block check = new_block (bb), hit = new_block (check),
-	      slow = new_block (hit);
-  gimple_stmt_iterator gsi;
   profile_probability likely = profile_probability::likely ();
-  auto at = [&] (tree ptr, tree type) {
-    return build2 (MEM_REF, type, ptr, build_int_cst (p64, 0));
-  };
 
   gimple_seq seq = NULL;
   tree word = make_temp_ssa_name (ptr_type_node, NULL, "PP_hash");
   gimple_seq_add_stmt (&seq, gimple_build_assign (word, build3 (COMPONENT_REF, ptr_type_node,
-								 unshare_expr (table), field,
-								 NULL_TREE)));
+								 unshare_expr (table),
+								 t.path_table_hash, NULL_TREE)));
   tree h = make_temp_ssa_name (p64, NULL, "PP_hash");
   gimple_seq_add_stmt (&seq, gimple_build_assign (h, NOP_EXPR, word));
-  gsi = gsi_last_bb (bb);
+  gimple_stmt_iterator gsi = gsi_last_bb (bb);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-  branch (bb, fallthru, gimple_build_cond (NE_EXPR, h, build_int_cst (p64, 0), NULL_TREE,
-					   NULL_TREE), check, slow, likely);
 
   seq = NULL;
   tree key = emit_value (&seq, u64, PLUS_EXPR, number, build_int_cst (u64, 1), "PP_key");
-  tree mixed = emit_value (&seq, u64, MULT_EXPR, key,
-			   build_int_cstu (u64, PATHPROF_PATH_HASH_MUL), "PP_home");
-  tree shift = make_temp_ssa_name (u64, NULL, "PP_shift");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (shift, at (h, u64)));
-  tree home = emit_value (&seq, u64, RSHIFT_EXPR, mixed, shift, "PP_home");
-  tree offset = emit_value (&seq, u64, LSHIFT_EXPR, home, build_int_cst (u64, 4), "PP_home");
-  offset = emit_value (&seq, u64, PLUS_EXPR, offset,
-		       build_int_cst (u64, PATHPROF_PATH_HASH_SLOTS), "PP_home");
-  tree bytes = make_temp_ssa_name (sizetype, NULL, "PP_home");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (bytes, NOP_EXPR, offset));
-  tree slot = make_temp_ssa_name (p64, NULL, "PP_slot");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (slot, POINTER_PLUS_EXPR, h, bytes));
-  tree there = make_temp_ssa_name (u64, NULL, "PP_key");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (there, at (slot, u64)));
-  gimple_seq_add_stmt (&seq, gimple_build_cond (EQ_EXPR, there, key, NULL_TREE, NULL_TREE));
-  gsi = gsi_start_bb (check);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-  make_edge (check, hit, EDGE_TRUE_VALUE)->probability = likely;
-  make_edge (check, slow, EDGE_FALSE_VALUE)->probability = likely.invert ();
+  tree home = emit_value (&seq, u64, RSHIFT_EXPR,
+			  emit_value (&seq, u64, MULT_EXPR, key,
+				      build_int_cstu (u64, PATHPROF_PATH_HASH_MUL), "PP_home"),
+			  emit_load (&seq, u64, h, 0, "PP_shift"), "PP_home");
+  tree offset = emit_value (&seq, u64, PLUS_EXPR,
+			    emit_value (&seq, u64, LSHIFT_EXPR, home, build_int_cst (u64, 4),
+					"PP_home"),
+			    build_int_cst (u64, PATHPROF_PATH_HASH_SLOTS), "PP_home");
+  tree slot = emit_value (&seq, p64, POINTER_PLUS_EXPR, h,
+			  emit_value (&seq, sizetype, NOP_EXPR, offset, NULL_TREE, "PP_home"),
+			  "PP_slot");
+  gimple_seq_add_stmt (&seq, gimple_build_cond (EQ_EXPR, emit_load (&seq, u64, slot, 0, "PP_key"),
+						 key, NULL_TREE, NULL_TREE));
+  basic_block check = new_block_of (bb, seq, NULL);
 
   seq = NULL;
-  tree count = make_temp_ssa_name (p64, NULL, "PP_count");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (count, POINTER_PLUS_EXPR, slot,
-						   size_int (8)));
-  gimple_seq_add_stmt (&seq, gimple_build_call (builtin_decl_explicit (BUILT_IN_ATOMIC_FETCH_ADD_8),
-						 3, count, build_int_cst (u64, 1),
-						 build_int_cst (integer_type_node,
-								MEMMODEL_RELAXED)));
-  gsi = gsi_start_bb (hit);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-  make_single_succ_edge (hit, join, EDGE_FALLTHRU);
+  emit_atomic_increment (emit_value (&seq, p64, POINTER_PLUS_EXPR, slot, size_int (8),
+				     "PP_count"), &seq);
+  basic_block hit = new_block_of (check, seq, join);
+  seq = NULL;
+  gimple_seq_add_stmt (&seq, call);
+  basic_block slow = new_block_of (hit, seq, join);
 
-  gsi = gsi_start_bb (slow);
-  gsi_insert_after (&gsi, call, GSI_NEW_STMT);
-  make_single_succ_edge (slow, join, EDGE_FALLTHRU);
-
+  branch (bb, fallthru, gimple_build_cond (NE_EXPR, h, build_int_cst (p64, 0), NULL_TREE,
+					   NULL_TREE), check, slow, likely);
+  make_edge (check, hit, EDGE_TRUE_VALUE)->probability = likely;
+  make_edge (check, slow, EDGE_FALSE_VALUE)->probability = likely.invert ();
   check->count = bb->count.apply_probability (likely);
   hit->count = check->count.apply_probability (likely);
   slow->count = bb->count - hit->count;
@@ -527,7 +506,7 @@ expand_table_counts (const probe_target &t)
 	    && (!current_loops || loop_outer (bb->loop_father)))
 	  counts.safe_push (call);
   for (gcall *call : counts)
-    expand_table_count (call);
+    expand_table_count (t, call);
 }
 
 /* Calls that end the process without running exit handlers (or replace it):

@@ -54,6 +54,9 @@ tree emit_load (gimple_seq *seq, tree type, tree base, unsigned offset,
 		const char *name);
 /* *REF += 1, atomic when the program is built for threads.  */
 void emit_increment (const probe_target &t, tree ref, gimple_seq *seq);
+/* An atomic add of 1 to the u64 at ADDR (a register or an invariant), into
+   SEQ.  */
+void emit_atomic_increment (tree addr, gimple_seq *seq);
 /* T's value at INDEX (a tree), and its path table number TABLE.  */
 tree value_ref (const probe_target &t, tree index);
 tree path_table_ref (const probe_target &t, int32_t table);

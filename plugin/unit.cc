@@ -33,14 +33,14 @@ static_var (const char *name, tree type, tree init, bool readonly)
 
 /* struct __pathprof_path_table, as in libprof/pathprof-abi.h.  */
 static tree
-path_table_type (tree *f_function, tree *f_flags, tree *f_npaths)
+path_table_type (tree *f_function, tree *f_flags, tree *f_npaths, tree *f_table)
 {
   tree record = make_node (RECORD_TYPE);
   tree fields = NULL_TREE;
   *f_function = build_field (unsigned_type_node, "function", &fields);
   *f_flags = build_field (unsigned_type_node, "flags", &fields);
   *f_npaths = build_field (long_long_unsigned_type_node, "npaths", &fields);
-  build_field (ptr_type_node, "table", &fields);
+  *f_table = build_field (ptr_type_node, "table", &fields);
   finish_builtin_struct (record, "__pathprof_path_table", fields, NULL_TREE);
   return record;
 }
@@ -315,7 +315,7 @@ create_unit_values (probe_target &t, uint32_t nvalues,
      count in the root's).  */
   t.path_tables = NULL_TREE;
   tree f_function, f_flags, f_npaths;
-  tree type = path_table_type (&f_function, &f_flags, &f_npaths);
+  tree type = path_table_type (&f_function, &f_flags, &f_npaths, &t.path_table_hash);
   vec<constructor_elt, va_gc> *tables = NULL;
   unsigned ntables = 0;
   for (unsigned i = 0; i < records.length (); i++)

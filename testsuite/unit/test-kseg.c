@@ -250,9 +250,14 @@ static bool in_place;
 static uint64_t dense_max, hashed;	/* pp_kseg_init's */
 static uint64_t nedges_taken, ntree;
 
+/* pp_kseg_init's layout, counting how often libprof asks for it (once,
+   at the first root it numbers; never for a dump before).  */
+static unsigned layout_calls;
+
 static const pp_ip_layout *
 unit_layout (void)
 {
+  layout_calls++;
   return &layout;
 }
 
@@ -261,6 +266,7 @@ static int
 kseg_init (pthread_mutex_t *lock)
 {
   static const uint32_t first_proc[1] = { 0 };
+  layout_calls = 0;
   pp_kseg_program program = {
     .nunits = 1, .nprocs = layout.prog.nprocs, .first_proc = first_proc,
     .layout = unit_layout, .notes = unit_notes, .mode = notes.mode, .depth = k_depth,
@@ -767,6 +773,7 @@ int
 main (void)
 {
   struct unit_property same = { .name = "kseg runtime: the segments counted are exactly the run's depth-k segments, lost ones lost (brute force)" };
+  struct unit_property lazy = { .name = "kseg runtime: the program's layout is made once, when a root libprof numbers first runs, and not for a dump before" };
   struct unit_property cached = { .name = "kseg runtime: the runs after a save take the roots numbered before from the numbering cache (none numbered again; every count exact, from a damaged file too, and a record whose checksums hold but whose entry is out of range numbered again)" };
   uint32_t numbered_before = 0, adopted = 0, renumbered = 0;
   char cache[64];
@@ -810,6 +817,10 @@ main (void)
       hashed = hashed_choice[unit_rand (&rng) % 4];
       unit_check (&same, built && kseg_init (&lock) == 0,
 		  "seed %llx: set-up failed", seed);
+      /* A dump before any root ran makes no layout.  */
+      if (built)
+	pp_kseg_flush_slots ();
+      unit_check (&lazy, layout_calls == 0, "seed %llx: the layout made for a dump", seed);
       /* The numbering cache: the first three runs number the roots and
 	 save them, the last three (a new process, as it were) adopt them,
 	 from a damaged file at times (every root numbered again).  */
@@ -825,6 +836,8 @@ main (void)
 	      uint32_t numbered = pp_kseg_numbered ();
 	      unit_check (&cached, pp_kseg_save_cache () == 0, "seed %llx: cannot save",
 			  seed);
+	      unit_check (&lazy, layout_calls == 1, "seed %llx: the layout asked for %u "
+			  "times in three runs", seed, layout_calls);
 	      pp_kseg_free ();
 	      if (damage)
 		damage_file (cache, &rng);
@@ -910,6 +923,8 @@ main (void)
 	  adopted += damage || reseal ? 0 : numbered_before;
 	  renumbered += damage && again;
 	}
+      unit_check (&lazy, !built || layout_calls == 1, "seed %llx: the layout asked for %u "
+		  "times after the cache", seed, layout_calls);
       pp_kseg_free ();
       for (uint32_t p = 0; p < nprocs; p++)
 	{
@@ -929,6 +944,7 @@ main (void)
   unlink (cache);
   unit_check (&cached, adopted > 500, "only %u roots adopted", adopted);
   unit_report (&same);
+  unit_report (&lazy);
   unit_report (&cached);
   unit_report (&slotted);
   unit_report (&inplace);
