@@ -358,13 +358,15 @@ extern __thread uint64_t __pathprof_seg_pass;
    call, a call through a pointer): the activation keeps a record in the
    thread's stack of them, so that libprof can count the segment under way
    where the process ends in such a call or a longjmp passes it
-   (kseg-runtime.c, "Records").  The root's code pushes it (claims
+   (kseg-runtime.c, "Records").  The activation's code pushes it before
+   its first such call, in the root's body or a copy's (claims
    __pathprof_seg_top, then fills it: counts, depth and npaths, leave 1),
-   passes its address to its copies with the register
-   (__pathprof_seg_pass_record), stores the leave before each call S does
-   not inline (corelib/format/probes.h PP_PROBE_PATH_LEAVE) and 1 after,
-   and pops it before each return, calling __pathprof_seg_unwind first
-   where records above its own are left (their frames gone by a longjmp).
+   passes its address (0 until pushed) into its copies and back with the
+   register (__pathprof_seg_pass_record), stores the leave before each
+   call S does not inline (corelib/format/probes.h PP_PROBE_PATH_LEAVE)
+   and 1 after, and where it was pushed pops it before the root returns,
+   calling __pathprof_seg_unwind first where records above its own are
+   left (their frames gone by a longjmp).
    With the stack full, a compiled root runs as its clone (the test at its
    entry asks __pathprof_seg_continues, which says so).  */
 #define PATHPROF_SEG_RECORDS 256u

@@ -20,9 +20,10 @@
    __pathprof_seg_pass.  A call S does not inline may not return (the
    process ends in it, a longjmp passes it): where S has one, the root's
    activation keeps a record in libprof's thread stack (pathprof-abi.h),
-   pushed on entry and popped before each return, into which the code
-   stores, before each such call, the number the segment would end with
-   there; libprof counts it if the call never returns.
+   pushed before the first such call and popped before the root returns,
+   into which the code stores, before each such call, the number the
+   segment would end with there; libprof counts it if the call never
+   returns.
 
    The function also runs as a copy in its callers' supergraphs, where it
    continues their segments: only libprof's activations can do that.  So
@@ -566,107 +567,264 @@ redirect_calls (const function_record &body)
       gimple_call_set_fndecl (calls[k], body.call_target[k]);
 }
 
-/* A compiled root whose copies pass its register through the thread's
-   word keeps the word as it found it (a signal handler's root may run
-   between a call's pass and its callee's take), and the record's word
-   with it where it keeps a record: cfun saves them on entry and gives them
-   back before each return.  */
+/* cfun's calls of marker FN (probes.cc emit_action's), each taken out
+   of its block: the edges from what precedes it to what follows.  */
 static void
-keep_pass (const probe_target &t, bool record)
+take_out_markers (tree fn, auto_vec<edge> &at)
 {
-  gimple_seq seq = NULL;
-  tree saved = emit_value (&seq, counter_type (), NOP_EXPR, t.seg_pass, NULL_TREE,
-			   "PP_pass");
-  tree saved_record = record ? emit_value (&seq, counter_type (), NOP_EXPR,
-					   t.seg_pass_record, NULL_TREE, "PP_pass_record")
-		      : NULL_TREE;
-  basic_block bb = split_edge (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)));
-  gimple_stmt_iterator gsi = gsi_start_bb (bb);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  auto_vec<gcall *> markers;
+  basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
-    if (greturn *ret = safe_dyn_cast<greturn *> (last_stmt (bb)))
-      {
-	gsi = gsi_for_stmt (ret);
-	gsi_insert_before (&gsi, gimple_build_assign (t.seg_pass, saved), GSI_SAME_STMT);
-	if (record)
-	  gsi_insert_before (&gsi, gimple_build_assign (t.seg_pass_record, saved_record),
-			     GSI_SAME_STMT);
-      }
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
+      if (gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi)))
+	if (gimple_call_fndecl (call) == fn)
+	  markers.safe_push (call);
+  for (gcall *marker : markers)
+    at.safe_push (take_out (marker));
 }
 
-/* The root's record (pathprof-abi.h): pushed on cfun's entry into the
-   local RECORD (claimed, then filled: the root's counts at address COUNTS,
-   NPATHS of them, or its path table with NPATHS 0, the thread's depth, no
-   call under way), popped before each return, the records above it
-   unwound first where a longjmp left some.  */
+/* Where the markers of take_out_markers AT are to run: in place, unless
+   one is in a loop, where a test each time round would cost more than
+   doing it once: then on cfun's entry instead (AT the edge after it).  */
 static void
-keep_record (const probe_target &t, tree record, tree counts, uint64_t npaths)
+once_if_in_loops (auto_vec<edge> &at)
 {
-  tree u32 = unsigned_type_node, u64 = counter_type ();
-  tree ptr = build_pointer_type (u64);
-  gimple_seq seq = NULL;
-  tree top = emit_value (&seq, u32, NOP_EXPR, t.seg_top, NULL_TREE, "PP_record_top");
-  tree above = emit_value (&seq, u32, PLUS_EXPR, top, build_int_cst (u32, 1),
-			   "PP_record_top");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (t.seg_top, above));
-  /* The claim before the fill (a compiler barrier: asm volatile ("" :::
-     "memory")), so that a signal handler's root, which pushes and pops
-     its own, takes the next slot, never this one.  */
-  vec<tree, va_gc> *clobbers = NULL;
-  vec_safe_push (clobbers, build_tree_list (NULL_TREE, build_string (7, "memory")));
-  gasm *barrier = gimple_build_asm_vec ("", NULL, NULL, clobbers, NULL);
-  gimple_asm_set_volatile (barrier, true);
-  gimple_seq_add_stmt (&seq, barrier);
-  tree word = emit_value (&seq, u32, MULT_EXPR, top, build_int_cst (u32, 3), "PP_record");
-  tree at = make_temp_ssa_name (ptr, NULL, "PP_record");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (
-    at, build_fold_addr_expr (build4 (ARRAY_REF, u64, t.seg_records, word, NULL_TREE,
-				      NULL_TREE))));
-  gimple_seq_add_stmt (&seq, gimple_build_assign (
-    record, emit_value (&seq, u64, NOP_EXPR, at, NULL_TREE, "PP_record")));
-  auto field = [&] (unsigned k) {
-    return build2 (MEM_REF, u64, at, build_int_cst (ptr, 8 * k));
-  };
-  gimple_seq_add_stmt (&seq, gimple_build_assign (
-    field (1), emit_value (&seq, u64, NOP_EXPR, counts, NULL_TREE, "PP_record_counts")));
-  tree depth = emit_value (&seq, u64, NOP_EXPR,
-			   emit_value (&seq, u32, NOP_EXPR, t.ip_depth, NULL_TREE, "PP_depth"),
-			   NULL_TREE, "PP_depth");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (
-    field (2), emit_value (&seq, u64, BIT_IOR_EXPR, depth,
-			   build_int_cstu (u64, npaths << 32), "PP_record_depth")));
-  gimple_seq_add_stmt (&seq, gimple_build_assign (field (0), build_int_cst (u64, 1)));
-  basic_block bb = split_edge (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)));
-  gimple_stmt_iterator gsi = gsi_start_bb (bb);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  bool looped = false;
+  for (edge e : at)
+    looped |= current_loops && e->src->loop_father
+	      && loop_outer (e->src->loop_father) != NULL;
+  if (!looped)
+    return;
+  at.truncate (0);
+  at.safe_push (single_succ_edge (split_edge (single_succ_edge (
+    ENTRY_BLOCK_PTR_FOR_FN (cfun)))));
+}
 
+/* Before each return of cfun, its block split: the edges into the return.  */
+static void
+split_before_returns (auto_vec<edge> &at)
+{
   auto_vec<greturn *> returns;
+  basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
     if (greturn *ret = safe_dyn_cast<greturn *> (last_stmt (bb)))
       returns.safe_push (ret);
   for (greturn *ret : returns)
     {
-      /* if (__pathprof_seg_top != above) __pathprof_seg_unwind (above);
-	 __pathprof_seg_top = top; return;  */
-      basic_block from = gimple_bb (ret);
-      gsi = gsi_for_stmt (ret);
+      gimple_stmt_iterator gsi = gsi_for_stmt (ret);
       gsi_prev_nondebug (&gsi);
-      edge e = gsi_end_p (gsi) ? split_block_after_labels (from)
-	       : split_block (from, gsi_stmt (gsi));
-      basic_block join = e->dest;
-      seq = NULL;
+      at.safe_push (gsi_end_p (gsi) ? split_block_after_labels (gimple_bb (ret))
+		    : split_block (gimple_bb (ret), gsi_stmt (gsi)));
+    }
+}
+
+/* On edge E, SEQ where the local FLAG is (CODE EQ_EXPR) or is not
+   (NE_EXPR) 0: the new block of SEQ, which falls through to E's
+   destination.  */
+static basic_block
+guard (edge e, tree flag, enum tree_code code, gimple_seq seq, profile_probability p)
+{
+  basic_block from = e->src;
+  gimple_seq test = NULL;
+  tree now = emit_value (&test, TREE_TYPE (flag), NOP_EXPR, flag, NULL_TREE,
+			 IDENTIFIER_POINTER (DECL_NAME (flag)));
+  gimple_stmt_iterator gsi = gsi_last_bb (from);
+  gsi_insert_seq_after (&gsi, test, GSI_NEW_STMT);
+  basic_block bb = new_block_of (from, seq, e->dest);
+  branch (from, e, gimple_build_cond (code, now, build_int_cst (TREE_TYPE (flag), 0),
+				      NULL_TREE, NULL_TREE),
+	  bb, e->dest, p);
+  bb->count = from->count.apply_probability (p);
+  return bb;
+}
+
+/* LOCAL = VALUE on cfun's entry.  */
+static void
+set_on_entry (tree local, tree value)
+{
+  basic_block bb = split_edge (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)));
+  gimple_stmt_iterator gsi = gsi_start_bb (bb);
+  gsi_insert_after (&gsi, gimple_build_assign (local, value), GSI_NEW_STMT);
+}
+
+/* A compiled root whose copies pass its register through the thread's
+   word keeps the word as it found it (a signal handler's root may run
+   between a call's pass and its callee's take), and the record's word
+   with it where it keeps a record: the first call of REC's body saves
+   them (the markers at its passes and before its calls S does not
+   inline), and each return gives them back where they were saved.  Until
+   then the activation has called nothing that could change them, so they
+   are what it found on entry (a call may: a longjmp out of a root it
+   calls, into code not instrumented that returns, leaves that root's
+   words in place).  Where a pass is in a loop, they are saved on entry
+   (sqlite3VdbeExec, whose opcodes call its copies: a test at each pass
+   cost it 1,444 M -> 1,543 M instructions).  */
+static void
+keep_pass (const probe_target &t, const function_record &rec, bool record)
+{
+  tree u64 = counter_type ();
+  tree saved = NULL_TREE, saved_record = NULL_TREE;
+  make_register (&saved, "PP_pass");
+  if (record)
+    make_register (&saved_record, "PP_pass_record");
+  auto_vec<edge> at;
+  take_out_markers (t.pass_marker, at);
+  once_if_in_loops (at);
+  for (edge e : at)
+    {
+      gimple_seq seq = NULL;
+      gimple_seq_add_stmt (&seq, gimple_build_assign (
+	saved, emit_value (&seq, u64, NOP_EXPR, t.seg_pass, NULL_TREE, "PP_pass")));
+      if (record)
+	gimple_seq_add_stmt (&seq, gimple_build_assign (
+	  saved_record, emit_value (&seq, u64, NOP_EXPR, t.seg_pass_record, NULL_TREE,
+				    "PP_pass_record")));
+      gimple_seq_add_stmt (&seq, gimple_build_assign (rec.passed, build_int_cst (u64, 1)));
+      guard (e, rec.passed, EQ_EXPR, seq, profile_probability::unlikely ());
+    }
+  at.truncate (0);
+  split_before_returns (at);
+  for (edge e : at)
+    {
+      gimple_seq seq = NULL;
+      gimple_seq_add_stmt (&seq, gimple_build_assign (
+	t.seg_pass, emit_value (&seq, u64, NOP_EXPR, saved, NULL_TREE, "PP_pass")));
+      if (record)
+	gimple_seq_add_stmt (&seq, gimple_build_assign (
+	  t.seg_pass_record, emit_value (&seq, u64, NOP_EXPR, saved_record, NULL_TREE,
+					 "PP_pass_record")));
+      guard (e, rec.passed, NE_EXPR, seq, profile_probability::even ());
+    }
+  set_on_entry (rec.passed, build_int_cst (u64, 0));
+}
+
+/* Records.  The root's record (pathprof-abi.h) is pushed where its
+   activation first needs it: before the first call S does not inline, in
+   the root's body or in a copy's (the record's address goes into a copy
+   and back with the register, 0 until pushed), so that an activation
+   that makes no such call pushes nothing (SQLite's getCellInfo, whose
+   calls mostly find the cell's info cached).  Every other call the
+   activation makes is a copy's, which pushes before its own summary
+   calls, so the record is pushed at the top the root found on entry (the
+   records of the roots it called popped, those a longjmp left above
+   unwound by their own roots' returns, each after a push of its caller)
+   and the dispatch's test of the stack's room at entry holds for it.  */
+
+/* cfun's record is 0 on entry (none pushed yet, RECORD the local with its
+   address); before each return it is popped where it was pushed, the
+   records above it unwound first where a longjmp left some:
+     if (record != 0)
+       { top = (record - &records[0]) / 24;
+	 if (__pathprof_seg_top != top + 1) __pathprof_seg_unwind (top + 1);
+	 __pathprof_seg_top = top; }  */
+static void
+start_record (const probe_target &t, tree record)
+{
+  tree u32 = unsigned_type_node, u64 = counter_type ();
+  auto_vec<edge> at;
+  split_before_returns (at);
+  profile_probability unlikely = profile_probability::very_unlikely ();
+  for (edge e : at)
+    {
+      gimple_seq seq = NULL;
+      tree base = emit_value (&seq, u64, NOP_EXPR, build_fold_addr_expr (t.seg_records),
+			      NULL_TREE, "PP_records");
+      tree top = emit_value (
+	&seq, u32, NOP_EXPR,
+	emit_value (&seq, u64, EXACT_DIV_EXPR,
+		    emit_value (&seq, u64, MINUS_EXPR,
+				emit_value (&seq, u64, NOP_EXPR, record, NULL_TREE,
+					    "PP_record"),
+				base, "PP_record_top"),
+		    build_int_cst (u64, sizeof (struct __pathprof_seg_record)),
+		    "PP_record_top"),
+	NULL_TREE, "PP_record_top");
+      tree above = emit_value (&seq, u32, PLUS_EXPR, top, build_int_cst (u32, 1),
+			       "PP_record_top");
       tree now = emit_value (&seq, u32, NOP_EXPR, t.seg_top, NULL_TREE, "PP_record_top");
-      gsi = gsi_last_bb (from);
+      gimple_seq_add_stmt (&seq, gimple_build_cond (NE_EXPR, now, above, NULL_TREE,
+						     NULL_TREE));
+      basic_block pop = guard (e, record, NE_EXPR, seq, profile_probability::even ());
+      edge to_join = single_succ_edge (pop);
+      seq = NULL;
+      gimple_seq_add_stmt (&seq, gimple_build_assign (t.seg_top, top));
+      basic_block popped = split_edge (to_join);
+      gimple_stmt_iterator gsi = gsi_start_bb (popped);
       gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
       seq = NULL;
       gimple_seq_add_stmt (&seq, gimple_build_call (t.seg_unwind, 1, above));
-      basic_block unwind = new_block_of (from, seq, join);
-      profile_probability unlikely = profile_probability::very_unlikely ();
-      branch (from, e, gimple_build_cond (NE_EXPR, now, above, NULL_TREE, NULL_TREE),
-	      unwind, join, unlikely);
-      unwind->count = from->count.apply_probability (unlikely);
-      gsi = gsi_for_stmt (ret);
-      gsi_insert_before (&gsi, gimple_build_assign (t.seg_top, top), GSI_SAME_STMT);
+      basic_block unwind = new_block_of (pop, seq, popped);
+      edge straight = single_succ_edge (pop);
+      straight->flags = EDGE_FALSE_VALUE;
+      straight->probability = unlikely.invert ();
+      make_edge (pop, unwind, EDGE_TRUE_VALUE)->probability = unlikely;
+      unwind->count = pop->count.apply_probability (unlikely);
+    }
+  set_on_entry (record, build_int_cst (u64, 0));
+}
+
+/* Each marker of cfun (emit_action's, before a call S does not inline) by
+   the push of the record, where RECORD is 0 (claimed, then filled: the
+   root's counts at address COUNTS, NPATHS of them, or its path table with
+   NPATHS 0, the thread's depth, no call under way):
+     if (record == 0)
+       { top = __pathprof_seg_top; __pathprof_seg_top = top + 1;
+	 asm volatile ("" ::: "memory");
+	 at = &records[top]; record = at; at->counts = COUNTS;
+	 at->depth/npaths = depth | NPATHS << 32; at->leave = 1; }
+   Where a marker of the root is in a loop, the push is on its entry
+   instead (once_if_in_loops).  (A copy hands the record back by its
+   return's pass, not from its push:
+   a longjmp out of a root the copy called, into code not instrumented
+   that returns to the copy, leaves that root's record in the thread's
+   word.)  */
+static void
+expand_record_pushes (const probe_target &t, tree record, tree counts, uint64_t npaths,
+		      bool copy)
+{
+  tree u32 = unsigned_type_node, u64 = counter_type ();
+  tree ptr = build_pointer_type (u64);
+  auto_vec<edge> at;
+  take_out_markers (t.record_marker, at);
+  if (!copy)
+    once_if_in_loops (at);	/* a copy's record is known after its take */
+  for (edge e : at)
+    {
+      gimple_seq seq = NULL;
+      tree top = emit_value (&seq, u32, NOP_EXPR, t.seg_top, NULL_TREE, "PP_record_top");
+      gimple_seq_add_stmt (&seq, gimple_build_assign (
+	t.seg_top, emit_value (&seq, u32, PLUS_EXPR, top, build_int_cst (u32, 1),
+			       "PP_record_top")));
+      /* The claim before the fill (a compiler barrier), so that a signal
+	 handler's root, which pushes and pops its own, takes the next
+	 slot, never this one.  */
+      vec<tree, va_gc> *clobbers = NULL;
+      vec_safe_push (clobbers, build_tree_list (NULL_TREE, build_string (7, "memory")));
+      gasm *barrier = gimple_build_asm_vec ("", NULL, NULL, clobbers, NULL);
+      gimple_asm_set_volatile (barrier, true);
+      gimple_seq_add_stmt (&seq, barrier);
+      tree word = emit_value (&seq, u32, MULT_EXPR, top, build_int_cst (u32, 3), "PP_record");
+      tree address = make_temp_ssa_name (ptr, NULL, "PP_record");
+      gimple_seq_add_stmt (&seq, gimple_build_assign (
+	address, build_fold_addr_expr (build4 (ARRAY_REF, u64, t.seg_records, word,
+					       NULL_TREE, NULL_TREE))));
+      gimple_seq_add_stmt (&seq, gimple_build_assign (
+	record, emit_value (&seq, u64, NOP_EXPR, address, NULL_TREE, "PP_record")));
+      auto field = [&] (unsigned k) {
+	return build2 (MEM_REF, u64, address, build_int_cst (ptr, 8 * k));
+      };
+      gimple_seq_add_stmt (&seq, gimple_build_assign (
+	field (1), emit_value (&seq, u64, NOP_EXPR, unshare_expr (counts), NULL_TREE,
+			       "PP_record_counts")));
+      tree depth = emit_value (&seq, u64, NOP_EXPR,
+			       emit_value (&seq, u32, NOP_EXPR, t.ip_depth, NULL_TREE,
+					   "PP_depth"),
+			       NULL_TREE, "PP_depth");
+      gimple_seq_add_stmt (&seq, gimple_build_assign (
+	field (2), emit_value (&seq, u64, BIT_IOR_EXPR, depth,
+			       build_int_cstu (u64, npaths << 32), "PP_record_depth")));
+      gimple_seq_add_stmt (&seq, gimple_build_assign (field (0), build_int_cst (u64, 1)));
+      guard (e, record, EQ_EXPR, seq, profile_probability::unlikely ());
     }
 }
 
@@ -687,18 +845,24 @@ insert_compiled_root (function_record &rec, const probe_target &t,
   own.plan = rec.compiled;
   if (record)
     make_register (&own.record, "PP_record");
+  if (!rec.copies.is_empty ())
+    make_register (&own.passed, "PP_passed");
   redirect_calls (rec);
   insert_probes (own, compiled);
   own.plan = pp_plan {};
-  if (!rec.copies.is_empty ())
-    keep_pass (t, record);
+  tree counts = NULL_TREE;
+  uint64_t npaths = own.path_table >= 0 ? 0 : rec.compiled.npaths;
   if (record)
-    keep_record (t, own.record,
-		 build_fold_addr_expr (
-		   own.path_table >= 0 ? path_table_ref (compiled, own.path_table)
-		   : value_ref (compiled, build_int_cst (integer_type_node,
-							 own.value_offset))),
-		 own.path_table >= 0 ? 0 : rec.compiled.npaths);
+    {
+      counts = build_fold_addr_expr (
+	own.path_table >= 0 ? path_table_ref (compiled, own.path_table)
+	: value_ref (compiled, build_int_cst (integer_type_node, own.value_offset)));
+      expand_record_pushes (t, own.record, counts, npaths, false);
+    }
+  if (!rec.copies.is_empty ())
+    keep_pass (t, own, record);
+  if (record)
+    start_record (t, own.record);
   insert_dispatch (rec, t, record);
 
   push_cfun (DECL_STRUCT_FUNCTION (rec.dyn->node->decl));
@@ -711,6 +875,8 @@ insert_compiled_root (function_record &rec, const probe_target &t,
 	make_register (&copy->record, "PP_record");
       redirect_calls (*copy);
       insert_probes (*copy, compiled);
+      if (record)
+	expand_record_pushes (t, copy->record, counts, npaths, true);
       pop_cfun ();
     }
 }

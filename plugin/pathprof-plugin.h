@@ -102,6 +102,10 @@ struct function_record
      entry takes it), which PP_PROBE_PATH_LEAVE stores into and a call's
      pass passes on.  */
   tree record = NULL_TREE;
+  /* The body of a compiled root with copies: the local that says whether
+     it has saved the thread's pass words, which its first
+     PP_PROBE_PATH_PASS does (compiled.cc keep_pass).  */
+  tree passed = NULL_TREE;
   ~function_record () { pp_plan_free (&plan); pp_plan_free (&compiled); delete dyn; }
 };
 
@@ -226,6 +230,10 @@ struct probe_target
   tree count_path;		/* libprof's __pathprof_count_path */
   tree flush;			/* libprof's __pathprof_flush */
   tree keyed_marker;		/* stands for a keyed count until expanded */
+  tree record_marker;		/* a compiled root's record pushed here if
+				   it is not yet (compiled.cc) */
+  tree pass_marker;		/* a compiled root's pass words saved here
+				   if they are not yet (compiled.cc) */
   tree unit;			/* the unit's registration record */
   tree trace_enter, trace_witness, trace_last, trace_land;	/* libprof's */
   /* The trace mode's markers (trace-probes.cc, "Markers").  */

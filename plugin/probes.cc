@@ -148,8 +148,12 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
       s.value = operand;
       return;
     case PP_PROBE_PATH_PASS:
+      if (rec.passed)
+	gimple_seq_add_stmt (seq, gimple_build_call (t.pass_marker, 0));
       gimple_seq_add_stmt (seq, gimple_build_assign (t.seg_pass,
 						     emit_sum (s.value, operand, seq)));
+      /* Into a copy and back, with the record's address (0 until pushed:
+	 compiled.cc, "Records").  */
       if (rec.record)
 	gimple_seq_add_stmt (seq, gimple_build_assign (
 	  t.seg_pass_record, emit_value (seq, counter_type (), NOP_EXPR, rec.record,
@@ -159,7 +163,9 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
       s.value = emit_sum (emit_value (seq, counter_type (), NOP_EXPR, t.seg_pass,
 				      NULL_TREE, "PP_path"), operand, seq);
       gimple_seq_add_stmt (seq, gimple_build_assign (path_register (s), s.value));
-      if (rec.record && p.site == PP_SITE_EDGE)	/* a copy's entry */
+      /* The record comes with the register: into a copy, and back from
+	 one, which may have pushed it (compiled.cc, "Records").  */
+      if (rec.record)
 	gimple_seq_add_stmt (seq, gimple_build_assign (
 	  rec.record, emit_value (seq, counter_type (), NOP_EXPR, t.seg_pass_record,
 				  NULL_TREE, "PP_record")));
@@ -167,7 +173,14 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
     case PP_PROBE_PATH_LEAVE:
       {
 	/* The record's first word (pathprof-abi.h struct
-	   __pathprof_seg_record's leave).  */
+	   __pathprof_seg_record's leave), the record pushed before a call
+	   where it is not yet.  */
+	if (p.site == PP_SITE_CALL_BEFORE)
+	  {
+	    if (rec.passed)
+	      gimple_seq_add_stmt (seq, gimple_build_call (t.pass_marker, 0));
+	    gimple_seq_add_stmt (seq, gimple_build_call (t.record_marker, 0));
+	  }
 	tree u64 = counter_type ();
 	tree ptr = build_pointer_type (u64);
 	tree at = emit_value (seq, ptr, NOP_EXPR,

@@ -241,6 +241,10 @@ create_unit_values (probe_target &t, uint32_t nvalues,
   t.keyed_marker = build_fn_decl ("__pathprof_keyed_count",
 				  build_function_type_list (void_type_node, u64, u64,
 							    NULL_TREE));
+  t.record_marker = build_fn_decl ("__pathprof_record_push",
+				   build_function_type_list (void_type_node, NULL_TREE));
+  t.pass_marker = build_fn_decl ("__pathprof_pass_save",
+				 build_function_type_list (void_type_node, NULL_TREE));
 
   /* The value array, and after its values the preferential slots' keys, one
      run per keyed function: a keyed path end reads the key and bumps the
