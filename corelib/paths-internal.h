@@ -32,15 +32,22 @@ pp_paths_alloc (size_t n, size_t size)
   return pp_calloc (n ? n : 1, size);
 }
 
+/* pp_paths_build_number's ways: region cuts until at most limit paths;
+   without counting the paths before them exactly where they are more than
+   2^64 (b->p->npaths_uncut NULL then: only a report prints it, from
+   pp_paths_number, and a supergraph's count in GMP is a large part of
+   numbering it at run time).  */
+enum { PP_PATHS_MAY_CUT = 1, PP_PATHS_ROUGH = 2 };
 /* Checks that g follows paths.h's conventions, then computes the roles, the DAG and
-   the numbering into a new b->p, with region cuts until at most limit paths when
-   may_cut.  Returns a pp_paths_status (ERANGE when more than limit paths remain);
-   whatever it is, pp_paths_build_free must follow.  */
+   the numbering into a new b->p, as FLAGS say.  Returns a pp_paths_status
+   (ERANGE when more than limit paths remain); whatever it is,
+   pp_paths_build_free must follow.  */
 int pp_paths_build_number (struct pp_paths_build *b, const pp_graph *g,
-			   const bool *path_end, uint64_t limit, bool may_cut);
+			   const bool *path_end, uint64_t limit, unsigned flags);
 /* The same with the graph's cuts given: CUTS (with the edges into re-entry
    targets) must break every cycle, else PP_PATHS_EGRAPH; region cuts until
-   at most limit paths, never on an edge with KEEP[e] (may be NULL).  */
+   at most limit paths, never on an edge with KEEP[e] (may be NULL); rough
+   (PP_PATHS_ROUGH).  */
 int pp_paths_build_number_given (struct pp_paths_build *b, const pp_graph *g,
 				 const bool *cuts, const bool *keep, uint64_t limit);
 /* Frees the working state, and b->p unless the caller took it (set it to NULL).  */

@@ -394,7 +394,7 @@ pp_paths_plan (const pp_graph *g, const pp_paths_options *opt, pp_paths **out)
   if (limit == 0 || limit > PP_PATHS_MAX)
     limit = PP_PATHS_MAX;
   struct pp_paths_build b;
-  int status = pp_paths_build_number (&b, g, opt->path_end, limit, true);
+  int status = pp_paths_build_number (&b, g, opt->path_end, limit, PP_PATHS_MAY_CUT);
   if (status == PP_PATHS_OK && opt->ninteresting)
     {
       b.p->ppp = pp_malloc (sizeof *b.p->ppp);

@@ -346,7 +346,7 @@ count_paths_u64 (struct pp_paths_build *b, mpz_t total, bool *fits)
    some count, so the total, is then past any limit, and the values are
    never read.  */
 static int
-count_paths (struct pp_paths_build *b, mpz_t total)
+count_paths (struct pp_paths_build *b, mpz_t total, bool exact)
 {
   pp_paths *p = b->p;
   const pp_graph *d = &p->dag;
@@ -354,6 +354,12 @@ count_paths (struct pp_paths_build *b, mpz_t total)
   int status = count_paths_u64 (b, total, &fits);
   if (status != PP_PATHS_OK || fits)
     return status;
+  if (!exact)
+    {
+      mpz_set_ui (total, 1);
+      mpz_mul_2exp (total, total, 64);	/* past any limit */
+      return PP_PATHS_OK;
+    }
   mpz_t *npaths = pp_paths_alloc (d->nnodes, sizeof *npaths);
   uint32_t *readers = pp_paths_alloc (d->nnodes, sizeof *readers);
   if (!npaths || !readers)
@@ -393,71 +399,155 @@ saturating_add (uint64_t a, uint64_t b)
   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-/* The number of paths (saturated) when every node whose count of paths from
-   ENTRY exceeds threshold has its cuttable in-edges (not from ENTRY, not
-   into EXIT) cut: the paths reaching it then end on the cuts and it starts afresh.
-   Counting forwards decides each node from final counts of its predecessors only.
-   Sets cut_here[].  */
-static uint64_t
-paths_after_cuts (const struct pp_paths_build *b, uint64_t threshold,
-		  uint64_t *prefix, bool *cut_here)
+/* What paths_after_cuts reads, per useful node in topological order (its
+   position): its predecessors' positions, each marked CUTTABLE where its
+   edge may be cut (not from ENTRY, not into EXIT, not kept), and whether a
+   cut there starts a path that was not one (FRESH); and what it computes,
+   the counts of paths from ENTRY and where it cuts.  Laid out once, so
+   that an evaluation reads one word per edge.  */
+#define CUTTABLE 0x80000000u	/* positions are below: PP_SEG_MAX_NODES and
+				   GCC's blocks are far fewer */
+struct cut_search
+{
+  uint32_t n, entry_at, exit_at;
+  uint32_t *start, *pred;
+  bool *fresh, *cut_here;
+  uint64_t *prefix;
+};
+
+static void
+cut_search_free (struct cut_search *c)
+{
+  pp_free (c->start);
+  pp_free (c->pred);
+  pp_free (c->fresh);
+  pp_free (c->cut_here);
+  pp_free (c->prefix);
+}
+
+static int
+cut_search_init (struct cut_search *c, const struct pp_paths_build *b)
 {
   const pp_paths *p = b->p;
   const pp_graph *d = &p->dag;
-  uint64_t ended = 0;
-  for (uint32_t i = 0; i < b->ntopo; i++)
+  memset (c, 0, sizeof *c);
+  c->n = b->ntopo;
+  uint32_t *at = pp_paths_alloc (d->nnodes, sizeof *at);
+  c->start = pp_paths_alloc ((size_t) c->n + 1, sizeof *c->start);
+  c->pred = pp_paths_alloc (d->nedges, sizeof *c->pred);
+  c->fresh = pp_paths_alloc (c->n, sizeof *c->fresh);
+  c->cut_here = pp_paths_alloc (c->n, sizeof *c->cut_here);
+  c->prefix = pp_paths_alloc (c->n, sizeof *c->prefix);
+  if (!at || !c->start || !c->pred || !c->fresh || !c->cut_here || !c->prefix)
+    {
+      pp_free (at);
+      cut_search_free (c);
+      return PP_PATHS_ENOMEM;
+    }
+  memset (at, 0xff, d->nnodes * sizeof *at);	/* not useful: no position */
+  for (uint32_t i = 0; i < c->n; i++)
+    at[b->topo[i]] = i;
+  c->entry_at = at[d->entry];
+  c->exit_at = at[d->exit];
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < c->n; i++)
     {
       uint32_t v = b->topo[i];
-      cut_here[v] = false;
+      c->start[i] = m;
+      c->fresh[i] = p->start_of_node[v] == PP_PATH_NONE;
       if (v == d->entry)
-	{
-	  prefix[v] = 1;
-	  continue;
-	}
-      uint64_t cuttable = 0, fixed = 0;
+	continue;
       for (uint32_t k = d->pred_start[v]; k < d->pred_start[v + 1]; k++)
 	{
 	  uint32_t e = d->pred_edges[k], s = d->edges[e].src;
-	  if (v != d->exit && s != d->entry && p->dag_kind[e] == PP_DAG_EDGE
-	      && !(b->keep && b->keep[p->dag_origin[e]]))
-	    cuttable = saturating_add (cuttable, prefix[s]);
-	  else
-	    fixed = saturating_add (fixed, prefix[s]);
+	  bool cuttable = v != d->exit && s != d->entry && p->dag_kind[e] == PP_DAG_EDGE
+			  && !(b->keep && b->keep[p->dag_origin[e]]);
+	  if (at[s] != UINT32_MAX)	/* (the DAG's edges are all on paths) */
+	    c->pred[m++] = at[s] | (cuttable ? CUTTABLE : 0);
 	}
-      if (cuttable && saturating_add (cuttable, fixed) > threshold)
-	{
-	  cut_here[v] = true;
-	  ended = saturating_add (ended, cuttable);
-	  prefix[v] = saturating_add (fixed, p->start_of_node[v] == PP_PATH_NONE);
-	}
-      else
-	prefix[v] = saturating_add (cuttable, fixed);
     }
-  return saturating_add (prefix[d->exit], ended);
+  c->start[c->n] = m;
+  pp_free (at);
+  return PP_PATHS_OK;
 }
 
-/* Cuts the function into regions of at most limit paths in all: the largest
-   threshold (halving from limit) whose cuts fit.  */
+/* The number of paths (saturated) when every node whose count of paths from
+   ENTRY exceeds threshold has its cuttable in-edges cut: the paths
+   reaching it then end on the cuts and it starts afresh.  Counting forwards
+   decides each node from final counts of its predecessors only.  Sets
+   c->cut_here[].  */
+static uint64_t
+paths_after_cuts (struct cut_search *c, uint64_t threshold)
+{
+  uint64_t ended = 0;
+  for (uint32_t i = 0; i < c->n; i++)
+    {
+      c->cut_here[i] = false;
+      if (i == c->entry_at)
+	{
+	  c->prefix[i] = 1;
+	  continue;
+	}
+      uint64_t sum[2] = { 0, 0 };	/* fixed, cuttable */
+      for (uint32_t k = c->start[i]; k < c->start[i + 1]; k++)
+	{
+	  uint32_t w = c->pred[k];
+	  sum[w >> 31] = saturating_add (sum[w >> 31], c->prefix[w & ~CUTTABLE]);
+	}
+      if (sum[1] && saturating_add (sum[1], sum[0]) > threshold)
+	{
+	  c->cut_here[i] = true;
+	  ended = saturating_add (ended, sum[1]);
+	  c->prefix[i] = saturating_add (sum[0], c->fresh[i]);
+	}
+      else
+	c->prefix[i] = saturating_add (sum[1], sum[0]);
+    }
+  return saturating_add (c->prefix[c->exit_at], ended);
+}
+
+/* Cuts the function into regions of at most limit paths in all: a
+   threshold of the halving sequence limit >> i (i = 0 .. the last, where
+   it is 1) whose cuts fit, the largest where the paths after cuts shrink
+   with the threshold, as they nearly always do: found by bisection over
+   i, from i = 0 (which most functions take) and the last (which cuts
+   everything it can, and is taken even if its cuts do not fit), so that
+   a supergraph whose threshold is far down evaluates about eight
+   thresholds, not each in turn.  Where the paths do not shrink, a
+   threshold whose cuts fit is still taken, never one whose cuts do not.  */
 static int
 cut_regions (struct pp_paths_build *b, uint64_t limit)
 {
   pp_paths *p = b->p;
   const pp_graph *d = &p->dag;
-  uint64_t *prefix = pp_paths_alloc (d->nnodes, sizeof *prefix);
-  bool *cut_here = pp_paths_alloc (d->nnodes, sizeof *cut_here);
-  if (!prefix || !cut_here)
+  struct cut_search c;
+  if (cut_search_init (&c, b) != PP_PATHS_OK)
+    return PP_PATHS_ENOMEM;
+  uint32_t last = 0;
+  while (limit >> last > 1)
+    last++;
+  /* cut_here is left by the last evaluation: good's, once it ends.  */
+  uint32_t good = 0, at = 0;
+  if (paths_after_cuts (&c, limit) > limit && last > 0)
     {
-      pp_free (prefix);
-      pp_free (cut_here);
-      return PP_PATHS_ENOMEM;
+      uint32_t bad = 0;
+      good = at = last;
+      if (paths_after_cuts (&c, limit >> last) <= limit)
+	while (good - bad > 1)
+	  {
+	    at = (good + bad) / 2;
+	    if (paths_after_cuts (&c, limit >> at) <= limit)
+	      good = at;
+	    else
+	      bad = at;
+	  }
+      if (at != good)
+	paths_after_cuts (&c, limit >> good);
     }
-  uint64_t threshold = limit;
-  while (paths_after_cuts (b, threshold, prefix, cut_here) > limit && threshold > 1)
-    threshold /= 2;
   for (uint32_t i = 0; i < b->ntopo; i++)
     {
       uint32_t v = b->topo[i];
-      if (!cut_here[v])
+      if (!c.cut_here[i])
 	continue;
       for (uint32_t k = d->pred_start[v]; k < d->pred_start[v + 1]; k++)
 	{
@@ -471,8 +561,7 @@ cut_regions (struct pp_paths_build *b, uint64_t limit)
 	}
       b->head[v] = true;
     }
-  pp_free (prefix);
-  pp_free (cut_here);
+  cut_search_free (&c);
   return build_dag (b);
 }
 
@@ -496,10 +585,11 @@ acyclic (const struct pp_paths_build *b)
   return b->ntopo == n;
 }
 
-/* Roles, DAG, numbering; with may_cut, region cuts until at most limit paths.  */
+/* Roles, DAG, numbering; region cuts and the count before them as FLAGS
+   say (pp_paths_build_number).  */
 static int
 number_paths (struct pp_paths_build *b, const bool *path_end, uint64_t limit,
-	      bool may_cut)
+	      unsigned flags)
 {
   pp_paths *p = b->p;
   bool *reach = pp_paths_alloc (b->g->nnodes, sizeof *reach);
@@ -523,18 +613,19 @@ number_paths (struct pp_paths_build *b, const bool *path_end, uint64_t limit,
   mpz_init (total);
   mpz_init (max);
   mpz_import (max, 1, -1, sizeof limit, 0, 0, &limit);
-  status = count_paths (b, total);
-  if (status == PP_PATHS_OK)
+  bool exact = !(flags & PP_PATHS_ROUGH);
+  status = count_paths (b, total, exact);
+  if (status == PP_PATHS_OK && (exact || mpz_sizeinbase (total, 2) <= 64))
     {
       p->npaths_uncut = decimal (total);
       if (!p->npaths_uncut)
 	status = PP_PATHS_ENOMEM;
     }
-  if (status == PP_PATHS_OK && may_cut && mpz_cmp (total, max) > 0)
+  if (status == PP_PATHS_OK && (flags & PP_PATHS_MAY_CUT) && mpz_cmp (total, max) > 0)
     {
       status = cut_regions (b, limit);
       if (status == PP_PATHS_OK)
-	status = count_paths (b, total);
+	status = count_paths (b, total, false);
     }
   if (status == PP_PATHS_OK && mpz_cmp (total, max) > 0)
     status = PP_PATHS_ERANGE;
@@ -566,7 +657,7 @@ new_paths (const pp_graph *g)
 
 static int
 build_number (struct pp_paths_build *b, const pp_graph *g, const bool *path_end,
-	      uint64_t limit, bool may_cut)
+	      uint64_t limit, unsigned flags)
 {
   if (!follows_conventions (g))
     return PP_PATHS_EGRAPH;
@@ -578,15 +669,15 @@ build_number (struct pp_paths_build *b, const pp_graph *g, const bool *path_end,
   b->topo = pp_paths_alloc (g->nnodes, sizeof *b->topo);
   if (!b->p || !b->reentry || !b->useful || !b->head || !b->topo)
     return PP_PATHS_ENOMEM;
-  return number_paths (b, path_end, limit, may_cut);
+  return number_paths (b, path_end, limit, flags);
 }
 
 int
 pp_paths_build_number (struct pp_paths_build *b, const pp_graph *g,
-		       const bool *path_end, uint64_t limit, bool may_cut)
+		       const bool *path_end, uint64_t limit, unsigned flags)
 {
   memset (b, 0, sizeof *b);
-  return build_number (b, g, path_end, limit, may_cut);
+  return build_number (b, g, path_end, limit, flags);
 }
 
 int
@@ -596,7 +687,7 @@ pp_paths_build_number_given (struct pp_paths_build *b, const pp_graph *g,
   memset (b, 0, sizeof *b);
   b->given = true;
   b->keep = keep;
-  return build_number (b, g, cuts, limit, true);
+  return build_number (b, g, cuts, limit, PP_PATHS_MAY_CUT | PP_PATHS_ROUGH);
 }
 
 void
@@ -614,7 +705,7 @@ int
 pp_paths_number (const pp_graph *g, const bool *path_end, pp_paths **out)
 {
   struct pp_paths_build b;
-  int status = pp_paths_build_number (&b, g, path_end, PP_PATHS_MAX, false);
+  int status = pp_paths_build_number (&b, g, path_end, PP_PATHS_MAX, 0);
   *out = NULL;
   if (status == PP_PATHS_OK)
     {

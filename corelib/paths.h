@@ -137,7 +137,9 @@ typedef struct pp_paths
   pp_path_action *action;	/* pp_paths_plan only, else NULL */
 
   uint64_t npaths;		/* path numbers are 0 .. npaths-1 */
-  char *npaths_uncut;		/* decimal: the number of paths before region cuts */
+  char *npaths_uncut;		/* decimal: the number of paths before region
+				   cuts (NULL where a supergraph's numbering
+				   left it uncounted: paths-internal.h) */
   uint32_t max_path_edges;	/* room pp_paths_decode needs in pp_path.edges */
 
   /* The DAG (read-only): nodes are the original ones; only edges on some

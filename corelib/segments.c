@@ -426,7 +426,8 @@ pp_seg_number_max (const pp_seg_graph *s, uint64_t max_paths, pp_paths **out)
       pp_free (keep);
     }
   else
-    status = pp_paths_build_number (&b, &s->g, NULL, max_paths, true);
+    status = pp_paths_build_number (&b, &s->g, NULL, max_paths,
+				    PP_PATHS_MAY_CUT | PP_PATHS_ROUGH);
   if (status == PP_PATHS_OK)
     {
       *out = b.p;

@@ -17,8 +17,9 @@
 #include "profile.h"
 
 #define MAGIC "PPNUMBR1"
-#define FORMAT 4u		/* 3: record_sum in eight lanes; 4: no region
-			   cut into a leave (segments.c) */
+#define FORMAT 5u		/* 3: record_sum in eight lanes; 4: no region
+			   cut into a leave (segments.c); 5: the region
+			   cuts' threshold bisected (paths.c) */
 #define MAX_FILE ((off_t) 1 << 32)	/* read no more (SQLite's: 8 MB) */
 
 struct head

@@ -73,13 +73,19 @@ pp_ip_manifest_decode (const unsigned char *buf, size_t len, pp_ip_manifest *m,
 		"supported (expected %u)", version, PP_IP_MANIFEST_VERSION);
       return -1;
     }
-  if (version < 4 && len >= 12 && get32 (buf + 8) == PP_IP_SEGMENTS)
+  if (version < 5 && len >= 12 && get32 (buf + 8) == PP_IP_SEGMENTS)
     {
+      /* What the numbering did before the first version that changed it
+	 after this one.  */
+      static const char *const before[] = {
+	"cut where a walk of each supergraph found loops",
+	"region cuts into the leaves of calls that may not return",
+	"region cuts where a search of every threshold put them",
+      };
+      uint32_t next = version < 3 ? 3 : version + 1;
       snprintf (err, errlen, "its segments are numbered as pathprof did before "
 		"version %u of program records (%s): run the program again "
-		"into a new profile file to count them", version < 3 ? 3 : 4,
-		version < 3 ? "cut where a walk of each supergraph found loops"
-		: "region cuts into the leaves of calls that may not return");
+		"into a new profile file to count them", next, before[next - 3]);
       return -1;
     }
   size_t pos = version == 1 ? 16 : 20;

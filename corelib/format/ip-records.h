@@ -27,9 +27,11 @@ extern "C" {
    a profile file never meet; its values are the paths counted and the
    paths lost (not named by a number: see libprof/ctx-runtime.c).  */
 #define PP_IP_MANIFEST_MAGIC 0x50495050u	/* "PPIP" */
-#define PP_IP_MANIFEST_VERSION 4u	/* 2: the depth; 3: segments cut at
+#define PP_IP_MANIFEST_VERSION 5u	/* 2: the depth; 3: segments cut at
 					   each procedure's own backedges; 4:
-					   no region cut into a leave */
+					   no region cut into a leave; 5: the
+					   region cuts' threshold bisected
+					   (paths.c cut_regions) */
 
 enum pp_ip_kind
 {

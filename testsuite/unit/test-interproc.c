@@ -946,6 +946,13 @@ check_record_open (struct unit_property *opened)
   unit_check (opened, rc == -1 && !member && strstr (err, "'program'")
 	      && strstr (err, "before version 4") && strstr (err, "run the program again"),
 	      "version 3 segments: %d '%s'", rc, err);
+  /* And before version 5 (the region cuts' threshold bisected).  */
+  buf[4] = 4;
+  rc = pp_ip_record_open (&profile, &units[1], &got, &member, err, sizeof err);
+  unit_check (opened, rc == -1 && !member && strstr (err, "before version 5")
+	      && strstr (err, "search of every threshold"),
+	      "version 4 segments: %d '%s'", rc, err);
+  buf[4] = 3;
   buf[8] = PP_IP_CONTEXT;
   buf[12] = 0;			/* depth 0 */
   rc = pp_ip_record_open (&profile, &units[1], &got, &member, err, sizeof err);
