@@ -379,16 +379,14 @@ PP_EXPORT __thread uint64_t __pathprof_ip_caller
 PP_EXPORT __thread uint32_t __pathprof_ip_depth
   PP_TLS_MODEL;
 /* Compiled roots with copies: the register a call passes to the copy it
-   enters and back (corelib/format/probes.h, PP_PROBE_PATH_PASS); only the
-   code reads and writes it.  */
-PP_EXPORT __thread uint64_t __pathprof_seg_pass
+   enters and back, with the root's record (corelib/format/probes.h,
+   PP_PROBE_PATH_PASS); only the code reads and writes them.  */
+PP_EXPORT __thread struct __pathprof_seg_pass_words __pathprof_seg_pass
   PP_TLS_MODEL;
 /* Compiled roots' records (pathprof-abi.h, "Records" below).  */
 PP_EXPORT __thread struct __pathprof_seg_record
   __pathprof_seg_records[PATHPROF_SEG_RECORDS] PP_TLS_MODEL;
 PP_EXPORT __thread uint32_t __pathprof_seg_top
-  PP_TLS_MODEL;
-PP_EXPORT __thread uint64_t __pathprof_seg_pass_record
   PP_TLS_MODEL;
 
 /* Zeros: the values and the calls' words of the dummy and of a root

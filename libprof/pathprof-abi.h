@@ -350,9 +350,16 @@ extern __thread uint64_t __pathprof_ip_caller;
    initial-exec TLS, as __pathprof_ip_caller).  */
 extern __thread uint32_t __pathprof_ip_depth;
 /* Compiled roots with copies: the segment's register on its way into a
-   call's copy and back (corelib/format/probes.h, PP_PROBE_PATH_PASS;
-   initial-exec TLS, as __pathprof_ip_caller).  */
-extern __thread uint64_t __pathprof_seg_pass;
+   call's copy and back (corelib/format/probes.h, PP_PROBE_PATH_PASS), and
+   the address of the root's record with it (below); one variable, so that
+   the code finds both words from one thread offset (initial-exec TLS, as
+   __pathprof_ip_caller).  */
+struct __pathprof_seg_pass_words
+{
+  uint64_t r;
+  uint64_t record;		/* struct __pathprof_seg_record *, or 0 */
+};
+extern __thread struct __pathprof_seg_pass_words __pathprof_seg_pass;
 
 /* Compiled roots whose supergraph does not inline every call (a summary
    call, a call through a pointer): the activation keeps a record in the
@@ -362,7 +369,7 @@ extern __thread uint64_t __pathprof_seg_pass;
    its first such call, in the root's body or a copy's (claims
    __pathprof_seg_top, then fills it: counts, depth and npaths, leave 1),
    passes its address (0 until pushed) into its copies and back with the
-   register (__pathprof_seg_pass_record), stores the leave before each
+   register (__pathprof_seg_pass.record), stores the leave before each
    call S does not inline (corelib/format/probes.h PP_PROBE_PATH_LEAVE)
    and 1 after, and where it was pushed pops it before the root returns,
    calling __pathprof_seg_unwind first where records above its own are
@@ -383,7 +390,6 @@ struct __pathprof_seg_record
 extern __thread struct __pathprof_seg_record
   __pathprof_seg_records[PATHPROF_SEG_RECORDS];
 extern __thread uint32_t __pathprof_seg_top;
-extern __thread uint64_t __pathprof_seg_pass_record;
 /* Ends (counts) the thread's records at TOP and above, and makes TOP the
    stack's top.  */
 void __pathprof_seg_unwind (uint32_t top);

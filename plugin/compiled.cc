@@ -688,10 +688,11 @@ keep_pass (const probe_target &t, const function_record &rec, bool record)
     {
       gimple_seq seq = NULL;
       gimple_seq_add_stmt (&seq, gimple_build_assign (
-	saved, emit_value (&seq, u64, NOP_EXPR, t.seg_pass, NULL_TREE, "PP_pass")));
+	saved, emit_value (&seq, u64, NOP_EXPR, seg_pass_word (t, false), NULL_TREE,
+			   "PP_pass")));
       if (record)
 	gimple_seq_add_stmt (&seq, gimple_build_assign (
-	  saved_record, emit_value (&seq, u64, NOP_EXPR, t.seg_pass_record, NULL_TREE,
+	  saved_record, emit_value (&seq, u64, NOP_EXPR, seg_pass_word (t, true), NULL_TREE,
 				    "PP_pass_record")));
       gimple_seq_add_stmt (&seq, gimple_build_assign (rec.passed, build_int_cst (u64, 1)));
       guard (e, rec.passed, EQ_EXPR, seq, profile_probability::unlikely ());
@@ -702,10 +703,11 @@ keep_pass (const probe_target &t, const function_record &rec, bool record)
     {
       gimple_seq seq = NULL;
       gimple_seq_add_stmt (&seq, gimple_build_assign (
-	t.seg_pass, emit_value (&seq, u64, NOP_EXPR, saved, NULL_TREE, "PP_pass")));
+	seg_pass_word (t, false),
+	emit_value (&seq, u64, NOP_EXPR, saved, NULL_TREE, "PP_pass")));
       if (record)
 	gimple_seq_add_stmt (&seq, gimple_build_assign (
-	  t.seg_pass_record, emit_value (&seq, u64, NOP_EXPR, saved_record, NULL_TREE,
+	  seg_pass_word (t, true), emit_value (&seq, u64, NOP_EXPR, saved_record, NULL_TREE,
 					 "PP_pass_record")));
       guard (e, rec.passed, NE_EXPR, seq, profile_probability::even ());
     }

@@ -185,6 +185,13 @@ insert_on_normal_edge (basic_block bb, gimple_seq seq)
   return false;
 }
 
+tree
+seg_pass_word (const probe_target &t, bool record)
+{
+  tree field = record ? t.seg_pass_record : t.seg_pass_r;
+  return build3 (COMPONENT_REF, TREE_TYPE (field), t.seg_pass, field, NULL_TREE);
+}
+
 /* A new block after AFTER, in AFTER's loop.  */
 basic_block
 new_block (basic_block after)

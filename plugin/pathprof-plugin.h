@@ -253,11 +253,13 @@ struct probe_target
      values of their probe_target) and its table of compiled roots.  */
   tree unit_ip_first, seg_continues, compiled_counts, compiled_roots;
   tree unit_ip_alone;		/* the unit record's ip_alone field */
-  tree seg_pass;		/* libprof's __pathprof_seg_pass (TLS) */
+  /* libprof's __pathprof_seg_pass (TLS) and its fields r and record
+     (seg_pass_word builds each access).  */
+  tree seg_pass, seg_pass_r, seg_pass_record;
   /* Compiled roots' records (pathprof-abi.h): libprof's TLS
      __pathprof_seg_records (as words), __pathprof_seg_top and
-     __pathprof_seg_pass_record, and __pathprof_seg_unwind.  */
-  tree seg_records, seg_top, seg_pass_record, seg_unwind;
+     __pathprof_seg_unwind.  */
+  tree seg_records, seg_top, seg_unwind;
   unsigned ncompiled;
   tree tls_buf, tls_cursor, tls_limit;	/* its fields */
   tree tls_state, tls_expect, tls_gen;

@@ -150,24 +150,25 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
     case PP_PROBE_PATH_PASS:
       if (rec.passed)
 	gimple_seq_add_stmt (seq, gimple_build_call (t.pass_marker, 0));
-      gimple_seq_add_stmt (seq, gimple_build_assign (t.seg_pass,
+      gimple_seq_add_stmt (seq, gimple_build_assign (seg_pass_word (t, false),
 						     emit_sum (s.value, operand, seq)));
       /* Into a copy and back, with the record's address (0 until pushed:
 	 compiled.cc, "Records").  */
       if (rec.record)
 	gimple_seq_add_stmt (seq, gimple_build_assign (
-	  t.seg_pass_record, emit_value (seq, counter_type (), NOP_EXPR, rec.record,
+	  seg_pass_word (t, true), emit_value (seq, counter_type (), NOP_EXPR, rec.record,
 					 NULL_TREE, "PP_record")));
       return;
     case PP_PROBE_PATH_TAKE:
-      s.value = emit_sum (emit_value (seq, counter_type (), NOP_EXPR, t.seg_pass,
-				      NULL_TREE, "PP_path"), operand, seq);
+      s.value = emit_sum (emit_value (seq, counter_type (), NOP_EXPR,
+				      seg_pass_word (t, false), NULL_TREE, "PP_path"),
+			  operand, seq);
       gimple_seq_add_stmt (seq, gimple_build_assign (path_register (s), s.value));
       /* The record comes with the register: into a copy, and back from
 	 one, which may have pushed it (compiled.cc, "Records").  */
       if (rec.record)
 	gimple_seq_add_stmt (seq, gimple_build_assign (
-	  rec.record, emit_value (seq, counter_type (), NOP_EXPR, t.seg_pass_record,
+	  rec.record, emit_value (seq, counter_type (), NOP_EXPR, seg_pass_word (t, true),
 				  NULL_TREE, "PP_record")));
       return;
     case PP_PROBE_PATH_LEAVE:

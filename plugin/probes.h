@@ -79,6 +79,9 @@ void insert_on_edge_first (edge e, gimple_seq seq);
 bool insert_on_normal_edge (basic_block bb, gimple_seq seq);
 /* A new block after AFTER, in AFTER's loop.  */
 basic_block new_block (basic_block after);
+/* A new reference to __pathprof_seg_pass's register word, or its record's
+   word where RECORD.  */
+tree seg_pass_word (const probe_target &t, bool record);
 /* A conditional jump at the end of FROM: COND true to YES, else NO.  */
 void branch (basic_block from, edge e, gimple *cond, basic_block yes, basic_block no,
 	     profile_probability likely);

@@ -210,11 +210,15 @@ declare_ip_runtime (probe_target &t)
 							     ptr_type_node, u32, cptr,
 							     NULL_TREE));
   t.ip_caller = libprof_tls ("__pathprof_ip_caller", u64);
-  t.seg_pass = libprof_tls ("__pathprof_seg_pass", u64);
+  tree pass_type = make_node (RECORD_TYPE);
+  tree pass_fields = NULL_TREE;
+  t.seg_pass_r = build_field (u64, "r", &pass_fields);
+  t.seg_pass_record = build_field (u64, "record", &pass_fields);
+  finish_builtin_struct (pass_type, "__pathprof_seg_pass_words", pass_fields, NULL_TREE);
+  t.seg_pass = libprof_tls ("__pathprof_seg_pass", pass_type);
   t.seg_records = libprof_tls ("__pathprof_seg_records",
 			       build_array_type_nelts (u64, 3 * PATHPROF_SEG_RECORDS));
   t.seg_top = libprof_tls ("__pathprof_seg_top", u32);
-  t.seg_pass_record = libprof_tls ("__pathprof_seg_pass_record", u64);
   t.seg_unwind = build_fn_decl ("__pathprof_seg_unwind",
 				build_function_type_list (void_type_node, u32, NULL_TREE));
   t.ip_depth = libprof_tls ("__pathprof_ip_depth", u32);

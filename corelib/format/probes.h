@@ -72,8 +72,8 @@
    it after the call (PP_SITE_CALL_AFTER).  Where S does not inline a call
    (a summary call, a call through a pointer), the root's activation keeps a
    record in libprof's thread stack (pathprof-abi.h __pathprof_seg_records,
-   pushed and popped by the plugin around the root's body, its address
-   passed to the copies with the register in __pathprof_seg_pass_record):
+   pushed before the first such call and popped by the root, its address
+   passed to the copies with the register in __pathprof_seg_pass.record):
    before the call, PP_PROBE_PATH_LEAVE stores the number the segment ends
    with if the call never returns (the process ends in it, a longjmp passes
    it; libprof counts it then), after it a 1 (no call under way: such a
