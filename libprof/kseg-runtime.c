@@ -50,7 +50,7 @@
    probe: segments end there in every copy but for region cuts), a cut
    ends the segment in place where its number has a place
    (__pathprof_ip_place): in its start's array, when the segments from
-   that start are few (at most ks.dense_max; a start's numbers are
+   that start are few (at most ks.p.dense_max; a start's numbers are
    consecutive in Ball-Larus numbering, so the array is indexed by the
    number less the start's first); in the root's preferential slots, when
    q names the slot whose key is the number; or in the root's hashed
@@ -146,7 +146,7 @@
 /* Where a segment starts (an S node): the registers' values there (r
    NOSTART: no segment starts there), its first segment's number, and the
    array that counts the segments from there when they are few (at most
-   ks.dense_max; size 0: none).  Their numbers are first .. first + size - 1
+   ks.p.dense_max; size 0: none).  Their numbers are first .. first + size - 1
    (a Ball-Larus start's paths are numbered consecutively), counts[n - first]
    counts number n (counts holds the array's address, as the registers
    do).  */
@@ -302,23 +302,19 @@ static const struct start no_start = { .r = NOSTART };
 
 static struct
 {
+  /* The program as pp_kseg_init was given it (kseg-runtime.h): its units
+     (p.units in the program's order, or NULL), procedures, depth, dense_max
+     (starts of at most this many segments count them in an array),
+     hashed (a root's first table of hashed places), the lock, and the
+     functions that make the layout (p.layout) and decode the units' notes
+     when first asked (p.notes; NULL: they cannot be).  */
+  pp_kseg_program p;
   /* The layout, NULL until the first root libprof numbers runs (atomic:
      enter_slow makes it, under lock), which every activation is below.  */
   const pp_ip_layout *layout;
-  const pp_ip_layout *(*make_layout) (void);
   bool layout_tried;		/* under lock */
-  const pp_unit_notes *(*notes) (void);	/* the units', decoded when first
-					   asked (NULL: they cannot be) */
-  uint32_t nunits, nprocs;
-  const uint32_t *first_proc;		/* per unit */
-  struct __pathprof_unit *const *units;	/* in the program's order, or NULL */
-  uint32_t depth;
-  uint64_t dense_max;		/* starts of at most this many segments
-				   count them in an array */
-  uint64_t hashed;		/* a root's first table of hashed places */
   uint32_t stride;		/* words per edge in the values: 4 when the
 				   units are preferential (q), else 2 */
-  pthread_mutex_t *lock;
   uint64_t *cfg_checksum;	/* per procedure, once a root with
 				   interesting segments is numbered */
   struct root **roots;		/* per procedure; built once (atomic) */
@@ -448,7 +444,7 @@ free_root (struct root *R)
 static const pp_function_notes *
 proc_notes (uint32_t p, const pp_unit_notes **unit)
 {
-  const pp_unit_notes *all = ks.notes ();
+  const pp_unit_notes *all = ks.p.notes ();
   if (!all)
     return NULL;
   uint32_t u = pp_ip_layout_unit_of (ks.layout, p);
@@ -481,7 +477,7 @@ make_actions (struct build *B, uint32_t p)
   if (m && m->preferential && fn->ninteresting)
     {
       if (!ks.cfg_checksum
-	  && !(ks.cfg_checksum = pp_ip_layout_cfg_checksums (ks.layout, ks.notes ())))
+	  && !(ks.cfg_checksum = pp_ip_layout_cfg_checksums (ks.layout, ks.p.notes ())))
 	return -1;
       int rc;
       if (pp_seg_checksum (&B->s, ks.cfg_checksum) != fn->seg_checksum)
@@ -586,19 +582,19 @@ make_values (struct build *B)
   /* Arrays for the starts of few segments, the fewest first (inner loops),
      at most DENSE_BUDGET dense_max counts a root.  */
   uint64_t total = 0;
-  for (uint64_t few = ks.dense_max < 64 ? ks.dense_max : 64;; few = ks.dense_max)
+  for (uint64_t few = ks.p.dense_max < 64 ? ks.p.dense_max : 64;; few = ks.p.dense_max)
     {
       for (uint32_t v = 0; v < g->nnodes; v++)
 	{
 	  struct start *st = &B->starts[v];
 	  if (st->r != NOSTART && !st->size && np[v] && np[v] <= few
-	      && total + np[v] <= DENSE_BUDGET * ks.dense_max)
+	      && total + np[v] <= DENSE_BUDGET * ks.p.dense_max)
 	    {
 	      st->size = np[v];
 	      total += np[v];
 	    }
 	}
-      if (few >= ks.dense_max)
+      if (few >= ks.p.dense_max)
 	break;
     }
   pp_free (np);
@@ -890,7 +886,7 @@ adopt (unsigned char *block, size_t len, uint32_t p, bool packed)
     goto fail;
   memcpy (&R->h, block, sizeof R->h);
   struct root sizes = { .h = R->h };
-  if (R->h.span > MAX_SLOTS || R->h.ncounts > DENSE_BUDGET * ks.dense_max
+  if (R->h.span > MAX_SLOTS || R->h.ncounts > DENSE_BUDGET * ks.p.dense_max
       || lay_out (&sizes, NULL) != len)
     goto fail;
   R->block = block;
@@ -959,7 +955,7 @@ static int
 number_root (uint32_t p, unsigned char **block, size_t *len)
 {
   struct build B = { 0 };
-  int rc = pp_seg_build_numbered (&ks.layout->prog, p, ks.depth, &B.s, &B.p);
+  int rc = pp_seg_build_numbered (&ks.layout->prog, p, ks.p.depth, &B.s, &B.p);
   if (rc == PP_SEG_OK
       && (make_actions (&B, p) || make_values (&B) || make_call_rows (&B)
 	  || !(*block = pack (&B, p, len))))
@@ -976,7 +972,7 @@ root_of (uint32_t p)
   struct root *R = __atomic_load_n (&ks.roots[p], __ATOMIC_ACQUIRE);
   if (R)
     return R;
-  pthread_mutex_lock (ks.lock);
+  pthread_mutex_lock (ks.p.lock);
   R = ks.roots[p];
   if (!R && !ks.tried[p])
     {
@@ -1006,7 +1002,7 @@ root_of (uint32_t p)
 	}
       pp_gmp_leave ();
     }
-  pthread_mutex_unlock (ks.lock);
+  pthread_mutex_unlock (ks.p.lock);
   return R;
 }
 
@@ -1021,46 +1017,37 @@ stride_of (uint32_t mode)
 int
 pp_kseg_init (const pp_kseg_program *P)
 {
-  ks.units = P->units;
-  ks.nunits = P->nunits;
-  ks.nprocs = P->nprocs;
-  ks.first_proc = P->first_proc;
+  ks.p = *P;
   ks.layout = NULL;
-  ks.make_layout = P->layout;
-  ks.notes = P->notes;
-  ks.depth = P->depth;
-  ks.dense_max = P->dense_max;
-  ks.hashed = P->hashed;
   ks.stride = stride_of (P->mode);
-  ks.lock = P->lock;
-  ks.roots = pp_calloc (ks.nprocs + 1, sizeof *ks.roots);
-  ks.tried = pp_calloc (ks.nprocs + 1, sizeof *ks.tried);
+  ks.roots = pp_calloc (ks.p.nprocs + 1, sizeof *ks.roots);
+  ks.tried = pp_calloc (ks.p.nprocs + 1, sizeof *ks.tried);
   return ks.roots && ks.tried ? 0 : -1;
 }
 
 /* The layout, made now if this is the first root libprof numbers
-   (ks.make_layout, under the lock); NULL when it cannot be (said).  */
+   (ks.p.layout, under the lock); NULL when it cannot be (said).  */
 static const pp_ip_layout *
 need_layout (void)
 {
   const pp_ip_layout *l = __atomic_load_n (&ks.layout, __ATOMIC_ACQUIRE);
   if (__builtin_expect (l != NULL, 1))
     return l;
-  pthread_mutex_lock (ks.lock);
+  pthread_mutex_lock (ks.p.lock);
   if (!(l = ks.layout) && !ks.layout_tried)
     {
       ks.layout_tried = true;
-      l = ks.make_layout ();
+      l = ks.p.layout ();
       __atomic_store_n (&ks.layout, l, __ATOMIC_RELEASE);
     }
-  pthread_mutex_unlock (ks.lock);
+  pthread_mutex_unlock (ks.p.lock);
   return l;
 }
 
 void
 pp_kseg_free (void)
 {
-  for (uint32_t p = 0; ks.roots && p < ks.nprocs; p++)
+  for (uint32_t p = 0; ks.roots && p < ks.p.nprocs; p++)
     free_root (ks.roots[p]);
   pp_free (ks.roots);
   pp_free (ks.tried);
@@ -1109,7 +1096,7 @@ pp_kseg_save_cache (void)
   uint32_t numbered = __atomic_load_n (&ks.numbered, __ATOMIC_ACQUIRE);
   if (!ks.cache.path || numbered == ks.saved)
     return 0;
-  uint32_t n = ks.nprocs, nrec = 0;
+  uint32_t n = ks.p.nprocs, nrec = 0;
   pp_ncache_record *rec = pp_calloc ((size_t) n + 2, sizeof *rec);
   if (!rec)
     return -1;
@@ -1192,11 +1179,11 @@ static void
 each_compiled (void (*fn) (const struct __pathprof_unit *,
 			   const struct __pathprof_compiled_root *, uint32_t))
 {
-  for (uint32_t u = 0; ks.units && u < ks.nunits; u++)
+  for (uint32_t u = 0; ks.p.units && u < ks.p.nunits; u++)
     {
-      const struct __pathprof_unit *U = ks.units[u];
-      uint32_t first = ks.first_proc[u];
-      uint32_t end = u + 1 < ks.nunits ? ks.first_proc[u + 1] : ks.nprocs;
+      const struct __pathprof_unit *U = ks.p.units[u];
+      uint32_t first = ks.p.first_proc[u];
+      uint32_t end = u + 1 < ks.p.nunits ? ks.p.first_proc[u + 1] : ks.p.nprocs;
       for (uint32_t i = 0; i < U->ncompiled; i++)
 	if (U->compiled[i].function < end - first
 	    && (!U->compiled[i].table || U->compiled[i].table <= U->ntables))
@@ -1236,7 +1223,7 @@ void
 pp_kseg_flush_slots (void)
 {
   each_compiled (flush_compiled);
-  for (uint32_t p = 0; ks.roots && p < ks.nprocs; p++)
+  for (uint32_t p = 0; ks.roots && p < ks.p.nprocs; p++)
     {
       struct root *R = __atomic_load_n (&ks.roots[p], __ATOMIC_ACQUIRE);
       if (R)
@@ -1255,7 +1242,7 @@ void
 pp_kseg_reset_slots (void)
 {
   each_compiled (zero_compiled);
-  for (uint32_t p = 0; ks.roots && p < ks.nprocs; p++)
+  for (uint32_t p = 0; ks.roots && p < ks.p.nprocs; p++)
     {
       struct root *R = __atomic_load_n (&ks.roots[p], __ATOMIC_ACQUIRE);
       if (R)
@@ -1384,7 +1371,7 @@ count_hashed (struct act *ra, uint64_t num)
   /* The counts are run-time state of the root, as its arrays'.  */
   struct root *R = (struct root *) ra->R;
   struct hashed *H = hashed_of (R);
-  if (!H && (!ks.hashed || !(H = new_hashed (R, NULL, ks.hashed))))
+  if (!H && (!ks.p.hashed || !(H = new_hashed (R, NULL, ks.p.hashed))))
     return false;
   for (int tries = 0; tries < 2; tries++)
     {
