@@ -415,6 +415,17 @@ struct cut_search
   uint64_t *prefix;
 };
 
+/* May DAG edge E into node V be a region cut: not from ENTRY, not into
+   EXIT, an edge of the graph (not a start or an end), not kept?  */
+static bool
+cuttable_edge (const struct pp_paths_build *b, uint32_t v, uint32_t e)
+{
+  const pp_paths *p = b->p;
+  const pp_graph *d = &p->dag;
+  return v != d->exit && d->edges[e].src != d->entry && p->dag_kind[e] == PP_DAG_EDGE
+	 && !(b->keep && b->keep[p->dag_origin[e]]);
+}
+
 static void
 cut_search_free (struct cut_search *c)
 {
@@ -460,10 +471,8 @@ cut_search_init (struct cut_search *c, const struct pp_paths_build *b)
       for (uint32_t k = d->pred_start[v]; k < d->pred_start[v + 1]; k++)
 	{
 	  uint32_t e = d->pred_edges[k], s = d->edges[e].src;
-	  bool cuttable = v != d->exit && s != d->entry && p->dag_kind[e] == PP_DAG_EDGE
-			  && !(b->keep && b->keep[p->dag_origin[e]]);
 	  if (at[s] != UINT32_MAX)	/* (the DAG's edges are all on paths) */
-	    c->pred[m++] = at[s] | (cuttable ? CUTTABLE : 0);
+	    c->pred[m++] = at[s] | (cuttable_edge (b, v, e) ? CUTTABLE : 0);
 	}
     }
   c->start[c->n] = m;
@@ -552,8 +561,7 @@ cut_regions (struct pp_paths_build *b, uint64_t limit)
       for (uint32_t k = d->pred_start[v]; k < d->pred_start[v + 1]; k++)
 	{
 	  uint32_t e = d->pred_edges[k];
-	  if (d->edges[e].src == d->entry || p->dag_kind[e] != PP_DAG_EDGE
-	      || (b->keep && b->keep[p->dag_origin[e]]))
+	  if (!cuttable_edge (b, v, e))
 	    continue;
 	  p->role[p->dag_origin[e]] = PP_PATH_ROLE_CUT;
 	  p->path_end[p->dag_origin[e]] = true;

@@ -185,6 +185,8 @@ insert_on_normal_edge (basic_block bb, gimple_seq seq)
   return false;
 }
 
+/* A new COMPONENT_REF of __pathprof_seg_pass's r (or record) word: each
+   statement needs its own.  */
 tree
 seg_pass_word (const probe_target &t, bool record)
 {
