@@ -53,6 +53,7 @@ static struct unit_property
   prop_hand = { .name = "paths: hand-checked graphs (loops, self loops, noreturn, setjmp, a count pulled up)" },
   prop_regions_small = { .name = "regions: small limits give exact dense numbering within the limit" },
   prop_regions_range = { .name = "regions: ERANGE only when cutting every edge still exceeds the limit" },
+  prop_threshold = { .name = "regions: the bisection cuts as the one-by-one search over limit >> i would (the first threshold whose cuts fit, where paths shrink with it)" },
   prop_given = { .name = "given cuts: the backedges given, region cuts only where allowed, every number one path (enumeration)" },
   prop_diamonds = { .name = "regions: 70 diamonds (2^70 paths) cut into regions below 2^63, exact" },
   prop_large = { .name = "paths: 100000-node structured graph, iterative and exact" },
@@ -955,6 +956,118 @@ test_random_graphs (void)
     }
 }
 
+/* The paths after the region cuts of threshold T, recomputed on P0, the
+   DAG without region cuts (ORDER: its nodes in topological order): a node
+   whose paths from ENTRY exceed T has its cuttable in-edges cut (not from
+   ENTRY, not into EXIT, original edges), which end those paths, and it
+   starts afresh.  Fills CUT per original edge.  */
+static u128
+paths_after_threshold (const pp_paths *p0, const uint32_t *order, uint64_t t, bool *cut,
+		       u128 *prefix)
+{
+  const pp_graph *d = &p0->dag;
+  memset (cut, 0, p0->nedges + 1);
+  u128 ended = 0;
+  for (uint32_t i = 0; i < d->nnodes; i++)
+    {
+      uint32_t v = order[i];
+      if (v == d->entry)
+	{
+	  prefix[v] = 1;
+	  continue;
+	}
+      u128 sum[2] = { 0, 0 };	/* fixed, cuttable */
+      for (uint32_t k = d->pred_start[v]; k < d->pred_start[v + 1]; k++)
+	{
+	  uint32_t e = d->pred_edges[k], src = d->edges[e].src;
+	  bool c = v != d->exit && src != d->entry && p0->dag_kind[e] == PP_DAG_EDGE;
+	  sum[c] = sat128 (sum[c], prefix[src]);
+	}
+      prefix[v] = sat128 (sum[0], sum[1]);
+      if (sum[1] && prefix[v] > t)
+	{
+	  for (uint32_t k = d->pred_start[v]; k < d->pred_start[v + 1]; k++)
+	    {
+	      uint32_t e = d->pred_edges[k];
+	      if (d->edges[e].src != d->entry && p0->dag_kind[e] == PP_DAG_EDGE)
+		cut[p0->dag_origin[e]] = true;
+	    }
+	  ended = sat128 (ended, sum[1]);
+	  prefix[v] = sat128 (sum[0], p0->start_of_node[v] == PP_PATH_NONE);
+	}
+    }
+  return sat128 (prefix[d->exit], ended);
+}
+
+/* P's region cuts (planned under LIMIT) against the thresholds limit >> i
+   tried one by one on the same graph numbered without a limit: where the
+   paths after cuts shrink with the threshold, P's cuts are those of the
+   first threshold whose cuts fit (the last, cutting all it can, if none
+   does); elsewhere those of some threshold whose cuts fit, or the last.  */
+static void
+check_threshold (const pp_graph *g, const bool *path_end, uint64_t limit, const pp_paths *p,
+		 unsigned long long seed)
+{
+  pp_paths_options opt = { .path_end = path_end };
+  pp_paths *p0;
+  if (pp_paths_plan (g, &opt, &p0) != PP_PATHS_OK)
+    abort ();
+  const pp_graph *d = &p0->dag;
+  uint32_t *order = calloc (d->nnodes + 1, sizeof *order), *indeg = calloc (d->nnodes + 1, sizeof *indeg);
+  u128 *prefix = calloc (d->nnodes + 1, sizeof *prefix);
+  bool *cut = calloc (g->nedges + 1, 1), *region = calloc (g->nedges + 1, 1);
+  if (!order || !indeg || !prefix || !cut || !region)
+    abort ();
+  /* Kahn's order of the DAG's nodes.  */
+  uint32_t n = 0;
+  for (uint32_t e = 0; e < d->nedges; e++)
+    indeg[d->edges[e].dst]++;
+  for (uint32_t v = 0; v < d->nnodes; v++)
+    if (indeg[v] == 0)
+      order[n++] = v;
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t k = d->succ_start[order[i]]; k < d->succ_start[order[i] + 1]; k++)
+      if (--indeg[d->edges[d->succ_edges[k]].dst] == 0)
+	order[n++] = d->edges[d->succ_edges[k]].dst;
+  if (n != d->nnodes || p0->nregion_cuts)
+    abort ();			/* a DAG, with no region cut of its own */
+  for (uint32_t e = 0; e < g->nedges; e++)
+    region[e] = p->path_end[e] && !p0->path_end[e];
+  uint32_t last = 0;
+  while (limit >> last > 1)
+    last++;
+  uint32_t first_fit = UINT32_MAX;
+  bool shrink = true, at_first_fit = false, at_some_fit = false;
+  u128 before = ~(u128) 0;
+  for (uint32_t i = 0; i <= last; i++)
+    {
+      u128 after = paths_after_threshold (p0, order, limit >> i, cut, prefix);
+      bool same = memcmp (cut, region, g->nedges) == 0, fits = after <= limit || i == last;
+      shrink &= after <= before;
+      before = after;
+      if (fits && first_fit == UINT32_MAX)
+	{
+	  first_fit = i;
+	  at_first_fit = same;
+	}
+      at_some_fit |= same && fits;
+    }
+  if (shrink)
+    unit_check (&prop_threshold, at_first_fit,
+		"seed %#llx: limit %llu: the region cuts are not threshold limit >> %u's, "
+		"the first whose cuts fit", seed, (unsigned long long) limit, first_fit);
+  else
+    unit_check (&prop_threshold, at_some_fit,
+		"seed %#llx: limit %llu: the region cuts are no threshold's whose cuts fit",
+		seed, (unsigned long long) limit);
+  free (order);
+  free (indeg);
+  free (prefix);
+  free (cut);
+  free (region);
+  pp_paths_free (p0);
+}
+
 /* The numbering with its cuts given (segments.c's way): P's path ends and
    backedges as the cuts, about half the edges kept from region cuts, the
    same LIMIT; every number one path of the oracle's, no region cut kept.  */
@@ -1062,11 +1175,14 @@ test_small_limits (void)
       oracle_free (&o);
       free (cut);
       check_given (&x.g, p, opt.max_paths, seed);
+      if (p->nregion_cuts)
+	check_threshold (&x.g, x.path_end, opt.max_paths, p, seed);
       pp_paths_free (p);
       gen_free (&x);
     }
   unit_report (&prop_regions_small);
   unit_report (&prop_regions_range);
+  unit_report (&prop_threshold);
   unit_report (&prop_given);
 }
 
