@@ -39,4 +39,29 @@ pp_act_at (const struct pp_act_stack *s, uint32_t i, size_t size)
    the old S->cap.  */
 bool pp_act_stack_grow (struct pp_act_stack *s, size_t size);
 
+/* The activations of S above DEPTH are gone (a longjmp past them, or the
+   process ends in them), *TOP (the thread's __pathprof_ip_depth) being
+   the stack's depth: the path or segment under way ends at its top
+   activation's call under way (END_AT_CALL), and each activation that
+   began one (BEGAN, which gives back what it suspended) uncovers its
+   caller's, which ends at its call under way too.  With DEPTH 0, every
+   path of the thread.  The activation at DEPTH ends its path at its call
+   too where a longjmp LANDED in it (its LAND restarts it); otherwise one
+   of its probes found the stack so (the longjmp landed in code not
+   instrumented that its call under way had called, which returned), and
+   its path goes on past the call.  The walk the context, piecewise and
+   segments runtimes share; each inlines it with its own two functions.  */
+static inline void
+pp_act_abandon_above (const struct pp_act_stack *s, size_t size, uint32_t *top,
+		      uint32_t depth, bool landed, void (*end_at_call) (void *act),
+		      bool (*began) (void *act))
+{
+  if (*top == 0)
+    return;
+  end_at_call (pp_act_at (s, *top - 1, size));
+  while (*top > depth)
+    if (began (pp_act_at (s, --*top, size)) && *top > 0 && (landed || *top > depth))
+      end_at_call (pp_act_at (s, *top - 1, size));
+}
+
 #endif

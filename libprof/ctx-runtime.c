@@ -584,28 +584,30 @@ end_at_call (struct act *a)
   end_path (a);
 }
 
-/* The activations above DEPTH are gone (a longjmp past them, or the
-   process ends in them): their paths end at their calls under way.  With
-   DEPTH 0, every path of the thread.  The activation at DEPTH ends its
-   path at its call too where a longjmp LANDED in it (its LAND restarts
-   it); otherwise one of its probes found the stack so (the longjmp landed
-   in code not instrumented that its call under way had called, which
-   returned), and its path goes on past the call.  */
+/* For pp_act_abandon_above: a context or piecewise activation ends its
+   path at its call under way; one that began a path gives back the
+   thread's state it suspended.  */
+static void
+end_at_call_of (void *a)
+{
+  end_at_call (a);
+}
+
+static bool
+began_path (void *act)
+{
+  struct act *a = act;
+  if (a->root)
+    resume (a);
+  return a->root;
+}
+
+/* The activations above DEPTH are gone: act-stack.h pp_act_abandon_above.  */
 static void
 abandon_above (uint32_t depth, bool landed)
 {
-  if (__pathprof_ip_depth == 0)
-    return;
-  end_at_call (act_at (__pathprof_ip_depth - 1));
-  while (__pathprof_ip_depth > depth)
-    {
-      struct act *a = act_at (--__pathprof_ip_depth);
-      if (!a->root)
-	continue;
-      resume (a);
-      if (__pathprof_ip_depth > 0 && (landed || __pathprof_ip_depth > depth))
-	end_at_call (act_at (__pathprof_ip_depth - 1));
-    }
+  pp_act_abandon_above (&ipt.stack, sizeof (struct act), &__pathprof_ip_depth, depth,
+			landed, end_at_call_of, began_path);
 }
 
 /* A path starts in activation a on its surrogate IN (from ENTRY, or GENTRY

@@ -1606,27 +1606,29 @@ __pathprof_seg_unwind (uint32_t top)
   __pathprof_seg_top = top;
 }
 
-/* The activations above DEPTH are gone (a longjmp past them, or the process
-   ends in them): the segments under way end at the calls under way of their
-   roots' top activations, and the records of compiled roots those called.
-   With DEPTH 0, every segment of the thread.  The activation at DEPTH
-   ends its segment at its call too where a longjmp LANDED in it (its LAND
-   restarts it); otherwise one of its probes found the stack so (the
-   longjmp landed in code not instrumented that its call under way had
-   called, which returned), and its segment goes on past the call.  */
+/* For pp_act_abandon_above: a segments activation ends its segment at
+   its call under way; one whose root it is began one.  */
+static void
+end_at_call_of (void *a)
+{
+  end_at_call (a);
+}
+
+static bool
+began_segment (void *act)
+{
+  const struct act *a = act;
+  return a->ra == a;
+}
+
+/* The activations above DEPTH are gone (act-stack.h
+   pp_act_abandon_above), and the records of compiled roots those called.  */
 static void
 abandon_above (uint32_t depth, bool landed)
 {
   end_records (0, depth);
-  if (__pathprof_ip_depth == 0)
-    return;
-  end_at_call (act_at (__pathprof_ip_depth - 1));
-  while (__pathprof_ip_depth > depth)
-    {
-      struct act *a = act_at (--__pathprof_ip_depth);
-      if (a->ra == a && __pathprof_ip_depth > 0 && (landed || __pathprof_ip_depth > depth))
-	end_at_call (act_at (__pathprof_ip_depth - 1));
-    }
+  pp_act_abandon_above (&kt.stack, sizeof (struct act), &__pathprof_ip_depth, depth,
+			landed, end_at_call_of, began_segment);
 }
 
 /* A segment starts in activation a at BLOCK (a longjmp or a computed goto
