@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 18u
+#define PATHPROF_ABI_VERSION 19u
 
 /* What libprof exports: this ABI and pathprof.h (it is built with
    -fvisibility=hidden).  */
@@ -21,7 +21,11 @@
    __tls_get_addr per access in the shared library: libprof is loaded with
    the program, never by dlopen), also in the static library, which may be
    linked into a shared object (gcc -shared -specs=pathprof.specs), where
-   local-exec TLS cannot go.  */
+   local-exec TLS cannot go.  The instrumented code of an executable
+   defines those it uses weakly and reaches them local-exec (plugin/unit.cc
+   libprof_shared_tls): libprof.a's definitions then win at the link, and
+   libprof.so's accesses, through its GOT, bind to the executable's, so
+   each variable here is the whole of libprof's, size for size.  */
 #define PP_TLS_MODEL __attribute__ ((tls_model ("initial-exec")))
 
 /* The paths of one function with more paths than fit a counter array (paths
@@ -176,6 +180,8 @@ void __pathprof_count_path (struct __pathprof_path_table *t, uint64_t path);
    announced (else 0), and expect to slot[1].  The thread's gen changes
    when a traced unit goes (dlclose), so that no slot names a function by an
    address another may take.  */
+#define PATHPROF_TRACE_PRIVATE_WORDS 40
+
 struct __pathprof_trace_thread
 {
   uint64_t *buf;
@@ -187,6 +193,9 @@ struct __pathprof_trace_thread
   uint64_t state;		/* depth << 8 | width */
   uint64_t expect;		/* the key of a direct call's callee, or 0 */
   uint64_t gen;			/* traced units gone (call sites' keys) */
+  /* libprof's own, so that the variable's size is the ABI's: code for an
+     executable defines it (weakly) as the program's.  */
+  uint64_t libprof[PATHPROF_TRACE_PRIVATE_WORDS];
 };
 
 /* Trace mode (corelib/trace.h, libprof/trace-buffers.c).  The entry of function

@@ -106,9 +106,16 @@ _Static_assert (offsetof (struct tstate, buf)
 		   == offsetof (struct __pathprof_trace_thread, gen),
 		"struct tstate starts as struct __pathprof_trace_thread");
 
-PP_EXPORT __thread struct tstate __pathprof_trace_tls
-  PP_TLS_MODEL;
-#define ts __pathprof_trace_tls
+_Static_assert (sizeof (struct tstate) <= sizeof (struct __pathprof_trace_thread),
+		"PATHPROF_TRACE_PRIVATE_WORDS holds libprof's part of struct tstate");
+
+/* The size pathprof-abi.h says, as the executable's definition.  */
+PP_EXPORT __thread union
+{
+  struct tstate s;
+  struct __pathprof_trace_thread abi;
+} __pathprof_trace_tls PP_TLS_MODEL;
+#define ts __pathprof_trace_tls.s
 
 /* Writes by libprof: nothing else writes meanwhile, and a signal handler's
    records are dropped (write_blocked) rather than mixed in.  */
