@@ -395,6 +395,9 @@ struct __pathprof_seg_record
 				   where npaths is 0 */
   uint32_t depth;		/* __pathprof_ip_depth when pushed */
   uint32_t npaths;		/* the root's segments in an array, or 0 */
+  uint64_t spare;		/* a power of two in all, so that the code
+				   finds a record's slot from its address with
+				   a shift, not a multiplication */
 };
 extern __thread struct __pathprof_seg_record
   __pathprof_seg_records[PATHPROF_SEG_RECORDS];

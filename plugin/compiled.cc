@@ -730,7 +730,7 @@ keep_pass (const probe_target &t, const function_record &rec, bool record)
    address); before each return it is popped where it was pushed, the
    records above it unwound first where a longjmp left some:
      if (record != 0)
-       { top = (record - &records[0]) / 24;
+       { top = (record - &records[0]) / 32;
 	 if (__pathprof_seg_top != top + 1) __pathprof_seg_unwind (top + 1);
 	 __pathprof_seg_top = top; }  */
 static void
@@ -819,7 +819,9 @@ expand_record_pushes (const probe_target &t, tree record, tree counts, uint64_t 
       gasm *barrier = gimple_build_asm_vec ("", NULL, NULL, clobbers, NULL);
       gimple_asm_set_volatile (barrier, true);
       gimple_seq_add_stmt (&seq, barrier);
-      tree word = emit_value (&seq, u32, MULT_EXPR, top, build_int_cst (u32, 3), "PP_record");
+      tree word = emit_value (&seq, u32, MULT_EXPR, top,
+			      build_int_cst (u32, sizeof (struct __pathprof_seg_record) / 8),
+			      "PP_record");
       tree address = make_temp_ssa_name (ptr, NULL, "PP_record");
       gimple_seq_add_stmt (&seq, gimple_build_assign (
 	address, build_fold_addr_expr (build4 (ARRAY_REF, u64, t.seg_records, word,

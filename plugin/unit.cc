@@ -249,7 +249,8 @@ declare_ip_runtime (probe_target &t)
   finish_builtin_struct (pass_type, "__pathprof_seg_pass_words", pass_fields, NULL_TREE);
   t.seg_pass = libprof_shared_tls ("__pathprof_seg_pass", pass_type, calls);
   t.seg_records = libprof_shared_tls ("__pathprof_seg_records",
-				      build_array_type_nelts (u64, 3 * PATHPROF_SEG_RECORDS),
+				      build_array_type_nelts (u64, sizeof (struct __pathprof_seg_record)
+							      / 8 * PATHPROF_SEG_RECORDS),
 				      calls);
   t.seg_top = libprof_shared_tls ("__pathprof_seg_top", u32, calls);
   t.seg_unwind = build_fn_decl ("__pathprof_seg_unwind",
