@@ -179,9 +179,9 @@ void __pathprof_count_path (struct __pathprof_path_table *t, uint64_t path);
    sets slot[0] to the key and slot[1] to the callee's key when it is
    announced (else 0), and expect to slot[1].  The thread's gen changes
    when a traced unit goes (dlclose), so that no slot names a function by an
-   address another may take.  */
+   address another may take.  The struct ends in
+   PATHPROF_TRACE_PRIVATE_WORDS words of libprof's own state.  */
 #define PATHPROF_TRACE_PRIVATE_WORDS 40
-
 struct __pathprof_trace_thread
 {
   uint64_t *buf;
