@@ -23,7 +23,7 @@
    linked into a shared object (gcc -shared -specs=pathprof.specs), where
    local-exec TLS cannot go.  The instrumented code of an executable
    defines those it uses weakly and reaches them local-exec (plugin/unit.cc
-   libprof_shared_tls): libprof.a's definitions then win at the link, and
+   libprof_tls): libprof.a's definitions then win at the link, and
    libprof.so's accesses, through its GOT, bind to the executable's, so
    each variable here is the whole of libprof's, size for size.  */
 #define PP_TLS_MODEL __attribute__ ((tls_model ("initial-exec")))

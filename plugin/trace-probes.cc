@@ -894,7 +894,7 @@ public:
       return 0;
     /* The TLS model lives in the variable's symbol, which the IPA passes
        drop while only the markers stand for its uses (unit.cc
-       libprof_shared_tls: local-exec where the unit defines it).  */
+       libprof_tls: local-exec where the unit defines it).  */
     set_decl_tls_model (late_target.trace_tls, DECL_EXTERNAL (late_target.trace_tls)
 					       ? TLS_MODEL_INITIAL_EXEC
 					       : TLS_MODEL_LOCAL_EXEC);

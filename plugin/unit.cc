@@ -92,39 +92,30 @@ unit_record_type (void)
 
 static unit_fields unit_type;
 
-/* extern __thread TYPE NAME, libprof's, initial-exec (libprof is loaded
-   with the program).  */
-static tree
-libprof_tls (const char *name, tree type)
-{
-  tree v = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name), type);
-  TREE_PUBLIC (v) = 1;
-  DECL_EXTERNAL (v) = 1;
-  DECL_ARTIFICIAL (v) = 1;
-  set_decl_tls_model (v, TLS_MODEL_INITIAL_EXEC);
-  return v;
-}
-
 /* libprof's thread-local word NAME of TYPE (the whole of libprof's
-   variable) where the code reaches it most cheaply: in code for an
-   executable (not -fPIC without -fPIE, GCC's own rule for its TLS
-   models), local-exec, one instruction an access, no thread offset to
-   load first, on a weak definition of this unit's (zeros, as libprof's),
-   which the program's other units and libprof share: a linked libprof.a
-   brings the strong one, and a libprof.so takes the executable's, its
-   accesses going through its GOT (pathprof-abi.h PP_TLS_MODEL); in code
-   for a shared object, initial-exec on libprof's (libprof_tls).  WANTED:
-   the unit's mode uses it, so that other units add nothing to a
-   thread's storage.  */
+   variable).  In code for a shared object, or where the unit's mode does
+   not use it (WANTED false), extern and initial-exec (libprof is loaded
+   with the program).  In code for an executable (not -fPIC without
+   -fPIE, GCC's own rule for its TLS models), a weak definition of this
+   unit's (zeros, as libprof's) reached local-exec, one instruction an
+   access with no thread offset to load first, which the program's other
+   units and libprof share: a linked libprof.a brings the strong one, and
+   a libprof.so takes the executable's, its accesses going through its GOT
+   (pathprof-abi.h PP_TLS_MODEL).  Units whose mode does not use a word
+   add nothing to a thread's storage.  */
 static tree
-libprof_shared_tls (const char *name, tree type, bool wanted)
+libprof_tls (const char *name, tree type, bool wanted)
 {
-  if (flag_shlib || !wanted)
-    return libprof_tls (name, type);
   tree v = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name), type);
   TREE_PUBLIC (v) = 1;
-  TREE_STATIC (v) = 1;
   DECL_ARTIFICIAL (v) = 1;
+  if (flag_shlib || !wanted)
+    {
+      DECL_EXTERNAL (v) = 1;
+      set_decl_tls_model (v, TLS_MODEL_INITIAL_EXEC);
+      return v;
+    }
+  TREE_STATIC (v) = 1;
   declare_weak (v);
   set_decl_tls_model (v, TLS_MODEL_LOCAL_EXEC);
   /* Kept even where only the trace markers stand for its uses until
@@ -134,9 +125,9 @@ libprof_shared_tls (const char *name, tree type, bool wanted)
   return v;
 }
 
-/* libprof's trace-mode functions and the thread's trace state: extern
-   __thread struct __pathprof_trace_thread __pathprof_trace_tls, initial-exec
-   (libprof is loaded with the program).  */
+/* libprof's trace-mode functions and the thread's trace state,
+   __thread struct __pathprof_trace_thread __pathprof_trace_tls
+   (libprof_tls).  */
 static void
 declare_trace_runtime (probe_target &t)
 {
@@ -186,7 +177,7 @@ declare_trace_runtime (probe_target &t)
   t.tls_gen = build_field (u64, "gen", &fields);
   build_field (build_array_type_nelts (u64, PATHPROF_TRACE_PRIVATE_WORDS), "libprof", &fields);
   finish_builtin_struct (thread_type, "__pathprof_trace_thread", fields, NULL_TREE);
-  t.trace_tls = libprof_shared_tls ("__pathprof_trace_tls", thread_type,
+  t.trace_tls = libprof_tls ("__pathprof_trace_tls", thread_type,
 				    option_mode->traced);
   t.trace_land = build_fn_decl ("__pathprof_trace_land",
 				build_function_type_list (void_type_node, u64, u32,
@@ -241,21 +232,21 @@ declare_ip_runtime (probe_target &t)
 							     ptr_type_node, u32, cptr,
 							     NULL_TREE));
   bool calls = option_mode->calls;
-  t.ip_caller = libprof_shared_tls ("__pathprof_ip_caller", u64, calls);
+  t.ip_caller = libprof_tls ("__pathprof_ip_caller", u64, calls);
   tree pass_type = make_node (RECORD_TYPE);
   tree pass_fields = NULL_TREE;
   t.seg_pass_r = build_field (u64, "r", &pass_fields);
   t.seg_pass_record = build_field (u64, "record", &pass_fields);
   finish_builtin_struct (pass_type, "__pathprof_seg_pass_words", pass_fields, NULL_TREE);
-  t.seg_pass = libprof_shared_tls ("__pathprof_seg_pass", pass_type, calls);
-  t.seg_records = libprof_shared_tls ("__pathprof_seg_records",
+  t.seg_pass = libprof_tls ("__pathprof_seg_pass", pass_type, calls);
+  t.seg_records = libprof_tls ("__pathprof_seg_records",
 				      build_array_type_nelts (u64, sizeof (struct __pathprof_seg_record)
 							      / 8 * PATHPROF_SEG_RECORDS),
 				      calls);
-  t.seg_top = libprof_shared_tls ("__pathprof_seg_top", u32, calls);
+  t.seg_top = libprof_tls ("__pathprof_seg_top", u32, calls);
   t.seg_unwind = build_fn_decl ("__pathprof_seg_unwind",
 				build_function_type_list (void_type_node, u32, NULL_TREE));
-  t.ip_depth = libprof_shared_tls ("__pathprof_ip_depth", u32, calls);
+  t.ip_depth = libprof_tls ("__pathprof_ip_depth", u32, calls);
 }
 
 void
