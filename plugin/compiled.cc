@@ -201,16 +201,21 @@ clone_record (const function_record &rec, const char *suffix)
 /* How many copies a compiled root's supergraph may have, each a clone of
    a callee: any number up to COMPILED_COPIES_FREE; beyond, up to
    COMPILED_COPIES_MAX while the copies below the root have at most
-   COMPILED_COPIES_GROWTH times the root's own edges (an interpreter's
-   loop, or a generated main, that calls hundreds of small functions),
-   so that the clones at most multiply the root's text by a constant.  */
+   COMPILED_COPIES_GROWTH times the edges of the distinct functions the
+   supergraph holds, the root's included (an interpreter's loop, or a
+   generated main, that calls hundreds of small functions; a small
+   function that calls the interpreter), so that the clones at most
+   multiply the text of the code the root reaches by a constant.  Against
+   the root's own edges alone, a small caller of a large function was
+   never compiled (SQLite's sqlite3Step at depth 2, yy_reduce at depth 1).  */
 #define COMPILED_COPIES_FREE 64
 #define COMPILED_COPIES_MAX 4096
 #define COMPILED_COPIES_GROWTH 4
 
 /* Is the supergraph of depth K of procedure P of LAYOUT (FNS the unit's
    functions) the same in every program, with at most *ROOM more copies
-   (taken from it; their edges added to *EDGES)?  Each call of each copy is a call of a function of the
+   (taken from it; their edges added to *EDGES, and those of each
+   procedure not yet in SEEN, P's included, to *DISTINCT)?  Each call of each copy is a call of a function of the
    unit (inlined above depth K, a summary edge at K) or through a pointer
    (a leaf edge in every program); a call of a function the unit does not
    define is a leaf edge to the unit, which is the program's S only where
@@ -219,8 +224,11 @@ clone_record (const function_record &rec, const char *suffix)
    more.  */
 static bool
 same_everywhere_p (const pp_ip_layout &layout, const auto_vec<pp_function_notes> &fns,
-		   uint32_t p, uint32_t k, uint32_t *room, uint64_t *edges, bool *assumes)
+		   uint32_t p, uint32_t k, uint32_t *room, uint64_t *edges, bool *assumes,
+		   sbitmap seen, uint64_t *distinct)
 {
+  if (bitmap_set_bit (seen, p))
+    *distinct += layout.prog.procs[p].nedges;
   const pp_function_notes &fn = fns[p - layout.first_proc[0]];
   for (uint32_t j = 0; j < layout.ncalls_of[p]; j++)
     {
@@ -239,7 +247,8 @@ same_everywhere_p (const pp_ip_layout &layout, const auto_vec<pp_function_notes>
       --*room;
       uint32_t callee = layout.prog.calls[site].callee;
       *edges += layout.prog.procs[callee].nedges;
-      if (!same_everywhere_p (layout, fns, callee, k - 1, room, edges, assumes))
+      if (!same_everywhere_p (layout, fns, callee, k - 1, room, edges, assumes, seen,
+			      distinct))
 	return false;
     }
   return true;
@@ -255,15 +264,17 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
 {
   uint32_t first = layout.first_proc[0], p = first + rec.index;
   uint32_t room = COMPILED_COPIES_MAX - 1;
-  uint64_t edges = 0;
+  uint64_t edges = 0, distinct = 0;
   pp_seg_graph s;
   pp_paths *paths;
   bool assumes = false;
+  auto_sbitmap seen (layout.prog.nprocs);
+  bitmap_clear (seen);
   if (!root_ok (rec)
       || !same_everywhere_p (layout, fns, p, (uint32_t) option_depth, &room, &edges,
-			     &assumes)
+			     &assumes, seen, &distinct)
       || (COMPILED_COPIES_MAX - room > COMPILED_COPIES_FREE	/* S's copies */
-	  && edges > COMPILED_COPIES_GROWTH * (uint64_t) layout.prog.procs[p].nedges)
+	  && edges > COMPILED_COPIES_GROWTH * distinct)
       || pp_seg_build_numbered (&layout.prog, p, (uint32_t) option_depth, &s, &paths)
 	 != PP_SEG_OK)
     return 0;
