@@ -137,6 +137,14 @@
 #define LOW PP_SEG_LOW		/* r counts modulo 2^63 (the header's "Chords") */
 #define SLOW UINT64_MAX		/* a value: EDGE takes the edge */
 #define DENSE_BUDGET 4		/* a root's arrays: at most this many dense_max */
+/* A start of more segments than an array holds keeps one for its first
+   numbers (struct start): in Ball-Larus numbering they are the segments
+   that take each branch's first way, and where the start is a loop's
+   header in a copy whose segments also run on past the copy's return,
+   the loop's own iterations are often among them (zlib's longest_match
+   in deflate_slow's S: its 38 M cuts a run were hashed, now all fall in
+   the first of its numbers).  */
+#define START_PREFIX 4
 
 /* An S edge's action is corelib's (segments.h, "Actions"): pp_seg_op,
    kept as it is in a root's block.  What an ADD or a CUT adds to q (the
@@ -580,23 +588,27 @@ make_values (struct build *B)
     }
   node_paths (B->p, np, stack);
   /* Arrays for the starts of few segments, the fewest first (inner loops),
-     at most DENSE_BUDGET dense_max counts a root.  */
-  uint64_t total = 0;
-  for (uint64_t few = ks.p.dense_max < 64 ? ks.p.dense_max : 64;; few = ks.p.dense_max)
-    {
-      for (uint32_t v = 0; v < g->nnodes; v++)
-	{
-	  struct start *st = &B->starts[v];
-	  if (st->r != NOSTART && !st->size && np[v] && np[v] <= few
-	      && total + np[v] <= DENSE_BUDGET * ks.p.dense_max)
-	    {
-	      st->size = np[v];
-	      total += np[v];
-	    }
-	}
-      if (few >= ks.p.dense_max)
-	break;
-    }
+     then for every other start its first START_PREFIX numbers; at most
+     DENSE_BUDGET dense_max counts a root.  */
+  uint64_t total = 0, budget = DENSE_BUDGET * ks.p.dense_max;
+  const uint64_t few[] = { ks.p.dense_max < 64 ? ks.p.dense_max : 64, ks.p.dense_max };
+  for (unsigned pass = 0; pass < 3; pass++)
+    for (uint32_t v = 0; v < g->nnodes; v++)
+      {
+	struct start *st = &B->starts[v];
+	uint64_t size = np[v];
+	if (st->r == NOSTART || st->size || !size)
+	  continue;
+	if (pass == 2)
+	  size = size < START_PREFIX ? size : START_PREFIX;
+	else if (size > few[pass])
+	  continue;
+	if (total + size <= budget)
+	  {
+	    st->size = size;
+	    total += size;
+	  }
+      }
   pp_free (np);
   pp_free (stack);
   B->ncounts = total;
@@ -1068,7 +1080,7 @@ pp_kseg_cache_key (uint64_t program, uint32_t mode, uint32_t depth, uint64_t den
   uint64_t what[] = { program, depth, dense_max, stride_of (mode), CACHE_LAYOUT,
 		      sizeof (struct root_head), sizeof (pp_seg_op),
 		      sizeof (struct start), sizeof (struct rcopy), sizeof (struct crow),
-		      MAX_SLOTS, DENSE_BUDGET };
+		      MAX_SLOTS, DENSE_BUDGET, START_PREFIX };
   return pp_ncache_key (what, sizeof what / sizeof *what);
 }
 
