@@ -18,41 +18,92 @@ struct name
   bool weak;			/* a weak definition (PP_FUNCTION_WEAK) */
 };
 
-/* By name, a strong definition before weak ones (the one the linker
-   takes), then by procedure.  */
+/* A set of functions by asm name, one a name: the one the linker takes
+   for every call of it (a strong definition before weak ones, then the
+   first procedure), found by the name's hash (open addressing: slot[k] is
+   1 + its index in v, 0 where empty) with mostly one strcmp.  A binary
+   search of sorted names cost SQLite's first run 9 M of its 67 M
+   instructions resolving its 20,000 calls.  */
+struct names
+{
+  struct name *v;
+  uint32_t n, mask;
+  uint32_t *slot;
+};
+
+static uint64_t
+hash_of (const char *asm_name)
+{
+  return pp_hash64 (asm_name, strlen (asm_name), PP_HASH_SEED);
+}
+
+/* N for at most MOST names, empty.  Returns 0, or -1 when out of memory.  */
 static int
-by_name (const void *a, const void *b)
+names_init (struct names *N, uint32_t most)
 {
-  const struct name *x = a, *y = b;
-  int c = strcmp (x->asm_name, y->asm_name);
-  if (c == 0)
-    c = (int) x->weak - (int) y->weak;
-  return c ? c : (x->proc > y->proc) - (x->proc < y->proc);
+  uint32_t cap = 2;
+  while (cap < 2 * (uint64_t) most)
+    cap *= 2;
+  N->v = pp_malloc ((most + 1) * sizeof *N->v);
+  N->slot = pp_calloc (cap, sizeof *N->slot);
+  N->n = 0;
+  N->mask = cap - 1;
+  return N->v && N->slot ? 0 : -1;
 }
 
-/* The first of NAMES (N, sorted by by_name) named ASM_NAME, or NULL.  */
-static const struct name *
-find (const struct name *names, uint32_t n, const char *asm_name)
+static void
+names_clear (struct names *N)
 {
-  uint32_t lo = 0, hi = n;
-  while (lo < hi)		/* the first of that name */
+  memset (N->slot, 0, (N->mask + 1) * sizeof *N->slot);
+  N->n = 0;
+}
+
+static void
+names_free (struct names *N)
+{
+  pp_free (N->v);
+  pp_free (N->slot);
+}
+
+/* The slot of the name whose hash is H: its own, or the empty one where
+   it would go.  */
+static uint32_t
+names_slot (const struct names *N, const char *asm_name, uint64_t h)
+{
+  uint32_t k = h & N->mask;
+  while (N->slot[k] && strcmp (N->v[N->slot[k] - 1].asm_name, asm_name) != 0)
+    k = (k + 1) & N->mask;
+  return k;
+}
+
+/* Adds X, whose procedure comes after those of the names in N.  */
+static void
+names_add (struct names *N, struct name x)
+{
+  uint32_t k = names_slot (N, x.asm_name, hash_of (x.asm_name));
+  if (!N->slot[k])
     {
-      uint32_t mid = lo + (hi - lo) / 2;
-      if (strcmp (names[mid].asm_name, asm_name) < 0)
-	lo = mid + 1;
-      else
-	hi = mid;
+      N->v[N->n++] = x;
+      N->slot[k] = N->n;
     }
-  return lo < n && strcmp (names[lo].asm_name, asm_name) == 0 ? &names[lo] : NULL;
+  else if (N->v[N->slot[k] - 1].weak && !x.weak)
+    N->v[N->slot[k] - 1] = x;
 }
 
+/* The function named ASM_NAME, whose hash is H, or NULL.  */
+static const struct name *
+find (const struct names *N, const char *asm_name, uint64_t h)
+{
+  uint32_t k = names_slot (N, asm_name, h);
+  return N->slot[k] ? &N->v[N->slot[k] - 1] : NULL;
+}
 
 /* Procedure p (function fn of a unit whose procedures start at first):
    vertices, edges and calls.  */
 static int
 build_proc (pp_ip_layout *l, uint32_t p, const pp_unit_notes *u, uint32_t first,
-	    const pp_function_notes *fn, const struct name *pub, uint32_t npub,
-	    const struct name *own, uint32_t nown, pp_ip_call *calls)
+	    const pp_function_notes *fn, const struct names *pub,
+	    const struct names *own, pp_ip_call *calls)
 {
   uint32_t nc = fn->ncalls;
   uint32_t *last = pp_malloc ((fn->nblocks + 1) * sizeof *last);
@@ -66,7 +117,8 @@ build_proc (pp_ip_layout *l, uint32_t p, const pp_unit_notes *u, uint32_t first,
   int status = -1;
   if (!last || !l->site_of_call[p] || !l->leaf_edge[p] || !l->call_vertex[p]
       || !l->return_vertex[p] || !l->call_block[p]
-      || pp_graph_init (g, fn->nblocks + nc, 0, 1))
+      || pp_graph_init (g, fn->nblocks + nc, 0, 1)
+      || pp_graph_reserve (g, fn->nedges + nc))
     goto out;
   for (uint32_t b = 0; b < fn->nblocks; b++)
     last[b] = b;
@@ -97,8 +149,9 @@ build_proc (pp_ip_layout *l, uint32_t p, const pp_unit_notes *u, uint32_t first,
 	{
 	  /* The unit's own definition, but where it is weak another unit's
 	     strong one, which the linker takes for every call.  */
-	  const struct name *mine = find (own, nown, c->callee);
-	  const struct name *theirs = find (pub, npub, c->callee);
+	  uint64_t h = hash_of (c->callee);
+	  const struct name *mine = find (own, c->callee, h);
+	  const struct name *theirs = find (pub, c->callee, h);
 	  callee = mine && !(mine->weak && theirs && !theirs->weak) ? first + mine->proc
 		   : theirs ? theirs->proc : NONE;
 	}
@@ -150,17 +203,17 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
   l->call_block = pp_calloc (nprocs + 1, sizeof *l->call_block);
   l->ncalls_of = pp_calloc (nprocs + 1, sizeof *l->ncalls_of);
   l->edge_role = pp_calloc (nprocs + 1, sizeof *l->edge_role);
-  struct name *pub = pp_malloc ((nprocs + 1) * sizeof *pub);
-  struct name *own = pp_malloc ((most + 1) * sizeof *own);
+  struct names pub, own;
+  int pub_ok = names_init (&pub, nprocs), own_ok = names_init (&own, most);
   l->prog = (pp_ip_program) { .nprocs = nprocs, .procs = procs, .external = external,
 			      .calls = calls,
 			      .edge_role = (const uint8_t *const *) l->edge_role };
   int status = -1;
   if (!l->first_proc || !procs || !external || !calls || !l->site_of_call
       || !l->leaf_edge || !l->call_vertex || !l->return_vertex || !l->call_block
-      || !l->ncalls_of || !l->edge_role || !pub || !own)
+      || !l->ncalls_of || !l->edge_role || pub_ok || own_ok)
     goto out;
-  uint32_t npub = 0, p = 0;
+  uint32_t p = 0;
   bool have_main = false;
   for (uint32_t u = 0; u < nunits; u++)
     {
@@ -171,8 +224,8 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
 	  external[p] = fn->function_flags & (PP_FUNCTION_PUBLIC | PP_FUNCTION_ADDRESSED);
 	  if (fn->function_flags & PP_FUNCTION_PUBLIC)
 	    {
-	      pub[npub++] = (struct name) { fn->asm_name, p,
-					    fn->function_flags & PP_FUNCTION_WEAK };
+	      names_add (&pub, (struct name) { fn->asm_name, p,
+					       fn->function_flags & PP_FUNCTION_WEAK });
 	      if (!have_main && strcmp (fn->asm_name, "main") == 0)
 		{
 		  l->prog.main = p;
@@ -181,19 +234,18 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
 	    }
 	}
     }
-  pp_sort (pub, npub, sizeof *pub, by_name);
   p = 0;
   for (uint32_t u = 0; u < nunits; u++)
     {
       const pp_unit_notes *un = units[u];
+      names_clear (&own);
       for (uint32_t f = 0; f < un->nfunctions; f++)
-	own[f] = (struct name) { un->functions[f].asm_name, f,
-				 un->functions[f].function_flags & PP_FUNCTION_WEAK };
-      pp_sort (own, un->nfunctions, sizeof *own, by_name);
+	names_add (&own, (struct name) { un->functions[f].asm_name, f,
+					 un->functions[f].function_flags & PP_FUNCTION_WEAK });
       for (uint32_t f = 0; f < un->nfunctions; f++, p++)
 	{
-	  if (build_proc (l, p, un, l->first_proc[u], &un->functions[f], pub, npub,
-			  own, un->nfunctions, calls))
+	  if (build_proc (l, p, un, l->first_proc[u], &un->functions[f], &pub, &own,
+			  calls))
 	    goto out;
 	  /* The roles the notes record (segments; none in the other modes):
 	     notes edge e is graph edge e, the leaf edges after them have
@@ -218,8 +270,8 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
   l->prog.call_start = start;
   status = 0;
 out:
-  pp_free (pub);
-  pp_free (own);
+  names_free (&pub);
+  names_free (&own);
   if (status)
     pp_ip_layout_free (l);
   return status;
@@ -292,10 +344,11 @@ pp_ip_layout_free (pp_ip_layout *l)
 
 /* ---- Which units call another unit's functions (pp_ip_unit_names).  */
 
+/* What the set-up compares for a name hashed to H: H with bit 0 FLAG.  */
 static uint64_t
-name_hash (const char *asm_name, uint64_t flag)
+name_hash (uint64_t h, uint64_t flag)
 {
-  return (pp_hash64 (asm_name, strlen (asm_name), PP_HASH_SEED) & ~(uint64_t) 1) | flag;
+  return (h & ~(uint64_t) 1) | flag;
 }
 
 static int
@@ -325,14 +378,13 @@ pp_ip_unit_names (const pp_unit_notes *u, uint64_t **names, uint32_t *nimports,
   for (uint32_t f = 0; f < u->nfunctions; f++)
     ncalls += u->functions[f].ncalls;
   uint64_t *all = pp_malloc (((size_t) ncalls + u->nfunctions + 1) * sizeof *all);
-  struct name *own = pp_malloc ((u->nfunctions + 1) * sizeof *own);
+  struct names own = { 0 };
   int status = -1;
-  if (!all || !own)
+  if (!all || names_init (&own, u->nfunctions))
     goto out;
   for (uint32_t f = 0; f < u->nfunctions; f++)
-    own[f] = (struct name) { u->functions[f].asm_name, f,
-			     u->functions[f].function_flags & PP_FUNCTION_WEAK };
-  pp_sort (own, u->nfunctions, sizeof *own, by_name);
+    names_add (&own, (struct name) { u->functions[f].asm_name, f,
+				     u->functions[f].function_flags & PP_FUNCTION_WEAK });
   /* As build_proc resolves a call: the unit's own strong definition
      stays in the unit.  */
   uint32_t ni = 0, ne = 0;
@@ -342,14 +394,15 @@ pp_ip_unit_names (const pp_unit_notes *u, uint64_t **names, uint32_t *nimports,
 	const pp_call_notes *c = &u->functions[f].calls[k];
 	if ((c->flags & (PP_CALL_INDIRECT | PP_CALL_RETURNS_TWICE)) || !c->callee[0])
 	  continue;
-	const struct name *mine = find (own, u->nfunctions, c->callee);
+	uint64_t h = hash_of (c->callee);
+	const struct name *mine = find (&own, c->callee, h);
 	if (!mine || mine->weak)
-	  all[ni++] = name_hash (c->callee, mine != NULL);
+	  all[ni++] = name_hash (h, mine != NULL);
       }
   ni = sorted_set (all, ni);
   for (uint32_t f = 0; f < u->nfunctions; f++)
     if (u->functions[f].function_flags & PP_FUNCTION_PUBLIC)
-      all[ni + ne++] = name_hash (u->functions[f].asm_name,
+      all[ni + ne++] = name_hash (hash_of (u->functions[f].asm_name),
 				  !(u->functions[f].function_flags & PP_FUNCTION_WEAK));
   ne = sorted_set (all + ni, ne);
   *names = all;
@@ -359,7 +412,7 @@ pp_ip_unit_names (const pp_unit_notes *u, uint64_t **names, uint32_t *nimports,
   status = 0;
 out:
   pp_free (all);
-  pp_free (own);
+  names_free (&own);
   return status;
 }
 

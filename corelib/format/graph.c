@@ -17,6 +17,12 @@ pp_graph_init (pp_graph *g, uint32_t nnodes, uint32_t entry, uint32_t exit)
   return 0;
 }
 
+int
+pp_graph_reserve (pp_graph *g, uint32_t nedges)
+{
+  return PP_RESERVE (g->edges, g->edge_cap, nedges, 16);
+}
+
 uint32_t
 pp_graph_add_edge (pp_graph *g, uint32_t src, uint32_t dst, uint32_t flags)
 {

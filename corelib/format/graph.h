@@ -73,6 +73,9 @@ typedef struct pp_graph
 
 /* All functions return 0 on success and -1 on allocation failure.  */
 int pp_graph_init (pp_graph *g, uint32_t nnodes, uint32_t entry, uint32_t exit);
+/* Room for NEDGES edges, so that adding that many moves nothing (a graph
+   whose size is known: the interprocedural layout's procedures).  */
+int pp_graph_reserve (pp_graph *g, uint32_t nedges);
 /* Appends an edge; returns its index, or UINT32_MAX on allocation failure or when
    src or dst is not a node of g.  */
 uint32_t pp_graph_add_edge (pp_graph *g, uint32_t src, uint32_t dst, uint32_t flags);

@@ -260,7 +260,7 @@ typedef struct reader
   const char *part, *name, *item;
   uint32_t index, item_index;
   bool own;			/* the program's own notes: CFG checksums not
-				   checked (pp_notes_decode_own) */
+				   checked, no lines (pp_notes_decode_own) */
 } reader;
 
 static void
@@ -405,6 +405,14 @@ decode_block (reader *r, pp_block_notes *b, uint32_t nfiles, uint32_t nvalues)
   if (get_u32 (r, &b->flags) || get_value_index (r, &b->value, nvalues)
       || get_count (r, &b->nlines, MIN_LINE_BYTES, "lines"))
     return -1;
+  if (r->own)
+    {
+      /* get_count checked that the lines are there, a file index and a
+	 line each.  */
+      r->pos += (size_t) b->nlines * MIN_LINE_BYTES;
+      b->nlines = 0;
+      return 0;
+    }
   b->lines = pp_calloc (b->nlines ? b->nlines : 1, sizeof *b->lines);
   if (!b->lines)
     return fail (r, "out of memory");
