@@ -224,7 +224,8 @@ build_dag (struct pp_paths_build *b)
   p->dag_origin = pp_paths_alloc (m, sizeof *p->dag_origin);
   p->dag_val = pp_paths_alloc (m, sizeof *p->dag_val);
   if (!p->dag_kind || !p->dag_origin || !p->dag_val
-      || pp_graph_init (&p->dag, g->nnodes, g->entry, g->exit) != 0)
+      || pp_graph_init (&p->dag, g->nnodes, g->entry, g->exit) != 0
+      || pp_graph_reserve (&p->dag, m) != 0)
     return PP_PATHS_ENOMEM;
 
   for (uint32_t e = 0; e < g->nedges; e++)

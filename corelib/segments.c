@@ -211,8 +211,13 @@ make_copies_edges (const pp_ip_program *prog, pp_seg_graph *s, uint32_t nnodes,
   const pp_seg_copy *last = &s->copies[s->ncopies - 1];
   uint32_t nslots = last->first_slot + prog->procs[last->proc].nedges;
   const pp_graph *rg = &prog->procs[s->copies[0].proc];
-  uint32_t cap = 64;
   uint32_t ncalls = s->first_call[s->ncopies];
+  /* At most an edge a procedure edge, one more a shared leave (a node
+     past LEAVE_NODE each) and two a call: allocated once.  */
+  uint64_t most = (uint64_t) nslots + (nnodes - leave_node) + 2 * (uint64_t) ncalls;
+  if (most >= UINT32_MAX / 2)
+    return PP_SEG_ENOMEM;	/* as pp_graph_add_edge would fail */
+  uint32_t cap = most ? most : 1;
   s->kind = pp_malloc (cap * sizeof *s->kind);
   s->copy_of = pp_malloc (cap * sizeof *s->copy_of);
   s->arg = pp_malloc (cap * sizeof *s->arg);
@@ -222,7 +227,8 @@ make_copies_edges (const pp_ip_program *prog, pp_seg_graph *s, uint32_t nnodes,
   s->return_edge = pp_malloc ((ncalls ? ncalls : 1) * sizeof *s->return_edge);
   if (!s->kind || !s->copy_of || !s->arg || !s->role || !s->edge_of || !s->call_edge
       || !s->return_edge
-      || pp_graph_init (&s->g, nnodes, rg->entry, rg->exit))
+      || pp_graph_init (&s->g, nnodes, rg->entry, rg->exit)
+      || pp_graph_reserve (&s->g, cap))
     return PP_SEG_ENOMEM;
   for (uint32_t i = 0; i < s->ncopies; i++)
     {
