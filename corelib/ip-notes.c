@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "format/alloc.h"
+#include "format/profile.h"
 #include "ip-notes.h"
 
 #define NONE UINT32_MAX
@@ -34,7 +35,7 @@ struct names
 static uint64_t
 hash_of (const char *asm_name)
 {
-  return pp_hash64 (asm_name, strlen (asm_name), PP_HASH_SEED);
+  return pp_hash64 (asm_name, pp_short_strlen (asm_name), PP_HASH_SEED);
 }
 
 /* N for at most MOST names, empty.  Returns 0, or -1 when out of memory.  */
