@@ -52,7 +52,8 @@
    (__pathprof_ip_place): in its start's array, when the segments from
    that start are few (at most ks.p.dense_max; a start's numbers are
    consecutive in Ball-Larus numbering, so the array is indexed by the
-   number less the start's first); in the root's preferential slots, when
+   number less the start's first) or it is among the start's first
+   START_PREFIX; in the root's preferential slots, when
    q names the slot whose key is the number; or in the root's hashed
    places (struct hashed), when the one its number hashes to has it for
    key (the first segment to hash there takes it, in libprof); then the
