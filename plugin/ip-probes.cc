@@ -68,6 +68,30 @@ ip_load_locals (site_state &s, tree frame, gimple_seq *seq)
       emit_load (seq, u64, regs, 8 * k, "PP_ip_reg")));
 }
 
+/* cfun keeps a segments root's r and q in locals (interproc-ppp,
+   interproc-residual): GCC 12's -O2 would pair their adds into one vector
+   add (SLP) and move both between vector and general registers at every
+   add, so cfun is compiled with -fno-tree-slp-vectorize, set as an
+   optimize attribute would set it.  make bench: zlib 1.99 -> 1.92
+   (longest_match's loop, six instructions an iteration), xz 1.89 as it
+   was; context and piecewise paths' A and B gain nothing (zlib 3.42 ->
+   3.45), so they keep GCC's choice.  */
+static void
+no_register_pairs (void)
+{
+  tree decl = current_function_decl;
+  tree opts = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (decl);
+  if (!opts)
+    opts = optimization_default_node;
+  if (!TREE_OPTIMIZATION (opts)->x_flag_tree_slp_vectorize)
+    return;
+  cl_optimization_restore (&global_options, &global_options_set, TREE_OPTIMIZATION (opts));
+  global_options.x_flag_tree_slp_vectorize = 0;
+  DECL_FUNCTION_SPECIFIC_OPTIMIZATION (decl)
+    = build_optimization_node (&global_options, &global_options_set);
+  optimization_current_node = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (decl);
+}
+
 /* Can cfun keep the registers in locals?  Not where libprof moves them at
    places the code cannot follow: a landing (a longjmp, a computed goto, an
    exception: LAND), and not where every edge calls EDGE.  */
@@ -88,6 +112,8 @@ ip_locals_fit (const pp_plan &plan, const probe_target &t)
 	  && TREE_CODE (gimple_goto_dest (last)) != LABEL_DECL)
 	return 0;
     }
+  if (t.ip_width == 2 && t.calls_in_place)
+    no_register_pairs ();
   return t.ip_width;
 }
 
