@@ -205,14 +205,14 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
   l->ncalls_of = pp_calloc (nprocs + 1, sizeof *l->ncalls_of);
   l->edge_role = pp_calloc (nprocs + 1, sizeof *l->edge_role);
   struct names pub, own;
-  int pub_ok = names_init (&pub, nprocs), own_ok = names_init (&own, most);
+  int no_pub = names_init (&pub, nprocs), no_own = names_init (&own, most);
   l->prog = (pp_ip_program) { .nprocs = nprocs, .procs = procs, .external = external,
 			      .calls = calls,
 			      .edge_role = (const uint8_t *const *) l->edge_role };
   int status = -1;
   if (!l->first_proc || !procs || !external || !calls || !l->site_of_call
       || !l->leaf_edge || !l->call_vertex || !l->return_vertex || !l->call_block
-      || !l->ncalls_of || !l->edge_role || pub_ok || own_ok)
+      || !l->ncalls_of || !l->edge_role || no_pub || no_own)
     goto out;
   uint32_t p = 0;
   bool have_main = false;
