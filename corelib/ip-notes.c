@@ -42,13 +42,17 @@ hash_of (const char *asm_name)
 static int
 names_init (struct names *N, uint32_t most)
 {
-  uint32_t cap = 2;
+  uint64_t cap = 2;
   while (cap < 2 * (uint64_t) most)
     cap *= 2;
-  N->v = pp_malloc ((most + 1) * sizeof *N->v);
-  N->slot = pp_calloc (cap, sizeof *N->slot);
+  N->v = NULL;
+  N->slot = NULL;
   N->n = 0;
-  N->mask = cap - 1;
+  N->mask = (uint32_t) cap - 1;
+  if (cap > UINT32_MAX)
+    return -1;
+  N->v = pp_malloc (((size_t) most + 1) * sizeof *N->v);
+  N->slot = pp_calloc (cap, sizeof *N->slot);
   return N->v && N->slot ? 0 : -1;
 }
 

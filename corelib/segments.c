@@ -146,33 +146,18 @@ nomem:
   return PP_SEG_ENOMEM;
 }
 
-/* Appends S edge SRC -> DST with what it is.  */
+/* Appends S edge SRC -> DST with what it is, into arrays of CAP edges
+   (make_copies_edges' bound, which holds every edge it adds: past it,
+   UINT32_MAX rather than a write out of bounds).  */
 static uint32_t
 add_edge (pp_seg_graph *s, uint32_t src, uint32_t dst, uint32_t flags,
-	  uint8_t kind, uint32_t copy, uint32_t arg, uint32_t *cap)
+	  uint8_t kind, uint32_t copy, uint32_t arg, uint32_t cap)
 {
+  if (s->g.nedges >= cap)
+    return UINT32_MAX;
   uint32_t e = pp_graph_add_edge (&s->g, src, dst, flags);
   if (e == UINT32_MAX)
     return e;
-  if (e >= *cap)
-    {
-      uint32_t n = 2 * *cap;
-      uint8_t *kinds = pp_realloc (s->kind, n * sizeof *kinds);
-      if (kinds)
-	s->kind = kinds;
-      uint32_t *copies = pp_realloc (s->copy_of, n * sizeof *copies);
-      if (copies)
-	s->copy_of = copies;
-      uint32_t *args = pp_realloc (s->arg, n * sizeof *args);
-      if (args)
-	s->arg = args;
-      uint8_t *roles = pp_realloc (s->role, n * sizeof *roles);
-      if (roles)
-	s->role = roles;
-      if (!kinds || !copies || !args || !roles)
-	return UINT32_MAX;
-      *cap = n;
-    }
   s->kind[e] = kind;
   s->copy_of[e] = copy;
   s->arg[e] = arg;
@@ -246,10 +231,10 @@ make_copies_edges (const pp_ip_program *prog, pp_seg_graph *s, uint32_t nnodes,
 	    {
 	      uint32_t l = leave_node++;
 	      uint32_t se = add_edge (s, src, l, x->flags & ~PP_EDGE_FAKE,
-				      PP_SEG_EDGE, i, e, &cap);
+				      PP_SEG_EDGE, i, e, cap);
 	      if (se == UINT32_MAX
 		  || add_edge (s, l, s->g.exit, x->flags, PP_SEG_LEAVE, i, e,
-			       &cap) == UINT32_MAX)
+			       cap) == UINT32_MAX)
 		return PP_SEG_ENOMEM;
 	      s->edge_of[c->first_slot + e] = se;
 	      continue;
@@ -261,7 +246,7 @@ make_copies_edges (const pp_ip_program *prog, pp_seg_graph *s, uint32_t nnodes,
 	      else
 		dst = s->g.exit;
 	    }
-	  uint32_t se = add_edge (s, src, dst, x->flags, PP_SEG_EDGE, i, e, &cap);
+	  uint32_t se = add_edge (s, src, dst, x->flags, PP_SEG_EDGE, i, e, cap);
 	  if (se == UINT32_MAX)
 	    return PP_SEG_ENOMEM;
 	  s->edge_of[c->first_slot + e] = se;
@@ -277,7 +262,7 @@ make_copies_edges (const pp_ip_program *prog, pp_seg_graph *s, uint32_t nnodes,
 	  uint32_t child = s->child[slot];
 	  if (child == UINT32_MAX)
 	    {
-	      s->call_edge[slot] = add_edge (s, cv, rv, 0, PP_SEG_SUMMARY, i, site, &cap);
+	      s->call_edge[slot] = add_edge (s, cv, rv, 0, PP_SEG_SUMMARY, i, site, cap);
 	      s->return_edge[slot] = UINT32_MAX;
 	      if (s->call_edge[slot] == UINT32_MAX)
 		return PP_SEG_ENOMEM;
@@ -286,9 +271,9 @@ make_copies_edges (const pp_ip_program *prog, pp_seg_graph *s, uint32_t nnodes,
 	  const pp_seg_copy *q = &s->copies[child];
 	  const pp_graph *qg = &prog->procs[q->proc];
 	  s->call_edge[slot] = add_edge (s, cv, q->first_node + qg->entry, 0,
-					 PP_SEG_CALL, i, site, &cap);
+					 PP_SEG_CALL, i, site, cap);
 	  s->return_edge[slot] = add_edge (s, q->first_node + qg->exit, rv, 0,
-					   PP_SEG_RETURN, i, site, &cap);
+					   PP_SEG_RETURN, i, site, cap);
 	  if (s->call_edge[slot] == UINT32_MAX || s->return_edge[slot] == UINT32_MAX)
 	    return PP_SEG_ENOMEM;
 	}

@@ -143,8 +143,8 @@
    that take each branch's first way, and where the start is a loop's
    header in a copy whose segments also run on past the copy's return,
    the loop's own iterations are often among them (zlib's longest_match
-   in deflate_slow's S: its 38 M cuts a run were hashed, now all fall in
-   the first of its numbers).  */
+   in deflate_slow's S: of its 38 M cuts a run, all hashed before, 33 M
+   now count in its start's first numbers).  */
 #define START_PREFIX 4
 
 /* An S edge's action is corelib's (segments.h, "Actions"): pp_seg_op,
