@@ -42,17 +42,25 @@ set_of (const hw_hpt *h, const hw_path *p)
 void
 hw_hpt_add (hw_hpt *h, const hw_path *p, uint32_t count)
 {
-  hw_hpt_entry *set = &h->e[(size_t) set_of (h, p) * h->ways];
   h->lookups++;
   h->clock++;
+  hw_hpt_entry *e = h->last;
+  if (e && e->valid && hw_path_equal (&e->path, p))
+    {
+      e->count = e->count > UINT32_MAX - count ? UINT32_MAX : e->count + count;
+      e->used = h->clock;
+      return;
+    }
+  hw_hpt_entry *set = &h->e[(size_t) set_of (h, p) * h->ways];
   hw_hpt_entry *victim = NULL;
   for (uint32_t w = 0; w < h->ways; w++)
     {
-      hw_hpt_entry *e = &set[w];
+      e = &set[w];
       if (e->valid && hw_path_equal (&e->path, p))
 	{
 	  e->count = e->count > UINT32_MAX - count ? UINT32_MAX : e->count + count;
 	  e->used = h->clock;
+	  h->last = e;
 	  return;
 	}
       if (!e->valid)
@@ -72,6 +80,7 @@ hw_hpt_add (hw_hpt *h, const hw_path *p, uint32_t count)
   if (victim->valid)
     h->replacements++;
   *victim = (hw_hpt_entry) { *p, count, h->clock, true };
+  h->last = victim;
 }
 
 uint64_t
@@ -133,6 +142,7 @@ grow (hw_profile *p)
   size_t old_cap = p->cap;
   p->e = e;
   p->cap = cap;
+  p->last = NULL;
   for (size_t i = 0; i < old_cap; i++)
     if (old[i].path.length != EMPTY_LENGTH)
       *slot (p, &old[i].path) = old[i];
@@ -145,11 +155,15 @@ hw_profile_add (hw_profile *p, const hw_path *path, uint64_t count)
 {
   if ((p->n + 1) * 2 > p->cap && grow (p))
     return NULL;
-  hw_profile_entry *e = slot (p, path);
-  if (e->path.length == EMPTY_LENGTH)
+  hw_profile_entry *e = p->last;
+  if (!e || !hw_path_equal (&e->path, path))
     {
-      *e = (hw_profile_entry) { *path, 0, 0, NULL };
-      p->n++;
+      e = p->last = slot (p, path);
+      if (e->path.length == EMPTY_LENGTH)
+	{
+	  *e = (hw_profile_entry) { *path, 0, 0, NULL };
+	  p->n++;
+	}
     }
   e->count += count;
   p->total += count;

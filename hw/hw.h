@@ -148,6 +148,10 @@ typedef struct hw_hpt
   uint64_t clock;
   uint64_t lookups, misses, replacements;
   hw_hpt_entry *e;		/* entries, set by set */
+  /* The entry of the last path added (a path holds one way of its set at
+     most, so finding it there is what the search would find): a loop's
+     paths come again and again.  The model's, not the hardware's.  */
+  hw_hpt_entry *last;
 } hw_hpt;
 
 /* entries a multiple of ways, ways >= 1.  Returns 0, or -1 (allocation or
@@ -177,6 +181,7 @@ typedef struct hw_profile
   hw_profile_entry *e;		/* open addressing; start 0 and length 0xff:
 				   empty */
   uint64_t total;
+  hw_profile_entry *last;	/* the last path added (NULL after a growth) */
 } hw_profile;
 
 void hw_profile_init (hw_profile *p);
