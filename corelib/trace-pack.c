@@ -344,7 +344,17 @@ pp_pack_more (pp_trace_bits *b)
 	}
       b->words = z->words;
     }
-  uint64_t v = supply (z, b->model, n);
+  uint64_t v;
+  if (!z->raw && !z->enc && !z->put)
+    {
+      /* Reading a packed trace (most of pathprof-hw's and the tool's
+	 work): the decoder alone.  */
+      v = pp_pack_decode (z->dec, &z->in, b->model, n);
+      z->failed |= z->dec->failed;
+      z->left -= n;
+    }
+  else
+    v = supply (z, b->model, n);
   if (z->failed)
     return -1;
   b->model = pp_pack_next_context (b->model);
