@@ -443,6 +443,111 @@ out:
   return status;
 }
 
+/* Runs.  Between the witness a predicate (or a witnessed edge) reads and
+   the next record its activation needs, the walk is a function of the two
+   alone: the run of edges it takes, and where it stops.  A consumer that
+   wants only edges (no_blocks) has them replayed from a table keyed by
+   (block or edge, witness), kept the first time regeneration walks them,
+   so that a witness costs one lookup and its edges one array, not a step
+   word, a walk word and a choice row a block, each load waiting on the one
+   before.  A run is kept only when it ends with its witness consumed (an
+   error is the walk's to find), and a function keeps at most
+   RUNS_MAX_EDGES edges of runs, so that no trace makes the table grow
+   past that.  */
+enum run_end { RUN_CHOOSE, RUN_ON_EDGE, RUN_CALLS, RUN_RETURNED, RUN_REENTRY };
+#define RUN_MAX_EDGES 256
+#define RUNS_MAX_EDGES ((size_t) 1 << 20)
+
+typedef struct run
+{
+  uint64_t key;			/* block << 32 | witness, or for a witnessed
+				   edge 1 << 63 | edge << 32 | witness */
+  uint32_t n;			/* edges */
+  uint32_t end_block, end_edge;
+  uint8_t end;			/* enum run_end */
+  uint32_t edges[];
+} run;
+
+typedef struct pp_trace_runs
+{
+  run **slot;			/* open addressing on key */
+  size_t n, cap;
+  size_t edges;			/* in all its runs */
+} pp_trace_runs;
+
+static void
+runs_free (pp_trace_runs *r)
+{
+  if (!r)
+    return;
+  for (size_t i = 0; i < r->cap; i++)
+    pp_free (r->slot[i]);
+  pp_free (r->slot);
+  pp_free (r);
+}
+
+static inline size_t
+run_hash (uint64_t key, size_t cap)
+{
+  key *= 0x9e3779b97f4a7c15u;
+  return (size_t) (key >> 32) & (cap - 1);
+}
+
+static inline const run *
+run_find (const pp_trace_runs *r, uint64_t key)
+{
+  if (!r || !r->cap)
+    return NULL;
+  for (size_t i = run_hash (key, r->cap);; i = (i + 1) & (r->cap - 1))
+    {
+      const run *x = r->slot[i];
+      if (!x || x->key == key)
+	return x;
+    }
+}
+
+/* Keeps the run just walked (out of memory: not kept, nothing else
+   changes).  */
+static void
+run_keep (pp_trace_function *tf, uint64_t key, const uint32_t *edges, uint32_t n,
+	  enum run_end end, uint32_t end_block, uint32_t end_edge)
+{
+  pp_trace_runs *r = tf->runs;
+  if (!r && !(r = tf->runs = pp_calloc (1, sizeof *r)))
+    return;
+  if (r->edges + n > RUNS_MAX_EDGES)
+    return;
+  if ((r->n + 1) * 2 > r->cap)
+    {
+      size_t cap = r->cap ? 2 * r->cap : 64;
+      run **slot = pp_calloc (cap, sizeof *slot);
+      if (!slot)
+	return;
+      for (size_t i = 0; i < r->cap; i++)
+	if (r->slot[i])
+	  {
+	    size_t j = run_hash (r->slot[i]->key, cap);
+	    while (slot[j])
+	      j = (j + 1) & (cap - 1);
+	    slot[j] = r->slot[i];
+	  }
+      pp_free (r->slot);
+      r->slot = slot;
+      r->cap = cap;
+    }
+  run *x = pp_malloc (sizeof *x + n * sizeof *x->edges);
+  if (!x)
+    return;
+  *x = (run) { key, n, end_block, end_edge, (uint8_t) end };
+  memcpy (x->edges, edges, n * sizeof *edges);
+  size_t i = run_hash (key, r->cap);
+  while (r->slot[i])
+    i = (i + 1) & (r->cap - 1);
+  r->slot[i] = x;
+  r->n++;
+  r->edges += n;
+}
+
 void
 pp_trace_function_free (pp_trace_function *tf)
 {
@@ -460,6 +565,7 @@ pp_trace_function_free (pp_trace_function *tf)
   pp_free (tf->walk);
   pp_free (tf->direct_at);
   pp_free (tf->direct);
+  runs_free (tf->runs);
   memset (tf, 0, sizeof *tf);
 }
 
@@ -780,6 +886,19 @@ advance (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, size_t depth
   uint32_t v = f->block, e = f->edge, walk;
   bool witness_read = f->witness_read;
   const char *wrong = NULL;
+  /* The run being walked for the first time (runs: ops->no_blocks).  */
+  bool rec = false;
+  uint64_t rec_key = 0;
+  uint32_t rec_n = 0, rec_edges[RUN_MAX_EDGES];
+  const run *x;
+#define RUN_ENDS(END, BLOCK, EDGE)					\
+  do									\
+    {									\
+      if (rec && !f->pending)						\
+	run_keep (tf, rec_key, rec_edges, rec_n, (END), (BLOCK), (EDGE)); \
+      rec = false;							\
+    }									\
+  while (0)
   switch (f->state)
     {
     case AT_REENTRY:		/* its LAND next (never a pending witness:
@@ -808,6 +927,7 @@ advance (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, size_t depth
       e = tf->step[v];
       if (e == PP_TRACE_STEP_CALLS)
 	{
+	  RUN_ENDS (RUN_CALLS, v, 0);
 	  f->next_direct = tf->direct_at[v];
 	  f->site_read = false;
 	  f->state = IN_CALLS;
@@ -819,10 +939,22 @@ advance (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, size_t depth
     chosen:
       if (e == PP_TRACE_STEP_CHOOSE)
 	{
-	  if (!f->pending && !take_witness (b, ops, f, tf->width, v * 2))
+	  if (!f->pending)
 	    {
-	      f->state = CHOOSE;
-	      break;
+	      RUN_ENDS (RUN_CHOOSE, v, 0);
+	      if (!take_witness (b, ops, f, tf->width, v * 2))
+		{
+		  f->state = CHOOSE;
+		  break;
+		}
+	      if (ops->no_blocks)
+		{
+		  rec_key = (uint64_t) v << 32 | (f->pending - 1);
+		  if ((x = run_find (tf->runs, rec_key)))
+		    goto replay;
+		  rec = true;
+		  rec_n = 0;
+		}
 	    }
 	  bool own;
 	  if ((wrong = choose (tf, v, f->pending - 1, &e, &own)))
@@ -837,12 +969,24 @@ advance (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, size_t depth
       walk = tf->walk[e];
       if (walk & PP_TRACE_WALK_WITNESS && !witness_read)
 	{
-	  if (!f->pending && !take_witness (b, ops, f, tf->width, e * 2 + 1))
+	  if (!f->pending)
 	    {
-	      f->state = ON_EDGE;
-	      f->edge = e;
-	      f->witness_read = false;
-	      break;
+	      RUN_ENDS (RUN_ON_EDGE, v, e);
+	      if (!take_witness (b, ops, f, tf->width, e * 2 + 1))
+		{
+		  f->state = ON_EDGE;
+		  f->edge = e;
+		  f->witness_read = false;
+		  break;
+		}
+	      if (ops->no_blocks)
+		{
+		  rec_key = (uint64_t) 1 << 63 | (uint64_t) e << 32 | (f->pending - 1);
+		  if ((x = run_find (tf->runs, rec_key)))
+		    goto replay;
+		  rec = true;
+		  rec_n = 0;
+		}
 	    }
 	  if (f->pending - 1 != (uint32_t) tf->witness_of_edge[e])
 	    {
@@ -855,20 +999,62 @@ advance (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, size_t depth
       if (walk & PP_TRACE_WALK_EXIT)
 	{
 	  /* The activation returns: no record says so (trace.h "Returns").  */
+	  RUN_ENDS (RUN_RETURNED, v, e);
 	  f->state = RETURNED;
 	  f->edge = e;
 	  break;
 	}
       ops->event (ops->ctx, PP_TRACE_EV_EDGE, depth, f->id, e);
+      if (rec)
+	{
+	  if (rec_n < RUN_MAX_EDGES)
+	    rec_edges[rec_n++] = e;
+	  else
+	    rec = false;
+	}
       v = walk & PP_TRACE_WALK_DST;
       if (walk & PP_TRACE_WALK_REENTRY)
 	{
 	  if (!ops->no_blocks)
 	    ops->event (ops->ctx, PP_TRACE_EV_BLOCK, depth, f->id, v);
+	  RUN_ENDS (RUN_REENTRY, v, e);
 	  f->state = AT_REENTRY;
 	  break;
 	}
+      continue;
+
+    replay:
+      /* The run from this witness, walked before: its edges, then where
+	 it stopped, with the witness consumed on the way.  */
+      for (uint32_t i = 0; i < x->n; i++)
+	ops->event (ops->ctx, PP_TRACE_EV_EDGE, depth, f->id, x->edges[i]);
+      f->pending = 0;
+      v = x->end_block;
+      e = x->end_edge;
+      switch (x->end)
+	{
+	case RUN_CHOOSE:
+	  e = PP_TRACE_STEP_CHOOSE;
+	  goto chosen;
+	case RUN_ON_EDGE:
+	  witness_read = false;
+	  goto on_edge;
+	case RUN_CALLS:
+	  f->next_direct = tf->direct_at[v];
+	  f->site_read = false;
+	  f->state = IN_CALLS;
+	  break;
+	case RUN_RETURNED:
+	  f->state = RETURNED;
+	  f->edge = e;
+	  break;
+	default:
+	  f->state = AT_REENTRY;
+	  break;
+	}
+      break;
     }
+#undef RUN_ENDS
   f->block = v;
   if (!wrong && f->pending)
     wrong = f->state == AT_REENTRY ? "a re-entry block without its LAND"

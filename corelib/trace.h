@@ -347,6 +347,8 @@ typedef struct pp_trace_function
   /* Its unit's index in the trace (0 where there is one): the call sites'
      tables are per unit.  */
   uint32_t unit;
+  /* Regeneration's runs (trace.c "Runs"), built as it goes.  */
+  struct pp_trace_runs *runs;
 } pp_trace_function;
 
 /* A direct call's callee, and the id regeneration reports it by; or a call
