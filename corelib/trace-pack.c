@@ -274,8 +274,9 @@ pp_pack_decode (pp_pack_decoder *d, pp_pack_model *m, uint64_t context, unsigned
 
 /* ---- Streams.  */
 
-/* The next n <= 64 bits of the thread, coded in context.  */
-static uint64_t
+/* The next n <= 64 bits of the thread, coded in context (in line: reading
+   a packed trace, most of pathprof-hw's work, is a request at a time).  */
+static inline __attribute__ ((always_inline)) uint64_t
 supply (pp_pack_stream *z, uint64_t context, unsigned n)
 {
   uint64_t v = 0;
@@ -344,17 +345,7 @@ pp_pack_more (pp_trace_bits *b)
 	}
       b->words = z->words;
     }
-  uint64_t v;
-  if (!z->raw && !z->enc && !z->put)
-    {
-      /* Reading a packed trace (most of pathprof-hw's and the tool's
-	 work): the decoder alone.  */
-      v = pp_pack_decode (z->dec, &z->in, b->model, n);
-      z->failed |= z->dec->failed;
-      z->left -= n;
-    }
-  else
-    v = supply (z, b->model, n);
+  uint64_t v = supply (z, b->model, n);
   if (z->failed)
     return -1;
   b->model = pp_pack_next_context (b->model);

@@ -891,6 +891,17 @@ advance (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, size_t depth
   uint64_t rec_key = 0;
   uint32_t rec_n = 0, rec_edges[RUN_MAX_EDGES];
   const run *x;
+  /* A run starts at KEY: replayed when kept, else recorded.  */
+#define RUN_BEGIN(KEY)							\
+  do									\
+    {									\
+      rec_key = (KEY);							\
+      if ((x = run_find (tf->runs, rec_key)))				\
+	goto replay;							\
+      rec = true;							\
+      rec_n = 0;							\
+    }									\
+  while (0)
 #define RUN_ENDS(END, BLOCK, EDGE)					\
   do									\
     {									\
@@ -948,13 +959,7 @@ advance (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, size_t depth
 		  break;
 		}
 	      if (ops->no_blocks)
-		{
-		  rec_key = (uint64_t) v << 32 | (f->pending - 1);
-		  if ((x = run_find (tf->runs, rec_key)))
-		    goto replay;
-		  rec = true;
-		  rec_n = 0;
-		}
+		RUN_BEGIN ((uint64_t) v << 32 | (f->pending - 1));
 	    }
 	  bool own;
 	  if ((wrong = choose (tf, v, f->pending - 1, &e, &own)))
@@ -980,13 +985,7 @@ advance (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, size_t depth
 		  break;
 		}
 	      if (ops->no_blocks)
-		{
-		  rec_key = (uint64_t) 1 << 63 | (uint64_t) e << 32 | (f->pending - 1);
-		  if ((x = run_find (tf->runs, rec_key)))
-		    goto replay;
-		  rec = true;
-		  rec_n = 0;
-		}
+		RUN_BEGIN ((uint64_t) 1 << 63 | (uint64_t) e << 32 | (f->pending - 1));
 	    }
 	  if (f->pending - 1 != (uint32_t) tf->witness_of_edge[e])
 	    {
@@ -1031,29 +1030,30 @@ advance (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, size_t depth
       f->pending = 0;
       v = x->end_block;
       e = x->end_edge;
+      /* Where it stopped: a call block, a predicate or an edge that needs
+	 a witness through the walk's own stops; EXIT and a re-entry block
+	 (its edge in the run) here.  */
       switch (x->end)
 	{
+	case RUN_CALLS:
+	  goto at_block;
 	case RUN_CHOOSE:
 	  e = PP_TRACE_STEP_CHOOSE;
 	  goto chosen;
 	case RUN_ON_EDGE:
 	  witness_read = false;
 	  goto on_edge;
-	case RUN_CALLS:
-	  f->next_direct = tf->direct_at[v];
-	  f->site_read = false;
-	  f->state = IN_CALLS;
-	  break;
 	case RUN_RETURNED:
 	  f->state = RETURNED;
 	  f->edge = e;
 	  break;
-	default:
+	default:		/* the re-entry block, its edge in the run */
 	  f->state = AT_REENTRY;
 	  break;
 	}
       break;
     }
+#undef RUN_BEGIN
 #undef RUN_ENDS
   f->block = v;
   if (!wrong && f->pending)

@@ -39,6 +39,15 @@ set_of (const hw_hpt *h, const hw_path *p)
   return (uint32_t) ((h->sets & (h->sets - 1)) == 0 ? x & (h->sets - 1) : x % h->sets);
 }
 
+/* Path p found in e: its count (saturating) and its time.  */
+static void
+hit (hw_hpt *h, hw_hpt_entry *e, uint32_t count)
+{
+  e->count = e->count > UINT32_MAX - count ? UINT32_MAX : e->count + count;
+  e->used = h->clock;
+  h->last = e;
+}
+
 void
 hw_hpt_add (hw_hpt *h, const hw_path *p, uint32_t count)
 {
@@ -47,8 +56,7 @@ hw_hpt_add (hw_hpt *h, const hw_path *p, uint32_t count)
   hw_hpt_entry *e = h->last;
   if (e && e->valid && hw_path_equal (&e->path, p))
     {
-      e->count = e->count > UINT32_MAX - count ? UINT32_MAX : e->count + count;
-      e->used = h->clock;
+      hit (h, e, count);
       return;
     }
   hw_hpt_entry *set = &h->e[(size_t) set_of (h, p) * h->ways];
@@ -58,9 +66,7 @@ hw_hpt_add (hw_hpt *h, const hw_path *p, uint32_t count)
       e = &set[w];
       if (e->valid && hw_path_equal (&e->path, p))
 	{
-	  e->count = e->count > UINT32_MAX - count ? UINT32_MAX : e->count + count;
-	  e->used = h->clock;
-	  h->last = e;
+	  hit (h, e, count);
 	  return;
 	}
       if (!e->valid)
