@@ -23,10 +23,10 @@ struct site_state
   auto_vec<gimple *> keyed;	/* the keyed counts' markers (expand_keyed) */
   /* The trace mode's pending bits: a traced function gathers its witnesses
      (and those of the callees GCC inlined into it, trace-probes.cc) in a
-     local, trace_n bits of trace_acc, written out before a call, a LAND,
-     with the activation's last record or when they would pass
-     PP_TRACE_PENDING_MAX bits.  */
-  tree trace_acc = NULL_TREE, trace_n = NULL_TREE;
+     local: n bits of trace_acc, with trace_bit = 1 << n, written out
+     before a call, a LAND, with the activation's last record or when they
+     would pass PP_TRACE_PENDING_MAX bits.  */
+  tree trace_acc = NULL_TREE, trace_bit = NULL_TREE;
   auto_vec<gimple *> steps;	/* segments' EDGE calls (expand_step) */
   auto_vec<gimple *> returns;	/* segments' RETURN calls (expand_return) */
   auto_vec<gimple *> exits;	/* segments' EXIT calls (expand_exit) */

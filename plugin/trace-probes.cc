@@ -4,6 +4,7 @@
 
 #include "probes.h"
 #include "corelib/trace.h"
+#include "internal-fn.h"
 
 /* A field of the thread's trace state, accessed as volatile: a signal
    handler may run between any two of these accesses (pathprof-abi.h).  */
@@ -151,9 +152,33 @@ pending_acc (site_state &s)
 }
 
 static tree
-pending_n (site_state &s)
+pending_bit (site_state &s)
 {
-  return make_register (&s.trace_n, "PP_trace_n");
+  return make_register (&s.trace_bit, "PP_trace_bit");
+}
+
+/* The pending bits' marker when none pend.  */
+static tree
+no_pending_bit (void)
+{
+  return build_int_cst (counter_type (), 1);
+}
+
+/* Into SEQ, the number of pending bits whose marker is BIT (probes.h).
+   The count of trailing zeros as an internal function of u64s where the
+   target has it (x86's tzcnt or bsf), with no int to widen as
+   __builtin_ctzll's would be.  */
+static tree
+emit_pending_count (gimple_seq *seq, tree bit)
+{
+  tree u64 = counter_type ();
+  bool direct = direct_internal_fn_supported_p (IFN_CTZ, u64, OPTIMIZE_FOR_BOTH);
+  tree z = make_temp_ssa_name (direct ? u64 : integer_type_node, NULL, "PP_trace_z");
+  gcall *ctz = direct ? gimple_build_call_internal (IFN_CTZ, 1, bit)
+    : gimple_build_call (builtin_decl_explicit (BUILT_IN_CTZLL), 1, bit);
+  gimple_call_set_lhs (ctz, z);
+  gimple_seq_add_stmt (seq, ctz);
+  return emit_value (seq, u64, NOP_EXPR, z, NULL_TREE, "PP_trace_n");
 }
 
 /* Splits CALL's block after it and takes CALL out: the edge from what is
@@ -197,13 +222,28 @@ emit_state_frame (const state_word &w, gimple_seq *seq)
 		     "PP_trace_frame");
 }
 
+/* Into SEQ, ACC | K * BIT: the witness K appended to the pending bits ACC
+   whose marker is BIT.  */
+static tree
+emit_append (gimple_seq *seq, tree acc, tree k, tree bit)
+{
+  tree u64 = counter_type ();
+  tree a = emit_value (seq, u64, NOP_EXPR, acc, NULL_TREE, "PP_trace_acc");
+  if (integer_zerop (k))
+    return a;
+  tree placed = integer_onep (k) ? bit
+    : emit_value (seq, u64, MULT_EXPR, bit, k, "PP_trace_placed");
+  return emit_value (seq, u64, BIT_IOR_EXPR, a, placed, "PP_trace_acc");
+}
+
 /* Replaces the witness marker CALL (its value K, WIDTH bits) by its append
-   to the pending bits:
-       m = n + WIDTH;
-       if (m <= PP_TRACE_PENDING_MAX)
-         { acc |= k << n; n = m; }
+   to the pending bits (probes.h: n bits of acc, and bit = 1 << n):
+       if (bit < 1 << (PP_TRACE_PENDING_MAX + 1 - WIDTH))
+         { acc |= k * bit; bit <<= WIDTH; }
        else
-         { (the write in place of n bits of acc); acc = k; n = WIDTH; }
+         { (the write in place of n bits of acc); acc = k; bit = 1 << WIDTH; }
+   A compare, a multiply by a constant (lea or imul), an OR and a shift by
+   a constant: no shift by n, which x86 takes only from %cl.
    With LAST (the frame word), the witness is its activation's last record:
    it goes out with the pending bits, written in place as emit_in_place says
    (the state put back); no record and so no flush follows it.  With STATE,
@@ -212,45 +252,44 @@ static void
 expand_witness (const probe_target &t, site_state &s, gimple *call, tree k,
 		unsigned width, tree last, const state_word &state)
 {
+  gcc_checking_assert (width <= PP_TRACE_PENDING_MAX);
   tree u64 = counter_type ();
   k = fold_convert (u64, k);
-  tree acc = pending_acc (s), n = pending_n (s);
-  tree w = build_int_cst (u64, width);
+  tree acc = pending_acc (s), bit = pending_bit (s);
   basic_block bb = gimple_bb (call);
   edge to_join = cut_at (call);
   basic_block join = to_join->dest;
 
   gimple_seq seq = NULL;
-  tree n0 = emit_value (&seq, u64, NOP_EXPR, n, NULL_TREE, "PP_trace_n");
-  tree m = emit_value (&seq, u64, PLUS_EXPR, n0, w, "PP_trace_m");
+  tree b0 = emit_value (&seq, u64, NOP_EXPR, bit, NULL_TREE, "PP_trace_bit");
   append_to (bb, seq);
+  gimple *fits_p = gimple_build_cond
+    (LT_EXPR, b0, build_int_cst (u64, HOST_WIDE_INT_1U << (PP_TRACE_PENDING_MAX + 1 - width)),
+     NULL_TREE, NULL_TREE);
 
   /* More than fit: the pending bits go first, written in place (a
      function with callees GCC inlined fills them often).  */
   seq = NULL;
   tree acc0 = emit_value (&seq, u64, NOP_EXPR, acc, NULL_TREE, "PP_trace_acc");
+  tree n0 = emit_pending_count (&seq, b0);
   tree fr = emit_state_frame (state, &seq);
   gimple_seq_add_stmt (&seq, gimple_build_assign (acc, last ? build_int_cst (u64, 0) : k));
-  gimple_seq_add_stmt (&seq, gimple_build_assign (n, last ? build_int_cst (u64, 0) : w));
+  gimple_seq_add_stmt (&seq, gimple_build_assign
+		       (bit, last ? no_pending_bit ()
+			: build_int_cst (u64, HOST_WIDE_INT_1U << width)));
   basic_block full = new_block (bb);
   append_to (full, seq);
 
   if (!last)
     {
       seq = NULL;
-      tree a = emit_value (&seq, u64, NOP_EXPR, acc, NULL_TREE, "PP_trace_acc");
-      tree sh = emit_value (&seq, integer_type_node, NOP_EXPR, n0, NULL_TREE,
-			    "PP_trace_shift");
-      tree placed = emit_value (&seq, u64, LSHIFT_EXPR, k, sh, "PP_trace_placed");
-      tree a2 = emit_value (&seq, u64, BIT_IOR_EXPR, a, placed, "PP_trace_acc");
-      gimple_seq_add_stmt (&seq, gimple_build_assign (acc, a2));
-      gimple_seq_add_stmt (&seq, gimple_build_assign (n, m));
+      gimple_seq_add_stmt (&seq, gimple_build_assign (acc, emit_append (&seq, acc, k, b0)));
+      tree b = emit_value (&seq, u64, LSHIFT_EXPR, b0,
+			   build_int_cst (integer_type_node, width), "PP_trace_bit");
+      gimple_seq_add_stmt (&seq, gimple_build_assign (bit, b));
       basic_block fits = new_block_of (bb, seq, join);
       edge out = make_single_succ_edge (full, join, EDGE_FALLTHRU);
-      branch (bb, to_join, gimple_build_cond (LE_EXPR, m,
-					      build_int_cst (u64, PP_TRACE_PENDING_MAX),
-					      NULL_TREE, NULL_TREE),
-	      fits, full, profile_probability::very_likely ());
+      branch (bb, to_join, fits_p, fits, full, profile_probability::very_likely ());
       fits->count = bb->count.apply_probability (profile_probability::very_likely ());
       full->count = bb->count - fits->count;
       emit_in_place (t, full, out, acc0, n0, fr);
@@ -261,22 +300,17 @@ expand_witness (const probe_target &t, site_state &s, gimple *call, tree k,
      with it), in place.  */
   basic_block merge = new_block (full);
   edge out = make_single_succ_edge (full, merge, EDGE_FALLTHRU);
-  branch (bb, to_join, gimple_build_cond (LE_EXPR, m,
-					  build_int_cst (u64, PP_TRACE_PENDING_MAX),
-					  NULL_TREE, NULL_TREE),
-	  merge, full, profile_probability::very_likely ());
+  branch (bb, to_join, fits_p, merge, full, profile_probability::very_likely ());
   full->count = bb->count.apply_probability (profile_probability::very_likely ()
 					     .invert ());
   merge->count = bb->count;
   emit_in_place (t, full, out, acc0, n0, fr);
   seq = NULL;
-  tree a = emit_value (&seq, u64, NOP_EXPR, acc, NULL_TREE, "PP_trace_acc");
-  tree nn = emit_value (&seq, u64, NOP_EXPR, n, NULL_TREE, "PP_trace_n");
-  tree sh = emit_value (&seq, integer_type_node, NOP_EXPR, nn, NULL_TREE,
-			"PP_trace_shift");
-  tree placed = emit_value (&seq, u64, LSHIFT_EXPR, k, sh, "PP_trace_placed");
-  tree v = emit_value (&seq, u64, BIT_IOR_EXPR, a, placed, "PP_trace_bits");
-  tree vw = emit_value (&seq, u64, PLUS_EXPR, nn, w, "PP_trace_width");
+  tree b1 = emit_value (&seq, u64, NOP_EXPR, bit, NULL_TREE, "PP_trace_bit");
+  tree v = emit_append (&seq, acc, k, b1);
+  tree nn = emit_pending_count (&seq, b1);
+  tree vw = emit_value (&seq, u64, PLUS_EXPR, nn, build_int_cst (u64, width),
+			"PP_trace_width");
   append_to (merge, seq);
   emit_in_place (t, merge, make_single_succ_edge (merge, join, EDGE_FALLTHRU), v, vw,
 		 last);
@@ -322,8 +356,8 @@ mark_trace_flushes (const probe_target &t, site_state &s)
 }
 
 /* Replaces a flush's marker by the write of the pending bits:
-       if (n != 0)
-         { (the write in place of n bits of acc); acc = 0; n = 0; }
+       if (bit != 1)
+         { (the write in place of n bits of acc); acc = 0; bit = 1; }
    With STATE, the write puts that state in place, and so does the way
    with nothing to write.  */
 static void
@@ -331,19 +365,20 @@ expand_flush (const probe_target &t, site_state &s, gimple *marker,
 	      const state_word &state)
 {
   tree u64 = counter_type ();
-  tree acc = pending_acc (s), n = pending_n (s);
+  tree acc = pending_acc (s), bit = pending_bit (s);
   basic_block bb = gimple_bb (marker);
   edge to_join = cut_at (marker);
   basic_block join = to_join->dest;
 
   gimple_seq seq = NULL;
-  tree n0 = emit_value (&seq, u64, NOP_EXPR, n, NULL_TREE, "PP_trace_n");
+  tree b0 = emit_value (&seq, u64, NOP_EXPR, bit, NULL_TREE, "PP_trace_bit");
   append_to (bb, seq);
 
   seq = NULL;
   tree a = emit_value (&seq, u64, NOP_EXPR, acc, NULL_TREE, "PP_trace_acc");
+  tree n0 = emit_pending_count (&seq, b0);
   gimple_seq_add_stmt (&seq, gimple_build_assign (acc, build_int_cst (u64, 0)));
-  gimple_seq_add_stmt (&seq, gimple_build_assign (n, build_int_cst (u64, 0)));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (bit, no_pending_bit ()));
   tree fr = emit_state_frame (state, &seq);
   basic_block write = new_block (bb);
   append_to (write, seq);
@@ -359,7 +394,7 @@ expand_flush (const probe_target &t, site_state &s, gimple *marker,
       none->count = bb->count.apply_probability (profile_probability::likely ()
 						 .invert ());
     }
-  branch (bb, to_join, gimple_build_cond (NE_EXPR, n0, build_int_cst (u64, 0),
+  branch (bb, to_join, gimple_build_cond (NE_EXPR, b0, no_pending_bit (),
 					  NULL_TREE, NULL_TREE),
 	  write, none, profile_probability::likely ());
   write->count = bb->count.apply_probability (profile_probability::likely ());
@@ -788,8 +823,8 @@ expand_trace_markers (const probe_target &t)
       gimple_seq seq = NULL;
       gimple_seq_add_stmt (&seq, gimple_build_assign (pending_acc (*a.s),
 						      build_int_cst (u64, 0)));
-      gimple_seq_add_stmt (&seq, gimple_build_assign (pending_n (*a.s),
-						      build_int_cst (u64, 0)));
+      gimple_seq_add_stmt (&seq, gimple_build_assign (pending_bit (*a.s),
+						      no_pending_bit ()));
       gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
       tree word = make_temp_ssa_name (u64, NULL, "PP_trace_frame");
       gcall *call = gimple_build_call (t.trace_enter, 3, gimple_call_arg (a.enter, 0),
