@@ -17,6 +17,19 @@ tls_field (const probe_target &t, tree field)
   return ref;
 }
 
+/* Into SEQ, V (an address or an integer) as a u64 word: an address
+   through the integer of its width (a 32-bit target's pointer cannot
+   convert to 64 bits directly).  */
+static tree
+emit_word (gimple_seq *seq, tree v, const char *name)
+{
+  tree u64 = counter_type ();
+  if (POINTER_TYPE_P (TREE_TYPE (v))
+      && TYPE_PRECISION (TREE_TYPE (v)) != TYPE_PRECISION (u64))
+    v = emit_value (seq, pointer_sized_int_node, NOP_EXPR, v, NULL_TREE, name);
+  return emit_value (seq, u64, NOP_EXPR, v, NULL_TREE, name);
+}
+
 /* Into SEQ, the claim of the thread's buffer for WIDTH bits (pathprof-abi.h):
    lim = limit; limit = 0; pos = cursor; returns end = pos + WIDTH, which
    fits when end <= lim.  */
@@ -439,8 +452,7 @@ expand_site (const probe_target &t, gcall *call, uint32_t word, unsigned width)
   basic_block join = to_join->dest;
 
   gimple_seq seq = NULL;
-  tree fp = emit_value (&seq, u64, NOP_EXPR, unshare_expr (gimple_call_fn (call)),
-			NULL_TREE, "PP_trace_fp");
+  tree fp = emit_word (&seq, unshare_expr (gimple_call_fn (call)), "PP_trace_fp");
   tree gen = emit_value (&seq, u64, NOP_EXPR, tls_field (t, t.tls_gen), NULL_TREE,
 			 "PP_trace_gen");
   tree key = emit_value (&seq, u64, BIT_XOR_EXPR, fp, gen, "PP_trace_key");
@@ -530,7 +542,7 @@ expand_enter (const probe_target &t, gimple *call, tree frame, tree key,
   gimple_seq seq = NULL;
   tree expect = emit_value (&seq, u64, NOP_EXPR, tls_field (t, t.tls_expect),
 			    NULL_TREE, "PP_trace_expect");
-  key = emit_value (&seq, u64, NOP_EXPR, key, NULL_TREE, "PP_trace_key");
+  key = emit_word (&seq, key, "PP_trace_key");
   gsi = gsi_last_bb (bb);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
 
@@ -789,8 +801,7 @@ expand_trace_markers (const probe_target &t)
       else if (is_call_of (m, t.trace_m_direct))
 	{
 	  gimple_seq seq = NULL;
-	  tree key = emit_value (&seq, u64, NOP_EXPR, gimple_call_arg (m, 1), NULL_TREE,
-				 "PP_trace_key");
+	  tree key = emit_word (&seq, gimple_call_arg (m, 1), "PP_trace_key");
 	  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_field (t, t.tls_expect),
 							  key));
 	  gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
