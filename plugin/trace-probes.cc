@@ -235,8 +235,9 @@ emit_state_frame (const state_word &w, gimple_seq *seq)
 		     "PP_trace_frame");
 }
 
-/* Into SEQ, ACC | K * BIT: the witness K appended to the pending bits ACC
-   whose marker is BIT.  */
+/* Into SEQ, ACC + K * BIT: the witness K appended to the pending bits ACC
+   whose marker is BIT (an add, as no bit of ACC is at or above BIT's, so
+   that GCC can fold a K of 2, 4 or 8 into one lea).  */
 static tree
 emit_append (gimple_seq *seq, tree acc, tree k, tree bit)
 {
@@ -246,17 +247,17 @@ emit_append (gimple_seq *seq, tree acc, tree k, tree bit)
     return a;
   tree placed = integer_onep (k) ? bit
     : emit_value (seq, u64, MULT_EXPR, bit, k, "PP_trace_placed");
-  return emit_value (seq, u64, BIT_IOR_EXPR, a, placed, "PP_trace_acc");
+  return emit_value (seq, u64, PLUS_EXPR, a, placed, "PP_trace_acc");
 }
 
 /* Replaces the witness marker CALL (its value K, WIDTH bits) by its append
    to the pending bits (probes.h: n bits of acc, and bit = 1 << n):
        if (bit < 1 << (PP_TRACE_PENDING_MAX + 1 - WIDTH))
-         { acc |= k * bit; bit <<= WIDTH; }
+         { acc += k * bit; bit <<= WIDTH; }
        else
          { (the write in place of n bits of acc); acc = k; bit = 1 << WIDTH; }
-   A compare, a multiply by a constant (lea or imul), an OR and a shift by
-   a constant: no shift by n, which x86 takes only from %cl.
+   A compare, a multiply by a constant and an add (one lea, or two), and a
+   shift by a constant: no shift by n, which x86 takes only from %cl.
    With LAST (the frame word), the witness is its activation's last record:
    it goes out with the pending bits, written in place as emit_in_place says
    (the state put back); no record and so no flush follows it.  With STATE,
