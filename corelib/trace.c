@@ -465,6 +465,7 @@ typedef struct run
   uint32_t n;			/* edges */
   uint32_t end_block, end_edge;
   uint8_t end;			/* enum run_end */
+  uint32_t tag;			/* the consumer's (ops->run) */
   uint32_t edges[];
 } run;
 
@@ -493,14 +494,14 @@ run_hash (uint64_t key, size_t cap)
   return (size_t) (key >> 32) & (cap - 1);
 }
 
-static inline const run *
+static inline run *
 run_find (const pp_trace_runs *r, uint64_t key)
 {
   if (!r || !r->cap)
     return NULL;
   for (size_t i = run_hash (key, r->cap);; i = (i + 1) & (r->cap - 1))
     {
-      const run *x = r->slot[i];
+      run *x = r->slot[i];
       if (!x || x->key == key)
 	return x;
     }
@@ -538,7 +539,7 @@ run_keep (pp_trace_function *tf, uint64_t key, const uint32_t *edges, uint32_t n
   run *x = pp_malloc (sizeof *x + n * sizeof *x->edges);
   if (!x)
     return;
-  *x = (run) { key, n, end_block, end_edge, (uint8_t) end };
+  *x = (run) { key, n, end_block, end_edge, (uint8_t) end, 0 };
   memcpy (x->edges, edges, n * sizeof *edges);
   size_t i = run_hash (key, r->cap);
   while (r->slot[i])
@@ -890,7 +891,7 @@ advance (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, size_t depth
   bool rec = false;
   uint64_t rec_key = 0;
   uint32_t rec_n = 0, rec_edges[RUN_MAX_EDGES];
-  const run *x;
+  run *x;
   /* A run starts at KEY: replayed when kept, else recorded.  */
 #define RUN_BEGIN(KEY)							\
   do									\
@@ -1025,8 +1026,11 @@ advance (pp_trace_bits *b, const pp_trace_regen_ops *ops, frame *f, size_t depth
     replay:
       /* The run from this witness, walked before: its edges, then where
 	 it stopped, with the witness consumed on the way.  */
-      for (uint32_t i = 0; i < x->n; i++)
-	ops->event (ops->ctx, PP_TRACE_EV_EDGE, depth, f->id, x->edges[i]);
+      if (ops->run)
+	ops->run (ops->ctx, depth, f->id, x->edges, x->n, &x->tag);
+      else
+	for (uint32_t i = 0; i < x->n; i++)
+	  ops->event (ops->ctx, PP_TRACE_EV_EDGE, depth, f->id, x->edges[i]);
       f->pending = 0;
       v = x->end_block;
       e = x->end_edge;

@@ -466,6 +466,14 @@ typedef struct pp_trace_regen_ops
   /* When not NULL: what the records regeneration consumed cost, by kind
      (PP_TRACE_STAT_*).  */
   struct pp_trace_regen_stats *stats;
+  /* When not NULL (with no_blocks): a run of edges regeneration walked
+     before (trace.c "Runs"), passed at once instead of an EDGE event per
+     edge, at the activation of the events' depth and id.  *tag is the
+     consumer's word for the run, 0 until it sets it and kept with the run
+     (the same edges at the same address) for as long as the trace function
+     lives: what it knows of the run, found again without a lookup.  */
+  void (*run) (void *ctx, size_t depth, uint32_t id, const uint32_t *edges,
+	       uint32_t n, uint32_t *tag);
 } pp_trace_regen_ops;
 
 enum

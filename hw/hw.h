@@ -286,6 +286,47 @@ hw_model_branch (hw_model *m, const hw_branch *b)
     }
   hw_model_detect (m, b);
 }
+
+/* N forward direct branches of THREAD in a row (conditional branches or
+   jumps to higher addresses: their kinds need not be told), each adding
+   EVENTS, bit i of TAKEN the i-th's outcome, DST their targets: what N
+   calls of hw_model_branch do while they stay its common case, at once.
+   Returns how many it took, from the first (0 to N); the caller passes
+   the rest to hw_model_branch.  */
+static inline uint32_t
+hw_model_forward (hw_model *m, uint32_t thread, uint32_t n, uint64_t taken,
+		  const uint64_t *dst, uint32_t events)
+{
+  if (m->c.ppcr.ops[HW_TYPE_FORWARD] != HW_OP_UPDATE || m->last_stack >= m->nstacks)
+    return 0;
+  hw_stack *s = m->stacks + m->last_stack;
+  if (s->thread != thread || !s->depth)
+    return 0;
+  hw_entry *top = &s->e[s->depth - 1];
+  /* Each branch joins the path while length + 1 < max_length after the
+     ones before it.  */
+  if (top->path.length + 1u >= m->c.max_length)
+    return 0;
+  uint32_t k = n, room = m->c.max_length - 1u - top->path.length;
+  if (k > room)
+    k = room;
+  if (k > top->cap - top->ntargets)
+    k = top->cap - top->ntargets;
+  if (!k)
+    return 0;
+  m->branches += k;
+  uint64_t ev = (uint64_t) top->events + (uint64_t) k * events;
+  top->events = ev > 255 ? 255 : (uint32_t) ev;
+  /* k < max_length <= 64, and length + k < 64.  */
+  top->path.outcomes |= (taken & (((uint64_t) 1 << k) - 1)) << top->path.length;
+  top->path.length = (uint8_t) (top->path.length + k);
+  uint64_t *t = top->targets + top->ntargets;
+  for (uint32_t i = 0; i < k; i++)	/* a few: a memcpy's dispatch cost more */
+    t[i] = dst[i];
+  top->ntargets += k;
+  return k;
+}
+
 /* Pops every stack (end of stream or of a sample).  */
 void hw_model_flush (hw_model *m);
 /* The end of one thread's branches (an LBR sample): its stack is emptied.  */

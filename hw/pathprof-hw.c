@@ -76,6 +76,29 @@ on_trace_branch (void *c, uint32_t thread, enum trace_branch_kind kind, uint64_t
   hw_model_branch (((struct ctx *) c)->m, &b);
 }
 
+/* A run's branches: its forward ones in a row to the model at once, as far
+   as it takes them, the others one at a time.  */
+static void
+on_trace_run (void *c, uint32_t thread, const trace_branch_run *r)
+{
+  hw_model *m = ((struct ctx *) c)->m;
+  for (uint32_t i = 0; i < r->n;)
+    {
+      uint32_t want = r->fwd[i];
+      if (want)
+	{
+	  uint32_t k = hw_model_forward (m, thread, want, trace_branch_run_taken (r, i),
+					 r->dst + i, 1);
+	  i += k;
+	  if (k == want)
+	    continue;		/* else branch i ends or splits the path */
+	}
+      hw_branch b = { trace_kinds[r->kinds[i]], thread, r->src[i], r->dst[i], 1 };
+      hw_model_branch (m, &b);
+      i++;
+    }
+}
+
 struct label_ctx
 {
   hw_labels *l;
@@ -115,7 +138,8 @@ read_trace (const char *file, hw_labels *labels, struct ctx *ctx, char *err,
   for (uint32_t i = 0; i < t.nthreads && status == 0; i++)
     {
       char why[300];
-      status = trace_branches_thread (&b, i, on_trace_branch, ctx, why, sizeof why);
+      status = trace_branches_thread (&b, i, on_trace_branch, on_trace_run, ctx, why,
+				      sizeof why);
       if (status)
 	snprintf (err, errlen, "%.4096s: %s", file, why);
     }

@@ -78,6 +78,21 @@ trace_branches_init (trace_branches *b, trace_file *t)
   return 0;
 }
 
+/* Runs.  A run regeneration replays (pp_trace_regen_ops.run) is summed up
+   the first time it comes: the branches its edges retire, as the
+   trace_branch_run its consumer takes, what the edges add to the counts,
+   and the block the activation is at after them.  A run's tag finds its
+   summary again (a summary names its run's edges, so that a tag another
+   trace_branches set is not taken for one of these); there is one summary
+   a run, so their memory is bounded as the runs' is.  */
+struct trace_branch_summary
+{
+  const uint32_t *edges;	/* the run's */
+  uint32_t blocks, outcome_bits;
+  uint32_t last_block;		/* UINT32_MAX: no block */
+  trace_branch_run r;
+};
+
 void
 trace_branches_free (trace_branches *b)
 {
@@ -86,6 +101,9 @@ trace_branches_free (trace_branches *b)
       free (b->fn[i].order);
       free (b->fn[i].edges);
     }
+  for (size_t i = 0; i < b->nruns; i++)
+    free (b->runs[i]);
+  free (b->runs);
   free (b->fn);
   free (b->frames);
   memset (b, 0, sizeof *b);
@@ -221,14 +239,97 @@ trace_branches_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id,
     edge_event (b, depth, id, x);
 }
 
+static bool
+direct_forward (const trace_branch_edge *e)
+{
+  return (e->kind == TRACE_BRANCH_COND_TAKEN || e->kind == TRACE_BRANCH_COND_NOT_TAKEN
+	  || e->kind == TRACE_BRANCH_JUMP) && e->dst > e->src;
+}
+
+/* The summary of the run of edges EDGES[0..N) of function ID, kept as
+   run number b->nruns (NULL when out of memory).  */
+static struct trace_branch_summary *
+summarize (trace_branches *b, uint32_t id, const uint32_t *edges, uint32_t n)
+{
+  const trace_branch_edge *fe = b->fn[id].edges;
+  uint32_t nb = 0;
+  for (uint32_t i = 0; i < n; i++)
+    nb += fe[edges[i]].kind >= 0;
+  size_t words = nb / 64 + 2;
+  struct trace_branch_summary *s;
+  if (PP_RESERVE (b->runs, b->runs_cap, b->nruns + 1, 64)
+      || !(s = calloc (1, sizeof *s + (words + 2 * (size_t) nb) * sizeof (uint64_t)
+			  + 2 * (size_t) nb)))
+    return NULL;
+  uint64_t *taken = (uint64_t *) (s + 1), *src = taken + words, *dst = src + nb;
+  uint8_t *kinds = (uint8_t *) (dst + nb), *fwd = kinds + nb;
+  s->edges = edges;
+  s->last_block = UINT32_MAX;
+  s->r = (trace_branch_run) { nb, kinds, src, dst, fwd, taken };
+  for (uint32_t i = 0, j = 0; i < n; i++)
+    {
+      const trace_branch_edge *e = &fe[edges[i]];
+      s->outcome_bits += e->outcome_bits;
+      if (e->to_block)
+	{
+	  s->blocks++;
+	  s->last_block = e->dst_block;
+	}
+      if (e->kind < 0)
+	continue;
+      kinds[j] = (uint8_t) e->kind;
+      src[j] = e->src;
+      dst[j] = e->dst;
+      taken[j / 64] |= (uint64_t) (e->kind != TRACE_BRANCH_COND_NOT_TAKEN) << (j % 64);
+      fwd[j++] = direct_forward (e);
+    }
+  for (uint32_t j = nb, next = 0; j-- > 0;)
+    {
+      next = fwd[j] ? (next < 64 ? next + 1 : 64) : 0;
+      fwd[j] = (uint8_t) next;
+    }
+  b->runs[b->nruns++] = s;
+  return s;
+}
+
+/* A run regeneration replays: its summary's counts and branches at once.  */
+static void
+run_event (void *ctx, size_t depth, uint32_t id, const uint32_t *edges, uint32_t n,
+	   uint32_t *tag)
+{
+  trace_branches *b = ctx;
+  struct trace_branch_summary *s = *tag && *tag <= b->nruns ? b->runs[*tag - 1] : NULL;
+  if (__builtin_expect (!s || s->edges != edges, 0)
+      && (s = summarize (b, id, edges, n)))
+    *tag = (uint32_t) b->nruns;
+  if (__builtin_expect (!s || depth + 1 > b->cap, 0))
+    {
+      for (uint32_t i = 0; i < n; i++)
+	trace_branches_event (b, PP_TRACE_EV_EDGE, depth, id, edges[i]);
+      return;
+    }
+  b->blocks += s->blocks;
+  b->outcome_bits += s->outcome_bits;
+  if (s->last_block != UINT32_MAX)
+    b->frames[depth].block = s->last_block;
+  b->branches += s->r.n;
+  if (b->run)
+    b->run (b->ctx, b->thread, &s->r);
+  else if (b->branch)
+    for (uint32_t j = 0; j < s->r.n; j++)
+      b->branch (b->ctx, b->thread, (enum trace_branch_kind) s->r.kinds[j], s->r.src[j],
+		 s->r.dst[j]);
+}
+
 int
 trace_branches_thread (trace_branches *b, uint32_t i, trace_branch_fn *branch,
-		       void *ctx, char *err, size_t errlen)
+		       trace_branch_run_fn *run, void *ctx, char *err, size_t errlen)
 {
   b->thread = b->t->threads[i].id;
   b->branch = branch;
+  b->run = run;
   b->ctx = ctx;
-  if (trace_file_regen_edges (b->t, i, trace_branches_event, b, err, errlen))
+  if (trace_file_regen_edges (b->t, i, trace_branches_event, run_event, b, err, errlen))
     return -1;
   if (b->failed)
     {

@@ -32,6 +32,35 @@ const char *trace_branch_kind_name (enum trace_branch_kind k);
 typedef void trace_branch_fn (void *ctx, uint32_t thread, enum trace_branch_kind kind,
 			      uint64_t src, uint64_t dst);
 
+/* The branches a run of regenerated edges retires (pp_trace_regen_ops.run),
+   worked out the first time the run comes, so that a consumer that takes
+   runs gets them as arrays: the branches in order, and where they are
+   direct and forward (a conditional branch or a jump to a higher address,
+   a hardware path profiler's common case) how many follow in a row and
+   their outcomes as bits.  */
+typedef struct trace_branch_run
+{
+  uint32_t n;			/* branches */
+  const uint8_t *kinds;		/* enum trace_branch_kind */
+  const uint64_t *src, *dst;
+  /* fwd[i]: how many branches from i on are direct and forward, at most
+     64.  */
+  const uint8_t *fwd;
+  /* Bit i % 64 of word i / 64: branch i was taken (all but a conditional
+     branch not taken); a word past the last, 0.  */
+  const uint64_t *taken;
+} trace_branch_run;
+
+/* The 64 outcome bits of r from branch i on (bit 0 branch i's).  */
+static inline uint64_t
+trace_branch_run_taken (const trace_branch_run *r, uint32_t i)
+{
+  uint64_t lo = r->taken[i / 64] >> (i % 64);
+  return i % 64 ? lo | r->taken[i / 64 + 1] << (64 - i % 64) : lo;
+}
+
+typedef void trace_branch_run_fn (void *ctx, uint32_t thread, const trace_branch_run *r);
+
 /* One real edge of a function as the machine runs it.  */
 typedef struct trace_branch_edge
 {
@@ -63,7 +92,13 @@ typedef struct trace_branches
   /* The thread being regenerated and where its branches go.  */
   uint32_t thread;
   trace_branch_fn *branch;
+  trace_branch_run_fn *run;
   void *ctx;
+  /* The runs regeneration replayed, each's branches and what its edges
+     add to the counts above (trace_branches.c "Runs"); a run's tag is its
+     index + 1.  */
+  struct trace_branch_summary **runs;
+  size_t nruns, runs_cap;
   int failed;			/* out of memory */
 } trace_branches;
 
@@ -87,10 +122,12 @@ int trace_branches_labels (trace_branches *b,
 			   void *ctx);
 
 /* Regenerates thread i of the trace, calling branch (when not NULL) for each
-   branch it retired.  Returns 0, or -1 with a reason in err (a damaged trace, out of
-   memory).  */
+   branch it retired, or for the branches of a run regeneration replays
+   run, when not NULL (the same branches in the same order).  Returns 0, or
+   -1 with a reason in err (a damaged trace, out of memory).  */
 int trace_branches_thread (trace_branches *b, uint32_t i, trace_branch_fn *branch,
-			   void *ctx, char *err, size_t errlen);
+			   trace_branch_run_fn *run, void *ctx, char *err,
+			   size_t errlen);
 
 /* The regeneration's event callback that does it (for a caller that also
    wants the events: it sets b->thread, b->branch and b->ctx itself).  */

@@ -631,9 +631,10 @@ close_streams (struct stream *s, pp_pack_stream *z, struct coded_in *in)
 static int
 regen (trace_file *t, uint32_t i,
        void (*event) (void *, enum pp_trace_ev, size_t, uint32_t, uint32_t),
+       void (*run) (void *, size_t, uint32_t, const uint32_t *, uint32_t, uint32_t *),
        void *ctx, bool no_blocks, char *err, size_t errlen)
 {
-  pp_trace_regen_ops ops = { ctx, lookup, event, t, no_blocks, &t->stats };
+  pp_trace_regen_ops ops = { ctx, lookup, event, t, no_blocks, &t->stats, run };
   trace_thread *th = &t->threads[i];
   struct stream s = { .t = t, .th = th, .fd = -1 };
   pp_trace_bits b = { .more = more_records, .ctx = &s };
@@ -663,16 +664,18 @@ trace_file_regen (trace_file *t, uint32_t i,
 		  void (*event) (void *, enum pp_trace_ev, size_t, uint32_t, uint32_t),
 		  void *ctx, char *err, size_t errlen)
 {
-  return regen (t, i, event, ctx, false, err, errlen);
+  return regen (t, i, event, NULL, ctx, false, err, errlen);
 }
 
 int
 trace_file_regen_edges (trace_file *t, uint32_t i,
 			void (*event) (void *, enum pp_trace_ev, size_t, uint32_t,
 				       uint32_t),
+			void (*run) (void *, size_t, uint32_t, const uint32_t *,
+				     uint32_t, uint32_t *),
 			void *ctx, char *err, size_t errlen)
 {
-  return regen (t, i, event, ctx, true, err, errlen);
+  return regen (t, i, event, run, ctx, true, err, errlen);
 }
 
 /* ---- Packing and unpacking.  */
@@ -727,7 +730,7 @@ pack_thread (trace_file *t, uint32_t i, FILE *f, bool unpack, uint64_t *bytes,
 	  z.enc = &enc;
 	}
     }
-  pp_trace_regen_ops ops = { NULL, lookup, no_event, t, true, NULL };
+  pp_trace_regen_ops ops = { NULL, lookup, no_event, t, true, NULL, NULL };
   if (!s.err[0] && pp_pack_transcode (&z, &ops) && !s.err[0])
     snprintf (s.err, sizeof s.err, "thread %u: its records end before their "
 	      "length", th->id);

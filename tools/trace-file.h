@@ -80,10 +80,15 @@ int trace_file_regen (trace_file *t, uint32_t i,
 		      void (*event) (void *ctx, enum pp_trace_ev ev, size_t depth,
 				     uint32_t id, uint32_t x),
 		      void *ctx, char *err, size_t errlen);
-/* The same without PP_TRACE_EV_BLOCK events (pp_trace_regen_ops.no_blocks).  */
+/* The same without PP_TRACE_EV_BLOCK events (pp_trace_regen_ops.no_blocks),
+   and with run (when not NULL) taking the runs regeneration replays
+   (pp_trace_regen_ops.run).  */
 int trace_file_regen_edges (trace_file *t, uint32_t i,
 			    void (*event) (void *ctx, enum pp_trace_ev ev,
 					   size_t depth, uint32_t id, uint32_t x),
+			    void (*run) (void *ctx, size_t depth, uint32_t id,
+					 const uint32_t *edges, uint32_t n,
+					 uint32_t *tag),
 			    void *ctx, char *err, size_t errlen);
 /* Writes t to path with every thread packed (trace-pack.h), or with unpack
    every thread's records as one RECORDS chunk; either way self-contained (a

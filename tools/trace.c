@@ -154,7 +154,7 @@ trace_command (int argc, char **argv)
       bits += t.threads[i].nbits;
       int rc;
       if (branches || summary)
-	rc = trace_branches_thread (&b, i, branches ? print_branch : NULL, NULL,
+	rc = trace_branches_thread (&b, i, branches ? print_branch : NULL, NULL, NULL,
 				    err, sizeof err);
       else
 	{

@@ -160,6 +160,134 @@ check_stack (void)
   unit_report (&full);
 }
 
+static bool
+forward_direct (const hw_branch *b)
+{
+  return b->kind <= HW_JUMP && b->dst > b->src;
+}
+
+/* Two models' complete profiles (with each path's first branches) and
+   HPTs are the same.  */
+static bool
+same_models (const hw_model *a, const hw_model *b, const hw_hpt *ha, const hw_hpt *hb)
+{
+  bool ok = a->complete.n == b->complete.n && a->complete.total == b->complete.total
+	    && a->branches == b->branches && a->paths == b->paths
+	    && a->splits == b->splits && a->overflows == b->overflows;
+  for (size_t i = 0; ok && i < a->complete.cap; i++)
+    {
+      const hw_profile_entry *x = &a->complete.e[i];
+      if (x->path.length == 0xff)
+	continue;
+      const hw_profile_entry *y = hw_profile_find (&b->complete, &x->path);
+      ok = y && y->count == x->count && y->nbranches == x->nbranches
+	   && memcmp (y->targets, x->targets, x->nbranches * sizeof *x->targets) == 0;
+    }
+  for (uint32_t i = 0; ok && i < ha->entries; i++)
+    ok = ha->e[i].valid == hb->e[i].valid
+	 && (!ha->e[i].valid || (hw_path_equal (&ha->e[i].path, &hb->e[i].path)
+				 && ha->e[i].count == hb->e[i].count));
+  return ok;
+}
+
+/* hw_model_forward, the common case of a run of branches at once (what
+   pathprof-hw does with a trace's runs), against the same branches one at a
+   time: every path, count, first branches and HPT entry the same, with the
+   runs cut anywhere, paths that split, stacks that overflow and mappings
+   whose forward branches do more than update.  */
+static void
+check_forward (void)
+{
+  struct unit_property same = { .name = "hw: forward branches taken as a run are the branches one at a time" };
+  static hw_branch stream[4096];
+  static const char *const presets[] = { "ball-larus", "wpp", "extended-loop",
+					 "extended-interproc" };
+  unsigned long long rng = 11;
+  unsigned long long at_once = 0;
+  for (int c = 0; c < 1000; c++)
+    {
+      size_t n = random_stream (&rng, stream, sizeof stream / sizeof *stream);
+      /* Mostly forward branches, as in real programs' runs.  */
+      for (size_t i = 0; i < n; i++)
+	if (stream[i].kind <= HW_JUMP && unit_rand (&rng) % 4)
+	  stream[i].dst = stream[i].src + 4 + 4 * (unit_rand (&rng) % 32);
+      uint32_t events = 1 + (uint32_t) (unit_rand (&rng) % 40);
+      for (size_t i = 0; i < n; i++)
+	stream[i].events = events;
+      hw_config cfg = { .max_length = 2 + (uint32_t) (unit_rand (&rng) % 63),
+			.stack_depth = 1 + (uint32_t) (unit_rand (&rng) % 16),
+			.overflow = c % 2 ? HW_OVERFLOW_DROP_OLDEST : HW_OVERFLOW_GROW,
+			.metric = c % 5 < 2 ? HW_METRIC_EVENTS : HW_METRIC_FREQUENCY,
+			.queue = 1 };
+      hw_ppcr_preset (&cfg.ppcr, presets[c % 4], 1 + (uint32_t) (c % 3));
+      hw_hpt ha, hb;
+      hw_hpt_init (&ha, 64, 4, HW_INDEX_XOR, c % 3 ? HW_REPLACE_LFU : HW_REPLACE_LRU);
+      hw_hpt_init (&hb, 64, 4, HW_INDEX_XOR, c % 3 ? HW_REPLACE_LFU : HW_REPLACE_LRU);
+      hw_model a, b;
+      hw_model_init (&a, &cfg, &ha);
+      hw_model_init (&b, &cfg, &hb);
+      /* In step: after each run, the paths under way the same, events and
+	 all (the next update would clamp a wrong sum of events again).  */
+      bool stacks = true;
+      for (size_t i = 0; i < n;)
+	{
+	  uint32_t k = 0, took = 0;
+	  uint64_t taken = 0, dst[64];
+	  while (i + k < n && k < 64 && forward_direct (&stream[i + k]))
+	    {
+	      taken |= (uint64_t) (stream[i + k].kind != HW_COND_NOT_TAKEN) << k;
+	      dst[k] = stream[i + k].dst;
+	      k++;
+	    }
+	  if (k)
+	    took = hw_model_forward (&b, 0, 1 + (uint32_t) (unit_rand (&rng) % k), taken,
+				     dst, events);
+	  if (!took)
+	    hw_model_branch (&b, &stream[i]);
+	  at_once += took;
+	  for (size_t j = i + (took ? took : 1); i < j; i++)
+	    hw_model_branch (&a, &stream[i]);
+	  if (a.last_stack >= a.nstacks || b.last_stack >= b.nstacks)
+	    {
+	      stacks &= a.last_stack == b.last_stack && a.nstacks == b.nstacks;
+	      continue;
+	    }
+	  const hw_stack *x = &a.stacks[a.last_stack], *y = &b.stacks[b.last_stack];
+	  stacks &= a.last_stack == b.last_stack && x->depth == y->depth
+		    && (!x->depth || (hw_path_equal (&x->e[x->depth - 1].path,
+						     &y->e[y->depth - 1].path)
+				      && x->e[x->depth - 1].events == y->e[y->depth - 1].events
+				      && x->e[x->depth - 1].ntargets
+					 == y->e[y->depth - 1].ntargets));
+	}
+      stacks &= a.nstacks == b.nstacks;
+      for (uint32_t k = 0; stacks && k < a.nstacks; k++)
+	{
+	  const hw_stack *x = &a.stacks[k], *y = &b.stacks[k];
+	  stacks = x->depth == y->depth;
+	  for (uint32_t d = 0; stacks && d < x->depth; d++)
+	    stacks = hw_path_equal (&x->e[d].path, &y->e[d].path)
+		     && x->e[d].events == y->e[d].events
+		     && x->e[d].extension == y->e[d].extension
+		     && x->e[d].ntargets == y->e[d].ntargets;
+	}
+      hw_model_flush (&a);
+      hw_model_flush (&b);
+      unit_check (&same, stacks && same_models (&a, &b, &ha, &hb), "case %d (%s, max length %u): "
+		  "%llu branches, %llu paths against %llu, %llu", c, presets[c % 4],
+		  cfg.max_length, (unsigned long long) a.branches,
+		  (unsigned long long) a.paths, (unsigned long long) b.branches,
+		  (unsigned long long) b.paths);
+      hw_model_free (&a);
+      hw_model_free (&b);
+      hw_hpt_free (&ha);
+      hw_hpt_free (&hb);
+    }
+  /* Not a test that passes by never taking a run.  */
+  unit_check (&same, at_once > 100000, "%llu branches taken at once", at_once);
+  unit_report (&same);
+}
+
 static void
 check_replacement (void)
 {
@@ -387,6 +515,7 @@ int
 main (void)
 {
   check_stack ();
+  check_forward ();
   check_replacement ();
   check_tables ();
   check_readers ();

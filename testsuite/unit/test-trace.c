@@ -393,6 +393,11 @@ struct regen_ctx
 {
   struct program *p;
   struct events *evs;
+  /* Runs passed at once (pp_trace_regen_ops.run): the edges of each one
+     tagged so far, by tag, and whether a tag came back with other edges.  */
+  const uint32_t *tagged[256];
+  uint32_t ntagged, runs;
+  bool tag_wrong;
 };
 
 static pp_trace_function *
@@ -409,6 +414,25 @@ static void
 regen_event (void *ctx, enum pp_trace_ev ev, size_t depth, uint32_t id, uint32_t x)
 {
   record_ev (((struct regen_ctx *) ctx)->evs, (int) ev, depth, id, x);
+}
+
+/* A run at once: its edges as EDGE events, and its tag, set the first time,
+   must come back with the same edges.  */
+static void
+regen_run (void *ctx, size_t depth, uint32_t id, const uint32_t *edges, uint32_t n,
+	   uint32_t *tag)
+{
+  struct regen_ctx *c = ctx;
+  c->runs++;
+  if (*tag == 0 && c->ntagged < 256)
+    {
+      c->tagged[c->ntagged++] = edges;
+      *tag = c->ntagged;
+    }
+  else if (*tag && (*tag > c->ntagged || c->tagged[*tag - 1] != edges))
+    c->tag_wrong = true;
+  for (uint32_t i = 0; i < n; i++)
+    record_ev (c->evs, PP_TRACE_EV_EDGE, depth, id, edges[i]);
 }
 
 struct frame
@@ -663,6 +687,8 @@ main (void)
   struct unit_property whole = { .name = "trace: a killed run and its regeneration agree as far as both go" };
   struct unit_property costs = { .name = "trace: the records counted by kind are the whole stream" };
   struct unit_property edges_tell = { .name = "trace: the edges and LANDs tell every block (no_blocks)" };
+  struct unit_property runs_tagged = { .name = "trace: runs passed at once keep their consumer's tags (ops.run)" };
+  uint64_t runs_passed = 0;
   struct unit_property windows = { .name = "trace: a stream read a window at a time is read to its end" };
   struct unit_property packed = { .name = "trace: a packed stream regenerates the same and unpacks bit for bit" };
   static struct events truth, got, got_packed;
@@ -705,10 +731,11 @@ main (void)
       struct feeder feed = { .s = &s, .rng = rng };
       pp_trace_bits b = c % 2 ? (pp_trace_bits) { .more = feed_more, .ctx = &feed }
 			      : (pp_trace_bits) { .words = s.words, .nbits = s.nbits };
-      struct regen_ctx ctx = { &p, &got };
+      struct regen_ctx ctx = { &p, &got, { NULL }, 0, 0, false };
       pp_trace_regen_stats stats = { 0 };
+      /* A third without block events, half of those with runs at once.  */
       pp_trace_regen_ops ops = { &ctx, lookup, regen_event, NULL, c % 3 == 0,
-				 &stats };
+				 &stats, c % 6 == 0 ? regen_run : NULL };
       char err[200] = "";
       int rc = pp_trace_regen (&b, &ops, err, sizeof err);
       /* Without block events: a block runs after every real edge into it
@@ -769,6 +796,10 @@ main (void)
 			"case %u: %zu events, %zu regenerated, first difference at %zu",
 			c, truth.n, got.n, same);
 	}
+      if (ops.run)
+	unit_check (&runs_tagged, !ctx.tag_wrong, "case %u: a tag came back with "
+		    "other edges (%u runs)", c, ctx.runs);
+      runs_passed += ctx.runs;
       uint64_t counted = 0;
       for (int k = 0; k < PP_TRACE_NSTATS; k++)
 	counted += stats.bits[k];
@@ -786,8 +817,9 @@ main (void)
 	uint32_t word = pp_pack_model_word (s.nbits);
 	pp_pack_stream z = { .left = s.nbits, .raw = &raw, .enc = &enc };
 	static struct events scratch;
-	struct regen_ctx sctx = { &p, &scratch };
-	pp_trace_regen_ops sops = { &sctx, lookup, regen_event, NULL, true, NULL };
+	struct regen_ctx sctx = { .p = &p, .evs = &scratch };
+	pp_trace_regen_ops sops = { .ctx = &sctx, .lookup = lookup, .event = regen_event,
+				    .no_blocks = true };
 	scratch.n = 0;
 	if (pp_pack_model_init (&z.out, word))
 	  abort ();
@@ -802,8 +834,9 @@ main (void)
 	if (pp_pack_model_init (&y.in, word))
 	  abort ();
 	pp_pack_decoder_init (&dec, get_bytes, &coded);
-	struct regen_ctx pctx = { &p, &got_packed };
-	pp_trace_regen_ops pops = { &pctx, lookup, regen_event, NULL, c % 3 == 0, NULL };
+	struct regen_ctx pctx = { .p = &p, .evs = &got_packed };
+	pp_trace_regen_ops pops = { .ctx = &pctx, .lookup = lookup, .event = regen_event,
+				    .no_blocks = c % 3 == 0 };
 	pp_trace_bits pb = { .more = pp_pack_more, .ctx = &y, .lazy = true };
 	char perr[200] = "";
 	int prc = pp_trace_regen (&pb, &pops, perr, sizeof perr);
@@ -855,6 +888,10 @@ main (void)
   unit_report (&whole);
   unit_report (&windows);
   unit_report (&edges_tell);
+  /* Not a property that holds by passing no run.  */
+  unit_check (&runs_tagged, runs_passed > 1000, "%llu runs passed at once",
+	      (unsigned long long) runs_passed);
+  unit_report (&runs_tagged);
   unit_report (&costs);
   unit_report (&packed);
   printf ("note: %llu witnesses on %llu real edges (%.1f%%), %.2f trace bits per event\n",
