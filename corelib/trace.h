@@ -449,6 +449,10 @@ enum pp_trace_ev
   PP_TRACE_EV_LAND,		/* execution continues at re-entry block x */
 };
 
+/* A run of edges passed at once (pp_trace_regen_ops.run).  */
+typedef void pp_trace_run_fn (void *ctx, size_t depth, uint32_t id, const uint32_t *edges,
+			      uint32_t n, uint32_t *tag);
+
 typedef struct pp_trace_regen_ops
 {
   void *ctx;
@@ -472,8 +476,7 @@ typedef struct pp_trace_regen_ops
      consumer's word for the run, 0 until it sets it and kept with the run
      (the same edges at the same address) for as long as the trace function
      lives: what it knows of the run, found again without a lookup.  */
-  void (*run) (void *ctx, size_t depth, uint32_t id, const uint32_t *edges,
-	       uint32_t n, uint32_t *tag);
+  pp_trace_run_fn *run;
 } pp_trace_regen_ops;
 
 enum

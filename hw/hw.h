@@ -292,7 +292,9 @@ hw_model_branch (hw_model *m, const hw_branch *b)
    EVENTS, bit i of TAKEN the i-th's outcome, DST their targets: what N
    calls of hw_model_branch do while they stay its common case, at once.
    Returns how many it took, from the first (0 to N); the caller passes
-   the rest to hw_model_branch.  */
+   the rest to hw_model_branch.  Written apart from hw_model_branch's
+   common case, not on top of it: test-hw runs the two against each other
+   (a shared slip, such as events not saturating, would pass both).  */
 static inline uint32_t
 hw_model_forward (hw_model *m, uint32_t thread, uint32_t n, uint64_t taken,
 		  const uint64_t *dst, uint32_t events)

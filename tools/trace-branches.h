@@ -95,7 +95,7 @@ typedef struct trace_branches
   trace_branch_run_fn *run;
   void *ctx;
   /* The runs regeneration replayed, each's branches and what its edges
-     add to the counts above (trace_branches.c "Runs"); a run's tag is its
+     add to the counts above (trace-branches.c "Runs"); a run's tag is its
      index + 1.  */
   struct trace_branch_summary **runs;
   size_t nruns, runs_cap;

@@ -631,7 +631,7 @@ close_streams (struct stream *s, pp_pack_stream *z, struct coded_in *in)
 static int
 regen (trace_file *t, uint32_t i,
        void (*event) (void *, enum pp_trace_ev, size_t, uint32_t, uint32_t),
-       void (*run) (void *, size_t, uint32_t, const uint32_t *, uint32_t, uint32_t *),
+       pp_trace_run_fn *run,
        void *ctx, bool no_blocks, char *err, size_t errlen)
 {
   pp_trace_regen_ops ops = { ctx, lookup, event, t, no_blocks, &t->stats, run };
@@ -671,8 +671,7 @@ int
 trace_file_regen_edges (trace_file *t, uint32_t i,
 			void (*event) (void *, enum pp_trace_ev, size_t, uint32_t,
 				       uint32_t),
-			void (*run) (void *, size_t, uint32_t, const uint32_t *,
-				     uint32_t, uint32_t *),
+			pp_trace_run_fn *run,
 			void *ctx, char *err, size_t errlen)
 {
   return regen (t, i, event, run, ctx, true, err, errlen);

@@ -86,9 +86,7 @@ int trace_file_regen (trace_file *t, uint32_t i,
 int trace_file_regen_edges (trace_file *t, uint32_t i,
 			    void (*event) (void *ctx, enum pp_trace_ev ev,
 					   size_t depth, uint32_t id, uint32_t x),
-			    void (*run) (void *ctx, size_t depth, uint32_t id,
-					 const uint32_t *edges, uint32_t n,
-					 uint32_t *tag),
+			    pp_trace_run_fn *run,
 			    void *ctx, char *err, size_t errlen);
 /* Writes t to path with every thread packed (trace-pack.h), or with unpack
    every thread's records as one RECORDS chunk; either way self-contained (a
