@@ -64,4 +64,24 @@ pp_act_abandon_above (const struct pp_act_stack *s, size_t size, uint32_t *top,
       end_at_call (pp_act_at (s, *top - 1, size));
 }
 
+/* A thread's probe under way: set BUSY before a probe changes the
+   thread's stack, clear it after, so that the probes of a signal handler
+   that interrupts the probe find it set and do nothing.  The compiler
+   barrier keeps each store where it is written (a store of true that
+   nothing in the thread reads before the store of false is otherwise
+   dead) and the probe's other stores between the two.  */
+static inline void
+pp_busy_set (bool *busy)
+{
+  *busy = true;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+}
+
+static inline void
+pp_busy_clear (bool *busy)
+{
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  *busy = false;
+}
+
 #endif

@@ -663,12 +663,12 @@ begin (uint64_t frame)
 {
   if (__builtin_expect (ipt.busy, 0))
     return NULL;
-  ipt.busy = true;
+  pp_busy_set (&ipt.busy);
   struct act *a = (struct act *) (uintptr_t) frame;
   if (__builtin_expect (a->fr.depth != __pathprof_ip_depth, 0)
       && !(a = frame_act (frame)))
     {
-      ipt.busy = false;
+      pp_busy_clear (&ipt.busy);
       return NULL;
     }
   take_seg (a);
@@ -726,7 +726,7 @@ static inline void
 done (struct act *a)
 {
   sync_place (a);
-  ipt.busy = false;
+  pp_busy_clear (&ipt.busy);
 }
 
 /* ---- The probes (pathprof-abi.h).  */
@@ -793,7 +793,7 @@ enter_cont (struct __pathprof_unit *u, uint32_t function, const void *self,
   uint64_t node = pp_ipt_node_front (&key);
   if (__builtin_expect (!node, 0))
     return enter_general (u, function, self);
-  ipt.busy = true;
+  pp_busy_set (&ipt.busy);
   struct act *a = act_at (depth);
   a->fr.depth = __pathprof_ip_depth = depth + 1;
   init_act (a, p);
@@ -801,7 +801,7 @@ enter_cont (struct __pathprof_unit *u, uint32_t function, const void *self,
   continue_from (a, c, node, key.parent);
   sync_place (a);
   __pathprof_ip_caller = 0;
-  ipt.busy = false;
+  pp_busy_clear (&ipt.busy);
   return (uintptr_t) a;
 }
 
@@ -825,7 +825,7 @@ start_root (struct act *a, uint32_t p)
 static __attribute__ ((noinline)) uint64_t
 enter_root (uint32_t p)
 {
-  ipt.busy = true;
+  pp_busy_set (&ipt.busy);
   uint32_t depth = __pathprof_ip_depth;
   struct act *a = act_at (depth);
   a->fr.depth = __pathprof_ip_depth = depth + 1;
@@ -833,7 +833,7 @@ enter_root (uint32_t p)
   start_root (a, p);
   sync_place (a);
   __pathprof_ip_caller = 0;
-  ipt.busy = false;
+  pp_busy_clear (&ipt.busy);
   return (uintptr_t) a;
 }
 
@@ -868,7 +868,7 @@ __pathprof_ip_enter (struct __pathprof_unit *u, uint32_t function, const void *s
 static __attribute__ ((noinline)) uint64_t
 enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
 {
-  ipt.busy = true;
+  pp_busy_set (&ipt.busy);
   /* A thread's first ENTER comes here (its stack is still empty): its
      table of segments, which sync_place gives the code, is taken now, so
      that the fast ways (enter_cont, enter_root, exit_cont) call nothing
@@ -911,7 +911,7 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
       frame = (uintptr_t) a;
     }
   __pathprof_ip_caller = 0;
-  ipt.busy = false;
+  pp_busy_clear (&ipt.busy);
   return frame ? frame : untracked ();
 }
 
@@ -974,12 +974,12 @@ exit_cont (uint64_t frame)
       exit_slow (frame);
       return;
     }
-  ipt.busy = true;
+  pp_busy_set (&ipt.busy);
   b->seg = node;
   resume_after_call (b);
   __pathprof_ip_depth = depth - 1;
   sync_place (b);
-  ipt.busy = false;
+  pp_busy_clear (&ipt.busy);
 }
 
 /* A root's EXIT (the top of the stack; not piecewise with no call open):
@@ -988,14 +988,14 @@ exit_cont (uint64_t frame)
 static __attribute__ ((noinline)) void
 exit_root (struct act *a)
 {
-  ipt.busy = true;
+  pp_busy_set (&ipt.busy);
   take_seg (a);
   end_path (a);
   resume (a);
   uint32_t depth = --__pathprof_ip_depth;
   if (depth)
     sync_place (act_at (depth - 1));
-  ipt.busy = false;
+  pp_busy_clear (&ipt.busy);
 }
 
 /* EXIT.  Most activations continued their caller's path, which goes on
@@ -1070,7 +1070,7 @@ exit_slow (uint64_t frame)
      (pathprof-abi.h __pathprof_ip_return_step).  */
   if (b)
     sync_place (b);
-  ipt.busy = false;
+  pp_busy_clear (&ipt.busy);
 }
 
 PP_EXPORT void
@@ -1095,7 +1095,7 @@ __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call)
 {
   if (ipt.busy)
     return;
-  ipt.busy = true;
+  pp_busy_set (&ipt.busy);
   uint32_t depth = frame_depth (frame);
   if (depth && depth <= __pathprof_ip_depth)
     {
@@ -1115,7 +1115,7 @@ __pathprof_ip_land (uint64_t frame, uint32_t block, uint32_t call)
       __pathprof_ip_caller = 0;
       sync_place (a);
     }
-  ipt.busy = false;
+  pp_busy_clear (&ipt.busy);
 }
 
 /* ---- What ip-program.c asks (ctx-runtime.h).  */
@@ -1125,7 +1125,7 @@ pp_ctx_end_thread_paths (void)
 {
   if (ipt.busy)
     return;
-  ipt.busy = true;
+  pp_busy_set (&ipt.busy);
   abandon_above (0, true);
-  ipt.busy = false;
+  pp_busy_clear (&ipt.busy);
 }

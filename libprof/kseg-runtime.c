@@ -1666,7 +1666,7 @@ begin (uint64_t frame)
     return NULL;
   if (__builtin_expect (!a || a->fr.depth > __pathprof_ip_depth, 0))
     return NULL;
-  kt.busy = true;
+  pp_busy_set (&kt.busy);
   if (a->fr.depth < __pathprof_ip_depth)
     abandon_above (a->fr.depth, false);
   return a;
@@ -1788,12 +1788,12 @@ enter (uint32_t p, const void *self)
 	return enter_root (p, self, c);
       if (__builtin_expect (!k->call_adds, 0))
 	return enter_slow (p, self);
-      kt.busy = true;
+      pp_busy_set (&kt.busy);
       __pathprof_ip_caller = 0;
       c->fr.tag = NULL;
       struct act *a = push_top ();
       continue_in (a, c, k);
-      kt.busy = false;
+      pp_busy_clear (&kt.busy);
       return (uintptr_t) a;
     }
   return enter_slow (p, self);
@@ -1809,12 +1809,12 @@ enter_root (uint32_t p, const void *self, struct act *c)
 			 : NULL;
   if (!R)
     return enter_slow (p, self);
-  kt.busy = true;
+  pp_busy_set (&kt.busy);
   __pathprof_ip_caller = 0;
   c->fr.tag = NULL;
   struct act *a = push_top ();	/* enter saw room */
   start_root (a, R);
-  kt.busy = false;
+  pp_busy_clear (&kt.busy);
   return (uintptr_t) a;
 }
 
@@ -1853,7 +1853,7 @@ enter_slow (uint32_t p, const void *self)
   struct act *c = (struct act *) (uintptr_t) __pathprof_ip_caller;
   if (kt.busy)
     return untracked ();
-  kt.busy = true;
+  pp_busy_set (&kt.busy);
   __pathprof_ip_caller = 0;
   /* The caller, if the call under way names this function: a call of a
      frame below the top means a longjmp passed the activations above it
@@ -1901,7 +1901,7 @@ enter_slow (uint32_t p, const void *self)
 	  frame = (uintptr_t) a;
 	}
     }
-  kt.busy = false;
+  pp_busy_clear (&kt.busy);
   return frame ? frame : untracked ();
 }
 
@@ -1959,7 +1959,7 @@ __pathprof_seg_edge (uint64_t frame, uint32_t edge)
   if (!a)
     return;
   take (a, a->k->edge_of ? a->k->edge_of[edge] : NONE);
-  kt.busy = false;
+  pp_busy_clear (&kt.busy);
 }
 
 /* A cut the code found no place for (pathprof-abi.h): take's PP_SEG_OP_CUT with
@@ -1983,7 +1983,7 @@ __pathprof_seg_cut (uint64_t frame, uint32_t edge, uint64_t number, const void *
   else
     count_unplaced (a->ra, number);
   begin_from (a->ra, next);
-  kt.busy = false;
+  pp_busy_clear (&kt.busy);
 }
 
 PP_EXPORT void
@@ -2004,7 +2004,7 @@ __pathprof_seg_return (uint64_t frame, uint32_t call)
     }
   a->fr.site = NONE;
   a->fr.tag = NULL;
-  kt.busy = false;
+  pp_busy_clear (&kt.busy);
 }
 
 PP_EXPORT void
@@ -2018,7 +2018,7 @@ __pathprof_seg_exit (uint64_t frame)
   else if (a->R)
     take (a, a->R->return_edge[a->k->slot]);
   __pathprof_ip_depth--;
-  kt.busy = false;
+  pp_busy_clear (&kt.busy);
 }
 
 PP_EXPORT void
@@ -2030,7 +2030,7 @@ __pathprof_seg_jump (uint64_t frame, uint32_t block)
   /* The leave of a computed goto's block: from its last vertex.  */
   end_on_leave (a, pp_ip_layout_last_vertex (ks.layout, a->proc, block));
   a->fr.site = JUMPED;
-  kt.busy = false;
+  pp_busy_clear (&kt.busy);
 }
 
 PP_EXPORT void
@@ -2039,7 +2039,7 @@ __pathprof_seg_land (uint64_t frame, uint32_t block, uint32_t call)
   struct act *a = (struct act *) (uintptr_t) frame;
   if (kt.busy || !a || a->fr.depth > __pathprof_ip_depth)
     return;
-  kt.busy = true;
+  pp_busy_set (&kt.busy);
   if (a->fr.depth < __pathprof_ip_depth || a->fr.site != NONE)
     {
       /* A longjmp or a computed goto landed here: the segments under way
@@ -2052,7 +2052,7 @@ __pathprof_seg_land (uint64_t frame, uint32_t block, uint32_t call)
     take (a, a->k->edge_of[ks.layout->leaf_edge[a->proc][call]]);
   a->fr.tag = NULL;
   __pathprof_ip_caller = 0;
-  kt.busy = false;
+  pp_busy_clear (&kt.busy);
 }
 
 void
@@ -2060,7 +2060,7 @@ pp_kseg_end_thread_paths (void)
 {
   if (kt.busy)
     return;
-  kt.busy = true;
+  pp_busy_set (&kt.busy);
   abandon_above (0, true);
-  kt.busy = false;
+  pp_busy_clear (&kt.busy);
 }
