@@ -683,15 +683,12 @@ pp_plan_keeps_record (const pp_plan *plan)
 static int plan_interesting (pp_plan *out, const pp_plan_input *in);
 
 /* The interprocedural modes take their edges in place, from tables of one
-   value per register (segments: r, and q in the preferential rows; context
-   and piecewise paths: the sums A and B): the registers, or 0 for EDGE
+   value per register (pp_mode_ip_width): the registers, or 0 for EDGE
    calls.  */
 static uint32_t
 ip_width (const pp_mode_info *mode, const pp_graph *g)
 {
-  if (g->nedges > PP_PLAN_IP_INLINE_EDGES)
-    return 0;
-  return mode->plan_arg != PP_IP_SEGMENTS || mode->preferential ? 2 : 1;
+  return g->nedges > PP_PLAN_IP_INLINE_EDGES ? 0 : pp_mode_ip_width (mode);
 }
 
 /* The preferential modes of segments also list the root's interesting

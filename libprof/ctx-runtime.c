@@ -66,22 +66,28 @@
    numbers up to 1,024 bits.
 
    In place.  The code takes most edges itself (pathprof-abi.h,
-   __pathprof_ip_step with two registers): ENTER returns the activation's
-   address, whose frame gives its procedure's row (ip_prog.in_place: a, 0, b,
-   0 per edge) and its sums A and B as registers, to which the code adds
-   (keeping them in locals between calls where it can: the plugin's
-   ip_locals_fit; they are in the frame at every probe).
-   The adds have no overflow check, so a procedure is in place only when
-   all its values add up to less than 2^62 (make_in_place); else EDGE
-   takes its edges, as it takes a value that does not fit.  At a backedge
-   the row holds a_out (top bit set), a_in, b_out, b_in, and where the
-   activation's key (sum[2], with the thread's table in sum[3]) is set,
-   the code counts (key, A + a_out, B + b_out) in that key's home slot of
-   the thread's table when the slot has it, and starts the next path at
-   (a_in, b_in) with the key of the activation's restart (sum[4]): what
-   cut_edge, end_path and restart would do there.  The key is set only
-   where that is so (sync_place), and kept true by every probe after which
-   the activation's code runs (done); as the code moves the start of the
+   __pathprof_ip_step with one register): ENTER returns the activation's
+   address, whose frame gives its procedure's row (ip_prog.in_place: a, 0
+   per edge) and its sum A as a register, to which the code adds (keeping
+   it in a local between calls where it can: the plugin's ip_locals_fit;
+   it is in the frame at every probe).  The adds have no overflow check,
+   so a procedure is in place only where its pieces are numbered (A is a
+   prefix of a piece number, B is 0: make_in_place); else EDGE takes its
+   edges.  At a backedge the row holds a_out (top bit set) and a_in, and
+   the code counts the path (key, A + a_out, 0) in the array of the
+   segment's start (sum[3]) where it has a place, and starts the next
+   path at a_in with the key and the array of the activation's restart
+   (sum[4], sum[5]): what cut_edge, end_path and restart would do there.
+   The arrays belong to the thread's table (ip-tables.h, "Start arrays"):
+   a start has one once libprof counted ARRAY_AFTER of its paths at
+   backedges on the thread (cut_edge, make_array), over the pieces from
+   the vertex it starts at (ENTRY, GENTRY or a return vertex), or
+   ARRAY_MAX of them around the path's number; an activation finds the
+   arrays of its restart (its entry, or GENTRY when piecewise) when it
+   begins (find_array) and of another start when its segment starts there
+   (seg_array).  sum[2] is the key of the path under way where the code
+   may count it (sync_place), and kept true by every probe after which the
+   activation's code runs (done); as the code moves the start of the
    activation's segment, libprof takes it back from the key before it
    reads it (take_seg).
 
@@ -411,9 +417,18 @@ struct act
      whether its callee continued the path, fr.tag the callee it names (the
      code writes the three: __pathprof_ip_call_step).  */
   struct __pathprof_ip_frame fr;
-  /* The segment's sums A and B of edge values, then the key and the table
-     of the code's cuts in place (sync_place).  */
-  uint64_t sum[5];
+  /* The segment's sums A and B of edge values, then the key and the array
+     of the path under way and of the next for the code's cuts in place
+     (sync_place).  */
+  uint64_t sum[6];
+  /* The array of the start a path takes after a backedge (its entry,
+     GENTRY when piecewise: ip-tables.h pp_ipt_array_of), or NULL; the
+     last start of its segment whose array it looked for (cur_seg) and
+     that array (cur); the vertex whose pieces start at seg (SRC_ENTRY,
+     SRC_RESTART, a return vertex, or NONE).  */
+  const struct __pathprof_ip_array *arr, *cur;
+  uint64_t cur_seg;
+  uint32_t seg_src;
   uint32_t proc;
   const struct pp_ip_row *row;	/* ip_prog.rows[proc] */
   uint64_t seg;			/* where its segment began: a start */
@@ -439,7 +454,9 @@ static __thread struct
      that activation's ENTRY, its call open (else at its GENTRY).  */
   uint32_t base;
   bool open;
-  const struct __pathprof_ip_table *table;	/* pp_ipt_segment_table's */
+  bool *arrays;			/* per procedure: whether the thread has made
+				   an array of a start in it (make_array);
+				   NULL: none yet */
 } ipt PP_TLS_MODEL;
 
 /* The thread's activation I (below its stack's cap).  */
@@ -481,6 +498,14 @@ resume (struct act *a)
   ipt.open = a->saved_open;
 }
 
+/* An array without places (the code's cuts where a start has none), and
+   the vertices a segment's pieces start at that act.seg_src names.  */
+static const struct __pathprof_ip_array no_array;	/* size 0 */
+
+#define SRC_ENTRY (UINT32_MAX - 2)	/* the procedure's ENTRY */
+#define SRC_RESTART (UINT32_MAX - 3)	/* ENTRY, or GENTRY when piecewise */
+#define SRC_CALL 0x80000000u		/* | k: the return vertex of call k */
+
 /* Where a's segment began, which its code may have moved: a cut in place
    starts the next path at the key sum[4] gave, sum[2] is then that start +
    1 (sync_place).  libprof takes the start back into a->seg before it
@@ -491,6 +516,8 @@ take_seg (struct act *a)
 {
   if (a->sum[2])
     {
+      if (a->seg != a->sum[2] - 1)
+	a->seg_src = SRC_RESTART;	/* the code's cuts start paths there */
       a->seg = a->sum[2] - 1;
       a->sum[2] = 0;
     }
@@ -525,6 +552,7 @@ add_value_slow (struct act *a, uint32_t k)
 	 N0 has the value; the sums go on as they are): the same for every
 	 path that takes k from that start, such as a loop's each time
 	 round.  */
+      a->seg_src = NONE;
       if (!ipt.lost)
 	{
 	  a->seg = pp_ipt_node (&(struct pp_ipt_node) { a->seg, 0, 0,
@@ -535,6 +563,7 @@ add_value_slow (struct act *a, uint32_t k)
   else
     {
       a->seg = end_segment (a, NODE_TAG (NODE_FLUSH, 0), 0);
+      a->seg_src = NONE;
       a->sum[0] = va;
       a->sum[1] = vb;
     }
@@ -563,7 +592,7 @@ add_value (struct act *a, uint32_t k)
 static void
 end_path (struct act *a)
 {
-  if (ipt.lost || !pp_ipt_count_segment (a->seg, a->sum[0], a->sum[1], a->row->keyed))
+  if (ipt.lost || !pp_ipt_count_segment (a->seg, a->sum[0], a->sum[1]))
     pp_ipt_count_lost ();
 }
 
@@ -621,6 +650,7 @@ restart (struct act *a, uint32_t in)
     {
       ipt.lost = ip_prog.gentry_root_of[a->proc] == NONE || in == NONE;
       a->seg = 2 * (uint64_t) a->proc + 1;
+      a->seg_src = SRC_RESTART;
       ipt.base = a->fr.depth - 1;
       ipt.open = false;
     }
@@ -628,6 +658,7 @@ restart (struct act *a, uint32_t in)
     {
       ipt.lost = a->entry_lost || in == NONE;
       a->seg = a->entry;
+      a->seg_src = SRC_RESTART;
     }
   a->sum[0] = a->row->restart;
   a->sum[1] = 0;
@@ -675,6 +706,135 @@ begin (uint64_t frame)
   return a;
 }
 
+/* Where a path starts after a backedge in activation a: its restart, a's
+   entry or (piecewise) its procedure's GENTRY.  */
+static inline uint64_t
+restart_start (const struct act *a)
+{
+  return ip_prog.piecewise ? 2 * (uint64_t) a->proc + 1 : a->entry;
+}
+
+/* Whether the thread may have an array of a start in procedure p: the
+   lookups are only for those.  */
+static inline bool
+has_arrays (uint32_t p)
+{
+  return ipt.arrays && ipt.arrays[p];
+}
+
+/* The lookups, out of line: ENTER's and EXIT's fast ways save no
+   registers for them.  */
+static __attribute__ ((noinline)) const struct __pathprof_ip_array *
+look_up_array (uint64_t ctx)
+{
+  return pp_ipt_array_of (ctx);
+}
+
+static __attribute__ ((noinline)) void
+look_up_arrays (struct act *a)
+{
+  a->arr = pp_ipt_array_of (restart_start (a));
+  a->cur = a->seg == restart_start (a) ? a->arr : pp_ipt_array_of (a->seg);
+}
+
+/* The arrays of a's restart and of the start of its segment, which the
+   thread may have (a->arr, a->cur), as a begins: only where its code cuts
+   in place (sync_place and cut_edge read them only there).  */
+static inline void
+find_array (struct act *a)
+{
+  if (!a->row->keyed)
+    return;
+  a->arr = a->cur = NULL;
+  a->cur_seg = a->seg;
+  a->seg_src = SRC_ENTRY;
+  if (has_arrays (a->proc))
+    look_up_arrays (a);
+}
+
+/* The array of the start of a's segment, or NULL: its restart's, else the
+   one the activation found last for it (a loop's calls return to the same
+   nodes), else looked up.  */
+static inline const struct __pathprof_ip_array *
+seg_array (struct act *a)
+{
+  if (a->seg == restart_start (a))
+    return a->arr;
+  if (a->seg != a->cur_seg)
+    {
+      a->cur_seg = a->seg;
+      a->cur = has_arrays (a->proc) ? look_up_array (a->seg) : NULL;
+    }
+  return a->cur;
+}
+
+/* X is the array of the start of a's segment from now on.  */
+static void
+adopt_array (struct act *a, const struct __pathprof_ip_array *x)
+{
+  if (a->seg == restart_start (a))
+    a->arr = x;
+  else
+    {
+      a->cur = x;
+      a->cur_seg = a->seg;
+    }
+}
+
+/* The paths of a's segment's start that the code counts in its array, once
+   libprof has counted ARRAY_AFTER of them at backedges (cut_edge), the
+   last of number N: the pieces from its vertex, or where they are more
+   than ARRAY_MAX, the ARRAY_MAX of them around N (a loop's paths after
+   its backedge are numbered together, next to the other loops').  Where
+   libprof counts 64, 128, 256... of them though the start has an array
+   (another loop's, far from the first), a new array takes the start's
+   place, over both ranges where they span at most ARRAY_WIDE, else
+   around N; the old one keeps its counts, which a dump reads too.  */
+#define ARRAY_AFTER 8u
+#define ARRAY_MAX 4096u
+#define ARRAY_WIDE 65536u
+
+static void
+make_array (struct act *a, uint64_t n)
+{
+  const pp_ip_proc *ip = &ip_prog.nb.procs[a->proc];
+  const pp_ip_pieces *pc = &ip_prog.pieces[a->proc];
+  uint32_t source = a->seg_src;
+  if (source == SRC_ENTRY || (source == SRC_RESTART && !ip_prog.piecewise))
+    source = ip->entry;
+  else if (source == SRC_RESTART)
+    source = ip->gentry;
+  else if (source != NONE && (source & SRC_CALL))
+    source = ip_prog.layout.return_vertex[a->proc][source & ~SRC_CALL];
+  if (!ipt.arrays && !(ipt.arrays = pp_calloc (ip_prog.nb.nprocs + 1, sizeof *ipt.arrays)))
+    return;			/* out of memory: no arrays */
+  if (!pc->npieces || source >= ip->nnodes || pc->start[source] == UINT64_MAX)
+    return;
+  uint64_t lo = pc->start[source], size = pc->count[source], end = lo + size;
+  const struct __pathprof_ip_array *old = seg_array (a);
+  if (old && n >= lo && n < end)
+    {
+      /* Both ranges, which lie in [lo, end).  */
+      uint64_t from = old->lo < n ? old->lo : n;
+      uint64_t to = old->lo + old->size > n + 1 ? old->lo + old->size : n + 1;
+      if (to - from <= ARRAY_WIDE)
+	lo = from, size = to - from;
+    }
+  if (size > ARRAY_MAX && !(old && size <= ARRAY_WIDE))
+    {
+      size = ARRAY_MAX;
+      if (n > lo + ARRAY_MAX / 2)
+	lo = n - ARRAY_MAX / 2;
+      if (lo > end - ARRAY_MAX)
+	lo = end - ARRAY_MAX;
+    }
+  const struct __pathprof_ip_array *made = pp_ipt_array_make (a->seg, lo, size);
+  if (!made)
+    return;
+  ipt.arrays[a->proc] = true;
+  adopt_array (a, made);
+}
+
 /* The path reaches edge EDGE of a's graph, which is no edge of G*_fin: at
    a backedge w -> v it ends on w -> GEXIT, the next starts on ENTRY -> v
    after the activation's context (or GENTRY -> v).  */
@@ -687,18 +847,26 @@ cut_edge (struct act *a, uint32_t edge)
   uint32_t out = ip->exit_of_edge[edge], in = ip->entry_of_edge[edge];
   if (out == NONE)
     ipt.lost = true;
+  bool counts_here = !ipt.lost && a->row->keyed && in != NONE;
   add_value (a, out);
   end_path (a);
+  if (counts_here)
+    {
+      uint32_t cuts = pp_ipt_start_cuts (a->seg);
+      if (seg_array (a) ? cuts >= 64 && (cuts & (cuts - 1)) == 0 : cuts == ARRAY_AFTER)
+	make_array (a, a->sum[0]);
+    }
   restart (a, in);
 }
 
-/* a's key and table for the code's cuts in place (sum[2], sum[3]; "In
-   place"), and the key a backedge's next path starts with (sum[4]): the
-   key of the path under way (its start + 1) where end_path counts it by
-   (ctx, A, B) in the thread's table and restart needs nothing but the
-   sums and the key, else 0.  A context path starts again at the
-   activation's entry, which must name a path (then so does the next, and
-   the key after the cut is entry + 1, whatever the start before: a
+/* a's key and array for the code's cuts in place (sum[2], sum[3]; "In
+   place"), and the key and array a backedge's next path starts with
+   (sum[4], sum[5]): the key of the path under way (its start + 1) where
+   end_path counts it by (ctx, A, 0) and restart needs nothing but the sum
+   and the key, else 0; the array of the restart where the path under way
+   starts there too (else one of size 0).  A context path starts again at
+   the activation's entry, which must name a path (then so does the next,
+   and the key after the cut is entry + 1, whatever the start before: a
    return's node, the entry itself); a piecewise path starts again at
    GENTRY with no call open and a as its base, which only a path already
    based in a with no call open has (elsewhere EDGE takes the backedge).
@@ -708,7 +876,7 @@ static inline void
 sync_place (struct act *a)
 {
   if (!a->row->keyed)
-    return;			/* sum[2] stays 0 */
+    return;			/* the code cuts nowhere */
   take_seg (a);
   uint64_t next;
   if (ip_prog.piecewise)
@@ -716,9 +884,11 @@ sync_place (struct act *a)
 	   && ip_prog.gentry_root_of[a->proc] != NONE ? 2 * (uint64_t) a->proc + 2 : 0;
   else
     next = a->entry_lost ? 0 : a->entry + 1;
-  a->sum[2] = !ipt.lost && next && ipt.table ? a->seg + 1 : 0;
-  a->sum[3] = (uintptr_t) ipt.table;
+  const struct __pathprof_ip_array *cur = next && !ipt.lost ? seg_array (a) : NULL;
+  a->sum[2] = !ipt.lost && next ? a->seg + 1 : 0;
+  a->sum[3] = (uintptr_t) (cur ? cur : &no_array);
   a->sum[4] = next;
+  a->sum[5] = (uintptr_t) (next && a->arr ? a->arr : &no_array);
 }
 
 /* The end of a probe after which the code of a runs.  */
@@ -763,7 +933,7 @@ init_act (struct act *a, uint32_t p)
   a->fr.site = NONE;
   a->fr.entered = false;
   a->fr.tag = NULL;
-  a->sum[0] = a->sum[1] = a->sum[2] = a->sum[3] = a->sum[4] = 0;
+  memset (a->sum, 0, sizeof a->sum);
   a->proc = p;
 }
 
@@ -778,6 +948,7 @@ continue_from (struct act *a, struct act *c, uint64_t node, uint64_t called_from
   a->seg = a->entry = node;
   a->called_from = called_from;
   a->entry_lost = ipt.lost;
+  find_array (a);
 }
 
 /* The continuation (most calls): activation p continues caller c's path
@@ -817,6 +988,7 @@ start_root (struct act *a, uint32_t p)
   ipt.lost = ip_prog.root_of[p] == NONE;
   a->seg = a->entry = 2 * (uint64_t) p;
   a->entry_lost = ipt.lost;
+  find_array (a);
 }
 
 /* A root (called from the top of the stack, or with no caller), the
@@ -869,12 +1041,6 @@ static __attribute__ ((noinline)) uint64_t
 enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
 {
   pp_busy_set (&ipt.busy);
-  /* A thread's first ENTER comes here (its stack is still empty): its
-     table of segments, which sync_place gives the code, is taken now, so
-     that the fast ways (enter_cont, enter_root, exit_cont) call nothing
-     and save no registers (NULL when out of memory: no cut in place).  */
-  if (!ipt.table)
-    ipt.table = pp_ipt_segment_table ();
   uint64_t frame = 0;
   uint32_t p = pp_ip_proc_of (u, function);
   /* The caller, if the call under way names this function: a call of a
@@ -951,6 +1117,7 @@ __pathprof_ip_return (uint64_t frame, uint32_t call)
 static void
 resume_after_call (struct act *b)
 {
+  b->seg_src = b->fr.site < JUMPED ? SRC_CALL | b->fr.site : NONE;
   b->sum[0] = b->fr.site < JUMPED
 	      ? pp_ip_piece_start (b->proc, ip_prog.layout.return_vertex[b->proc][b->fr.site]) : 0;
   b->sum[1] = 0;

@@ -163,31 +163,23 @@ make_calls (uint32_t p, bool fits, struct pp_ip_row *r)
   return 0;
 }
 
-/* Row r's edges in place (values).  Its code adds a and b to the
-   activation's sums without the overflow check add_value makes, so all of
-   them are in place only where no sum can overflow: where the procedure's
-   pieces are numbered (a sum is a prefix of a piece number, below 2^62),
-   or where the values of all of its G*_fin edges add up to less than
-   2^62, as a segment (between two flushes) takes each edge at most once
-   (G*_fin is acyclic) and the sums it starts from are such sums too.
-   Elsewhere EDGE takes every edge (add_value), as it does a backedge,
-   where a path ends.  A backedge's next path starts on its surrogate from
-   ENTRY (GENTRY when piecewise), whose pieces start there.  */
+/* Row r's edges in place (values), two words per edge of the procedure's
+   graph (pathprof-abi.h __pathprof_ip_step, width 1): its code adds an
+   edge's piece value to the activation's sum A without the overflow check
+   add_value makes, which needs the procedure's pieces numbered (a sum is
+   then a prefix of a piece number, below 2^62, and B stays 0).  Elsewhere
+   EDGE takes every edge (add_value), as it does a backedge, where a path
+   ends.  A backedge's next path starts on its surrogate from ENTRY (GENTRY
+   when piecewise), whose pieces start there.  */
 static int
 make_in_place (uint32_t p, struct pp_ip_row *r)
 {
   const pp_ip_proc *ip = &ip_prog.nb.procs[p];
-  const pp_ip_pieces *pc = &ip_prog.pieces[p];
   const uint64_t *ab = r->ab;
   uint32_t nedges = ip_prog.layout.prog.procs[p].nedges;
-  uint64_t total = 0;
-  bool fits = true;
-  for (uint32_t k = 0; !pc->npieces && fits && k < ip->nedges; k++)
-    fits = ab[2 * k] != PP_IP_WIDE && !__builtin_add_overflow (total, ab[2 * k], &total)
-	   && !__builtin_add_overflow (total, ab[2 * k + 1], &total)
-	   && total < (uint64_t) 1 << 62;
+  bool fits = ip_prog.pieces[p].npieces != 0;
   r->restart = pp_ip_piece_start (p, ip_prog.piecewise ? ip->gentry : ip->entry);
-  uint64_t *row = pp_calloc (4 * (size_t) nedges + 1, sizeof *row);
+  uint64_t *row = pp_calloc (2 * (size_t) nedges + 1, sizeof *row);
   r->values = row;
   if (!row)
     return -1;
@@ -198,18 +190,13 @@ make_in_place (uint32_t p, struct pp_ip_row *r)
       if (k == NONE && ip->back_of_edge[e] == 1 && fits && out != NONE && in != NONE)
 	{
 	  r->keyed = true;
-	  row[4 * e] = ab[2 * out] | (uint64_t) 1 << 63;
-	  row[4 * e + 1] = r->restart + ab[2 * in];
-	  row[4 * e + 2] = ab[2 * out + 1];
-	  row[4 * e + 3] = ab[2 * in + 1];
+	  row[2 * e] = ab[2 * out] | (uint64_t) 1 << 63;
+	  row[2 * e + 1] = r->restart + ab[2 * in];
 	}
       else if (k == NONE ? ip->back_of_edge[e] == 1 : !fits)
-	row[4 * e] = UINT64_MAX;
+	row[2 * e] = UINT64_MAX;
       else if (k != NONE)
-	{
-	  row[4 * e] = ab[2 * k];
-	  row[4 * e + 2] = ab[2 * k + 1];
-	}
+	row[2 * e] = ab[2 * k];
     }
   return make_calls (p, fits, r);
 }

@@ -12,12 +12,15 @@
    the lock, reads a whole table; the thread finds its slot and adds to it
    without the lock, with an atomic add, since a dump subtracts atomically what
    it wrote.  A thread's table outlives the thread: its counts are the
-   profile's.
+   profile's.  The hottest of them, a loop's paths from one start, are
+   counted by the code in an array of that start instead (start arrays),
+   which the thread makes where libprof counted them often (ctx-runtime.c
+   "In place") and which belong to its table.
 
-   Dumps.  A snapshot reads every slot under the locks, turns segments into
-   numbers (ctx-runtime.c knows the contexts), merges equal numbers and
-   records per slot what it read; subtract takes exactly that off each slot,
-   so what ran meanwhile stays.  */
+   Dumps.  A snapshot reads every slot and every array's counts under the
+   locks, turns segments into numbers (ctx-runtime.c knows the contexts),
+   merges equal numbers and records per slot what it read; subtract takes
+   exactly that off each slot, so what ran meanwhile stays.  */
 
 #define _GNU_SOURCE 1
 
@@ -31,9 +34,12 @@
 
 static uint32_t words;
 
-/* One mix for every table (pathprof-abi.h: the code hashes as the
-   segments' table does).  */
-#define mix __pathprof_ip_mix
+static inline uint64_t
+mix (uint64_t h, uint64_t w)
+{
+  h = (h ^ w) * 0x9e3779b97f4a7c15u;
+  return h ^ (h >> 29);
+}
 
 /* ---- Wide keys: open addressing with linear probing over slots of KW
    words of key, one of value and one that is 1 when the slot is used.  */
@@ -141,9 +147,24 @@ pp_ipt_count_lost (void)
 /* ---- Segments.  */
 
 /* A slot's key is ctx + 1 (0: empty), a, b; its count is modulo 2^64 (a
-   dump subtracts).  The code of context and piecewise paths counts in the
-   thread's table too (pathprof-abi.h: struct __pathprof_ip_table first,
-   each key looked for first at __pathprof_ip_home).  */
+   dump subtracts).  */
+struct seg_slot
+{
+  uint64_t ctx1, a, b;
+  uint64_t count;
+};
+
+/* Start arrays (ip-tables.h pp_ipt_array_make): the code of context and
+   piecewise paths counts its cuts in place there (pathprof-abi.h struct
+   __pathprof_ip_array, first).  The owner makes them, under its table's
+   lock (a dump walks the list), and finds them by start in its own map.  */
+struct start_array
+{
+  struct __pathprof_ip_array place;
+  uint64_t ctx;
+  struct start_array *next;	/* the table's, newest first */
+};
+
 
 /* The thread's context nodes (pp_ipt_node): chunk k holds NODE_CHUNK << k
    of them, so that none moves (a dump reads them by id); the owner finds a
@@ -167,10 +188,12 @@ struct nodes
 
 struct seg_table
 {
-  struct __pathprof_ip_table place;	/* slots, cap - 1 */
+  struct seg_slot *slots;	/* cap of them, a power of 2 */
   struct seg_table *next;	/* every thread's, newest first */
   pthread_mutex_t lock;
   size_t cap, n;
+  struct start_array *arrays;
+  uint64_t array_words;		/* the arrays' counts */
   uint32_t number;		/* its place in by_table_number: node ids' high word - 1 */
   struct nodes nodes;
 };
@@ -183,29 +206,29 @@ static __thread struct seg_table *my_segs
   PP_TLS_MODEL;
 /* The slot the thread counted last (a loop runs one path many times); NULL
    after its table grew.  */
-static __thread struct __pathprof_ip_slot *my_last
+static __thread struct seg_slot *my_last
   PP_TLS_MODEL;
 
 static inline size_t
 seg_home (const struct seg_table *t, uint64_t ctx1, uint64_t a, uint64_t b)
 {
-  return __pathprof_ip_home (&t->place, ctx1, a, b);
+  return mix (mix (mix (0, ctx1), a), b) & (t->cap - 1);
 }
 
 /* The slot of key (ctx1, a, b), or the empty one where it would go, from
    slot j (its home) on.  */
-static struct __pathprof_ip_slot *
+static inline struct seg_slot *
 find_slot_from (const struct seg_table *t, size_t j, uint64_t ctx1, uint64_t a, uint64_t b)
 {
   for (;; j = (j + 1) & (t->cap - 1))
     {
-      struct __pathprof_ip_slot *s = &t->place.slots[j];
+      struct seg_slot *s = &t->slots[j];
       if (!s->ctx1 || (s->ctx1 == ctx1 && s->a == a && s->b == b))
 	return s;
     }
 }
 
-static struct __pathprof_ip_slot *
+static inline struct seg_slot *
 find_slot (const struct seg_table *t, uint64_t ctx1, uint64_t a, uint64_t b)
 {
   return find_slot_from (t, seg_home (t, ctx1, a, b), ctx1, a, b);
@@ -218,9 +241,8 @@ new_seg_table (void)
   if (!t)
     return NULL;
   t->cap = 256;
-  t->place.mask = t->cap - 1;
-  t->place.slots = pp_calloc (t->cap, sizeof *t->place.slots);
-  if (!t->place.slots)
+  t->slots = pp_calloc (t->cap, sizeof *t->slots);
+  if (!t->slots)
     {
       pp_free (t);
       return NULL;
@@ -238,7 +260,7 @@ new_seg_table (void)
   pthread_mutex_unlock (&seg_list_lock);
   if (!ok)
     {
-      pp_free (t->place.slots);
+      pp_free (t->slots);
       pp_free (t);
       return NULL;
     }
@@ -250,19 +272,18 @@ static bool
 grow_segs (struct seg_table *t)
 {
   size_t cap = 2 * t->cap;
-  struct __pathprof_ip_slot *slots = pp_calloc (cap, sizeof *slots);
+  struct seg_slot *slots = pp_calloc (cap, sizeof *slots);
   if (!slots)
     return false;
-  struct seg_table bigger = { .place = { slots, cap - 1 }, .cap = cap };
+  struct seg_table bigger = { .slots = slots, .cap = cap };
   for (size_t i = 0; i < t->cap; i++)
-    if (t->place.slots[i].ctx1)
+    if (t->slots[i].ctx1)
       {
-	const struct __pathprof_ip_slot *s = &t->place.slots[i];
+	const struct seg_slot *s = &t->slots[i];
 	*find_slot (&bigger, s->ctx1, s->a, s->b) = *s;
       }
-  pp_free (t->place.slots);
-  t->place.slots = slots;
-  t->place.mask = cap - 1;
+  pp_free (t->slots);
+  t->slots = slots;
   t->cap = cap;
   return true;
 }
@@ -277,7 +298,7 @@ count_new_segment (uint64_t ctx1, uint64_t a, uint64_t b)
   struct seg_table *t = my_segs;
   if (!t && !(t = my_segs = new_seg_table ()))
     return false;
-  struct __pathprof_ip_slot *s;
+  struct seg_slot *s;
   pthread_mutex_lock (&t->lock);
   my_last = NULL;
   bool ok = (t->n + 1) * 2 <= t->cap || grow_segs (t);
@@ -294,55 +315,100 @@ count_new_segment (uint64_t ctx1, uint64_t a, uint64_t b)
   return ok;
 }
 
-const struct __pathprof_ip_table *
-pp_ipt_segment_table (void)
-{
-  if (!my_segs)
-    my_segs = new_seg_table ();
-  return my_segs ? &my_segs->place : NULL;
-}
-
-/* Segment s of thread table t, counted here rather than in place (the
-   code looks at a segment's home slot only: pp_ipt_count_segment's HOME):
-   where another segment holds its home and s counts more than twice as
-   often (then the two cannot take turns), the two change places.  Linear probing still finds both:
-   the one moved out of the home reached it over taken slots, and s's slot
-   lies past the home over taken slots too.  Under the table's lock, which
-   a dump takes to read it (a dump subtracts what it read by key).  */
-static __attribute__ ((noinline)) struct __pathprof_ip_slot *
-move_home (struct seg_table *t, struct __pathprof_ip_slot *s,
-	   struct __pathprof_ip_slot *home)
-{
-  if (!home)
-    home = &t->place.slots[seg_home (t, s->ctx1, s->a, s->b)];
-  if (home == s || s->count <= 2 * home->count + 16)
-    return s;
-  pthread_mutex_lock (&t->lock);
-  struct __pathprof_ip_slot x = *home;
-  *home = *s;
-  *s = x;
-  pthread_mutex_unlock (&t->lock);
-  return home;
-}
-
 bool
-pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b, bool home)
+pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b)
 {
-  struct __pathprof_ip_slot *s = my_last, *at = NULL;
-  struct seg_table *t = my_segs;
+  struct seg_slot *s = my_last;
   if (!(s && s->ctx1 == ctx + 1 && s->a == a && s->b == b))
     {
+      const struct seg_table *t = my_segs;
       if (__builtin_expect (t == NULL, 0))
 	return count_new_segment (ctx + 1, a, b);
-      /* Its home, hashed once: found there, it has nothing to move.  */
-      at = &t->place.slots[seg_home (t, ctx + 1, a, b)];
-      s = find_slot_from (t, (size_t) (at - t->place.slots), ctx + 1, a, b);
+      s = find_slot (t, ctx + 1, a, b);
       if (__builtin_expect (s->ctx1 == 0, 0))
 	return count_new_segment (ctx + 1, a, b);
     }
   __atomic_fetch_add (&s->count, 1, __ATOMIC_RELAXED);
-  my_last = home && t && s != at ? move_home (t, s, at) : s;
+  my_last = s;
   return true;
+}
+
+/* ---- Start arrays.  */
+
+__thread struct pp_ipt_arrays pp_ipt_my_arrays PP_TLS_MODEL;
+
+/* Where start ctx1 - 1 goes in MAP of MASK + 1 entries.  */
+static struct pp_ipt_array_place *
+array_place (struct pp_ipt_array_place *map, uint64_t mask, uint64_t ctx1)
+{
+  for (uint64_t j = pp_ipt_array_hash (ctx1);; j++)
+    if (!map[j & mask].ctx1 || map[j & mask].ctx1 == ctx1)
+      return &map[j & mask];
+}
+
+/* Start CTX's place in the thread's map, made if new; NULL when out of
+   memory.  */
+static struct pp_ipt_array_place *
+start_place (uint64_t ctx)
+{
+  struct pp_ipt_arrays *m = &pp_ipt_my_arrays;
+  if ((m->n + 1) * 2 > m->mask)
+    {
+      uint64_t n = m->mask ? 2 * (m->mask + 1) : 64;
+      struct pp_ipt_array_place *map = pp_calloc (n, sizeof *map);
+      if (!map)
+	return NULL;
+      for (uint64_t i = 0; m->mask && i <= m->mask; i++)
+	if (m->map[i].ctx1)
+	  *array_place (map, n - 1, m->map[i].ctx1) = m->map[i];
+      pp_free (m->map);
+      m->map = map;
+      m->mask = n - 1;
+    }
+  struct pp_ipt_array_place *x = array_place (m->map, m->mask, ctx + 1);
+  if (!x->ctx1)
+    {
+      x->ctx1 = ctx + 1;
+      m->n++;
+    }
+  return x;
+}
+
+uint32_t
+pp_ipt_start_cuts (uint64_t ctx)
+{
+  struct pp_ipt_array_place *x = start_place (ctx);
+  if (!x)
+    return 0;
+  x->cuts += x->cuts < UINT32_MAX;
+  return (uint32_t) x->cuts;
+}
+
+const struct __pathprof_ip_array *
+pp_ipt_array_make (uint64_t ctx, uint64_t lo, uint64_t size)
+{
+  struct seg_table *t = my_segs;
+  if (!t && !(t = my_segs = new_seg_table ()))
+    return NULL;
+  if (size == 0 || size > PP_IPT_ARRAY_WORDS - t->array_words)
+    return NULL;
+  struct pp_ipt_array_place *x = start_place (ctx);
+  struct start_array *a = x ? pp_malloc (sizeof *a) : NULL;
+  uint64_t *counts = a ? pp_calloc (size, sizeof *counts) : NULL;
+  if (!counts)
+    {
+      pp_free (a);
+      return NULL;
+    }
+  a->place = (struct __pathprof_ip_array) { lo, size, counts };
+  a->ctx = ctx;
+  pthread_mutex_lock (&t->lock);
+  a->next = t->arrays;
+  t->arrays = a;
+  t->array_words += size;
+  pthread_mutex_unlock (&t->lock);
+  x->a = &a->place;
+  return &a->place;
 }
 
 /* ---- Context nodes.  */
@@ -466,7 +532,9 @@ static struct
   struct taken_seg
   {
     struct seg_table *t;
-    struct __pathprof_ip_slot key;	/* count: the value read */
+    struct seg_slot key;	/* count: the value read */
+    uint64_t *count;		/* an array's, which never moves; NULL: the
+				   slot of key */
   } *segs;
   size_t nsegs;
   uint64_t paths, lost;
@@ -484,6 +552,54 @@ by_number (const void *a, const void *b)
   const uint64_t *x = sort_base + *(const size_t *) a * (words + 1);
   const uint64_t *y = sort_base + *(const size_t *) b * (words + 1);
   return pp_wide_before (x, y, words) ? -1 : pp_wide_before (y, x, words) ? 1 : 0;
+}
+
+/* The first count of array A from I on that is not 0 (its size if none):
+   four at a time where they are (most of a large array is).  */
+static uint64_t
+next_count (const struct start_array *a, uint64_t i)
+{
+  const uint64_t *c = a->place.counts;
+  uint64_t n = a->place.size;
+  while (i + 4 <= n && (__atomic_load_n (&c[i], __ATOMIC_RELAXED)
+			| __atomic_load_n (&c[i + 1], __ATOMIC_RELAXED)
+			| __atomic_load_n (&c[i + 2], __ATOMIC_RELAXED)
+			| __atomic_load_n (&c[i + 3], __ATOMIC_RELAXED)) == 0)
+    i += 4;
+  while (i < n && __atomic_load_n (&c[i], __ATOMIC_RELAXED) == 0)
+    i++;
+  return i;
+}
+
+/* A snapshot under way: ALL's first K entries of (number, count) are
+   taken, of at most NSEGS segments.  */
+struct snap
+{
+  uint64_t *all;
+  size_t k;
+  uint32_t w;
+  size_t nsegs;
+  pp_ipt_number_fn *number;
+  uint64_t counted, lost;
+};
+
+/* Segment S of table T into the snapshot, its count read from COUNT (an
+   array's), or from its slot (NULL).  */
+static void
+take (struct snap *sn, struct seg_table *t, struct seg_slot s, uint64_t *count)
+{
+  if (!s.count || taken.nsegs == sn->nsegs)
+    return;			/* an array's count made since they were counted */
+  taken.segs[taken.nsegs++] = (struct taken_seg) { t, s, count };
+  uint64_t *e = sn->all + sn->k * (sn->w + 1);
+  if (sn->number (s.ctx1 - 1, s.a, s.b, e))
+    {
+      e[sn->w] = s.count;
+      sn->counted += s.count;
+      sn->k++;
+    }
+  else
+    sn->lost += s.count;
 }
 
 static void
@@ -512,7 +628,12 @@ pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
   lock_segs ();
   size_t nsegs = 0;
   for (struct seg_table *t = seg_tables; t; t = t->next)
-    nsegs += t->n;
+    {
+      nsegs += t->n;
+      for (const struct start_array *a = t->arrays; a; a = a->next)
+	for (uint64_t i = next_count (a, 0); i < a->place.size; i = next_count (a, i + 1))
+	  nsegs++;
+    }
   uint32_t w = words;
   /* Every count as (number, count), numbers then segments.  */
   const struct wide_table *nt = &numbers.table;
@@ -537,25 +658,26 @@ pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
       taken.nnumbers = k;
       taken.paths = numbers.paths;
       taken.lost = numbers.lost;
-      uint64_t segs_counted = 0, segs_lost = 0;
+      struct snap sn = { all, k, w, nsegs, number, 0, 0 };
       for (struct seg_table *t = seg_tables; t; t = t->next)
-	for (size_t i = 0; i < t->cap; i++)
-	  {
-	    struct __pathprof_ip_slot s = t->place.slots[i];
-	    s.count = __atomic_load_n (&t->place.slots[i].count, __ATOMIC_RELAXED);
-	    if (!s.ctx1 || !s.count)
-	      continue;
-	    taken.segs[taken.nsegs++] = (struct taken_seg) { t, s };
-	    uint64_t *e = all + k * (w + 1);
-	    if (number (s.ctx1 - 1, s.a, s.b, e))
+	{
+	  for (size_t i = 0; i < t->cap; i++)
+	    {
+	      struct seg_slot s = t->slots[i];
+	      s.count = __atomic_load_n (&t->slots[i].count, __ATOMIC_RELAXED);
+	      if (s.ctx1)
+		take (&sn, t, s, NULL);
+	    }
+	  for (const struct start_array *a = t->arrays; a; a = a->next)
+	    for (uint64_t i = next_count (a, 0); i < a->place.size; i = next_count (a, i + 1))
 	      {
-		e[w] = s.count;
-		segs_counted += s.count;
-		k++;
+		uint64_t *c = &a->place.counts[i];
+		take (&sn, t, (struct seg_slot) { a->ctx + 1, a->place.lo + i, 0,
+						  __atomic_load_n (c, __ATOMIC_RELAXED) }, c);
 	      }
-	    else
-	      segs_lost += s.count;
-	  }
+	}
+      k = sn.k;
+      uint64_t segs_counted = sn.counted, segs_lost = sn.lost;
       /* Increasing numbers, each once, as the profile wants them.  */
       size_t *order = pp_malloc ((k + 1) * sizeof *order);
       uint64_t *out = pp_malloc ((k + 1) * (w + 1) * sizeof *out);
@@ -614,8 +736,13 @@ pp_ipt_subtract (void)
   for (size_t i = 0; i < taken.nsegs; i++)
     {
       const struct taken_seg *g = &taken.segs[i];
+      if (g->count)
+	{
+	  __atomic_fetch_sub (g->count, g->key.count, __ATOMIC_RELAXED);
+	  continue;
+	}
       pthread_mutex_lock (&g->t->lock);
-      struct __pathprof_ip_slot *s = find_slot (g->t, g->key.ctx1, g->key.a, g->key.b);
+      struct seg_slot *s = find_slot (g->t, g->key.ctx1, g->key.a, g->key.b);
       if (s->ctx1)
 	__atomic_fetch_sub (&s->count, g->key.count, __ATOMIC_RELAXED);
       pthread_mutex_unlock (&g->t->lock);
@@ -632,8 +759,13 @@ zero_all (void)
     SLOT (&numbers.table, numbers.table.slots, i)[words] = 0;
   numbers.paths = numbers.lost = 0;
   for (struct seg_table *t = seg_tables; t; t = t->next)
-    for (size_t i = 0; i < t->cap; i++)
-      __atomic_store_n (&t->place.slots[i].count, 0, __ATOMIC_RELAXED);
+    {
+      for (size_t i = 0; i < t->cap; i++)
+	__atomic_store_n (&t->slots[i].count, 0, __ATOMIC_RELAXED);
+      for (const struct start_array *a = t->arrays; a; a = a->next)
+	for (uint64_t i = 0; i < a->place.size; i++)
+	  __atomic_store_n (&a->place.counts[i], 0, __ATOMIC_RELAXED);
+    }
 }
 
 void

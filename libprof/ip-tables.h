@@ -22,17 +22,64 @@ void pp_ipt_count_lost (void);
 
 /* One execution of the path whose number is N0 + A x + B for the start
    CTX of its last segment, (N0, x) (ctx-runtime.c says which), counted in
-   the calling thread's table.  HOME: the code looks for the segment in
-   its home slot too (context paths' cuts in place, pathprof-abi.h
-   __pathprof_ip_home), so a segment that counts more than twice as often
-   as the one holding its home takes it over.  Returns false when out of
-   memory (the caller counts the number).  */
-bool pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b, bool home);
-/* The thread's table of segments, where the code counts in place too
-   (pathprof-abi.h, struct __pathprof_ip_table); made on first use, NULL
-   when out of memory.  It stays at its address for the thread's life.  */
-struct __pathprof_ip_table;
-const struct __pathprof_ip_table *pp_ipt_segment_table (void);
+   the calling thread's table.  Returns false when out of memory (the
+   caller counts the number).  */
+bool pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b);
+
+/* Start arrays: the calling thread's counts of the segments (CTX, a, 0)
+   for a in [lo, lo + size), where the code of context and piecewise paths
+   counts its cuts in place (pathprof-abi.h struct __pathprof_ip_array,
+   ctx-runtime.c "In place"), which a dump reads as it reads the table's.
+   pp_ipt_array_of gives start CTX's, or NULL; pp_ipt_array_make makes one
+   that takes the place of any before (which keeps its counts: a dump
+   reads every array), or returns NULL when out of memory or when the
+   thread's arrays would count more than PP_IPT_ARRAY_WORDS segments.  An
+   array stays at its address for the process's life.  pp_ipt_start_cuts
+   counts a cut of a path from CTX that libprof counted, and returns how
+   many the thread has counted so (0 when out of memory): where the code
+   would count them, had CTX an array.  */
+#define PP_IPT_ARRAY_WORDS ((uint64_t) 1 << 22)
+const struct __pathprof_ip_array *pp_ipt_array_make (uint64_t ctx, uint64_t lo,
+						     uint64_t size);
+uint32_t pp_ipt_start_cuts (uint64_t ctx);
+
+/* The thread's arrays by start (its own; at most half full), read
+   inline: no call on ENTER's fast ways.  */
+struct pp_ipt_array_place
+{
+  uint64_t ctx1;		/* the start + 1; 0: empty */
+  const struct __pathprof_ip_array *a;	/* or NULL: none yet */
+  uint64_t cuts;		/* pp_ipt_start_cuts */
+};
+struct pp_ipt_arrays
+{
+  struct pp_ipt_array_place *map;
+  uint64_t mask;		/* its size - 1; 0: none */
+  uint64_t n;			/* starts in it */
+};
+extern __thread struct pp_ipt_arrays pp_ipt_my_arrays PP_TLS_MODEL;
+
+static inline uint64_t
+pp_ipt_array_hash (uint64_t ctx1)
+{
+  return (ctx1 * 0x9e3779b97f4a7c15u) >> 32;
+}
+
+static inline const struct __pathprof_ip_array *
+pp_ipt_array_of (uint64_t ctx)
+{
+  const struct pp_ipt_arrays *m = &pp_ipt_my_arrays;
+  if (!m->mask)
+    return NULL;
+  for (uint64_t j = pp_ipt_array_hash (ctx + 1);; j++)
+    {
+      const struct pp_ipt_array_place *x = &m->map[j & m->mask];
+      if (x->ctx1 == ctx + 1)
+	return x->a;
+      if (!x->ctx1)
+	return NULL;
+    }
+}
 
 /* Context nodes (ctx-runtime.c "Nodes"): the calling thread's node of key
    KEY (parent, a, b, tag), made with KEY's extra (a word the key

@@ -1454,7 +1454,7 @@ count_unplaced (struct act *ra, uint64_t num)
 {
   if (ra->R && count_hashed (ra, num))
     return;
-  if (!pp_ipt_count_segment (ra->proc, num, 0, false))
+  if (!pp_ipt_count_segment (ra->proc, num, 0))
     {
       uint64_t key[2] = { num, ra->proc };
       pp_ipt_count_number (key);

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 19u
+#define PATHPROF_ABI_VERSION 20u
 
 /* What libprof exports: this ABI and pathprof.h (it is built with
    -fvisibility=hidden).  */
@@ -258,15 +258,18 @@ int __pathprof_seg_continues (struct __pathprof_unit *u, uint32_t function,
 #define PATHPROF_COMPILED_ASSUMES 0x80000000u
 /* Every interprocedural mode takes an edge in place (probes.h
    PP_PROBE_IP_ADD), as __pathprof_ip_step says, from the frame ENTER
-   returned: context and piecewise paths add to the activation's sums A and
-   B (libprof/ctx-runtime.c, "In place"), segments (modes
+   returned: context and piecewise paths add to the activation's sum A
+   (libprof/ctx-runtime.c, "In place"), segments (modes
    interproc-segments, interproc-ppp, interproc-residual) to their root's
    registers on the chords of pp_plan_ip_roles' forest
    (libprof/kseg-runtime.c, "In place" and "Chords").  values holds 2 *
    width words per edge of the function (its notes index): v, w, and with
-   width 2 (the preferential modes, context and piecewise paths) v2 and
-   one unused.  For context and piecewise paths, regs are A and B, w and
-   the top bit of v are never set but where v is UINT64_MAX.  For segments,
+   width 2 (the preferential modes) v2 and one unused.  For context and
+   piecewise paths (width 1), regs are A, B (which the code leaves alone),
+   the key and the array of the path under way, the key and the array of
+   the next (below), and the top bit of v is set only at a backedge (w is
+   then a_in, "Context and piecewise paths" below) and where v is
+   UINT64_MAX.  For segments,
    regs are the registers of the activation's root, of the calling thread:
    r, q; the address of the segment's start (five words: its r and q, its
    first number, its array's size and the array's address; a start whose
@@ -313,40 +316,19 @@ struct __pathprof_ip_frame
 
 /* Context and piecewise paths: a path that a backedge ends in activation
    of frame f (the edge's values have v's top bit set: v = a_out | TOP,
-   w = a_in, v2 = b_out, and b_in in the fourth word) is counted in place
-   where f->regs[2], the key of the path under way (ctx + 1), is not 0:
-   with a = regs[0] + a_out, b = regs[1] + b_out, where the slot
-   __pathprof_ip_home (ctx + 1, a, b) of the thread's table (regs[3]) has
-   that key, its count goes up by one and the next path starts, regs[0] =
-   a_in, regs[1] = b_in, regs[2] = regs[4] (its key: libprof/ctx-runtime.c,
-   "In place").  Else EDGE.  */
-struct __pathprof_ip_slot
+   w = a_in) is counted in place where the array at f->regs[3] (of the
+   start of the path under way, libprof/ctx-runtime.c "In place") has a
+   place for its number a = regs[0] + a_out: a - lo < size, then
+   counts[a - lo] goes up by one (atomically when the program is built for
+   threads) and the next path starts: regs[0] = a_in, regs[2] = regs[4]
+   (its start's key), regs[3] = regs[5] (its start's array).  Else EDGE.
+   regs[3] and regs[5] always hold an array (of size 0 where the start has
+   none).  */
+struct __pathprof_ip_array
 {
-  uint64_t ctx1, a, b;		/* ctx1 0: empty */
-  uint64_t count;
+  uint64_t lo, size;
+  uint64_t *counts;
 };
-
-struct __pathprof_ip_table
-{
-  struct __pathprof_ip_slot *slots;
-  uint64_t mask;		/* slots - 1, a power of 2 less 1 */
-};
-
-static inline uint64_t
-__pathprof_ip_mix (uint64_t h, uint64_t w)
-{
-  h = (h ^ w) * 0x9e3779b97f4a7c15u;
-  return h ^ (h >> 29);
-}
-
-/* The slot where key (ctx1, a, b) is looked for first in table T.  */
-static inline uint64_t
-__pathprof_ip_home (const struct __pathprof_ip_table *t, uint64_t ctx1, uint64_t a,
-		    uint64_t b)
-{
-  return __pathprof_ip_mix (__pathprof_ip_mix (__pathprof_ip_mix (0, ctx1), a), b)
-	 & t->mask;
-}
 
 /* Segments: the multiplier of the hashed places' index (above).  */
 #define PATHPROF_IP_HASH 0x9e3779b97f4a7c15u

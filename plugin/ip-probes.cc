@@ -14,8 +14,8 @@ enum { FRAME_VALUES = 0, FRAME_REGS = 8, FRAME_TAG = 16, FRAME_SITE = 24,
 
 /* Interprocedural functions keep their registers in locals of the
    activation (site_state::ip_width), as the paths mode keeps its register:
-   the segments' root's r and q, context and piecewise paths' sums A and B
-   (but not the key and table of their cuts in place, which libprof sets).
+   the segments' root's r and q, context and piecewise paths' sum A (but
+   not the keys and arrays of their cuts in place, which libprof sets).
    They are loaded after ENTER and after whatever may move the registers (a
    call, libprof's slow ways), and stored into them before whatever reads
    them (a call, EXIT, libprof).  An in-place add is then an add to a
@@ -268,34 +268,17 @@ emit_ip_slow (site_state &s, gimple *call, gimple_seq *seq)
     ip_load_locals (s, NULL_TREE, seq);
 }
 
-/* h = __pathprof_ip_mix (h, w) of pathprof-abi.h into SEQ (H NULL_TREE:
-   0).  */
-static tree
-emit_mix (gimple_seq *seq, tree h, tree w)
-{
-  tree u64 = counter_type ();
-  tree x = h ? emit_value (seq, u64, BIT_XOR_EXPR, h, w, "PP_ip_mix") : w;
-  x = emit_value (seq, u64, MULT_EXPR, x, build_int_cstu (u64, 0x9e3779b97f4a7c15u),
-		  "PP_ip_mix");
-  return emit_value (seq, u64, BIT_XOR_EXPR, x,
-		     emit_value (seq, u64, RSHIFT_EXPR, x,
-				 build_int_cst (unsigned_type_node, 29), "PP_ip_mix"),
-		     "PP_ip_mix");
-}
-
 /* A backedge's cut in place for context and piecewise paths
    (pathprof-abi.h, "Context and piecewise paths"), in block CUT, where the
    edge's first value V (in the function's row VALUES, the edge's words at
-   byte AT; F the frame) has its top bit set (regs[0] and regs[1] are the
-   locals where the function keeps them, site_state::ip_width):
+   byte AT; F the frame) has its top bit set (regs[0] is the local where
+   the function keeps it, site_state::ip_width):
        regs = f->regs;
-       if ((key = regs[2]) != 0
-           && (a = regs[0] + (v & ~TOP), b = regs[1] + values[2],
-               t = (struct __pathprof_ip_table *) regs[3],
-               s = &t->slots[__pathprof_ip_home (t, key, a, b)],
-               ((s->ctx1 ^ key) | (s->a ^ a) | (s->b ^ b)) == 0))
-         { s->count += 1; regs[0] = values[1]; regs[1] = values[3];
-           regs[2] = regs[4]; }
+       a = regs[0] + (v & ~TOP);
+       st = (struct __pathprof_ip_array *) regs[3];
+       if ((i = a - st->lo) < st->size)
+         { st->counts[i] += 1; regs[0] = values[1];
+           regs[2] = regs[4]; regs[3] = regs[5]; }
        else
          SLOW (EDGE)
    then JOIN.  */
@@ -308,57 +291,31 @@ context_cut (const probe_target &t, const site_state &s, tree f, tree values, tr
   gimple_seq seq = NULL;
   tree regs = s.ip_width ? emit_address (&seq, s.ip_regs, "PP_ip_regs")
 	      : emit_load (&seq, ptr, f, FRAME_REGS, "PP_ip_regs");
-  tree key = emit_load (&seq, u64, regs, 16, "PP_ip_key");
-  gimple_stmt_iterator gsi = gsi_start_bb (cut);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-
-  seq = NULL;
   tree a = emit_value (&seq, u64, PLUS_EXPR, load_ip_reg (s, regs, 0, &seq),
 		       emit_value (&seq, u64, BIT_AND_EXPR, v,
 				   build_int_cstu (u64, ~((uint64_t) 1 << 63)), "PP_ip_out"),
 		       "PP_ip_a");
-  tree b = emit_value (&seq, u64, PLUS_EXPR, load_ip_reg (s, regs, 1, &seq),
-		       emit_load (&seq, u64, values, at + 16, "PP_ip_out"), "PP_ip_b");
-  tree table = emit_value (&seq, ptr, NOP_EXPR, emit_load (&seq, u64, regs, 24, "PP_ip_table"),
-			   NULL_TREE, "PP_ip_table");
-  tree h = emit_value (&seq, u64, BIT_AND_EXPR,
-		       emit_mix (&seq, emit_mix (&seq, emit_mix (&seq, NULL_TREE, key), a), b),
-		       emit_load (&seq, u64, table, 8, "PP_ip_mask"), "PP_ip_home");
-  tree slot = emit_value (&seq, ptr, POINTER_PLUS_EXPR,
-			  emit_value (&seq, ptr, NOP_EXPR,
-				      emit_load (&seq, u64, table, 0, "PP_ip_slots"),
-				      NULL_TREE, "PP_ip_slots"),
-			  emit_value (&seq, sizetype, MULT_EXPR,
-				      emit_value (&seq, sizetype, NOP_EXPR, h, NULL_TREE,
-						  "PP_ip_home"),
-				      size_int (32), "PP_ip_home"),
-			  "PP_ip_slot");
-  auto differ = [&] (unsigned offset, tree want) {
-    return emit_value (&seq, u64, BIT_XOR_EXPR,
-		       emit_load (&seq, u64, slot, offset, "PP_ip_key"), want, "PP_ip_differ");
-  };
-  tree d = emit_value (&seq, u64, BIT_IOR_EXPR, differ (0, key), differ (8, a), "PP_ip_differ");
-  d = emit_value (&seq, u64, BIT_IOR_EXPR, d, differ (16, b), "PP_ip_differ");
-  basic_block look = new_block_of (cut, seq, NULL);
+  tree st = emit_value (&seq, ptr, NOP_EXPR, emit_load (&seq, u64, regs, 24, "PP_ip_array"),
+			NULL_TREE, "PP_ip_array");
+  tree i = emit_value (&seq, u64, MINUS_EXPR, a, emit_load (&seq, u64, st, 0, "PP_ip_lo"),
+		       "PP_ip_index");
+  tree size = emit_load (&seq, u64, st, 8, "PP_ip_size");
+  gimple_stmt_iterator gsi = gsi_start_bb (cut);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
 
   seq = NULL;
-  emit_increment (t, build2 (MEM_REF, u64, slot, build_int_cst (ptr, 24)), &seq);
-  for (unsigned k = 0; k < 2; k++)
-    store_ip_reg (s, regs, k, emit_load (&seq, u64, values, at + 8 + 16 * k, "PP_ip_in"),
-		  &seq);
-  gimple_seq_add_stmt (&seq, gimple_build_assign (
-    build2 (MEM_REF, u64, regs, build_int_cst (ptr, 16)),
-    emit_load (&seq, u64, regs, 32, "PP_ip_next")));
-  basic_block hit = new_block_of (look, seq, join);
+  tree count = emit_word_address (&seq, emit_load (&seq, u64, st, 16, "PP_ip_counts"), i);
+  emit_increment (t, build2 (MEM_REF, u64, count, build_int_cst (ptr, 0)), &seq);
+  store_ip_reg (s, regs, 0, emit_load (&seq, u64, values, at + 8, "PP_ip_in"), &seq);
+  for (unsigned k = 2; k < 4; k++)
+    gimple_seq_add_stmt (&seq, gimple_build_assign (
+      build2 (MEM_REF, u64, regs, build_int_cst (ptr, 8 * k)),
+      emit_load (&seq, u64, regs, 8 * (k + 2), "PP_ip_next")));
+  basic_block hit = new_block_of (cut, seq, join);
 
-  branch (cut, make_single_succ_edge (cut, look, EDGE_FALLTHRU),
-	  gimple_build_cond (NE_EXPR, key, build_int_cst (u64, 0), NULL_TREE, NULL_TREE),
-	  look, slow, likely);
-  look->count = cut->count.apply_probability (likely);
-  branch (look, make_single_succ_edge (look, hit, EDGE_FALLTHRU),
-	  gimple_build_cond (EQ_EXPR, d, build_int_cst (u64, 0), NULL_TREE, NULL_TREE),
-	  hit, slow, likely);
-  hit->count = look->count.apply_probability (likely);
+  branch (cut, make_single_succ_edge (cut, hit, EDGE_FALLTHRU),
+	  gimple_build_cond (LT_EXPR, i, size, NULL_TREE, NULL_TREE), hit, slow, likely);
+  hit->count = cut->count.apply_probability (likely);
   slow->count = cut->count - hit->count;
 }
 

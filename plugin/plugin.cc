@@ -342,10 +342,7 @@ instrument_unit (void)
   target.atomic = want_atomic_updates ();
   target.calls = option_mode->calls;
   target.calls_in_place = pp_mode_segments (option_mode);
-  /* The registers the activations add: the segments' r (and q when
-     preferential), the context and piecewise paths' sums A and B.  */
-  target.ip_width = !target.calls ? 0 : !target.calls_in_place || option_mode->preferential
-				  ? 2 : 1;
+  target.ip_width = pp_mode_ip_width (option_mode);
 
   file_table files;
   auto_delete_vec<function_record> records;

@@ -129,6 +129,12 @@ pp_mode_segments (const pp_mode_info *m)
   return m->calls && m->plan_arg == PP_IP_SEGMENTS;
 }
 
+unsigned
+pp_mode_ip_width (const pp_mode_info *m)
+{
+  return !m->calls ? 0 : m->preferential ? 2 : 1;
+}
+
 const pp_mode_info *
 pp_mode_interproc (const pp_mode_info *base, uint32_t kind)
 {

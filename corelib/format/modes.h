@@ -100,6 +100,13 @@ static inline bool pp_mode_shown_blocks (const pp_mode_info *m)
 /* Does the mode count depth-k interprocedural segments (segments.h; its
    notes give k)?  */
 bool pp_mode_segments (const pp_mode_info *m);
+/* The registers an activation of the mode's interprocedural code adds
+   edge values to (pathprof-abi.h __pathprof_ip_step's width): a segments
+   root's r, and q where the mode is preferential; context and piecewise
+   paths' sum A (their B is 0 wherever the code adds: libprof takes the
+   edges of a procedure whose pieces are not numbered itself); 0 for a
+   mode without calls.  */
+unsigned pp_mode_ip_width (const pp_mode_info *m);
 /* The row that -fplugin-arg-pathprof-interproc=KIND (enum pp_ip_kind)
    selects from mode BASE: the interprocedural row of that kind that learns
    as BASE does (interproc's for a mode of calls, interproc-ppp's for ppp,

@@ -1,147 +1,210 @@
-/* libprof's thread table of segments (libprof/ip-tables.c), the one the
-   context paths' code counts in place at a segment's home slot
-   (pathprof-abi.h __pathprof_ip_home): against a plain tally of every
-   count, over random runs of keys where a few hot segments hash to the
-   home slot of a colder one that came first.  Asked for home slots, the
-   table must move each hot segment into its home (else the code misses it
-   on every turn), and keep every count, each key in one slot that linear
-   probing finds; not asked (the segments modes), it moves nothing.  */
+/* libprof's thread tables of segments (libprof/ip-tables.c): the counts of
+   context and piecewise paths, by (start, a, b), that libprof makes in the
+   thread's table (pp_ipt_count_segment) and that the code makes in place
+   in a start's array (pp_ipt_array_make; pathprof-abi.h struct
+   __pathprof_ip_array), against a plain tally of every count.  Random runs
+   on two threads count segments both ways (a segment counted in the table
+   before its start had an array is counted in the array after), and dumps
+   come between them: each snapshot must give every segment once, its
+   number the one the numbering gives, its count the tally's since the last
+   subtract, the segments the numbering cannot name as lost; a snapshot not
+   followed by a subtract takes nothing off.  A start's array may give its
+   place to a new one while activations still count in the old (libprof
+   widens arrays so): both count.  And a thread finds each of its arrays
+   by its start (the newest), none of another thread's, gets none past
+   the bound on its arrays' counts, and counts the cuts of each start.  */
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "ip-tables.h"
 #include "unit.h"
 
-#define NKEYS 68			/* 60 cold, up to 8 hot */
-#define NCOLD 60
-#define PREFILL 2100		/* the table grows to 8,192 slots first, and no
-				   more while the cases run (16 x 68 keys) */
-#define ROUNDS 200
+#define NSTARTS 12		/* per thread; starts 0 .. 11 (roots) and nodes */
+#define NA 40			/* a in [0, NA) */
+#define ROUNDS 60
+#define OPS 400
 
-struct key
+static struct unit_property exact = {
+  .name = "ip-tables: every snapshot gives each segment once with the tally's count, "
+	  "table and arrays together; the unnamed ones lost" };
+static struct unit_property finds = {
+  .name = "ip-tables: a thread finds the newest of its arrays by start, not another "
+	  "thread's, none past its bound, and counts each start's cuts" };
+
+/* A start of thread THREAD: a segment's ctx.  Starts of different threads
+   differ (as node ids do).  */
+static uint64_t
+start_of (int thread, int i)
 {
-  uint64_t ctx, a, b;
-  uint64_t count;		/* the tally */
+  return (uint64_t) (thread + 1) << 32 | (uint64_t) i;
+}
+
+/* The numbering: (ctx, a, b) as three words; ctx ending in 7 is unnamed.  */
+static bool
+number (uint64_t ctx, uint64_t a, uint64_t b, uint64_t *key)
+{
+  if ((ctx & 0xf) == 7)
+    return false;
+  key[0] = ctx;
+  key[1] = a;
+  key[2] = b;
+  return true;
+}
+
+/* The tally since the last subtract, per thread, start, a, b (0 or 1).  */
+static uint64_t tally[2][NSTARTS][NA][2];
+
+struct worker
+{
+  int thread;
+  unsigned long long seed;
+  const struct __pathprof_ip_array *arr[NSTARTS], *old[NSTARTS];
 };
 
-/* The slot of key k linear probing finds from its home, or NULL.  */
-static const struct __pathprof_ip_slot *
-probe (const struct __pathprof_ip_table *t, const struct key *k)
+/* One burst of counting on a worker's thread.  */
+static void
+burst (struct worker *w)
 {
-  for (uint64_t j = __pathprof_ip_home (t, k->ctx + 1, k->a, k->b), n = 0; n <= t->mask;
-       j = (j + 1) & t->mask, n++)
+  for (int k = 0; k < OPS; k++)
     {
-      const struct __pathprof_ip_slot *s = &t->slots[j];
-      if (!s->ctx1)
-	return NULL;
-      if (s->ctx1 == k->ctx + 1 && s->a == k->a && s->b == k->b)
-	return s;
+      int i = (int) (unit_rand (&w->seed) % NSTARTS);
+      uint64_t a = unit_rand (&w->seed) % NA, b = unit_rand (&w->seed) % 4 == 0;
+      uint64_t ctx = start_of (w->thread, i);
+      const struct __pathprof_ip_array *arr = w->arr[i];
+      unit_check (&finds, pp_ipt_array_of (ctx) == arr, "thread %d start %d: %s",
+		  w->thread, i, arr ? "its newest array is not found" : "an array before "
+		  "one was made");
+      if (unit_rand (&w->seed) % (arr ? 256 : 64) == 0)
+	{
+	  /* Arrays cover [lo, lo + size), a window of the a's.  */
+	  uint64_t lo = unit_rand (&w->seed) % 8, size = 8 + unit_rand (&w->seed) % 32;
+	  w->old[i] = arr;
+	  arr = w->arr[i] = pp_ipt_array_make (ctx, lo, size);
+	  unit_check (&finds, arr && arr->lo == lo && arr->size == size
+		      && pp_ipt_array_of (ctx) == arr, "thread %d start %d: the array "
+		      "made is not found", w->thread, i);
+	}
+      if (w->old[i] && unit_rand (&w->seed) % 2)
+	arr = w->old[i];	/* an activation that found the old one */
+      if (arr && b == 0 && a - arr->lo < arr->size)
+	arr->counts[a - arr->lo] += 1;	/* as the code does */
+      else
+	unit_check (&exact, pp_ipt_count_segment (ctx, a, b), "out of memory");
+      tally[w->thread][i][a][b]++;
+    }
+}
+
+static pthread_barrier_t turn;
+
+/* The second thread: a burst whenever the main thread lets it.  */
+static void *
+second (void *arg)
+{
+  struct worker *w = arg;
+  for (int r = 0; r < ROUNDS; r++)
+    {
+      pthread_barrier_wait (&turn);
+      burst (w);
+      for (int i = 0; i < NSTARTS; i++)
+	unit_check (&finds, pp_ipt_array_of (start_of (0, i)) == NULL,
+		    "thread 1 finds thread 0's array of start %d", i);
+      pthread_barrier_wait (&turn);
     }
   return NULL;
 }
 
-static bool
-at_home (const struct __pathprof_ip_table *t, const struct key *k)
+/* A snapshot against the tally; SUBTRACT: take it off (the tally too).  */
+static void
+check_snapshot (int round, bool subtract)
 {
-  const struct __pathprof_ip_slot *s = &t->slots[__pathprof_ip_home (t, k->ctx + 1, k->a, k->b)];
-  return s->ctx1 == k->ctx + 1 && s->a == k->a && s->b == k->b;
+  pp_unit_data rec;
+  memset (&rec, 0, sizeof rec);
+  int rc = pp_ipt_snapshot (&rec, number);
+  unit_check (&exact, rc >= 0, "round %d: the snapshot failed", round);
+  if (rc < 0)
+    return;
+  uint64_t counted = 0, lost = 0;
+  uint32_t want = 0, seen = 0;
+  for (int t = 0; t < 2; t++)
+    for (int i = 0; i < NSTARTS; i++)
+      for (int a = 0; a < NA; a++)
+	for (int b = 0; b < 2; b++)
+	  {
+	    uint64_t n = tally[t][i][a][b], key[3];
+	    if (!n)
+	      continue;
+	    if (!number (start_of (t, i), (uint64_t) a, (uint64_t) b, key))
+	      {
+		lost += n;
+		continue;
+	      }
+	    counted += n;
+	    want++;
+	    const uint64_t *e = NULL;
+	    for (uint32_t j = 0; j < rec.nwide && !e; j++)
+	      if (memcmp (rec.wide + j * 4, key, sizeof key) == 0)
+		e = rec.wide + j * 4;
+	    unit_check (&exact, e && e[3] == n, "round %d: segment (%d, %d, %d, %d) "
+			"counted %llu, the snapshot says %llu", round, t, i, a, b,
+			(unsigned long long) n, e ? (unsigned long long) e[3] : 0ull);
+	  }
+  for (uint32_t j = 0; j < rec.nwide; j++)
+    {
+      seen++;
+      if (j)
+	unit_check (&exact, memcmp (rec.wide + (j - 1) * 4, rec.wide + j * 4,
+				    3 * sizeof (uint64_t)) != 0, "round %d: a number twice",
+		    round);
+    }
+  unit_check (&exact, seen == want && rec.wide_words == 3, "round %d: %u numbers, "
+	      "the tally has %u", round, seen, want);
+  const uint64_t *v = rec.values;
+  unit_check (&exact, rec.nvalues == 2 && v[0] == counted && v[1] == lost,
+	      "round %d: %llu counted and %llu lost, the tally has %llu and %llu", round,
+	      (unsigned long long) v[0], (unsigned long long) v[1],
+	      (unsigned long long) counted, (unsigned long long) lost);
+  pp_free (rec.wide);
+  pp_free (rec.values);
+  if (subtract)
+    {
+      pp_ipt_subtract ();
+      memset (tally, 0, sizeof tally);
+    }
 }
 
 int
 main (void)
 {
-  struct unit_property exact = { .name = "ip-tables: every count kept, each segment in the one slot probing finds, moved home or not" };
-  struct unit_property homes = { .name = "ip-tables: asked for home slots, a segment counting more than twice the one in its home takes it; not asked, nothing moves" };
-  static struct key keys[NKEYS];
-  unsigned long long rng = 0x51ab;
-  unsigned moved = 0, stayed = 0;
-  /* One table per thread: each case runs in the same table, with its own
-     contexts (the keys of earlier cases stay, as in a long run).  */
-  const struct __pathprof_ip_table *t = pp_ipt_segment_table ();
-  for (uint64_t i = 0; i < PREFILL; i++)
-    pp_ipt_count_segment (1u << 30, i, 0, false);
-  uint64_t mask = t->mask, ctx0 = 0;
-  for (int home = 0; home < 2; home++)
-    for (int c = 0; c < 8; c++, ctx0 += 1000)
-      {
-	/* Cold keys first, counted once each; then hot ones, each chosen to
-	   share the home slot of a cold one (no two the same), counted many
-	   times.  */
-	uint32_t ncold = NCOLD, n = 0;
-	for (; n < ncold; n++)
-	  keys[n] = (struct key) { ctx0 + unit_rand (&rng) % 50, unit_rand (&rng) % 64, 0, 0 };
-	for (uint32_t i = 0; i < n; i++)
-	  for (uint32_t j = 0; j < i; j++)
-	    if (keys[i].ctx == keys[j].ctx && keys[i].a == keys[j].a)
-	      keys[i].a += 64 * (i + 1);	/* distinct keys */
-	for (uint32_t i = 0; i < n; i++)
-	  {
-	    keys[i].count++;
-	    unit_check (&exact, pp_ipt_count_segment (keys[i].ctx, keys[i].a, keys[i].b, home),
-			"out of memory");
-	  }
-	uint32_t nhot = 0;
-	uint64_t used[8];
-	for (uint32_t i = 0; i < ncold && n < NKEYS && nhot < 8; i++)
-	  {
-	    uint64_t h = __pathprof_ip_home (t, keys[i].ctx + 1, keys[i].a, keys[i].b);
-	    bool taken = false;
-	    for (uint32_t j = 0; j < nhot; j++)
-	      taken |= used[j] == h;
-	    if (taken)
-	      continue;
-	    used[nhot] = h;
-	    for (uint64_t a = 1000000 + unit_rand (&rng) % 1000; n < NKEYS; a++)
-	      if (__pathprof_ip_home (t, keys[i].ctx + 1, a, 0) == h)
-		{
-		  keys[n++] = (struct key) { keys[i].ctx, a, 0, 0 };
-		  nhot++;
-		  break;
-		}
-	  }
-	for (int r = 0; r < ROUNDS; r++)
-	  for (uint32_t i = ncold; i < n; i++)
-	    {
-	      keys[i].count++;
-	      pp_ipt_count_segment (keys[i].ctx, keys[i].a, keys[i].b, home);
-	    }
-	for (uint32_t i = 0; i < n; i++)
-	  {
-	    const struct __pathprof_ip_slot *s = probe (t, &keys[i]);
-	    unit_check (&exact, s && s->count == keys[i].count,
-			"case %d/%d: key (%llu, %llu) %s (want %llu)", home, c,
-			(unsigned long long) keys[i].ctx, (unsigned long long) keys[i].a,
-			s ? "counted wrong" : "not found", (unsigned long long) keys[i].count);
-	  }
-	/* Each key is in one slot.  */
-	uint64_t taken = 0;
-	for (uint64_t j = 0; j <= t->mask; j++)
-	  for (uint32_t i = 0; i < n; i++)
-	    taken += t->slots[j].ctx1 == keys[i].ctx + 1 && t->slots[j].a == keys[i].a
-		     && t->slots[j].b == keys[i].b;
-	unit_check (&exact, taken == n, "case %d/%d: %llu slots hold %u keys", home, c,
-		    (unsigned long long) taken, n);
-	for (uint32_t i = ncold; i < n; i++)
-	  {
-	    bool there = at_home (t, &keys[i]);
-	    moved += home && there;
-	    stayed += !home && !there;
-	    unit_check (&homes, home ? there : !there,
-			"case %d/%d: hot key (%llu, %llu) %s its home slot", home, c,
-			(unsigned long long) keys[i].ctx, (unsigned long long) keys[i].a,
-			there ? "in" : "not in");
-	  }
-	/* The keys stay in the table with their counts; the next case's
-	   are new (their contexts differ).  */
-	for (uint32_t i = 0; i < n; i++)
-	  keys[i].count = 0;
-      }
-  unit_check (&exact, t->mask == mask, "the table grew while the cases ran");
+  pp_ipt_init (3);
+  struct worker w[2] = { { .thread = 0, .seed = 0x1234 }, { .thread = 1, .seed = 0x9876 } };
+  pthread_t other;
+  pthread_barrier_init (&turn, NULL, 2);
+  if (pthread_create (&other, NULL, second, &w[1]))
+    return 1;
+  unsigned long long seed = 55;
+  for (int r = 0; r < ROUNDS; r++)
+    {
+      burst (&w[0]);
+      pthread_barrier_wait (&turn);	/* the other counts */
+      pthread_barrier_wait (&turn);
+      check_snapshot (r, unit_rand (&seed) % 4 != 0);
+    }
+  pthread_join (other, NULL);
+  check_snapshot (ROUNDS, true);
+  /* Each start's cuts, counted.  */
+  for (uint32_t k = 1; k <= 100; k++)
+    unit_check (&finds, pp_ipt_start_cuts (start_of (0, NSTARTS + 1)) == k,
+		"the cuts of a start, counted %u times, not %u", k, k);
+  /* Past the bound: none.  */
+  unit_check (&finds, pp_ipt_array_make (start_of (0, NSTARTS), 0, PP_IPT_ARRAY_WORDS) == NULL,
+	      "an array past the thread's bound");
+  unit_check (&finds, pp_ipt_array_of (start_of (0, NSTARTS)) == NULL,
+	      "an array refused is found");
   unit_report (&exact);
-  unit_report (&homes);
-  printf ("note: %u hot segments moved to their home slots, %u left where they were "
-	  "(segments modes)\n", moved, stayed);
+  unit_report (&finds);
   return unit_exit_status ();
 }

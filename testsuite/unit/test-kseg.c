@@ -64,9 +64,9 @@ static struct
 static uint32_t ncounted, nlost;
 
 bool
-pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b, bool home)
+pp_ipt_count_segment (uint64_t ctx, uint64_t a, uint64_t b)
 {
-  if (b || home || ncounted == MAXSEGS)	/* segments never ask for home slots */
+  if (b || ncounted == MAXSEGS)
     return false;
   counted[ncounted].num = a;
   counted[ncounted].slot = false;
