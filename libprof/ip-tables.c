@@ -193,6 +193,8 @@ struct seg_table
   pthread_mutex_t lock;
   size_t cap, n;
   struct start_array *arrays;
+  struct pp_ipt_array_place *map;	/* the owner's pp_ipt_my_arrays.map, kept
+					   here too: it outlives the thread */
   uint64_t array_words;		/* the arrays' counts */
   uint32_t number;		/* its place in by_table_number: node ids' high word - 1 */
   struct nodes nodes;
@@ -352,6 +354,9 @@ static struct pp_ipt_array_place *
 start_place (uint64_t ctx)
 {
   struct pp_ipt_arrays *m = &pp_ipt_my_arrays;
+  struct seg_table *t = my_segs;
+  if (!t && !(t = my_segs = new_seg_table ()))
+    return NULL;
   if ((m->n + 1) * 2 > m->mask)
     {
       uint64_t n = m->mask ? 2 * (m->mask + 1) : 64;
@@ -362,7 +367,7 @@ start_place (uint64_t ctx)
 	if (m->map[i].ctx1)
 	  *array_place (map, n - 1, m->map[i].ctx1) = m->map[i];
       pp_free (m->map);
-      m->map = map;
+      m->map = t->map = map;
       m->mask = n - 1;
     }
   struct pp_ipt_array_place *x = array_place (m->map, m->mask, ctx + 1);
