@@ -29,10 +29,9 @@ struct pp_ip_row
      <a, b>, or PP_IP_WIDE at ab[2 k] when a or b does not fit 64 bits.  */
   const uint64_t *ab;
   /* What the code does in place (pathprof-abi.h, __pathprof_ip_step with
-     two registers, A and B, and "Context and piecewise paths"), four
-     words per edge of its graph (notes index): a, 0, b, 0; at a backedge
-     a_out | TOP, a_in, b_out, b_in; or UINT64_MAX first where EDGE must
-     take the edge.  */
+     one register, A, and "Context and piecewise paths"), two words per
+     edge of its graph (notes index): a, 0; at a backedge a_out | TOP,
+     a_in; or UINT64_MAX first where EDGE must take the edge.  */
   const uint64_t *values;
   /* Two words per call (notes index), the frames' calls
      (__pathprof_ip_return_step; ip-program.c make_calls).  */
