@@ -262,6 +262,74 @@ piece_add (void *ctx, uint32_t k)
   mpz_add (s->b, s->b, s->ip->edges[k].rho.b);
 }
 
+/* The sums of piece a of procedure p, decoded once for every dump (a
+   piece ends many segments: a callee's in each of its contexts): open
+   addressing by (p, a), at most half full.  */
+struct piece_memo
+{
+  uint64_t a;
+  uint32_t p1;			/* p + 1; 0: empty */
+  bool ok;			/* a is a piece of p */
+  mpz_t sa, sb;
+};
+
+static struct
+{
+  struct piece_memo *slot;
+  uint32_t n, mask;		/* mask: slots - 1 (0: none yet) */
+} pieces_memo;
+
+static uint64_t
+piece_hash (uint32_t p1, uint64_t a)
+{
+  uint64_t h = (a ^ (uint64_t) p1 << 40) * 0x9e3779b97f4a7c15u;
+  return h ^ (h >> 29);
+}
+
+/* Procedure p's piece a's memo, decoded if new; NULL when out of memory.  */
+static const struct piece_memo *
+piece_sums_of (uint32_t p, uint64_t a)
+{
+  uint32_t p1 = p + 1;
+  if ((pieces_memo.n + 1) * 2 > pieces_memo.mask)
+    {
+      uint32_t size = pieces_memo.mask ? 2 * (pieces_memo.mask + 1) : 1024;
+      struct piece_memo *slot = size ? pp_calloc (size, sizeof *slot) : NULL;
+      if (!slot)
+	return NULL;
+      for (uint32_t i = 0; pieces_memo.mask && i <= pieces_memo.mask; i++)
+	if (pieces_memo.slot[i].p1)
+	  {
+	    uint64_t j = piece_hash (pieces_memo.slot[i].p1, pieces_memo.slot[i].a);
+	    while (slot[j & (size - 1)].p1)
+	      j++;
+	    memcpy (&slot[j & (size - 1)], &pieces_memo.slot[i], sizeof *slot);
+	  }
+      pp_free (pieces_memo.slot);
+      pieces_memo.slot = slot;
+      pieces_memo.mask = size - 1;
+    }
+  for (uint64_t j = piece_hash (p1, a);; j++)
+    {
+      struct piece_memo *x = &pieces_memo.slot[j & pieces_memo.mask];
+      if (x->p1 == p1 && x->a == a)
+	return x;
+      if (!x->p1)
+	{
+	  struct piece_sums s;
+	  s.ip = &ip_prog.nb.procs[p];
+	  mpz_inits (s.a, s.b, NULL);
+	  x->ok = pp_ip_piece_decode (&ip_prog.nb, p, &ip_prog.pieces[p], a, piece_add, &s) == 0;
+	  memcpy (x->sa, s.a, sizeof s.a);	/* the limbs move with them */
+	  memcpy (x->sb, s.b, sizeof s.b);
+	  x->p1 = p1;
+	  x->a = a;
+	  pieces_memo.n++;
+	  return x;
+	}
+    }
+}
+
 /* n0 = N0 + A x + B for the segment of sums (A, B) from start M: where its
    procedure's pieces are numbered A is a piece, whose edges' values are the
    sums (B is 0); false when it is none.  */
@@ -278,13 +346,23 @@ add_sums (mpz_t n0, const struct memo *m, uint64_t a, uint64_t b)
       mpz_add_ui (n0, n0, b);
       return true;
     }
-  struct piece_sums s;
-  s.ip = &ip_prog.nb.procs[m->proc];
-  mpz_inits (s.a, s.b, NULL);
-  bool ok = b == 0 && pp_ip_piece_decode (&ip_prog.nb, m->proc, pc, a, piece_add, &s) == 0;
-  mpz_addmul (n0, m->v[1], s.a);
-  mpz_add (n0, n0, s.b);
-  mpz_clears (s.a, s.b, NULL);
+  if (b != 0)
+    return false;
+  const struct piece_memo *s = piece_sums_of (m->proc, a);
+  if (s)
+    {
+      mpz_addmul (n0, m->v[1], s->sa);
+      mpz_add (n0, n0, s->sb);
+      return s->ok;
+    }
+  /* No memory for the memo: decoded here.  */
+  struct piece_sums d;
+  d.ip = &ip_prog.nb.procs[m->proc];
+  mpz_inits (d.a, d.b, NULL);
+  bool ok = pp_ip_piece_decode (&ip_prog.nb, m->proc, pc, a, piece_add, &d) == 0;
+  mpz_addmul (n0, m->v[1], d.a);
+  mpz_add (n0, n0, d.b);
+  mpz_clears (d.a, d.b, NULL);
   return ok;
 }
 
@@ -436,11 +514,13 @@ struct act
   uint64_t called_from;		/* a continuation: its caller's seg at the call */
   bool root;			/* it started a path; saved_* the one suspended */
   bool entry_lost;		/* entry names no path */
-  bool saved_lost;
-  bool saved_open;
-  uint32_t saved_base;
+  uint64_t saved_path;		/* ipt.path */
   uint64_t saved_caller;	/* __pathprof_ip_caller when it started */
+  /* To 256 bytes, so that act_at's index is a shift (at 200 bytes the
+     multiplication cost SQLite's probes 1%).  */
+  unsigned char spare[56];
 };
+_Static_assert (sizeof (struct act) == 256, "an activation is 256 bytes");
 
 static __thread struct
 {
@@ -448,12 +528,21 @@ static __thread struct
 				   ABI's) tracked activations on it,
 				   act_at (depth - 1) the top */
   bool busy;
-  bool lost;			/* the current path is not one of the numbering */
-  /* The activation the current path started in, or continued in after a
-     return from where it started (piecewise), and whether it started at
-     that activation's ENTRY, its call open (else at its GENTRY).  */
-  uint32_t base;
-  bool open;
+  /* The current path's state, which a root saves and gives back in one
+     word (suspend, resume): the activation the path started in, or
+     continued in after a return from where it started (piecewise);
+     whether it started at that activation's ENTRY, its call open (else at
+     its GENTRY); whether it is not one of the numbering.  */
+  union
+  {
+    struct
+    {
+      uint32_t base;
+      bool open;
+      bool lost;
+    };
+    uint64_t path;
+  };
   bool *arrays;			/* per procedure: whether the thread has made
 				   an array of a start in it (make_array);
 				   NULL: none yet */
@@ -483,19 +572,15 @@ push_act (void)
 static void
 suspend (struct act *a)
 {
-  a->saved_lost = ipt.lost;
+  a->saved_path = ipt.path;
   a->saved_caller = __pathprof_ip_caller;
-  a->saved_base = ipt.base;
-  a->saved_open = ipt.open;
 }
 
 static void
 resume (struct act *a)
 {
-  ipt.lost = a->saved_lost;
+  ipt.path = a->saved_path;
   __pathprof_ip_caller = a->saved_caller;
-  ipt.base = a->saved_base;
-  ipt.open = a->saved_open;
 }
 
 /* An array without places (the code's cuts where a start has none), and
@@ -510,14 +595,27 @@ static const struct __pathprof_ip_array no_array;	/* size 0 */
    starts the next path at the key sum[4] gave, sum[2] is then that start +
    1 (sync_place).  libprof takes the start back into a->seg before it
    reads it, and a's key is 0 until a probe after which a's code runs sets
-   it again (done).  */
+   it again (done).  A piecewise path that the code started again so began
+   at GENTRY in a with no call open, which restart would have made the
+   thread's ipt.base and ipt.open: they are taken back with the start (a
+   path whose start was GENTRY already had them), so libprof takes a's
+   start back before it reads them (the EXIT probe's test first of all;
+   a's code runs only when a is the top of the stack, and the probes of
+   the activations above a take a's start back before they read them).  */
 static inline void
 take_seg (struct act *a)
 {
   if (a->sum[2])
     {
       if (a->seg != a->sum[2] - 1)
-	a->seg_src = SRC_RESTART;	/* the code's cuts start paths there */
+	{
+	  a->seg_src = SRC_RESTART;	/* the code's cuts start paths there */
+	  if (ip_prog.piecewise)
+	    {
+	      ipt.base = a->fr.depth - 1;
+	      ipt.open = false;
+	    }
+	}
       a->seg = a->sum[2] - 1;
       a->sum[2] = 0;
     }
@@ -868,10 +966,10 @@ cut_edge (struct act *a, uint32_t edge)
    the activation's entry, which must name a path (then so does the next,
    and the key after the cut is entry + 1, whatever the start before: a
    return's node, the entry itself); a piecewise path starts again at
-   GENTRY with no call open and a as its base, which only a path already
-   based in a with no call open has (elsewhere EDGE takes the backedge).
-   Every probe after which the code of activation a runs calls it
-   (done).  */
+   GENTRY, with no call open and a as its base, which take_seg gives the
+   thread when libprof next looks (where the procedure has no GENTRY root,
+   EDGE takes the backedge and the path is lost).  Every probe after which
+   the code of activation a runs calls it (done).  */
 static inline void
 sync_place (struct act *a)
 {
@@ -880,8 +978,7 @@ sync_place (struct act *a)
   take_seg (a);
   uint64_t next;
   if (ip_prog.piecewise)
-    next = ipt.base == a->fr.depth - 1 && !ipt.open
-	   && ip_prog.gentry_root_of[a->proc] != NONE ? 2 * (uint64_t) a->proc + 2 : 0;
+    next = a->row->gentry_key;
   else
     next = a->entry_lost ? 0 : a->entry + 1;
   const struct __pathprof_ip_array *cur = next && !ipt.lost ? seg_array (a) : NULL;
@@ -1118,8 +1215,7 @@ static void
 resume_after_call (struct act *b)
 {
   b->seg_src = b->fr.site < JUMPED ? SRC_CALL | b->fr.site : NONE;
-  b->sum[0] = b->fr.site < JUMPED
-	      ? pp_ip_piece_start (b->proc, ip_prog.layout.return_vertex[b->proc][b->fr.site]) : 0;
+  b->sum[0] = b->fr.site < JUMPED ? b->row->ret_start[b->fr.site] : 0;
   b->sum[1] = 0;
 }
 
@@ -1151,7 +1247,9 @@ exit_cont (uint64_t frame)
 
 /* A root's EXIT (the top of the stack; not piecewise with no call open):
    its path counted, the one it suspended resumed, as exit_slow does it
-   without its cases.  */
+   without its cases.  The activation below needs no sync_place: the root
+   changed nothing of it, and resume gives back the state the path had at
+   its last (the start, ipt.path), which sync_place would write again.  */
 static __attribute__ ((noinline)) void
 exit_root (struct act *a)
 {
@@ -1159,31 +1257,73 @@ exit_root (struct act *a)
   take_seg (a);
   end_path (a);
   resume (a);
-  uint32_t depth = --__pathprof_ip_depth;
-  if (depth)
-    sync_place (act_at (depth - 1));
+  __pathprof_ip_depth--;
+  pp_busy_clear (&ipt.busy);
+}
+
+/* A piecewise return with no call open (the top of the stack, which
+   continued its caller's path: not a root), where the node after it is
+   in the thread's front (else exit_slow, before anything changed): the
+   path goes on in the caller through the return of the site that called
+   a, as exit_slow's first case takes it.  */
+static __attribute__ ((noinline)) void
+exit_pret (uint64_t frame)
+{
+  struct act *a = (struct act *) (uintptr_t) frame;
+  uint32_t depth = __pathprof_ip_depth;
+  struct act *b = act_at (depth - 2);
+  uint32_t s = b->fr.site < JUMPED ? b->row->cont[b->fr.site] : NONE;
+  uint64_t node = 0;
+  if (s != NONE && ip_prog.nb.calls[s].callee == a->proc)
+    node = pp_ipt_node_front (&(struct pp_ipt_node) {
+      a->seg, a->sum[0], a->sum[1], NODE_TAG (NODE_PRET, s), 0 });
+  if (__builtin_expect (!node, 0))
+    {
+      exit_slow (frame);
+      return;
+    }
+  pp_busy_set (&ipt.busy);
+  b->seg = node;
+  resume_after_call (b);
+  ipt.base--;
+  __pathprof_ip_depth = depth - 1;
+  sync_place (b);
   pp_busy_clear (&ipt.busy);
 }
 
 /* EXIT.  Most activations continued their caller's path, which goes on
    after this one's segment: exit_cont, as ENTER's continuation; most
-   others are roots: exit_root; the rest (a piecewise return with no call
-   open, a probe that finds activations a longjmp passed) exit_slow.  */
+   others are roots: exit_root; piecewise, a continuation the path
+   restarted in returns with no call open: exit_pret; the rest (a root's
+   return with no call open, a probe that finds activations a longjmp
+   passed, a lost path) exit_slow.  */
 PP_EXPORT void
 __pathprof_ip_exit (uint64_t frame)
 {
   struct act *a = (struct act *) (uintptr_t) frame;
   uint32_t depth = __pathprof_ip_depth;
-  if (__builtin_expect (!ipt.busy && a->fr.depth == depth
-			&& !(ip_prog.piecewise && ipt.base == depth - 1 && !ipt.open), 1))
+  if (__builtin_expect (ipt.busy || a->fr.depth != depth, 0))
     {
-      if (a->root)
-	exit_root (a);
-      else if (!ipt.lost)
-	exit_cont (frame);
-      else
-	exit_slow (frame);
+      exit_slow (frame);
+      return;
     }
+  if (ip_prog.piecewise)
+    {
+      if (a->sum[2] && a->sum[2] - 1 != a->seg)
+	take_seg (a);		/* ipt.base and ipt.open as they are */
+      if (ipt.base == depth - 1 && !ipt.open)
+	{
+	  if (!a->root && !ipt.lost)
+	    exit_pret (frame);
+	  else
+	    exit_slow (frame);
+	  return;
+	}
+    }
+  if (a->root)
+    exit_root (a);
+  else if (!ipt.lost)
+    exit_cont (frame);
   else
     exit_slow (frame);
 }

@@ -137,10 +137,12 @@ make_calls (uint32_t p, bool fits, struct pp_ip_row *r)
   uint64_t *row = pp_calloc (2 * (size_t) ncalls + 1, sizeof *row);
   uint32_t *cont = pp_malloc ((ncalls + 1) * sizeof *cont);
   uint32_t *edge = pp_malloc ((ncalls + 1) * sizeof *edge);
+  uint64_t *ret_start = pp_malloc ((ncalls + 1) * sizeof *ret_start);
   r->calls = row;
   r->cont = cont;
   r->call_edge = edge;
-  if (!row || !cont || !edge)
+  r->ret_start = ret_start;
+  if (!row || !cont || !edge || !ret_start)
     return -1;
   for (uint32_t call = 0; call < ncalls; call++)
     {
@@ -156,6 +158,7 @@ make_calls (uint32_t p, bool fits, struct pp_ip_row *r)
 	      k = j;
 	}
       edge[call] = k;
+      ret_start[call] = pp_ip_piece_start (p, ip_prog.layout.return_vertex[p][call]);
       bool adds = fits && cont[call] == NONE;
       row[2 * call] = !adds ? UINT64_MAX : k == NONE ? 0 : r->ab[2 * k];
       row[2 * call + 1] = !adds || k == NONE ? 0 : r->ab[2 * k + 1];
@@ -227,6 +230,8 @@ make_value_tables (void)
 	}
       r->ab = ab;
       r->fin = ip->fin_of_edge;
+      r->gentry_key = ip_prog.piecewise && ip_prog.gentry_root_of[p] != NONE
+		      ? 2 * (uint64_t) p + 2 : 0;
       if (make_in_place (p, r))
 	return -1;
     }

@@ -44,9 +44,13 @@ struct pp_ip_row
 				   takes where cont has no site (the leaf
 				   edge c -> r, a recursive or cut site's
 				   summary edge; UINT32_MAX: none) */
+  const uint64_t *ret_start;	/* per call: where the sums start at its
+				   return vertex (pp_ip_piece_start) */
   uint64_t restart;		/* the sums' start after a backedge or a
 				   landing: ENTRY's piece start (GENTRY's
 				   when piecewise) */
+  uint64_t gentry_key;		/* piecewise: GENTRY's start + 1 where it is a
+				   root, else 0 (ctx-runtime.c sync_place) */
   bool keyed;			/* a backedge's row counts in place */
 };
 
