@@ -258,8 +258,11 @@ static void
 piece_add (void *ctx, uint32_t k)
 {
   struct piece_sums *s = ctx;
-  mpz_add (s->a, s->a, s->ip->edges[k].rho.a);
-  mpz_add (s->b, s->b, s->ip->edges[k].rho.b);
+  const pp_ip_lin *rho = &s->ip->edges[k].rho;
+  if (mpz_sgn (rho->a))		/* most are 0 */
+    mpz_add (s->a, s->a, rho->a);
+  if (mpz_sgn (rho->b))
+    mpz_add (s->b, s->b, rho->b);
 }
 
 /* The sums of piece a of procedure p, decoded once for every dump (a
@@ -544,8 +547,11 @@ static __thread struct
     uint64_t path;
   };
   bool *arrays;			/* per procedure: whether the thread has made
-				   an array of a start in it (make_array);
+				   an array of a start in it (array_over);
 				   NULL: none yet */
+  const struct __pathprof_ip_array **root_arrays;	/* per procedure: the
+				   thread's newest array of its ROOT start, or
+				   NULL (exit_root) */
 } ipt PP_TLS_MODEL;
 
 /* The thread's activation I (below its stack's cap).  */
@@ -879,37 +885,45 @@ adopt_array (struct act *a, const struct __pathprof_ip_array *x)
     }
 }
 
-/* The paths of a's segment's start that the code counts in its array, once
-   libprof has counted ARRAY_AFTER of them at backedges (cut_edge), the
-   last of number N: the pieces from its vertex, or where they are more
-   than ARRAY_MAX, the ARRAY_MAX of them around N (a loop's paths after
-   its backedge are numbered together, next to the other loops').  Where
-   libprof counts 64, 128, 256... of them though the start has an array
-   (another loop's, far from the first), a new array takes the start's
-   place, over both ranges where they span at most ARRAY_WIDE, else
-   around N; the old one keeps its counts, which a dump reads too.  */
+/* The paths of a start that the code counts in its array, once libprof
+   has counted ARRAY_AFTER of them at backedges (cut_edge) or, for a
+   root's start, at its EXIT (exit_root_counted), the last of number N:
+   the pieces from its vertex, or where they are more than ARRAY_MAX, the
+   ARRAY_MAX of them around N (a loop's paths after its backedge are
+   numbered together, next to the other loops').  Where libprof counts 64,
+   128, 256... of them though the start has an array (another loop's, far
+   from the first), a new array takes the start's place, over both ranges
+   where they span at most ARRAY_WIDE, else around N; the old one keeps
+   its counts, which a dump reads too.  */
 #define ARRAY_AFTER 8u
 #define ARRAY_MAX 4096u
 #define ARRAY_WIDE 65536u
 
-static void
-make_array (struct act *a, uint64_t n)
+/* Whether libprof, having counted CUTS paths of a start (OLD its array
+   or NULL), gives it an array now.  */
+static inline bool
+array_due (uint32_t cuts, const struct __pathprof_ip_array *old)
 {
-  const pp_ip_proc *ip = &ip_prog.nb.procs[a->proc];
-  const pp_ip_pieces *pc = &ip_prog.pieces[a->proc];
-  uint32_t source = a->seg_src;
-  if (source == SRC_ENTRY || (source == SRC_RESTART && !ip_prog.piecewise))
-    source = ip->entry;
-  else if (source == SRC_RESTART)
-    source = ip->gentry;
-  else if (source != NONE && (source & SRC_CALL))
-    source = ip_prog.layout.return_vertex[a->proc][source & ~SRC_CALL];
+  return old ? cuts >= 64 && (cuts & (cuts - 1)) == 0 : cuts == ARRAY_AFTER;
+}
+
+/* The array of START, whose pieces of procedure p begin at vertex SOURCE,
+   as above, OLD its array before; NULL when none is made.  */
+static const struct __pathprof_ip_array *
+array_over (uint32_t p, uint32_t source, uint64_t start,
+	    const struct __pathprof_ip_array *old, uint64_t n)
+{
+  const pp_ip_proc *ip = &ip_prog.nb.procs[p];
+  const pp_ip_pieces *pc = &ip_prog.pieces[p];
+  bool root = start == 2 * (uint64_t) p;
   if (!ipt.arrays && !(ipt.arrays = pp_calloc (ip_prog.nb.nprocs + 1, sizeof *ipt.arrays)))
-    return;			/* out of memory: no arrays */
+    return NULL;		/* out of memory: no arrays */
+  if (root && !ipt.root_arrays
+      && !(ipt.root_arrays = pp_calloc (ip_prog.nb.nprocs + 1, sizeof *ipt.root_arrays)))
+    return NULL;
   if (!pc->npieces || source >= ip->nnodes || pc->start[source] == UINT64_MAX)
-    return;
+    return NULL;
   uint64_t lo = pc->start[source], size = pc->count[source], end = lo + size;
-  const struct __pathprof_ip_array *old = seg_array (a);
   if (old && n >= lo && n < end)
     {
       /* Both ranges, which lie in [lo, end).  */
@@ -926,11 +940,30 @@ make_array (struct act *a, uint64_t n)
       if (lo > end - ARRAY_MAX)
 	lo = end - ARRAY_MAX;
     }
-  const struct __pathprof_ip_array *made = pp_ipt_array_make (a->seg, lo, size);
+  const struct __pathprof_ip_array *made = pp_ipt_array_make (start, lo, size);
   if (!made)
-    return;
-  ipt.arrays[a->proc] = true;
-  adopt_array (a, made);
+    return NULL;
+  ipt.arrays[p] = true;
+  if (root)
+    ipt.root_arrays[p] = made;
+  return made;
+}
+
+/* make_array for a's segment's start, the last path's number N.  */
+static void
+make_array (struct act *a, uint64_t n)
+{
+  const pp_ip_proc *ip = &ip_prog.nb.procs[a->proc];
+  uint32_t source = a->seg_src;
+  if (source == SRC_ENTRY || (source == SRC_RESTART && !ip_prog.piecewise))
+    source = ip->entry;
+  else if (source == SRC_RESTART)
+    source = ip->gentry;
+  else if (source != NONE && (source & SRC_CALL))
+    source = ip_prog.layout.return_vertex[a->proc][source & ~SRC_CALL];
+  const struct __pathprof_ip_array *made = array_over (a->proc, source, a->seg, seg_array (a), n);
+  if (made)
+    adopt_array (a, made);
 }
 
 /* The path reaches edge EDGE of a's graph, which is no edge of G*_fin: at
@@ -948,12 +981,8 @@ cut_edge (struct act *a, uint32_t edge)
   bool counts_here = !ipt.lost && a->row->keyed && in != NONE;
   add_value (a, out);
   end_path (a);
-  if (counts_here)
-    {
-      uint32_t cuts = pp_ipt_start_cuts (a->seg);
-      if (seg_array (a) ? cuts >= 64 && (cuts & (cuts - 1)) == 0 : cuts == ARRAY_AFTER)
-	make_array (a, a->sum[0]);
-    }
+  if (counts_here && array_due (pp_ipt_start_cuts (a->seg), seg_array (a)))
+    make_array (a, a->sum[0]);
   restart (a, in);
 }
 
@@ -1221,6 +1250,22 @@ resume_after_call (struct act *b)
 
 static void exit_slow (uint64_t frame);
 
+/* The top activation (at DEPTH) returns and its caller b goes on from
+   start NODE after the call (a piecewise return with no call open, PRET:
+   b becomes the path's base), as exit_cont and exit_pret find it.  */
+static inline void
+return_to (struct act *b, uint64_t node, uint32_t depth, bool pret)
+{
+  pp_busy_set (&ipt.busy);
+  b->seg = node;
+  resume_after_call (b);
+  if (pret)
+    ipt.base--;
+  __pathprof_ip_depth = depth - 1;
+  sync_place (b);
+  pp_busy_clear (&ipt.busy);
+}
+
 /* A continuation's EXIT (the top of the stack), where the node after it
    is in the thread's front (else exit_slow, before anything changed).  */
 static __attribute__ ((noinline)) void
@@ -1237,12 +1282,7 @@ exit_cont (uint64_t frame)
       exit_slow (frame);
       return;
     }
-  pp_busy_set (&ipt.busy);
-  b->seg = node;
-  resume_after_call (b);
-  __pathprof_ip_depth = depth - 1;
-  sync_place (b);
-  pp_busy_clear (&ipt.busy);
+  return_to (b, node, depth, false);
 }
 
 /* A root's EXIT (the top of the stack; not piecewise with no call open):
@@ -1250,15 +1290,42 @@ exit_cont (uint64_t frame)
    without its cases.  The activation below needs no sync_place: the root
    changed nothing of it, and resume gives back the state the path had at
    its last (the start, ipt.path), which sync_place would write again.  */
+static __attribute__ ((noinline)) void exit_root_counted (struct act *a);
+
 static __attribute__ ((noinline)) void
 exit_root (struct act *a)
 {
   pp_busy_set (&ipt.busy);
   take_seg (a);
-  end_path (a);
+  /* Most roots return from their ROOT start (no call they made went on
+     with their path, no backedge restarted it), A a piece of the
+     procedure: counted in the start's array where the thread has one
+     with a place for it.  */
+  const struct __pathprof_ip_array *x;
+  uint64_t i;
+  if (a->seg == 2 * (uint64_t) a->proc && !ipt.lost && ipt.root_arrays
+      && (x = ipt.root_arrays[a->proc]) && (i = a->sum[0] - x->lo) < x->size)
+    __atomic_fetch_add (&x->counts[i], 1, __ATOMIC_RELAXED);
+  else
+    exit_root_counted (a);
   resume (a);
   __pathprof_ip_depth--;
   pp_busy_clear (&ipt.busy);
+}
+
+/* exit_root's count where no array takes it, after which the root's start
+   may get one (as cut_edge gives a loop's).  */
+static __attribute__ ((noinline)) void
+exit_root_counted (struct act *a)
+{
+  end_path (a);
+  uint32_t p = a->proc;
+  if (a->seg == 2 * (uint64_t) p && !ipt.lost && ip_prog.pieces[p].npieces)
+    {
+      const struct __pathprof_ip_array *old = ipt.root_arrays ? ipt.root_arrays[p] : NULL;
+      if (array_due (pp_ipt_start_cuts (a->seg), old))
+	array_over (p, ip_prog.nb.procs[p].entry, a->seg, old, a->sum[0]);
+    }
 }
 
 /* A piecewise return with no call open (the top of the stack, which
@@ -1282,13 +1349,7 @@ exit_pret (uint64_t frame)
       exit_slow (frame);
       return;
     }
-  pp_busy_set (&ipt.busy);
-  b->seg = node;
-  resume_after_call (b);
-  ipt.base--;
-  __pathprof_ip_depth = depth - 1;
-  sync_place (b);
-  pp_busy_clear (&ipt.busy);
+  return_to (b, node, depth, true);
 }
 
 /* EXIT.  Most activations continued their caller's path, which goes on

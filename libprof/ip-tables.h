@@ -94,8 +94,12 @@ uint64_t pp_ipt_node_slow (const struct pp_ipt_node *key);
 
 /* In front of the thread's index of nodes, the keys found last,
    direct-mapped by a cheap hash of their start, a and tag: a loop takes
-   the same few keys each time round, and a hit costs no call.  */
-#define PP_IPT_FRONT 1024u
+   the same few keys each time round, and a hit costs no call.  The start
+   is multiplied before a and the tag join it: their plain sum, multiplied
+   once, sent keys whose sums met to one slot: SQLite's context run
+   (2,000 orders) missed 626,064 times in 1,024 slots so, 41,858 times in
+   4,096 slots now, each miss a slow ENTER or EXIT.  */
+#define PP_IPT_FRONT 4096u
 struct pp_ipt_node_slot
 {
   uint64_t parent, a, b, tag, id;	/* id 0: empty */
@@ -117,7 +121,8 @@ pp_ipt_same_key (const struct pp_ipt_node_slot *x, const struct pp_ipt_node *key
 static inline struct pp_ipt_node_slot *
 pp_ipt_front_slot (struct pp_ipt_front *f, const struct pp_ipt_node *key)
 {
-  return &f->slot[((key->parent + key->a + key->tag) * 0x9e3779b97f4a7c15u) >> 54];
+  uint64_t h = (key->parent * 0x9e3779b97f4a7c15u) ^ (key->a + key->tag);
+  return &f->slot[(h * 0xc2b2ae3d27d4eb4fu) >> 52];
 }
 
 /* KEY's node where the front has it, else 0 (no call: for the probes'
