@@ -1285,13 +1285,13 @@ exit_cont (uint64_t frame)
   return_to (b, node, depth, false);
 }
 
+static __attribute__ ((noinline)) void exit_root_counted (struct act *a);
+
 /* A root's EXIT (the top of the stack; not piecewise with no call open):
    its path counted, the one it suspended resumed, as exit_slow does it
    without its cases.  The activation below needs no sync_place: the root
    changed nothing of it, and resume gives back the state the path had at
    its last (the start, ipt.path), which sync_place would write again.  */
-static __attribute__ ((noinline)) void exit_root_counted (struct act *a);
-
 static __attribute__ ((noinline)) void
 exit_root (struct act *a)
 {
@@ -1300,7 +1300,8 @@ exit_root (struct act *a)
   /* Most roots return from their ROOT start (no call they made went on
      with their path, no backedge restarted it), A a piece of the
      procedure: counted in the start's array where the thread has one
-     with a place for it.  */
+     with a place for it (only procedures whose pieces are numbered have
+     arrays, and B is 0 in them).  */
   const struct __pathprof_ip_array *x;
   uint64_t i;
   if (a->seg == 2 * (uint64_t) a->proc && !ipt.lost && ipt.root_arrays
