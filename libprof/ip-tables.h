@@ -102,7 +102,8 @@ uint64_t pp_ipt_node_slow (const struct pp_ipt_node *key);
    1,024 slots with the old hash, 20,961 now), each miss a slow ENTER or
    EXIT.  16,384 slots of 40 bytes a thread that counts context or
    piecewise paths; pages it never touches cost nothing (arena.c).  */
-#define PP_IPT_FRONT 16384u
+#define PP_IPT_FRONT_BITS 14
+#define PP_IPT_FRONT (1u << PP_IPT_FRONT_BITS)
 struct pp_ipt_node_slot
 {
   uint64_t parent, a, b, tag, id;	/* id 0: empty */
@@ -125,7 +126,7 @@ static inline struct pp_ipt_node_slot *
 pp_ipt_front_slot (struct pp_ipt_front *f, const struct pp_ipt_node *key)
 {
   uint64_t h = (key->parent * 0x9e3779b97f4a7c15u) ^ (key->a + key->tag);
-  return &f->slot[(h * 0xc2b2ae3d27d4eb4fu) >> 50];
+  return &f->slot[(h * 0xc2b2ae3d27d4eb4fu) >> (64 - PP_IPT_FRONT_BITS)];
 }
 
 /* KEY's node where the front has it, else 0 (no call: for the probes'
