@@ -561,10 +561,64 @@ act_at (uint32_t i)
   return pp_act_at (&ipt.stack, i, sizeof (struct act));
 }
 
+/* Threads that end hand on what they took (ip-tables.c "Threads that
+   end"): their table and this block go to a thread that starts later.
+   The paths under way where a thread leaves (pthread_exit) end at the
+   calls under way, as where the process exits.  */
+struct heir
+{
+  struct pp_act_stack stack;
+  bool *arrays;
+  const struct __pathprof_ip_array **root_arrays;
+};
+
+static void *
+thread_ends (void)
+{
+  if (ipt.busy)
+    return NULL;
+  pp_ctx_end_thread_paths ();
+  /* Busy until handed on: a signal handler's probes meanwhile are
+     ignored (and for good where the hand-on fails).  */
+  pp_busy_set (&ipt.busy);
+  struct heir *h = pp_malloc (sizeof *h);
+  if (h)
+    *h = (struct heir) { ipt.stack, ipt.arrays, ipt.root_arrays };
+  return h;
+}
+
+static void
+handed_on (void)
+{
+  memset (&ipt.stack, 0, sizeof ipt.stack);
+  ipt.arrays = NULL;
+  ipt.root_arrays = NULL;
+  __pathprof_ip_depth = 0;
+  pp_busy_clear (&ipt.busy);
+}
+
+static const struct pp_ipt_thread_ops thread_ops = { thread_ends, handed_on };
+
+/* The thread's first activation.  */
+static void
+first_activation (void)
+{
+  struct heir *h = pp_ipt_thread_starts (&thread_ops);
+  if (h)
+    {
+      ipt.stack = h->stack;
+      ipt.arrays = h->arrays;
+      ipt.root_arrays = h->root_arrays;
+      pp_free (h);
+    }
+}
+
 /* A new activation on top of the thread's stack, or NULL.  */
 static struct act *
 push_act (void)
 {
+  if (__pathprof_ip_depth == ipt.stack.cap && ipt.stack.cap == 0)
+    first_activation ();
   if (__pathprof_ip_depth == ipt.stack.cap && !pp_act_stack_grow (&ipt.stack, sizeof (struct act)))
     return NULL;
   struct act *a = act_at (__pathprof_ip_depth);

@@ -153,6 +153,22 @@ pp_ipt_node (const struct pp_ipt_node *key)
     }
   return pp_ipt_node_slow (key);
 }
+/* Threads that end (ip-tables.c "Threads that end").  A runtime's thread
+   that starts (its first activation) calls pp_ipt_thread_starts, which
+   returns the block an ended thread handed on with its table (the table
+   is then the calling thread's), or NULL.  When the thread ends, OPS->ends
+   ends its paths and returns its block (pp_malloc'd; NULL: nothing to hand
+   on), and once the table and the block are handed on, OPS->handed_on
+   forgets them (the thread's state as a new thread's); OPS->ends leaves
+   the thread's probes busy until then, so that a signal handler's are
+   ignored meanwhile.  */
+struct pp_ipt_thread_ops
+{
+  void *(*ends) (void);
+  void (*handed_on) (void);
+};
+void *pp_ipt_thread_starts (const struct pp_ipt_thread_ops *ops);
+
 /* Node ID of any thread, or NULL for an id no thread made (a dump's, under
    the snapshot's locks).  */
 const struct pp_ipt_node *pp_ipt_node_at (uint64_t id);

@@ -1298,13 +1298,49 @@ push_top (void)
   return a;
 }
 
+/* Threads that end hand on their table and stack (ip-tables.c "Threads
+   that end") to a thread that starts later; the segments under way where
+   a thread leaves (pthread_exit) end at the calls under way, as where the
+   process exits, and so do the compiled roots' records.  */
+static void *
+thread_ends (void)
+{
+  if (kt.busy)
+    return NULL;
+  pp_kseg_end_thread_paths ();
+  pp_busy_set (&kt.busy);	/* until handed on, as ctx-runtime.c's */
+  struct pp_act_stack *h = pp_malloc (sizeof *h);
+  if (h)
+    *h = kt.stack;
+  return h;
+}
+
+static void
+handed_on (void)
+{
+  memset (&kt.stack, 0, sizeof kt.stack);
+  __pathprof_ip_depth = 0;
+  pp_busy_clear (&kt.busy);
+}
+
+static const struct pp_ipt_thread_ops thread_ops = { thread_ends, handed_on };
+
 /* A new activation on top of the thread's stack, or NULL.  */
 static inline struct act *
 push_act (void)
 {
-  if (__builtin_expect (__pathprof_ip_depth == kt.stack.cap, 0)
-      && !pp_act_stack_grow (&kt.stack, sizeof (struct act)))
-    return NULL;
+  if (__builtin_expect (__pathprof_ip_depth == kt.stack.cap, 0))
+    {
+      struct pp_act_stack *h;
+      if (kt.stack.cap == 0 && (h = pp_ipt_thread_starts (&thread_ops)))
+	{
+	  kt.stack = *h;	/* the thread's first activation */
+	  pp_free (h);
+	}
+      if (__pathprof_ip_depth == kt.stack.cap
+	  && !pp_act_stack_grow (&kt.stack, sizeof (struct act)))
+	return NULL;
+    }
   return push_top ();
 }
 

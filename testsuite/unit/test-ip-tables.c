@@ -12,7 +12,10 @@
    place to a new one while activations still count in the old (libprof
    widens arrays so): both count.  And a thread finds each of its arrays
    by its start (the newest), none of another thread's, gets none past
-   the bound on its arrays' counts, and counts the cuts of each start.  */
+   the bound on its arrays' counts, and counts the cuts of each start.
+   Threads that run one after another hand their table on: each finds the
+   previous one's nodes and arrays and the block its runtime handed on,
+   and the snapshot has the counts of all of them.  */
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -34,6 +37,97 @@ static struct unit_property exact = {
 static struct unit_property finds = {
   .name = "ip-tables: a thread finds the newest of its arrays by start, not another "
 	  "thread's, none past its bound, and counts each start's cuts" };
+
+static pp_ipt_number_fn number;
+
+static struct unit_property hands_on = {
+  .name = "ip-tables: a thread that starts after another ended takes over its table, "
+	  "nodes, arrays and block; every count stays the profile's" };
+
+/* Threads one after another (relay): each takes over what the one before
+   handed on, names a node, counts a segment and finds or makes an array.  */
+#define RELAY 5
+#define RELAY_START ((uint64_t) 0x7777 << 32 | 3)
+static int relay_ends, relay_handed;
+static int relay_block[RELAY];	/* the blocks the runtime hands on */
+
+static void *
+relay_ending (void)
+{
+  relay_ends++;
+  int *b = pp_malloc (sizeof *b);
+  if (b)
+    *b = relay_ends;
+  return b;
+}
+
+static void
+relay_handed_on (void)
+{
+  relay_handed++;
+}
+
+static const struct pp_ipt_thread_ops relay_ops = { relay_ending, relay_handed_on };
+
+struct relay
+{
+  int turn;
+  uint64_t node;
+  const struct __pathprof_ip_array *array;
+};
+
+static void *
+relay_thread (void *arg)
+{
+  struct relay *r = arg;
+  int *block = pp_ipt_thread_starts (&relay_ops);
+  relay_block[r->turn] = block ? *block : 0;
+  pp_free (block);
+  r->node = pp_ipt_node (&(struct pp_ipt_node) { 1, 2, 3, 4, 5 });
+  r->array = pp_ipt_array_of (RELAY_START);
+  if (!r->array)
+    r->array = pp_ipt_array_make (RELAY_START, 0, 8);
+  for (int i = 0; i <= r->turn; i++)
+    pp_ipt_count_segment (RELAY_START, 100, 0);	/* beyond the array */
+  return NULL;
+}
+
+static void
+check_relay (void)
+{
+  struct relay r[RELAY];
+  for (int i = 0; i < RELAY; i++)
+    {
+      pthread_t t;
+      r[i] = (struct relay) { .turn = i };
+      if (pthread_create (&t, NULL, relay_thread, &r[i]) || pthread_join (t, NULL))
+	{
+	  unit_check (&hands_on, false, "thread %d did not run", i);
+	  return;
+	}
+      unit_check (&hands_on, relay_block[i] == i && relay_ends == i + 1
+		  && relay_handed == i + 1, "thread %d took over block %d (%d ended, "
+		  "%d handed on)", i, relay_block[i], relay_ends, relay_handed);
+      unit_check (&hands_on, r[i].node == r[0].node && r[i].node >= (uint64_t) 1 << 32,
+		  "thread %d's node %#llx, the first's %#llx", i,
+		  (unsigned long long) r[i].node, (unsigned long long) r[0].node);
+      unit_check (&hands_on, r[i].array && r[i].array == r[0].array,
+		  "thread %d found another array than the first made", i);
+    }
+  pp_unit_data rec;
+  memset (&rec, 0, sizeof rec);
+  uint64_t key[3] = { RELAY_START, 100, 0 }, want = RELAY * (RELAY + 1) / 2;
+  const uint64_t *e = NULL;
+  if (pp_ipt_snapshot (&rec, number) >= 0)
+    for (uint32_t j = 0; j < rec.nwide && !e; j++)
+      if (memcmp (rec.wide + j * 4, key, sizeof key) == 0)
+	e = rec.wide + j * 4;
+  unit_check (&hands_on, e && e[3] == want, "the threads counted %llu, the snapshot "
+	      "says %llu", (unsigned long long) want, e ? (unsigned long long) e[3] : 0ull);
+  pp_ipt_subtract ();
+  pp_free (rec.wide);
+  pp_free (rec.values);
+}
 
 /* A start of thread THREAD: a segment's ctx.  Starts of different threads
    differ (as node ids do).  */
@@ -204,7 +298,9 @@ main (void)
 	      "an array past the thread's bound");
   unit_check (&finds, pp_ipt_array_of (start_of (0, NSTARTS)) == NULL,
 	      "an array refused is found");
+  check_relay ();
   unit_report (&exact);
   unit_report (&finds);
+  unit_report (&hands_on);
   return unit_exit_status ();
 }
