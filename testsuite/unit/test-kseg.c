@@ -99,6 +99,14 @@ pp_ipt_count_lost (void)
   nlost++;
 }
 
+/* The test's activations run on one thread, which hands nothing on.  */
+void *
+pp_ipt_thread_starts (const struct pp_ipt_thread_ops *ops)
+{
+  (void) ops;
+  return NULL;
+}
+
 static uint32_t nreports;
 
 /* The probes the instrumented code's steps in place (pathprof-abi.h)
