@@ -617,10 +617,14 @@ first_activation (void)
 static struct act *
 push_act (void)
 {
-  if (__pathprof_ip_depth == ipt.stack.cap && ipt.stack.cap == 0)
-    first_activation ();
-  if (__pathprof_ip_depth == ipt.stack.cap && !pp_act_stack_grow (&ipt.stack, sizeof (struct act)))
-    return NULL;
+  if (__pathprof_ip_depth == ipt.stack.cap)
+    {
+      if (ipt.stack.cap == 0)
+	first_activation ();
+      if (__pathprof_ip_depth == ipt.stack.cap
+	  && !pp_act_stack_grow (&ipt.stack, sizeof (struct act)))
+	return NULL;
+    }
   struct act *a = act_at (__pathprof_ip_depth);
   a->fr.depth = ++__pathprof_ip_depth;
   return a;

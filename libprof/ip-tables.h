@@ -153,6 +153,7 @@ pp_ipt_node (const struct pp_ipt_node *key)
     }
   return pp_ipt_node_slow (key);
 }
+
 /* Threads that end (ip-tables.c "Threads that end").  A runtime's thread
    that starts (its first activation) calls pp_ipt_thread_starts, which
    returns the block an ended thread handed on with its table (the table
