@@ -558,6 +558,83 @@ chain_in (pp_plan *out, const pp_seg_actions *a, uint32_t se, uint8_t first, uin
     add_probe (out, PP_PROBE_PATH_ADD, site, where, 0, 2 * acc);
 }
 
+/* Where copy C (not the root) of S, graph G, takes the register: on the
+   edges out of its first block instead of its entry edge where that block
+   makes no call (LEAF marks the calls' leaf edges; a call vertex has no
+   other edge out in G), has no other way in, and the entry edge only adds
+   (a function's guard that often returns at once, as SQLite's getCellInfo
+   does: the way that returns then holds nothing across a call, so GCC
+   keeps the callee-saved registers the other way needs out of it, which
+   it cannot when the take at entry is live across that way's calls).
+   Returns that block, or UINT32_MAX to take on the entry edge.  The edges
+   are planned in order, so the entry edge's add is known before the first
+   block's edges need it.  */
+static uint32_t
+take_block (const pp_graph *g, const pp_seg_graph *s, uint32_t c, const pp_seg_actions *a,
+	    const bool *leaf)
+{
+  if (g->succ_start[g->entry + 1] - g->succ_start[g->entry] != 1)
+    return UINT32_MAX;
+  uint32_t in = g->succ_edges[g->succ_start[g->entry]], b = g->edges[in].dst;
+  uint32_t se = pp_seg_edge (s, c, in);
+  if (!pp_trace_real_flags (g->edges[in].flags) || b == g->exit
+      || g->pred_start[b + 1] - g->pred_start[b] != 1
+      || g->succ_start[b + 1] == g->succ_start[b]
+      || (se != UINT32_MAX && a->op[se].kind != PP_SEG_OP_ADD
+	  && a->op[se].kind != PP_SEG_OP_NONE))
+    return UINT32_MAX;
+  for (uint32_t i = g->succ_start[b]; i < g->succ_start[b + 1]; i++)
+    {
+      uint32_t e = g->succ_edges[i];
+      if (e < in || leaf[e] || !pp_trace_real_flags (g->edges[e].flags)
+	  || (g->edges[e].flags & PP_EDGE_ABNORMAL))
+	return UINT32_MAX;
+    }
+  return b;
+}
+
+/* Whether copy C of S (graph G) ends at the edges into block V instead of
+   V's edge into EXIT: V's only way out is that edge (so V makes no call: a
+   call vertex has no other edge out, a return vertex no way in, and V
+   joins nothing but returns), every way into V can carry a probe, and the
+   edge (with the RETURN edge RET of a copy below the root) only adds.
+   Then each way that returns ends on its own (the root counts its
+   segment, a copy passes the register), and the block they share, which
+   ends them all at once in the plain function's epilogue, holds nothing:
+   GCC keeps the callee-saved registers of one way out of another (the
+   guard's quick return of take_block above, the root's count a constant
+   there).  Returns the adds (modulo 2^63), or UINT64_MAX where V ends
+   nothing.  */
+static uint64_t
+last_block (const pp_graph *g, const pp_seg_graph *s, uint32_t c, const pp_seg_actions *a,
+	    uint32_t ret, const bool *leaf, uint32_t v)
+{
+  if (v == g->entry || v == g->exit || g->succ_start[v + 1] - g->succ_start[v] != 1
+      || g->pred_start[v + 1] == g->pred_start[v])
+    return UINT64_MAX;
+  uint32_t x = g->succ_edges[g->succ_start[v]];
+  if (g->edges[x].dst != g->exit || !pp_trace_real_flags (g->edges[x].flags) || leaf[x])
+    return UINT64_MAX;
+  for (uint32_t i = g->pred_start[v]; i < g->pred_start[v + 1]; i++)
+    {
+      uint32_t e = g->pred_edges[i];
+      if (leaf[e] || !pp_trace_real_flags (g->edges[e].flags)
+	  || (g->edges[e].flags & PP_EDGE_ABNORMAL))
+	return UINT64_MAX;
+    }
+  uint32_t path[2] = { pp_seg_edge (s, c, x), ret };
+  uint64_t acc = 0;
+  for (unsigned i = 0; i < (c ? 2u : 1u); i++)
+    {
+      const pp_seg_op *op = path[i] == UINT32_MAX ? NULL : &a->op[path[i]];
+      if (op && op->kind == PP_SEG_OP_ADD)
+	acc += op->val;
+      else if (op && op->kind != PP_SEG_OP_NONE)
+	return UINT64_MAX;
+    }
+  return acc & PP_SEG_LOW;
+}
+
 int
 pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
 		       const pp_seg_actions *a, uint64_t npaths,
@@ -596,11 +673,39 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
       if (ok)
 	ret = s->return_edge[s->first_call[copy->parent] + j];
     }
+  /* Per node, its edge into EXIT's adds where its ways in end the copy
+     instead (last_block; UINT64_MAX: not).  */
+  uint64_t *last = ok ? pp_malloc (g->nnodes * sizeof *last) : NULL;
+  if (ok && !last)
+    {
+      pp_free (leaf);
+      pp_plan_free (out);
+      return PP_PLAN_ENOMEM;
+    }
+  for (uint32_t v = 0; ok && v < g->nnodes; v++)
+    last[v] = last_block (g, s, c, a, ret, leaf, v);
+  /* The take where the first block is not one of those (its way in then
+     takes and passes at once).  */
+  uint32_t first = root || !ok ? UINT32_MAX : take_block (g, s, c, a, leaf);
+  if (first != UINT32_MAX && last[first] != UINT64_MAX)
+    first = UINT32_MAX;
+  uint64_t take = 0;
+  uint8_t end = root ? PP_PROBE_PATH_COUNT : PP_PROBE_PATH_PASS;
   for (uint32_t e = 0; ok && e < g->nedges; e++)
     {
       const pp_edge *ed = &g->edges[e];
       uint32_t se = pp_seg_edge (s, c, e);
       uint8_t kind = se == UINT32_MAX ? PP_SEG_OP_NONE : a->op[se].kind;
+      if (first != UINT32_MAX && ed->src == g->entry && pp_trace_real_flags (ed->flags))
+	{
+	  take = kind == PP_SEG_OP_ADD ? a->op[se].val : 0;
+	  continue;		/* taken on the first block's edges */
+	}
+      if (ed->src == first)
+	{
+	  add_probe (out, PP_PROBE_PATH_TAKE, PP_SITE_EDGE, e, 0, 2 * (take & PP_SEG_LOW));
+	  out->probes[out->nprobes - 1].operand2 = PP_TAKE_APART;
+	}
       if (!pp_trace_real_flags (ed->flags))
 	{
 	  /* A fake edge carries no probe: a leave where the process ends
@@ -615,24 +720,32 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
       if (leaf[e])
 	continue;		/* at its call, below */
       if (ed->src == g->entry)
-	chain_in (out, a, se, root ? PP_PROBE_PATH_SET : PP_PROBE_PATH_TAKE, PP_SITE_EDGE, e,
-		  2 * entry, &ok);
+	{
+	  chain_in (out, a, se, root ? PP_PROBE_PATH_SET : PP_PROBE_PATH_TAKE, PP_SITE_EDGE, e,
+		    2 * entry, &ok);
+	  if (last[ed->dst] != UINT64_MAX)
+	    add_probe (out, end, PP_SITE_EDGE, e, 0, 2 * last[ed->dst]);
+	}
       else if (ed->dst == g->exit)
 	{
 	  /* The root counts; another copy passes r back with its RETURN
 	     edge's add (that edge is its parent's, at the call).  */
+	  if (last[ed->src] != UINT64_MAX)
+	    continue;		/* on the ways into its source */
 	  uint32_t path[2] = { se, ret };
 	  uint64_t acc = chain (out, a, path, root ? 1 : 2, PP_SITE_EDGE, e, 0, &ok);
-	  add_probe (out, root ? PP_PROBE_PATH_COUNT : PP_PROBE_PATH_PASS, PP_SITE_EDGE, e, 0,
-		     2 * acc);
+	  add_probe (out, end, PP_SITE_EDGE, e, 0, 2 * acc);
 	}
       else
 	{
 	  uint64_t acc = chain (out, a, &se, 1, PP_SITE_EDGE, e, 0, &ok);
-	  if (acc)
+	  if (last[ed->dst] != UINT64_MAX)
+	    add_probe (out, end, PP_SITE_EDGE, e, 0, 2 * ((acc + last[ed->dst]) & PP_SEG_LOW));
+	  else if (acc)
 	    add_probe (out, PP_PROBE_PATH_ADD, PP_SITE_EDGE, e, 0, 2 * acc);
 	}
     }
+  pp_free (last);
   /* A call S inlines passes r, with its CALL edge's add, to the inlined
      copy, and takes it back; another records its leave, and adds its
      edge's value once it returns.  */

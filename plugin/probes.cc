@@ -55,20 +55,40 @@ reads_ppp_register (uint8_t action)
 }
 
 /* The value of register REG at the start of a site (probes FIRST .. END-1 of
-   PLAN), loaded into SEQ when one of them READS it, else NULL_TREE.  */
+   PLAN), loaded into SEQ when one of them READS it before any sets it,
+   else NULL_TREE.  */
 static tree
 load_register (const pp_plan &plan, uint32_t first, uint32_t end,
 	       bool (*reads) (uint8_t), tree (*reg) (site_state &), site_state &s,
 	       gimple_seq *seq)
 {
   for (uint32_t k = first; k < end; k++)
-    if (reads (plan.probes[k].action))
+    if (reads == reads_register && (plan.probes[k].action == PP_PROBE_PATH_SET
+				    || plan.probes[k].action == PP_PROBE_PATH_TAKE))
+      return NULL_TREE;
+    else if (reads (plan.probes[k].action))
       {
 	tree value = make_temp_ssa_name (counter_type (), NULL, "PP_path");
 	gimple_seq_add_stmt (seq, gimple_build_assign (value, reg (s)));
 	return value;
       }
   return NULL_TREE;
+}
+
+/* Do the probes FIRST .. END-1 of PLAN (one site) take the register and
+   pass it back, the record untouched between (no leave)?  */
+static bool
+takes_to_pass (const pp_plan &plan, uint32_t first, uint32_t end)
+{
+  bool taken = false;
+  for (uint32_t k = first; k < end; k++)
+    if (plan.probes[k].action == PP_PROBE_PATH_TAKE)
+      taken = true;
+    else if (plan.probes[k].action == PP_PROBE_PATH_LEAVE)
+      return false;
+    else if (plan.probes[k].action == PP_PROBE_PATH_PASS)
+      return taken;
+  return false;
 }
 
 /* SUM = VALUE + OPERAND into SEQ.  */
@@ -153,24 +173,38 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
       gimple_seq_add_stmt (seq, gimple_build_assign (seg_pass_word (t, false),
 						     emit_sum (s.value, operand, seq)));
       /* Into a copy and back, with the record's address (0 until pushed:
-	 compiled.cc, "Records").  */
-      if (rec.record)
+	 compiled.cc, "Records"), which a take at the same site left
+	 where it was.  */
+      if (rec.record && !s.take_to_pass)
 	gimple_seq_add_stmt (seq, gimple_build_assign (
 	  seg_pass_word (t, true), emit_value (seq, counter_type (), NOP_EXPR, rec.record,
 					 NULL_TREE, "PP_record")));
       return;
     case PP_PROBE_PATH_TAKE:
-      s.value = emit_sum (emit_value (seq, counter_type (), NOP_EXPR,
-				      seg_pass_word (t, false), NULL_TREE, "PP_path"),
-			  operand, seq);
-      gimple_seq_add_stmt (seq, gimple_build_assign (path_register (s), s.value));
-      /* The record comes with the register: into a copy, and back from
-	 one, which may have pushed it (compiled.cc, "Records").  */
-      if (rec.record)
-	gimple_seq_add_stmt (seq, gimple_build_assign (
-	  rec.record, emit_value (seq, counter_type (), NOP_EXPR, seg_pass_word (t, true),
-				  NULL_TREE, "PP_record")));
-      return;
+      {
+	/* A take apart from the entry edge (probes.h PP_TAKE_APART) loads
+	   with volatile loads, which PRE's code hoisting leaves where they
+	   are, unless the same site passes the register back: then the
+	   word only grows, and nothing here is live across a call.  */
+	bool apart = (p.operand2 & PP_TAKE_APART) && !s.take_to_pass;
+	auto word = [&] (bool record) {
+	  tree w = seg_pass_word (t, record);
+	  TREE_THIS_VOLATILE (w) = apart;
+	  TREE_SIDE_EFFECTS (w) = apart;
+	  return w;
+	};
+	s.value = emit_sum (emit_value (seq, counter_type (), NOP_EXPR, word (false),
+					NULL_TREE, "PP_path"),
+			    operand, seq);
+	gimple_seq_add_stmt (seq, gimple_build_assign (path_register (s), s.value));
+	/* The record comes with the register: into a copy, and back from
+	   one, which may have pushed it (compiled.cc, "Records").  */
+	if (rec.record && !s.take_to_pass)
+	  gimple_seq_add_stmt (seq, gimple_build_assign (
+	    rec.record, emit_value (seq, counter_type (), NOP_EXPR, word (true),
+				    NULL_TREE, "PP_record")));
+	return;
+      }
     case PP_PROBE_PATH_LEAVE:
       {
 	/* The record's first word (pathprof-abi.h struct
@@ -579,6 +613,7 @@ insert_probes (const function_record &rec, const probe_target &t)
 	     && plan.probes[end].where == first.where)
 	end++;
       gimple_seq seq = NULL;
+      s.take_to_pass = takes_to_pass (plan, i, end);
       s.value = load_register (plan, i, end, reads_register, path_register, s,
 			       &seq);
       /* A packed plan has no second register (probes.h).  */

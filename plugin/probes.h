@@ -20,6 +20,9 @@ struct site_state
   tree reg2 = NULL_TREE;	/* q, the preferential number */
   tree value2 = NULL_TREE;
   tree frame = NULL_TREE;	/* the trace frame word (ENTER's result) */
+  /* The site's probes take the segment's register and pass it back
+     (probes.cc takes_to_pass): the record's word stays as it is.  */
+  bool take_to_pass = false;
   auto_vec<gimple *> keyed;	/* the keyed counts' markers (expand_keyed) */
   /* The trace mode's pending bits: a traced function gathers its witnesses
      (and those of the callees GCC inlined into it, trace-probes.cc) in a
