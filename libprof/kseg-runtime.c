@@ -1811,10 +1811,19 @@ static uint64_t enter_root (uint32_t p, const void *self, struct act *c);
    the rest enter_slow, and so a full stack's and a call edge that does
    not add: the fast ways call nothing, so that they save no registers
    (12 instructions a call).  */
+/* The frame of the call under way (__pathprof_ip_caller), without a
+   compiled root's mark (pathprof-abi.h PATHPROF_IP_ASK: a signal handler
+   may run between the mark and its answer).  */
+static inline struct act *
+caller_frame (void)
+{
+  return (struct act *) (uintptr_t) (__pathprof_ip_caller & ~(uint64_t) PATHPROF_IP_ASK);
+}
+
 static inline __attribute__ ((always_inline)) uint64_t
 enter (uint32_t p, const void *self)
 {
-  struct act *c = (struct act *) (uintptr_t) __pathprof_ip_caller;
+  struct act *c = caller_frame ();
   uint32_t depth = __pathprof_ip_depth;
   if (__builtin_expect (c && !kt.busy && c->fr.depth == depth && depth < kt.stack.cap
 			&& (c->fr.tag == self || !c->fr.tag), 1))
@@ -1886,7 +1895,7 @@ __pathprof_seg_enter (struct __pathprof_unit *u, uint32_t function, const void *
 static __attribute__ ((noinline)) uint64_t
 enter_slow (uint32_t p, const void *self)
 {
-  struct act *c = (struct act *) (uintptr_t) __pathprof_ip_caller;
+  struct act *c = caller_frame ();
   if (kt.busy)
     return untracked ();
   pp_busy_set (&kt.busy);
@@ -1960,7 +1969,7 @@ PP_EXPORT int
 __pathprof_seg_continues (struct __pathprof_unit *u, uint32_t function,
 			  const void *self)
 {
-  struct act *c = (struct act *) (uintptr_t) __pathprof_ip_caller;
+  struct act *c = caller_frame ();
   bool assumes = function & PATHPROF_COMPILED_ASSUMES;
   function &= ~PATHPROF_COMPILED_ASSUMES;
   uint64_t first = __atomic_load_n (&u->ip_first, __ATOMIC_ACQUIRE);

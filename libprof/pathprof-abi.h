@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 20u
+#define PATHPROF_ABI_VERSION 21u
 
 /* What libprof exports: this ABI and pathprof.h (it is built with
    -fvisibility=hidden).  */
@@ -243,7 +243,9 @@ void __pathprof_seg_land (uint64_t frame, uint32_t block, uint32_t call);
    as the five words at `next` say.  */
 void __pathprof_seg_cut (uint64_t frame, uint32_t edge, uint64_t number,
 			 const void *next);
-/* Compiled roots: where __pathprof_ip_caller is not 0 when compiled root
+/* Compiled roots, asked by the root's clone (which the root runs with
+   the caller word marked PATHPROF_IP_ASK, below; the clone takes the mark
+   off first): where __pathprof_ip_caller is not 0 when compiled root
    `function` of unit u (at address self) starts (or the unit's ip_first is
    0; ip_alone, with PATHPROF_COMPILED_ASSUMES in `function`: the root calls
    a function its unit does not define, assumed not instrumented), whether
@@ -256,6 +258,12 @@ void __pathprof_seg_cut (uint64_t frame, uint32_t edge, uint64_t number,
 int __pathprof_seg_continues (struct __pathprof_unit *u, uint32_t function,
 			      const void *self);
 #define PATHPROF_COMPILED_ASSUMES 0x80000000u
+/* Compiled roots: a mark in __pathprof_ip_caller's low bit (frames are
+   aligned) between a compiled root's entry and its clone's (the function
+   asks libprof through its clone: plugin/compiled.cc insert_asked), and
+   back where libprof says the function runs compiled; libprof reads the
+   caller word without it.  */
+#define PATHPROF_IP_ASK 1u
 /* Every interprocedural mode takes an edge in place (probes.h
    PP_PROBE_IP_ADD), as __pathprof_ip_step says, from the frame ENTER
    returned: context and piecewise paths add to the activation's sum A

@@ -33,22 +33,29 @@
        if (__pathprof_ip_caller != 0 || unit.ip_first == 0
            || __pathprof_seg_top >= PATHPROF_SEG_RECORDS)     (with a record)
          {
+           if the caller word is marked ASK: the clone asked, and the
+             function runs compiled (below);
            if the call under way names the function (its frame's tag):
              at a call the caller's copy inlines, return clone (arguments);
              at another, take the call and run compiled (unless not set up
              or full: ask);
            if it names another, run compiled (unless not set up or full:
              ask);
-           if (__pathprof_seg_continues (&unit, index, &function))
-             return clone (arguments);
+           ask: mark the caller word ASK, return clone (arguments);
          }
-   libprof answers as ENTER would decide between a continuation and a root
-   (and sets the program up at its first probe; with the records' stack
-   full, the clone runs).  A root that calls a function its unit does not
-   define reads the unit's ip_alone instead of ip_first, and libprof runs
-   its clone where the unit calls another unit.  A caller that is a
-   compiled root itself never names a call, so from it the test is two
-   loads (three).  See DESIGN.md, "Compiled roots".  */
+   and the clone starts with the question (insert_asked): where the caller
+   word is marked, it takes the mark off and asks
+   __pathprof_seg_continues (&unit, index, &function), which answers as
+   ENTER would decide between a continuation and a root (and sets the
+   program up at its first probe; with the records' stack full, the clone
+   runs); where the call does not continue, the clone marks the word
+   again and returns function (arguments), which runs compiled.  The
+   function itself calls nothing before its body, so its arguments need
+   no callee-saved register on its own ways.  A root that calls a function
+   its unit does not define reads the unit's ip_alone instead of ip_first,
+   and libprof runs its clone where the unit calls another unit.  A caller
+   that is a compiled root itself never names a call, so from it the test
+   is three branches (with a record).  See DESIGN.md, "Compiled roots".  */
 
 #include "probes.h"
 #include "corelib/ip-notes.h"
@@ -420,52 +427,85 @@ static void
 insert_dispatch (const function_record &rec, const probe_target &t, bool record)
 {
   tree u64 = counter_type ();
-  /* ENTRY -> test -> rest -> the function's first block (or the first
-     probes' block), rest without phi nodes, whatever the first block has.  */
+  /* ENTRY -> test -> set -> [room ->] rest -> the function's first block
+     (or the first probes' block), rest without phi nodes, whatever the
+     first block has.  */
   basic_block test = split_edge (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)));
-  basic_block rest = split_edge (single_succ_edge (test));
+  basic_block set = split_edge (single_succ_edge (test));
+  basic_block room = record ? split_edge (single_succ_edge (set)) : NULL;
+  basic_block rest = split_edge (single_succ_edge (record ? room : set));
 
-  /* test: c = __pathprof_ip_caller; first = unit.ip_first (ip_alone);
-	   if ((c | (first == 0)) != 0) goto ask; else goto rest;  */
+  /* test: c = __pathprof_ip_caller; if (c != 0) goto marked;
+     set:  if (unit.ip_first == 0) goto ask;   (ip_alone)
+     room: if (__pathprof_seg_top >= PATHPROF_SEG_RECORDS) goto ask_full;
+     Three branches, two instructions each, where the three conditions
+     or'ed into one branch took ten (setcc's); room's goes to a block of
+     its own so that GCC does not fold the last two back into one.
+     marked: the same conditions again, for the slow ways below.  */
+  auto unit_first = [&] (gimple_seq *seq) {
+    return emit_value (seq, u64, NOP_EXPR,
+		       build3 (COMPONENT_REF, u64, t.unit,
+			       rec.compiled_assumes ? t.unit_ip_alone : t.unit_ip_first,
+			       NULL_TREE),
+		       NULL_TREE, "PP_ip_first");
+  };
+  auto records_full = [&] (gimple_seq *seq) {
+    tree top = emit_value (seq, unsigned_type_node, NOP_EXPR, t.seg_top, NULL_TREE,
+			   "PP_record_top");
+    return emit_value (seq, boolean_type_node, GE_EXPR, top,
+		       build_int_cst (unsigned_type_node, PATHPROF_SEG_RECORDS),
+		       "PP_records_full");
+  };
   gimple_seq seq = NULL;
   tree c = emit_value (&seq, u64, NOP_EXPR, t.ip_caller, NULL_TREE, "PP_ip_caller");
-  tree first = emit_value (&seq, u64, NOP_EXPR,
-			   build3 (COMPONENT_REF, u64, t.unit,
-				   rec.compiled_assumes ? t.unit_ip_alone : t.unit_ip_first,
-				   NULL_TREE),
-			   NULL_TREE, "PP_ip_first");
+  gimple_stmt_iterator gsi = gsi_start_bb (test);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  seq = NULL;
+  tree first_now = unit_first (&seq);
+  gsi = gsi_start_bb (set);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  tree full_now = NULL_TREE;
+  if (record)
+    {
+      seq = NULL;
+      full_now = records_full (&seq);
+      gsi = gsi_start_bb (room);
+      gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+    }
+  seq = NULL;
+  tree first = unit_first (&seq);
   tree other = emit_value (&seq, u64, NOP_EXPR,
 			   emit_value (&seq, boolean_type_node, EQ_EXPR, first,
 				       build_int_cst (u64, 0), "PP_ip_unset"),
 			   NULL_TREE, "PP_ip_unset");
+  tree full = NULL_TREE;
   if (record)
     {
       /* A root that keeps a record asks too where the stack is full.  */
-      tree top = emit_value (&seq, unsigned_type_node, NOP_EXPR, t.seg_top, NULL_TREE,
-			     "PP_record_top");
-      tree full = emit_value (&seq, boolean_type_node, GE_EXPR, top,
-			      build_int_cst (unsigned_type_node, PATHPROF_SEG_RECORDS),
-			      "PP_records_full");
+      full = records_full (&seq);
       other = emit_value (&seq, u64, BIT_IOR_EXPR, other,
 			  emit_value (&seq, u64, NOP_EXPR, full, NULL_TREE, "PP_records_full"),
 			  "PP_ip_other");
     }
-  tree unset = emit_value (&seq, u64, BIT_IOR_EXPR, c, other, "PP_ip_ask");
-  gimple_stmt_iterator gsi = gsi_start_bb (test);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  tree asked = emit_value (&seq, u64, BIT_AND_EXPR, c,
+			   build_int_cst (u64, PATHPROF_IP_ASK), "PP_ip_asked");
+  basic_block marked = new_block_of (test, seq, NULL);
 
-  /* ask: if (__pathprof_seg_continues (&unit, index, &self)) goto call;  */
+  /* ask: __pathprof_ip_caller = c | ASK; goto call;  (the clone asks
+     libprof: insert_asked)  */
   seq = NULL;
-  tree yes = make_temp_ssa_name (integer_type_node, NULL, "PP_ip_continues");
-  gcall *ask_call = gimple_build_call (t.seg_continues, 3, build_fold_addr_expr (t.unit),
-				       build_int_cst (unsigned_type_node,
-						      rec.index | (rec.compiled_assumes
-								   ? PATHPROF_COMPILED_ASSUMES
-								   : 0)),
-				       build_fold_addr_expr (rec.node->decl));
-  gimple_call_set_lhs (ask_call, yes);
-  gimple_seq_add_stmt (&seq, ask_call);
+  tree u64_ask = build_int_cst (u64, PATHPROF_IP_ASK);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+    t.ip_caller, emit_value (&seq, u64, BIT_IOR_EXPR, c, u64_ask, "PP_ip_ask")));
   basic_block ask = new_block_of (test, seq, NULL);
+  basic_block ask_full = NULL;
+  if (record)
+    {
+      seq = NULL;
+      gimple_seq_add_stmt (&seq, gimple_build_assign (
+	t.ip_caller, emit_value (&seq, u64, BIT_IOR_EXPR, c, u64_ask, "PP_ip_ask")));
+      ask_full = new_block_of (test, seq, NULL);
+    }
 
   /* call: [r =] dyn (arguments); return [r];  */
   seq = NULL;
@@ -484,6 +524,22 @@ insert_dispatch (const function_record &rec, const probe_target &t, bool record)
   gsi = gsi_start_bb (run);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
   make_edge (run, EXIT_BLOCK_PTR_FOR_FN (cfun), 0);
+  make_single_succ_edge (ask, run, EDGE_FALLTHRU);
+  if (ask_full)
+    make_single_succ_edge (ask_full, run, EDGE_FALLTHRU);
+
+  /* The clone's answer, run compiled (the caller word as libprof left
+     it, marked ASK):
+       named:  if (c & ASK) goto back;
+       back:   __pathprof_ip_caller = c & ~ASK;
+	       if (full) goto ask; goto rest;   (full: with a record)
+     (a signal handler's root between a mark and its answer may take it:
+     it runs compiled, and the clone, finding no mark, runs ENTER.)  */
+  seq = NULL;
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+    t.ip_caller, emit_value (&seq, u64, BIT_AND_EXPR, c,
+			     build_int_cst (u64, ~(uint64_t) PATHPROF_IP_ASK), "PP_ip_caller")));
+  basic_block back = new_block_of (test, seq, NULL);
 
   /* A call under way that names the function (its caller's frame's tag),
      as libprof would decide it, without asking where the caller's frame
@@ -544,10 +600,25 @@ insert_dispatch (const function_record &rec, const probe_target &t, bool record)
   profile_probability unlikely = profile_probability::very_unlikely ();
   profile_probability likely = profile_probability::likely ();
   profile_probability even = profile_probability::even ();
-  edge to_rest = single_succ_edge (test);
-  branch (test, to_rest, gimple_build_cond (NE_EXPR, unset, build_int_cst (u64, 0),
-					    NULL_TREE, NULL_TREE),
-	  named, rest, unlikely);
+  branch (test, single_succ_edge (test),
+	  gimple_build_cond (NE_EXPR, c, build_int_cst (u64, 0), NULL_TREE, NULL_TREE),
+	  marked, set, unlikely);
+  branch (set, single_succ_edge (set),
+	  gimple_build_cond (EQ_EXPR, first_now, build_int_cst (u64, 0), NULL_TREE, NULL_TREE),
+	  ask, record ? room : rest, unlikely);
+  if (record)
+    branch (room, single_succ_edge (room),
+	    gimple_build_cond (NE_EXPR, full_now, boolean_false_node, NULL_TREE, NULL_TREE),
+	    ask_full, rest, unlikely);
+  branch (marked, make_single_succ_edge (marked, named, EDGE_FALLTHRU),
+	  gimple_build_cond (NE_EXPR, asked, build_int_cst (u64, 0), NULL_TREE, NULL_TREE),
+	  back, named, unlikely);
+  if (full)
+    branch (back, make_single_succ_edge (back, rest, EDGE_FALLTHRU),
+	    gimple_build_cond (NE_EXPR, full, boolean_false_node, NULL_TREE, NULL_TREE),
+	    ask, rest, unlikely);
+  else
+    make_single_succ_edge (back, rest, EDGE_FALLTHRU);
   branch (named, make_single_succ_edge (named, ask, EDGE_FALLTHRU),
 	  gimple_build_cond (NE_EXPR, c, build_int_cst (u64, 0), NULL_TREE, NULL_TREE),
 	  tagged, ask, likely);
@@ -563,19 +634,96 @@ insert_dispatch (const function_record &rec, const probe_target &t, bool record)
   branch (rooted, make_single_succ_edge (rooted, taken, EDGE_FALLTHRU),
 	  gimple_build_cond (NE_EXPR, other, build_int_cst (u64, 0), NULL_TREE, NULL_TREE),
 	  ask, taken, unlikely);
-  named->count = test->count.apply_probability (unlikely);
+  marked->count = test->count.apply_probability (unlikely);
+  set->count = test->count - marked->count;
+  if (record)
+    {
+      room->count = set->count.apply_probability (unlikely.invert ());
+      ask_full->count = room->count.apply_probability (unlikely);
+    }
+  back->count = marked->count.apply_probability (unlikely);
+  named->count = marked->count - back->count;
   tagged->count = named->count.apply_probability (likely);
   inlined->count = tagged->count.apply_probability (likely);
   rooted->count = inlined->count.apply_probability (even);
   taken->count = rooted->count.apply_probability (unlikely.invert ());
   elsewhere->count = tagged->count - inlined->count;
-  branch (ask, make_single_succ_edge (ask, rest, EDGE_FALLTHRU),
-	  gimple_build_cond (NE_EXPR, yes, integer_zero_node, NULL_TREE, NULL_TREE),
-	  run, rest, unlikely);
   ask->count = named->count - tagged->count + (rooted->count - taken->count)
-	       + elsewhere->count.apply_probability (unlikely);
-  run->count = inlined->count.apply_probability (even)
-	       + ask->count.apply_probability (unlikely);
+	       + elsewhere->count.apply_probability (unlikely)
+	       + set->count.apply_probability (unlikely);
+  run->count = inlined->count.apply_probability (even) + ask->count
+	       + (record ? ask_full->count : profile_count::zero ());
+}
+
+/* The clone DYN's entry (cfun; REC its function): where the function
+   marked the caller word ASK (insert_dispatch), it asks libprof, and runs
+   the function compiled where libprof says the call does not continue
+   its caller's segment, else goes on to its ENTER:
+     c = __pathprof_ip_caller;
+     if (c & ASK)
+       { __pathprof_ip_caller = c & ~ASK;
+	 if (!__pathprof_seg_continues (&unit, index, &function))
+	   { __pathprof_ip_caller |= ASK; return function (arguments); } }
+   The question is here, not in the function, so that no call of the
+   function's own ways keeps its arguments in callee-saved registers:
+   GCC then keeps the saves out of the ways that need none (a guard's
+   quick return, a function without calls).  */
+static void
+insert_asked (const function_record &rec, const probe_target &t)
+{
+  tree u64 = counter_type ();
+  tree u64_ask = build_int_cst (u64, PATHPROF_IP_ASK);
+  basic_block test = split_edge (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)));
+  basic_block rest = split_edge (single_succ_edge (test));
+  gimple_seq seq = NULL;
+  tree c = emit_value (&seq, u64, NOP_EXPR, t.ip_caller, NULL_TREE, "PP_ip_caller");
+  tree asked = emit_value (&seq, u64, BIT_AND_EXPR, c, u64_ask, "PP_ip_asked");
+  gimple_stmt_iterator gsi = gsi_start_bb (test);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+
+  seq = NULL;
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+    t.ip_caller, emit_value (&seq, u64, BIT_XOR_EXPR, c, u64_ask, "PP_ip_caller")));
+  tree yes = make_temp_ssa_name (integer_type_node, NULL, "PP_ip_continues");
+  gcall *ask_call = gimple_build_call (t.seg_continues, 3, build_fold_addr_expr (t.unit),
+				       build_int_cst (unsigned_type_node,
+						      rec.index | (rec.compiled_assumes
+								   ? PATHPROF_COMPILED_ASSUMES
+								   : 0)),
+				       build_fold_addr_expr (rec.node->decl));
+  gimple_call_set_lhs (ask_call, yes);
+  gimple_seq_add_stmt (&seq, ask_call);
+  basic_block ask = new_block_of (test, seq, NULL);
+
+  seq = NULL;
+  tree now = emit_value (&seq, u64, NOP_EXPR, t.ip_caller, NULL_TREE, "PP_ip_caller");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+    t.ip_caller, emit_value (&seq, u64, BIT_IOR_EXPR, now, u64_ask, "PP_ip_caller")));
+  auto_vec<tree> args = own_arguments (&seq);
+  gcall *call = gimple_build_call_vec (rec.node->decl, args);
+  tree type = TREE_TYPE (DECL_RESULT (current_function_decl));
+  tree result = NULL_TREE;
+  if (!VOID_TYPE_P (type))
+    {
+      result = make_temp_ssa_name (type, NULL, "PP_result");
+      gimple_call_set_lhs (call, result);
+    }
+  gimple_seq_add_stmt (&seq, call);
+  gimple_seq_add_stmt (&seq, gimple_build_return (result));
+  basic_block run = new_block (ask);
+  gsi = gsi_start_bb (run);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  make_edge (run, EXIT_BLOCK_PTR_FOR_FN (cfun), 0);
+
+  profile_probability unlikely = profile_probability::very_unlikely ();
+  branch (test, single_succ_edge (test),
+	  gimple_build_cond (NE_EXPR, asked, build_int_cst (u64, 0), NULL_TREE, NULL_TREE),
+	  ask, rest, unlikely);
+  branch (ask, make_single_succ_edge (ask, rest, EDGE_FALLTHRU),
+	  gimple_build_cond (EQ_EXPR, yes, integer_zero_node, NULL_TREE, NULL_TREE),
+	  run, rest, profile_probability::even ());
+  ask->count = test->count.apply_probability (unlikely);
+  run->count = ask->count.apply_probability (profile_probability::even ());
 }
 
 /* cfun's calls to the functions BODY's copy inlines go to their clones.  */
@@ -896,6 +1044,7 @@ insert_compiled_root (function_record &rec, const probe_target &t,
 
   push_cfun (DECL_STRUCT_FUNCTION (rec.dyn->node->decl));
   insert_probes (*rec.dyn, t);
+  insert_asked (rec, t);
   pop_cfun ();
   for (function_record *copy : rec.copies)
     {
