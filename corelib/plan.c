@@ -558,20 +558,22 @@ chain_in (pp_plan *out, const pp_seg_actions *a, uint32_t se, uint8_t first, uin
     add_probe (out, PP_PROBE_PATH_ADD, site, where, 0, 2 * acc);
 }
 
-/* Where copy C (not the root) of S, graph G, takes the register: on the
-   edges out of its first block instead of its entry edge where that block
-   makes no call (LEAF marks the calls' leaf edges; a call vertex has no
-   other edge out in G), has no other way in, and the entry edge only adds
-   (a function's guard that often returns at once, as SQLite's getCellInfo
-   does: the way that returns then holds nothing across a call, so GCC
-   keeps the callee-saved registers the other way needs out of it, which
-   it cannot when the take at entry is live across that way's calls).
-   Returns that block, or UINT32_MAX to take on the entry edge.  The edges
-   are planned in order, so the entry edge's add is known before the first
-   block's edges need it.  */
+/* Where copy C (not the root) of S, graph G, takes the register again: on
+   the edges out of its first block that lead to a call, where that block
+   makes no call itself (LEAF marks the calls' leaf edges; a call vertex
+   has no other edge out in G), has no other way in, and the entry edge
+   only adds (*ADD: its add).  The take on the entry edge is then live on
+   the ways that return without a call only (a function's guard that often
+   returns at once, as SQLite's getCellInfo does), and the ways with calls
+   hold their own, so GCC keeps the callee-saved registers those need out
+   of the quick ways, which it cannot when one value from the entry is
+   live across a call (the code loads again with volatile loads, which GCC
+   neither merges with the entry's nor hoists: probes.h PP_TAKE_APART;
+   where the copy is inlined, the entry's take is its caller's pass,
+   forwarded).  Returns that block, or UINT32_MAX.  */
 static uint32_t
 take_block (const pp_graph *g, const pp_seg_graph *s, uint32_t c, const pp_seg_actions *a,
-	    const bool *leaf)
+	    const bool *leaf, uint64_t *add)
 {
   if (g->succ_start[g->entry + 1] - g->succ_start[g->entry] != 1)
     return UINT32_MAX;
@@ -586,11 +588,52 @@ take_block (const pp_graph *g, const pp_seg_graph *s, uint32_t c, const pp_seg_a
   for (uint32_t i = g->succ_start[b]; i < g->succ_start[b + 1]; i++)
     {
       uint32_t e = g->succ_edges[i];
-      if (e < in || leaf[e] || !pp_trace_real_flags (g->edges[e].flags)
+      if (leaf[e] || !pp_trace_real_flags (g->edges[e].flags)
 	  || (g->edges[e].flags & PP_EDGE_ABNORMAL))
 	return UINT32_MAX;
     }
+  *add = se != UINT32_MAX && a->op[se].kind == PP_SEG_OP_ADD ? a->op[se].val : 0;
   return b;
+}
+
+/* Marks in CALLS (per node of G) the nodes from which a real way leads to
+   a call (a node with no real edge out: a program call's vertex; or a
+   leaf edge's source, LEAF).  Returns false when out of memory.  */
+static bool
+lead_to_calls (const pp_graph *g, const bool *leaf, bool *calls)
+{
+  uint32_t *work = pp_malloc ((g->nnodes + 1) * sizeof *work), n = 0;
+  if (!work)
+    return false;
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    {
+      bool leaves = false;
+      uint32_t real = 0;
+      for (uint32_t i = g->succ_start[v]; i < g->succ_start[v + 1]; i++)
+	{
+	  uint32_t e = g->succ_edges[i];
+	  leaves |= leaf[e];
+	  real += pp_trace_real_flags (g->edges[e].flags);
+	}
+      calls[v] = v != g->exit && v != g->entry && (leaves || real == 0);
+      if (calls[v])
+	work[n++] = v;
+    }
+  while (n)
+    {
+      uint32_t v = work[--n];
+      for (uint32_t i = g->pred_start[v]; i < g->pred_start[v + 1]; i++)
+	{
+	  uint32_t e = g->pred_edges[i], u = g->edges[e].src;
+	  if (pp_trace_real_flags (g->edges[e].flags) && !calls[u])
+	    {
+	      calls[u] = true;
+	      work[n++] = u;
+	    }
+	}
+    }
+  pp_free (work);
+  return true;
 }
 
 /* Whether copy C of S (graph G) ends at the edges into block V instead of
@@ -684,24 +727,25 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
     }
   for (uint32_t v = 0; ok && v < g->nnodes; v++)
     last[v] = last_block (g, s, c, a, ret, leaf, v);
-  /* The take where the first block is not one of those (its way in then
-     takes and passes at once).  */
-  uint32_t first = root || !ok ? UINT32_MAX : take_block (g, s, c, a, leaf);
-  if (first != UINT32_MAX && last[first] != UINT64_MAX)
-    first = UINT32_MAX;
+  /* The ways out of the first block that lead to calls take again.  */
   uint64_t take = 0;
+  uint32_t first = root || !ok ? UINT32_MAX : take_block (g, s, c, a, leaf, &take);
+  bool *calls = first != UINT32_MAX ? pp_malloc ((g->nnodes + 1) * sizeof *calls) : NULL;
+  if (first != UINT32_MAX && (!calls || !lead_to_calls (g, leaf, calls)))
+    {
+      pp_free (calls);
+      pp_free (last);
+      pp_free (leaf);
+      pp_plan_free (out);
+      return PP_PLAN_ENOMEM;
+    }
   uint8_t end = root ? PP_PROBE_PATH_COUNT : PP_PROBE_PATH_PASS;
   for (uint32_t e = 0; ok && e < g->nedges; e++)
     {
       const pp_edge *ed = &g->edges[e];
       uint32_t se = pp_seg_edge (s, c, e);
       uint8_t kind = se == UINT32_MAX ? PP_SEG_OP_NONE : a->op[se].kind;
-      if (first != UINT32_MAX && ed->src == g->entry && pp_trace_real_flags (ed->flags))
-	{
-	  take = kind == PP_SEG_OP_ADD ? a->op[se].val : 0;
-	  continue;		/* taken on the first block's edges */
-	}
-      if (ed->src == first)
+      if (ed->src == first && calls[ed->dst])
 	{
 	  add_probe (out, PP_PROBE_PATH_TAKE, PP_SITE_EDGE, e, 0, 2 * (take & PP_SEG_LOW));
 	  out->probes[out->nprobes - 1].operand2 = PP_TAKE_APART;
@@ -745,6 +789,7 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
 	    add_probe (out, PP_PROBE_PATH_ADD, PP_SITE_EDGE, e, 0, 2 * acc);
 	}
     }
+  pp_free (calls);
   pp_free (last);
   /* A call S inlines passes r, with its CALL edge's add, to the inlined
      copy, and takes it back; another records its leave, and adds its
