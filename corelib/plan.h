@@ -134,11 +134,11 @@ struct pp_seg_actions;
    to the start of ENTRY's segments and counts on its real edges into EXIT;
    another copy takes it from the thread's word (probes.h
    PP_PROBE_PATH_TAKE) on its entry edge and passes it back on its real
-   edges into EXIT with its RETURN edge's add (the take on the edges out of
-   the first block where that block makes no call, PP_TAKE_APART; the
-   count or the pass on the ways into a block whose one way out returns:
-   plan.c take_block, last_block, so that a quick return holds no
-   register); every copy adds on its
+   edges into EXIT with its RETURN edge's add (and takes again on the ways
+   out of its first block that lead to calls, where that block makes none,
+   PP_TAKE_APART; the count or the pass on the ways into a block whose one
+   way out returns: plan.c take_block, last_block, so that a quick return
+   holds no register); every copy adds on its
    chords, counts and sets at its cuts, and passes the register with the
    CALL edge's add before each call S inlines and takes it back after.
    Before a call S does not inline (a SUMMARY edge or a leaf edge: a call

@@ -182,10 +182,10 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
       return;
     case PP_PROBE_PATH_TAKE:
       {
-	/* A take apart from the entry edge (probes.h PP_TAKE_APART) loads
-	   with volatile loads, which PRE's code hoisting leaves where they
-	   are, unless the same site passes the register back: then the
-	   word only grows, and nothing here is live across a call.  */
+	/* A second take (probes.h PP_TAKE_APART) loads with volatile
+	   loads, which GCC neither merges with the entry's nor hoists to
+	   it, unless the same site passes the register back: then the word
+	   only grows, and nothing here is live across a call.  */
 	bool apart = (p.operand2 & PP_TAKE_APART) && !s.take_to_pass;
 	auto word = [&] (bool record) {
 	  tree w = seg_pass_word (t, record);

@@ -160,10 +160,10 @@ enum pp_probe_action
    leave is 1, which no packed number is).  */
 #define PP_LEAVE_NONE 1u
 
-/* PP_PROBE_PATH_TAKE's operand2: the take is on an edge out of the
-   copy's first block, not on its entry edge (plan.c take_block), and must
+/* PP_PROBE_PATH_TAKE's operand2: a second take, on a way out of the
+   copy's first block that leads to calls (plan.c take_block), which must
    stay there: the plugin loads the thread's words with volatile loads,
-   which GCC does not hoist back to the entry.  */
+   which GCC neither merges with the entry's take nor hoists.  */
 #define PP_TAKE_APART 1u
 
 /* PP_PROBE_IP_ADD's operand2: the registers, and whether the edge is a
