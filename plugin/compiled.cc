@@ -420,6 +420,29 @@ own_arguments (gimple_seq *seq)
   return args;
 }
 
+/* A block after AFTER that runs SEQ, then returns what FN returns when
+   called with cfun's own arguments:  SEQ; [r =] FN (arguments); return [r];  */
+static basic_block
+returning_call (basic_block after, gimple_seq seq, tree fn)
+{
+  auto_vec<tree> args = own_arguments (&seq);
+  gcall *call = gimple_build_call_vec (fn, args);
+  tree type = TREE_TYPE (DECL_RESULT (current_function_decl));
+  tree result = NULL_TREE;
+  if (!VOID_TYPE_P (type))
+    {
+      result = make_temp_ssa_name (type, NULL, "PP_result");
+      gimple_call_set_lhs (call, result);
+    }
+  gimple_seq_add_stmt (&seq, call);
+  gimple_seq_add_stmt (&seq, gimple_build_return (result));
+  basic_block bb = new_block (after);
+  gimple_stmt_iterator gsi = gsi_start_bb (bb);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  make_edge (bb, EXIT_BLOCK_PTR_FOR_FN (cfun), 0);
+  return bb;
+}
+
 /* The test at cfun's entry (above; RECORD: the root keeps a record):
    where libprof says so, the clone DYN runs instead, with the same
    arguments, and its result is cfun's.  */
@@ -508,22 +531,7 @@ insert_dispatch (const function_record &rec, const probe_target &t, bool record)
     }
 
   /* call: [r =] dyn (arguments); return [r];  */
-  seq = NULL;
-  auto_vec<tree> args = own_arguments (&seq);
-  gcall *call = gimple_build_call_vec (rec.dyn->node->decl, args);
-  tree type = TREE_TYPE (DECL_RESULT (current_function_decl));
-  tree result = NULL_TREE;
-  if (!VOID_TYPE_P (type))
-    {
-      result = make_temp_ssa_name (type, NULL, "PP_result");
-      gimple_call_set_lhs (call, result);
-    }
-  gimple_seq_add_stmt (&seq, call);
-  gimple_seq_add_stmt (&seq, gimple_build_return (result));
-  basic_block run = new_block (ask);
-  gsi = gsi_start_bb (run);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-  make_edge (run, EXIT_BLOCK_PTR_FOR_FN (cfun), 0);
+  basic_block run = returning_call (ask, NULL, rec.dyn->node->decl);
   make_single_succ_edge (ask, run, EDGE_FALLTHRU);
   if (ask_full)
     make_single_succ_edge (ask_full, run, EDGE_FALLTHRU);
@@ -699,21 +707,7 @@ insert_asked (const function_record &rec, const probe_target &t)
   tree now = emit_value (&seq, u64, NOP_EXPR, t.ip_caller, NULL_TREE, "PP_ip_caller");
   gimple_seq_add_stmt (&seq, gimple_build_assign (
     t.ip_caller, emit_value (&seq, u64, BIT_IOR_EXPR, now, u64_ask, "PP_ip_caller")));
-  auto_vec<tree> args = own_arguments (&seq);
-  gcall *call = gimple_build_call_vec (rec.node->decl, args);
-  tree type = TREE_TYPE (DECL_RESULT (current_function_decl));
-  tree result = NULL_TREE;
-  if (!VOID_TYPE_P (type))
-    {
-      result = make_temp_ssa_name (type, NULL, "PP_result");
-      gimple_call_set_lhs (call, result);
-    }
-  gimple_seq_add_stmt (&seq, call);
-  gimple_seq_add_stmt (&seq, gimple_build_return (result));
-  basic_block run = new_block (ask);
-  gsi = gsi_start_bb (run);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-  make_edge (run, EXIT_BLOCK_PTR_FOR_FN (cfun), 0);
+  basic_block run = returning_call (ask, seq, rec.node->decl);
 
   profile_probability unlikely = profile_probability::very_unlikely ();
   branch (test, single_succ_edge (test),
