@@ -516,19 +516,15 @@ insert_dispatch (const function_record &rec, const probe_target &t, bool record)
 
   /* ask: __pathprof_ip_caller = c | ASK; goto call;  (the clone asks
      libprof: insert_asked)  */
-  seq = NULL;
   tree u64_ask = build_int_cst (u64, PATHPROF_IP_ASK);
-  gimple_seq_add_stmt (&seq, gimple_build_assign (
-    t.ip_caller, emit_value (&seq, u64, BIT_IOR_EXPR, c, u64_ask, "PP_ip_ask")));
-  basic_block ask = new_block_of (test, seq, NULL);
-  basic_block ask_full = NULL;
-  if (record)
-    {
-      seq = NULL;
-      gimple_seq_add_stmt (&seq, gimple_build_assign (
-	t.ip_caller, emit_value (&seq, u64, BIT_IOR_EXPR, c, u64_ask, "PP_ip_ask")));
-      ask_full = new_block_of (test, seq, NULL);
-    }
+  auto mark = [&] () {
+    gimple_seq marking = NULL;
+    gimple_seq_add_stmt (&marking, gimple_build_assign (
+      t.ip_caller, emit_value (&marking, u64, BIT_IOR_EXPR, c, u64_ask, "PP_ip_ask")));
+    return new_block_of (test, marking, NULL);
+  };
+  basic_block ask = mark ();
+  basic_block ask_full = record ? mark () : NULL;
 
   /* call: [r =] dyn (arguments); return [r];  */
   basic_block run = returning_call (ask, NULL, rec.dyn->node->decl);

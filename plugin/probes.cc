@@ -54,17 +54,28 @@ reads_ppp_register (uint8_t action)
   return action == PP_PROBE_PPP_ADD || action == PP_PROBE_PATH_COUNT_KEYED;
 }
 
+static bool
+sets_register (uint8_t action)
+{
+  return action == PP_PROBE_PATH_SET || action == PP_PROBE_PATH_TAKE;
+}
+
+static bool
+sets_ppp_register (uint8_t action)
+{
+  return action == PP_PROBE_PPP_SET;
+}
+
 /* The value of register REG at the start of a site (probes FIRST .. END-1 of
-   PLAN), loaded into SEQ when one of them READS it before any sets it,
+   PLAN), loaded into SEQ when one of them READS it before one SETS it,
    else NULL_TREE.  */
 static tree
 load_register (const pp_plan &plan, uint32_t first, uint32_t end,
-	       bool (*reads) (uint8_t), tree (*reg) (site_state &), site_state &s,
-	       gimple_seq *seq)
+	       bool (*reads) (uint8_t), bool (*sets) (uint8_t), tree (*reg) (site_state &),
+	       site_state &s, gimple_seq *seq)
 {
   for (uint32_t k = first; k < end; k++)
-    if (reads == reads_register && (plan.probes[k].action == PP_PROBE_PATH_SET
-				    || plan.probes[k].action == PP_PROBE_PATH_TAKE))
+    if (sets (plan.probes[k].action))
       return NULL_TREE;
     else if (reads (plan.probes[k].action))
       {
@@ -184,9 +195,8 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
       {
 	/* A second take (probes.h PP_TAKE_APART) loads with volatile
 	   loads, which GCC neither merges with the entry's nor hoists to
-	   it, unless the same site passes the register back: then the word
-	   only grows, and nothing here is live across a call.  */
-	bool apart = (p.operand2 & PP_TAKE_APART) && !s.take_to_pass;
+	   it.  */
+	bool apart = p.operand2 & PP_TAKE_APART;
 	auto word = [&] (bool record) {
 	  tree w = seg_pass_word (t, record);
 	  TREE_THIS_VOLATILE (w) = apart;
@@ -614,11 +624,11 @@ insert_probes (const function_record &rec, const probe_target &t)
 	end++;
       gimple_seq seq = NULL;
       s.take_to_pass = takes_to_pass (plan, i, end);
-      s.value = load_register (plan, i, end, reads_register, path_register, s,
+      s.value = load_register (plan, i, end, reads_register, sets_register, path_register, s,
 			       &seq);
       /* A packed plan has no second register (probes.h).  */
       s.value2 = plan.pack_bits ? NULL_TREE
-		 : load_register (plan, i, end, reads_ppp_register, ppp_register,
+		 : load_register (plan, i, end, reads_ppp_register, sets_ppp_register, ppp_register,
 				  s, &seq);
       for (uint32_t k = i; k < end; k++)
 	emit_action (rec, t, plan.probes[k], s, &seq);
