@@ -23,8 +23,14 @@
    them); a key that another claimed first must go the slow way.  So
    a table that moves counts into a new one inserts the hottest keys first, and
    a table whose slow path has found keys away from home more often than its
-   capacity (doubled at each such rebuild of the chain, which bounds the work)
-   is rebuilt at the same size the same way, by the growth code.
+   capacity is rebuilt the same way, by the growth code.  Two hot keys with
+   one home slot part only in a larger table (the home is the hash's top
+   bits), so such a rebuild doubles the table while it has fewer than
+   HOME_ROOM slots a key, up to 2^HOME_MAX_LOG2 slots (SQLite's
+   sqlite3VdbeExec in the paths mode: 263 keys in 1,024 slots found two of
+   its hottest paths away 578 k times a run; in 4,096 slots, 5 k); past
+   that it is rebuilt at the same size, the threshold doubled at each such
+   rebuild of the chain, which bounds the work.
 
    Dumps.  A snapshot reads every slot of the chain under tables_lock, so that no
    count moves while it is read, and records the value read per slot; once the
@@ -48,6 +54,8 @@
 enum
 {
   INITIAL_SLOTS_LOG2 = 6,
+  HOME_ROOM = 64,		/* slots a key, below which a rebuild doubles */
+  HOME_MAX_LOG2 = 16,		/* nor past this (16-byte slots: 1 MB) */
 };
 
 struct slot
@@ -208,7 +216,9 @@ report_lost_counts (void)
 }
 
 /* Replaces seen, t's newest table, by one twice as large (or creates the first),
-   or with rebuild by one as large.  Returns false when out of memory.  */
+   or with rebuild by one as large, or twice as large while it has room to
+   part keys (Keeping hot keys home, above).  Returns false when out of
+   memory.  */
 static bool
 grow (struct __pathprof_path_table *t, struct hash_table *seen, bool rebuild)
 {
@@ -217,9 +227,12 @@ grow (struct __pathprof_path_table *t, struct hash_table *seen, bool rebuild)
   pthread_mutex_lock (&tables_lock);
   if (newest (t) == seen)
     {
-      unsigned log2 = !seen ? INITIAL_SLOTS_LOG2 : 64 - seen->shift + !rebuild;
-      struct hash_table *h = new_table (log2, !seen ? 0
-						: seen->rebuilds + rebuild);
+      unsigned log2 = !seen ? INITIAL_SLOTS_LOG2 : 64 - (unsigned) seen->shift;
+      uint64_t used = seen ? __atomic_load_n (&seen->used, __ATOMIC_RELAXED) : 0;
+      bool larger = seen && (!rebuild || (log2 < HOME_MAX_LOG2
+					  && seen->mask + 1 < HOME_ROOM * used));
+      struct hash_table *h = new_table (log2 + larger,
+					!seen ? 0 : seen->rebuilds + (rebuild && !larger));
       if (h)
 	{
 	  h->older = seen;

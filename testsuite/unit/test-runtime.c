@@ -1130,6 +1130,46 @@ scenario_paths_rebuild (void)
 	       "%llu paths wrong", (unsigned long long) wrong);
 }
 
+/* Two hot keys with one home slot in the first table (64 slots) but not
+   in one of 128: only one of them can be home there, and the other goes
+   libprof's slow way at every count; a rebuild at the same size puts the
+   same one home again, so libprof doubles a table that has room to part
+   them (path-tables.c, Keeping hot keys home), and the code then counts
+   nearly every count of both in place.  */
+static void
+scenario_paths_part (void)
+{
+  const char *path = use_profile ("part.data");
+  register_paths_unit ();
+  uint64_t hot[2], n = 0;
+  uint64_t want = ((uint64_t) 1 * 0x9e3779b97f4a7c15ull) >> 57;	/* path 0's, 128 slots */
+  for (uint64_t p = 1; n < 1; p++)
+    if (((p + 1) * 0x9e3779b97f4a7c15ull) >> 57 == (want ^ 1))
+      hot[1] = p, n++;
+  hot[0] = 0;
+  enum { ROUNDS = 100000 };
+  code_hits = 0;
+  for (uint64_t r = 0; r < ROUNDS; r++)
+    {
+      code_count (&tables_p[0], hot[0]);
+      code_count (&tables_p[0], hot[1]);
+    }
+  pp_profile p;
+  bool ok = pathprof_dump () == 0 && read_profile (path, &p);
+  if (ok)
+    {
+      ok = path_count (&p, 0, hot[0]) == ROUNDS && path_count (&p, 0, hot[1]) == ROUNDS
+	   && nsparse_of (&p) == 2;
+      pp_profile_free (&p);
+    }
+  unit_result (ok, "runtime: two hot paths with one home slot: exact counts",
+	       "wrong counts");
+  unit_result (code_hits > 2 * ROUNDS - ROUNDS / 100,
+	       "runtime: two hot paths with one home slot part in a larger table",
+	       "%llu of %u counts in place", (unsigned long long) code_hits,
+	       2 * ROUNDS);
+}
+
 /* Every thread counts every path THREAD_ROUNDS times, each in its own order (an
    odd multiplier permutes 0 .. THREAD_PATHS-1), so that threads claim the same
    new paths and grow the table concurrently.  */
@@ -1412,6 +1452,7 @@ main (int argc, char **argv)
   in_child ("runtime: path table growth", scenario_paths_growth);
   in_child ("runtime: path tables and threads", scenario_paths_threads);
   in_child ("runtime: path table rebuilds", scenario_paths_rebuild);
+  in_child ("runtime: hot path tables part their keys", scenario_paths_part);
   in_child ("runtime: path tables, fork and reset",
 	    scenario_paths_fork_and_reset);
   in_child ("runtime: path tables at exit", scenario_paths_exit);
