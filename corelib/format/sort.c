@@ -21,6 +21,27 @@ copy_bytes (char *to, const char *from, size_t n)
     to[i] = from[i];
 }
 
+/* Swaps n bytes at x and y, eight at a time.  */
+static void
+swap_bytes (char *x, char *y, size_t n)
+{
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    {
+      uint64_t t, u;
+      __builtin_memcpy (&t, x + i, 8);
+      __builtin_memcpy (&u, y + i, 8);
+      __builtin_memcpy (x + i, &u, 8);
+      __builtin_memcpy (y + i, &t, 8);
+    }
+  for (; i < n; i++)
+    {
+      char t = x[i];
+      x[i] = y[i];
+      y[i] = t;
+    }
+}
+
 /* Insertion sort of n elements at a, by swaps of neighbours.  */
 static void
 insertion (char *a, size_t n, size_t size,
@@ -28,15 +49,7 @@ insertion (char *a, size_t n, size_t size,
 {
   for (size_t i = 1; i < n; i++)
     for (size_t j = i; j > 0 && compare (a + (j - 1) * size, a + j * size) > 0; j--)
-      {
-	char *x = a + (j - 1) * size, *y = a + j * size;
-	for (size_t b = 0; b < size; b++)
-	  {
-	    char t = x[b];
-	    x[b] = y[b];
-	    y[b] = t;
-	  }
-      }
+      swap_bytes (a + (j - 1) * size, a + j * size, size);
 }
 
 void
