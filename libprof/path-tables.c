@@ -86,11 +86,14 @@ _Static_assert (offsetof (struct hash_table, shift) == 0
 /* Serialises growth with snapshots, resets and fork.  */
 static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* t's newest table, or NULL before its first count (the unit's empty
+   table, pathprof-abi.h, whose shift no table here has).  */
 static struct hash_table *
 newest (const struct __pathprof_path_table *t)
 {
-  return __atomic_load_n ((struct hash_table *const *) &t->table,
-			  __ATOMIC_ACQUIRE);
+  struct hash_table *h = __atomic_load_n ((struct hash_table *const *) &t->table,
+					  __ATOMIC_ACQUIRE);
+  return h && h->shift != PATHPROF_PATH_HASH_NONE_SHIFT ? h : NULL;
 }
 
 static uint64_t
@@ -136,6 +139,8 @@ find_or_claim (struct hash_table *h, uint64_t key, bool respect_limit,
 static struct hash_table *
 new_table (unsigned log2, unsigned rebuilds)
 {
+  _Static_assert (64 - PATHPROF_PATH_HASH_NONE_SHIFT < INITIAL_SLOTS_LOG2,
+		  "no table of libprof's has the empty table's shift");
   if (log2 >= 58)
     return NULL;
   uint64_t capacity = (uint64_t) 1 << log2;

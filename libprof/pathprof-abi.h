@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 21u
+#define PATHPROF_ABI_VERSION 22u
 
 /* What libprof exports: this ABI and pathprof.h (it is built with
    -fvisibility=hidden).  */
@@ -40,21 +40,28 @@ struct __pathprof_path_table
   uint32_t function;		/* index in the unit's notes */
   uint32_t flags;		/* PATHPROF_TABLE_* */
   uint64_t npaths;		/* path numbers are 0 .. npaths-1 */
-  void *table;			/* libprof's; 0 in the object file */
+  void *table;			/* libprof's; in the object file, the unit's
+				   empty table (below) */
 };
 #define PATHPROF_TABLE_COMPILED 1u
 
-/* What the code reads of a path table's hash table (table, NULL until
-   its first count; libprof/path-tables.c) to count a number N that is
-   already in its home slot without a call (plugin/probes.cc
-   expand_table_count): at offset 0 a u64, the shift; from offset
-   PATHPROF_PATH_HASH_SLOTS its slots of two u64, key (N + 1, 0 when
-   empty) and count; N's home slot is ((N + 1) * PATHPROF_PATH_HASH_MUL)
-   >> shift.  Where the key is there, the code adds 1 to the count (an
-   atomic add, as libprof's); anything else calls __pathprof_count_path.
-   The code counts only numbers below npaths, so the key is never 0.  */
+/* What the code reads of a path table's hash table (table;
+   libprof/path-tables.c) to count a number N that is already in its home
+   slot without a call (plugin/probes.cc expand_table_count): at offset 0
+   a u64, the shift; from offset PATHPROF_PATH_HASH_SLOTS its slots of two
+   u64, key (N + 1, 0 when empty) and count; N's home slot is ((N + 1) *
+   PATHPROF_PATH_HASH_MUL) >> shift.  Where the key is there, the code adds
+   1 to the count (an atomic add, as libprof's); anything else calls
+   __pathprof_count_path.  The code counts only numbers below npaths, so
+   the key is never 0.  Until its first count a table is an empty one the
+   unit defines, read-only, PATHPROF_PATH_HASH_NONE_WORDS u64 of which the
+   first is PATHPROF_PATH_HASH_NONE_SHIFT and the rest 0 (two empty home
+   slots), so that the code needs no test for a table not there yet;
+   libprof knows it by its shift, which no table of its own has.  */
 #define PATHPROF_PATH_HASH_SLOTS 64
 #define PATHPROF_PATH_HASH_MUL 0x9e3779b97f4a7c15ull
+#define PATHPROF_PATH_HASH_NONE_SHIFT 63
+#define PATHPROF_PATH_HASH_NONE_WORDS (PATHPROF_PATH_HASH_SLOTS / 8 + 4)
 
 /* Segments modes: a root the plugin numbered when it compiled the unit
    (libprof/kseg-runtime.c, "Compiled roots"): function `function` (its

@@ -483,11 +483,10 @@ expand_keyed (const function_record &rec, const probe_target &t, gimple *marker)
 
 /* Replaces CALL, __pathprof_count_path (&TABLE, N), by the count in N's
    home slot where its key is there (pathprof-abi.h):
-       h = TABLE.table;
-       if (h) { key = N + 1; s = h + SLOTS + 16 ((key * MUL) >> h->shift);
-		if (s->key == key) { atomic s->count += 1; goto join; } }
-       __pathprof_count_path (&TABLE, N);
-     join:
+       h = TABLE.table;   (the unit's empty table until the first count)
+       key = N + 1; s = h + SLOTS + 16 ((key * MUL) >> h->shift);
+       if (s->key == key) atomic s->count += 1;
+       else __pathprof_count_path (&TABLE, N);
    the call a dozen instructions without it, most counts of a table
    being of keys libprof keeps home.  */
 static void
@@ -507,10 +506,6 @@ expand_table_count (const probe_target &t, gcall *call)
 								 t.path_table_hash, NULL_TREE)));
   tree h = make_temp_ssa_name (p64, NULL, "PP_hash");
   gimple_seq_add_stmt (&seq, gimple_build_assign (h, NOP_EXPR, word));
-  gimple_stmt_iterator gsi = gsi_last_bb (bb);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-
-  seq = NULL;
   tree key = emit_value (&seq, u64, PLUS_EXPR, number, build_int_cst (u64, 1), "PP_key");
   tree home = emit_value (&seq, u64, RSHIFT_EXPR,
 			  emit_value (&seq, u64, MULT_EXPR, key,
@@ -523,24 +518,21 @@ expand_table_count (const probe_target &t, gcall *call)
   tree slot = emit_value (&seq, p64, POINTER_PLUS_EXPR, h,
 			  emit_value (&seq, sizetype, NOP_EXPR, offset, NULL_TREE, "PP_home"),
 			  "PP_slot");
-  gimple_seq_add_stmt (&seq, gimple_build_cond (EQ_EXPR, emit_load (&seq, u64, slot, 0, "PP_key"),
-						 key, NULL_TREE, NULL_TREE));
-  basic_block check = new_block_of (bb, seq, NULL);
+  tree there = emit_load (&seq, u64, slot, 0, "PP_key");
+  gimple_stmt_iterator gsi = gsi_last_bb (bb);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
 
   seq = NULL;
   emit_atomic_increment (emit_value (&seq, p64, POINTER_PLUS_EXPR, slot, size_int (8),
 				     "PP_count"), &seq);
-  basic_block hit = new_block_of (check, seq, join);
+  basic_block hit = new_block_of (bb, seq, join);
   seq = NULL;
   gimple_seq_add_stmt (&seq, call);
   basic_block slow = new_block_of (hit, seq, join);
 
-  branch (bb, fallthru, gimple_build_cond (NE_EXPR, h, build_int_cst (p64, 0), NULL_TREE,
-					   NULL_TREE), check, slow, likely);
-  make_edge (check, hit, EDGE_TRUE_VALUE)->probability = likely;
-  make_edge (check, slow, EDGE_FALSE_VALUE)->probability = likely.invert ();
-  check->count = bb->count.apply_probability (likely);
-  hit->count = check->count.apply_probability (likely);
+  branch (bb, fallthru, gimple_build_cond (EQ_EXPR, there, key, NULL_TREE, NULL_TREE), hit,
+	  slow, likely);
+  hit->count = bb->count.apply_probability (likely);
   slow->count = bb->count - hit->count;
 }
 

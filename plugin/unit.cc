@@ -371,6 +371,18 @@ create_unit_values (probe_target &t, uint32_t nvalues,
       }
   if (ntables == 0)
     return;
+  /* Each table is the unit's empty one until libprof makes it its own.  */
+  tree words = build_array_type_nelts (u64, PATHPROF_PATH_HASH_NONE_WORDS);
+  vec<constructor_elt, va_gc> *none = NULL;
+  CONSTRUCTOR_APPEND_ELT (none, size_int (0),
+			  build_int_cst (u64, PATHPROF_PATH_HASH_NONE_SHIFT));
+  tree empty = static_var ("__pathprof_no_table", words, build_constructor (words, none),
+			   true);
+  varpool_node::finalize_decl (empty);
+  tree empty_address = fold_convert (ptr_type_node, build_fold_addr_expr (empty));
+  for (constructor_elt &table : *tables)
+    CONSTRUCTOR_APPEND_ELT (CONSTRUCTOR_ELTS (table.value), t.path_table_hash,
+			    empty_address);
   tree array = build_array_type_nelts (type, ntables);
   t.path_tables = static_var ("__pathprof_path_tables", array,
 			      build_constructor (array, tables), false);
