@@ -212,12 +212,17 @@ clone_record (const function_record &rec, const char *suffix)
    supergraph holds, the root's included (an interpreter's loop, or a
    generated main, that calls hundreds of small functions; a small
    function that calls the interpreter), so that the clones at most
-   multiply the text of the code the root reaches by a constant.  Against
-   the root's own edges alone, a small caller of a large function was
-   never compiled (SQLite's sqlite3Step at depth 2, yy_reduce at depth 1).  */
+   multiply the text of the code the root reaches by a constant, or at
+   most COMPILED_EDGES_FREE edges whatever that ratio (a few hundred kB of
+   code: csmith's generated main at depth 2, 4,117 copies of 24,711 edges,
+   5.0 times its distinct functions', had its supergraph numbered at run
+   time, 67 M instructions of a first run of 80.7 M).  Against the root's
+   own edges alone, a small caller of a large function was never compiled
+   (SQLite's sqlite3Step at depth 2, yy_reduce at depth 1).  */
 #define COMPILED_COPIES_FREE 64
-#define COMPILED_COPIES_MAX 4096
+#define COMPILED_COPIES_MAX 8192
 #define COMPILED_COPIES_GROWTH 4
+#define COMPILED_EDGES_FREE 32768
 
 /* Is the supergraph of depth K of procedure P of LAYOUT (FNS the unit's
    functions) the same in every program, with at most *ROOM more copies
@@ -281,7 +286,7 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
       || !same_everywhere_p (layout, fns, p, (uint32_t) option_depth, &room, &edges,
 			     &assumes, seen, &distinct)
       || (COMPILED_COPIES_MAX - room > COMPILED_COPIES_FREE	/* S's copies */
-	  && edges > COMPILED_COPIES_GROWTH * distinct)
+	  && edges > COMPILED_COPIES_GROWTH * distinct && edges > COMPILED_EDGES_FREE)
       || pp_seg_build_numbered (&layout.prog, p, (uint32_t) option_depth, &s, &paths)
 	 != PP_SEG_OK)
     return 0;
