@@ -623,19 +623,6 @@ static struct
   uint64_t paths, lost;
 } taken;
 
-/* The snapshot's entries of (number, count), sorted by their indices
-   (pp_sort would otherwise move entries of up to 17 words: SQLite's
-   numbers have 16): by_number compares the entries of two indices.  Under
-   count_lock.  */
-static const uint64_t *sort_base;
-
-static int
-by_number (const void *a, const void *b)
-{
-  const uint64_t *x = sort_base + *(const size_t *) a * (words + 1);
-  const uint64_t *y = sort_base + *(const size_t *) b * (words + 1);
-  return pp_wide_before (x, y, words) ? -1 : pp_wide_before (y, x, words) ? 1 : 0;
-}
 
 /* The first count of array A from I on that is not 0 (its size if none):
    four at a time where they are (most of a large array is).  */
@@ -762,7 +749,10 @@ pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
       k = sn.k;
       uint64_t segs_counted = sn.counted, segs_lost = sn.lost;
       /* Increasing numbers, each once, as the profile wants them.  */
-      size_t *order = pp_malloc ((k + 1) * sizeof *order);
+      /* The entries' indices, sorted by one word of their numbers at a
+	 time, the least significant first (pp_wide_before's order; an
+	 entry has up to 17 words, which the sort does not move).  */
+      pp_keyed *order = pp_malloc ((k + 1) * sizeof *order);
       uint64_t *out = pp_malloc ((k + 1) * (w + 1) * sizeof *out);
       if (!order || !out)
 	{
@@ -771,13 +761,17 @@ pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
 	  goto done;
 	}
       for (size_t i = 0; i < k; i++)
-	order[i] = i;
-      sort_base = all;
-      pp_sort (order, k, sizeof *order, by_number);
+	order[i].item = i;
+      for (uint32_t j = 0; j < w; j++)
+	{
+	  for (size_t i = 0; i < k; i++)
+	    order[i].key = all[order[i].item * (w + 1) + j];
+	  pp_sort_keyed (order, k);
+	}
       size_t m = 0;
       for (size_t i = 0; i < k; i++)
 	{
-	  const uint64_t *e = all + order[i] * (w + 1);
+	  const uint64_t *e = all + order[i].item * (w + 1);
 	  if (m && memcmp (out + (m - 1) * (w + 1), e, w * sizeof *e) == 0)
 	    out[(m - 1) * (w + 1) + w] += e[w];
 	  else

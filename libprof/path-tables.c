@@ -171,26 +171,13 @@ move_slot (struct slot *s, struct hash_table *h)
     __atomic_fetch_add (to, c, __ATOMIC_RELAXED);
 }
 
-struct heat
-{
-  struct slot *slot;
-  int64_t count;		/* read once: a "negative" one (after a dump) is cold */
-};
-
-static int
-hotter_first (const void *a, const void *b)
-{
-  int64_t x = ((const struct heat *) a)->count;
-  int64_t y = ((const struct heat *) b)->count;
-  return (x < y) - (x > y);
-}
-
 /* Moves old's counts into its successor h, the hottest keys first so that they
-   get their home slots (in slot order when there is no memory to sort).  */
+   get their home slots (in slot order when there is no memory to sort).  A
+   count is read once, as signed: a "negative" one (after a dump) is cold.  */
 static void
 move_counts (struct hash_table *old, struct hash_table *h)
 {
-  struct heat *order = pp_malloc ((old->mask + 1) * sizeof *order);
+  pp_keyed *order = pp_malloc ((old->mask + 1) * sizeof *order);
   if (!order)
     {
       for (uint64_t i = 0; i <= old->mask; i++)
@@ -200,13 +187,15 @@ move_counts (struct hash_table *old, struct hash_table *h)
   size_t n = 0;
   for (uint64_t i = 0; i <= old->mask; i++)
     if (__atomic_load_n (&old->slots[i].key, __ATOMIC_ACQUIRE))
-      order[n++] = (struct heat) {
-	&old->slots[i],
-	(int64_t) __atomic_load_n (&old->slots[i].count, __ATOMIC_RELAXED) };
-  if (n)
-    pp_sort (order, n, sizeof *order, hotter_first);
+      {
+	/* Hotter first: the signed count's order turned unsigned, then
+	   reversed.  */
+	uint64_t count = __atomic_load_n (&old->slots[i].count, __ATOMIC_RELAXED);
+	order[n++] = (pp_keyed) { ~(count ^ ((uint64_t) 1 << 63)), i };
+      }
+  pp_sort_keyed (order, n);
   for (size_t i = 0; i < n; i++)
-    move_slot (order[i].slot, h);
+    move_slot (&old->slots[order[i].item], h);
   pp_free (order);
 }
 

@@ -80,4 +80,16 @@ pp_grown_capacity (size_t cap, size_t need, size_t first, size_t most, size_t si
 void pp_sort (void *base, size_t n, size_t size,
 	      int (*compare) (const void *, const void *));
 
+/* A key and what it sorts: pp_sort_keyed orders N of them by increasing
+   key, stably, in about 2 N steps per byte in which the keys differ (an
+   LSD radix sort; a comparison sort where there is no memory for its
+   buffer), which the dumps of large profiles need (libprof's snapshot of
+   a program record, a path table's hottest keys first).  */
+typedef struct pp_keyed
+{
+  uint64_t key;
+  uint64_t item;
+} pp_keyed;
+void pp_sort_keyed (pp_keyed *a, size_t n);
+
 #endif

@@ -1,11 +1,13 @@
-/* pp_sort (alloc.h): a stable merge sort, qsort's contract.  Runs of up to
-   SMALL elements are sorted by insertion, then merged pairwise through a
-   buffer of the same size (pp_malloc); without one, insertion sorts the
-   whole array (quadratic, but stable and in place).  Bytes are moved
-   by loops: the element size is known only at run time, and libprof's
-   build keeps loops as loops (RUNTIME_CFLAGS).  */
+/* pp_sort and pp_sort_keyed (alloc.h).  pp_sort is a stable merge sort,
+   qsort's contract.  Runs of up to SMALL elements are sorted by insertion,
+   then merged pairwise through a buffer of the same size (pp_malloc);
+   without one, insertion sorts the whole array (quadratic, but stable and
+   in place).  Bytes are moved by loops: the element size is known only at
+   run time, and libprof's build keeps loops as loops (RUNTIME_CFLAGS).
+   pp_sort_keyed sorts (key, item) pairs by their keys' bytes (below).  */
 
 #include <stdint.h>
+#include <string.h>
 
 #include "alloc.h"
 
@@ -90,4 +92,56 @@ pp_sort (void *base, size_t n, size_t size,
   if (buf && src != a)
     copy_bytes (a, src, n * size);
   pp_free (buf);
+}
+
+static int
+by_keyed (const void *a, const void *b)
+{
+  uint64_t x = ((const pp_keyed *) a)->key, y = ((const pp_keyed *) b)->key;
+  return (x > y) - (x < y);
+}
+
+/* pp_sort_keyed: one pass per byte of the key that is not the same in
+   every element, least significant first, each a stable scatter by that
+   byte through a buffer (the counts of every byte's values taken in one
+   pass first).  */
+void
+pp_sort_keyed (pp_keyed *a, size_t n)
+{
+  if (n < 2)
+    return;
+  size_t (*count)[256] = n > 64 ? pp_calloc (8, sizeof *count) : NULL;
+  pp_keyed *buf = count ? pp_malloc (n * sizeof *buf) : NULL;
+  if (!buf)
+    {
+      pp_free (count);
+      pp_sort (a, n, sizeof *a, by_keyed);
+      return;
+    }
+  for (size_t i = 0; i < n; i++)
+    for (unsigned d = 0; d < 8; d++)
+      count[d][(a[i].key >> (8 * d)) & 255]++;
+  pp_keyed *src = a, *dst = buf;
+  for (unsigned d = 0; d < 8; d++)
+    {
+      size_t *c = count[d];
+      if (c[(a[0].key >> (8 * d)) & 255] == n)
+	continue;		/* the same byte everywhere: no change */
+      size_t at = 0;
+      for (unsigned b = 0; b < 256; b++)
+	{
+	  size_t k = c[b];
+	  c[b] = at;
+	  at += k;
+	}
+      for (size_t i = 0; i < n; i++)
+	dst[c[(src[i].key >> (8 * d)) & 255]++] = src[i];
+      pp_keyed *t = src;
+      src = dst;
+      dst = t;
+    }
+  if (src != a)
+    memcpy (a, src, n * sizeof *a);
+  pp_free (buf);
+  pp_free (count);
 }

@@ -1,5 +1,7 @@
 /* corelib/format/alloc.h: pp_sort against a stable insertion sort (random arrays
-   full of ties, element sizes from 1 to 40 bytes), and libprof's arena
+   full of ties, element sizes from 1 to 40 bytes), pp_sort_keyed against
+   pp_sort (keys that differ in a few random bytes, so that the radix sort
+   skips the others, full of ties; sizes around its buffer's threshold), and libprof's arena
    (libprof/arena.c) against what a heap promises: random malloc, calloc,
    realloc and free, each live block filled with a pattern of its own that
    must survive every other operation (so no two blocks overlap), calloc's
@@ -57,6 +59,45 @@ test_sort (void)
       reference_sort (b, n, size);
       unit_check (&p, memcmp (a, b, n * size) == 0,
 		  "round %d: %zu elements of %zu bytes differ", round, n, size);
+      free (a);
+      free (b);
+    }
+  unit_report (&p);
+}
+
+static int
+by_key64 (const void *a, const void *b)
+{
+  uint64_t x = ((const pp_keyed *) a)->key, y = ((const pp_keyed *) b)->key;
+  return (x > y) - (x < y);
+}
+
+static void
+test_sort_keyed (void)
+{
+  struct unit_property p = { .name = "pp_sort_keyed: stable, as pp_sort" };
+  unsigned long long seed = 5;
+  for (int round = 0; round < 400; round++)
+    {
+      size_t n = unit_rand (&seed) % (round < 200 ? 130 : 5000);
+      /* Bytes of the key that vary (a mask), the rest one fixed value.  */
+      uint64_t mask = 0, fixed = unit_rand (&seed) * 0x9e3779b97f4a7c15ull;
+      for (int k = (int) (unit_rand (&seed) % 4); k >= 0; k--)
+	mask |= (uint64_t) 0xff << (8 * (unit_rand (&seed) % 8));
+      unsigned spread = 1 + (unsigned) (unit_rand (&seed) % 300);
+      pp_keyed *a = malloc ((n + 1) * sizeof *a), *b = malloc ((n + 1) * sizeof *b);
+      for (size_t i = 0; i < n; i++)
+	{
+	  uint64_t r = unit_rand (&seed) % spread * 0x0101010101010101ull
+		       ^ unit_rand (&seed) << 32;
+	  a[i] = (pp_keyed) { (fixed & ~mask) | (r & mask), i };
+	}
+      memcpy (b, a, n * sizeof *a);
+      pp_sort_keyed (a, n);
+      pp_sort (b, n, sizeof *b, by_key64);
+      unit_check (&p, n == 0 || memcmp (a, b, n * sizeof *a) == 0,
+		  "round %d: %zu keys under mask %llx differ", round, n,
+		  (unsigned long long) mask);
       free (a);
       free (b);
     }
@@ -192,6 +233,7 @@ int
 main (void)
 {
   test_sort ();
+  test_sort_keyed ();
   test_reserve ();
 
   struct unit_property heap = { .name = "arena: blocks keep their bytes, calloc zeroes" };
