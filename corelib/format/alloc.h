@@ -8,7 +8,8 @@
    with -DPP_OWN_HEAP) take memory from libprof's arena (libprof/arena.c),
    which maps its own pages and never calls malloc.
 
-   Sorting goes through pp_sort, a stable merge sort, everywhere: glibc's
+   Sorting goes through pp_sort, a stable merge sort, everywhere (or
+   pp_sort_keyed, stable too, where the order is by 64-bit keys): glibc's
    qsort takes its merge buffer from malloc, and the plugin and libprof must
    order ties alike (a segments root is numbered by both).  */
 
