@@ -331,7 +331,8 @@ context_cut (const probe_target &t, const site_state &s, tree f, tree values, tr
          { regs[0] += v;  (WIDTH 2: regs[1] += f->values[w e + 2]) }
        else
          EDGE (frame, e);
-   On an edge that CUTS (a loop's backedge, where segments end) the
+   On an edge that CUTS (a loop's backedge, where segments end: the likely
+   way there, below) the
    segment, number n = (regs[0] + v) & ~TOP, ends in place where it can
    (kseg-runtime.c, "In place"), next = f->values[w e + 1]:
        else if ((i = n - st[2]) < st[3], st = (uint64_t *) regs[2])
@@ -389,9 +390,17 @@ expand_step (const probe_target &t, site_state &s, gimple *call, uint32_t arg)
   emit_ip_slow (s, call, &seq);
   basic_block slow = new_block_of (add, seq, join);
   basic_block cut = (arg & PP_PROBE_IP_CUTS) ? new_block (slow) : slow;
+  /* An edge that CUTS has its value's top bit set in every numbering: a
+     segments supergraph ends its segments there in each copy of the
+     function (the notes' roles make it a path end), and context and
+     piecewise paths end there or take the edge by EDGE (UINT64_MAX).  It
+     adds only in an activation with no numbering (the zeros of an
+     untracked one, a segments root without S), so the cut is the way GCC
+     lays out in line.  */
+  profile_probability adds = (arg & PP_PROBE_IP_CUTS) ? likely.invert () : likely;
   branch (bb, to_add, gimple_build_cond (GE_EXPR, sv, build_int_cst (s64, 0),
-					 NULL_TREE, NULL_TREE), add, cut, likely);
-  add->count = bb->count.apply_probability (likely);
+					 NULL_TREE, NULL_TREE), add, cut, adds);
+  add->count = bb->count.apply_probability (adds);
   cut->count = bb->count - add->count;
   if (cut == slow)
     return;
