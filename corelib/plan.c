@@ -478,6 +478,22 @@ interproc_probes (const pp_graph *g, const pp_function_notes *fn, int kind,
   return PP_PLAN_OK;
 }
 
+uint64_t
+pp_plan_reg_operand (const pp_plan *plan, uint64_t x)
+{
+  x &= PP_SEG_LOW;
+  if (plan->pack_bits)
+    return 2 * x;
+  return x < (UINT64_C (1) << 62) ? x : x + (UINT64_C (1) << 63);
+}
+
+bool
+pp_plan_exact_numbers (const struct pp_seg_graph *s, uint64_t npaths)
+{
+  uint64_t scale = 8 * (uint64_t) s->g.nnodes + 8;
+  return npaths < (UINT64_C (1) << 62) / scale;
+}
+
 /* The add of S edge SE where it must be one (NONE and ADD), else *OK
    false.  */
 static uint64_t
@@ -532,8 +548,8 @@ chain (pp_plan *out, const pp_seg_actions *a, const uint32_t *se, uint32_t n, ui
 	acc += op->val;
       else if (op->kind == PP_SEG_OP_CUT && a->start_r[op->to] != PP_SEG_NOSTART)
 	{
-	  add_probe (out, PP_PROBE_PATH_COUNT, site, where, 0, 2 * (acc + op->val));
-	  add_probe (out, PP_PROBE_PATH_SET, site, where, 0, 2 * a->start_r[op->to]);
+	  add_probe (out, PP_PROBE_PATH_COUNT, site, where, 0, pp_plan_reg_operand (out, acc + op->val));
+	  add_probe (out, PP_PROBE_PATH_SET, site, where, 0, pp_plan_reg_operand (out, a->start_r[op->to]));
 	  acc = 0;
 	}
       else
@@ -553,9 +569,9 @@ chain_in (pp_plan *out, const pp_seg_actions *a, uint32_t se, uint8_t first, uin
   add_probe (out, first, site, where, 0, operand);
   uint64_t acc = chain (out, a, &se, 1, site, where, 0, ok);
   if (out->nprobes == k + 1)
-    out->probes[k].operand += 2 * acc;	/* no cut: one probe */
+    out->probes[k].operand += pp_plan_reg_operand (out, acc);	/* no cut: one probe */
   else if (acc)
-    add_probe (out, PP_PROBE_PATH_ADD, site, where, 0, 2 * acc);
+    add_probe (out, PP_PROBE_PATH_ADD, site, where, 0, pp_plan_reg_operand (out, acc));
 }
 
 /* Where copy C (not the root) of S, graph G, takes the register again: on
@@ -682,14 +698,14 @@ int
 pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
 		       const pp_seg_actions *a, uint64_t npaths,
 		       const uint32_t *site_of_call, const uint32_t *leaf_edge,
-		       uint32_t ncalls, uint64_t array_max, pp_plan *out)
+		       uint32_t ncalls, uint64_t array_max, unsigned pack_bits, pp_plan *out)
 {
   /* At most: per edge, two probes a cut of two (the RETURN edge's with its
      own) and one more; per call, a pass or a leave, and after it a take or
      a leave, a cut and an add.  */
-  if (c >= s->ncopies || plan_alloc (out, 5 * g->nedges + 6 * ncalls + 1))
-    return c >= s->ncopies ? PP_PLAN_EGRAPH : PP_PLAN_ENOMEM;
-  out->pack_bits = 1;
+  if (c >= s->ncopies || pack_bits > 1 || plan_alloc (out, 5 * g->nedges + 6 * ncalls + 1))
+    return c >= s->ncopies || pack_bits > 1 ? PP_PLAN_EGRAPH : PP_PLAN_ENOMEM;
+  out->pack_bits = pack_bits;
   out->npaths = npaths;
   out->path_table = npaths > array_max || npaths > UINT32_MAX;
   out->nvalues = out->path_table ? 0 : (uint32_t) npaths;
@@ -747,7 +763,7 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
       uint8_t kind = se == UINT32_MAX ? PP_SEG_OP_NONE : a->op[se].kind;
       if (ed->src == first && calls[ed->dst])
 	{
-	  add_probe (out, PP_PROBE_PATH_TAKE, PP_SITE_EDGE, e, 0, 2 * (take & PP_SEG_LOW));
+	  add_probe (out, PP_PROBE_PATH_TAKE, PP_SITE_EDGE, e, 0, pp_plan_reg_operand (out, take));
 	  out->probes[out->nprobes - 1].operand2 = PP_TAKE_APART;
 	}
       if (!pp_trace_real_flags (ed->flags))
@@ -766,9 +782,9 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
       if (ed->src == g->entry)
 	{
 	  chain_in (out, a, se, root ? PP_PROBE_PATH_SET : PP_PROBE_PATH_TAKE, PP_SITE_EDGE, e,
-		    2 * entry, &ok);
+		    pp_plan_reg_operand (out, entry), &ok);
 	  if (last[ed->dst] != UINT64_MAX)
-	    add_probe (out, end, PP_SITE_EDGE, e, 0, 2 * last[ed->dst]);
+	    add_probe (out, end, PP_SITE_EDGE, e, 0, pp_plan_reg_operand (out, last[ed->dst]));
 	}
       else if (ed->dst == g->exit)
 	{
@@ -778,15 +794,15 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
 	    continue;		/* on the ways into its source */
 	  uint32_t path[2] = { se, ret };
 	  uint64_t acc = chain (out, a, path, root ? 1 : 2, PP_SITE_EDGE, e, 0, &ok);
-	  add_probe (out, end, PP_SITE_EDGE, e, 0, 2 * acc);
+	  add_probe (out, end, PP_SITE_EDGE, e, 0, pp_plan_reg_operand (out, acc));
 	}
       else
 	{
 	  uint64_t acc = chain (out, a, &se, 1, PP_SITE_EDGE, e, 0, &ok);
 	  if (last[ed->dst] != UINT64_MAX)
-	    add_probe (out, end, PP_SITE_EDGE, e, 0, 2 * ((acc + last[ed->dst]) & PP_SEG_LOW));
+	    add_probe (out, end, PP_SITE_EDGE, e, 0, pp_plan_reg_operand (out, acc + last[ed->dst]));
 	  else if (acc)
-	    add_probe (out, PP_PROBE_PATH_ADD, PP_SITE_EDGE, e, 0, 2 * acc);
+	    add_probe (out, PP_PROBE_PATH_ADD, PP_SITE_EDGE, e, 0, pp_plan_reg_operand (out, acc));
 	}
     }
   pp_free (calls);
@@ -806,11 +822,12 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
       if (ok && child != UINT32_MAX)
 	{
 	  uint64_t acc = chain (out, a, &se, 1, PP_SITE_CALL_BEFORE, k, 0, &ok);
-	  add_probe (out, PP_PROBE_PATH_PASS, PP_SITE_CALL_BEFORE, k, 0, 2 * acc);
+	  add_probe (out, PP_PROBE_PATH_PASS, PP_SITE_CALL_BEFORE, k, 0, pp_plan_reg_operand (out, acc));
 	  add_probe (out, PP_PROBE_PATH_TAKE, PP_SITE_CALL_AFTER, k, 0, 0);
 	  continue;
 	}
       uint64_t leave = ok ? call_leave (s, a, se, &ok) : 0;
+      ok &= out->pack_bits == 1;	/* a record's leave is twice the number */
       add_probe (out, PP_PROBE_PATH_LEAVE, PP_SITE_CALL_BEFORE, k, 0,
 		 leave == UINT64_MAX ? 0 : 2 * leave);
       out->probes[out->nprobes - 1].operand2 = leave == UINT64_MAX ? PP_LEAVE_NONE : 0;
@@ -818,7 +835,7 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
       out->probes[out->nprobes - 1].operand2 = PP_LEAVE_NONE;
       uint64_t acc = ok ? chain (out, a, &se, 1, PP_SITE_CALL_AFTER, k, 0, &ok) : 0;
       if (acc)
-	add_probe (out, PP_PROBE_PATH_ADD, PP_SITE_CALL_AFTER, k, 0, 2 * acc);
+	add_probe (out, PP_PROBE_PATH_ADD, PP_SITE_CALL_AFTER, k, 0, pp_plan_reg_operand (out, acc));
     }
   pp_free (leaf);
   if (!ok)

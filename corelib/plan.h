@@ -128,9 +128,13 @@ struct pp_seg_actions;
    layout's: its first edges the notes' edges, then its calls' leaf edges),
    SITE_OF_CALL and LEAF_EDGE its calls' program sites and leaf edges
    (NCALLS; ip-notes.h pp_ip_layout; LEAF_EDGE may be NULL where every call
-   is a program call).  One register, packed with one bit (pack_bits 1: r
+   is a program call).  One register, packed with one bit (PACK_BITS 1: r
    holds twice the sum of the actions, so that the sum modulo 2^64 is twice
-   S's number modulo 2^63): the root's copy (C 0) sets it on its entry edge
+   S's number modulo 2^63), or (PACK_BITS 0, where pp_plan_exact_numbers
+   holds and no copy keeps a record) the sum itself, each operand the
+   signed representative of its residue modulo 2^63, which is its value
+   over the integers there, so that a count indexes with the number
+   itself: the root's copy (C 0) sets it on its entry edge
    to the start of ENTRY's segments and counts on its real edges into EXIT;
    another copy takes it from the thread's word (probes.h
    PP_PROBE_PATH_TAKE) on its entry edge and passes it back on its real
@@ -152,11 +156,20 @@ struct pp_seg_actions;
    taken, the edges around it adding before and after.  Returns
    PP_PLAN_OK, PP_PLAN_ENOMEM, or PP_PLAN_EGRAPH where S needs what such a
    plan cannot do (a re-entry, an edge on no segment, a leave that is not
-   one add); on failure *out is empty.  */
+   one add, a record's leave with PACK_BITS 0); on failure *out is empty.  */
 int pp_plan_compiled_copy (const pp_graph *g, const struct pp_seg_graph *s, uint32_t c,
 			   const struct pp_seg_actions *a, uint64_t npaths,
 			   const uint32_t *site_of_call, const uint32_t *leaf_edge,
-			   uint32_t ncalls, uint64_t array_max, pp_plan *out);
+			   uint32_t ncalls, uint64_t array_max, unsigned pack_bits,
+			   pp_plan *out);
+/* The register operand of value X (modulo 2^63) in a compiled plan of
+   PLAN's pack_bits (above).  */
+uint64_t pp_plan_reg_operand (const pp_plan *plan, uint64_t x);
+/* Whether every value of S's actions and every sum of a few of them is,
+   over the integers, below 2^62 in magnitude where S has NPATHS segments
+   (a Ball-Larus value is at most NPATHS, a potential at most the nodes
+   times that): then PACK_BITS 0 numbers exactly.  */
+bool pp_plan_exact_numbers (const struct pp_seg_graph *s, uint64_t npaths);
 /* Does PLAN (pp_plan_compiled_copy's) keep a record: a call S does not
    inline?  */
 bool pp_plan_keeps_record (const pp_plan *plan);

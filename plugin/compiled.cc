@@ -300,15 +300,31 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
   plans.safe_grow_cleared (s.ncopies);
   if (ok && pp_seg_actions_make (&s, paths, NULL, &a) == 0)
     {
-      for (uint32_t c = 0; ok && c < s.ncopies; c++)
+      /* The register holds twice the number; where the segments count in
+	 an array, no copy keeps a record and the values are small, the
+	 number itself, so that a count adds to the array at the number
+	 with no shift (plan.h).  */
+      for (unsigned pack = 1, again = 1; again; pack = 0)
 	{
-	  uint32_t q = s.copies[c].proc;
-	  int rc = pp_plan_compiled_copy (&layout.prog.procs[q], &s, c, &a, npaths,
-					  layout.site_of_call[q], layout.leaf_edge[q],
-					  layout.ncalls_of[q], option_path_array_max, &plans[c]);
-	  if (rc == PP_PLAN_ENOMEM)
-	    fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
-	  ok = rc == PP_PLAN_OK;
+	  again = 0;
+	  for (uint32_t c = 0; ok && c < s.ncopies; c++)
+	    {
+	      uint32_t q = s.copies[c].proc;
+	      pp_plan_free (&plans[c]);
+	      int rc = pp_plan_compiled_copy (&layout.prog.procs[q], &s, c, &a, npaths,
+					      layout.site_of_call[q], layout.leaf_edge[q],
+					      layout.ncalls_of[q], option_path_array_max, pack,
+					      &plans[c]);
+	      if (rc == PP_PLAN_ENOMEM)
+		fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
+	      ok = rc == PP_PLAN_OK;
+	    }
+	  if (ok && pack && !plans[0].path_table && pp_plan_exact_numbers (&s, npaths))
+	    {
+	      again = 1;
+	      for (uint32_t c = 0; again && c < s.ncopies; c++)
+		again = !pp_plan_keeps_record (&plans[c]);
+	    }
 	}
       pp_seg_actions_free (&a);
     }

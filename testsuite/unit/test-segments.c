@@ -287,7 +287,7 @@ run_site (const pp_plan *plan, uint8_t site, uint32_t where, uint64_t *r, uint64
       else if (pr->action == PP_PROBE_PATH_LEAVE)
 	*record = pr->operand2 == PP_LEAVE_NONE ? 1 : *r + pr->operand;
       else if (pr->action == PP_PROBE_PATH_COUNT)
-	count_one (counted, (*r + pr->operand) >> 1);
+	count_one (counted, (*r + pr->operand) >> plan->pack_bits);
       else
 	return false;
     }
@@ -338,7 +338,7 @@ is_leave (const pp_ip_program *prog, const pp_seg_graph *s, uint32_t se)
    counts elsewhere.  */
 static int
 make_plans (const pp_ip_program *prog, const pp_seg_graph *s, const pp_paths *p,
-	    const pp_seg_actions *a, uint64_t array_max, pp_plan *plan)
+	    const pp_seg_actions *a, uint64_t array_max, unsigned pack, pp_plan *plan)
 {
   int rc = PP_PLAN_OK;
   bool table = p->npaths > array_max;
@@ -348,7 +348,7 @@ make_plans (const pp_ip_program *prog, const pp_seg_graph *s, const pp_paths *p,
       for (uint32_t j = s->site_start[q]; j < s->site_start[q + 1] && n < 8; j++)
 	sites[n++] = pp_seg_site (s, j);
       rc = pp_plan_compiled_copy (&prog->procs[q], s, c, a, p->npaths, sites, NULL, n,
-				  array_max, &plan[c]);
+				  array_max, pack, &plan[c]);
       if (rc == PP_PLAN_OK
 	  && (plan[c].path_table != table || plan[c].nvalues != (table ? 0 : p->npaths)))
 	rc = PP_PLAN_EGRAPH;
@@ -365,25 +365,28 @@ make_plans (const pp_ip_program *prog, const pp_seg_graph *s, const pp_paths *p,
    call's leave ends (the process ended in that call) is the record's,
    which libprof counts (leave / 2: the number); another leave counts
    nothing (the process ended in a block without successors, or in an
-   inlined call, whose copy's own record says where).  PROG's graphs are the
+   inlined call, whose copy's own record says where).  PACK: the plans'
+   pack_bits (1: the register twice the number; 0: the number itself,
+   which no plan with a record takes).  PROG's graphs are the
    copies'.  Returns 1 when it holds, 0 when not, -1 when a plan refuses
    S; *RECORDED counts the segments the record ended.  */
 static int
 compiled_counts (const pp_ip_program *prog, const pp_seg_graph *s, const pp_paths *p,
-		 unsigned *recorded)
+		 unsigned pack, unsigned *recorded)
 {
   pp_seg_actions a;
   if (pp_seg_actions_make (s, p, NULL, &a))
     abort ();
   pp_plan *plan = calloc (s->ncopies, sizeof *plan);
-  int rc = make_plans (prog, s, p, &a, UINT32_MAX, plan);
+  int rc = make_plans (prog, s, p, &a, UINT32_MAX, pack, plan);
   uint32_t *edges = malloc ((p->max_path_edges + 1) * sizeof *edges);
   int ok = rc == PP_PLAN_OK ? 1 : -1;
   for (uint64_t n = 0; ok == 1 && n < p->npaths; n++)
     {
       pp_path path = { .edges = edges };
       ok = pp_paths_decode (p, n, &path) == PP_PATHS_OK;
-      uint64_t r = a.start_r[path.start_node] * 2, pass = 0, record = 1;
+      uint64_t r = pp_plan_reg_operand (&plan[0], a.start_r[path.start_node]);
+      uint64_t pass = 0, record = 1;
       struct counted counted = { .n = 0 };
       bool left = false, by_record = false;
       for (uint32_t i = 0; ok && !left && i <= path.nedges; i++)
@@ -441,7 +444,7 @@ compiled_walks (const pp_ip_program *prog, const pp_seg_graph *s, const pp_paths
   pp_plan *plan = calloc (s->ncopies, sizeof *plan);
   /* Counted in a table (the path-array-max the plugin passes is below
      the segments).  */
-  int ok = make_plans (prog, s, p, &a, p->npaths - 1, plan) == PP_PLAN_OK ? 1 : -1;
+  int ok = make_plans (prog, s, p, &a, p->npaths - 1, 1, plan) == PP_PLAN_OK ? 1 : -1;
   static struct counted run, want;
   for (unsigned w = 0; ok == 1 && w < 16; w++)
     {
@@ -516,7 +519,7 @@ main (void)
   struct unit_property given = { .name = "segments: with the plugin's roles, S is cut at the copies' own backedges and never on their forests" };
   struct unit_property acts = { .name = "segments: the actions (values on the chords, none on the forest) give every segment its number and every interesting one its slot" };
   struct unit_property compiled = { .name = "segments: a compiled root's plans count every segment once, under its number, through the calls' passes, or in its record where a summary call does not return" };
-  unsigned ncompiled = 0, ncopies_compiled = 0, nrecorded = 0;
+  unsigned ncompiled = 0, ncopies_compiled = 0, nrecorded = 0, nexact = 0;
   struct unit_property cut = { .name = "segments: with region cuts anywhere off the forest (calls', returns', entries'), a compiled root's plans count the segments S's actions end, in order" };
   unsigned nregions = 0, nchains = 0;
   struct unit_property shape = { .name = "segments: copies to depth k, one per open call chain; a call deeper is a summary edge" };
@@ -623,10 +626,18 @@ main (void)
 	    decode_all (&s, p);
 	    unit_check (&acts, actions_number (&s, p, &rng), "seed %llx: root %u, k %u",
 			seed, root, k);
-	    int cc = compiled_counts (&prog, &s, p, &nrecorded);
+	    int cc = compiled_counts (&prog, &s, p, 1, &nrecorded);
 	    ncompiled += cc == 1;
 	    ncopies_compiled += cc == 1 ? s.ncopies - 1 : 0;
 	    unit_check (&compiled, cc != 0, "seed %llx: root %u, k %u", seed, root, k);
+	    /* The register holding the number itself, where no copy keeps a
+	       record (the planner refuses a leave then).  */
+	    unsigned none = 0;
+	    int c0 = pp_plan_exact_numbers (&s, p->npaths)
+		     ? compiled_counts (&prog, &s, p, 0, &none) : -1;
+	    nexact += c0 == 1;
+	    unit_check (&compiled, c0 != 0, "seed %llx: root %u, k %u, pack_bits 0", seed,
+			root, k);
 	    /* The same S with region cuts (at most a few segments).  */
 	    pp_paths *rp;
 	    if (p->npaths > 2
@@ -677,9 +688,10 @@ main (void)
   unit_report (&shape);
   unit_report (&given);
   unit_report (&acts);
-  unit_check (&compiled, ncompiled > 100 && ncopies_compiled > 100 && nrecorded > 100,
-	      "only %u compiled roots planned, with %u copies, %u segments ended by a record",
-	      ncompiled, ncopies_compiled, nrecorded);
+  unit_check (&compiled, ncompiled > 100 && ncopies_compiled > 100 && nrecorded > 100
+			 && nexact > 100,
+	      "only %u compiled roots planned, with %u copies, %u segments ended by a record, "
+	      "%u holding the number itself", ncompiled, ncopies_compiled, nrecorded, nexact);
   unit_report (&compiled);
   unit_check (&cut, nregions > 100 && nchains > 100,
 	      "only %u compiled roots with region cuts, %u cuts crossed off inner edges",
