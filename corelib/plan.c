@@ -548,8 +548,10 @@ chain (pp_plan *out, const pp_seg_actions *a, const uint32_t *se, uint32_t n, ui
 	acc += op->val;
       else if (op->kind == PP_SEG_OP_CUT && a->start_r[op->to] != PP_SEG_NOSTART)
 	{
-	  add_probe (out, PP_PROBE_PATH_COUNT, site, where, 0, pp_plan_reg_operand (out, acc + op->val));
-	  add_probe (out, PP_PROBE_PATH_SET, site, where, 0, pp_plan_reg_operand (out, a->start_r[op->to]));
+	  add_probe (out, PP_PROBE_PATH_COUNT, site, where, 0,
+		     pp_plan_reg_operand (out, acc + op->val));
+	  add_probe (out, PP_PROBE_PATH_SET, site, where, 0,
+		     pp_plan_reg_operand (out, a->start_r[op->to]));
 	  acc = 0;
 	}
       else
@@ -822,7 +824,8 @@ pp_plan_compiled_copy (const pp_graph *g, const pp_seg_graph *s, uint32_t c,
       if (ok && child != UINT32_MAX)
 	{
 	  uint64_t acc = chain (out, a, &se, 1, PP_SITE_CALL_BEFORE, k, 0, &ok);
-	  add_probe (out, PP_PROBE_PATH_PASS, PP_SITE_CALL_BEFORE, k, 0, pp_plan_reg_operand (out, acc));
+	  add_probe (out, PP_PROBE_PATH_PASS, PP_SITE_CALL_BEFORE, k, 0,
+		     pp_plan_reg_operand (out, acc));
 	  add_probe (out, PP_PROBE_PATH_TAKE, PP_SITE_CALL_AFTER, k, 0, 0);
 	  continue;
 	}
