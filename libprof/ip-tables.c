@@ -623,7 +623,6 @@ static struct
   uint64_t paths, lost;
 } taken;
 
-
 /* The first count of array A from I on that is not 0 (its size if none):
    four at a time where they are (most of a large array is).  */
 static uint64_t
@@ -748,10 +747,10 @@ pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
 	}
       k = sn.k;
       uint64_t segs_counted = sn.counted, segs_lost = sn.lost;
-      /* Increasing numbers, each once, as the profile wants them.  */
-      /* The entries' indices, sorted by one word of their numbers at a
-	 time, the least significant first (pp_wide_before's order; an
-	 entry has up to 17 words, which the sort does not move).  */
+      /* Increasing numbers, each once, as the profile wants them: the
+	 entries' indices sorted by one word of their numbers at a time, the
+	 least significant first (pp_wide_before's order; an entry has up to
+	 17 words, which the sort does not move).  */
       pp_keyed *order = pp_malloc ((k + 1) * sizeof *order);
       uint64_t *out = pp_malloc ((k + 1) * (w + 1) * sizeof *out);
       if (!order || !out)

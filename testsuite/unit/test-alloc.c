@@ -1,8 +1,8 @@
 /* corelib/format/alloc.h: pp_sort against a stable insertion sort (random arrays
    full of ties, element sizes from 1 to 40 bytes), pp_sort_keyed against
    pp_sort (keys that differ in a few random bytes, so that the radix sort
-   skips the others, full of ties; sizes around its buffer's threshold), and libprof's arena
-   (libprof/arena.c) against what a heap promises: random malloc, calloc,
+   skips the others, full of ties; sizes around its buffer's threshold),
+   and libprof's arena (libprof/arena.c) against what a heap promises: random malloc, calloc,
    realloc and free, each live block filled with a pattern of its own that
    must survive every other operation (so no two blocks overlap), calloc's
    blocks zero even when reused, realloc keeping the old bytes, and
