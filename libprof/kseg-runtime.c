@@ -77,7 +77,10 @@
    thread's stack is chunks that double in size, taken with mmap and kept
    for the thread's life.  An untracked activation (the thread inside a
    probe, a function the numbering does not know) gets the thread's dummy
-   frame, whose values are zeros and whose registers nobody reads.
+   frame, whose values are zeros and whose registers name no place, like
+   those of a lost segment: a backedge's cut in place (which the code
+   takes without a test of the value) finds none and no next start, and
+   calls EDGE, which does nothing for it.
 
    Counts.  Segment number n of root procedure p is the key (n, p),
    counted in place (above) or in the thread's table (ip-tables.c, no
@@ -1344,25 +1347,6 @@ push_act (void)
   return push_top ();
 }
 
-/* The thread's frame for an untracked activation.  */
-static uint64_t
-untracked (void)
-{
-  kt.dummy.fr.values = zeros;
-  kt.dummy.fr.calls = zeros;
-  kt.dummy.fr.regs = kt.dummy.reg;
-  kt.dummy.reg[2] = (uintptr_t) &no_start;
-  kt.dummy.fr.depth = UINT32_MAX;	/* above every stack: never live */
-  kt.dummy.k = &no_copy;
-  return (uintptr_t) &kt.dummy;
-}
-
-uint64_t
-pp_kseg_untracked (void)
-{
-  return untracked ();
-}
-
 /* The segment under way of root activation ra is lost.  */
 static inline void
 lose (struct act *ra)
@@ -1372,6 +1356,25 @@ lose (struct act *ra)
   ra->reg[5] = 0;		/* nor in the slots */
   ra->reg[8] = 0;		/* nor a hashed one */
   ra->reg[9] = (uintptr_t) &no_place;
+}
+
+/* The thread's frame for an untracked activation.  */
+static uint64_t
+untracked (void)
+{
+  kt.dummy.fr.values = zeros;
+  kt.dummy.fr.calls = zeros;
+  kt.dummy.fr.regs = kt.dummy.reg;
+  lose (&kt.dummy);		/* a backedge's cut finds no place: EDGE */
+  kt.dummy.fr.depth = UINT32_MAX;	/* above every stack: never live */
+  kt.dummy.k = &no_copy;
+  return (uintptr_t) &kt.dummy;
+}
+
+uint64_t
+pp_kseg_untracked (void)
+{
+  return untracked ();
 }
 
 /* Root activation ra's registers name the hashed places of its root's

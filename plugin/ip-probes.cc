@@ -331,10 +331,10 @@ context_cut (const probe_target &t, const site_state &s, tree f, tree values, tr
          { regs[0] += v;  (WIDTH 2: regs[1] += f->values[w e + 2]) }
        else
          EDGE (frame, e);
-   On an edge that CUTS (a loop's backedge, where segments end: the likely
-   way there, below) the
+   On an edge that CUTS (a loop's backedge, where segments end: below) the
    segment, number n = (regs[0] + v) & ~TOP, ends in place where it can
-   (kseg-runtime.c, "In place"), next = f->values[w e + 1]:
+   (kseg-runtime.c, "In place"), next = f->values[w e + 1], with no test
+   of v in the segments modes (the else below is then the code's start):
        else if ((i = n - st[2]) < st[3], st = (uint64_t *) regs[2])
          end: ((uint64_t *) st[4])[i] += 1
        else if (WIDTH 2 and (k = regs[1] + f->values[w e + 2]) < regs[5]
@@ -371,37 +371,54 @@ expand_step (const probe_target &t, site_state &s, gimple *call, uint32_t arg)
   tree values = s.ip_width ? emit_address (&seq, s.ip_values, "PP_ip_values")
 		: emit_load (&seq, ptr, f, FRAME_VALUES, "PP_ip_values");
   tree v = emit_load (&seq, u64, values, at, "PP_ip_value");
-  tree sv = emit_value (&seq, s64, NOP_EXPR, v, NULL_TREE, "PP_ip_value");
+  bool cuts = arg & PP_PROBE_IP_CUTS, tested = !cuts || !t.calls_in_place;
+  tree sv = tested ? emit_value (&seq, s64, NOP_EXPR, v, NULL_TREE, "PP_ip_value") : NULL_TREE;
   gsi = gsi_last_bb (bb);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
 
-  /* The add.  */
-  seq = NULL;
-  tree regs = s.ip_width ? NULL_TREE : emit_load (&seq, ptr, f, FRAME_REGS, "PP_ip_regs");
-  for (unsigned k = 0; k < width; k++)
-    {
-      tree value = k == 0 ? v : emit_load (&seq, u64, values, at + 16, "PP_ip_value");
-      store_ip_reg (s, regs, k,
-		    emit_value (&seq, u64, PLUS_EXPR, load_ip_reg (s, regs, k, &seq),
-				value, "PP_ip_reg"), &seq);
-    }
-  basic_block add = new_block_of (bb, seq, join);
-  seq = NULL;
-  emit_ip_slow (s, call, &seq);
-  basic_block slow = new_block_of (add, seq, join);
-  basic_block cut = (arg & PP_PROBE_IP_CUTS) ? new_block (slow) : slow;
   /* An edge that CUTS has its value's top bit set in every numbering: a
      segments supergraph ends its segments there in each copy of the
      function (the notes' roles make it a path end), and context and
-     piecewise paths end there or take the edge by EDGE (UINT64_MAX).  It
-     adds only in an activation with no numbering (the zeros of an
-     untracked one, a segments root without S), so the cut is the way GCC
-     lays out in line.  */
-  profile_probability adds = (arg & PP_PROBE_IP_CUTS) ? likely.invert () : likely;
-  branch (bb, to_add, gimple_build_cond (GE_EXPR, sv, build_int_cst (s64, 0),
-					 NULL_TREE, NULL_TREE), add, cut, adds);
-  add->count = bb->count.apply_probability (adds);
-  cut->count = bb->count - add->count;
+     piecewise paths end there or take the edge by EDGE (UINT64_MAX).
+     What has no numbering reads zeros (the dummy of an untracked
+     activation, a segments root without S).  In the segments modes the
+     edge is then a cut with no test: zeros find no place (their
+     registers name none, kseg-runtime.c lose) and no next start, so EDGE
+     takes the edge as it took the add of 0.  Context and piecewise paths
+     test the top bit, the cut the way GCC lays out in line.  */
+  basic_block slow, cut;
+  if (tested)
+    {
+      /* The add.  */
+      seq = NULL;
+      tree regs = s.ip_width ? NULL_TREE : emit_load (&seq, ptr, f, FRAME_REGS, "PP_ip_regs");
+      for (unsigned k = 0; k < width; k++)
+	{
+	  tree value = k == 0 ? v : emit_load (&seq, u64, values, at + 16, "PP_ip_value");
+	  store_ip_reg (s, regs, k,
+			emit_value (&seq, u64, PLUS_EXPR, load_ip_reg (s, regs, k, &seq),
+				    value, "PP_ip_reg"), &seq);
+	}
+      basic_block add = new_block_of (bb, seq, join);
+      seq = NULL;
+      emit_ip_slow (s, call, &seq);
+      slow = new_block_of (add, seq, join);
+      cut = cuts ? new_block (slow) : slow;
+      profile_probability adds = cuts ? likely.invert () : likely;
+      branch (bb, to_add, gimple_build_cond (GE_EXPR, sv, build_int_cst (s64, 0),
+					     NULL_TREE, NULL_TREE), add, cut, adds);
+      add->count = bb->count.apply_probability (adds);
+      cut->count = bb->count - add->count;
+    }
+  else
+    {
+      seq = NULL;
+      emit_ip_slow (s, call, &seq);
+      slow = new_block_of (bb, seq, join);
+      cut = new_block (slow);
+      redirect_edge_succ (to_add, cut);
+      cut->count = bb->count;
+    }
   if (cut == slow)
     return;
   if (!t.calls_in_place)
@@ -412,8 +429,8 @@ expand_step (const probe_target &t, site_state &s, gimple *call, uint32_t arg)
 
   /* A cut: the number, its place.  */
   seq = NULL;
-  regs = s.ip_width ? emit_address (&seq, s.ip_regs, "PP_ip_regs")
-	 : emit_load (&seq, ptr, f, FRAME_REGS, "PP_ip_regs");
+  tree regs = s.ip_width ? emit_address (&seq, s.ip_regs, "PP_ip_regs")
+	      : emit_load (&seq, ptr, f, FRAME_REGS, "PP_ip_regs");
   tree n = emit_value (&seq, u64, BIT_AND_EXPR,
 		       emit_value (&seq, u64, PLUS_EXPR, load_ip_reg (s, regs, 0, &seq),
 				   v, "PP_ip_number"),
