@@ -170,8 +170,9 @@ segment_end (const site_state &s, tree regs, tree next)
 /* The code that counts segment number N of the root whose registers are
    at REGS in its place (kseg-runtime.c, "In place"), after block FROM, into
    which it puts its first test: in the array of the segment's start
-   (at regs[2]: first, size, array), in the preferential slot SLOT when its key is N (with
-   SLOT, NULL_TREE but in the preferential modes: regs[5 .. 7]), or in
+   (at regs[2]: first, size, array), in the preferential slot SLOT when its
+   key is N (with SLOT, NULL_TREE but in the preferential modes, which
+   SLOT_SEQ computes where the array has no place: regs[5 .. 7]), or in
    the hashed place ((N * PATHPROF_IP_HASH) >> 32) & regs[8] when its key
    is N (regs[9], regs[10]).  Where it counts, the code THEN () makes
    follows and goes to JOIN; where N has no place, to MISS (whose count it
@@ -179,7 +180,7 @@ segment_end (const site_state &s, tree regs, tree next)
 template <typename F>
 static void
 count_in_place (const probe_target &t, basic_block from, tree regs, tree n, tree slot,
-		F then, basic_block join, basic_block miss)
+		gimple_seq slot_seq, F then, basic_block join, basic_block miss)
 {
   tree u64 = counter_type (), ptr = build_pointer_type (u64);
   profile_probability likely = profile_probability::very_likely ();
@@ -222,7 +223,7 @@ count_in_place (const probe_target &t, basic_block from, tree regs, tree n, tree
   tree key = NULL_TREE, span = NULL_TREE;
   if (slot)
     {
-      seq = NULL;
+      seq = slot_seq;
       span = emit_load (&seq, u64, regs, 40, "PP_ip_span");
       keyed = new_block_of (from, seq, NULL);
       seq = NULL;
@@ -438,9 +439,10 @@ expand_step (const probe_target &t, site_state &s, gimple *call, uint32_t arg)
   tree next = emit_value (&seq, ptr, NOP_EXPR,
 			  emit_load (&seq, u64, values, at + 8, "PP_ip_next"),
 			  NULL_TREE, "PP_ip_next");
+  gimple_seq slot_seq = NULL;
   tree slot = width == 2
-	      ? emit_value (&seq, u64, PLUS_EXPR, load_ip_reg (s, regs, 1, &seq),
-			    emit_load (&seq, u64, values, at + 16, "PP_ip_value"),
+	      ? emit_value (&slot_seq, u64, PLUS_EXPR, load_ip_reg (s, regs, 1, &slot_seq),
+			    emit_load (&slot_seq, u64, values, at + 16, "PP_ip_value"),
 			    "PP_ip_slot")
 	      : NULL_TREE;
   gsi = gsi_start_bb (cut);
@@ -457,7 +459,8 @@ expand_step (const probe_target &t, site_state &s, gimple *call, uint32_t arg)
   branch (far, make_single_succ_edge (far, to_cut, EDGE_FALLTHRU),
 	  gimple_build_cond (NE_EXPR, next, build_int_cst (ptr, 0), NULL_TREE,
 			     NULL_TREE), to_cut, slow, likely);
-  count_in_place (t, cut, regs, n, slot, [&] () { return segment_end (s, regs, next); },
+  count_in_place (t, cut, regs, n, slot, slot_seq,
+		  [&] () { return segment_end (s, regs, next); },
 		  join, far);
   to_cut->count = far->count.apply_probability (likely);
   slow->count = far->count - to_cut->count;
@@ -660,9 +663,10 @@ expand_exit (const probe_target &t, gimple *call)
   tree rregs = emit_load (&then, ptr, f, FRAME_REGS, "PP_ip_regs");
   tree n = emit_value (&then, u64, BIT_AND_EXPR, emit_load (&then, u64, rregs, 0, "PP_ip_reg"),
 		       build_int_cstu (u64, ~((uint64_t) 1 << 63)), "PP_ip_number");
-  tree slot = t.ip_width == 2 ? emit_load (&then, u64, rregs, 8, "PP_ip_q") : NULL_TREE;
+  gimple_seq slot_seq = NULL;
+  tree slot = t.ip_width == 2 ? emit_load (&slot_seq, u64, rregs, 8, "PP_ip_q") : NULL_TREE;
   basic_block counts = zero_before_call (call, seq, root, then);
-  count_in_place (t, counts, rregs, n, slot, pop, join, slow);
+  count_in_place (t, counts, rregs, n, slot, slot_seq, pop, join, slow);
   slow->count = total - counts->count.apply_probability (profile_probability::likely ());
 }
 
