@@ -290,8 +290,11 @@ int __pathprof_seg_continues (struct __pathprof_unit *u, uint32_t function,
    first number, its array's size and the array's address; a start whose
    size is 0 where the segment is lost), two unused; the root's number of
    slots, their keys' address and their counts' address; its hashed
-   places' mask, their keys' address and their counts' address.  With v's top bit clear r adds v (and q adds
-   v2).  Else, on an edge that cuts (a backedge of the function), the
+   places' mask, their keys' address and their counts' address.  On an
+   edge that does not cut, r adds v (and q adds v2) where v's top bit is
+   clear.  On an edge that cuts (a backedge of the function, whose v has
+   its top bit set in every numbering; the code does not test it) and on
+   another whose v has its top bit set, the
    segment, whose number is n = (r + v) without its top bit (r counts
    modulo 2^63), ends in place where n has a place in its start's array,
    or (width 2) in the slot q + v2, whose key is n, or in the hashed place
@@ -302,7 +305,9 @@ int __pathprof_seg_continues (struct __pathprof_unit *u, uint32_t function,
    no such place, libprof's CUT counts it and starts the next.  Else (v is
    UINT64_MAX, w 0, where nothing else would do) libprof's EDGE takes the
    edge.  values and regs stay valid while the activation runs; an
-   untracked activation's values are all 0.  Functions with more edges
+   untracked activation's values are all 0 and its registers name no
+   place (a start of size 0, no slots, no hashed place), so that at a cut
+   n has none and w is 0: EDGE.  Functions with more edges
    than corelib/format/probes.h's PP_PLAN_IP_INLINE_EDGES call EDGE on every edge.  */
 struct __pathprof_ip_frame
 {
@@ -504,7 +509,7 @@ __pathprof_ip_step (uint64_t frame, uint32_t edge, uint32_t width, int cuts,
 					  (uintptr_t) frame;
   const uint64_t *v = &f->values[(uint64_t) edge * 2 * width];
   uint64_t *regs = f->regs, *count;
-  if (__builtin_expect ((int64_t) v[0] >= 0, 1))
+  if (__builtin_expect (!cuts && (int64_t) v[0] >= 0, 1))
     {
       regs[0] += v[0];
       if (width == 2)

@@ -451,14 +451,16 @@ take_edge (struct sim *a, uint32_t e)
   emit (r, e);
   EV ("edge %u in proc %u (depth %u, copy %u, role %u)\n", e, a->proc, depth, a->copy, role);
   /* As the plugin's code takes it (pathprof-abi.h): nothing on its
-     forest's edges; or as the probe does when the function has too many
-     edges for that, on every edge.  */
+     forest's edges, a cut in place (half of them: the others by EDGE)
+     with no test of the value; or as the probe does when the function has
+     too many edges for that, on every edge.  */
   if (in_place && role_of[a->proc][e] == PP_SEG_ROLE_TREE)
     ntree++;
   else if (in_place)
     {
       nedges_taken++;
-      __pathprof_ip_step (a->frame, e, preferential ? 2 : 1, (int) (nedges_taken & 1),
+      __pathprof_ip_step (a->frame, e, preferential ? 2 : 1,
+			  role_of[a->proc][e] == PP_SEG_ROLE_CUT && (nedges_taken & 1),
 			  (int) (nedges_taken & 2));
     }
   else
