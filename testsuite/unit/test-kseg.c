@@ -962,6 +962,30 @@ main (void)
   unit_check (&chords, ntree > placed / 8, "%llu edges without a probe, %llu with",
 	      (unsigned long long) ntree, (unsigned long long) placed);
   unit_report (&chords);
+  /* The code takes a cut with no test of its value (pathprof-abi.h
+     __pathprof_ip_step): an untracked activation, whose values are zeros,
+     must find no place there (its registers those of a lost segment) and
+     so leave everything as it was, EDGE doing nothing for it.  */
+  struct unit_property untracked = { .name = "kseg runtime: an untracked activation's cut in place finds no place and leaves its registers alone" };
+  for (uint32_t width = 1; width <= 2; width++)
+    {
+      uint64_t frame = pp_kseg_untracked ();
+      const struct __pathprof_ip_frame *f = (const struct __pathprof_ip_frame *)
+					      (uintptr_t) frame;
+      const uint64_t *st = (const uint64_t *) (uintptr_t) f->regs[2];
+      bool none = st && st[3] == 0 && f->regs[5] == 0 && f->regs[8] == 0 && f->regs[9]
+		  && *(const uint64_t *) (uintptr_t) f->regs[9] >> 63;
+      unit_check (&untracked, none, "width %u: its registers name a place", width);
+      if (!none)
+	continue;
+      uint64_t before[11];
+      memcpy (before, f->regs, sizeof before);
+      for (uint32_t e = 0; e < 8; e++)
+	__pathprof_ip_step (frame, e, width, 1, 0);
+      unit_check (&untracked, memcmp (before, f->regs, sizeof before) == 0,
+		  "width %u: its registers moved", width);
+    }
+  unit_report (&untracked);
   printf ("kseg: %u runs, %u segments, %u lost; in place %llu edges, %llu by EDGE, "
 	  "%llu without a probe; %u roots adopted from the numbering cache, %u "
 	  "programs numbered again after damage to it\n", runs, segments, lost,
