@@ -687,6 +687,43 @@ unlock_segs (void)
   pthread_mutex_unlock (&seg_list_lock);
 }
 
+/* Sorts the K entries of ORDER by the numbers they index in ALL (W + 1
+   words an entry, the number's least significant word first:
+   pp_wide_before's order) as far as their words J down to 0 tell: by word
+   J, then each run of entries equal in it by the words below.  Numbers of
+   many words mostly differ in the top one (context paths' of SQLite have
+   17), so most runs are one entry long and the sort is one of 64-bit
+   keys, where a pass per word, least significant first, sorted every
+   entry 17 times (13 M instructions, 9% of an empty session's).  */
+static void
+sort_numbers (pp_keyed *order, size_t k, const uint64_t *all, uint32_t w, uint32_t j)
+{
+  for (;; j--)
+    {
+      /* Words the entries all have the same (a small number's top ones)
+	 tell nothing.  */
+      bool same = true;
+      for (size_t i = 0; i < k; i++)
+	{
+	  order[i].key = all[order[i].item * (w + 1) + j];
+	  same &= order[i].key == order[0].key;
+	}
+      if (!same || j == 0)
+	break;
+    }
+  pp_sort_keyed (order, k);
+  if (j == 0)
+    return;
+  for (size_t i = 0, e; i < k; i = e)
+    {
+      uint64_t v = order[i].key;
+      for (e = i + 1; e < k && order[e].key == v; e++)
+	;
+      if (e - i > 1)
+	sort_numbers (order + i, e - i, all, w, j - 1);	/* sets their keys */
+    }
+}
+
 int
 pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
 {
@@ -748,9 +785,8 @@ pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
       k = sn.k;
       uint64_t segs_counted = sn.counted, segs_lost = sn.lost;
       /* Increasing numbers, each once, as the profile wants them: the
-	 entries' indices sorted by one word of their numbers at a time, the
-	 least significant first (pp_wide_before's order; an entry has up to
-	 17 words, which the sort does not move).  */
+	 entries' indices sorted (an entry has up to 17 words, which the
+	 sort does not move).  */
       pp_keyed *order = pp_malloc ((k + 1) * sizeof *order);
       uint64_t *out = pp_malloc ((k + 1) * (w + 1) * sizeof *out);
       if (!order || !out)
@@ -761,12 +797,7 @@ pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
 	}
       for (size_t i = 0; i < k; i++)
 	order[i].item = i;
-      for (uint32_t j = 0; j < w; j++)
-	{
-	  for (size_t i = 0; i < k; i++)
-	    order[i].key = all[order[i].item * (w + 1) + j];
-	  pp_sort_keyed (order, k);
-	}
+      sort_numbers (order, k, all, w, w - 1);
       size_t m = 0;
       for (size_t i = 0; i < k; i++)
 	{

@@ -5,9 +5,10 @@
    __pathprof_ip_array), against a plain tally of every count.  Random runs
    on two threads count segments both ways (a segment counted in the table
    before its start had an array is counted in the array after), and dumps
-   come between them: each snapshot must give every segment once, its
-   number the one the numbering gives, its count the tally's since the last
-   subtract, the segments the numbering cannot name as lost; a snapshot not
+   come between them: each snapshot must give every segment once, in
+   increasing order of its number (whose words tie often: the top one is
+   b, 0 or 1, the next a), its number the one the numbering gives, its
+   count the tally's since the last subtract, the segments the numbering cannot name as lost; a snapshot not
    followed by a subtract takes nothing off.  A start's array may give its
    place to a new one while activations still count in the old (libprof
    widens arrays so): both count.  And a thread finds each of its arrays
@@ -250,9 +251,8 @@ check_snapshot (int round, bool subtract)
     {
       seen++;
       if (j)
-	unit_check (&exact, memcmp (rec.wide + (j - 1) * 4, rec.wide + j * 4,
-				    3 * sizeof (uint64_t)) != 0, "round %d: a number twice",
-		    round);
+	unit_check (&exact, pp_wide_before (rec.wide + (j - 1) * 4, rec.wide + j * 4, 3),
+		    "round %d: numbers %u and %u out of order, or the same", round, j - 1, j);
     }
   unit_check (&exact, seen == want && rec.wide_words == 3, "round %d: %u numbers, "
 	      "the tally has %u", round, seen, want);
