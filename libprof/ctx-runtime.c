@@ -282,11 +282,15 @@ static struct
   uint32_t n, mask;		/* mask: slots - 1 (0: none yet) */
 } pieces_memo;
 
+/* Both words mixed into the low bits, which pick the slot: a product of
+   (a ^ p1 << 40) left p1 out of bits 0 to 10, so that every procedure's
+   piece 0 went to one slot and its neighbours (SQLite's empty session:
+   17,140 lookups of about 300 instructions).  */
 static uint64_t
 piece_hash (uint32_t p1, uint64_t a)
 {
-  uint64_t h = (a ^ (uint64_t) p1 << 40) * 0x9e3779b97f4a7c15u;
-  return h ^ (h >> 29);
+  uint64_t key[2] = { a, p1 };
+  return pp_hash64 (key, sizeof key, PP_HASH_SEED);
 }
 
 /* Procedure p's piece a's memo, decoded if new; NULL when out of memory.  */
