@@ -797,7 +797,8 @@ pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
 	}
       for (size_t i = 0; i < k; i++)
 	order[i].item = i;
-      sort_numbers (order, k, all, w, w - 1);
+      if (w > 0 && k > 1)
+	sort_numbers (order, k, all, w, w - 1);
       size_t m = 0;
       for (size_t i = 0; i < k; i++)
 	{
