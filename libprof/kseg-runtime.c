@@ -395,7 +395,7 @@ PP_EXPORT __thread struct __pathprof_seg_pass_words __pathprof_seg_pass
 PP_EXPORT __thread struct __pathprof_seg_record
   __pathprof_seg_records[PATHPROF_SEG_RECORDS] PP_TLS_MODEL;
 PP_EXPORT __thread uint32_t __pathprof_seg_top
-  PP_TLS_MODEL;
+  PP_TLS_MODEL = PATHPROF_SEG_UNSET;
 
 /* Zeros: the values and the calls' words of the dummy and of a root
    without S, for any function that takes its edges in place (never
@@ -1318,15 +1318,34 @@ thread_ends (void)
   return h;
 }
 
+/* The thread's records start again as a new thread's (a key's destructor
+   that runs later starts the thread again).  */
 static void
 handed_on (void)
 {
   memset (&kt.stack, 0, sizeof kt.stack);
   __pathprof_ip_depth = 0;
+  __pathprof_seg_top = PATHPROF_SEG_UNSET;
   pp_busy_clear (&kt.busy);
 }
 
 static const struct pp_ipt_thread_ops thread_ops = { thread_ends, handed_on };
+
+/* The thread's first activation, or its first compiled root with a record,
+   whichever comes first (its records' top is PATHPROF_SEG_UNSET until
+   then: pathprof-abi.h): from now on its end ends its segments and
+   records; it takes the stack of a thread that ended, if any.  */
+static void
+thread_starts (void)
+{
+  struct pp_act_stack *h = pp_ipt_thread_starts (&thread_ops);
+  if (h)
+    {
+      kt.stack = *h;
+      pp_free (h);
+    }
+  __pathprof_seg_top = 0;
+}
 
 /* A new activation on top of the thread's stack, or NULL.  */
 static inline struct act *
@@ -1334,12 +1353,8 @@ push_act (void)
 {
   if (__builtin_expect (__pathprof_ip_depth == kt.stack.cap, 0))
     {
-      struct pp_act_stack *h;
-      if (kt.stack.cap == 0 && (h = pp_ipt_thread_starts (&thread_ops)))
-	{
-	  kt.stack = *h;	/* the thread's first activation */
-	  pp_free (h);
-	}
+      if (__pathprof_seg_top == PATHPROF_SEG_UNSET)
+	thread_starts ();
       if (__pathprof_ip_depth == kt.stack.cap
 	  && !pp_act_stack_grow (&kt.stack, sizeof (struct act)))
 	return NULL;
@@ -1983,6 +1998,8 @@ __pathprof_seg_continues (struct __pathprof_unit *u, uint32_t function,
       pp_ip_set_up (u, function);
       first = __atomic_load_n (&u->ip_first, __ATOMIC_ACQUIRE);
     }
+  if (__builtin_expect (__pathprof_seg_top == PATHPROF_SEG_UNSET, 0) && !kt.busy)
+    thread_starts ();
   /* A root whose supergraph the program makes another (a call of its
      unit goes to another unit's function) runs as its clone.  */
   int clone = full_records ()

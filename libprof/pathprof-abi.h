@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 22u
+#define PATHPROF_ABI_VERSION 23u
 
 /* What libprof exports: this ABI and pathprof.h (it is built with
    -fvisibility=hidden).  */
@@ -386,8 +386,15 @@ extern __thread struct __pathprof_seg_pass_words __pathprof_seg_pass;
    calling __pathprof_seg_unwind first where records above its own are
    left (their frames gone by a longjmp).
    With the stack full, a compiled root runs as its clone (the test at its
-   entry asks __pathprof_seg_continues, which says so).  */
+   entry asks __pathprof_seg_continues, which says so).
+   Every thread's __pathprof_seg_top starts at PATHPROF_SEG_UNSET (ABI 23),
+   which the test takes for a full stack: so a thread's first compiled root
+   with a record asks libprof, which starts the thread there (its end, in
+   pthread_exit, then ends its records, as the process's exit does) and
+   makes the stack empty.  A thread whose every activation is a compiled
+   root's made no other call of libprof.  */
 #define PATHPROF_SEG_RECORDS 256u
+#define PATHPROF_SEG_UNSET UINT32_MAX
 struct __pathprof_seg_record
 {
   uint64_t leave;		/* twice the segment's number if it ended at the

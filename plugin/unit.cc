@@ -97,14 +97,14 @@ static unit_fields unit_type;
    not use it (WANTED false), extern and initial-exec (libprof is loaded
    with the program).  In code for an executable (not -fPIC without
    -fPIE, GCC's own rule for its TLS models), a weak definition of this
-   unit's (zeros, as libprof's) reached local-exec, one instruction an
+   unit's (zeros, or INITIAL, as libprof's) reached local-exec, one instruction an
    access with no thread offset to load first, which the program's other
    units and libprof share: a linked libprof.a brings the strong one, and
    a libprof.so takes the executable's, its accesses going through its GOT
    (pathprof-abi.h PP_TLS_MODEL).  Units whose mode does not use a word
    add nothing to a thread's storage.  */
 static tree
-libprof_tls (const char *name, tree type, bool wanted)
+libprof_tls (const char *name, tree type, bool wanted, tree initial = NULL_TREE)
 {
   tree v = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name), type);
   TREE_PUBLIC (v) = 1;
@@ -116,6 +116,7 @@ libprof_tls (const char *name, tree type, bool wanted)
       return v;
     }
   TREE_STATIC (v) = 1;
+  DECL_INITIAL (v) = initial;	/* libprof's definition has the same */
   declare_weak (v);
   set_decl_tls_model (v, TLS_MODEL_LOCAL_EXEC);
   /* Kept even where only the trace markers stand for its uses until
@@ -243,7 +244,8 @@ declare_ip_runtime (probe_target &t)
 				      build_array_type_nelts (u64, sizeof (struct __pathprof_seg_record)
 							      / 8 * PATHPROF_SEG_RECORDS),
 				      calls);
-  t.seg_top = libprof_tls ("__pathprof_seg_top", u32, calls);
+  t.seg_top = libprof_tls ("__pathprof_seg_top", u32, calls,
+			   build_int_cst (u32, PATHPROF_SEG_UNSET));
   t.seg_unwind = build_fn_decl ("__pathprof_seg_unwind",
 				build_function_type_list (void_type_node, u32, NULL_TREE));
   t.ip_depth = libprof_tls ("__pathprof_ip_depth", u32, calls);
