@@ -1,4 +1,4 @@
-# The totals of DejaGnu summaries (run-shards, run-check): every
+# The totals of DejaGnu summaries (run-check): every
 # "# of expected passes<TAB><TAB>N" and the like summed over the files
 # given, printed in DejaGnu's order.  Run with -F '\t+'.
 BEGIN { k = split("expected passes|unexpected failures|unexpected successes|" \
