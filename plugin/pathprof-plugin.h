@@ -225,6 +225,14 @@ struct probe_target
 {
   tree value_type;		/* a value of the unit's array */
   tree values;			/* the unit's value array (slot keys after it) */
+  /* The path registers' adds of constants that do not fit an instruction's
+     32-bit immediate, sorted: each is read from WIDE_VALUES (the unit's
+     value array, also where a compiled root's target has its compiled
+     counts as VALUES) at wide_offset + its index, after the keys (unit.cc
+     create_unit_values, probes.cc emit_sum).  */
+  tree wide_values;
+  const uint64_t *wide;
+  uint32_t nwide, wide_offset;
   tree path_tables;		/* the unit's path tables, or NULL_TREE */
   tree path_table_hash;		/* their field `table' (libprof's hash table) */
   tree count_path;		/* libprof's __pathprof_count_path */
@@ -277,6 +285,10 @@ struct probe_target
 /* Emits rec's plan into cfun, then a flush before each call that ends the
    process without exit handlers, and commits the edge insertions.  */
 void insert_probes (const function_record &rec, const probe_target &t);
+
+/* Appends to OUT the constants PLAN's probes add to a path register that
+   do not fit a 32-bit immediate (probe_target.wide; probes.cc).  */
+void wide_operands (const pp_plan &plan, vec<uint64_t> &out);
 
 /* unit.cc.  */
 

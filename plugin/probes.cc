@@ -102,10 +102,80 @@ takes_to_pass (const pp_plan &plan, uint32_t first, uint32_t end)
   return false;
 }
 
-/* SUM = VALUE + OPERAND into SEQ.  */
-static tree
-emit_sum (tree value, tree operand, gimple_seq *seq)
+/* Does an add of V need more than a 32-bit immediate (x86-64's add, sign
+   extended)?  Such a constant is a movabs into a register and the add,
+   where a load from the value array is one add from memory: SQLite's
+   compiled roots with 2^63 segments added 108 M of them a run.  */
+static bool
+wide_constant_p (uint64_t v)
 {
+  return (uint64_t) (int64_t) (int32_t) (uint32_t) v != v;
+}
+
+/* The constants P adds to a path register through emit_sum, as they go
+   into emit_action's code below.  */
+static void
+summed_operands (const pp_plan &plan, const pp_probe &p, vec<uint64_t> &out)
+{
+  switch ((enum pp_probe_action) p.action)
+    {
+    case PP_PROBE_PATH_COUNT_KEYED:
+      if (!plan.pack_bits)
+	out.safe_push (p.operand2);
+      /* Fall through.  */
+    case PP_PROBE_PATH_COUNT:
+    case PP_PROBE_PATH_ADD:
+    case PP_PROBE_PATH_PASS:
+    case PP_PROBE_PATH_TAKE:
+    case PP_PROBE_PPP_ADD:
+      out.safe_push (p.operand);
+      return;
+    case PP_PROBE_PATH_LEAVE:
+      if (p.operand2 != PP_LEAVE_NONE)
+	out.safe_push (p.operand);
+      return;
+    default:
+      return;
+    }
+}
+
+void
+wide_operands (const pp_plan &plan, vec<uint64_t> &out)
+{
+  auto_vec<uint64_t> ops;
+  for (uint32_t k = 0; k < plan.nprobes; k++)
+    summed_operands (plan, plan.probes[k], ops);
+  for (uint64_t v : ops)
+    if (wide_constant_p (v))
+      out.safe_push (v);
+}
+
+/* SUM = VALUE + OPERAND into SEQ; a wide constant OPERAND is read from its
+   word in T's value array (probe_target.wide).  */
+static tree
+emit_sum (const probe_target &t, tree value, tree operand, gimple_seq *seq)
+{
+  if (t.nwide && TREE_CODE (operand) == INTEGER_CST
+      && wide_constant_p (TREE_INT_CST_LOW (operand)))
+    {
+      uint64_t v = TREE_INT_CST_LOW (operand);
+      uint32_t lo = 0, hi = t.nwide;
+      while (lo < hi)
+	{
+	  uint32_t mid = lo + (hi - lo) / 2;
+	  if (t.wide[mid] < v)
+	    lo = mid + 1;
+	  else
+	    hi = mid;
+	}
+      gcc_assert (lo < t.nwide && t.wide[lo] == v);
+      tree word = build4 (ARRAY_REF, TREE_TYPE (TREE_TYPE (t.wide_values)),
+			  t.wide_values,
+			  build_int_cst (integer_type_node, t.wide_offset + lo),
+			  NULL_TREE, NULL_TREE);
+      operand = make_temp_ssa_name (counter_type (), NULL, "PP_wide");
+      gimple_seq_add_stmt (seq, gimple_build_assign (operand, word));
+    }
   return emit_value (seq, counter_type (), PLUS_EXPR, value, operand, "PP_path");
 }
 
@@ -141,7 +211,7 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 		      seq);
       return;
     case PP_PROBE_PATH_COUNT:
-      emit_path_count (rec, t, unpack_number (rec, emit_sum (s.value, operand, seq),
+      emit_path_count (rec, t, unpack_number (rec, emit_sum (t, s.value, operand, seq),
 					      seq),
 		       seq);
       return;
@@ -157,13 +227,13 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
       {
 	/* A marker call that expand_keyed turns into the check: edge
 	   insertions cannot carry control flow.  */
-	tree number = emit_sum (s.value, operand, seq);
+	tree number = emit_sum (t, s.value, operand, seq);
 	tree slot = rec.plan.pack_bits
 		    ? emit_value (seq, counter_type (), BIT_AND_EXPR, number,
 				  build_int_cstu (counter_type (),
 						  ((uint64_t) 1 << rec.plan.pack_bits) - 1),
 				  "PP_slot")
-		    : emit_sum (s.value2, build_int_cstu (counter_type (), p.operand2),
+		    : emit_sum (t, s.value2, build_int_cstu (counter_type (), p.operand2),
 				seq);
 	gimple *marker = gimple_build_call (t.keyed_marker, 2, number, slot);
 	gimple_seq_add_stmt (seq, marker);
@@ -171,7 +241,7 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 	return;
       }
     case PP_PROBE_PATH_ADD:
-      s.value = emit_sum (s.value, operand, seq);
+      s.value = emit_sum (t, s.value, operand, seq);
       gimple_seq_add_stmt (seq, gimple_build_assign (path_register (s), s.value));
       return;
     case PP_PROBE_PATH_SET:
@@ -182,7 +252,7 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
       if (rec.passed)
 	gimple_seq_add_stmt (seq, gimple_build_call (t.pass_marker, 0));
       gimple_seq_add_stmt (seq, gimple_build_assign (seg_pass_word (t, false),
-						     emit_sum (s.value, operand, seq)));
+						     emit_sum (t, s.value, operand, seq)));
       /* Into a copy and back, with the record's address (0 until pushed:
 	 compiled.cc, "Records"), which a take at the same site left
 	 where it was.  */
@@ -203,7 +273,7 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 	  TREE_SIDE_EFFECTS (w) = apart;
 	  return w;
 	};
-	s.value = emit_sum (emit_value (seq, counter_type (), NOP_EXPR, word (false),
+	s.value = emit_sum (t, emit_value (seq, counter_type (), NOP_EXPR, word (false),
 					NULL_TREE, "PP_path"),
 			    operand, seq);
 	gimple_seq_add_stmt (seq, gimple_build_assign (path_register (s), s.value));
@@ -233,13 +303,13 @@ emit_action (const function_record &rec, const probe_target &t, const pp_probe &
 					  "PP_record"),
 			      NULL_TREE, "PP_record");
 	tree leave = p.operand2 == PP_LEAVE_NONE ? build_int_cst (u64, 1)
-		     : emit_sum (s.value, operand, seq);
+		     : emit_sum (t, s.value, operand, seq);
 	gimple_seq_add_stmt (seq, gimple_build_assign (
 	  build2 (MEM_REF, u64, at, build_int_cst (ptr, 0)), leave));
 	return;
       }
     case PP_PROBE_PPP_ADD:
-      s.value2 = emit_sum (s.value2, operand, seq);
+      s.value2 = emit_sum (t, s.value2, operand, seq);
       gimple_seq_add_stmt (seq, gimple_build_assign (ppp_register (s), s.value2));
       return;
     case PP_PROBE_PPP_SET:

@@ -31,6 +31,14 @@ static_var (const char *name, tree type, tree init, bool readonly)
   return var;
 }
 
+static int
+compare_u64 (const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *) a;
+  uint64_t y = *(const uint64_t *) b;
+  return (x > y) - (x < y);
+}
+
 /* struct __pathprof_path_table, as in libprof/pathprof-abi.h.  */
 static tree
 path_table_type (tree *f_function, tree *f_flags, tree *f_npaths, tree *f_table)
@@ -278,9 +286,10 @@ create_unit_values (probe_target &t, uint32_t nvalues,
 				 build_function_type_list (void_type_node, NULL_TREE));
 
   /* The value array, and after its values the preferential slots' keys, one
-     run per keyed function: a keyed path end reads the key and bumps the
-     slot's count from one base address (one `lea` under PIE instead of two:
-     SQLite ppp 2,214.5M -> 2,174.0M instructions).  Keys make the object
+     run per keyed function, then the wide constants (below): a keyed path
+     end reads the key and bumps the slot's count from one base address (one
+     `lea` under PIE instead of two: SQLite ppp 2,214.5M -> 2,174.0M
+     instructions).  Keys make the object
      initialised data, so a keyed unit's values take their size in the file;
      libprof reads and writes the first NVALUES only.  */
   vec<constructor_elt, va_gc> *keys = NULL;
@@ -294,11 +303,37 @@ create_unit_values (probe_target &t, uint32_t nvalues,
       nkeys += rec->plan.nkeys;
     }
   gcc_assert (!nkeys || TYPE_PRECISION (t.value_type) == 64);
+  /* Then the wide constants the path registers add (probe_target.wide),
+     sorted, each once: read from the array, which the probes write, GCC
+     cannot fold them back into the code.  */
+  static auto_vec<uint64_t> wide;
+  wide.truncate (0);
+  if (TYPE_PRECISION (t.value_type) == 64)
+    for (function_record *rec : records)
+      {
+	wide_operands (rec->plan, wide);
+	wide_operands (rec->compiled, wide);
+	for (function_record *copy : rec->copies)
+	  wide_operands (copy->plan, wide);
+      }
+  wide.qsort (compare_u64);
+  uint32_t nwide = 0;
+  for (uint32_t i = 0; i < wide.length (); i++)
+    if (i == 0 || wide[i] != wide[nwide - 1])
+      wide[nwide++] = wide[i];
+  wide.truncate (nwide);
+  t.wide = wide.address ();
+  t.nwide = nwide;
+  t.wide_offset = nvalues + nkeys;
+  for (uint32_t i = 0; i < nwide; i++)
+    CONSTRUCTOR_APPEND_ELT (keys, size_int (t.wide_offset + i),
+			    build_int_cstu (u64, wide[i]));
   tree array_type = build_array_type_nelts (t.value_type,
-					    MAX (nvalues + nkeys, 1u));
+					    MAX (nvalues + nkeys + nwide, 1u));
   t.values = static_var ("__pathprof_counters", array_type,
-			 nkeys ? build_constructor (array_type, keys) : NULL_TREE,
+			 nkeys + nwide ? build_constructor (array_type, keys) : NULL_TREE,
 			 false);
+  t.wide_values = t.values;
   varpool_node::finalize_decl (t.values);
 
   /* The trace mode's keys, a byte per function that says what libprof's
