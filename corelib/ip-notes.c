@@ -32,10 +32,13 @@ struct names
   uint32_t *slot;
 };
 
+/* libc's strlen, not a loop (DESIGN.md, "The cost of a short run"): the
+   layout hashes every call's callee (SQLite: 12,600 names, 0.7 M
+   instructions less the first run), against one symbol binding.  */
 static uint64_t
 hash_of (const char *asm_name)
 {
-  return pp_hash64 (asm_name, pp_short_strlen (asm_name), PP_HASH_SEED);
+  return pp_hash64 (asm_name, strlen (asm_name), PP_HASH_SEED);
 }
 
 /* N for at most MOST names, empty.  Returns 0, or -1 when out of memory.  */
@@ -103,48 +106,35 @@ find (const struct names *N, const char *asm_name, uint64_t h)
   return N->slot[k] ? &N->v[N->slot[k] - 1] : NULL;
 }
 
-/* Procedure p (function fn of a unit whose procedures start at first):
-   vertices, edges and calls.  */
-static int
-build_proc (pp_ip_layout *l, uint32_t p, const pp_unit_notes *u, uint32_t first,
-	    const pp_function_notes *fn, const struct names *pub,
-	    const struct names *own, pp_ip_call *calls)
+/* Procedure p's calls (function fn of a unit whose procedures start at
+   first): their blocks, call and return vertices, and the program's call
+   sites of those whose callee the program defines (appended to calls).  */
+static void
+index_proc (pp_ip_layout *l, uint32_t p, uint32_t first, const pp_function_notes *fn,
+	    const struct names *pub, const struct names *own, pp_ip_call *calls,
+	    uint32_t **words)
 {
   uint32_t nc = fn->ncalls;
-  uint32_t *last = pp_malloc ((fn->nblocks + 1) * sizeof *last);
-  l->site_of_call[p] = pp_malloc ((nc + 1) * sizeof (uint32_t));
-  l->leaf_edge[p] = pp_malloc ((nc + 1) * sizeof (uint32_t));
-  l->call_vertex[p] = pp_malloc ((nc + 1) * sizeof (uint32_t));
-  l->return_vertex[p] = pp_malloc ((nc + 1) * sizeof (uint32_t));
-  l->call_block[p] = pp_malloc ((nc + 1) * sizeof (uint32_t));
+  /* Five arrays of nc + 1 from the layout's block (*words).  */
+  uint32_t **arrays[] = { l->site_of_call, l->leaf_edge, l->call_vertex,
+			  l->return_vertex, l->call_block };
+  for (uint32_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
+    {
+      arrays[i][p] = *words;
+      *words += nc + 1;
+    }
   l->ncalls_of[p] = nc;
-  pp_graph *g = (pp_graph *) &l->prog.procs[p];
-  int status = -1;
-  if (!last || !l->site_of_call[p] || !l->leaf_edge[p] || !l->call_vertex[p]
-      || !l->return_vertex[p] || !l->call_block[p]
-      || pp_graph_init (g, fn->nblocks + nc, 0, 1)
-      || pp_graph_reserve (g, fn->nedges + nc))
-    goto out;
-  for (uint32_t b = 0; b < fn->nblocks; b++)
-    last[b] = b;
+  l->nblocks_of[p] = fn->nblocks;
   for (uint32_t k = 0; k < nc; k++)
     {
+      /* A block's calls are in order (the notes' decoder checks it): the
+	 first leaves from the block's vertex, each later one from the
+	 return vertex of the one before.  */
       uint32_t b = fn->calls[k].block;
       l->call_block[p][k] = b;
-      l->call_vertex[p][k] = last[b];
-      l->return_vertex[p][k] = last[b] = fn->nblocks + k;
-    }
-  for (uint32_t e = 0; e < fn->nedges; e++)
-    {
-      /* A fake leave of a block that ends with a call is that call's: it
-	 leaves from the call vertex, the call under way.  */
-      const pp_edge_notes *en = &fn->edges[e];
-      uint32_t src = last[en->src];
-      if ((en->flags & PP_EDGE_FAKE) && en->dst == 1 && src >= fn->nblocks
-	  && (fn->calls[src - fn->nblocks].flags & PP_CALL_ENDS_BLOCK))
-	src = l->call_vertex[p][src - fn->nblocks];
-      if (pp_graph_add_edge (g, src, en->dst, en->flags) == NONE)
-	goto out;
+      l->call_vertex[p][k] = k && fn->calls[k - 1].block == b
+			     ? l->return_vertex[p][k - 1] : b;
+      l->return_vertex[p][k] = fn->nblocks + k;
     }
   for (uint32_t k = 0; k < nc; k++)
     {
@@ -161,30 +151,72 @@ build_proc (pp_ip_layout *l, uint32_t p, const pp_unit_notes *u, uint32_t first,
 		   : theirs ? theirs->proc : NONE;
 	}
       l->site_of_call[p][k] = l->leaf_edge[p][k] = NONE;
-      if (callee == NONE)
-	{
-	  l->leaf_edge[p][k] = pp_graph_add_edge (g, l->call_vertex[p][k],
-						  l->return_vertex[p][k], 0);
-	  if (l->leaf_edge[p][k] == NONE)
-	    goto out;
-	}
-      else
+      if (callee != NONE)
 	{
 	  l->site_of_call[p][k] = l->prog.ncalls;
 	  calls[l->prog.ncalls++] = (pp_ip_call) { p, l->call_vertex[p][k],
 						   l->return_vertex[p][k], callee };
 	}
     }
-  (void) u;
-  status = pp_graph_finish (g) ? -1 : 0;
+}
+
+int
+pp_ip_layout_build_proc (pp_ip_layout *l, uint32_t p, const pp_function_notes *fn)
+{
+  pp_graph *g = (pp_graph *) &l->prog.procs[p];
+  if (g->nnodes)
+    return 0;
+  uint32_t nc = l->ncalls_of[p];
+  if (fn->nblocks != l->nblocks_of[p] || fn->ncalls != nc)
+    return -1;
+  uint32_t *last = pp_malloc ((fn->nblocks + 1) * sizeof *last);
+  int status = -1;
+  if (!last || pp_graph_init (g, fn->nblocks + nc, 0, 1)
+      || pp_graph_reserve (g, fn->nedges + nc))
+    goto out;
+  for (uint32_t b = 0; b < fn->nblocks; b++)
+    last[b] = b;
+  for (uint32_t k = 0; k < nc; k++)
+    last[l->call_block[p][k]] = l->return_vertex[p][k];
+  for (uint32_t e = 0; e < fn->nedges; e++)
+    {
+      /* A fake leave of a block that ends with a call is that call's: it
+	 leaves from the call vertex, the call under way.  */
+      const pp_edge_notes *en = &fn->edges[e];
+      uint32_t src = last[en->src];
+      if ((en->flags & PP_EDGE_FAKE) && en->dst == 1 && src >= fn->nblocks
+	  && (fn->calls[src - fn->nblocks].flags & PP_CALL_ENDS_BLOCK))
+	src = l->call_vertex[p][src - fn->nblocks];
+      if (pp_graph_add_edge (g, src, en->dst, en->flags) == NONE)
+	goto out;
+    }
+  /* The calls that are not the program's are edges c -> r.  */
+  for (uint32_t k = 0; k < nc; k++)
+    if (l->site_of_call[p][k] == NONE
+	&& (l->leaf_edge[p][k] = pp_graph_add_edge (g, l->call_vertex[p][k],
+						    l->return_vertex[p][k], 0)) == NONE)
+      goto out;
+  if (pp_graph_finish (g))
+    goto out;
+  /* The roles the notes record (segments; none in the other modes): notes
+     edge e is graph edge e, the leaf edges after them have none.  */
+  l->edge_role[p] = pp_calloc (g->nedges + 1, sizeof *l->edge_role[p]);
+  if (!l->edge_role[p])
+    goto out;
+  pp_ip_roles_of_notes (fn, l->edge_role[p]);
+  status = 0;
 out:
   pp_free (last);
+  if (status)
+    {
+      pp_graph_free (g);
+      memset (g, 0, sizeof *g);
+    }
   return status;
 }
 
 int
-pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
-		    pp_ip_layout *l)
+pp_ip_layout_index (const pp_unit_notes *const *units, uint32_t nunits, pp_ip_layout *l)
 {
   memset (l, 0, sizeof *l);
   uint32_t nprocs = 0, ncalls = 0, most = 0;
@@ -207,7 +239,10 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
   l->return_vertex = pp_calloc (nprocs + 1, sizeof *l->return_vertex);
   l->call_block = pp_calloc (nprocs + 1, sizeof *l->call_block);
   l->ncalls_of = pp_calloc (nprocs + 1, sizeof *l->ncalls_of);
+  l->nblocks_of = pp_calloc (nprocs + 1, sizeof *l->nblocks_of);
   l->edge_role = pp_calloc (nprocs + 1, sizeof *l->edge_role);
+  uint32_t *words = l->call_words = pp_malloc ((5 * ((size_t) ncalls + nprocs) + 1)
+					       * sizeof *words);
   struct names pub, own;
   int no_pub = names_init (&pub, nprocs), no_own = names_init (&own, most);
   l->prog = (pp_ip_program) { .nprocs = nprocs, .procs = procs, .external = external,
@@ -216,7 +251,7 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
   int status = -1;
   if (!l->first_proc || !procs || !external || !calls || !l->site_of_call
       || !l->leaf_edge || !l->call_vertex || !l->return_vertex || !l->call_block
-      || !l->ncalls_of || !l->edge_role || no_pub || no_own)
+      || !l->ncalls_of || !l->nblocks_of || !l->edge_role || !words || no_pub || no_own)
     goto out;
   uint32_t p = 0;
   bool have_main = false;
@@ -248,20 +283,9 @@ pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
 	names_add (&own, (struct name) { un->functions[f].asm_name, f,
 					 un->functions[f].function_flags & PP_FUNCTION_WEAK });
       for (uint32_t f = 0; f < un->nfunctions; f++, p++)
-	{
-	  if (build_proc (l, p, un, l->first_proc[u], &un->functions[f], &pub, &own,
-			  calls))
-	    goto out;
-	  /* The roles the notes record (segments; none in the other modes):
-	     notes edge e is graph edge e, the leaf edges after them have
-	     none.  */
-	  l->edge_role[p] = pp_calloc (procs[p].nedges + 1, sizeof *l->edge_role[p]);
-	  if (!l->edge_role[p])
-	    goto out;
-	  pp_ip_roles_of_notes (&un->functions[f], l->edge_role[p]);
-	}
+	index_proc (l, p, l->first_proc[u], &un->functions[f], &pub, &own, calls, &words);
     }
-  /* build_proc appended the calls procedure by procedure.  */
+  /* index_proc appended the calls procedure by procedure.  */
   uint32_t *start = pp_malloc ((nprocs + 1) * sizeof *start);
   if (!start)
     goto out;
@@ -280,6 +304,22 @@ out:
   if (status)
     pp_ip_layout_free (l);
   return status;
+}
+
+int
+pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
+		    pp_ip_layout *l)
+{
+  if (pp_ip_layout_index (units, nunits, l))
+    return -1;
+  for (uint32_t u = 0, p = 0; u < nunits; u++)
+    for (uint32_t f = 0; f < units[u]->nfunctions; f++, p++)
+      if (pp_ip_layout_build_proc (l, p, &units[u]->functions[f]))
+	{
+	  pp_ip_layout_free (l);
+	  return -1;
+	}
+  return 0;
 }
 
 uint32_t
@@ -319,16 +359,6 @@ pp_ip_layout_free (pp_ip_layout *l)
     {
       if (l->prog.procs)
 	pp_graph_free ((pp_graph *) &l->prog.procs[p]);
-      if (l->site_of_call)
-	pp_free (l->site_of_call[p]);
-      if (l->leaf_edge)
-	pp_free (l->leaf_edge[p]);
-      if (l->call_vertex)
-	pp_free (l->call_vertex[p]);
-      if (l->return_vertex)
-	pp_free (l->return_vertex[p]);
-      if (l->call_block)
-	pp_free (l->call_block[p]);
       if (l->edge_role)
 	pp_free (l->edge_role[p]);
     }
@@ -343,6 +373,8 @@ pp_ip_layout_free (pp_ip_layout *l)
   pp_free (l->return_vertex);
   pp_free (l->call_block);
   pp_free (l->ncalls_of);
+  pp_free (l->nblocks_of);
+  pp_free (l->call_words);
   pp_free (l->edge_role);
   memset (l, 0, sizeof *l);
 }

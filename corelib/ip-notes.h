@@ -44,6 +44,9 @@ typedef struct pp_ip_layout
   uint32_t **call_vertex;	/* per call: its call and return vertices */
   uint32_t **return_vertex;
   uint32_t *ncalls_of;		/* per procedure: its calls */
+  uint32_t *nblocks_of;		/* per procedure: its blocks (NULL when
+				   adopted: every graph is made then) */
+  uint32_t *call_words;		/* holds the five per-call arrays above */
   uint32_t **call_block;	/* per call: its block */
   /* Per procedure, its edges' roles for segments as its notes record them
      (pp_ip_roles_of_notes); prog.edge_role points here.  */
@@ -54,6 +57,20 @@ typedef struct pp_ip_layout
    calls).  Returns 0, or -1 when out of memory.  */
 int pp_ip_layout_build (const pp_unit_notes *const *units, uint32_t nunits,
 			pp_ip_layout *out);
+/* The same in two steps, for a program that needs few of its procedures'
+   graphs (libprof's segments modes, which number a root's supergraph when
+   it first runs): pp_ip_layout_index lays out everything but the graphs,
+   from notes whole or outlined (notes.h pp_notes_decode_outline: it reads
+   the functions' names, flags, block counts and calls): the procedures,
+   their calls' vertices and the program's call sites, every procedure's
+   graph empty (nnodes 0) and its leaf_edge and edge_role unset;
+   pp_ip_layout_build_proc then makes procedure p's graph, leaf edges and
+   roles from its function's notes whole (FN, the function the index was
+   made from), once (0 at once where it has a graph).  Both return 0, or
+   -1 when out of memory (or for notes that are not the index's).  */
+int pp_ip_layout_index (const pp_unit_notes *const *units, uint32_t nunits,
+			pp_ip_layout *out);
+int pp_ip_layout_build_proc (pp_ip_layout *l, uint32_t p, const pp_function_notes *fn);
 void pp_ip_layout_free (pp_ip_layout *l);
 
 /* The layout L as one block of words (interproc-pack.c), *WORDS from

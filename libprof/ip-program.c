@@ -18,7 +18,8 @@
    kseg-runtime.c, which numbers each root when it first runs (or takes it
    from the cache); the layout, and the notes it is made from, wait for the
    first root libprof numbers, so that a run whose roots all ran compiled
-   decodes no notes.  A program whose units want different kinds is not
+   decodes no notes, and then only the notes' outline and the graphs of the
+   procedures the roots that run reach (segments_proc).  A program whose units want different kinds is not
    counted (one message).  */
 
 #define _GNU_SOURCE 1
@@ -255,9 +256,11 @@ numbering_path (void)
   return path;
 }
 
-/* The units' notes decoded (ip_prog.notes), once: NULL when they cannot
-   be (said once).  Under ip_lock (the set-up, or kseg-runtime.c numbering
-   a root).  */
+/* The units' notes decoded (ip_prog.notes), once: whole for context and
+   piecewise paths, which number the whole program; outlined for segments
+   (notes.h pp_notes_decode_outline), whose procedures' graphs are made one
+   by one (segments_proc).  NULL when they cannot be (said once).  Under
+   ip_lock (the set-up, or kseg-runtime.c numbering a root).  */
 static const pp_unit_notes *
 program_notes (void)
 {
@@ -271,12 +274,13 @@ program_notes (void)
       pp_report (false, "interprocedural paths are not counted: out of memory");
       return NULL;
     }
+  int (*decode) (const unsigned char *, size_t, pp_unit_notes *, char *, size_t)
+    = ip_prog.kind == PP_IP_SEGMENTS ? pp_notes_decode_outline : pp_notes_decode_own;
   for (uint32_t u = 0; u < ip_prog.nunits; u++)
     {
       char err[256];
       const struct __pathprof_unit *unit = ip_prog.units[u];
-      if (pp_notes_decode_own (unit->notes, unit->notes_len, &ip_prog.notes[u], err,
-			       sizeof err))
+      if (decode (unit->notes, unit->notes_len, &ip_prog.notes[u], err, sizeof err))
 	{
 	  pp_report (false, "interprocedural paths are not counted: unit '%s': %s",
 		     unit->name, err);
@@ -287,8 +291,8 @@ program_notes (void)
   return ip_prog.notes;
 }
 
-/* ip_prog.layout from the numbering cache C, else from the units' notes.
-   Returns 0, or -1 (said).  */
+/* Context and piecewise paths: ip_prog.layout from the numbering cache C,
+   else from the units' notes.  Returns 0, or -1 (said).  */
 static int
 lay_out (const pp_ncache *c)
 {
@@ -326,16 +330,27 @@ not_counted (void)
 }
 
 /* Segments: the layout, when kseg-runtime.c first needs it (a root libprof
-   numbers runs; under ip_lock): taken from the numbering cache or made
-   from the notes, which are decoded only then, and found to have the
-   procedures the set-up gave the units; NULL when it cannot be made (said,
-   and the program is not counted).  */
+   numbers or takes from the cache runs; under ip_lock), made from the
+   units' notes outlined, which are decoded only then: every procedure's
+   calls, but no graph (segments_proc makes those a root's supergraph
+   holds), and found to have the procedures the set-up gave the units; NULL
+   when it cannot be made (said, and the program is not counted).  */
 static const pp_ip_layout *
 segments_layout (void)
 {
   const pp_ip_layout *l = &ip_prog.layout;
-  if (lay_out (pp_kseg_cache ()))
-    return not_counted ();
+  const pp_unit_notes *notes = program_notes ();
+  const pp_unit_notes **list = notes ? pp_calloc (ip_prog.nunits, sizeof *list) : NULL;
+  for (uint32_t u = 0; list && u < ip_prog.nunits; u++)
+    list[u] = &notes[u];
+  int rc = list ? pp_ip_layout_index (list, ip_prog.nunits, &ip_prog.layout) : -1;
+  pp_free (list);
+  if (rc)
+    {
+      if (notes)
+	pp_report (false, "interprocedural paths are not counted: out of memory");
+      return not_counted ();
+    }
   bool same = l->nunits == ip_prog.nunits && l->prog.nprocs == ip_prog.nprocs;
   for (uint32_t u = 0; same && u < l->nunits; u++)
     same = l->first_proc[u] == ip_prog.first_proc[u];
@@ -347,7 +362,44 @@ segments_layout (void)
 		 "the numbering's conventions");
       return not_counted ();
     }
+  ip_prog.whole = pp_calloc (ip_prog.nprocs + 1, sizeof *ip_prog.whole);
+  if (!ip_prog.whole)
+    {
+      pp_report (false, "interprocedural paths are not counted: out of memory");
+      return not_counted ();
+    }
   return l;
+}
+
+/* Segments: procedure p's function notes whole, decoded when first asked,
+   and its graph in the layout (kseg-runtime.c asks for every procedure of
+   a root's supergraph before it numbers the root or takes it from the
+   cache; under ip_lock, after segments_layout).  NULL when its notes
+   cannot be decoded (said) or out of memory.  */
+static const pp_function_notes *
+segments_proc (uint32_t p)
+{
+  if (p >= ip_prog.nprocs)
+    return NULL;
+  if (ip_prog.whole[p])
+    return ip_prog.whole[p];
+  uint32_t u = pp_ip_layout_unit_of (&ip_prog.layout, p);
+  const struct __pathprof_unit *unit = ip_prog.units[u];
+  pp_function_notes *fn = pp_calloc (1, sizeof *fn);
+  char err[256] = "out of memory";
+  if (!fn
+      || pp_notes_decode_function (unit->notes, unit->notes_len, &ip_prog.notes[u],
+				   p - ip_prog.first_proc[u], fn, err, sizeof err)
+      || pp_ip_layout_build_proc (&ip_prog.layout, p, fn))
+    {
+      pp_report (false, "interprocedural paths through a function of unit '%s' are "
+		 "not counted: %s", unit->name, err);
+      if (fn)
+	pp_notes_function_free (fn);
+      pp_free (fn);
+      return NULL;
+    }
+  return ip_prog.whole[p] = fn;
 }
 
 /* Segments: sets the program up for kseg-runtime.c, every unit of the same
@@ -419,7 +471,8 @@ set_up_segments (void)
 					 PP_KSEG_DENSE_MAX));
   pp_kseg_program program = {
     .nunits = n, .nprocs = ip_prog.nprocs, .first_proc = first, .units = ip_prog.units,
-    .layout = segments_layout, .notes = program_notes, .mode = mode,
+    .layout = segments_layout, .notes = program_notes, .proc = segments_proc,
+    .mode = mode,
     .depth = ip_prog.depth, .dense_max = PP_KSEG_DENSE_MAX, .hashed = PP_KSEG_HASHED,
     .lock = &ip_lock };
   if (pp_kseg_init (&program))

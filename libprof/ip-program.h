@@ -64,8 +64,11 @@ struct pp_ip_prog
 				   context and piecewise paths whose
 				   program came from the cache, and for
 				   segments until a root libprof numbers
-				   needs them */
-  pp_ip_layout layout;		/* segments: made when first needed */
+				   needs them (then outlined) */
+  pp_ip_layout layout;		/* segments: made when first needed, each
+				   graph when a root's supergraph holds it */
+  pp_function_notes **whole;	/* segments, per procedure: its notes
+				   whole, once its graph is made */
   uint32_t nprocs;
   const uint32_t *first_proc;	/* per unit: the procedure of its function 0 */
   bool *alone;			/* segments, per unit: it calls no other

@@ -451,26 +451,56 @@ free_root (struct root *R)
   pp_free (R);
 }
 
-/* The unit of procedure p, and its notes (NULL: the notes cannot be
-   read, said).  */
-static const pp_function_notes *
-proc_notes (uint32_t p, const pp_unit_notes **unit)
-{
-  const pp_unit_notes *all = ks.p.notes ();
-  if (!all)
-    return NULL;
-  uint32_t u = pp_ip_layout_unit_of (ks.layout, p);
-  *unit = &all[u];
-  return &all[u].functions[p - ks.layout->first_proc[u]];
-}
-
-/* The name of procedure p, for messages.  */
+/* The name of procedure p, for messages (from the units' notes
+   outlined).  */
 static const char *
 proc_name (uint32_t p)
 {
-  const pp_unit_notes *u;
-  const pp_function_notes *fn = proc_notes (p, &u);
-  return fn ? fn->name : "(a function whose notes cannot be read)";
+  const pp_unit_notes *all = ks.p.notes ();
+  if (!all)
+    return "(a function whose notes cannot be read)";
+  uint32_t u = pp_ip_layout_unit_of (ks.layout, p);
+  return all[u].functions[p - ks.layout->first_proc[u]].name;
+}
+
+/* Every procedure root p's supergraph may hold (those at most depth calls
+   from it) has its graph in the layout (ks.p.proc).  Returns 0, or -1
+   when one cannot have it (said).  Under the lock.  */
+static int
+need_procs (uint32_t p)
+{
+  uint32_t n = ks.layout->prog.nprocs;
+  uint32_t *queue = pp_malloc ((n + 1) * sizeof *queue);
+  uint32_t *depth = pp_malloc ((n + 1) * sizeof *depth);
+  int rc = queue && depth ? 0 : -1;
+  if (rc == 0)
+    memset (depth, 0xff, n * sizeof *depth);
+  uint32_t head = 0, tail = 0;
+  if (rc == 0)
+    {
+      queue[tail++] = p;
+      depth[p] = 0;
+    }
+  while (rc == 0 && head < tail)
+    {
+      uint32_t q = queue[head++];
+      if (!ks.p.proc (q))
+	rc = -1;
+      else if (depth[q] < ks.p.depth)
+	for (uint32_t k = 0; k < ks.layout->ncalls_of[q]; k++)
+	  {
+	    uint32_t site = ks.layout->site_of_call[q][k];
+	    uint32_t c = site == NONE ? NONE : ks.layout->prog.calls[site].callee;
+	    if (c < n && depth[c] == NONE)
+	      {
+		depth[c] = depth[q] + 1;
+		queue[tail++] = c;
+	      }
+	  }
+    }
+  pp_free (queue);
+  pp_free (depth);
+  return rc;
 }
 
 /* The actions of S's edges and where segments start (the header's "The
@@ -482,9 +512,8 @@ proc_name (uint32_t p)
 static int
 make_actions (struct build *B, uint32_t p)
 {
-  const pp_unit_notes *u;
-  const pp_function_notes *fn = proc_notes (p, &u);
-  const pp_mode_info *m = fn ? pp_mode_lookup (u->mode) : NULL;
+  const pp_function_notes *fn = ks.p.proc (p);
+  const pp_mode_info *m = fn ? pp_mode_lookup (ks.p.mode) : NULL;
   pp_ppp ppp = { 0 }, *slots = NULL;
   if (m && m->preferential && fn->ninteresting)
     {
@@ -846,7 +875,8 @@ consistent (const struct root *R, uint32_t p)
   for (uint32_t c = 0; c < h->ncopies; c++)
     {
       const struct rcopy *rc = &R->copies[c];
-      if (rc->proc >= program->nprocs || rc->first_slot != slot || rc->first_crow != crow
+      if (rc->proc >= program->nprocs || !ks.p.proc (rc->proc)
+	  || rc->first_slot != slot || rc->first_crow != crow
 	  || rc->first_node > h->nnodes
 	  || program->procs[rc->proc].nnodes > h->nnodes - rc->first_node)
 	return false;
@@ -971,6 +1001,8 @@ static int
 number_root (uint32_t p, unsigned char **block, size_t *len)
 {
   struct build B = { 0 };
+  if (need_procs (p))
+    return PP_SEG_ENOMEM;
   int rc = pp_seg_build_numbered (&ks.layout->prog, p, ks.p.depth, &B.s, &B.p);
   if (rc == PP_SEG_OK
       && (make_actions (&B, p) || make_values (&B) || make_call_rows (&B)
@@ -1074,9 +1106,11 @@ pp_kseg_free (void)
 
 /* What a cached root's block means, beyond the program's notes: the
    numbering's parameters and the block's layout.  Bump it when the
-   numbering changes what it gives for the same notes (3: the file holds
-   the program's layout too, PP_NCACHE_LAYOUT).  */
-#define CACHE_LAYOUT 3u
+   numbering changes what it gives for the same notes (3: the file held
+   the program's layout too, PP_NCACHE_LAYOUT; 4: it no longer does, the
+   layout is made from the notes outlined, each graph as a root needs
+   it).  */
+#define CACHE_LAYOUT 4u
 
 uint64_t
 pp_kseg_cache_key (uint64_t program, uint32_t mode, uint32_t depth, uint64_t dense_max)
@@ -1094,12 +1128,6 @@ pp_kseg_open_cache (char *path, uint64_t key)
   pp_ncache_open (&ks.cache, path, key);
 }
 
-const pp_ncache *
-pp_kseg_cache (void)
-{
-  return &ks.cache;
-}
-
 uint32_t
 pp_kseg_numbered (void)
 {
@@ -1113,15 +1141,10 @@ pp_kseg_save_cache (void)
   if (!ks.cache.path || numbered == ks.saved)
     return 0;
   uint32_t n = ks.p.nprocs, nrec = 0;
-  pp_ncache_record *rec = pp_calloc ((size_t) n + 2, sizeof *rec);
+  pp_ncache_record *rec = pp_calloc ((size_t) n + 1, sizeof *rec);
   if (!rec)
     return -1;
   int ret = 0;
-  /* The layout last (its record's number is past every procedure's).  */
-  uint64_t *packed = NULL;
-  pp_ncache_record layout;
-  bool have_layout = ks.layout
-		     && pp_ncache_layout_record (&ks.cache, ks.layout, &layout, &packed) == 0;
   for (uint32_t p = 0; p < n && ret == 0; p++)
     {
       const struct root *R = __atomic_load_n (&ks.roots[p], __ATOMIC_ACQUIRE);
@@ -1137,8 +1160,6 @@ pp_kseg_save_cache (void)
     }
   if (ret == 0)
     {
-      if (have_layout)
-	rec[nrec++] = layout;
       /* Saved or said (once): the next dump tries again only after new
 	 numberings.  */
       ret = pp_ncache_save (&ks.cache, rec, nrec);
@@ -1147,7 +1168,6 @@ pp_kseg_save_cache (void)
   for (uint32_t i = 0; i < nrec; i++)
     if (rec[i].proc < n && ks.roots[rec[i].proc])
       pp_free ((void *) rec[i].bytes);
-  pp_free (packed);
   pp_free (rec);
   return ret;
 }
@@ -1606,7 +1626,7 @@ static void
 end_on_leave (struct act *a, uint32_t v)
 {
   struct act *ra = a->ra;
-  uint32_t e = v == NONE ? NONE : leave_of (a->proc, v);
+  uint32_t e = v == NONE || !a->R ? NONE : leave_of (a->proc, v);
   if (e == NONE || !a->R)
     lose (ra);
   else

@@ -30,8 +30,16 @@ typedef struct pp_kseg_program
   uint32_t nunits, nprocs;
   const uint32_t *first_proc;
   struct __pathprof_unit *const *units;
+  /* The layout, whose procedures have graphs only once proc has made
+     them; the units' notes (outlined at least: every function's name and
+     CFG checksum); and procedure p's function notes whole, its graph made
+     in the layout (NULL: it cannot be, said).  kseg-runtime.c calls them
+     under the lock, the layout first: proc for every procedure of a root's
+     supergraph before the root is numbered or taken from the cache, so
+     that an activation's procedure always has its graph.  */
   const pp_ip_layout *(*layout) (void);
   const pp_unit_notes *(*notes) (void);
+  const pp_function_notes *(*proc) (uint32_t p);
   uint32_t mode, depth;
   uint64_t dense_max, hashed;
   pthread_mutex_t *lock;
@@ -50,11 +58,8 @@ uint64_t pp_kseg_cache_key (uint64_t program, uint32_t mode, uint32_t depth,
 			    uint64_t dense_max);
 /* The numbering cache (numbering-cache.h) at PATH (NULL: none; it takes
    PATH) of KEY: each root is taken from it where it has one, and
-   pp_kseg_save_cache saves the roots numbered since (a dump), and the
-   program's layout.  It may be opened before pp_kseg_init, whose layout
-   may come from it (pp_kseg_cache, for pp_ncache_adopt_layout).  */
+   pp_kseg_save_cache saves the roots numbered since (a dump).  */
 void pp_kseg_open_cache (char *path, uint64_t key);
-const pp_ncache *pp_kseg_cache (void);
 int pp_kseg_save_cache (void);
 /* How many roots this process numbered (the others it took from the
    cache).  */

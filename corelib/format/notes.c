@@ -261,6 +261,9 @@ typedef struct reader
   uint32_t index, item_index;
   bool own;			/* the program's own notes: CFG checksums not
 				   checked, no lines (pp_notes_decode_own) */
+  bool outline;			/* own, and no blocks, edges or preferential
+				   section either (pp_notes_decode_outline) */
+  char *strings;		/* an outline's: where the next string goes */
 } reader;
 
 static void
@@ -363,8 +366,14 @@ get_str (reader *r, char **s)
     return -1;
   if (memchr (r->buf + r->pos, 0, n))
     return fail (r, "corrupted at byte %zu: string contains a NUL byte", at);
-  *s = pp_malloc ((size_t) n + 1);
-  if (!*s)
+  if (r->strings)
+    {
+      /* An outline's strings share one block (n + 1 <= the 4 + n bytes
+	 each takes in the notes).  */
+      *s = r->strings;
+      r->strings += (size_t) n + 1;
+    }
+  else if (!(*s = pp_malloc ((size_t) n + 1)))
     return fail (r, "out of memory");
   memcpy (*s, r->buf + r->pos, n);
   (*s)[n] = 0;
@@ -420,6 +429,27 @@ decode_block (reader *r, pp_block_notes *b, uint32_t nfiles, uint32_t nvalues)
     if (get_index (r, &b->lines[l].file, nfiles, "file index")
 	|| get_u32 (r, &b->lines[l].line))
       return -1;
+  return 0;
+}
+
+/* Past a block, in an outline: its flags, value and lines (in line, the
+   count checked as get_count checks it: an outline passes every block).  */
+static inline int
+skip_block (reader *r)
+{
+  if (need (r, MIN_BLOCK_BYTES))
+    return -1;
+  const unsigned char *p = r->buf + r->pos + 8;
+  uint32_t nlines = p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16
+		    | (uint32_t) p[3] << 24;
+  r->pos += MIN_BLOCK_BYTES;
+  if (__builtin_expect (nlines > (r->len - r->pos) / MIN_LINE_BYTES, 0))
+    {
+      r->pos -= 4;
+      uint32_t n;
+      return get_count (r, &n, MIN_LINE_BYTES, "lines");
+    }
+  r->pos += (size_t) nlines * MIN_LINE_BYTES;
   return 0;
 }
 
@@ -510,6 +540,20 @@ decode_preferential (reader *r, pp_function_notes *f)
   return get_u64 (r, &f->ppp_span);
 }
 
+/* Past the preferential section, in an outline (its counts left 0).  */
+static int
+skip_preferential (reader *r)
+{
+  uint32_t n;
+  if (get_count (r, &n, 8, "interesting paths"))
+    return -1;
+  r->pos += (size_t) n * 8;
+  if (get_count (r, &n, 8, "keys"))
+    return -1;
+  r->pos += (size_t) n * 8;
+  return need (r, 8) ? -1 : (r->pos += 8, 0);
+}
+
 /* The interprocedural section: how the function may be entered, its calls.  */
 static int
 decode_calls (reader *r, pp_function_notes *f)
@@ -571,6 +615,7 @@ decode_function (reader *r, pp_function_notes *f, uint32_t index, uint32_t nfile
 {
   size_t at;
   at_function (r, NULL, index);
+  f->notes_at = r->pos;
   if (get_str (r, &f->asm_name) || get_str (r, &f->name))
     return -1;
   at_function (r, f->name, index);
@@ -591,31 +636,46 @@ decode_function (reader *r, pp_function_notes *f, uint32_t index, uint32_t nfile
   if (f->nblocks < 2)
     return fail (r, "corrupted at byte %zu: %u blocks, ENTRY and EXIT missing",
 		 at, f->nblocks);
-  f->blocks = pp_calloc (f->nblocks, sizeof *f->blocks);
-  if (!f->blocks)
-    return fail (r, "out of memory");
-  for (uint32_t b = 0; b < f->nblocks; b++)
+  if (r->outline)
     {
-      at_item (r, "block", b);
-      if (decode_block (r, &f->blocks[b], nfiles, f->nvalues))
+      for (uint32_t b = 0; b < f->nblocks; b++)
+	if (skip_block (r))
+	  return -1;
+      /* get_count checked that the edges are there.  */
+      if (get_count (r, &f->nedges, MIN_EDGE_BYTES, "edges"))
+	return -1;
+      r->pos += (size_t) f->nedges * MIN_EDGE_BYTES;
+      if (preferential && skip_preferential (r))
 	return -1;
     }
+  else
+    {
+      f->blocks = pp_calloc (f->nblocks, sizeof *f->blocks);
+      if (!f->blocks)
+	return fail (r, "out of memory");
+      for (uint32_t b = 0; b < f->nblocks; b++)
+	{
+	  at_item (r, "block", b);
+	  if (decode_block (r, &f->blocks[b], nfiles, f->nvalues))
+	    return -1;
+	}
 
-  at_item (r, NULL, 0);
-  if (get_count (r, &f->nedges, MIN_EDGE_BYTES, "edges"))
-    return -1;
-  f->edges = pp_calloc (f->nedges ? f->nedges : 1, sizeof *f->edges);
-  if (!f->edges)
-    return fail (r, "out of memory");
-  for (uint32_t e = 0; e < f->nedges; e++)
-    {
-      at_item (r, "edge", e);
-      if (decode_edge (r, &f->edges[e], f))
+      at_item (r, NULL, 0);
+      if (get_count (r, &f->nedges, MIN_EDGE_BYTES, "edges"))
+	return -1;
+      f->edges = pp_calloc (f->nedges ? f->nedges : 1, sizeof *f->edges);
+      if (!f->edges)
+	return fail (r, "out of memory");
+      for (uint32_t e = 0; e < f->nedges; e++)
+	{
+	  at_item (r, "edge", e);
+	  if (decode_edge (r, &f->edges[e], f))
+	    return -1;
+	}
+      at_item (r, NULL, 0);
+      if (preferential && decode_preferential (r, f))
 	return -1;
     }
-  at_item (r, NULL, 0);
-  if (preferential && decode_preferential (r, f))
-    return -1;
   if (preferential && segments && get_u64 (r, &f->seg_checksum))
     return -1;
   if (calls && decode_calls (r, f))
@@ -678,11 +738,12 @@ decode_unit (reader *r, pp_unit_notes *n)
   n->functions = pp_calloc (n->nfunctions ? n->nfunctions : 1, sizeof *n->functions);
   if (!n->functions)
     return fail (r, "out of memory");
+  bool preferential = mode_preferential (n->mode), segments = mode_segments (n->mode);
+  bool calls = mode_calls (n->mode);
+  uint32_t traced = mode_traced (n->mode) ? n->nfunctions : 0;
   for (uint32_t i = 0; i < n->nfunctions; i++)
-    if (decode_function (r, &n->functions[i], i, n->nfiles,
-			 mode_preferential (n->mode), mode_segments (n->mode),
-			 mode_calls (n->mode),
-			 mode_traced (n->mode) ? n->nfunctions : 0))
+    if (decode_function (r, &n->functions[i], i, n->nfiles, preferential, segments,
+			 calls, traced))
       return -1;
 
   at_part (r, "end");
@@ -692,13 +753,25 @@ decode_unit (reader *r, pp_unit_notes *n)
   return 0;
 }
 
+enum how
+{
+  WHOLE,			/* pp_notes_decode */
+  OWN,				/* pp_notes_decode_own */
+  OUTLINE			/* pp_notes_decode_outline */
+};
+
 static int
 decode (const unsigned char *buf, size_t len, pp_unit_notes *n, char *err,
-	size_t errlen, bool own)
+	size_t errlen, enum how how)
 {
   reader r = { .buf = buf, .len = len, .err = err, .errlen = errlen,
-	       .part = "header", .own = own };
+	       .part = "header", .own = how != WHOLE, .outline = how == OUTLINE };
   memset (n, 0, sizeof *n);
+  if (how == OUTLINE && !(r.strings = n->strings = pp_malloc (len + 1)))
+    {
+      snprintf (err, errlen, "notes: out of memory");
+      return -1;
+    }
   if (decode_unit (&r, n) == 0)
     return 0;
   pp_notes_free (n);
@@ -709,14 +782,73 @@ int
 pp_notes_decode (const unsigned char *buf, size_t len, pp_unit_notes *n,
 		 char *err, size_t errlen)
 {
-  return decode (buf, len, n, err, errlen, false);
+  return decode (buf, len, n, err, errlen, WHOLE);
 }
 
 int
 pp_notes_decode_own (const unsigned char *buf, size_t len, pp_unit_notes *n,
 		     char *err, size_t errlen)
 {
-  return decode (buf, len, n, err, errlen, true);
+  return decode (buf, len, n, err, errlen, OWN);
+}
+
+int
+pp_notes_decode_outline (const unsigned char *buf, size_t len, pp_unit_notes *n,
+			 char *err, size_t errlen)
+{
+  return decode (buf, len, n, err, errlen, OUTLINE);
+}
+
+int
+pp_notes_decode_function (const unsigned char *buf, size_t len,
+			  const pp_unit_notes *outline, uint32_t f,
+			  pp_function_notes *fn, char *err, size_t errlen)
+{
+  reader r = { .buf = buf, .len = len, .err = err, .errlen = errlen, .own = true };
+  memset (fn, 0, sizeof *fn);
+  if (f >= outline->nfunctions || outline->functions[f].notes_at > len)
+    {
+      snprintf (err, errlen, "notes have no function %u", f);
+      return -1;
+    }
+  r.pos = outline->functions[f].notes_at;
+  uint32_t mode = outline->mode;
+  if (decode_function (&r, fn, f, outline->nfiles, mode_preferential (mode),
+		       mode_segments (mode), mode_calls (mode),
+		       mode_traced (mode) ? outline->nfunctions : 0) == 0)
+    return 0;
+  pp_notes_function_free (fn);
+  return -1;
+}
+
+/* F's arrays, and its strings unless a block of the unit's holds them.  */
+static void
+free_function (pp_function_notes *f, bool strings)
+{
+  if (strings)
+    {
+      pp_free (f->asm_name);
+      pp_free (f->name);
+    }
+  if (f->blocks)
+    for (uint32_t b = 0; b < f->nblocks; b++)
+      pp_free (f->blocks[b].lines);
+  pp_free (f->blocks);
+  pp_free (f->edges);
+  pp_free (f->interesting);
+  pp_free (f->keys);
+  if (f->calls && strings)
+    for (uint32_t k = 0; k < f->ncalls; k++)
+      pp_free (f->calls[k].callee);
+  pp_free (f->calls);
+  pp_free (f->direct);
+  memset (f, 0, sizeof *f);
+}
+
+void
+pp_notes_function_free (pp_function_notes *f)
+{
+  free_function (f, true);
 }
 
 /* Frees everything, including a partly decoded unit: arrays are zero-filled when
@@ -725,29 +857,16 @@ pp_notes_decode_own (const unsigned char *buf, size_t len, pp_unit_notes *n,
 void
 pp_notes_free (pp_unit_notes *n)
 {
-  if (n->files)
+  bool strings = !n->strings;	/* else that block holds them all */
+  if (n->files && strings)
     for (uint32_t i = 0; i < n->nfiles; i++)
       pp_free (n->files[i]);
   if (n->functions)
     for (uint32_t i = 0; i < n->nfunctions; i++)
-      {
-	pp_function_notes *f = &n->functions[i];
-	pp_free (f->asm_name);
-	pp_free (f->name);
-	if (f->blocks)
-	  for (uint32_t b = 0; b < f->nblocks; b++)
-	    pp_free (f->blocks[b].lines);
-	pp_free (f->blocks);
-	pp_free (f->edges);
-	pp_free (f->interesting);
-	pp_free (f->keys);
-	if (f->calls)
-	  for (uint32_t k = 0; k < f->ncalls; k++)
-	    pp_free (f->calls[k].callee);
-	pp_free (f->calls);
-	pp_free (f->direct);
-      }
-  pp_free (n->unit_name);
+      free_function (&n->functions[i], strings);
+  if (strings)
+    pp_free (n->unit_name);
+  pp_free (n->strings);
   pp_free (n->files);
   pp_free (n->functions);
   memset (n, 0, sizeof *n);

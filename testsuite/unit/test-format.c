@@ -84,7 +84,64 @@ random_notes (pp_unit_notes *n)
 	  f->nvalues && rnd (2) ? (int32_t) rnd (f->nvalues) : -1 };
       f->cfg_checksum = pp_notes_cfg_checksum (f);	/* what decoding gives */
       f->seg_checksum = unit_rand (&seed);	/* interproc-ppp, -residual */
+      /* Encoded by the modes with calls: in blocks past ENTRY and EXIT,
+	 in order.  */
+      f->function_flags = rnd (8);
+      f->ncalls = f->nblocks > 2 ? rnd (4) : 0;
+      f->calls = calloc (f->ncalls + 1, sizeof *f->calls);
+      for (uint32_t k = 0, b = 2; k < f->ncalls; k++)
+	{
+	  b += rnd (f->nblocks - b);
+	  bool indirect = rnd (4) == 0;
+	  f->calls[k] = (pp_call_notes) { b, indirect ? PP_CALL_INDIRECT : rnd (2),
+					  indirect ? random_string ("") : random_string ("g") };
+	}
+      /* Encoded by the preferential modes: increasing.  */
+      f->ninteresting = rnd (4);
+      f->interesting = calloc (f->ninteresting + 1, sizeof *f->interesting);
+      for (uint32_t k = 0; k < f->ninteresting; k++)
+	f->interesting[k] = (k ? f->interesting[k - 1] + 1 : 0) + rnd (100);
+      f->ppp_span = rnd (1000);
     }
+}
+
+/* Whether F and G, functions of notes of MODE, hold the same (the lines
+   too where LINES).  */
+static bool
+function_equal (const pp_function_notes *f, const pp_function_notes *g, uint32_t mode,
+		bool lines)
+{
+  const pp_mode_info *m = pp_mode_lookup (mode);
+  bool segments = m && pp_mode_segments (m), preferential = m && m->preferential;
+  bool calls = m && m->calls;
+  if (strcmp (f->asm_name, g->asm_name) || strcmp (f->name, g->name)
+      || f->decl_file != g->decl_file || f->decl_line != g->decl_line
+      || f->cfg_checksum != g->cfg_checksum
+      || f->value_offset != g->value_offset || f->nvalues != g->nvalues
+      || f->nblocks != g->nblocks || f->nedges != g->nedges
+      || (segments && preferential && f->seg_checksum != g->seg_checksum))
+    return false;
+  for (uint32_t k = 0; k < f->nblocks; k++)
+    if (f->blocks[k].flags != g->blocks[k].flags
+	|| f->blocks[k].value != g->blocks[k].value
+	|| (lines && (f->blocks[k].nlines != g->blocks[k].nlines
+		      || memcmp (f->blocks[k].lines, g->blocks[k].lines,
+				 f->blocks[k].nlines * sizeof (pp_line_ref)))))
+      return false;
+  if (memcmp (f->edges, g->edges, f->nedges * sizeof (pp_edge_notes)))
+    return false;
+  if (preferential
+      && (f->ninteresting != g->ninteresting || f->ppp_span != g->ppp_span
+	  || memcmp (f->interesting, g->interesting,
+		     f->ninteresting * sizeof *f->interesting)))
+    return false;
+  if (calls && (f->function_flags != g->function_flags || f->ncalls != g->ncalls))
+    return false;
+  for (uint32_t k = 0; calls && k < f->ncalls; k++)
+    if (f->calls[k].block != g->calls[k].block || f->calls[k].flags != g->calls[k].flags
+	|| strcmp (f->calls[k].callee, g->calls[k].callee))
+      return false;
+  return true;
 }
 
 static bool
@@ -100,26 +157,75 @@ notes_equal (const pp_unit_notes *a, const pp_unit_notes *b)
     if (strcmp (a->files[i], b->files[i]))
       return false;
   for (uint32_t i = 0; i < a->nfunctions; i++)
-    {
-      const pp_function_notes *f = &a->functions[i], *g = &b->functions[i];
-      if (strcmp (f->asm_name, g->asm_name) || strcmp (f->name, g->name)
-	  || f->decl_file != g->decl_file || f->decl_line != g->decl_line
-	  || f->cfg_checksum != g->cfg_checksum
-	  || f->value_offset != g->value_offset || f->nvalues != g->nvalues
-	  || f->nblocks != g->nblocks || f->nedges != g->nedges
-	  || (segments && m->preferential && f->seg_checksum != g->seg_checksum))
-	return false;
-      for (uint32_t k = 0; k < f->nblocks; k++)
-	if (f->blocks[k].flags != g->blocks[k].flags
-	    || f->blocks[k].value != g->blocks[k].value
-	    || f->blocks[k].nlines != g->blocks[k].nlines
-	    || memcmp (f->blocks[k].lines, g->blocks[k].lines,
-		       f->blocks[k].nlines * sizeof (pp_line_ref)))
-	  return false;
-      if (memcmp (f->edges, g->edges, f->nedges * sizeof (pp_edge_notes)))
-	return false;
-    }
+    if (!function_equal (&a->functions[i], &b->functions[i], a->mode, true))
+      return false;
   return true;
+}
+
+/* libprof's way to its own notes (notes.h): an outline, then the
+   functions it wants one at a time, each the same as the whole unit's
+   (pp_notes_decode_own); and an outline of a truncated encoding
+   rejected.  */
+static void
+test_notes_outline (void)
+{
+  const char *why = "";
+  unsigned functions = 0, cuts = 0;
+  for (int iter = 0; iter < 500 && !*why; iter++)
+    {
+      pp_unit_notes n, whole, outline;
+      unsigned char *buf;
+      size_t len;
+      char err[256];
+      random_notes (&n);
+      if (pp_notes_encode (&n, &buf, &len))
+	why = "encode failed";
+      else if (pp_notes_decode_own (buf, len, &whole, err, sizeof err))
+	why = "decode failed";
+      else if (pp_notes_decode_outline (buf, len, &outline, err, sizeof err))
+	why = "outline failed";
+      for (uint32_t f = 0; !*why && f < n.nfunctions; f++, functions++)
+	{
+	  const pp_function_notes *o = &outline.functions[f], *w = &whole.functions[f];
+	  pp_function_notes fn;
+	  if (strcmp (o->asm_name, w->asm_name) || strcmp (o->name, w->name)
+	      || o->cfg_checksum != w->cfg_checksum || o->nblocks != w->nblocks
+	      || o->nedges != w->nedges || o->blocks || o->edges || o->ninteresting
+	      || o->function_flags != w->function_flags || o->ncalls != w->ncalls)
+	    why = "an outline's function differs from the whole's";
+	  for (uint32_t k = 0; !*why && k < o->ncalls; k++)
+	    if (o->calls[k].block != w->calls[k].block
+		|| strcmp (o->calls[k].callee, w->calls[k].callee))
+	      why = "an outline's call differs from the whole's";
+	  /* Backwards, as libprof asks: in no order.  */
+	  uint32_t g = n.nfunctions - 1 - f;
+	  if (*why)
+	    ;
+	  else if (pp_notes_decode_function (buf, len, &outline, g, &fn, err, sizeof err))
+	    why = "a function of an outline does not decode";
+	  else
+	    {
+	      if (!function_equal (&fn, &whole.functions[g], n.mode, false)
+		  || fn.notes_at != whole.functions[g].notes_at)
+		why = "a function decoded alone differs from the whole's";
+	      pp_notes_function_free (&fn);
+	    }
+	}
+      if (!*why)
+	{
+	  pp_notes_free (&whole);
+	  pp_notes_free (&outline);
+	}
+      for (size_t cut = 0; cut < len && !*why; cut++, cuts++)
+	if (pp_notes_decode_outline (buf, cut, &outline, err, sizeof err) == 0)
+	  why = "an outline of a truncated encoding was accepted";
+      free (buf);
+      pp_notes_free (&n);
+    }
+  unit_result (!*why, "notes: an outline, then functions one at a time as whole",
+	       "%s", why);
+  printf ("note: %u functions decoded alone, %u truncated outlines rejected\n",
+	  functions, cuts);
 }
 
 static void
@@ -1164,6 +1270,7 @@ int
 main (void)
 {
   test_notes_round_trip ();
+  test_notes_outline ();
   test_notes_truncations_and_flips ();
   test_notes_random_garbage ();
   test_notes_errors ();

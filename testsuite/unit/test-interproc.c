@@ -726,20 +726,101 @@ add_function (pp_unit_notes *u, const char *name, uint32_t flags, uint32_t nbloc
   f->calls = (pp_call_notes *) calls;
 }
 
+/* Where the layout of UNITS made in two steps (pp_ip_layout_index, then
+   pp_ip_layout_build_proc for a random part of its procedures in a random
+   order, as libprof's segments modes make it) differs from L, made whole:
+   NULL where it does not.  */
+static const char *
+lazy_layout_differs (const pp_unit_notes *const *units, uint32_t n, const pp_ip_layout *l,
+		     unsigned long long *rng, unsigned *built)
+{
+  pp_ip_layout z;
+  if (pp_ip_layout_index (units, n, &z))
+    return "out of memory";
+  const char *why = NULL;
+  uint32_t np = z.prog.nprocs;
+  const pp_function_notes **fn = calloc (np + 1, sizeof *fn);
+  uint32_t *order = calloc (np + 1, sizeof *order);
+  for (uint32_t u = 0, p = 0; u < n; u++)
+    for (uint32_t f = 0; f < units[u]->nfunctions; f++, p++)
+      fn[p] = &units[u]->functions[f];
+  for (uint32_t p = 0; p < np; p++)
+    order[p] = p;
+  for (uint32_t i = np; i > 1; i--)
+    {
+      uint32_t j = (uint32_t) (unit_rand (rng) % i), t = order[i - 1];
+      order[i - 1] = order[j];
+      order[j] = t;
+    }
+  for (uint32_t i = 0; i < np && !why; i++)
+    if (unit_rand (rng) % 3
+	&& (pp_ip_layout_build_proc (&z, order[i], fn[order[i]])
+	    || pp_ip_layout_build_proc (&z, order[i], fn[order[i]])))
+      why = "a procedure's graph not made";
+  if (why)
+    ;
+  else if (np != l->prog.nprocs || z.prog.ncalls != l->prog.ncalls || z.prog.main != l->prog.main
+	   || memcmp (z.first_proc, l->first_proc, n * sizeof *z.first_proc)
+	   || memcmp (z.prog.call_start, l->prog.call_start, (np + 1) * sizeof (uint32_t))
+	   || memcmp (z.prog.external, l->prog.external, np * sizeof (bool)))
+    why = "the procedures or call sites differ";
+  for (uint32_t i = 0; i < z.prog.ncalls && !why; i++)
+    {
+      const pp_ip_call *a = &z.prog.calls[i], *b = &l->prog.calls[i];
+      if (a->proc != b->proc || a->call != b->call || a->ret != b->ret
+	  || a->callee != b->callee)
+	why = "a call site differs";
+    }
+  for (uint32_t p = 0; p < np && !why; p++)
+    {
+      uint32_t nc = z.ncalls_of[p];
+      const pp_graph *a = &z.prog.procs[p], *b = &l->prog.procs[p];
+      if (nc != l->ncalls_of[p]
+	  || memcmp (z.site_of_call[p], l->site_of_call[p], nc * sizeof (uint32_t))
+	  || memcmp (z.call_vertex[p], l->call_vertex[p], nc * sizeof (uint32_t))
+	  || memcmp (z.return_vertex[p], l->return_vertex[p], nc * sizeof (uint32_t))
+	  || memcmp (z.call_block[p], l->call_block[p], nc * sizeof (uint32_t)))
+	why = "a procedure's calls differ";
+      else if (!a->nnodes)
+	;			/* not asked for */
+      else if (a->nnodes != b->nnodes || a->nedges != b->nedges
+	       || memcmp (z.edge_role[p], l->edge_role[p], a->nedges))
+	why = "a procedure's graph differs";
+      else
+	{
+	  ++*built;
+	  for (uint32_t e = 0; e < a->nedges && !why; e++)
+	    if (a->edges[e].src != b->edges[e].src || a->edges[e].dst != b->edges[e].dst
+		|| a->edges[e].flags != b->edges[e].flags)
+	      why = "a procedure's edge differs";
+	  for (uint32_t k = 0; k < nc && !why; k++)
+	    if (z.site_of_call[p][k] == UINT32_MAX && z.leaf_edge[p][k] != l->leaf_edge[p][k])
+	      why = "a leaf edge differs";
+	}
+    }
+  free (fn);
+  free (order);
+  pp_ip_layout_free (&z);
+  return why;
+}
+
 /* Which units call another unit's function, from their names alone
    (pp_ip_unit_names, pp_ip_units_alone), against the layout of random
    programs whose units share names: static, public, weak and strong
    definitions, direct, indirect and setjmp calls, library calls.  */
 static void
-check_alone (struct unit_property *alone)
+check_alone (struct unit_property *alone, struct unit_property *lazily)
 {
-  enum { X = PP_EDGE_EXIT_ENTRY, UNITS = 5, FNS = 6 };
+  enum { F = PP_EDGE_FAKE, X = PP_EDGE_EXIT_ENTRY, UNITS = 5, FNS = 6 };
   static const uint32_t edges[][3] = { {0, 2, 0}, {2, 1, 0}, {1, 0, X} };
+  /* With a fake leave of the block of calls (the last's, where it ends
+     the block).  */
+  static const uint32_t fake_edges[][3] = { {0, 2, 0}, {2, 1, 0}, {2, 1, F}, {1, 0, X} };
   static const char *const pool[] = { "main", "a", "b", "c", "d", "e", "printf" };
   static const uint32_t kinds[] = { 0, PP_FUNCTION_PUBLIC, PP_FUNCTION_PUBLIC,
 				    PP_FUNCTION_PUBLIC | PP_FUNCTION_WEAK };
   unsigned long long rng = 0xa10e;
-  unsigned mixed = 0;
+  unsigned mixed = 0, lazy_built = 0;
   for (unsigned t = 0; t < 4000; t++)
     {
       pp_function_notes fns[UNITS][FNS];
@@ -767,8 +848,11 @@ check_alone (struct unit_property *alone)
 						     : r == 1 ? PP_CALL_RETURNS_TWICE : 0,
 						     (char *) (r == 0 ? "" : pool[unit_rand (&rng) % 7]) };
 		}
-	      add_function (&units[u], pool[name], kinds[unit_rand (&rng) % 4], 3, edges, 3,
-			    calls[u][f], nc);
+	      bool fake = unit_rand (&rng) % 2;
+	      if (fake && nc)
+		calls[u][f][nc - 1].flags |= PP_CALL_ENDS_BLOCK;
+	      add_function (&units[u], pool[name], kinds[unit_rand (&rng) % 4], 3,
+			    fake ? fake_edges : edges, fake ? 4 : 3, calls[u][f], nc);
 	    }
 	}
       pp_ip_layout l;
@@ -781,6 +865,8 @@ check_alone (struct unit_property *alone)
       ok = ok && pp_ip_units_alone ((const uint64_t *const *) names, nimports, nexports, n,
 				    got) == 0;
       unit_check (alone, ok, "case %u: out of memory", t);
+      const char *lazy = ok ? lazy_layout_differs (list, n, &l, &rng, &lazy_built) : NULL;
+      unit_check (lazily, !lazy, "case %u: %s", t, lazy);
       unsigned some = 0;
       for (uint32_t u = 0; ok && u < n; u++)
 	{
@@ -810,6 +896,7 @@ check_alone (struct unit_property *alone)
     }
   /* The cases must tell the two apart.  */
   unit_check (alone, mixed > 400, "only %u programs with units alone and not", mixed);
+  unit_check (lazily, lazy_built > 10000, "only %u graphs made lazily", lazy_built);
 }
 
 static void
@@ -1159,9 +1246,11 @@ main (void)
   struct unit_property layout = { .name = "interproc: the program of units' notes (calls resolved, blocks split)" };
   check_layout (&layout);
   struct unit_property alone = { .name = "interproc: which units call another unit's function, from their names alone, as the layout resolves calls (random programs)" };
-  check_alone (&alone);
+  struct unit_property lazily = { .name = "interproc: the layout made lazily, each procedure's graph when asked for, is the layout made whole (random programs)" };
+  check_alone (&alone, &lazily);
   struct unit_property opened = { .name = "interproc: a program record's member units are found in the profile by name and checksum, or it is refused naming the one missing" };
   check_record_open (&opened);
+  unit_report (&lazily);
   unit_report (&dense);
   unit_report (&decode);
   unit_report (&edges);

@@ -269,6 +269,13 @@ unit_layout (void)
   return &layout;
 }
 
+/* pp_kseg_init's proc: the test's layout has every graph.  */
+static const pp_function_notes *
+unit_proc (uint32_t p)
+{
+  return p < layout.prog.nprocs ? &fnotes[p] : NULL;
+}
+
 /* The program of the test's layout, as ip-program.c hands one over.  */
 static int
 kseg_init (pthread_mutex_t *lock)
@@ -277,7 +284,8 @@ kseg_init (pthread_mutex_t *lock)
   layout_calls = 0;
   pp_kseg_program program = {
     .nunits = 1, .nprocs = layout.prog.nprocs, .first_proc = first_proc,
-    .layout = unit_layout, .notes = unit_notes, .mode = notes.mode, .depth = k_depth,
+    .layout = unit_layout, .notes = unit_notes, .proc = unit_proc, .mode = notes.mode,
+    .depth = k_depth,
     .dense_max = dense_max, .hashed = hashed, .lock = lock };
   return pp_kseg_init (&program);
 }
