@@ -146,7 +146,7 @@ index_proc (pp_ip_layout *l, uint32_t p, uint32_t first, const pp_function_notes
 	     strong one, which the linker takes for every call.  */
 	  uint64_t h = hash_of (c->callee);
 	  const struct name *mine = find (own, c->callee, h);
-	  const struct name *theirs = find (pub, c->callee, h);
+	  const struct name *theirs = mine && !mine->weak ? NULL : find (pub, c->callee, h);
 	  callee = mine && !(mine->weak && theirs && !theirs->weak) ? first + mine->proc
 		   : theirs ? theirs->proc : NONE;
 	}
