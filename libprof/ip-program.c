@@ -392,8 +392,9 @@ segments_proc (uint32_t p)
 				   p - ip_prog.first_proc[u], fn, err, sizeof err)
       || pp_ip_layout_build_proc (&ip_prog.layout, p, fn))
     {
-      pp_report (false, "interprocedural paths through a function of unit '%s' are "
-		 "not counted: %s", unit->name, err);
+      pp_report (false, "the segments through function '%s' of unit '%s' are not "
+		 "counted: %s", ip_prog.notes[u].functions[p - ip_prog.first_proc[u]].name,
+		 unit->name, err);
       if (fn)
 	pp_notes_function_free (fn);
       pp_free (fn);

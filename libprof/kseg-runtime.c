@@ -463,16 +463,20 @@ proc_name (uint32_t p)
   return all[u].functions[p - ks.layout->first_proc[u]].name;
 }
 
+/* number_root's status where need_procs fails (besides PP_SEG's).  */
+#define NOT_LAID_OUT (-100)
+
 /* Every procedure root p's supergraph may hold (those at most depth calls
-   from it) has its graph in the layout (ks.p.proc).  Returns 0, or -1
-   when one cannot have it (said).  Under the lock.  */
+   from it) has its graph in the layout (ks.p.proc).  Returns 0,
+   NOT_LAID_OUT when one cannot have it (said), or PP_SEG_ENOMEM.  Under
+   the lock.  */
 static int
 need_procs (uint32_t p)
 {
   uint32_t n = ks.layout->prog.nprocs;
   uint32_t *queue = pp_malloc ((n + 1) * sizeof *queue);
   uint32_t *depth = pp_malloc ((n + 1) * sizeof *depth);
-  int rc = queue && depth ? 0 : -1;
+  int rc = queue && depth ? 0 : PP_SEG_ENOMEM;
   if (rc == 0)
     memset (depth, 0xff, n * sizeof *depth);
   uint32_t head = 0, tail = 0;
@@ -485,7 +489,7 @@ need_procs (uint32_t p)
     {
       uint32_t q = queue[head++];
       if (!ks.p.proc (q))
-	rc = -1;
+	rc = NOT_LAID_OUT;
       else if (depth[q] < ks.p.depth)
 	for (uint32_t k = 0; k < ks.layout->ncalls_of[q]; k++)
 	  {
@@ -1001,9 +1005,10 @@ static int
 number_root (uint32_t p, unsigned char **block, size_t *len)
 {
   struct build B = { 0 };
-  if (need_procs (p))
-    return PP_SEG_ENOMEM;
-  int rc = pp_seg_build_numbered (&ks.layout->prog, p, ks.p.depth, &B.s, &B.p);
+  int rc = need_procs (p);
+  if (rc)
+    return rc;
+  rc = pp_seg_build_numbered (&ks.layout->prog, p, ks.p.depth, &B.s, &B.p);
   if (rc == PP_SEG_OK
       && (make_actions (&B, p) || make_values (&B) || make_call_rows (&B)
 	  || !(*block = pack (&B, p, len))))
@@ -1039,6 +1044,8 @@ root_of (uint32_t p)
 	    pp_report (false, "the segments of '%s' are not counted: %s", proc_name (p),
 		       rc == PP_SEG_EGRAPH
 		       ? "its supergraph breaks the numbering's conventions"
+		       : rc == NOT_LAID_OUT
+		       ? "a function its supergraph holds has no graph (said above)"
 		       : "out of memory for its supergraph");
 	  else
 	    __atomic_add_fetch (&ks.numbered, 1, __ATOMIC_RELEASE);
