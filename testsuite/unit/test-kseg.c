@@ -269,11 +269,18 @@ unit_layout (void)
   return &layout;
 }
 
-/* pp_kseg_init's proc: the test's layout has every graph.  */
+/* pp_kseg_init's proc: the test's layout has every graph.  Which
+   procedures libprof asked for (a lazy layout makes only their graphs),
+   and which ran as roots (the simulation's), since kseg_init.  */
+static bool asked[MAXPROCS], rooted[MAXPROCS];
+
 static const pp_function_notes *
 unit_proc (uint32_t p)
 {
-  return p < layout.prog.nprocs ? &fnotes[p] : NULL;
+  if (p >= layout.prog.nprocs)
+    return NULL;
+  asked[p] = true;
+  return &fnotes[p];
 }
 
 /* The program of the test's layout, as ip-program.c hands one over.  */
@@ -282,6 +289,8 @@ kseg_init (pthread_mutex_t *lock)
 {
   static const uint32_t first_proc[1] = { 0 };
   layout_calls = 0;
+  memset (asked, 0, sizeof asked);
+  memset (rooted, 0, sizeof rooted);
   pp_kseg_program program = {
     .nunits = 1, .nprocs = layout.prog.nprocs, .first_proc = first_proc,
     .layout = unit_layout, .notes = unit_notes, .proc = unit_proc, .mode = notes.mode,
@@ -594,6 +603,7 @@ enter (uint32_t q, uint32_t site, bool indirect)
     {
       a->root = depth;
       a->copy = 0;
+      rooted[q] = true;
       start_segment (a, g[q].entry);
     }
   depth++;
@@ -787,11 +797,45 @@ decode_counted (void)
     }
 }
 
+/* Where the procedures libprof asked for since kseg_init are not what a
+   lazy layout needs: every procedure of the supergraph of each root that
+   ran (so that an activation's procedure has its graph), and none but
+   those within K_DEPTH calls of such a root (a run pays for the graphs
+   its roots reach, not the program's).  NULL where they are.  */
+static const char *
+asked_differs (uint32_t nprocs, uint32_t ncalls)
+{
+  bool near[MAXPROCS] = { 0 };
+  uint32_t dist[MAXPROCS];
+  for (uint32_t r = 0; r < nprocs; r++)
+    {
+      if (!rooted[r])
+	continue;
+      for (uint32_t c = 0; c < S[r].ncopies; c++)
+	if (!asked[S[r].copies[c].proc])
+	  return "a procedure of a root's supergraph not asked for";
+      /* Bellman-Ford over the calls, at most K_DEPTH rounds.  */
+      for (uint32_t p = 0; p < nprocs; p++)
+	dist[p] = p == r ? 0 : UINT32_MAX;
+      for (uint32_t round = 0; round < k_depth; round++)
+	for (uint32_t i = 0; i < ncalls; i++)
+	  if (dist[calls[i].proc] == round && dist[calls[i].callee] == UINT32_MAX)
+	    dist[calls[i].callee] = round + 1;
+      for (uint32_t p = 0; p < nprocs; p++)
+	near[p] |= dist[p] != UINT32_MAX;
+    }
+  for (uint32_t p = 0; p < nprocs; p++)
+    if (asked[p] && !near[p])
+      return "a procedure no root that ran reaches asked for";
+  return NULL;
+}
+
 int
 main (void)
 {
   struct unit_property same = { .name = "kseg runtime: the segments counted are exactly the run's depth-k segments, lost ones lost (brute force)" };
   struct unit_property lazy = { .name = "kseg runtime: the program's layout is made once, when a root libprof numbers first runs, and not for a dump before" };
+  struct unit_property few = { .name = "kseg runtime: libprof asks for the graph of every procedure of the supergraph of each root that runs, and of none a root that runs does not reach" };
   struct unit_property cached = { .name = "kseg runtime: the runs after a save take the roots numbered before from the numbering cache (none numbered again; every count exact, from a damaged file too, and a record whose checksums hold but whose entry is out of range numbered again)" };
   uint32_t numbered_before = 0, adopted = 0, renumbered = 0;
   char cache[64];
@@ -856,6 +900,8 @@ main (void)
 			  seed);
 	      unit_check (&lazy, layout_calls == 1, "seed %llx: the layout asked for %u "
 			  "times in three runs", seed, layout_calls);
+	      const char *why = asked_differs (nprocs, ncalls);
+	      unit_check (&few, !why, "seed %llx: %s", seed, why);
 	      pp_kseg_free ();
 	      if (damage)
 		damage_file (cache, &rng);
@@ -943,6 +989,8 @@ main (void)
 	}
       unit_check (&lazy, !built || layout_calls == 1, "seed %llx: the layout asked for %u "
 		  "times after the cache", seed, layout_calls);
+      const char *why = built ? asked_differs (nprocs, ncalls) : NULL;
+      unit_check (&few, !why, "seed %llx: %s (from the cache)", seed, why);
       pp_kseg_free ();
       for (uint32_t p = 0; p < nprocs; p++)
 	{
@@ -963,6 +1011,7 @@ main (void)
   unit_check (&cached, adopted > 500, "only %u roots adopted", adopted);
   unit_report (&same);
   unit_report (&lazy);
+  unit_report (&few);
   unit_report (&cached);
   unit_report (&slotted);
   unit_report (&inplace);
