@@ -616,7 +616,19 @@ decode_function (reader *r, pp_function_notes *f, uint32_t index, uint32_t nfile
   size_t at;
   at_function (r, NULL, index);
   f->notes_at = r->pos;
-  if (get_str (r, &f->asm_name) || get_str (r, &f->name))
+  if (get_str (r, &f->asm_name))
+    return -1;
+  if (r->outline)
+    {
+      /* An outline names a function by its asm name (C's are the same;
+	 libprof names functions only in messages): past the name.  */
+      uint32_t n;
+      if (get_u32 (r, &n) || need (r, n))
+	return -1;
+      r->pos += n;
+      f->name = f->asm_name;
+    }
+  else if (get_str (r, &f->name))
     return -1;
   at_function (r, f->name, index);
   if (get_index (r, &f->decl_file, nfiles, "file index")

@@ -101,21 +101,38 @@ by_keyed (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-/* pp_sort_keyed: one pass per byte of the key that is not the same in
-   every element, least significant first, each a stable scatter by that
-   byte through a buffer (the counts of every byte's values taken in one
-   pass first).  */
+/* pp_sort_keyed: up to SMALL_KEYED elements, an insertion sort by the
+   keys in place (a snapshot of segments sorts each root's numbers apart:
+   SQLite's empty session 409 sorts of a dozen, 0.8 M instructions through
+   pp_sort's comparisons, 0.2 M so); above, one pass per byte of the key
+   that is not the same in every element, least significant first, each a
+   stable scatter by that byte through a buffer (the counts of every
+   byte's values taken in one pass first).  */
+#define SMALL_KEYED 64
+
 void
 pp_sort_keyed (pp_keyed *a, size_t n)
 {
   if (n < 2)
     return;
-  size_t (*count)[256] = n > 64 ? pp_calloc (8, sizeof *count) : NULL;
+  size_t (*count)[256] = n > SMALL_KEYED ? pp_calloc (8, sizeof *count) : NULL;
   pp_keyed *buf = count ? pp_malloc (n * sizeof *buf) : NULL;
   if (!buf)
     {
       pp_free (count);
-      pp_sort (a, n, sizeof *a, by_keyed);
+      if (n > SMALL_KEYED)
+	{
+	  pp_sort (a, n, sizeof *a, by_keyed);
+	  return;
+	}
+      for (size_t i = 1; i < n; i++)
+	{
+	  pp_keyed x = a[i];
+	  size_t j = i;
+	  for (; j > 0 && a[j - 1].key > x.key; j--)
+	    a[j] = a[j - 1];
+	  a[j] = x;
+	}
       return;
     }
   for (size_t i = 0; i < n; i++)

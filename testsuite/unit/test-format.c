@@ -188,7 +188,8 @@ test_notes_outline (void)
 	{
 	  const pp_function_notes *o = &outline.functions[f], *w = &whole.functions[f];
 	  pp_function_notes fn;
-	  if (strcmp (o->asm_name, w->asm_name) || strcmp (o->name, w->name)
+	  /* An outline names a function by its asm name.  */
+	  if (strcmp (o->asm_name, w->asm_name) || strcmp (o->name, w->asm_name)
 	      || o->cfg_checksum != w->cfg_checksum || o->nblocks != w->nblocks
 	      || o->nedges != w->nedges || o->blocks || o->edges || o->ninteresting
 	      || o->function_flags != w->function_flags || o->ncalls != w->ncalls)
