@@ -191,9 +191,9 @@ pp_arena_calloc (size_t n, size_t size)
   struct header *h = take (class_of (n * size));
   if (!h)
     return NULL;
+  /* The bytes asked for, not the whole class (up to twice as many).  */
   if (!h->zero)
-    clear_words ((uint64_t *) ((char *) h + HEADER),
-		 (((size_t) 1 << h->k) - HEADER) / 8);
+    clear_words ((uint64_t *) ((char *) h + HEADER), (n * size + 7) / 8);
   return (char *) h + HEADER;
 }
 
