@@ -220,12 +220,13 @@ int pp_notes_decode_own (const unsigned char *buf, size_t len, pp_unit_notes *n,
 /* The outline of a program's own notes (as pp_notes_decode_own), for
    libprof to lay the program out by: every function's header, record
    offset (notes_at) and calls, but no blocks, edges or preferential
-   section (their counts 0, but nblocks and nedges; NULL arrays), and
-   its asm name for its name.  Each
-   block's count of lines and every count is still checked against the
-   bytes left; what is skipped is checked by pp_notes_decode_function
-   when a function is wanted whole.  An empty SQLite session decoded 3.25
-   MB of notes whole at its first root, of which it used four functions. */
+   section (their counts 0, but nblocks and nedges; NULL arrays), its asm
+   name for its name, every string in one block (free it with
+   pp_notes_free only).  Each block's count of lines and every count is
+   still checked against the bytes left; what is skipped is checked by
+   pp_notes_decode_function when a function is wanted whole.  An empty
+   SQLite session decoded 3.25 MB of notes whole at its first root, of
+   which it used four functions.  */
 int pp_notes_decode_outline (const unsigned char *buf, size_t len, pp_unit_notes *n,
 			     char *err, size_t errlen);
 /* Function F of the notes BUF whose outline is OUTLINE, whole (as
