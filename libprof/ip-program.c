@@ -291,18 +291,22 @@ program_notes (void)
   return ip_prog.notes;
 }
 
-/* Context and piecewise paths: ip_prog.layout from the numbering cache C,
-   else from the units' notes.  Returns 0, or -1 (said).  */
+/* ip_prog.layout from the numbering cache C (NULL: none), else from the
+   units' notes (program_notes): whole for context and piecewise paths;
+   for segments its index alone, from the notes' outline (segments_proc
+   makes the graphs).  Returns 0, or -1 (said).  */
 static int
 lay_out (const pp_ncache *c)
 {
-  if (pp_ncache_adopt_layout (c, ip_prog.nunits, &ip_prog.layout))
+  if (c && pp_ncache_adopt_layout (c, ip_prog.nunits, &ip_prog.layout))
     return 0;
   const pp_unit_notes *notes = program_notes ();
   const pp_unit_notes **list = notes ? pp_calloc (ip_prog.nunits, sizeof *list) : NULL;
   for (uint32_t u = 0; list && u < ip_prog.nunits; u++)
     list[u] = &notes[u];
-  int rc = list ? pp_ip_layout_build (list, ip_prog.nunits, &ip_prog.layout) : -1;
+  int (*make) (const pp_unit_notes *const *, uint32_t, pp_ip_layout *)
+    = ip_prog.kind == PP_IP_SEGMENTS ? pp_ip_layout_index : pp_ip_layout_build;
+  int rc = list ? make (list, ip_prog.nunits, &ip_prog.layout) : -1;
   if (rc && notes)
     pp_report (false, "interprocedural paths are not counted: out of memory");
   pp_free (list);
@@ -339,18 +343,8 @@ static const pp_ip_layout *
 segments_layout (void)
 {
   const pp_ip_layout *l = &ip_prog.layout;
-  const pp_unit_notes *notes = program_notes ();
-  const pp_unit_notes **list = notes ? pp_calloc (ip_prog.nunits, sizeof *list) : NULL;
-  for (uint32_t u = 0; list && u < ip_prog.nunits; u++)
-    list[u] = &notes[u];
-  int rc = list ? pp_ip_layout_index (list, ip_prog.nunits, &ip_prog.layout) : -1;
-  pp_free (list);
-  if (rc)
-    {
-      if (notes)
-	pp_report (false, "interprocedural paths are not counted: out of memory");
-      return not_counted ();
-    }
+  if (lay_out (NULL))
+    return not_counted ();
   bool same = l->nunits == ip_prog.nunits && l->prog.nprocs == ip_prog.nprocs;
   for (uint32_t u = 0; same && u < l->nunits; u++)
     same = l->first_proc[u] == ip_prog.first_proc[u];

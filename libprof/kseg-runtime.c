@@ -475,13 +475,12 @@ need_procs (uint32_t p)
 {
   uint32_t n = ks.layout->prog.nprocs;
   uint32_t *queue = pp_malloc ((n + 1) * sizeof *queue);
-  uint32_t *depth = pp_malloc ((n + 1) * sizeof *depth);
+  uint32_t *depth = pp_malloc ((n + 1) * sizeof *depth);	/* NONE: unseen */
   int rc = queue && depth ? 0 : PP_SEG_ENOMEM;
-  if (rc == 0)
-    memset (depth, 0xff, n * sizeof *depth);
   uint32_t head = 0, tail = 0;
   if (rc == 0)
     {
+      memset (depth, 0xff, n * sizeof *depth);
       queue[tail++] = p;
       depth[p] = 0;
     }

@@ -113,18 +113,8 @@ by_keyed (const void *a, const void *b)
 void
 pp_sort_keyed (pp_keyed *a, size_t n)
 {
-  if (n < 2)
-    return;
-  size_t (*count)[256] = n > SMALL_KEYED ? pp_calloc (8, sizeof *count) : NULL;
-  pp_keyed *buf = count ? pp_malloc (n * sizeof *buf) : NULL;
-  if (!buf)
+  if (n <= SMALL_KEYED)
     {
-      pp_free (count);
-      if (n > SMALL_KEYED)
-	{
-	  pp_sort (a, n, sizeof *a, by_keyed);
-	  return;
-	}
       for (size_t i = 1; i < n; i++)
 	{
 	  pp_keyed x = a[i];
@@ -133,6 +123,14 @@ pp_sort_keyed (pp_keyed *a, size_t n)
 	    a[j] = a[j - 1];
 	  a[j] = x;
 	}
+      return;
+    }
+  size_t (*count)[256] = pp_calloc (8, sizeof *count);
+  pp_keyed *buf = count ? pp_malloc (n * sizeof *buf) : NULL;
+  if (!buf)
+    {
+      pp_free (count);
+      pp_sort (a, n, sizeof *a, by_keyed);
       return;
     }
   for (size_t i = 0; i < n; i++)
