@@ -107,7 +107,9 @@
    register from the thread's word __pathprof_seg_pass, with a record where
    a call may not return ("Records" below), in the unit's compiled_counts
    (pathprof-abi.h), or, with more segments than fit an array, in a path
-   table as the paths mode's (path-tables.c), which a dump moves into the
+   table as the paths mode's (path-tables.c), behind a front of its
+   interesting segments in the learning modes (compiled_counts again, each
+   slot's segment in the root's keys), all of which a dump moves into the
    tables with the roots' own (pp_kseg_flush_slots) and a fork or
    pathprof_reset zeroes.  Where a caller's copy continues its segment into
    such a function, it must run as a copy, with ENTER: the function then
@@ -1240,14 +1242,26 @@ add_drained (uint64_t n, uint64_t count, void *p)
   pp_ipt_add_number (key, count);
 }
 
+/* The counts of compiled root C in U's compiled counts: its segments', or
+   its front's (pathprof-abi.h), whose slots are 2^keys_log2 (at most
+   2^FRONT_MAX_LOG2: anything else is no front of this ABI's plugin).  */
+#define FRONT_MAX_LOG2 20
+static uint64_t
+compiled_span (const struct __pathprof_compiled_root *c)
+{
+  if (!c->table)
+    return c->npaths;
+  return c->keys && c->keys_log2 - 1 < FRONT_MAX_LOG2 ? (uint64_t) 1 << c->keys_log2 : 0;
+}
+
 static void
 flush_compiled (const struct __pathprof_unit *U, const struct __pathprof_compiled_root *c,
 		uint32_t p)
 {
+  flush_array (U->compiled_counts + c->first, compiled_span (c), c->table ? c->keys : NULL, 0,
+	       p);
   if (c->table)
     pp_table_drain (&U->tables[c->table - 1], add_drained, &p);
-  else
-    flush_array (U->compiled_counts + c->first, c->npaths, NULL, 0, p);
 }
 
 /* A root's table is the unit's: pathprof_reset and a fork's child zero it
@@ -1257,8 +1271,7 @@ zero_compiled (const struct __pathprof_unit *U, const struct __pathprof_compiled
 	       uint32_t p)
 {
   (void) p;
-  if (!c->table)
-    zero_array (U->compiled_counts + c->first, c->npaths);
+  zero_array (U->compiled_counts + c->first, compiled_span (c));
 }
 
 void

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 23u
+#define PATHPROF_ABI_VERSION 24u
 
 /* What libprof exports: this ABI and pathprof.h (it is built with
    -fvisibility=hidden).  */
@@ -68,13 +68,20 @@ struct __pathprof_path_table
    notes index) counts segment n of its S (n < npaths) in the unit's
    compiled_counts[first + n] when it runs as a root, or, where table is
    not 0, in the unit's tables[table - 1] (more segments than fit an
-   array).  */
+   array).  Such a root of the learning modes may have a front of its
+   interesting segments (corelib/ppp.h pp_front_place): where keys is not
+   0, its code counts segment keys[i] (PP_FRONT_HOLE: none) in
+   compiled_counts[first + i], i < 2^keys_log2, and the rest in the
+   table.  */
 struct __pathprof_compiled_root
 {
   uint32_t function;
   uint32_t table;
   uint64_t first;
   uint64_t npaths;
+  const uint64_t *keys;
+  uint32_t keys_log2;
+  uint32_t unused;
 };
 
 struct __pathprof_unit

@@ -59,6 +59,7 @@
 
 #include "probes.h"
 #include "corelib/ip-notes.h"
+#include "corelib/front.h"
 #include "corelib/segments.h"
 #include "tree-dfa.h"
 #include "tree-inline.h"
@@ -266,13 +267,44 @@ same_everywhere_p (const pp_ip_layout &layout, const auto_vec<pp_function_notes>
   return true;
 }
 
+/* Fronts.  A compiled root with more segments than fit an array counts
+   them in a path table (path-tables.c), whose code finds a number's home
+   slot from the table's words at run time: about eleven instructions and
+   an atomic add for a number at home (sqlite3VdbeExec's opcode loop, once
+   an opcode), a call into libprof for any other.  In the learning modes
+   the notes name the root's interesting segments (those of the training
+   run), so the plugin places them in slots of its own (corelib/ppp.h
+   pp_front_place), whose keys, size and multiplier the code has as
+   constants: a number whose slot holds it counts there, the rest go on
+   to the table.  Exact whatever the slots hold (a slot counts only the
+   number it names), so the root's interesting segments need only be
+   meant for this S (the notes' checksum) to be worth their room.  */
+#define FRONT_MAX_LOG2 14
+
+static void
+place_front (function_record &rec, const pp_function_notes &fn, const pp_seg_graph &s,
+	     const uint64_t *cfg_checksum)
+{
+  if (!rec.compiled.path_table || !cfg_checksum || !fn.ninteresting
+      || pp_seg_checksum (&s, cfg_checksum) != fn.seg_checksum)
+    return;
+  uint64_t *slots;
+  if (pp_front_place (fn.interesting, fn.ninteresting, FRONT_MAX_LOG2, &rec.front_mul,
+		      &rec.front_log2, &slots))
+    fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
+  for (size_t i = 0; i < (size_t) 1 << rec.front_log2; i++)
+    rec.front_keys.safe_push (slots[i]);
+  free (slots);
+}
+
 /* Root REC (the unit's procedures are LAYOUT's, RECORDS its functions)
    compiled if it can be: its plans, its clone for ENTER and its copies'
    clones, made from the bodies as they are before any is instrumented.
    Returns its segments, or 0.  */
 static uint64_t
 compile_root (function_record &rec, auto_delete_vec<function_record> &records,
-	      const pp_ip_layout &layout, const auto_vec<pp_function_notes> &fns)
+	      const pp_ip_layout &layout, const auto_vec<pp_function_notes> &fns,
+	      const uint64_t *cfg_checksum)
 {
   uint32_t first = layout.first_proc[0], p = first + rec.index;
   uint32_t room = COMPILED_COPIES_MAX - 1;
@@ -372,6 +404,7 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
       plans[0] = pp_plan {};
       dyn->self = rec.node->decl;
       rec.compiled_assumes = assumes;
+      place_front (rec, fns[rec.index], s, cfg_checksum);
       DECL_UNINLINABLE (dyn->node->decl) = 1;	/* called once, from the test */
       rec.dyn = dyn;
       for (uint32_t c = 1; c < s.ncopies; c++)
@@ -412,15 +445,31 @@ plan_compiled_roots (auto_delete_vec<function_record> &records,
   pp_ip_layout layout;
   if (pp_ip_layout_build (units, 1, &layout))
     fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
+  /* The functions' CFG checksums, which the notes get when they are
+     encoded: a front is placed where S is the one the interesting
+     segments were learnt for (pp_seg_checksum).  */
+  uint64_t *cfg_checksum = NULL;
+  if (option_mode->preferential)
+    {
+      cfg_checksum = XNEWVEC (uint64_t, layout.prog.nprocs + 1);
+      for (unsigned i = 0; i < fns.length (); i++)
+	cfg_checksum[layout.first_proc[0] + i] = pp_notes_cfg_checksum (&fns[i]);
+    }
   for (function_record *rec : records)
-    if (uint64_t npaths = compile_root (*rec, records, layout, fns))
-      if (!rec->compiled.path_table)
-	{
-	  rec->compiled_first = *ncounts;
-	  *ncounts += npaths;
-	  for (function_record *copy : rec->copies)
+    if (uint64_t npaths = compile_root (*rec, records, layout, fns, cfg_checksum))
+      {
+	/* Its array, or its front's counts.  */
+	if (rec->compiled.path_table)
+	  npaths = rec->front_keys.length ();
+	rec->compiled_first = *ncounts;
+	*ncounts += npaths;
+	for (function_record *copy : rec->copies)
+	  {
 	    copy->value_offset = (uint32_t) rec->compiled_first;
-	}
+	    copy->front_of = rec;
+	  }
+      }
+  XDELETEVEC (cfg_checksum);
   pp_ip_layout_free (&layout);
 }
 
@@ -1030,6 +1079,7 @@ insert_compiled_root (function_record &rec, const probe_target &t,
   own.index = rec.index;
   own.value_offset = (uint32_t) rec.compiled_first;
   own.path_table = rec.compiled.path_table ? rec.path_table : -1;
+  own.front_of = &rec;
   own.plan = rec.compiled;
   if (record)
     make_register (&own.record, "PP_record");

@@ -86,6 +86,17 @@ struct function_record
      whose ENTER names the function (self; NULL_TREE: the record's own).  */
   pp_plan compiled = {};
   uint64_t compiled_first = 0;
+  /* A compiled root of the learning modes that counts in a path table:
+     the front of its interesting segments (corelib/ppp.h pp_front_place;
+     compiled.cc "Fronts"), its slots' keys (none: empty) from index
+     front_at of the unit's front keys, their counts from compiled_first.
+     A body of the root (its own code, a copy) points at the root's record
+     in front_of.  */
+  auto_vec<uint64_t> front_keys;
+  uint64_t front_mul = 0;
+  uint32_t front_log2 = 0;
+  uint64_t front_at = 0;
+  const function_record *front_of = nullptr;
   /* The compiled root calls a function its unit does not define, which it
      takes for code not instrumented: it runs compiled where libprof says
      the unit calls no other unit's function (its ip_alone).  */
@@ -261,6 +272,7 @@ struct probe_target
      values of their probe_target) and its table of compiled roots.  */
   tree unit_ip_first, seg_continues, compiled_counts, compiled_roots;
   tree unit_ip_alone;		/* the unit record's ip_alone field */
+  tree front_keys;		/* the unit's fronts' keys, or NULL_TREE */
   /* libprof's __pathprof_seg_pass (TLS) and its fields r and record
      (seg_pass_word builds each access).  */
   tree seg_pass, seg_pass_r, seg_pass_record;

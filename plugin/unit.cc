@@ -430,7 +430,7 @@ void
 create_compiled_counts (probe_target &t, uint64_t ncounts,
 			const auto_delete_vec<function_record> &records)
 {
-  t.compiled_counts = t.compiled_roots = NULL_TREE;
+  t.compiled_counts = t.compiled_roots = t.front_keys = NULL_TREE;
   t.ncompiled = 0;
   bool any = false;
   for (const function_record *rec : records)
@@ -446,6 +446,23 @@ create_compiled_counts (probe_target &t, uint64_t ncounts,
 				      false);
       varpool_node::finalize_decl (t.compiled_counts);
     }
+  /* The fronts' keys (compiled.cc "Fronts"), read-only, root after root.  */
+  uint64_t nkeys = 0;
+  vec<constructor_elt, va_gc> *keys = NULL;
+  for (function_record *rec : records)
+    if (rec->dyn && !rec->front_keys.is_empty ())
+      {
+	rec->front_at = nkeys;
+	for (uint64_t key : rec->front_keys)
+	  CONSTRUCTOR_APPEND_ELT (keys, size_int (nkeys++), build_int_cstu (u64, key));
+      }
+  if (nkeys)
+    {
+      tree type = build_array_type_nelts (u64, nkeys);
+      t.front_keys = static_var ("__pathprof_front_keys", type, build_constructor (type, keys),
+				 true);
+      varpool_node::finalize_decl (t.front_keys);
+    }
   /* struct __pathprof_compiled_root, as in libprof/pathprof-abi.h.  */
   tree type = make_node (RECORD_TYPE);
   tree fields = NULL_TREE;
@@ -453,6 +470,10 @@ create_compiled_counts (probe_target &t, uint64_t ncounts,
   tree f_table = build_field (u32, "table", &fields);
   tree f_first = build_field (u64, "first", &fields);
   tree f_npaths = build_field (u64, "npaths", &fields);
+  tree f_keys = build_field (build_pointer_type (build_qualified_type (u64, TYPE_QUAL_CONST)),
+			     "keys", &fields);
+  tree f_keys_log2 = build_field (u32, "keys_log2", &fields);
+  build_field (u32, "unused", &fields);
   finish_builtin_struct (type, "__pathprof_compiled_root", fields, NULL_TREE);
   vec<constructor_elt, va_gc> *roots = NULL;
   for (const function_record *rec : records)
@@ -465,6 +486,14 @@ create_compiled_counts (probe_target &t, uint64_t ncounts,
 						    ? rec->path_table + 1 : 0));
 	CONSTRUCTOR_APPEND_ELT (row, f_first, build_int_cstu (u64, rec->compiled_first));
 	CONSTRUCTOR_APPEND_ELT (row, f_npaths, build_int_cstu (u64, rec->compiled.npaths));
+	if (!rec->front_keys.is_empty ())
+	  {
+	    tree first = build4 (ARRAY_REF, u64, t.front_keys, size_int (rec->front_at),
+				 NULL_TREE, NULL_TREE);
+	    CONSTRUCTOR_APPEND_ELT (row, f_keys,
+				    fold_convert (TREE_TYPE (f_keys), build_fold_addr_expr (first)));
+	    CONSTRUCTOR_APPEND_ELT (row, f_keys_log2, build_int_cst (u32, rec->front_log2));
+	  }
 	CONSTRUCTOR_APPEND_ELT (roots, NULL_TREE, build_constructor (type, row));
 	t.ncompiled++;
       }

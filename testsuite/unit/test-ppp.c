@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "edgeprof.h"
+#include "front.h"
 #include "modes.h"
 #include "paths.h"
 #include "plan.h"
@@ -43,7 +44,8 @@ static struct unit_property
   prop_invalid = { .name = "ppp: numbers >= npaths are refused" },
   prop_bounds = { .name = "ppp: every path's number, interesting or not, lies in lowest..highest, and both are reached" },
   prop_figure10 = { .name = "ppp: the weights are figure 10's, computed naively (each prefix's join found by search, nothing sorted)" },
-  prop_plan = { .name = "ppp plan: simulated probes (both registers) count every path once, interesting ones in their slots, the others in the table by Ball-Larus number; where the slots cover every number, no path indexes outside them" };
+  prop_plan = { .name = "ppp plan: simulated probes (both registers) count every path once, interesting ones in their slots, the others in the table by Ball-Larus number; where the slots cover every number, no path indexes outside them" },
+  prop_front = { .name = "front: every slot holds a hole or a key that hashes there, each key at most once; a key without a slot hashes to a slot that holds an earlier key; no multiplier tried leaves fewer keys out" };
 
 /* Statistics for the log.  */
 static double delta_sum;
@@ -610,9 +612,101 @@ test_figure3 (void)
   gen_free (&x);
 }
 
+
+/* pp_front_place against its definition, on random key sets (dense, sparse,
+   clustered, up to 2^63 - 1): the slots checked one by one, and the keys
+   left out counted again for every multiplier the search tries.  */
+static void
+test_fronts (void)
+{
+  unsigned long long rng = BASE_SEED ^ 0xf40f;
+  for (unsigned t = 0; t < 2000; t++)
+    {
+      uint32_t n = 1 + unit_rand (&rng) % (t % 7 == 0 ? 3000 : 60);
+      uint64_t *keys = malloc (n * sizeof *keys);
+      uint64_t base = unit_rand (&rng) % 4 == 0 ? unit_rand (&rng) >> 1 : 0;
+      unsigned spread = unit_rand (&rng) % 3;
+      for (uint32_t i = 0; i < n; i++)
+	{
+	  uint64_t k;
+	  bool dup;
+	  do
+	    {
+	      k = spread == 0 ? base + unit_rand (&rng) % (4 * (uint64_t) n)
+		  : spread == 1 ? base + (unit_rand (&rng) % (n + 64)) * ((uint64_t) 1 << 40)
+				  + unit_rand (&rng) % 16
+		  : unit_rand (&rng) >> 1;
+	      k &= ~((uint64_t) 1 << 63);
+	      dup = false;
+	      for (uint32_t j = 0; j < i && !dup; j++)
+		dup = keys[j] == k;
+	    }
+	  while (dup);
+	  keys[i] = k;
+	}
+      uint32_t max_log2 = 1 + unit_rand (&rng) % 16;
+      uint64_t mul, *slots;
+      uint32_t log2;
+      if (pp_front_place (keys, n, max_log2, &mul, &log2, &slots))
+	abort ();
+      uint64_t size = (uint64_t) 1 << log2;
+      bool ok = log2 >= 1 && log2 <= (max_log2 > 1 ? max_log2 : 1) && (mul & 1)
+		&& (log2 == max_log2 || log2 == 1 || size >= (uint64_t) n * PP_FRONT_ROOM)
+		&& (log2 <= 1 || size / 2 < (uint64_t) n * PP_FRONT_ROOM);
+      const char *why = ok ? NULL : "its size or multiplier";
+      uint32_t placed = 0;
+      for (uint64_t i = 0; ok && i < size; i++)
+	if (slots[i] != PP_FRONT_HOLE)
+	  {
+	    uint32_t j = 0;
+	    while (j < n && keys[j] != slots[i])
+	      j++;
+	    ok = j < n && pp_front_slot (slots[i], mul, log2) == i;
+	    why = ok ? NULL : "a slot holds a number that is no key or hashes elsewhere";
+	    placed++;
+	  }
+      for (uint32_t i = 0; ok && i < n; i++)
+	{
+	  uint64_t held = slots[pp_front_slot (keys[i], mul, log2)];
+	  uint32_t j = 0;
+	  while (j < n && keys[j] != held)
+	    j++;
+	  ok = held == keys[i] || (held != PP_FRONT_HOLE && j < i);
+	  why = ok ? NULL : "a key lost its slot to a later key or to a hole";
+	}
+      /* The search's own sequence of multipliers, again: none of them
+	 leaves fewer keys out.  */
+      uint64_t x = 0x9e3779b97f4a7c15u;
+      uint64_t *seen = calloc (size, sizeof *seen);
+      for (uint32_t tr = 0; ok && tr < PP_FRONT_TRIES; tr++)
+	{
+	  uint64_t z = x += 0x9e3779b97f4a7c15u;
+	  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	  z = (z ^ (z >> 31)) | 1;
+	  memset (seen, 0, size * sizeof *seen);
+	  uint32_t in = 0;
+	  for (uint32_t i = 0; i < n; i++)
+	    {
+	      uint64_t h = (keys[i] * z) >> (64 - log2);
+	      in += !seen[h];
+	      seen[h] = 1;
+	    }
+	  ok = in <= placed;
+	  why = ok ? NULL : "another multiplier places more keys";
+	}
+      free (seen);
+      unit_check (&prop_front, ok, "set %u: %u keys, max_log2 %u: %s", t, n, max_log2,
+		  why ? why : "");
+      free (slots);
+      free (keys);
+    }
+}
+
 int
 main (void)
 {
+  test_fronts ();
   test_figure3 ();
   test_random ();
   unit_report (&prop_unique);
@@ -626,6 +720,7 @@ main (void)
   unit_report (&prop_bounds);
   unit_report (&prop_figure10);
   unit_report (&prop_plan);
+  unit_report (&prop_front);
   printf ("ppp: mean delta %.3f over %lu numberings\n",
 	  delta_n ? delta_sum / delta_n : 0.0, delta_n);
   printf ("ppp plans: %lu with slots for every number (no range test; %lu "
