@@ -269,11 +269,11 @@ same_everywhere_p (const pp_ip_layout &layout, const auto_vec<pp_function_notes>
 
 /* Fronts.  A compiled root with more segments than fit an array counts
    them in a path table (path-tables.c), whose code finds a number's home
-   slot from the table's words at run time: about eleven instructions and
+   slot from the table's words at run time: about twelve instructions and
    an atomic add for a number at home (sqlite3VdbeExec's opcode loop, once
    an opcode), a call into libprof for any other.  In the learning modes
    the notes name the root's interesting segments (those of the training
-   run), so the plugin places them in slots of its own (corelib/ppp.h
+   run), so the plugin places them in slots of its own (corelib/front.h
    pp_front_place), whose keys, size and multiplier the code has as
    constants: a number whose slot holds it counts there, the rest go on
    to the table.  Exact whatever the slots hold (a slot counts only the
