@@ -32,21 +32,16 @@ pp_front_place (const uint64_t *keys, uint32_t n, uint32_t max_log2, uint64_t *m
   uint64_t *s = pp_malloc (((size_t) 1 << b) * sizeof *s);
   if (!s)
     return -1;
-  /* Odd multipliers from a fixed sequence (splitmix64's), so that a unit
-     compiles to the same front every time.  */
-  uint64_t x = 0x9e3779b97f4a7c15u, best = 0;
+  uint64_t best = 0;
   uint32_t least = UINT32_MAX;
   for (uint32_t t = 0; t < PP_FRONT_TRIES && least; t++)
     {
-      uint64_t z = x += 0x9e3779b97f4a7c15u;
-      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-      z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-      z = (z ^ (z >> 31)) | 1;
-      uint32_t lost = front_fill (keys, n, z, b, s);
+      uint64_t mul = pp_front_multiplier (t);
+      uint32_t lost = front_fill (keys, n, mul, b, s);
       if (lost < least)
 	{
 	  least = lost;
-	  best = z;
+	  best = mul;
 	}
     }
   front_fill (keys, n, best, b, s);

@@ -13,6 +13,8 @@
 
 #include <stdint.h>
 
+#include "format/hash.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -20,6 +22,17 @@ extern "C" {
 #define PP_FRONT_HOLE UINT64_MAX
 #define PP_FRONT_ROOM 8u
 #define PP_FRONT_TRIES 64u
+/* At most 2^PP_FRONT_MAX_LOG2 slots a root (16 K: 128 kB of keys and as
+   many of counts); libprof takes a larger size for no front.  */
+#define PP_FRONT_MAX_LOG2 14u
+
+/* The T-th multiplier pp_front_place tries: odd, from a fixed sequence, so
+   that a unit compiles to the same front every time.  */
+static inline uint64_t
+pp_front_multiplier (uint32_t t)
+{
+  return pp_mix64 (0x9e3779b97f4a7c15ull * (t + 2)) | 1;
+}
 
 static inline uint64_t
 pp_front_slot (uint64_t number, uint64_t mul, uint32_t log2)
@@ -28,11 +41,11 @@ pp_front_slot (uint64_t number, uint64_t mul, uint32_t log2)
 }
 
 /* Picks log2 (the least power of two of at least PP_FRONT_ROOM slots a
-   key, at most max_log2, and at least 1) and, among PP_FRONT_TRIES odd
-   multipliers of a fixed sequence, the one that leaves the fewest keys
-   without a slot (two keys with one slot: the first of KEYS keeps it),
-   and fills the malloc'd *SLOTS (pp_free: libc's free outside libprof).  KEYS: N numbers, no
-   duplicate.  Returns 0, or -1 when out of memory.  */
+   key, at most max_log2, and at least 1) and, among the first
+   PP_FRONT_TRIES multipliers, the one that leaves the fewest keys without
+   a slot (two keys with one slot: the first of KEYS keeps it), and fills
+   the malloc'd *SLOTS (pp_free: libc's free outside libprof).  KEYS: N
+   numbers, no duplicate.  Returns 0, or -1 when out of memory.  */
 int pp_front_place (const uint64_t *keys, uint32_t n, uint32_t max_log2, uint64_t *mul,
 		    uint32_t *log2, uint64_t **slots);
 

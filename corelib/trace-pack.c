@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "hash.h"
 #include "trace-pack.h"
 #include "trace.h"
 
@@ -43,16 +44,6 @@ static const uint16_t rate[PP_PACK_RATE_LIMIT + 1] = {
   5242, 4854, 4519, 4228, 3971, 3744, 3542, 3360, 3196, 3048, 2912, 2788,
   2674, 2570, 2473, 2383, 2299, 2221, 2148, 2080
 };
-
-static inline uint64_t
-mix (uint64_t x)
-{
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9u;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebu;
-  return x ^ (x >> 31);
-}
 
 /* Where the entries of a request of hash h begin, and the table's mask:
    the entry for bit i of a request whose bits so far make node is
@@ -154,7 +145,7 @@ void
 pp_pack_encode (pp_pack_encoder *e, pp_pack_model *m, uint64_t context,
 		uint64_t v, unsigned n)
 {
-  uint64_t h = mix (context ^ (uint64_t) n << 56);
+  uint64_t h = pp_mix64 (context ^ (uint64_t) n << 56);
   uint32_t *tab = m->p, node = 1, range = e->range;
   size_t base = entries_base (m, h), mask = entries_mask (m);
   for (unsigned i = 0; i < n; i++)
@@ -238,7 +229,7 @@ pp_pack_decoder_init (pp_pack_decoder *d,
 uint64_t
 pp_pack_decode (pp_pack_decoder *d, pp_pack_model *m, uint64_t context, unsigned n)
 {
-  uint64_t h = mix (context ^ (uint64_t) n << 56), v = 0;
+  uint64_t h = pp_mix64 (context ^ (uint64_t) n << 56), v = 0;
   uint32_t *tab = m->p, node = 1, range = d->range, code = d->code;
   size_t base = entries_base (m, h), mask = entries_mask (m);
   for (unsigned i = 0; i < n; i++)

@@ -124,6 +124,7 @@
 
 #include "act-stack.h"
 #include "alloc.h"
+#include "front.h"
 #include "hash.h"
 #include "ip-program.h"
 #include "ip-runtime.h"
@@ -1243,15 +1244,14 @@ add_drained (uint64_t n, uint64_t count, void *p)
 }
 
 /* The counts of compiled root C in U's compiled counts: its segments', or
-   its front's (pathprof-abi.h), whose slots are 2^keys_log2 (at most
-   2^FRONT_MAX_LOG2: anything else is no front of this ABI's plugin).  */
-#define FRONT_MAX_LOG2 20
+   its front's (pathprof-abi.h), whose slots are 2^keys_log2 (1 to
+   PP_FRONT_MAX_LOG2: anything else is no front the plugin makes).  */
 static uint64_t
 compiled_span (const struct __pathprof_compiled_root *c)
 {
   if (!c->table)
     return c->npaths;
-  return c->keys && c->keys_log2 - 1 < FRONT_MAX_LOG2 ? (uint64_t) 1 << c->keys_log2 : 0;
+  return c->keys && c->keys_log2 - 1 < PP_FRONT_MAX_LOG2 ? (uint64_t) 1 << c->keys_log2 : 0;
 }
 
 static void

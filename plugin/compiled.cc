@@ -279,8 +279,6 @@ same_everywhere_p (const pp_ip_layout &layout, const auto_vec<pp_function_notes>
    to the table.  Exact whatever the slots hold (a slot counts only the
    number it names), so the root's interesting segments need only be
    meant for this S (the notes' checksum) to be worth their room.  */
-#define FRONT_MAX_LOG2 14
-
 static void
 place_front (function_record &rec, const pp_function_notes &fn, const pp_seg_graph &s,
 	     const uint64_t *cfg_checksum)
@@ -289,7 +287,7 @@ place_front (function_record &rec, const pp_function_notes &fn, const pp_seg_gra
       || pp_seg_checksum (&s, cfg_checksum) != fn.seg_checksum)
     return;
   uint64_t *slots;
-  if (pp_front_place (fn.interesting, fn.ninteresting, FRONT_MAX_LOG2, &rec.front_mul,
+  if (pp_front_place (fn.interesting, fn.ninteresting, PP_FRONT_MAX_LOG2, &rec.front_mul,
 		      &rec.front_log2, &slots))
     fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
   for (size_t i = 0; i < (size_t) 1 << rec.front_log2; i++)

@@ -553,6 +553,57 @@ expand_keyed (const function_record &rec, const probe_target &t, gimple *marker)
   miss->count = bb->count - hit->count;
 }
 
+/* The compiled root whose front a body of REC counts behind (compiled.cc
+   "Fronts"), or NULL.  */
+static const function_record *
+front_root (const function_record &rec)
+{
+  const function_record *root = rec.front_of;
+  return root && !root->front_keys.is_empty () ? root : NULL;
+}
+
+/* Before the count of number N that ends *BB (its edge *FALLTHRU to the
+   rest), ROOT's front: N's slot, its key and its count in the unit's
+   arrays,
+       if (keys[(N * mul) >> (64 - log2)] == N) counts[...] += 1;
+   with *BB and *FALLTHRU moved to the way where the key is another.  */
+static void
+expand_front (const function_record &root, const probe_target &t, tree n, basic_block *bb,
+	      edge *fallthru)
+{
+  tree u64 = long_long_unsigned_type_node;
+  gimple_seq seq = NULL;
+  tree mixed = emit_value (&seq, u64, MULT_EXPR, n, build_int_cstu (u64, root.front_mul),
+			   "PP_front");
+  tree slot = emit_value (&seq, sizetype, NOP_EXPR,
+			  emit_value (&seq, u64, RSHIFT_EXPR, mixed,
+				      build_int_cst (integer_type_node, 64 - root.front_log2),
+				      "PP_front"),
+			  NULL_TREE, "PP_front");
+  tree key = emit_value (&seq, u64, NOP_EXPR,
+			 build4 (ARRAY_REF, u64, t.front_keys,
+				 emit_value (&seq, sizetype, PLUS_EXPR, slot,
+					     size_int (root.front_at), "PP_front"),
+				 NULL_TREE, NULL_TREE),
+			 NULL_TREE, "PP_front_key");
+  gimple_stmt_iterator gsi = gsi_last_bb (*bb);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  seq = NULL;
+  emit_increment (t, value_ref (t, emit_value (&seq, sizetype, PLUS_EXPR, slot,
+					       size_int (root.compiled_first), "PP_front")),
+		  &seq);
+  basic_block join = (*fallthru)->dest;
+  basic_block in_front = new_block_of (*bb, seq, join);
+  basic_block rest = new_block_of (in_front, NULL, join);
+  profile_probability likely = profile_probability::likely ();
+  branch (*bb, *fallthru, gimple_build_cond (EQ_EXPR, key, n, NULL_TREE, NULL_TREE),
+	  in_front, rest, likely);
+  in_front->count = (*bb)->count.apply_probability (likely);
+  rest->count = (*bb)->count - in_front->count;
+  *bb = rest;
+  *fallthru = single_succ_edge (rest);
+}
+
 /* Replaces CALL, __pathprof_count_path (&TABLE, N), by the count in N's
    home slot where its key is there (pathprof-abi.h):
        h = TABLE.table;   (the unit's empty table until the first count)
@@ -560,11 +611,9 @@ expand_keyed (const function_record &rec, const probe_target &t, gimple *marker)
        if (s->key == key) atomic s->count += 1;
        else __pathprof_count_path (&TABLE, N);
    the call a dozen instructions without it, most counts of a table
-   being of keys libprof keeps home.  A body of a compiled root with a
-   front (REC's front_of) looks N up there first, and counts in the slot
-   that holds it:
-       if (keys[(N * mul) >> (64 - log2)] == N) counts[...] += 1;
-       else (the above, or the call alone where AT_HOME is false)  */
+   being of keys libprof keeps home; where AT_HOME is false, the call
+   alone.  A body of a compiled root with a front looks N up there first
+   (expand_front).  */
 static void
 expand_table_count (const function_record &rec, const probe_target &t, gcall *call,
 		    bool at_home)
@@ -576,51 +625,15 @@ expand_table_count (const function_record &rec, const probe_target &t, gcall *ca
   basic_block bb = fallthru->src, join = fallthru->dest;
   profile_probability likely = profile_probability::likely ();
 
-  gimple_seq seq = NULL;
-  const function_record *root = rec.front_of;
-  if (root && !root->front_keys.is_empty ())
+  if (const function_record *root = front_root (rec))
+    expand_front (*root, t, number, &bb, &fallthru);
+  if (!at_home)
     {
-      /* The root's front first (compiled.cc "Fronts"): the slot of the
-	 number, its key and count in the unit's arrays; the table where
-	 the key is another.  */
-      tree slot = emit_value (&seq, u64, RSHIFT_EXPR,
-			      emit_value (&seq, u64, MULT_EXPR, number,
-					  build_int_cstu (u64, root->front_mul), "PP_front"),
-			      build_int_cst (integer_type_node, 64 - root->front_log2),
-			      "PP_front");
-      tree key = emit_value (&seq, u64, NOP_EXPR,
-			     build4 (ARRAY_REF, u64, t.front_keys,
-				     emit_value (&seq, sizetype, PLUS_EXPR,
-						 emit_value (&seq, sizetype, NOP_EXPR, slot,
-							     NULL_TREE, "PP_front"),
-						 size_int (root->front_at), "PP_front"),
-				     NULL_TREE, NULL_TREE),
-			     NULL_TREE, "PP_front_key");
-      gimple_stmt_iterator gsi = gsi_last_bb (bb);
-      gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-      seq = NULL;
-      emit_increment (t, value_ref (t, emit_value (&seq, sizetype, PLUS_EXPR,
-						   emit_value (&seq, sizetype, NOP_EXPR, slot,
-							       NULL_TREE, "PP_front"),
-						   size_int (root->compiled_first),
-						   "PP_front")),
-		      &seq);
-      basic_block in_front = new_block_of (bb, seq, join);
-      basic_block rest = new_block_of (in_front, NULL, join);
-      branch (bb, fallthru, gimple_build_cond (EQ_EXPR, key, number, NULL_TREE, NULL_TREE),
-	      in_front, rest, likely);
-      in_front->count = bb->count.apply_probability (likely);
-      rest->count = bb->count - in_front->count;
-      if (!at_home)
-	{
-	  gsi = gsi_start_bb (rest);
-	  gsi_insert_after (&gsi, call, GSI_NEW_STMT);
-	  return;
-	}
-      bb = rest;
-      fallthru = single_succ_edge (rest);
-      seq = NULL;
+      gimple_stmt_iterator gsi = gsi_start_bb (bb);
+      gsi_insert_after (&gsi, call, GSI_NEW_STMT);
+      return;
     }
+  gimple_seq seq = NULL;
   tree word = make_temp_ssa_name (ptr_type_node, NULL, "PP_hash");
   gimple_seq_add_stmt (&seq, gimple_build_assign (word, build3 (COMPONENT_REF, ptr_type_node,
 								 unshare_expr (table),
@@ -671,7 +684,7 @@ expand_table_counts (const function_record &rec, const probe_target &t)
     return;
   auto_vec<gcall *> counts;
   auto_vec<bool> home;
-  bool front = rec.front_of && !rec.front_of->front_keys.is_empty ();
+  bool front = front_root (rec) != NULL;
   basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))

@@ -20,6 +20,18 @@ pp_hash_mix (uint64_t h, uint64_t w)
   return h ^ (h >> 31);
 }
 
+/* SplitMix64's finalizer: every bit of X moves every bit of the result
+   (the packed traces' context hash, the fronts' multipliers).  */
+static inline uint64_t
+pp_mix64 (uint64_t x)
+{
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
 /* Hashes LEN bytes of DATA, continuing from H (PP_HASH_SEED to start), so that
    a value can be hashed in pieces.  The result does not depend on the host's
    byte order.  */
