@@ -83,8 +83,32 @@ probe_operand_p (tree op)
   if (TREE_CODE (op) == ADDR_EXPR)
     op = TREE_OPERAND (op, 0);
   tree base = get_base_address (op);
+  /* Memory a probe reaches through its own pointer (a record's or a
+     frame's fields: *PP_record = 1).  */
+  if (base && TREE_CODE (base) == MEM_REF)
+    return probe_operand_p (TREE_OPERAND (base, 0));
   return base && VAR_P (base) && DECL_ARTIFICIAL (base)
 	 && pathprof_name_p (DECL_NAME (base));
+}
+
+/* STMT is the compiler barrier of a record's push (compiled.cc
+   expand_record_pushes: asm volatile ("" ::: "memory") right after the
+   claim's store of the records' top), which names nothing of pathprof's.  */
+static bool
+probe_barrier_p (gimple *stmt)
+{
+  gasm *a = dyn_cast <gasm *> (stmt);
+  if (!a || !gimple_asm_volatile_p (a) || *gimple_asm_string (a)
+      || gimple_asm_ninputs (a) || gimple_asm_noutputs (a) || gimple_asm_nlabels (a)
+      || gimple_asm_nclobbers (a) != 1 || !gimple_bb (a))
+    return false;
+  gimple_stmt_iterator gsi = gsi_for_stmt (a);
+  gsi_prev_nondebug (&gsi);
+  if (gsi_end_p (gsi))
+    return false;
+  gassign *claim = dyn_cast <gassign *> (gsi_stmt (gsi));
+  return claim && VAR_P (gimple_assign_lhs (claim))
+	 && pathprof_name_p (DECL_NAME (gimple_assign_lhs (claim)));
 }
 
 /* STMT is a probe: it touches an object of pathprof's, or calls libprof
@@ -105,6 +129,8 @@ probe_stmt_p (gimple *stmt)
 	  return true;
       return false;
     }
+  if (gimple_code (stmt) == GIMPLE_ASM)
+    return probe_barrier_p (stmt);
   for (unsigned i = 0; i < gimple_num_ops (stmt); i++)
     if (probe_operand_p (gimple_op (stmt, i)))
       return true;
