@@ -15,7 +15,9 @@
    again without its probes, known by the names of what they touch
    (pathprof-plugin.h, "Names": the inserter's registers, still memory
    variables here, and temporaries, the unit's value array (slot keys
-   included), libprof's thread state):
+   included), libprof's thread state), or of the pointer they store
+   through (a record's, a frame's), and a record's barrier by the probe
+   it follows:
 
    - the probe statements that can leave the body for a while (hold_probes:
      not calls, not the conditions that end the keyed checks' blocks, and
@@ -91,24 +93,21 @@ probe_operand_p (tree op)
 	 && pathprof_name_p (DECL_NAME (base));
 }
 
+static bool probe_stmt_p (gimple *stmt);
+
 /* STMT is the compiler barrier of a record's push (compiled.cc
    expand_record_pushes: asm volatile ("" ::: "memory") right after the
-   claim's store of the records' top), which names nothing of pathprof's.  */
+   claim, a probe's store of the records' top), which names nothing.  */
 static bool
-probe_barrier_p (gimple *stmt)
+probe_barrier_p (gasm *a)
 {
-  gasm *a = dyn_cast <gasm *> (stmt);
-  if (!a || !gimple_asm_volatile_p (a) || *gimple_asm_string (a)
+  if (!gimple_asm_volatile_p (a) || *gimple_asm_string (a)
       || gimple_asm_ninputs (a) || gimple_asm_noutputs (a) || gimple_asm_nlabels (a)
-      || gimple_asm_nclobbers (a) != 1 || !gimple_bb (a))
+      || !gimple_bb (a))
     return false;
   gimple_stmt_iterator gsi = gsi_for_stmt (a);
   gsi_prev_nondebug (&gsi);
-  if (gsi_end_p (gsi))
-    return false;
-  gassign *claim = dyn_cast <gassign *> (gsi_stmt (gsi));
-  return claim && VAR_P (gimple_assign_lhs (claim))
-	 && pathprof_name_p (DECL_NAME (gimple_assign_lhs (claim)));
+  return !gsi_end_p (gsi) && probe_stmt_p (gsi_stmt (gsi));
 }
 
 /* STMT is a probe: it touches an object of pathprof's, or calls libprof
@@ -129,8 +128,8 @@ probe_stmt_p (gimple *stmt)
 	  return true;
       return false;
     }
-  if (gimple_code (stmt) == GIMPLE_ASM)
-    return probe_barrier_p (stmt);
+  if (gasm *a = dyn_cast <gasm *> (stmt))
+    return probe_barrier_p (a);
   for (unsigned i = 0; i < gimple_num_ops (stmt); i++)
     if (probe_operand_p (gimple_op (stmt, i)))
       return true;

@@ -6,7 +6,9 @@
    inlined in it; so must every mode, where mid runs as top's copy too
    (depth 1: mid's copy calls rooty itself, a root of its own).  Before
    the inliner's view took the records' stores and barrier out, rooty
-   stayed a call there: "max-inline-insns-auto limit reached".  */
+   stayed a call there: "max-inline-insns-auto limit reached"; slowpart's
+   copy, which pushes a record before each call, must be summarised at
+   the plain slowpart's size (the barrier alone left it 2 units over).  */
 
 int ext (const int *p, int n);
 
