@@ -1768,9 +1768,10 @@ begin (uint64_t frame)
 /* ---- The probes.  */
 
 /* An activation continues its caller's segment as K says (the row of
-   C's call under way), activation a at the top of the stack.  */
-static inline void
-continue_in (struct act *a, struct act *c, const struct cont *k)
+   C's call under way), activation a at the top of the stack: all but the
+   call edge, which the caller takes next.  */
+static inline __attribute__ ((always_inline)) struct act *
+continue_frame (struct act *a, struct act *c, const struct cont *k)
 {
   struct act *ra = c->ra;
   uint32_t depth = a->fr.depth;
@@ -1784,11 +1785,24 @@ continue_in (struct act *a, struct act *c, const struct cont *k)
   a->k = k;
   a->cont = k->cont;
   c->fr.entered = true;
+  return ra;
+}
+
+/* The call edge of a call whose row adds (K->call_adds), to root
+   activation RA's registers.  */
+static inline void
+call_adds (struct act *ra, const struct cont *k)
+{
+  ra->reg[0] += k->add[0];
+  ra->reg[1] += k->add[1];
+}
+
+static inline void
+continue_in (struct act *a, struct act *c, const struct cont *k)
+{
+  struct act *ra = continue_frame (a, c, k);
   if (__builtin_expect (k->call_adds, 1))
-    {
-      ra->reg[0] += k->add[0];
-      ra->reg[1] += k->add[1];
-    }
+    call_adds (ra, k);
   else
     take_slow (a, c->R->call_edge[k->slot]);
 }
@@ -1860,14 +1874,6 @@ start_root (struct act *a, const struct root *R)
 static uint64_t enter_slow (uint32_t p, const void *self);
 static uint64_t enter_root (uint32_t p, const void *self, struct act *c);
 
-/* Most calls are to a callee the caller's copy inlines, from the top of
-   the stack: continue_in straight away (busy, as every probe is while it
-   changes the stack); a call the copy does not inline, from the top,
-   enter_root, and so an indirect call's (its tag NULL: no copy inlines
-   one; enter_slow would start a root too, the tag not naming the callee);
-   the rest enter_slow, and so a full stack's and a call edge that does
-   not add: the fast ways call nothing, so that they save no registers
-   (12 instructions a call).  */
 /* The frame of the call under way (__pathprof_ip_caller), without a
    compiled root's mark (pathprof-abi.h PATHPROF_IP_ASK: a signal handler
    may run between the mark and its answer).  */
@@ -1877,13 +1883,27 @@ caller_frame (void)
   return (struct act *) (uintptr_t) (__pathprof_ip_caller & ~(uint64_t) PATHPROF_IP_ASK);
 }
 
+/* Most calls are to a callee the caller's copy inlines, from the top of
+   the stack: the frame made straight away (busy, as every probe is while
+   it changes the stack), and the call edge's add; a call the copy does not
+   inline, from the top, enter_root, and so an indirect call's (its tag
+   NULL: no copy inlines one; enter_slow would start a root too, the tag
+   not naming the callee) and a call from code that names no caller (a
+   compiled root's, or code not instrumented: enter_slow would start a
+   root, with nothing to abandon); the rest enter_slow, and so a full
+   stack's and a call edge that does not add.  The fast way calls nothing,
+   so that it saves one register (about 75 instructions a call, most of
+   them the frame's copy and the tests).  */
 static inline __attribute__ ((always_inline)) uint64_t
 enter (uint32_t p, const void *self)
 {
   struct act *c = caller_frame ();
   uint32_t depth = __pathprof_ip_depth;
-  if (__builtin_expect (c && !kt.busy && c->fr.depth == depth && depth < kt.stack.cap
-			&& (c->fr.tag == self || !c->fr.tag), 1))
+  if (__builtin_expect (kt.busy || depth >= kt.stack.cap, 0))
+    return enter_slow (p, self);
+  if (!c)
+    return enter_root (p, self, NULL);
+  if (__builtin_expect (c->fr.depth == depth && (c->fr.tag == self || !c->fr.tag), 1))
     {
       const struct cont *k = c->fr.tag ? continuation (c, p) : NULL;
       if (__builtin_expect (!k, 0))
@@ -1894,16 +1914,18 @@ enter (uint32_t p, const void *self)
       __pathprof_ip_caller = 0;
       c->fr.tag = NULL;
       struct act *a = push_top ();
-      continue_in (a, c, k);
+      call_adds (continue_frame (a, c, k), k);
       pp_busy_clear (&kt.busy);
       return (uintptr_t) a;
     }
   return enter_slow (p, self);
 }
 
-/* A new root called from C, the top of the stack, whose call names it:
-   the root's prototype copied, unless its S is still to be made or it has
-   none (enter_slow).  */
+/* A new root called from C, the top of the stack, whose call names it, or
+   from code that names no caller (C NULL), the stack not busy and with
+   room: the root's prototype copied, unless its S is still to be made or
+   it has none (enter_slow; a root is made after the layout, which every
+   activation is below).  */
 static __attribute__ ((noinline)) uint64_t
 enter_root (uint32_t p, const void *self, struct act *c)
 {
@@ -1913,7 +1935,8 @@ enter_root (uint32_t p, const void *self, struct act *c)
     return enter_slow (p, self);
   pp_busy_set (&kt.busy);
   __pathprof_ip_caller = 0;
-  c->fr.tag = NULL;
+  if (c)
+    c->fr.tag = NULL;
   struct act *a = push_top ();	/* enter saw room */
   start_root (a, R);
   pp_busy_clear (&kt.busy);
@@ -2015,30 +2038,16 @@ full_records (void)
   return __pathprof_seg_top >= PATHPROF_SEG_RECORDS;
 }
 
-/* Compiled roots (pathprof-abi.h), whose code calls this where the call
-   under way names a caller or the program is not set up yet: the call
-   under way continues into SELF as ENTER would find (enter, enter_slow),
-   else it is taken as
-   enter_root takes a root's call, where the caller is the top of the
-   stack (otherwise the next probe of the thread abandons what a longjmp
-   passed, as it would after a call of code not instrumented).  */
-PP_EXPORT int
-__pathprof_seg_continues (struct __pathprof_unit *u, uint32_t function,
-			  const void *self)
+/* What __pathprof_seg_continues answers, the program set up (FIRST, u's
+   ip_first, is 0 where it cannot be): calls nothing, so that it saves no
+   registers.  */
+static inline __attribute__ ((always_inline)) int
+continues (struct __pathprof_unit *u, uint32_t function, const void *self,
+	   uint64_t first)
 {
   struct act *c = caller_frame ();
   bool assumes = function & PATHPROF_COMPILED_ASSUMES;
   function &= ~PATHPROF_COMPILED_ASSUMES;
-  uint64_t first = __atomic_load_n (&u->ip_first, __ATOMIC_ACQUIRE);
-  if (__builtin_expect (first == 0, 0) && !kt.busy)
-    {
-      /* The program's first probe: it is set up here as at ENTER, so
-	 that a dump finds it (a program whose roots all ran compiled).  */
-      pp_ip_set_up (u, function);
-      first = __atomic_load_n (&u->ip_first, __ATOMIC_ACQUIRE);
-    }
-  if (__builtin_expect (__pathprof_seg_top == PATHPROF_SEG_UNSET, 0) && !kt.busy)
-    thread_starts ();
   /* A root whose supergraph the program makes another (a call of its
      unit goes to another unit's function) runs as its clone.  */
   int clone = full_records ()
@@ -2054,6 +2063,41 @@ __pathprof_seg_continues (struct __pathprof_unit *u, uint32_t function,
       c->fr.tag = NULL;
     }
   return clone;
+}
+
+/* The same where the program or the thread is not set up yet.  */
+static __attribute__ ((noinline)) int
+continues_set_up (struct __pathprof_unit *u, uint32_t function, const void *self)
+{
+  uint64_t first = __atomic_load_n (&u->ip_first, __ATOMIC_ACQUIRE);
+  if (first == 0)
+    {
+      /* The program's first probe: it is set up here as at ENTER, so
+	 that a dump finds it (a program whose roots all ran compiled).  */
+      pp_ip_set_up (u, function & ~PATHPROF_COMPILED_ASSUMES);
+      first = __atomic_load_n (&u->ip_first, __ATOMIC_ACQUIRE);
+    }
+  if (__pathprof_seg_top == PATHPROF_SEG_UNSET)
+    thread_starts ();
+  return continues (u, function, self, first);
+}
+
+/* Compiled roots (pathprof-abi.h), whose code calls this where the call
+   under way names a caller or the program is not set up yet: the call
+   under way continues into SELF as ENTER would find (enter, enter_slow),
+   else it is taken as
+   enter_root takes a root's call, where the caller is the top of the
+   stack (otherwise the next probe of the thread abandons what a longjmp
+   passed, as it would after a call of code not instrumented).  */
+PP_EXPORT int
+__pathprof_seg_continues (struct __pathprof_unit *u, uint32_t function,
+			  const void *self)
+{
+  uint64_t first = __atomic_load_n (&u->ip_first, __ATOMIC_ACQUIRE);
+  if (__builtin_expect ((first == 0 || __pathprof_seg_top == PATHPROF_SEG_UNSET)
+			&& !kt.busy, 0))
+    return continues_set_up (u, function, self);
+  return continues (u, function, self, first);
 }
 
 PP_EXPORT void
