@@ -248,17 +248,31 @@ static inline void pp_trace_enter (pp_trace_record *r, unsigned width,
 
 /* A call site's MISS: its callee is function `function` of unit `unit`
    (trace ids), or no traced function (traced false).  */
-static inline void pp_trace_miss (pp_trace_record *r, unsigned width, bool traced,
-				  bool announced, uint32_t unit, uint32_t function)
+static inline void pp_trace_miss_head (pp_trace_record *r, unsigned width,
+				       bool announced)
 {
   if (width == 1)
     pp_trace_put (r, 3, 3);	/* 1, 1, 0 */
   else
     pp_trace_put (r, 1, 2);	/* 1, 0 */
   pp_trace_put (r, announced, 1);
+}
+
+/* The rest of a MISS, the callee (a writer may keep these bits per callee
+   and put them after the head).  */
+static inline void pp_trace_miss_callee (pp_trace_record *r, bool traced,
+					 uint32_t unit, uint32_t function)
+{
   pp_trace_put_varint (r, traced ? (uint64_t) unit + 1 : 0);
   if (traced)
     pp_trace_put_varint (r, function);
+}
+
+static inline void pp_trace_miss (pp_trace_record *r, unsigned width, bool traced,
+				  bool announced, uint32_t unit, uint32_t function)
+{
+  pp_trace_miss_head (r, width, announced);
+  pp_trace_miss_callee (r, traced, unit, function);
 }
 
 static inline void pp_trace_land (pp_trace_record *r, unsigned width,

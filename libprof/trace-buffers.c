@@ -656,34 +656,54 @@ __pathprof_trace_land (uint64_t frame, uint32_t block, uint32_t width)
    object, where libprof's code could not address an exported variable).  */
 static uint64_t units_gone;
 
-/* The traced functions that code may call by their addresses, in address
-   order: made again under the lock when a call site misses after units came
-   (ntraced) or went (the generation), and never changed after, so that a
-   call site reads it without the lock; an older index stays allocated, as a
-   reader may still hold it.  */
+/* The traced functions that code may call by their addresses, hashed by
+   address: made again under the lock when a call site misses after units
+   came (ntraced) or went (the generation), and never changed after, so that
+   a call site reads it without the lock; an older index stays allocated, as
+   a reader may still hold it.  Each function keeps the bits of its MISS
+   after the head (corelib/trace.h pp_trace_miss_callee) when they fit in a
+   word, so that a MISS is a lookup and three puts (a binary search and the
+   varints cost SQLite's 255,000 misses about 200 instructions each).  */
 struct fn_address
 {
   uint64_t addr;
+  uint64_t callee_bits;		/* the MISS's callee bits */
   uint32_t unit, function;
   uint8_t info;			/* pathprof-abi.h trace_info */
+  uint8_t callee_n;		/* how many (0: more than a word) */
 };
 
 struct fn_index
 {
   uint64_t gen;
   uint32_t units;
+  unsigned shift;		/* 64 - log2 of the slots */
   size_t n;
+  uint32_t *slots;		/* index in a + 1, or 0 */
   struct fn_address a[];
 };
 
 static struct fn_index *fn_index;
 
-static int
-by_address (const void *x, const void *y)
+static inline size_t
+fn_slot (const struct fn_index *ix, uint64_t addr)
 {
-  uint64_t a = ((const struct fn_address *) x)->addr;
-  uint64_t b = ((const struct fn_address *) y)->addr;
-  return (a > b) - (a < b);
+  return (size_t) ((addr * UINT64_C (0x9e3779b97f4a7c15)) >> ix->shift);
+}
+
+/* The function at address FP, or NULL.  */
+static inline const struct fn_address *
+fn_at (const struct fn_index *ix, uint64_t fp)
+{
+  size_t mask = ((size_t) 1 << (64 - ix->shift)) - 1;
+  for (size_t h = fn_slot (ix, fp);; h = (h + 1) & mask)
+    {
+      uint32_t k = ix->slots[h];
+      if (!k)
+	return NULL;
+      if (ix->a[k - 1].addr == fp)
+	return &ix->a[k - 1];
+    }
 }
 
 static const struct fn_index *
@@ -703,23 +723,42 @@ current_fn_index (void)
 	if (traced_units[u] && traced_units[u]->trace_addrs)
 	  for (uint32_t f = 0; f < traced_units[u]->trace_nfunctions; f++)
 	    n += traced_units[u]->trace_addrs[f] != NULL;
-      struct fn_index *nix = pp_malloc (sizeof *nix + n * sizeof nix->a[0]);
+      /* At most half the slots taken.  */
+      unsigned bits = 1;
+      while (((size_t) 1 << bits) < 2 * n)
+	bits++;
+      size_t nslots = (size_t) 1 << bits;
+      struct fn_index *nix = pp_calloc (1, sizeof *nix + n * sizeof nix->a[0]
+					   + nslots * sizeof *nix->slots);
       if (nix)
 	{
 	  nix->gen = gen;
 	  nix->units = ntraced;
+	  nix->shift = 64 - bits;
+	  nix->slots = (uint32_t *) (nix->a + n);
 	  nix->n = 0;
 	  for (uint32_t u = 0; u < ntraced; u++)
 	    {
 	      const struct __pathprof_unit *unit = traced_units[u];
-	      if (unit && unit->trace_addrs)
-		for (uint32_t f = 0; f < unit->trace_nfunctions; f++)
-		  if (unit->trace_addrs[f])
-		    nix->a[nix->n++] = (struct fn_address) {
-		      (uint64_t) (uintptr_t) unit->trace_addrs[f], u, f,
-		      unit->trace_info[f] };
+	      if (!unit || !unit->trace_addrs)
+		continue;
+	      for (uint32_t f = 0; f < unit->trace_nfunctions; f++)
+		if (unit->trace_addrs[f])
+		  {
+		    uint64_t addr = (uint64_t) (uintptr_t) unit->trace_addrs[f];
+		    size_t h = fn_slot (nix, addr);
+		    while (nix->slots[h] && nix->a[nix->slots[h] - 1].addr != addr)
+		      h = (h + 1) & (nslots - 1);
+		    if (nix->slots[h])
+		      continue;	/* two units' names for one address: the first */
+		    pp_trace_record r = { { 0 }, 0 };
+		    pp_trace_miss_callee (&r, true, u, f);
+		    nix->a[nix->n] = (struct fn_address) {
+		      addr, r.bits[0], u, f, unit->trace_info[f],
+		      (uint8_t) (r.nbits <= 64 ? r.nbits : 0) };
+		    nix->slots[h] = (uint32_t) ++nix->n;
+		  }
 	    }
-	  pp_sort (nix->a, nix->n, sizeof nix->a[0], by_address);
 	  __atomic_store_n (&fn_index, nix, __ATOMIC_RELEASE);
 	  ix = nix;
 	}
@@ -743,27 +782,16 @@ __pathprof_trace_site (uint64_t *slot, uint64_t fp, uint32_t width_flags)
   begin_write (t);
   uint64_t gen = __atomic_load_n (&t->gen, __ATOMIC_RELAXED);
   const struct fn_index *ix = current_fn_index ();
-  const struct fn_address *hit = NULL;
-  if (ix)
-    {
-      size_t lo = 0, hi = ix->n;
-      while (lo < hi)
-	{
-	  size_t mid = lo + (hi - lo) / 2;
-	  if (ix->a[mid].addr < fp)
-	    lo = mid + 1;
-	  else
-	    hi = mid;
-	}
-      if (lo < ix->n && ix->a[lo].addr == fp)
-	hit = &ix->a[lo];
-    }
+  const struct fn_address *hit = ix ? fn_at (ix, fp) : NULL;
   bool announced = hit && (hit->info & ~PP_TRACE_INFO_LEAF) <= PP_TRACE_DIRECT_WIDTH
 		   && !((hit->info & PP_TRACE_INFO_LEAF)
 			&& (width_flags & PP_TRACE_SITE_ENTER_AFTER));
   pp_trace_record r = { { 0 }, 0 };
-  pp_trace_miss (&r, width_flags & 0xff, hit, announced, hit ? hit->unit : 0,
-		 hit ? hit->function : 0);
+  pp_trace_miss_head (&r, width_flags & 0xff, announced);
+  if (hit && hit->callee_n)
+    pp_trace_put (&r, hit->callee_bits, hit->callee_n);
+  else
+    pp_trace_miss_callee (&r, hit, hit ? hit->unit : 0, hit ? hit->function : 0);
   put (t, &r);
   slot[0] = fp ^ gen;
   slot[1] = announced ? fp : 0;
