@@ -250,6 +250,7 @@ unit_notes (void)
 }
 
 static char fn_addr[MAXPROCS];	/* the functions' addresses (tags) */
+static char not_instrumented;	/* a function's that runs no probe */
 static uint32_t k_depth;
 /* interproc-ppp: per root, whether its checksum matches (slots).  */
 static bool preferential, slots_ok[MAXPROCS];
@@ -383,6 +384,10 @@ struct sim
   uint32_t copy;		/* in the root's supergraph (the test's S) */
   uint32_t nchain, chain[MAXDEPTH + 1];	/* the sites from the root */
   uint32_t call;		/* the call under way, or UINT32_MAX */
+  /* The call under way is of code not instrumented that calls back into
+     the program (callback), this many times more (callbacks).  */
+  uint32_t callbacks;
+  bool callback;
   /* Root activations: the segment under way.  */
   uint32_t tok[MAXTOK], ntok;
   bool lost;
@@ -610,6 +615,29 @@ enter (uint32_t q, uint32_t site, bool indirect)
   a->v = g[q].entry;
 }
 
+/* Activation a's call at SITE (K among its procedure's) returns having
+   run no ENTER of its callee that continues the segment (the callee is
+   not instrumented, or not in the numbering, or it called back into the
+   program, whose activations are roots): a site its copy inlines loses
+   the segment, which goes on; the others take their SUMMARY edge.  */
+static void
+return_without_enter (struct sim *a, uint32_t site, uint32_t k)
+{
+  do_return (a->frame, k);
+  const pp_seg_graph *s = &S[st[a->root].proc];
+  uint32_t slot = s->first_call[a->copy] + pp_seg_site_index (s, a->copy, site);
+  a->call = UINT32_MAX;
+  a->v = calls[site].ret;
+  if (a->nchain < k_depth)
+    st[a->root].lost = true;
+  else
+    {
+      emit (&st[a->root], T_SUMMARY);
+      emit (&st[a->root], site);
+      cut_or_lost (a, s->call_edge[slot], a->v);
+    }
+}
+
 /* One random run of the program from procedure 0.  */
 static void
 run (unsigned long long *rng)
@@ -636,6 +664,25 @@ run (unsigned long long *rng)
 	    return;
 	  struct sim *c = &st[depth - 1];
 	  uint32_t site = c->call;
+	  if (c->callback)
+	    {
+	      /* A callback returns to the code not instrumented, which calls
+		 back again (its ENTER then finds no caller: the first took
+		 the call word) or returns.  */
+	      if (c->callbacks && depth < MAXSTACK)
+		{
+		  c->callbacks--;
+		  uint32_t q = (uint32_t) (unit_rand (rng) % prog.nprocs);
+		  EV ("callback of proc %u again\n", q);
+		  enter (q, site, true);
+		}
+	      else
+		{
+		  c->callback = false;
+		  return_without_enter (c, site, site - layout.site_of_call[c->proc][0]);
+		}
+	      continue;
+	    }
 	  do_return (c->frame, site - layout.site_of_call[c->proc][0]);
 	  /* The S edge back: RETURN, or SUMMARY from a root of its own; a cut
 	     when the return vertex is a re-entry target.  */
@@ -692,31 +739,31 @@ run (unsigned long long *rng)
 		  abandon_to (to, false);
 		  depth = to + 1;
 		  st[to].call = UINT32_MAX;
+		  st[to].callback = false;
 		  start_segment (&st[to], t);
 		  st[to].v = t;
 		  continue;
 		}
 	    }
+	  if (dice == 2 && (steps & 2) && depth < MAXSTACK && steps <= 300)
+	    {
+	      /* The callee is not instrumented and calls back into the
+		 program once to three times (qsort's comparisons): each
+		 callback starts a root.  */
+	      EV ("call site %u, code not instrumented calls back proc %u\n", site, q);
+	      do_call (a->frame, k, &not_instrumented);
+	      a->callback = true;
+	      a->callbacks = (uint32_t) (unit_rand (rng) % 3);
+	      enter (q, site, true);
+	      continue;
+	    }
 	  if (dice == 2)
 	    {
 	      /* The callee runs no probe (not instrumented, or not in the
-		 numbering): a site its copy inlines loses the segment, which
-		 goes on; the others take their SUMMARY edge.  */
+		 numbering).  */
 	      EV ("call site %u, no ENTER\n", site);
 	      do_call (a->frame, k, &fn_addr[q]);
-	      do_return (a->frame, k);
-	      const pp_seg_graph *s = &S[st[a->root].proc];
-	      uint32_t slot = s->first_call[a->copy] + pp_seg_site_index (s, a->copy, site);
-	      a->call = UINT32_MAX;
-	      a->v = calls[site].ret;
-	      if (a->nchain < k_depth)
-		st[a->root].lost = true;
-	      else
-		{
-		  emit (&st[a->root], T_SUMMARY);
-		  emit (&st[a->root], site);
-		  cut_or_lost (a, s->call_edge[slot], a->v);
-		}
+	      return_without_enter (a, site, k);
 	      continue;
 	    }
 	  if (depth == MAXSTACK || steps > 300)
