@@ -1284,33 +1284,57 @@ site_target (int x)
   return x + 1;
 }
 
-static const void *site_addrs[1];
-static unsigned char site_info[1];
+#define SITE_FUNCTIONS 300
+static const void *site_addrs[SITE_FUNCTIONS];
+static unsigned char site_info[SITE_FUNCTIONS];
 
-/* A trace-mode unit whose one function, site_target's address, is
-   INFO (pathprof-abi.h trace_info).  */
+/* A trace-mode unit of N functions whose addresses are ADDRS (NULL:
+   one function, site_target's), each INFO (pathprof-abi.h trace_info).  */
 static void
-make_trace_unit (struct __pathprof_unit *u, const char *name, unsigned char info)
+make_trace_unit_of (struct __pathprof_unit *u, const char *name, unsigned char info,
+		    uint32_t n, const char *const *addrs)
 {
   pp_block_notes blocks[2] = { { 0 } };
   pp_edge_notes edge = { 0, 1, 0, -1 };
   char *files[1] = { (char *) name };
-  pp_function_notes f = {
-    .asm_name = "site_target", .name = "site_target", .decl_line = 1,
-    .nblocks = 2, .blocks = blocks, .nedges = 1, .edges = &edge };
-  pp_unit_notes n = { .mode = PP_MODE_TRACE, .unit_name = (char *) name,
-		      .nfiles = 1, .files = files, .nfunctions = 1, .functions = &f };
+  static pp_function_notes f[SITE_FUNCTIONS];
+  for (uint32_t i = 0; i < n; i++)
+    {
+      f[i] = (pp_function_notes) {
+	.asm_name = "site_target", .name = "site_target", .decl_line = 1,
+	.nblocks = 2, .blocks = blocks, .nedges = 1, .edges = &edge };
+      site_addrs[i] = addrs ? (const void *) addrs[i]
+		      : (const void *) (uintptr_t) site_target;
+      site_info[i] = info;
+    }
+  pp_unit_notes notes_of = { .mode = PP_MODE_TRACE, .unit_name = (char *) name,
+			     .nfiles = 1, .files = files, .nfunctions = n, .functions = f };
   unsigned char *notes;
   size_t len;
-  if (pp_notes_encode (&n, &notes, &len))
+  if (pp_notes_encode (&notes_of, &notes, &len))
     abort ();
-  site_addrs[0] = (const void *) (uintptr_t) site_target;
-  site_info[0] = info;
   *u = (struct __pathprof_unit) {
     .abi_version = PATHPROF_ABI_VERSION, .value_kind = PP_VALUES_U8,
     .checksum = pp_hash64 (notes, len, PP_HASH_SEED), .name = name,
     .notes = notes, .notes_len = (uint32_t) len, .trace_addrs = site_addrs,
-    .trace_info = site_info, .trace_nfunctions = 1 };
+    .trace_info = site_info, .trace_nfunctions = n };
+}
+
+static void
+make_trace_unit (struct __pathprof_unit *u, const char *name, unsigned char info)
+{
+  make_trace_unit_of (u, name, info, 1, NULL);
+}
+
+/* Does the record at bit AT of the thread's buffer hold the bits of R?  */
+static bool
+record_at (uint64_t at, const pp_trace_record *r)
+{
+  const uint64_t *buf = __pathprof_trace_tls.buf;
+  for (unsigned i = 0; i < r->nbits; i++)
+    if ((buf[(at + i) / 64] >> ((at + i) % 64) & 1) != (r->bits[i / 64] >> (i % 64) & 1))
+      return false;
+  return true;
 }
 
 /* The MISS a call site of a function of width 2 wrote at bit AT of the
@@ -1387,6 +1411,47 @@ scenario_trace_sites (void)
 	       "function, announce nothing", "unit %llu, announced %d",
 	       (unsigned long long) unit, announced);
   __pathprof_unit_exit (&trace_b);
+
+  /* A unit of many functions at scattered addresses (so that the index's
+     hash has collisions among them; consecutive ones it spreads without):
+     each one's MISS is corelib's record for it, function number and all;
+     an address no function has is none traced.  */
+  static struct __pathprof_unit trace_c;
+  static char space[1 << 16];
+  static const char *targets[SITE_FUNCTIONS + 1];
+  static bool taken[1 << 16];
+  for (uint32_t i = 0, j = 0; i <= SITE_FUNCTIONS; j++)
+    {
+      uint32_t off = (uint32_t) (pp_mix64 (j) & 0xffff);
+      if (!taken[off])
+	{
+	  taken[off] = true;
+	  targets[i++] = space + off;
+	}
+    }
+  make_trace_unit_of (&trace_c, "/test/trace-c.c", 2, SITE_FUNCTIONS, targets);
+  __pathprof_register_unit (&trace_c);
+  uint32_t wrong = 0, first_wrong = UINT32_MAX;
+  for (uint32_t i = 0; i <= SITE_FUNCTIONS; i++)
+    {
+      bool traced = i < SITE_FUNCTIONS;
+      pp_trace_record r = { { 0 }, 0 };
+      pp_trace_miss (&r, 2, traced, traced, trace_c.trace_id - 1, i);
+      at = __pathprof_trace_tls.cursor;
+      slot[0] = 0;
+      __pathprof_trace_site (slot, (uint64_t) (uintptr_t) targets[i], 2);
+      __pathprof_trace_tls.expect = 0;
+      if (__pathprof_trace_tls.cursor - at != r.nbits || !record_at (at, &r))
+	{
+	  wrong++;
+	  if (first_wrong == UINT32_MAX)
+	    first_wrong = i;
+	}
+    }
+  unit_result (wrong == 0, "runtime: each of many functions' call-site MISS is "
+	       "corelib's record for it (brute force)", "%u of %u wrong, the first %u",
+	       wrong, SITE_FUNCTIONS + 1, first_wrong);
+  __pathprof_unit_exit (&trace_c);
 }
 
 static void
