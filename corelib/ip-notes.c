@@ -466,9 +466,25 @@ by_export (const void *a, const void *b)
   return (x->name > y->name) - (x->name < y->name);
 }
 
+uint32_t
+pp_ip_import_index (const uint64_t *names, uint32_t nimports, const char *callee)
+{
+  uint64_t want = name_hash (hash_of (callee), 0);
+  uint32_t lo = 0, hi = nimports;
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (names[mid] < want)
+	lo = mid + 1;
+      else
+	hi = mid;
+    }
+  return lo < nimports && names[lo] == want ? lo : UINT32_MAX;
+}
+
 int
-pp_ip_units_alone (const uint64_t *const *names, const uint32_t *nimports,
-		   const uint32_t *nexports, uint32_t n, bool *alone)
+pp_ip_imports_resolved (const uint64_t *const *names, const uint32_t *nimports,
+			const uint32_t *nexports, uint32_t n, bool *const *resolved)
 {
   size_t total = 0;
   for (uint32_t u = 0; u < n; u++)
@@ -482,28 +498,51 @@ pp_ip_units_alone (const uint64_t *const *names, const uint32_t *nimports,
       ex[k++] = (struct export) { names[u][nimports[u] + i], u };
   pp_sort (ex, total, sizeof *ex, by_export);
   for (uint32_t u = 0; u < n; u++)
-    {
-      alone[u] = true;
-      for (uint32_t i = 0; alone[u] && i < nimports[u]; i++)
-	{
-	  uint64_t name = names[u][i] & ~(uint64_t) 1;
-	  bool weak_here = names[u][i] & 1;
-	  size_t lo = 0, hi = total;
-	  while (lo < hi)	/* the first export of that name */
-	    {
-	      size_t mid = lo + (hi - lo) / 2;
-	      if (ex[mid].name < name)
-		lo = mid + 1;
-	      else
-		hi = mid;
-	    }
-	  for (; lo < total && (ex[lo].name & ~(uint64_t) 1) == name; lo++)
-	    if (ex[lo].unit != u && (!weak_here || (ex[lo].name & 1)))
-	      alone[u] = false;
-	}
-    }
+    for (uint32_t i = 0; i < nimports[u]; i++)
+      {
+	uint64_t name = names[u][i] & ~(uint64_t) 1;
+	bool weak_here = names[u][i] & 1;
+	size_t lo = 0, hi = total;
+	while (lo < hi)		/* the first export of that name */
+	  {
+	    size_t mid = lo + (hi - lo) / 2;
+	    if (ex[mid].name < name)
+	      lo = mid + 1;
+	    else
+	      hi = mid;
+	  }
+	resolved[u][i] = false;
+	for (; lo < total && (ex[lo].name & ~(uint64_t) 1) == name; lo++)
+	  if (ex[lo].unit != u && (!weak_here || (ex[lo].name & 1)))
+	    resolved[u][i] = true;
+      }
   pp_free (ex);
   return 0;
+}
+
+int
+pp_ip_units_alone (const uint64_t *const *names, const uint32_t *nimports,
+		   const uint32_t *nexports, uint32_t n, bool *alone)
+{
+  size_t total = 0;
+  for (uint32_t u = 0; u < n; u++)
+    total += nimports[u];
+  bool *flags = pp_calloc (total + 1, sizeof *flags);
+  bool **resolved = pp_calloc (n + 1, sizeof *resolved);
+  int status = flags && resolved ? 0 : -1;
+  for (uint32_t u = 0, at = 0; status == 0 && u < n; at += nimports[u++])
+    resolved[u] = flags + at;
+  if (status == 0)
+    status = pp_ip_imports_resolved (names, nimports, nexports, n, resolved);
+  for (uint32_t u = 0; status == 0 && u < n; u++)
+    {
+      alone[u] = true;
+      for (uint32_t i = 0; i < nimports[u]; i++)
+	alone[u] &= !resolved[u][i];
+    }
+  pp_free (flags);
+  pp_free (resolved);
+  return status;
 }
 
 int

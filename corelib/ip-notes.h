@@ -113,6 +113,16 @@ int pp_ip_unit_names (const pp_unit_notes *u, uint64_t **names, uint32_t *nimpor
    never the other way.  Returns 0, or -1 when out of memory.  */
 int pp_ip_units_alone (const uint64_t *const *names, const uint32_t *nimports,
 		       const uint32_t *nexports, uint32_t n, bool *alone);
+/* The same per import: RESOLVED[u][i] for import i of unit u, true where
+   an export of another unit matches it as above (so a unit is alone where
+   none of its imports is resolved).  A compiled root's own imports say
+   whether its supergraph is the program's (pathprof-abi.h ip_ok).
+   Returns 0, or -1 when out of memory.  */
+int pp_ip_imports_resolved (const uint64_t *const *names, const uint32_t *nimports,
+			    const uint32_t *nexports, uint32_t n, bool *const *resolved);
+/* The index among a unit's NIMPORTS imports (NAMES, as above) of CALLEE, a
+   name the unit does not define, or UINT32_MAX where it is not one.  */
+uint32_t pp_ip_import_index (const uint64_t *names, uint32_t nimports, const char *callee);
 
 /* Which of function FN's notes edges add 0 to the path number in every
    program FN may be part of: the first edge out of a vertex in G*_fin order

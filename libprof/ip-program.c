@@ -400,7 +400,7 @@ segments_proc (uint32_t p)
 /* Segments: sets the program up for kseg-runtime.c, every unit of the same
    depth, from what the units' records give (no notes decoded, no layout:
    segments_layout makes it if a root libprof numbers runs): each unit's
-   procedures, whether it calls another unit's function, the numbering
+   procedures, which compiled roots' assumptions hold, the numbering
    cache opened.  Returns 0, or -1 with the reason reported.  */
 static int
 set_up_segments (void)
@@ -428,12 +428,12 @@ set_up_segments (void)
     }
   uint32_t n = ip_prog.nunits;
   uint32_t *first = pp_malloc ((n + 1) * sizeof *first);
-  ip_prog.alone = pp_calloc (n + 1, sizeof *ip_prog.alone);
   const uint64_t **names = pp_malloc ((n + 1) * sizeof *names);
   uint32_t *nimports = pp_malloc ((n + 1) * sizeof *nimports);
   uint32_t *nexports = pp_malloc ((n + 1) * sizeof *nexports);
+  bool **resolved = pp_calloc (n + 1, sizeof *resolved);
   uint64_t nprocs = 0;
-  int rc = first && ip_prog.alone && names && nimports && nexports ? 0 : -1;
+  int rc = first && names && nimports && nexports && resolved ? 0 : -1;
   for (uint32_t u = 0; rc == 0 && u < n; u++)
     {
       const struct __pathprof_unit *U = ip_prog.units[u];
@@ -442,10 +442,34 @@ set_up_segments (void)
       names[u] = U->ip_names;
       nimports[u] = U->ip_nimports;
       nexports[u] = U->ip_nexports;
+      if (!(resolved[u] = pp_calloc (nimports[u] + 1, sizeof **resolved)))
+	rc = -1;
     }
-  /* Out of memory for the names, every unit is taken to call others.  */
-  if (rc == 0 && pp_ip_units_alone (names, nimports, nexports, n, ip_prog.alone))
-    memset (ip_prog.alone, 0, n * sizeof *ip_prog.alone);
+  if (rc || nprocs >= UINT32_MAX)
+    goto done;
+  /* Which compiled roots' assumptions hold (out of memory for the names,
+     none).  */
+  ip_prog.ok = pp_calloc (nprocs + 1, sizeof *ip_prog.ok);
+  if (ip_prog.ok && pp_ip_imports_resolved (names, nimports, nexports, n, resolved) == 0)
+    for (uint32_t u = 0; u < n; u++)
+      {
+	const struct __pathprof_unit *U = ip_prog.units[u];
+	for (uint32_t k = 0; U->ip_assumed && k < U->ncompiled; k++)
+	  {
+	    const struct __pathprof_compiled_root *c = &U->compiled[k];
+	    if (!c->assumed || c->function >= U->ip_nfunctions)
+	      continue;
+	    const uint32_t *list = &U->ip_assumed[c->assumed - 1];
+	    bool ok = true;
+	    for (uint32_t i = 1; i <= list[0]; i++)
+	      ok &= list[i] < nimports[u] && !resolved[u][list[i]];
+	    ip_prog.ok[first[u] + c->function] = ok;
+	  }
+      }
+done:
+  for (uint32_t u = 0; resolved && u < n; u++)
+    pp_free (resolved[u]);
+  pp_free (resolved);
   pp_free (names);
   pp_free (nimports);
   pp_free (nexports);
@@ -642,14 +666,15 @@ pp_ip_number_once (void)
       number_program ();
       pp_gmp_leave ();
       /* Each unit's procedures, for its ENTER probes (pp_ip_proc_of), and
-	 whether it calls no other unit's function (compiled roots).  */
+	 which of its compiled roots' assumptions hold.  */
       for (uint32_t u = 0; ip_prog.ready && u < ip_prog.nunits; u++)
 	{
-	  __atomic_store_n (&ip_prog.units[u]->ip_first, ip_prog.first_proc[u] + 1,
+	  struct __pathprof_unit *U = ip_prog.units[u];
+	  __atomic_store_n (&U->ip_first, ip_prog.first_proc[u] + 1,
 			    __ATOMIC_RELEASE);	/* after the set-up it gives */
-	  if (ip_prog.alone)
-	    __atomic_store_n (&ip_prog.units[u]->ip_alone, ip_prog.alone[u],
-			      __ATOMIC_RELEASE);
+	  for (uint32_t f = 0; U->ip_ok && ip_prog.ok && f < U->ip_nfunctions; f++)
+	    if (ip_prog.ok[ip_prog.first_proc[u] + f])
+	      __atomic_store_n (&U->ip_ok[f], 1, __ATOMIC_RELEASE);
 	}
       __atomic_store_n (&ip_prog.ready, ip_prog.ready, __ATOMIC_RELEASE);
     }

@@ -71,8 +71,9 @@ struct pp_ip_prog
 				   whole, once its graph is made */
   uint32_t nprocs;
   const uint32_t *first_proc;	/* per unit: the procedure of its function 0 */
-  bool *alone;			/* segments, per unit: it calls no other
-				   unit's function */
+  bool *ok;			/* segments, per procedure: a compiled root
+				   whose assumed callees are none of the
+				   units' (pathprof-abi.h ip_ok) */
   pp_ip_numbering nb;		/* context and piecewise paths */
   uint32_t kind;		/* enum pp_ip_kind */
   const struct pp_ip_kind_ops *kind_of;	/* its behaviour */

@@ -2048,10 +2048,11 @@ continues (struct __pathprof_unit *u, uint32_t function, const void *self,
   struct act *c = caller_frame ();
   bool assumes = function & PATHPROF_COMPILED_ASSUMES;
   function &= ~PATHPROF_COMPILED_ASSUMES;
-  /* A root whose supergraph the program makes another (a call of its
-     unit goes to another unit's function) runs as its clone.  */
+  /* A root whose supergraph the program makes another (a function it
+     took for code not instrumented is another unit's) runs as its clone.  */
   int clone = full_records ()
-	      || (assumes && first && !__atomic_load_n (&u->ip_alone, __ATOMIC_ACQUIRE));
+	      || (assumes && first
+		  && !(u->ip_ok && __atomic_load_n (&u->ip_ok[function], __ATOMIC_ACQUIRE)));
   if (!c || kt.busy || first == 0 || c->fr.depth > __pathprof_ip_depth
       || c->fr.tag != self)
     return clone;

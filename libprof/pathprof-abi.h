@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 24u
+#define PATHPROF_ABI_VERSION 25u
 
 /* What libprof exports: this ABI and pathprof.h (it is built with
    -fvisibility=hidden).  */
@@ -72,7 +72,12 @@ struct __pathprof_path_table
    interesting segments (corelib/ppp.h pp_front_place): where keys is not
    0, its code counts segment keys[i] (PP_FRONT_HOLE: none) in
    compiled_counts[first + i], i < 2^keys_log2, and the rest in the
-   table.  */
+   table.  A root whose S calls functions its unit does not define, which
+   the plugin took for code not instrumented, lists them: where assumed is
+   not 0, the unit's ip_assumed[assumed - 1] is their number and the words
+   after it their indices among the unit's ip_names imports; the root runs
+   compiled only where the unit's ip_ok[function] is 1 (none of them is
+   another unit's in the program).  */
 struct __pathprof_compiled_root
 {
   uint32_t function;
@@ -81,7 +86,7 @@ struct __pathprof_compiled_root
   uint64_t npaths;
   const uint64_t *keys;
   uint32_t keys_log2;
-  uint32_t unused;
+  uint32_t assumed;
 };
 
 struct __pathprof_unit
@@ -113,13 +118,15 @@ struct __pathprof_unit
   uint32_t ncompiled;
   const struct __pathprof_compiled_root *compiled;
   uint64_t *compiled_counts;
-  /* libprof's (segments modes): 1 once the program is set up where no
-     call of the unit goes to another unit's function (so that a call the
-     unit could not resolve is of code not instrumented, as the plugin
-     assumed for compiled roots that make one); 0 in the object file.  */
-  uint64_t ip_alone;
+  /* Segments modes, where a compiled root lists functions it assumes
+     are not instrumented (else 0): per function of the unit, libprof's
+     byte, 1 once the program is set up where none of the function's
+     root's assumed callees is another unit's (0 in the object file); and
+     the lists (struct __pathprof_compiled_root, assumed).  */
+  unsigned char *ip_ok;
+  const uint32_t *ip_assumed;
   /* Interprocedural modes (else 0): the unit's functions (its notes'), and
-     the names libprof tells ip_alone from without decoding any notes
+     the names libprof tells ip_ok from without decoding any notes
      (corelib/ip-notes.h pp_ip_unit_names): ip_nimports imports, then
      ip_nexports exports.  */
   uint32_t ip_nfunctions;
@@ -261,8 +268,9 @@ void __pathprof_seg_cut (uint64_t frame, uint32_t edge, uint64_t number,
    the caller word marked PATHPROF_IP_ASK, below; the clone takes the mark
    off first): where __pathprof_ip_caller is not 0 when compiled root
    `function` of unit u (at address self) starts (or the unit's ip_first is
-   0; ip_alone, with PATHPROF_COMPILED_ASSUMES in `function`: the root calls
-   a function its unit does not define, assumed not instrumented), whether
+   0; its ip_ok[function] is, with PATHPROF_COMPILED_ASSUMES in `function`:
+   the root calls functions its unit does not define, assumed not
+   instrumented), whether
    the call under way continues its caller's segment into it (or the root
    may not run compiled: that assumption is false in the program): 1, and
    then the function

@@ -51,9 +51,10 @@
    runs); where the call does not continue, the clone marks the word
    again and returns function (arguments), which runs compiled.  The
    function itself calls nothing before its body, so its arguments need
-   no callee-saved register on its own ways.  A root that calls a function
-   its unit does not define reads the unit's ip_alone instead of ip_first,
-   and libprof runs its clone where the unit calls another unit.  A caller
+   no callee-saved register on its own ways.  A root whose S calls
+   functions its unit does not define reads its byte of the unit's ip_ok
+   instead of ip_first, and libprof runs its clone where one of them is
+   another unit's (the unit record lists them).  A caller
    that is a compiled root itself never names a call, so from it the test
    is three branches (with a record).  See DESIGN.md, "Compiled roots".  */
 
@@ -232,12 +233,14 @@ clone_record (const function_record &rec, const char *suffix)
    unit (inlined above depth K, a summary edge at K) or through a pointer
    (a leaf edge in every program); a call of a function the unit does not
    define is a leaf edge to the unit, which is the program's S only where
-   that function is not instrumented: *ASSUMES is set then, and libprof
-   checks it (the unit's ip_alone).  Before numbering it, which costs
+   that function is not instrumented: its index among the unit's IMPORTS
+   (pp_ip_unit_names, NIMPORTS of them) goes to *ASSUMED then, and libprof
+   checks them (the unit's ip_ok).  Before numbering it, which costs
    more.  */
 static bool
 same_everywhere_p (const pp_ip_layout &layout, const auto_vec<pp_function_notes> &fns,
-		   uint32_t p, uint32_t k, uint32_t *room, uint64_t *edges, bool *assumes,
+		   uint32_t p, uint32_t k, uint32_t *room, uint64_t *edges,
+		   const uint64_t *imports, uint32_t nimports, auto_vec<uint32_t> *assumed,
 		   sbitmap seen, uint64_t *distinct)
 {
   if (bitmap_set_bit (seen, p))
@@ -250,7 +253,13 @@ same_everywhere_p (const pp_ip_layout &layout, const auto_vec<pp_function_notes>
 	{
 	  if (fn.calls[j].flags & PP_CALL_RETURNS_TWICE)
 	    return false;
-	  *assumes |= !(fn.calls[j].flags & PP_CALL_INDIRECT);
+	  if (fn.calls[j].flags & PP_CALL_INDIRECT)
+	    continue;
+	  uint32_t i = pp_ip_import_index (imports, nimports, fn.calls[j].callee);
+	  if (i == UINT32_MAX)
+	    return false;	/* not an import: libprof could not tell */
+	  if (!assumed->contains (i))
+	    assumed->safe_push (i);
 	  continue;
 	}
       if (k == 0)
@@ -260,8 +269,8 @@ same_everywhere_p (const pp_ip_layout &layout, const auto_vec<pp_function_notes>
       --*room;
       uint32_t callee = layout.prog.calls[site].callee;
       *edges += layout.prog.procs[callee].nedges;
-      if (!same_everywhere_p (layout, fns, callee, k - 1, room, edges, assumes, seen,
-			      distinct))
+      if (!same_everywhere_p (layout, fns, callee, k - 1, room, edges, imports, nimports,
+			      assumed, seen, distinct))
 	return false;
     }
   return true;
@@ -295,6 +304,13 @@ place_front (function_record &rec, const pp_function_notes &fn, const pp_seg_gra
   free (slots);
 }
 
+static int
+compare_u32 (const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
+  return (x > y) - (x < y);
+}
+
 /* Root REC (the unit's procedures are LAYOUT's, RECORDS its functions)
    compiled if it can be: its plans, its clone for ENTER and its copies'
    clones, made from the bodies as they are before any is instrumented.
@@ -302,19 +318,19 @@ place_front (function_record &rec, const pp_function_notes &fn, const pp_seg_gra
 static uint64_t
 compile_root (function_record &rec, auto_delete_vec<function_record> &records,
 	      const pp_ip_layout &layout, const auto_vec<pp_function_notes> &fns,
-	      const uint64_t *cfg_checksum)
+	      const uint64_t *imports, uint32_t nimports, const uint64_t *cfg_checksum)
 {
   uint32_t first = layout.first_proc[0], p = first + rec.index;
   uint32_t room = COMPILED_COPIES_MAX - 1;
   uint64_t edges = 0, distinct = 0;
   pp_seg_graph s;
   pp_paths *paths;
-  bool assumes = false;
+  auto_vec<uint32_t> assumed;
   auto_sbitmap seen (layout.prog.nprocs);
   bitmap_clear (seen);
   if (!root_ok (rec)
       || !same_everywhere_p (layout, fns, p, (uint32_t) option_depth, &room, &edges,
-			     &assumes, seen, &distinct)
+			     imports, nimports, &assumed, seen, &distinct)
       || (COMPILED_COPIES_MAX - room > COMPILED_COPIES_FREE	/* S's copies */
 	  && edges > COMPILED_COPIES_GROWTH * distinct && edges > COMPILED_EDGES_FREE)
       || pp_seg_build_numbered (&layout.prog, p, (uint32_t) option_depth, &s, &paths)
@@ -401,7 +417,9 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
       rec.compiled = plans[0];
       plans[0] = pp_plan {};
       dyn->self = rec.node->decl;
-      rec.compiled_assumes = assumes;
+      rec.compiled_assumes = !assumed.is_empty ();
+      assumed.qsort (compare_u32);
+      rec.assumed_imports.safe_splice (assumed);
       place_front (rec, fns[rec.index], s, cfg_checksum);
       DECL_UNINLINABLE (dyn->node->decl) = 1;	/* called once, from the test */
       rec.dyn = dyn;
@@ -453,8 +471,15 @@ plan_compiled_roots (auto_delete_vec<function_record> &records,
       for (unsigned i = 0; i < fns.length (); i++)
 	cfg_checksum[layout.first_proc[0] + i] = pp_notes_cfg_checksum (&fns[i]);
     }
+  /* The unit's imports, as libprof will have them (unit.cc emit_ip_names),
+     so that a compiled root names the callees it assumes.  */
+  uint64_t *names;
+  uint32_t nimports, nexports;
+  if (pp_ip_unit_names (&notes, &names, &nimports, &nexports))
+    fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
   for (function_record *rec : records)
-    if (uint64_t npaths = compile_root (*rec, records, layout, fns, cfg_checksum))
+    if (uint64_t npaths = compile_root (*rec, records, layout, fns, names, nimports,
+					cfg_checksum))
       {
 	/* Its array, or its front's counts.  */
 	if (rec->compiled.path_table)
@@ -467,6 +492,7 @@ plan_compiled_roots (auto_delete_vec<function_record> &records,
 	    copy->front_of = rec;
 	  }
       }
+  free (names);
   XDELETEVEC (cfg_checksum);
   pp_ip_layout_free (&layout);
 }
@@ -527,17 +553,22 @@ insert_dispatch (const function_record &rec, const probe_target &t, bool record)
   basic_block rest = split_edge (single_succ_edge (record ? room : set));
 
   /* test: c = __pathprof_ip_caller; if (c != 0) goto marked;
-     set:  if (unit.ip_first == 0) goto ask;   (ip_alone)
+     set:  if (unit.ip_first == 0) goto ask;   (ip_ok[index])
      room: if (__pathprof_seg_top >= PATHPROF_SEG_RECORDS) goto ask_full;
      Three branches, two instructions each, where the three conditions
      or'ed into one branch took ten (setcc's); room's goes to a block of
      its own so that GCC does not fold the last two back into one.
      marked: the same conditions again, for the slow ways below.  */
   auto unit_first = [&] (gimple_seq *seq) {
+    if (rec.compiled_assumes)
+      return emit_value (seq, u64, NOP_EXPR,
+			 emit_value (seq, unsigned_char_type_node, NOP_EXPR,
+				     build4 (ARRAY_REF, unsigned_char_type_node, t.ip_ok,
+					     size_int (rec.index), NULL_TREE, NULL_TREE),
+				     NULL_TREE, "PP_ip_ok"),
+			 NULL_TREE, "PP_ip_first");
     return emit_value (seq, u64, NOP_EXPR,
-		       build3 (COMPONENT_REF, u64, t.unit,
-			       rec.compiled_assumes ? t.unit_ip_alone : t.unit_ip_first,
-			       NULL_TREE),
+		       build3 (COMPONENT_REF, u64, t.unit, t.unit_ip_first, NULL_TREE),
 		       NULL_TREE, "PP_ip_first");
   };
   auto records_full = [&] (gimple_seq *seq) {

@@ -97,10 +97,13 @@ struct function_record
   uint32_t front_log2 = 0;
   uint64_t front_at = 0;
   const function_record *front_of = nullptr;
-  /* The compiled root calls a function its unit does not define, which it
-     takes for code not instrumented: it runs compiled where libprof says
-     the unit calls no other unit's function (its ip_alone).  */
+  /* The compiled root calls functions its unit does not define, which it
+     takes for code not instrumented: their indices among the unit's
+     imports (corelib/ip-notes.h pp_ip_unit_names); it runs compiled where
+     libprof says none of them is another unit's (the unit's ip_ok).  */
   bool compiled_assumes = false;
+  auto_vec<uint32_t> assumed_imports;
+  uint32_t assumed_at = 0;	/* 1 + where the unit's ip_assumed lists them */
   function_record *dyn = nullptr;
   tree self = NULL_TREE;
   /* A compiled root's copies below it (clones with their compiled plans),
@@ -271,7 +274,9 @@ struct probe_target
      libprof's __pathprof_seg_continues, the unit's compiled counts (the
      values of their probe_target) and its table of compiled roots.  */
   tree unit_ip_first, seg_continues, compiled_counts, compiled_roots;
-  tree unit_ip_alone;		/* the unit record's ip_alone field */
+  /* The unit's ip_ok bytes and ip_assumed lists (pathprof-abi.h), where
+     a compiled root assumes; else NULL_TREE.  */
+  tree ip_ok, ip_assumed;
   tree front_keys;		/* the unit's fronts' keys, or NULL_TREE */
   /* libprof's __pathprof_seg_pass (TLS) and its fields r and record
      (seg_pass_word builds each access).  */

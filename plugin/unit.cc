@@ -58,7 +58,7 @@ struct unit_fields
 {
   tree type, abi, kind, sum, name, notes, notes_len, nvalues, values, ntables,
        tables, next, ip_first, trace_addrs, trace_info, trace_nfunctions, ncompiled,
-       compiled, compiled_counts, ip_alone, ip_nfunctions, ip_nimports, ip_nexports,
+       compiled, compiled_counts, ip_ok, ip_assumed, ip_nfunctions, ip_nimports, ip_nexports,
        ip_names;
 };
 
@@ -89,7 +89,8 @@ unit_record_type (void)
   f.ncompiled = build_field (u32, "ncompiled", &fields);
   f.compiled = build_field (const_ptr_type_node, "compiled", &fields);
   f.compiled_counts = build_field (ptr_type_node, "compiled_counts", &fields);
-  f.ip_alone = build_field (u64, "ip_alone", &fields);
+  f.ip_ok = build_field (ptr_type_node, "ip_ok", &fields);
+  f.ip_assumed = build_field (const_ptr_type_node, "ip_assumed", &fields);
   f.ip_nfunctions = build_field (u32, "ip_nfunctions", &fields);
   f.ip_nimports = build_field (u32, "ip_nimports", &fields);
   f.ip_nexports = build_field (u32, "ip_nexports", &fields);
@@ -266,7 +267,6 @@ create_unit_values (probe_target &t, uint32_t nvalues,
   unit_type = unit_record_type ();
   t.unit = static_var ("__pathprof_unit", unit_type.type, NULL_TREE, false);
   t.unit_ip_first = unit_type.ip_first;
-  t.unit_ip_alone = unit_type.ip_alone;
   declare_trace_runtime (t);
   declare_ip_runtime (t);
   tree u64 = long_long_unsigned_type_node;
@@ -431,6 +431,7 @@ create_compiled_counts (probe_target &t, uint64_t ncounts,
 			const auto_delete_vec<function_record> &records)
 {
   t.compiled_counts = t.compiled_roots = t.front_keys = NULL_TREE;
+  t.ip_ok = t.ip_assumed = NULL_TREE;
   t.ncompiled = 0;
   bool any = false;
   for (const function_record *rec : records)
@@ -463,6 +464,31 @@ create_compiled_counts (probe_target &t, uint64_t ncounts,
 				 true);
       varpool_node::finalize_decl (t.front_keys);
     }
+  /* The roots' assumed callees (pathprof-abi.h ip_assumed), and the bytes
+     in which libprof says whether they are code not instrumented.  */
+  vec<constructor_elt, va_gc> *assumed = NULL;
+  uint32_t nassumed = 0;
+  for (function_record *rec : records)
+    if (rec->dyn && rec->compiled_assumes)
+      {
+	rec->assumed_at = nassumed + 1;
+	CONSTRUCTOR_APPEND_ELT (assumed, size_int (nassumed++),
+				build_int_cst (u32, rec->assumed_imports.length ()));
+	for (uint32_t i : rec->assumed_imports)
+	  CONSTRUCTOR_APPEND_ELT (assumed, size_int (nassumed++), build_int_cst (u32, i));
+      }
+  if (nassumed)
+    {
+      tree type = build_array_type_nelts (u32, nassumed);
+      t.ip_assumed = static_var ("__pathprof_ip_assumed", type,
+				 build_constructor (type, assumed), true);
+      varpool_node::finalize_decl (t.ip_assumed);
+      t.ip_ok = static_var ("__pathprof_ip_ok",
+			    build_array_type_nelts (unsigned_char_type_node,
+						    records.length ()),
+			    NULL_TREE, false);
+      varpool_node::finalize_decl (t.ip_ok);
+    }
   /* struct __pathprof_compiled_root, as in libprof/pathprof-abi.h.  */
   tree type = make_node (RECORD_TYPE);
   tree fields = NULL_TREE;
@@ -473,7 +499,7 @@ create_compiled_counts (probe_target &t, uint64_t ncounts,
   tree f_keys = build_field (build_pointer_type (build_qualified_type (u64, TYPE_QUAL_CONST)),
 			     "keys", &fields);
   tree f_keys_log2 = build_field (u32, "keys_log2", &fields);
-  build_field (u32, "unused", &fields);
+  tree f_assumed = build_field (u32, "assumed", &fields);
   finish_builtin_struct (type, "__pathprof_compiled_root", fields, NULL_TREE);
   vec<constructor_elt, va_gc> *roots = NULL;
   for (const function_record *rec : records)
@@ -493,6 +519,15 @@ create_compiled_counts (probe_target &t, uint64_t ncounts,
 	    CONSTRUCTOR_APPEND_ELT (row, f_keys,
 				    fold_convert (TREE_TYPE (f_keys), build_fold_addr_expr (first)));
 	    CONSTRUCTOR_APPEND_ELT (row, f_keys_log2, build_int_cst (u32, rec->front_log2));
+	  }
+	if (rec->compiled_assumes)
+	  {
+	    if (rec->front_keys.is_empty ())
+	      {
+		CONSTRUCTOR_APPEND_ELT (row, f_keys, fold_convert (TREE_TYPE (f_keys), null_pointer_node));
+		CONSTRUCTOR_APPEND_ELT (row, f_keys_log2, build_int_cst (u32, 0));
+	      }
+	    CONSTRUCTOR_APPEND_ELT (row, f_assumed, build_int_cst (u32, rec->assumed_at));
 	  }
 	CONSTRUCTOR_APPEND_ELT (roots, NULL_TREE, build_constructor (type, row));
 	t.ncompiled++;
@@ -601,6 +636,10 @@ emit_unit_record (const pp_unit_notes &unit_notes, const probe_target &t,
 			  t.compiled_counts
 			  ? fold_convert (ptr_type_node, build_fold_addr_expr (t.compiled_counts))
 			  : null_pointer_node);
+  CONSTRUCTOR_APPEND_ELT (elts, f.ip_ok,
+			  t.ip_ok ? fold_convert (ptr_type_node, build_fold_addr_expr (t.ip_ok))
+			  : null_pointer_node);
+  CONSTRUCTOR_APPEND_ELT (elts, f.ip_assumed, address (t.ip_assumed));
   emit_ip_names (unit_notes, elts);
   tree unit_var = t.unit;
   DECL_INITIAL (unit_var) = build_constructor (f.type, elts);

@@ -809,7 +809,8 @@ lazy_layout_differs (const pp_unit_notes *const *units, uint32_t n, const pp_ip_
    programs whose units share names: static, public, weak and strong
    definitions, direct, indirect and setjmp calls, library calls.  */
 static void
-check_alone (struct unit_property *alone, struct unit_property *lazily)
+check_alone (struct unit_property *alone, struct unit_property *imports,
+	     struct unit_property *lazily)
 {
   enum { F = PP_EDGE_FAKE, X = PP_EDGE_EXIT_ENTRY, UNITS = 5, FNS = 6 };
   static const uint32_t edges[][3] = { {0, 2, 0}, {2, 1, 0}, {1, 0, X} };
@@ -820,7 +821,7 @@ check_alone (struct unit_property *alone, struct unit_property *lazily)
   static const uint32_t kinds[] = { 0, PP_FUNCTION_PUBLIC, PP_FUNCTION_PUBLIC,
 				    PP_FUNCTION_PUBLIC | PP_FUNCTION_WEAK };
   unsigned long long rng = 0xa10e;
-  unsigned mixed = 0, lazy_built = 0;
+  unsigned mixed = 0, lazy_built = 0, nresolved = 0;
   for (unsigned t = 0; t < 4000; t++)
     {
       pp_function_notes fns[UNITS][FNS];
@@ -885,6 +886,44 @@ check_alone (struct unit_property *alone, struct unit_property *lazily)
 		      want ? "is" : "is not");
 	}
       mixed += some > 0 && some < n;
+      /* Per import (a compiled root's assumed callees): each call of a
+	 name its unit does not define is resolved in another unit exactly
+	 where the layout resolves it there.  */
+      bool flags[UNITS][FNS * 3 + 1], *resolved[UNITS];
+      for (uint32_t u = 0; u < n; u++)
+	resolved[u] = flags[u];
+      ok = ok && pp_ip_imports_resolved ((const uint64_t *const *) names, nimports,
+					 nexports, n, resolved) == 0;
+      unit_check (imports, ok, "case %u: out of memory", t);
+      for (uint32_t u = 0; ok && u < n; u++)
+	for (uint32_t f = 0; f < units[u].nfunctions; f++)
+	  {
+	    uint32_t p = l.first_proc[u] + f, end = u + 1 < n ? l.first_proc[u + 1]
+							    : l.prog.nprocs;
+	    const pp_function_notes *fn = &units[u].functions[f];
+	    for (uint32_t k = 0; k < fn->ncalls; k++)
+	      {
+		const char *callee = fn->calls[k].callee;
+		if ((fn->calls[k].flags & (PP_CALL_INDIRECT | PP_CALL_RETURNS_TWICE))
+		    || !callee[0])
+		  continue;
+		bool defined = false;
+		for (uint32_t g = 0; g < units[u].nfunctions; g++)
+		  defined |= strcmp (units[u].functions[g].asm_name, callee) == 0;
+		uint32_t i = pp_ip_import_index (names[u], nimports[u], callee);
+		unit_check (imports, defined || i != UINT32_MAX,
+			    "case %u: unit %u's call of %s is no import", t, u, callee);
+		if (defined || i == UINT32_MAX)
+		  continue;
+		uint32_t site = l.site_of_call[p][k];
+		bool want = site != UINT32_MAX && (l.prog.calls[site].callee < l.first_proc[u]
+						   || l.prog.calls[site].callee >= end);
+		nresolved += want;
+		unit_check (imports, resolved[u][i] == want,
+			    "case %u: unit %u's import %s %s another unit's", t, u, callee,
+			    want ? "is" : "is not");
+	      }
+	  }
       for (uint32_t u = 0; u < n; u++)
 	{
 	  free (names[u]);
@@ -896,6 +935,7 @@ check_alone (struct unit_property *alone, struct unit_property *lazily)
     }
   /* The cases must tell the two apart.  */
   unit_check (alone, mixed > 400, "only %u programs with units alone and not", mixed);
+  unit_check (imports, nresolved > 1000, "only %u imports another unit's", nresolved);
   unit_check (lazily, lazy_built > 10000, "only %u graphs made lazily", lazy_built);
 }
 
@@ -1247,7 +1287,8 @@ main (void)
   check_layout (&layout);
   struct unit_property alone = { .name = "interproc: which units call another unit's function, from their names alone, as the layout resolves calls (random programs)" };
   struct unit_property lazily = { .name = "interproc: the layout made lazily, each procedure's graph when asked for, is the layout made whole (random programs)" };
-  check_alone (&alone, &lazily);
+  struct unit_property imports = { .name = "interproc: which of a unit's imports (a compiled root's assumed callees) are another unit's functions, from the names alone, as the layout resolves calls (random programs)" };
+  check_alone (&alone, &imports, &lazily);
   struct unit_property opened = { .name = "interproc: a program record's member units are found in the profile by name and checksum, or it is refused naming the one missing" };
   check_record_open (&opened);
   unit_report (&lazily);
@@ -1262,6 +1303,7 @@ main (void)
   unit_report (&refused);
   unit_report (&layout);
   unit_report (&alone);
+  unit_report (&imports);
   unit_report (&opened);
   printf ("note: %u numberings (context and piecewise) enumerated, %u with more than %u paths skipped, %u "
 	  "recursive call sites (%u of them, recursive or cut, under a bound of 2 to 4 bits; "
