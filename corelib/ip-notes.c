@@ -466,6 +466,18 @@ by_export (const void *a, const void *b)
   return (x->name > y->name) - (x->name < y->name);
 }
 
+uint64_t
+pp_ip_program_signature (const char *const *unit_names, const uint64_t *const *names,
+			 const uint32_t *nimports, const uint32_t *nexports, uint32_t n)
+{
+  uint64_t sum = pp_mix64 (n);
+  for (uint32_t u = 0; u < n; u++)
+    sum += pp_mix64 (hash_of (unit_names[u])
+		     ^ pp_hash64 (names[u] + nimports[u], nexports[u] * sizeof **names,
+				  PP_HASH_SEED));
+  return sum;
+}
+
 uint32_t
 pp_ip_import_index (const uint64_t *names, uint32_t nimports, const char *callee)
 {

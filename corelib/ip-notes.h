@@ -120,6 +120,15 @@ int pp_ip_units_alone (const uint64_t *const *names, const uint32_t *nimports,
    Returns 0, or -1 when out of memory.  */
 int pp_ip_imports_resolved (const uint64_t *const *names, const uint32_t *nimports,
 			    const uint32_t *nexports, uint32_t n, bool *const *resolved);
+/* A program's signature, whatever the order of its N units: from each
+   unit's name (UNIT_NAMES[u]) and its exports (NAMES[u] past its
+   NIMPORTS[u] imports, NEXPORTS[u] of them, as pp_ip_unit_names makes
+   them), so that libprof (from the units' records) and the plugin (from
+   a profile's notes) tell whether the program is the one a profile ran:
+   the same units, defining the same functions, resolve calls alike.  */
+uint64_t pp_ip_program_signature (const char *const *unit_names,
+				  const uint64_t *const *names, const uint32_t *nimports,
+				  const uint32_t *nexports, uint32_t n);
 /* The index among a unit's NIMPORTS imports (NAMES, as above) of CALLEE, a
    name the unit does not define, or UINT32_MAX where it is not one.  */
 uint32_t pp_ip_import_index (const uint64_t *names, uint32_t nimports, const char *callee);

@@ -144,6 +144,17 @@ int pp_seg_prior_learn (pp_seg_prior *sp, const char *unit_name,
 			uint64_t **interesting, uint32_t *n, uint64_t *checksum,
 			char *err, size_t errlen);
 void pp_seg_prior_free (pp_seg_prior *sp);
+/* The training program of unit UNIT_NAME (compiled roots across units):
+   the program record of SP that has a member of that name whose
+   NFUNCTIONS functions have the CFG checksums CFG (notes order): 1 with
+   the record's layout in *LAYOUT (libprof's, over its members' notes,
+   *NOTES of *NUNITS) and the unit's member index in *UNIT; 0 where no
+   record has such a unit.  */
+struct pp_ip_layout;
+int pp_seg_prior_program (const pp_seg_prior *sp, const char *unit_name,
+			  const uint64_t *cfg, uint32_t nfunctions,
+			  const struct pp_ip_layout **layout, const pp_unit_notes **notes,
+			  uint32_t *nunits, uint32_t *unit);
 
 #ifdef __cplusplus
 }

@@ -226,3 +226,33 @@ pp_seg_prior_learn (pp_seg_prior *sp, const char *unit_name, const char *asm_nam
   return learn_root (sp, &sp->records[at], proc, asm_name, percent,
 		     interesting, n, checksum, err, errlen);
 }
+
+int
+pp_seg_prior_program (const pp_seg_prior *sp, const char *unit_name,
+		      const uint64_t *cfg, uint32_t nfunctions,
+		      const struct pp_ip_layout **layout, const pp_unit_notes **notes,
+		      uint32_t *nunits, uint32_t *unit)
+{
+  for (uint32_t i = 0; i < sp->nrecords; i++)
+    {
+      const struct pp_seg_record *r = &sp->records[i];
+      for (uint32_t m = 0; r->laid_out && m < r->manifest.nunits; m++)
+	{
+	  if (strcmp (r->notes[m].unit_name, unit_name) != 0
+	      || r->notes[m].nfunctions != nfunctions)
+	    continue;
+	  uint32_t first = r->layout.first_proc[m];
+	  bool same = true;
+	  for (uint32_t f = 0; same && f < nfunctions; f++)
+	    same = r->cfg_checksum[first + f] == cfg[f];
+	  if (!same)
+	    continue;
+	  *layout = &r->layout;
+	  *notes = r->notes;
+	  *nunits = r->manifest.nunits;
+	  *unit = m;
+	  return 1;
+	}
+    }
+  return 0;
+}

@@ -448,8 +448,16 @@ set_up_segments (void)
   if (rc || nprocs >= UINT32_MAX)
     goto done;
   /* Which compiled roots' assumptions hold (out of memory for the names,
-     none).  */
+     none): their callees taken for code not instrumented are none of the
+     units', and those compiled across units find their clones and the
+     program they were planned in.  */
   ip_prog.ok = pp_calloc (nprocs + 1, sizeof *ip_prog.ok);
+  const char **unit_names = pp_malloc ((n + 1) * sizeof *unit_names);
+  for (uint32_t u = 0; unit_names && u < n; u++)
+    unit_names[u] = ip_prog.units[u]->name;
+  uint64_t signature = unit_names ? pp_ip_program_signature (unit_names, names, nimports,
+							    nexports, n) : 0;
+  pp_free (unit_names);
   if (ip_prog.ok && pp_ip_imports_resolved (names, nimports, nexports, n, resolved) == 0)
     for (uint32_t u = 0; u < n; u++)
       {
@@ -463,6 +471,10 @@ set_up_segments (void)
 	    bool ok = true;
 	    for (uint32_t i = 1; i <= list[0]; i++)
 	      ok &= list[i] < nimports[u] && !resolved[u][list[i]];
+	    const uint32_t *clones = list + list[0] + 1;
+	    ok &= clones[0] == 0 || (U->ip_clones && signature == U->ip_program);
+	    for (uint32_t i = 1; ok && i <= clones[0]; i++)
+	      ok = U->ip_clones[clones[i]] != NULL;
 	    ip_prog.ok[first[u] + c->function] = ok;
 	  }
       }

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 25u
+#define PATHPROF_ABI_VERSION 26u
 
 /* What libprof exports: this ABI and pathprof.h (it is built with
    -fvisibility=hidden).  */
@@ -75,9 +75,12 @@ struct __pathprof_path_table
    table.  A root whose S calls functions its unit does not define, which
    the plugin took for code not instrumented, lists them: where assumed is
    not 0, the unit's ip_assumed[assumed - 1] is their number and the words
-   after it their indices among the unit's ip_names imports; the root runs
-   compiled only where the unit's ip_ok[function] is 1 (none of them is
-   another unit's in the program).  */
+   after it their indices among the unit's ip_names imports, then the
+   number of other units' clones it calls (compiled across units) and
+   their indices in the unit's ip_clones; the root runs compiled only
+   where the unit's ip_ok[function] is 1 (none of those functions is
+   another unit's in the program, each clone is linked, and where there
+   are clones the program is the unit's ip_program).  */
 struct __pathprof_compiled_root
 {
   uint32_t function;
@@ -125,6 +128,13 @@ struct __pathprof_unit
      the lists (struct __pathprof_compiled_root, assumed).  */
   unsigned char *ip_ok;
   const uint32_t *ip_assumed;
+  /* Compiled roots across units (learning modes, else 0): the other
+     units' clones the unit's roots call (weak references, 0 where no unit
+     made one), which ip_assumed's lists name by index; and the signature
+     of the training program they were planned in (corelib/ip-notes.h
+     pp_ip_program_signature), which the program must have.  */
+  const void *const *ip_clones;
+  uint64_t ip_program;
   /* Interprocedural modes (else 0): the unit's functions (its notes'), and
      the names libprof tells ip_ok from without decoding any notes
      (corelib/ip-notes.h pp_ip_unit_names): ip_nimports imports, then

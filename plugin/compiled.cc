@@ -226,26 +226,53 @@ clone_record (const function_record &rec, const char *suffix)
 #define COMPILED_COPIES_GROWTH 4
 #define COMPILED_EDGES_FREE 32768
 
-/* Is the supergraph of depth K of procedure P of LAYOUT (FNS the unit's
-   functions) the same in every program, with at most *ROOM more copies
-   (taken from it; their edges added to *EDGES, and those of each
-   procedure not yet in SEEN, P's included, to *DISTINCT)?  Each call of each copy is a call of a function of the
-   unit (inlined above depth K, a summary edge at K) or through a pointer
-   (a leaf edge in every program); a call of a function the unit does not
-   define is a leaf edge to the unit, which is the program's S only where
-   that function is not instrumented: its index among the unit's IMPORTS
-   (pp_ip_unit_names, NIMPORTS of them) goes to *ASSUMED then, and libprof
-   checks them (the unit's ip_ok).  Before numbering it, which costs
-   more.  */
-static bool
-same_everywhere_p (const pp_ip_layout &layout, const auto_vec<pp_function_notes> &fns,
-		   uint32_t p, uint32_t k, uint32_t *room, uint64_t *edges,
-		   const uint64_t *imports, uint32_t nimports, auto_vec<uint32_t> *assumed,
-		   sbitmap seen, uint64_t *distinct)
+/* The program a root is planned in: LAYOUT over UNITS (NUNITS of them),
+   the compiled unit being unit UNIT.  Compiled alone, the unit is the
+   whole program; across units (the learning modes), it is the training
+   program (compiled.cc "Across units").  */
+struct program_view
 {
+  const pp_ip_layout *layout;
+  const pp_unit_notes *units;
+  uint32_t nunits, unit;
+  bool across;
+  /* The unit's own procedures: [first, end).  */
+  uint32_t first, end;
+  const pp_function_notes &fn (uint32_t p) const
+  {
+    uint32_t u = nunits;
+    while (u > 0 && layout->first_proc[u - 1] > p)
+      u--;
+    return units[u - 1].functions[p - layout->first_proc[u - 1]];
+  }
+  bool own (uint32_t p) const { return p >= first && p < end; }
+};
+
+/* Is the supergraph of depth K of procedure P of V the same in every
+   program, with at most *ROOM more copies (taken from it; their edges
+   added to *EDGES, and those of each procedure not yet in SEEN, P's
+   included, to *DISTINCT)?  Each call of each copy is a call of a
+   function of the unit (inlined above depth K, a summary edge at K) or
+   through a pointer (a leaf edge in every program); a call of a function
+   the unit does not define is a leaf edge to the unit, which is the
+   program's S only where that function is not instrumented: its index
+   among the unit's IMPORTS (pp_ip_unit_names, NIMPORTS of them) goes to
+   *ASSUMED then, and libprof checks them (the unit's ip_ok).  Across
+   units, S is the training program's: a call of another unit's function
+   is a copy of it where K is 1 (its own calls summary edges: *FOREIGN
+   counts them), and a call of a function no unit defines is a leaf edge
+   where the program is the training program (libprof's signature).
+   Before numbering it, which costs more.  */
+static bool
+same_everywhere_p (const program_view &v, uint32_t p, uint32_t k, uint32_t *room,
+		   uint64_t *edges, const uint64_t *imports, uint32_t nimports,
+		   auto_vec<uint32_t> *assumed, uint32_t *foreign, sbitmap seen,
+		   uint64_t *distinct)
+{
+  const pp_ip_layout &layout = *v.layout;
   if (bitmap_set_bit (seen, p))
     *distinct += layout.prog.procs[p].nedges;
-  const pp_function_notes &fn = fns[p - layout.first_proc[0]];
+  const pp_function_notes &fn = v.fn (p);
   for (uint32_t j = 0; j < layout.ncalls_of[p]; j++)
     {
       uint32_t site = layout.site_of_call[p][j];
@@ -253,7 +280,7 @@ same_everywhere_p (const pp_ip_layout &layout, const auto_vec<pp_function_notes>
 	{
 	  if (fn.calls[j].flags & PP_CALL_RETURNS_TWICE)
 	    return false;
-	  if (fn.calls[j].flags & PP_CALL_INDIRECT)
+	  if ((fn.calls[j].flags & PP_CALL_INDIRECT) || v.across)
 	    continue;
 	  uint32_t i = pp_ip_import_index (imports, nimports, fn.calls[j].callee);
 	  if (i == UINT32_MAX)
@@ -268,9 +295,15 @@ same_everywhere_p (const pp_ip_layout &layout, const auto_vec<pp_function_notes>
 	return false;
       --*room;
       uint32_t callee = layout.prog.calls[site].callee;
+      if (!v.own (callee))
+	{
+	  if (k != 1)
+	    return false;	/* another unit's copy with copies below */
+	  ++*foreign;
+	}
       *edges += layout.prog.procs[callee].nedges;
-      if (!same_everywhere_p (layout, fns, callee, k - 1, room, edges, imports, nimports,
-			      assumed, seen, distinct))
+      if (!same_everywhere_p (v, callee, k - 1, room, edges, imports, nimports, assumed,
+			      foreign, seen, distinct))
 	return false;
     }
   return true;
@@ -311,40 +344,38 @@ compare_u32 (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-/* Root REC (the unit's procedures are LAYOUT's, RECORDS its functions)
-   compiled if it can be: its plans, its clone for ENTER and its copies'
-   clones, made from the bodies as they are before any is instrumented.
-   Returns its segments, or 0.  */
+/* S of root P in V and the plans of its copies (pp_plan_compiled_copy,
+   which every unit that makes a copy of S runs alike), where S can be
+   compiled: ALLOWED (c, proc) says, once S is numbered, whether copy c
+   may be.  Returns S's segments (*S, *PATHS and PLANS made; *ASSUMED and
+   *FOREIGN as same_everywhere_p says), or 0.  */
+template <typename F>
 static uint64_t
-compile_root (function_record &rec, auto_delete_vec<function_record> &records,
-	      const pp_ip_layout &layout, const auto_vec<pp_function_notes> &fns,
-	      const uint64_t *imports, uint32_t nimports, const uint64_t *cfg_checksum)
+plan_root (const program_view &v, uint32_t p, const uint64_t *imports, uint32_t nimports,
+	   auto_vec<uint32_t> *assumed, uint32_t *foreign, pp_seg_graph *s, pp_paths **paths,
+	   auto_vec<pp_plan> &plans, F allowed)
 {
-  uint32_t first = layout.first_proc[0], p = first + rec.index;
+  const pp_ip_layout &layout = *v.layout;
   uint32_t room = COMPILED_COPIES_MAX - 1;
   uint64_t edges = 0, distinct = 0;
-  pp_seg_graph s;
-  pp_paths *paths;
-  auto_vec<uint32_t> assumed;
   auto_sbitmap seen (layout.prog.nprocs);
   bitmap_clear (seen);
-  if (!root_ok (rec)
-      || !same_everywhere_p (layout, fns, p, (uint32_t) option_depth, &room, &edges,
-			     imports, nimports, &assumed, seen, &distinct)
+  *foreign = 0;
+  if (!same_everywhere_p (v, p, (uint32_t) option_depth, &room, &edges, imports, nimports,
+			  assumed, foreign, seen, &distinct)
       || (COMPILED_COPIES_MAX - room > COMPILED_COPIES_FREE	/* S's copies */
 	  && edges > COMPILED_COPIES_GROWTH * distinct && edges > COMPILED_EDGES_FREE)
-      || pp_seg_build_numbered (&layout.prog, p, (uint32_t) option_depth, &s, &paths)
+      || (v.across && !*foreign)	/* the unit's own way does it */
+      || pp_seg_build_numbered (&layout.prog, p, (uint32_t) option_depth, s, paths)
 	 != PP_SEG_OK)
     return 0;
-  uint64_t npaths = paths->npaths;
-  bool ok = s.ncopies <= COMPILED_COPIES_MAX;
-  for (uint32_t c = 0; ok && c < s.ncopies; c++)
-    ok = s.copies[c].proc - first < records.length ()
-	 && copy_ok (*records[s.copies[c].proc - first]);
+  uint64_t npaths = (*paths)->npaths;
+  bool ok = s->ncopies <= COMPILED_COPIES_MAX;
+  for (uint32_t c = 0; ok && c < s->ncopies; c++)
+    ok = allowed (c, s->copies[c].proc);
   pp_seg_actions a;
-  auto_vec<pp_plan> plans;
-  plans.safe_grow_cleared (s.ncopies);
-  if (ok && pp_seg_actions_make (&s, paths, NULL, &a) == 0)
+  plans.safe_grow_cleared (s->ncopies);
+  if (ok && pp_seg_actions_make (s, *paths, NULL, &a) == 0)
     {
       /* The register holds twice the number; where the segments count in
 	 an array, no copy keeps a record and the values are small, the
@@ -353,11 +384,11 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
       for (unsigned pack = 1, again = 1; again; pack = 0)
 	{
 	  again = 0;
-	  for (uint32_t c = 0; ok && c < s.ncopies; c++)
+	  for (uint32_t c = 0; ok && c < s->ncopies; c++)
 	    {
-	      uint32_t q = s.copies[c].proc;
+	      uint32_t q = s->copies[c].proc;
 	      pp_plan_free (&plans[c]);
-	      int rc = pp_plan_compiled_copy (&layout.prog.procs[q], &s, c, &a, npaths,
+	      int rc = pp_plan_compiled_copy (&layout.prog.procs[q], s, c, &a, npaths,
 					      layout.site_of_call[q], layout.leaf_edge[q],
 					      layout.ncalls_of[q], option_path_array_max, pack,
 					      &plans[c]);
@@ -365,10 +396,10 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
 		fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
 	      ok = rc == PP_PLAN_OK;
 	    }
-	  if (ok && pack && !plans[0].path_table && pp_plan_exact_numbers (&s, npaths))
+	  if (ok && pack && !plans[0].path_table && pp_plan_exact_numbers (s, npaths))
 	    {
 	      again = 1;
-	      for (uint32_t c = 0; again && c < s.ncopies; c++)
+	      for (uint32_t c = 0; again && c < s->ncopies; c++)
 		again = !pp_plan_keeps_record (&plans[c]);
 	    }
 	}
@@ -376,19 +407,147 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
     }
   else
     ok = false;
+  if (!ok)
+    {
+      for (pp_plan &plan : plans)
+	pp_plan_free (&plan);
+      pp_paths_free (*paths);
+      pp_seg_free (s);
+    }
+  return ok ? npaths : 0;
+}
+
+/* Does PLAN, another unit's function as a copy of a root's S, only take
+   the register, add to it, store into the root's record and pass it
+   back, counting nothing (the first step of compiled roots across units:
+   its counts would belong to the other unit's arrays)?  */
+static bool
+counts_nothing_p (const pp_plan &plan)
+{
+  for (uint32_t i = 0; i < plan.nprobes; i++)
+    switch (plan.probes[i].action)
+      {
+      case PP_PROBE_MARK:
+      case PP_PROBE_PATH_SET:
+      case PP_PROBE_PATH_ADD:
+      case PP_PROBE_PATH_PASS:
+      case PP_PROBE_PATH_TAKE:
+      case PP_PROBE_PATH_LEAVE:
+	break;
+      default:
+	return false;
+      }
+  return true;
+}
+
+/* The symbol of copy C of root ROOT (asm name) of unit UNIT_NAME, where
+   another unit's function is that copy ("__pathprof_xcopy_"), or of the
+   address of ROOT's counts (C UINT32_MAX, "__pathprof_xroot_"): both
+   units make the same name from the training program, and the options
+   that shape a plan are in it (a unit built with others makes clones the
+   root does not find, and the root runs as libprof's).  */
+static tree
+across_name (const char *unit_name, const char *root, uint32_t c)
+{
+  uint64_t h = pp_hash64 (unit_name, strlen (unit_name), PP_HASH_SEED);
+  h = pp_mix64 (h ^ pp_hash64 (root, strlen (root) + 1, PP_HASH_SEED));
+  h = pp_mix64 (h + c);
+  h = pp_mix64 (h ^ ((uint64_t) option_mode->mode << 48 ^ (uint64_t) option_depth << 40
+		     ^ (uint64_t) option_path_array_max));
+  char name[64];
+  snprintf (name, sizeof name, "__pathprof_x%s_%016" PRIx64,
+	    c == UINT32_MAX ? "root" : "copy", h);
+  return get_identifier (name);
+}
+
+/* A public declaration of NAME with TYPE (a FUNCTION_DECL or a
+   VAR_DECL), defined in another unit or nowhere (weak).  */
+static tree
+weak_extern (enum tree_code code, tree name, tree type)
+{
+  tree decl = build_decl (BUILTINS_LOCATION, code, name, type);
+  TREE_PUBLIC (decl) = 1;
+  DECL_EXTERNAL (decl) = 1;
+  DECL_ARTIFICIAL (decl) = 1;
+  declare_weak (decl);
+  return decl;
+}
+
+/* The type of the function copy C of S calls at its call K (notes order)
+   in BODY, whose callee is NAME: the callee's declaration's.  */
+static tree
+callee_type (const function_record &body, const char *name)
+{
+  for (cgraph_edge *e = body.node->callees; e; e = e->next_callee)
+    if (strcmp (IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (e->callee->decl)), name) == 0)
+      return TREE_TYPE (e->callee->decl);
+  return NULL_TREE;
+}
+
+/* Root REC (the unit's procedures are V's, RECORDS its functions)
+   compiled if it can be: its plans, its clone for ENTER and its copies'
+   clones, made from the bodies as they are before any is instrumented;
+   across units, a call of another unit's function in S goes to the
+   clone that unit makes of it (across_name).  Returns its segments, or
+   0.  */
+static uint64_t
+compile_root (function_record &rec, auto_delete_vec<function_record> &records,
+	      const program_view &v, const uint64_t *imports, uint32_t nimports,
+	      const uint64_t *cfg_checksum)
+{
+  if (!root_ok (rec))
+    return 0;
+  const pp_ip_layout &layout = *v.layout;
+  uint32_t first = v.first, p = first + rec.index;
+  pp_seg_graph s;
+  pp_paths *paths;
+  auto_vec<pp_plan> plans;
+  auto_vec<uint32_t> assumed;
+  uint32_t foreign;
+  uint64_t npaths
+    = plan_root (v, p, imports, nimports, &assumed, &foreign, &s, &paths, plans,
+		 [&] (uint32_t, uint32_t q) {
+		   return !v.own (q) || (q - first < records.length ()
+					 && copy_ok (*records[q - first]));
+		 });
+  if (!npaths)
+    return 0;
+  bool ok = true;
   for (uint32_t c = 0; ok && c < s.ncopies; c++)
-    ok = calls_bind_locally (*records[s.copies[c].proc - first]);
-  /* The clones: for ENTER, and one per copy below the root.  */
+    ok = v.own (s.copies[c].proc) ? calls_bind_locally (*records[s.copies[c].proc - first])
+	 : counts_nothing_p (plans[c]);
+  /* The clones: for ENTER, and one per copy below the root (of the unit's
+     functions; of another unit's, the declaration of that unit's).  */
   function_record *dyn = ok ? clone_record (rec, "pathprof") : NULL;
   auto_delete_vec<function_record> copies;
+  auto_vec<tree> targets;
   copies.safe_push (NULL);	/* copy 0 is the function itself */
+  targets.safe_push (NULL_TREE);
   for (uint32_t c = 1; dyn && c < s.ncopies; c++)
     {
-      function_record *copy = clone_record (*records[s.copies[c].proc - first],
-					    "pathprof_copy");
-      if (!copy)
+      uint32_t q = s.copies[c].proc;
+      function_record *copy = NULL;
+      tree target = NULL_TREE;
+      if (v.own (q))
+	{
+	  copy = clone_record (*records[q - first], "pathprof_copy");
+	  target = copy ? copy->node->decl : NULL_TREE;
+	}
+      else
+	{
+	  /* Its parent is the unit's: another unit's copy is at S's bottom.  */
+	  uint32_t parent = s.copies[c].parent;
+	  const function_record &body = parent ? *copies[parent] : rec;
+	  tree type = callee_type (body, v.fn (q).asm_name);
+	  if (type)
+	    target = weak_extern (FUNCTION_DECL,
+				  across_name (v.units[v.unit].unit_name,
+					       v.fn (p).asm_name, c), type);
+	}
+      if (!target)
 	break;
       copies.safe_push (copy);
+      targets.safe_push (target);
     }
   ok = dyn && copies.length () == s.ncopies;
   if (ok)
@@ -397,14 +556,19 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
       for (uint32_t c = 0; c < s.ncopies; c++)
 	{
 	  uint32_t q = s.copies[c].proc;
+	  if (!v.own (q))
+	    {
+	      rec.foreign_clones.safe_push (targets[c]);
+	      rec.foreign_record |= pp_plan_keeps_record (&plans[c]);
+	      continue;
+	    }
 	  function_record &body = c ? *copies[c] : rec;
 	  for (uint32_t k = 0; k < layout.ncalls_of[q]; k++)
 	    {
 	      uint32_t site = layout.site_of_call[q][k];
 	      uint32_t j = site == UINT32_MAX ? UINT32_MAX : pp_seg_site_index (&s, c, site);
 	      uint32_t child = j == UINT32_MAX ? UINT32_MAX : s.child[s.first_call[c] + j];
-	      body.call_target.safe_push (child == UINT32_MAX ? NULL_TREE
-					  : copies[child]->node->decl);
+	      body.call_target.safe_push (child == UINT32_MAX ? NULL_TREE : targets[child]);
 	    }
 	  if (c)
 	    {
@@ -417,17 +581,20 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
       rec.compiled = plans[0];
       plans[0] = pp_plan {};
       dyn->self = rec.node->decl;
-      rec.compiled_assumes = !assumed.is_empty ();
+      rec.compiled_assumes = !assumed.is_empty () || foreign;
       assumed.qsort (compare_u32);
       rec.assumed_imports.safe_splice (assumed);
-      place_front (rec, fns[rec.index], s, cfg_checksum);
+      if (foreign)
+	rec.xroot = across_name (v.units[v.unit].unit_name, v.fn (p).asm_name, UINT32_MAX);
+      place_front (rec, v.fn (p), s, cfg_checksum);
       DECL_UNINLINABLE (dyn->node->decl) = 1;	/* called once, from the test */
       rec.dyn = dyn;
       for (uint32_t c = 1; c < s.ncopies; c++)
-	{
-	  rec.copies.safe_push (copies[c]);
-	  copies[c] = NULL;
-	}
+	if (copies[c])
+	  {
+	    rec.copies.safe_push (copies[c]);
+	    copies[c] = NULL;
+	  }
     }
   else
     {
@@ -445,9 +612,118 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
   return ok ? npaths : 0;
 }
 
+/* Can S of depth K of procedure P of R (another unit's root) hold a
+   function of unit V as a copy at its bottom: is one called at depth 1
+   through R's unit's functions only (where another unit's copy may be)?  */
+static bool
+holds_at_bottom (const program_view &r, const program_view &v, uint32_t p, uint32_t k)
+{
+  const pp_ip_layout &layout = *r.layout;
+  for (uint32_t j = 0; k > 0 && j < layout.ncalls_of[p]; j++)
+    {
+      uint32_t site = layout.site_of_call[p][j];
+      if (site == UINT32_MAX)
+	continue;
+      uint32_t callee = layout.prog.calls[site].callee;
+      if (k == 1 ? v.own (callee) : r.own (callee) && holds_at_bottom (r, v, callee, k - 1))
+	return true;
+    }
+  return false;
+}
+
+/* The clones this unit makes for other units' compiled roots (across
+   units): for each root R of another unit of V whose S holds a copy c of
+   one of this unit's functions (at S's bottom, counting nothing), a
+   clone of it with copy c's plan under across_name (R's unit, R, c),
+   public, which R's code calls.  Each unit plans R as R's own does (the
+   same layout, the same corelib), so that the plans agree; what R's unit
+   decides not to compile leaves its clones unused.  */
+static void
+clone_for_other_units (auto_delete_vec<function_record> &records, const program_view &v,
+		       auto_delete_vec<function_record> &out)
+{
+  const pp_ip_layout &layout = *v.layout;
+  for (uint32_t u = 0; u < v.nunits; u++)
+    {
+      if (u == v.unit)
+	continue;
+      program_view r = v;
+      r.unit = u;
+      r.first = layout.first_proc[u];
+      r.end = u + 1 < v.nunits ? layout.first_proc[u + 1] : layout.prog.nprocs;
+      for (uint32_t p = r.first; p < r.end; p++)
+	{
+	  if (!holds_at_bottom (r, v, p, (uint32_t) option_depth))
+	    continue;
+	  pp_seg_graph s;
+	  pp_paths *paths;
+	  auto_vec<pp_plan> plans;
+	  auto_vec<uint32_t> assumed;
+	  uint32_t foreign;
+	  /* Its plan as R's unit makes it: there, this unit's copies are the
+	     other unit's.  */
+	  if (!plan_root (r, p, NULL, 0, &assumed, &foreign, &s, &paths, plans,
+			  [&] (uint32_t, uint32_t q) {
+			    return !v.own (q) || (q - v.first < records.length ()
+						  && copy_ok (*records[q - v.first]));
+			  }))
+	    continue;
+	  /* R's unit compiles R only where every copy of another unit's
+	     function counts nothing (compile_root).  */
+	  bool record = false, usable = true;
+	  for (uint32_t c = 0; c < s.ncopies; c++)
+	    {
+	      record |= pp_plan_keeps_record (&plans[c]);
+	      usable &= r.own (s.copies[c].proc) || counts_nothing_p (plans[c]);
+	    }
+	  for (uint32_t c = 1; usable && c < s.ncopies; c++)
+	    {
+	      uint32_t q = s.copies[c].proc;
+	      if (!v.own (q) || !counts_nothing_p (plans[c]))
+		continue;
+	      function_record &fn = *records[q - v.first];
+	      if (!calls_bind_locally (fn) || !decl_binds_to_current_def_p (fn.node->decl))
+		continue;
+	      function_record *copy = clone_record (fn, "pathprof_across");
+	      if (!copy)
+		continue;
+	      tree decl = copy->node->decl;
+	      symtab->change_decl_assembler_name (
+		decl, across_name (r.units[u].unit_name, r.fn (p).asm_name, c));
+	      TREE_PUBLIC (decl) = 1;
+	      DECL_EXTERNAL (decl) = 0;
+	      DECL_UNINLINABLE (decl) = 1;
+	      /* Public after GCC's visibility pass: callers it does not see.  */
+	      copy->node->externally_visible = true;
+	      copy->node->force_output = true;
+	      copy->node->local = false;
+	      copy->node->set_comdat_group (NULL);
+	      copy->plan = plans[c];
+	      plans[c] = pp_plan {};
+	      if (record)
+		{
+		  copy->xroot = weak_extern (VAR_DECL,
+					     across_name (r.units[u].unit_name,
+							  r.fn (p).asm_name, UINT32_MAX),
+					     ptr_type_node);
+		  copy->xnpaths = plans[0].path_table ? 0 : (*paths).npaths;
+		}
+	      out.safe_push (copy);
+	    }
+	  for (pp_plan &plan : plans)
+	    pp_plan_free (&plan);
+	  pp_paths_free (paths);
+	  pp_seg_free (&s);
+	}
+    }
+}
+
+uint64_t compiled_program_signature;
+
 void
 plan_compiled_roots (auto_delete_vec<function_record> &records,
-		     const auto_vec<pp_function_notes> &fns, uint64_t *ncounts)
+		     const auto_vec<pp_function_notes> &fns, uint64_t *ncounts,
+		     auto_delete_vec<function_record> &for_others)
 {
   *ncounts = 0;
   if (!pp_mode_segments (option_mode) || !option_compiled_roots)
@@ -457,19 +733,59 @@ plan_compiled_roots (auto_delete_vec<function_record> &records,
   notes.depth = (uint32_t) option_depth;
   notes.nfunctions = fns.length ();
   notes.functions = const_cast<pp_function_notes *> (fns.address ());
+  char *unit_name = absolute_unit_name ();
+  notes.unit_name = unit_name;
   const pp_unit_notes *units[1] = { &notes };
   pp_ip_layout layout;
   if (pp_ip_layout_build (units, 1, &layout))
     fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
+  program_view alone = { &layout, &notes, 1, 0, false, layout.first_proc[0],
+			 layout.prog.nprocs };
   /* The functions' CFG checksums, which the notes get when they are
      encoded: a front is placed where S is the one the interesting
      segments were learnt for (pp_seg_checksum).  */
-  uint64_t *cfg_checksum = NULL;
+  uint64_t *cfg_checksum = NULL, *cfg_across = NULL;
+  program_view across = {};
   if (option_mode->preferential)
     {
       cfg_checksum = XNEWVEC (uint64_t, layout.prog.nprocs + 1);
       for (unsigned i = 0; i < fns.length (); i++)
 	cfg_checksum[layout.first_proc[0] + i] = pp_notes_cfg_checksum (&fns[i]);
+      /* The training program, where it has this unit as it is.  */
+      const pp_ip_layout *l;
+      const pp_unit_notes *members;
+      uint32_t n, u;
+      if (pp_seg_prior_program (&seg_prior, unit_name, cfg_checksum + layout.first_proc[0],
+				fns.length (), &l, &members, &n, &u) == 1)
+	{
+	  across = { l, members, n, u, true, l->first_proc[u],
+		     u + 1 < n ? l->first_proc[u + 1] : l->prog.nprocs };
+	  cfg_across = XNEWVEC (uint64_t, l->prog.nprocs + 1);
+	  for (uint32_t q = 0; q < l->prog.nprocs; q++)
+	    cfg_across[q] = pp_notes_cfg_checksum (&across.fn (q));
+	  /* What libprof checks that the program is (its units' names and
+	     exports), from the training program's notes.  */
+	  auto_vec<const char *> unit_names;
+	  auto_vec<uint64_t *> unit_words;
+	  auto_vec<uint32_t> ni, ne;
+	  for (uint32_t m = 0; m < n; m++)
+	    {
+	      uint64_t *w;
+	      uint32_t a, b;
+	      if (pp_ip_unit_names (&members[m], &w, &a, &b))
+		fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
+	      unit_names.safe_push (members[m].unit_name);
+	      unit_words.safe_push (w);
+	      ni.safe_push (a);
+	      ne.safe_push (b);
+	    }
+	  compiled_program_signature
+	    = pp_ip_program_signature (unit_names.address (),
+				       (const uint64_t *const *) unit_words.address (),
+				       ni.address (), ne.address (), n);
+	  for (uint64_t *w : unit_words)
+	    free (w);
+	}
     }
   /* The unit's imports, as libprof will have them (unit.cc emit_ip_names),
      so that a compiled root names the callees it assumes.  */
@@ -478,22 +794,30 @@ plan_compiled_roots (auto_delete_vec<function_record> &records,
   if (pp_ip_unit_names (&notes, &names, &nimports, &nexports))
     fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
   for (function_record *rec : records)
-    if (uint64_t npaths = compile_root (*rec, records, layout, fns, names, nimports,
-					cfg_checksum))
-      {
-	/* Its array, or its front's counts.  */
-	if (rec->compiled.path_table)
-	  npaths = rec->front_keys.length ();
-	rec->compiled_first = *ncounts;
-	*ncounts += npaths;
-	for (function_record *copy : rec->copies)
-	  {
-	    copy->value_offset = (uint32_t) rec->compiled_first;
-	    copy->front_of = rec;
-	  }
-      }
+    {
+      uint64_t npaths = across.layout
+			? compile_root (*rec, records, across, NULL, 0, cfg_across) : 0;
+      if (!npaths)
+	npaths = compile_root (*rec, records, alone, names, nimports, cfg_checksum);
+      if (!npaths)
+	continue;
+      /* Its array, or its front's counts.  */
+      if (rec->compiled.path_table)
+	npaths = rec->front_keys.length ();
+      rec->compiled_first = *ncounts;
+      *ncounts += npaths;
+      for (function_record *copy : rec->copies)
+	{
+	  copy->value_offset = (uint32_t) rec->compiled_first;
+	  copy->front_of = rec;
+	}
+    }
+  if (across.layout)
+    clone_for_other_units (records, across, for_others);
   free (names);
+  free (unit_name);
   XDELETEVEC (cfg_checksum);
+  XDELETEVEC (cfg_across);
   pp_ip_layout_free (&layout);
 }
 
@@ -1079,9 +1403,13 @@ expand_record_pushes (const probe_target &t, tree record, tree counts, uint64_t 
       auto field = [&] (unsigned k) {
 	return build2 (MEM_REF, u64, address, build_int_cst (ptr, 8 * k));
       };
+      /* The root's counts: an address, or another unit's word holding it.  */
+      tree at = TREE_CODE (counts) == VAR_DECL
+		? emit_value (&seq, TREE_TYPE (counts), NOP_EXPR, counts, NULL_TREE,
+			      "PP_record_counts")
+		: unshare_expr (counts);
       gimple_seq_add_stmt (&seq, gimple_build_assign (
-	field (1), emit_value (&seq, u64, NOP_EXPR, unshare_expr (counts), NULL_TREE,
-			       "PP_record_counts")));
+	field (1), emit_value (&seq, u64, NOP_EXPR, at, NULL_TREE, "PP_record_counts")));
       tree depth = emit_value (&seq, u64, NOP_EXPR,
 			       emit_value (&seq, u32, NOP_EXPR, t.ip_depth, NULL_TREE,
 					   "PP_depth"),
@@ -1098,9 +1426,10 @@ void
 insert_compiled_root (function_record &rec, const probe_target &t,
 		      const probe_target &compiled)
 {
-  bool record = pp_plan_keeps_record (&rec.compiled);
+  bool record = pp_plan_keeps_record (&rec.compiled) || rec.foreign_record;
   for (function_record *copy : rec.copies)
     record |= pp_plan_keeps_record (&copy->plan);
+  bool copies = !rec.copies.is_empty () || !rec.foreign_clones.is_empty ();
   function_record own;
   own.node = rec.node;
   own.gcc_edge.safe_splice (rec.gcc_edge);
@@ -1112,7 +1441,7 @@ insert_compiled_root (function_record &rec, const probe_target &t,
   own.plan = rec.compiled;
   if (record)
     make_register (&own.record, "PP_record");
-  if (!rec.copies.is_empty ())
+  if (copies)
     make_register (&own.passed, "PP_passed");
   redirect_calls (rec);
   insert_probes (own, compiled);
@@ -1126,7 +1455,7 @@ insert_compiled_root (function_record &rec, const probe_target &t,
 	: value_ref (compiled, build_int_cst (integer_type_node, own.value_offset)));
       expand_record_pushes (t, own.record, counts, npaths, false);
     }
-  if (!rec.copies.is_empty ())
+  if (copies)
     keep_pass (t, own, record);
   if (record)
     start_record (t, own.record);
@@ -1147,4 +1476,15 @@ insert_compiled_root (function_record &rec, const probe_target &t,
 	expand_record_pushes (t, copy->record, counts, npaths, true);
       pop_cfun ();
     }
+}
+
+void
+insert_clone_for_other (function_record &copy, const probe_target &t,
+			const probe_target &compiled)
+{
+  if (copy.xroot)
+    make_register (&copy.record, "PP_record");
+  insert_probes (copy, compiled);
+  if (copy.xroot)
+    expand_record_pushes (t, copy.record, copy.xroot, copy.xnpaths, true);
 }

@@ -104,6 +104,16 @@ struct function_record
   bool compiled_assumes = false;
   auto_vec<uint32_t> assumed_imports;
   uint32_t assumed_at = 0;	/* 1 + where the unit's ip_assumed lists them */
+  /* Compiled roots across units (compiled.cc): a root's calls of other
+     units' clones (weak declarations, which libprof checks), and the name
+     of the address of its counts, which it exports for them.  A clone
+     this unit makes for another unit's root: that address (a weak
+     declaration: NULL_TREE where the root keeps no record) and the
+     root's segments for the record it may push.  */
+  auto_vec<tree> foreign_clones;
+  bool foreign_record = false;	/* one of them keeps the root's record */
+  tree xroot = NULL_TREE;
+  uint64_t xnpaths = 0;
   function_record *dyn = nullptr;
   tree self = NULL_TREE;
   /* A compiled root's copies below it (clones with their compiled plans),
@@ -276,7 +286,7 @@ struct probe_target
   tree unit_ip_first, seg_continues, compiled_counts, compiled_roots;
   /* The unit's ip_ok bytes and ip_assumed lists (pathprof-abi.h), where
      a compiled root assumes; else NULL_TREE.  */
-  tree ip_ok, ip_assumed;
+  tree ip_ok, ip_assumed, ip_clones;
   tree front_keys;		/* the unit's fronts' keys, or NULL_TREE */
   /* libprof's __pathprof_seg_pass (TLS) and its fields r and record
      (seg_pass_word builds each access).  */
@@ -333,7 +343,15 @@ char *absolute_unit_name (void);
    the plugin numbers, their compiled plans and their clones for ENTER;
    *NCOUNTS gets the counts they take in all.  */
 void plan_compiled_roots (auto_delete_vec<function_record> &records,
-			  const auto_vec<pp_function_notes> &fns, uint64_t *ncounts);
+			  const auto_vec<pp_function_notes> &fns, uint64_t *ncounts,
+			  auto_delete_vec<function_record> &for_others);
+/* Instruments a clone plan_compiled_roots made for another unit's root
+   (cfun, COPY), counting nothing.  */
+/* The training program's signature (corelib pp_ip_program_signature),
+   where plan_compiled_roots found this unit in it; else 0.  */
+extern uint64_t compiled_program_signature;
+void insert_clone_for_other (function_record &copy, const probe_target &t,
+			     const probe_target &compiled);
 /* Instruments a compiled root (cfun, REC) and its clone: the compiled plan
    into the function, counting in COMPILED's values, the test that runs the
    clone in its place, and the clone's probes (T's).  */

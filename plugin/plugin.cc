@@ -366,7 +366,8 @@ instrument_unit (void)
   if (option_mode->traced)
     find_direct_calls (records, fns);
   uint64_t ncompiled_counts;
-  plan_compiled_roots (records, fns, &ncompiled_counts);
+  auto_delete_vec<function_record> for_others;
+  plan_compiled_roots (records, fns, &ncompiled_counts, for_others);
   /* A traced unit's records go to the trace file, which has its notes: it
      has no values and libprof writes no profile for it.  */
   if (option_mode->traced)
@@ -399,6 +400,12 @@ instrument_unit (void)
 	insert_probes (*rec, target);
       pop_cfun ();
     }
+  for (function_record *copy : for_others)
+    {
+      push_cfun (DECL_STRUCT_FUNCTION (copy->node->decl));
+      insert_clone_for_other (*copy, target, compiled);
+      pop_cfun ();
+    }
 
   /* The instrumented functions now write memory: drop const/pure, refresh
      the calls' operands, re-merge split blocks, and rebuild SSA and the
@@ -412,6 +419,8 @@ instrument_unit (void)
       for (function_record *copy : rec->copies)
 	nodes.safe_push (copy->node);
     }
+  for (function_record *copy : for_others)
+    nodes.safe_push (copy->node);
   for (cgraph_node *node : nodes)
     take_purity (node);
   for (cgraph_node *node : nodes)

@@ -58,7 +58,8 @@ struct unit_fields
 {
   tree type, abi, kind, sum, name, notes, notes_len, nvalues, values, ntables,
        tables, next, ip_first, trace_addrs, trace_info, trace_nfunctions, ncompiled,
-       compiled, compiled_counts, ip_ok, ip_assumed, ip_nfunctions, ip_nimports, ip_nexports,
+       compiled, compiled_counts, ip_ok, ip_assumed, ip_clones, ip_program, ip_nfunctions,
+       ip_nimports, ip_nexports,
        ip_names;
 };
 
@@ -91,6 +92,8 @@ unit_record_type (void)
   f.compiled_counts = build_field (ptr_type_node, "compiled_counts", &fields);
   f.ip_ok = build_field (ptr_type_node, "ip_ok", &fields);
   f.ip_assumed = build_field (const_ptr_type_node, "ip_assumed", &fields);
+  f.ip_clones = build_field (const_ptr_type_node, "ip_clones", &fields);
+  f.ip_program = build_field (u64, "ip_program", &fields);
   f.ip_nfunctions = build_field (u32, "ip_nfunctions", &fields);
   f.ip_nimports = build_field (u32, "ip_nimports", &fields);
   f.ip_nexports = build_field (u32, "ip_nexports", &fields);
@@ -431,7 +434,7 @@ create_compiled_counts (probe_target &t, uint64_t ncounts,
 			const auto_delete_vec<function_record> &records)
 {
   t.compiled_counts = t.compiled_roots = t.front_keys = NULL_TREE;
-  t.ip_ok = t.ip_assumed = NULL_TREE;
+  t.ip_ok = t.ip_assumed = t.ip_clones = NULL_TREE;
   t.ncompiled = 0;
   bool any = false;
   for (const function_record *rec : records)
@@ -466,8 +469,8 @@ create_compiled_counts (probe_target &t, uint64_t ncounts,
     }
   /* The roots' assumed callees (pathprof-abi.h ip_assumed), and the bytes
      in which libprof says whether they are code not instrumented.  */
-  vec<constructor_elt, va_gc> *assumed = NULL;
-  uint32_t nassumed = 0;
+  vec<constructor_elt, va_gc> *assumed = NULL, *clones = NULL;
+  uint32_t nassumed = 0, nclones = 0;
   for (function_record *rec : records)
     if (rec->dyn && rec->compiled_assumes)
       {
@@ -476,7 +479,23 @@ create_compiled_counts (probe_target &t, uint64_t ncounts,
 				build_int_cst (u32, rec->assumed_imports.length ()));
 	for (uint32_t i : rec->assumed_imports)
 	  CONSTRUCTOR_APPEND_ELT (assumed, size_int (nassumed++), build_int_cst (u32, i));
+	CONSTRUCTOR_APPEND_ELT (assumed, size_int (nassumed++),
+				build_int_cst (u32, rec->foreign_clones.length ()));
+	for (tree clone : rec->foreign_clones)
+	  {
+	    CONSTRUCTOR_APPEND_ELT (assumed, size_int (nassumed++), build_int_cst (u32, nclones));
+	    CONSTRUCTOR_APPEND_ELT (clones, size_int (nclones++),
+				    fold_convert (const_ptr_type_node,
+						  build_fold_addr_expr (clone)));
+	  }
       }
+  if (nclones)
+    {
+      tree type = build_array_type_nelts (const_ptr_type_node, nclones);
+      t.ip_clones = static_var ("__pathprof_ip_clones", type,
+				build_constructor (type, clones), true);
+      varpool_node::finalize_decl (t.ip_clones);
+    }
   if (nassumed)
     {
       tree type = build_array_type_nelts (u32, nassumed);
@@ -531,6 +550,28 @@ create_compiled_counts (probe_target &t, uint64_t ncounts,
 	  }
 	CONSTRUCTOR_APPEND_ELT (roots, NULL_TREE, build_constructor (type, row));
 	t.ncompiled++;
+      }
+  /* The address of each root's counts that other units' clones of it
+     may push a record with (compiled.cc "Across units").  */
+  for (const function_record *rec : records)
+    if (rec->dyn && rec->xroot)
+      {
+	tree counts = rec->compiled.path_table
+		      ? build4 (ARRAY_REF, TREE_TYPE (TREE_TYPE (t.path_tables)), t.path_tables,
+				size_int (rec->path_table), NULL_TREE, NULL_TREE)
+		      : build4 (ARRAY_REF, u64, t.compiled_counts,
+				size_int (rec->compiled_first), NULL_TREE, NULL_TREE);
+	tree var = build_decl (BUILTINS_LOCATION, VAR_DECL, rec->xroot, ptr_type_node);
+	TREE_STATIC (var) = 1;
+	TREE_PUBLIC (var) = 1;
+	TREE_READONLY (var) = 1;
+	DECL_ARTIFICIAL (var) = 1;
+	DECL_INITIAL (var) = fold_convert (ptr_type_node, build_fold_addr_expr (counts));
+	varpool_node::finalize_decl (var);
+	/* Made after GCC's visibility pass: kept though nothing here uses it.  */
+	varpool_node *node = varpool_node::get_create (var);
+	node->externally_visible = true;
+	node->force_output = true;
       }
   tree array = build_array_type_nelts (type, t.ncompiled);
   t.compiled_roots = static_var ("__pathprof_compiled_roots", array,
@@ -640,6 +681,9 @@ emit_unit_record (const pp_unit_notes &unit_notes, const probe_target &t,
 			  t.ip_ok ? fold_convert (ptr_type_node, build_fold_addr_expr (t.ip_ok))
 			  : null_pointer_node);
   CONSTRUCTOR_APPEND_ELT (elts, f.ip_assumed, address (t.ip_assumed));
+  CONSTRUCTOR_APPEND_ELT (elts, f.ip_clones, address (t.ip_clones));
+  CONSTRUCTOR_APPEND_ELT (elts, f.ip_program,
+			  build_int_cstu (u64, t.ip_clones ? compiled_program_signature : 0));
   emit_ip_names (unit_notes, elts);
   tree unit_var = t.unit;
   DECL_INITIAL (unit_var) = build_constructor (f.type, elts);

@@ -810,7 +810,7 @@ lazy_layout_differs (const pp_unit_notes *const *units, uint32_t n, const pp_ip_
    definitions, direct, indirect and setjmp calls, library calls.  */
 static void
 check_alone (struct unit_property *alone, struct unit_property *imports,
-	     struct unit_property *lazily)
+	     struct unit_property *signature, struct unit_property *lazily)
 {
   enum { F = PP_EDGE_FAKE, X = PP_EDGE_EXIT_ENTRY, UNITS = 5, FNS = 6 };
   static const uint32_t edges[][3] = { {0, 2, 0}, {2, 1, 0}, {1, 0, X} };
@@ -924,6 +924,46 @@ check_alone (struct unit_property *alone, struct unit_property *imports,
 			    want ? "is" : "is not");
 	      }
 	  }
+      /* The program's signature: the same whatever the units' order,
+	 another where a unit is left out or exports another name.  */
+      if (ok)
+	{
+	  const char *unit_names[UNITS], *shuffled_names[UNITS];
+	  const uint64_t *words[UNITS], *shuffled[UNITS];
+	  uint32_t si[UNITS], se[UNITS];
+	  char label[UNITS][16];
+	  for (uint32_t u = 0; u < n; u++)
+	    {
+	      snprintf (label[u], sizeof label[u], "unit%u.c", u);
+	      unit_names[u] = label[u];
+	      words[u] = names[u];
+	    }
+	  uint32_t shift = 1 + (uint32_t) (unit_rand (&rng) % (n - 1));
+	  for (uint32_t u = 0; u < n; u++)
+	    {
+	      uint32_t from = (u + shift) % n;
+	      shuffled_names[u] = unit_names[from];
+	      shuffled[u] = words[from];
+	      si[u] = nimports[from];
+	      se[u] = nexports[from];
+	    }
+	  uint64_t sig = pp_ip_program_signature (unit_names, words, nimports, nexports, n);
+	  unit_check (signature, sig == pp_ip_program_signature (shuffled_names, shuffled, si,
+								  se, n),
+		      "case %u: the units' order changes the signature", t);
+	  unit_check (signature, sig != pp_ip_program_signature (unit_names, words, nimports,
+								  nexports, n - 1),
+		      "case %u: a unit left out keeps the signature", t);
+	  if (nexports[0])
+	    {
+	      names[0][nimports[0]] ^= 2;	/* another name */
+	      unit_check (signature,
+			  sig != pp_ip_program_signature (unit_names, words, nimports,
+							  nexports, n),
+			  "case %u: another export keeps the signature", t);
+	      names[0][nimports[0]] ^= 2;
+	    }
+	}
       for (uint32_t u = 0; u < n; u++)
 	{
 	  free (names[u]);
@@ -1288,7 +1328,8 @@ main (void)
   struct unit_property alone = { .name = "interproc: which units call another unit's function, from their names alone, as the layout resolves calls (random programs)" };
   struct unit_property lazily = { .name = "interproc: the layout made lazily, each procedure's graph when asked for, is the layout made whole (random programs)" };
   struct unit_property imports = { .name = "interproc: which of a unit's imports (a compiled root's assumed callees) are another unit's functions, from the names alone, as the layout resolves calls (random programs)" };
-  check_alone (&alone, &imports, &lazily);
+  struct unit_property signature = { .name = "interproc: a program's signature (compiled roots across units) is its units' names and exports, whatever their order (random programs)" };
+  check_alone (&alone, &imports, &signature, &lazily);
   struct unit_property opened = { .name = "interproc: a program record's member units are found in the profile by name and checksum, or it is refused naming the one missing" };
   check_record_open (&opened);
   unit_report (&lazily);
@@ -1304,6 +1345,7 @@ main (void)
   unit_report (&layout);
   unit_report (&alone);
   unit_report (&imports);
+  unit_report (&signature);
   unit_report (&opened);
   printf ("note: %u numberings (context and piecewise) enumerated, %u with more than %u paths skipped, %u "
 	  "recursive call sites (%u of them, recursive or cut, under a bound of 2 to 4 bits; "

@@ -1,0 +1,18 @@
+/* across.c's other unit: pick has branches and a call out of main's
+   supergraph (scale, a summary edge), and no loop.  */
+int scale (int y);
+
+int
+pick (int x)
+{
+  int r = x > 150 ? x - 150 : x;
+  if (r % 7 == 0)
+    r += scale (r);
+  return r & 0xff;
+}
+
+int __attribute__ ((noinline))
+scale (int y)
+{
+  return y % 4 == 0 ? y * 3 : y;
+}

@@ -1,0 +1,29 @@
+/* A root whose supergraph holds another unit's function (compiled roots
+   across units): main's S at depth 2 inlines step, and step's call of
+   across-part.c's pick, whose own calls are summary edges.  Built in
+   interproc-ppp from its interproc-segments profile, main is numbered by
+   the plugin over the training program and calls the clone of pick that
+   across-part.c makes for it (a copy that counts nothing, but pushes
+   main's record before its call of scale); every segment must count as
+   in interproc-segments.
+   pathprof-sources: across-part.c */
+#include <stdio.h>
+
+int pick (int x);
+
+static int __attribute__ ((noinline))
+step (int x)
+{
+  int r = x & 1 ? pick (x) : pick (x / 2) + 1;
+  return x % 5 == 0 ? r * 2 : r;
+}
+
+int
+main (void)
+{
+  long t = 0;
+  for (int i = 0; i < 300; i++)
+    t += i % 3 == 0 ? step (i) : i;
+  printf ("%ld\n", t);
+  return 0;
+}
