@@ -484,16 +484,16 @@ callee_type (const function_record &body, const char *name)
   return NULL_TREE;
 }
 
-/* Root REC (the unit's procedures are V's, RECORDS its functions)
-   compiled if it can be: its plans, its clone for ENTER and its copies'
-   clones, made from the bodies as they are before any is instrumented;
-   across units, a call of another unit's function in S goes to the
-   clone that unit makes of it (across_name).  Returns its segments, or
-   0.  */
+/* Root REC (the unit's procedures are V's, RECORDS its functions, FNS
+   their notes) compiled if it can be: its plans, its clone for ENTER and
+   its copies' clones, made from the bodies as they are before any is
+   instrumented; across units, a call of another unit's function in S
+   goes to the clone that unit makes of it (across_name).  Returns its
+   segments, or 0.  */
 static uint64_t
 compile_root (function_record &rec, auto_delete_vec<function_record> &records,
-	      const program_view &v, const uint64_t *imports, uint32_t nimports,
-	      const uint64_t *cfg_checksum)
+	      const auto_vec<pp_function_notes> &fns, const program_view &v,
+	      const uint64_t *imports, uint32_t nimports, const uint64_t *cfg_checksum)
 {
   if (!root_ok (rec))
     return 0;
@@ -586,7 +586,9 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
       rec.assumed_imports.safe_splice (assumed);
       if (foreign)
 	rec.xroot = across_name (v.units[v.unit].unit_name, v.fn (p).asm_name, UINT32_MAX);
-      place_front (rec, v.fn (p), s, cfg_checksum);
+      /* The notes learnt R's interesting segments (plugin.cc), with the
+	 checksum of S in the training program, which V's layout is.  */
+      place_front (rec, fns[rec.index], s, cfg_checksum);
       DECL_UNINLINABLE (dyn->node->decl) = 1;	/* called once, from the test */
       rec.dyn = dyn;
       for (uint32_t c = 1; c < s.ncopies; c++)
@@ -796,9 +798,9 @@ plan_compiled_roots (auto_delete_vec<function_record> &records,
   for (function_record *rec : records)
     {
       uint64_t npaths = across.layout
-			? compile_root (*rec, records, across, NULL, 0, cfg_across) : 0;
+			? compile_root (*rec, records, fns, across, NULL, 0, cfg_across) : 0;
       if (!npaths)
-	npaths = compile_root (*rec, records, alone, names, nimports, cfg_checksum);
+	npaths = compile_root (*rec, records, fns, alone, names, nimports, cfg_checksum);
       if (!npaths)
 	continue;
       /* Its array, or its front's counts.  */
