@@ -5,17 +5,21 @@
    the plugin over the training program and calls the clone of pick that
    across-part.c makes for it (a copy that counts nothing, but pushes
    main's record before its call of scale); every segment must count as
-   in interproc-segments.
-   pathprof-sources: across-part.c */
+   in interproc-segments.  leaf is code not instrumented (a leaf edge of
+   main's S), but segments.exp also builds it instrumented, a unit the
+   training program did not have: main must then run as libprof's.  */
+/* pathprof-sources: across-part.c */
+/* pathprof-plain-sources: across-leaf-part.c */
 #include <stdio.h>
 
 int pick (int x);
+int leaf (int x);
 
 static int __attribute__ ((noinline))
 step (int x)
 {
   int r = x & 1 ? pick (x) : pick (x / 2) + 1;
-  return x % 5 == 0 ? r * 2 : r;
+  return x % 5 == 0 ? r * 2 : leaf (r);
 }
 
 int
