@@ -482,16 +482,8 @@ uint32_t
 pp_ip_import_index (const uint64_t *names, uint32_t nimports, const char *callee)
 {
   uint64_t want = name_hash (hash_of (callee), 0);
-  uint32_t lo = 0, hi = nimports;
-  while (lo < hi)
-    {
-      uint32_t mid = lo + (hi - lo) / 2;
-      if (names[mid] < want)
-	lo = mid + 1;
-      else
-	hi = mid;
-    }
-  return lo < nimports && names[lo] == want ? lo : UINT32_MAX;
+  uint32_t i = pp_lower_bound64 (names, nimports, want);
+  return i < nimports && names[i] == want ? i : UINT32_MAX;
 }
 
 int

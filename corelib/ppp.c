@@ -125,16 +125,7 @@ collect_crossings (const pp_paths *p, const pp_ppp *ppp, struct ppp_work *w)
 static uint32_t
 prefix_index (const uint64_t *prefixes, uint32_t n, uint64_t prefix)
 {
-  uint32_t lo = 0, hi = n;
-  while (lo < hi)
-    {
-      uint32_t mid = lo + (hi - lo) / 2;
-      if (prefixes[mid] < prefix)
-	lo = mid + 1;
-      else
-	hi = mid;
-    }
-  return lo;
+  return pp_lower_bound64 (prefixes, n, prefix);
 }
 
 /* Assigns the weights of v's out-edges (figure 10, lines 2-21).  */

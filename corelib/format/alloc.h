@@ -93,4 +93,8 @@ typedef struct pp_keyed
 } pp_keyed;
 void pp_sort_keyed (pp_keyed *a, size_t n);
 
+/* The first index of A[0 .. N) (sorted, increasing) whose value is not
+   below X, or N.  */
+uint32_t pp_lower_bound64 (const uint64_t *a, uint32_t n, uint64_t x);
+
 #endif

@@ -160,3 +160,18 @@ pp_sort_keyed (pp_keyed *a, size_t n)
   pp_free (buf);
   pp_free (count);
 }
+
+uint32_t
+pp_lower_bound64 (const uint64_t *a, uint32_t n, uint64_t x)
+{
+  uint32_t lo = 0, hi = n;
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (a[mid] < x)
+	lo = mid + 1;
+      else
+	hi = mid;
+    }
+  return lo;
+}
