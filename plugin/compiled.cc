@@ -542,7 +542,9 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
 	  if (type)
 	    target = weak_extern (FUNCTION_DECL,
 				  across_name (v.units[v.unit].unit_name,
-					       v.fn (p).asm_name, c), type);
+					       v.fn (p).asm_name, c),
+				  /* Unqualified: not const or pure.  */
+				  build_function_type (TREE_TYPE (type), TYPE_ARG_TYPES (type)));
 	}
       if (!target)
 	break;
@@ -699,6 +701,13 @@ clone_for_other_units (auto_delete_vec<function_record> &records, const program_
 	      copy->node->externally_visible = true;
 	      copy->node->force_output = true;
 	      copy->node->local = false;
+	      /* It writes the pass word: never const or pure, whatever the
+		 function was declared (the inliner's view gives the noted
+		 functions their flags back; this one is not noted).  */
+	      copy->node->set_const_flag (false, false);
+	      copy->node->set_pure_flag (false, false);
+	      TREE_TYPE (decl) = build_function_type (TREE_TYPE (TREE_TYPE (decl)),
+						      TYPE_ARG_TYPES (TREE_TYPE (decl)));
 	      copy->node->set_comdat_group (NULL);
 	      copy->plan = plans[c];
 	      plans[c] = pp_plan {};
@@ -1151,8 +1160,15 @@ redirect_calls (const function_record &body)
   function_calls (calls);
   gcc_assert (calls.length () == body.call_target.length ());
   for (unsigned k = 0; k < calls.length (); k++)
-    if (body.call_target[k])	/* else a call S does not inline */
-      gimple_call_set_fndecl (calls[k], body.call_target[k]);
+    if (tree target = body.call_target[k])	/* else a call S does not inline */
+      {
+	gimple_call_set_fndecl (calls[k], target);
+	/* Another unit's clone writes the thread's pass word whatever the
+	   function it copies was declared (const, pure: a call's type may
+	   say so too, and the pass word's take after it would be folded).  */
+	if (DECL_EXTERNAL (target))
+	  gimple_call_set_fntype (calls[k], TREE_TYPE (target));
+      }
 }
 
 /* cfun's calls of marker FN (probes.cc emit_action's), each taken out

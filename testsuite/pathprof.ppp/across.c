@@ -14,11 +14,15 @@
 
 int pick (int x);
 int leaf (int x);
+/* Declared const, as xz's lzma_check_size is: its clone writes the pass
+   word all the same, which main must read back after the call.  */
+int width (int t) __attribute__ ((const));
 
 static int __attribute__ ((noinline))
 step (int x)
 {
   int r = x & 1 ? pick (x) : pick (x / 2) + 1;
+  r += width (x & 15);
   return x % 5 == 0 ? r * 2 : leaf (r);
 }
 
