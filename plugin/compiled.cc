@@ -427,7 +427,6 @@ counts_nothing_p (const pp_plan &plan)
   for (uint32_t i = 0; i < plan.nprobes; i++)
     switch (plan.probes[i].action)
       {
-      case PP_PROBE_MARK:
       case PP_PROBE_PATH_SET:
       case PP_PROBE_PATH_ADD:
       case PP_PROBE_PATH_PASS:
@@ -473,8 +472,7 @@ weak_extern (enum tree_code code, tree name, tree type)
   return decl;
 }
 
-/* The type of the function copy C of S calls at its call K (notes order)
-   in BODY, whose callee is NAME: the callee's declaration's.  */
+/* The type of BODY's callee NAME (an asm name): its declaration's.  */
 static tree
 callee_type (const function_record &body, const char *name)
 {
