@@ -417,12 +417,15 @@ plan_root (const program_view &v, uint32_t p, const uint64_t *imports, uint32_t 
   return ok ? npaths : 0;
 }
 
-/* Does PLAN, another unit's function as a copy of a root's S, only take
-   the register, add to it, store into the root's record and pass it
-   back, counting nothing (the first step of compiled roots across units:
-   its counts would belong to the other unit's arrays)?  */
+/* Can PLAN, another unit's function as a copy of a root's S, run in
+   that unit: does it only take the register, add to it, store into the
+   root's record, count segments and pass it back?  Its counts go where
+   the root's do, through the address the root's unit exports
+   (probes.cc emit_path_count: the root's array, or its path table, not
+   its front, whose slots only the root's unit knows; a dump adds the
+   table's count of a number to its front's).  */
 static bool
-counts_nothing_p (const pp_plan &plan)
+runs_across_p (const pp_plan &plan)
 {
   for (uint32_t i = 0; i < plan.nprobes; i++)
     switch (plan.probes[i].action)
@@ -432,11 +435,23 @@ counts_nothing_p (const pp_plan &plan)
       case PP_PROBE_PATH_PASS:
       case PP_PROBE_PATH_TAKE:
       case PP_PROBE_PATH_LEAVE:
+      case PP_PROBE_PATH_COUNT:
+      case PP_PROBE_PATH_COUNT_CONST:
 	break;
       default:
 	return false;
       }
   return true;
+}
+
+/* Does PLAN count segments?  */
+static bool
+counts_p (const pp_plan &plan)
+{
+  for (uint32_t i = 0; i < plan.nprobes; i++)
+    if (pp_probe_counts_path (plan.probes[i].action))
+      return true;
+  return false;
 }
 
 /* The symbol of copy C of root ROOT (asm name) of unit UNIT_NAME, where
@@ -513,7 +528,7 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
   bool ok = true;
   for (uint32_t c = 0; ok && c < s.ncopies; c++)
     ok = v.own (s.copies[c].proc) ? calls_bind_locally (*records[s.copies[c].proc - first])
-	 : counts_nothing_p (plans[c]);
+	 : runs_across_p (plans[c]);
   /* The clones: for ENTER, and one per copy below the root (of the unit's
      functions; of another unit's, the declaration of that unit's).  */
   function_record *dyn = ok ? clone_record (rec, "pathprof") : NULL;
@@ -635,7 +650,7 @@ holds_at_bottom (const program_view &r, const program_view &v, uint32_t p, uint3
 
 /* The clones this unit makes for other units' compiled roots (across
    units): for each root R of another unit of V whose S holds a copy c of
-   one of this unit's functions (at S's bottom, counting nothing), a
+   one of this unit's functions (at S's bottom, runs_across_p), a
    clone of it with copy c's plan under across_name (R's unit, R, c),
    public, which R's code calls.  Each unit plans R as R's own does (the
    same layout, the same corelib), so that the plans agree; what R's unit
@@ -671,17 +686,17 @@ clone_for_other_units (auto_delete_vec<function_record> &records, const program_
 			  }))
 	    continue;
 	  /* R's unit compiles R only where every copy of another unit's
-	     function counts nothing (compile_root).  */
+	     function can run in its unit (compile_root).  */
 	  bool record = false, usable = true;
 	  for (uint32_t c = 0; c < s.ncopies; c++)
 	    {
 	      record |= pp_plan_keeps_record (&plans[c]);
-	      usable &= r.own (s.copies[c].proc) || counts_nothing_p (plans[c]);
+	      usable &= r.own (s.copies[c].proc) || runs_across_p (plans[c]);
 	    }
 	  for (uint32_t c = 1; usable && c < s.ncopies; c++)
 	    {
 	      uint32_t q = s.copies[c].proc;
-	      if (!v.own (q) || !counts_nothing_p (plans[c]))
+	      if (!v.own (q) || !runs_across_p (plans[c]))
 		continue;
 	      function_record &fn = *records[q - v.first];
 	      if (!calls_bind_locally (fn) || !decl_binds_to_current_def_p (fn.node->decl))
@@ -709,13 +724,16 @@ clone_for_other_units (auto_delete_vec<function_record> &records, const program_
 	      copy->node->set_comdat_group (NULL);
 	      copy->plan = plans[c];
 	      plans[c] = pp_plan {};
-	      if (record)
+	      /* The root's counts, for the segments the clone counts and
+		 for the record it may push.  */
+	      if (record || counts_p (copy->plan))
 		{
 		  copy->xroot = weak_extern (VAR_DECL,
 					     across_name (r.units[u].unit_name,
 							  r.fn (p).asm_name, UINT32_MAX),
 					     ptr_type_node);
 		  copy->xnpaths = plans[0].path_table ? 0 : (*paths).npaths;
+		  copy->foreign_record = record;
 		}
 	      out.safe_push (copy);
 	    }
@@ -1498,9 +1516,9 @@ void
 insert_clone_for_other (function_record &copy, const probe_target &t,
 			const probe_target &compiled)
 {
-  if (copy.xroot)
+  if (copy.foreign_record)
     make_register (&copy.record, "PP_record");
   insert_probes (copy, compiled);
-  if (copy.xroot)
+  if (copy.foreign_record)
     expand_record_pushes (t, copy.record, copy.xroot, copy.xnpaths, true);
 }

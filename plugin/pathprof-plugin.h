@@ -108,10 +108,13 @@ struct function_record
      units' clones (weak declarations, which libprof checks), and the name
      of the address of its counts, which it exports for them.  A clone
      this unit makes for another unit's root: that address (a weak
-     declaration: NULL_TREE where the root keeps no record) and the
-     root's segments for the record it may push.  */
+     declaration, where the clone counts segments or the root keeps a
+     record: probes.cc emit_path_count counts through it) and the root's
+     segments for the record it may push.  */
   auto_vec<tree> foreign_clones;
-  bool foreign_record = false;	/* one of them keeps the root's record */
+  /* A root: one of its clones keeps its record; a clone for another
+     unit's root: the root keeps a record.  */
+  bool foreign_record = false;
   tree xroot = NULL_TREE;
   uint64_t xnpaths = 0;
   function_record *dyn = nullptr;

@@ -9,11 +9,32 @@
 #include "corelib/trace.h"
 
 /* Counts one execution of path PATH (an SSA name or a constant): in the
-   function's slice of the values, or in its libprof hash table.  */
+   function's slice of the values, or in its libprof hash table; a clone
+   for another unit's compiled root (compiled.cc), in the root's array or
+   table, whose address the root's unit exports in REC.xroot.  */
 static void
 emit_path_count (const function_record &rec, const probe_target &t, tree path,
 		 gimple_seq *seq)
 {
+  if (rec.xroot)
+    {
+      tree u64 = counter_type (), p64 = build_pointer_type (u64);
+      tree at = emit_value (seq, ptr_type_node, NOP_EXPR, rec.xroot, NULL_TREE, "PP_xroot");
+      if (rec.plan.path_table)
+	{
+	  gimple_seq_add_stmt (seq, gimple_build_call (t.count_path, 2, at, path));
+	  return;
+	}
+      tree offset = emit_value (seq, sizetype, NOP_EXPR,
+				emit_value (seq, u64, MULT_EXPR, path, build_int_cstu (u64, 8),
+					    "PP_index"),
+				NULL_TREE, "PP_index");
+      tree count = emit_value (seq, p64, POINTER_PLUS_EXPR,
+			       emit_value (seq, p64, NOP_EXPR, at, NULL_TREE, "PP_xroot"),
+			       offset, "PP_count");
+      emit_increment (t, build2 (MEM_REF, u64, count, build_int_cst (p64, 0)), seq);
+      return;
+    }
   if (rec.path_table >= 0)
     {
       gimple_seq_add_stmt (seq, gimple_build_call (t.count_path, 2,
@@ -620,7 +641,12 @@ expand_table_count (const function_record &rec, const probe_target &t, gcall *ca
 {
   tree u64 = long_long_unsigned_type_node;
   tree p64 = build_pointer_type (u64);
-  tree table = TREE_OPERAND (gimple_call_arg (call, 0), 0), number = gimple_call_arg (call, 1);
+  /* &TABLE, or the address another unit exports (emit_path_count).  */
+  tree arg = gimple_call_arg (call, 0), number = gimple_call_arg (call, 1);
+  tree table_type = DECL_CONTEXT (t.path_table_hash);
+  tree table = TREE_CODE (arg) == ADDR_EXPR
+	       ? TREE_OPERAND (arg, 0)
+	       : build2 (MEM_REF, table_type, arg, build_int_cst (build_pointer_type (table_type), 0));
   edge fallthru = take_out (call);
   basic_block bb = fallthru->src, join = fallthru->dest;
   profile_probability likely = profile_probability::likely ();
@@ -680,7 +706,7 @@ expand_table_count (const function_record &rec, const probe_target &t, gcall *ca
 static void
 expand_table_counts (const function_record &rec, const probe_target &t)
 {
-  if (!t.path_tables)
+  if (!t.path_tables && !rec.xroot)
     return;
   auto_vec<gcall *> counts;
   auto_vec<bool> home;
@@ -690,7 +716,7 @@ expand_table_counts (const function_record &rec, const probe_target &t)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
       if (gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi)))
 	if (gimple_call_fndecl (call) == t.count_path
-	    && TREE_CODE (gimple_call_arg (call, 0)) == ADDR_EXPR)
+	    && (TREE_CODE (gimple_call_arg (call, 0)) == ADDR_EXPR || rec.xroot))
 	  {
 	    bool in_loop = !current_loops || loop_outer (bb->loop_father);
 	    if (in_loop || front)

@@ -1,5 +1,6 @@
 /* across.c's other unit: pick has branches and a call out of main's
-   supergraph (scale, a summary edge), and no loop.  */
+   supergraph (scale, a summary edge), and no loop; digits has a loop,
+   whose backedge ends main's segments in its clone.  */
 int scale (int y);
 
 int
@@ -24,4 +25,19 @@ width (int t)
   if (t > 15)
     return -1;
   return t * 2;
+}
+
+/* Its clone counts main's segments that its backedge ends, in main's
+   array or, with path-array-max=2, main's table (not its front).  */
+int
+digits (int x)
+{
+  int n = 0;
+  do
+    {
+      n += x % 10 == 3 ? 2 : 1;
+      x /= 10;
+    }
+  while (x);
+  return n;
 }

@@ -2,10 +2,11 @@
    across units): main's S at depth 2 inlines step, and step's call of
    across-part.c's pick, whose own calls are summary edges.  Built in
    interproc-ppp from its interproc-segments profile, main is numbered by
-   the plugin over the training program and calls the clone of pick that
-   across-part.c makes for it (a copy that counts nothing, but pushes
-   main's record before its call of scale); every segment must count as
-   in interproc-segments.  leaf is code not instrumented (a leaf edge of
+   the plugin over the training program and calls the clones of pick,
+   width and digits that across-part.c makes for it (pick's pushes main's
+   record before its call of scale, digits' counts the segments its loop
+   ends in main's counts); every segment must count as in
+   interproc-segments.  leaf is code not instrumented (a leaf edge of
    main's S), but segments.exp also builds it instrumented, a unit the
    training program did not have: main must then run as libprof's.  */
 /* pathprof-sources: across-part.c */
@@ -14,6 +15,7 @@
 
 int pick (int x);
 int leaf (int x);
+int digits (int x);
 /* Declared const, as xz's lzma_check_size is: its clone writes the pass
    word all the same, which main must read back after the call.  */
 int width (int t) __attribute__ ((const));
@@ -23,6 +25,7 @@ step (int x)
 {
   int r = x & 1 ? pick (x) : pick (x / 2) + 1;
   r += width (x & 15);
+  r += digits (x);
   return x % 5 == 0 ? r * 2 : leaf (r);
 }
 
