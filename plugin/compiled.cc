@@ -259,9 +259,9 @@ struct program_view
    among the unit's IMPORTS (pp_ip_unit_names, NIMPORTS of them) goes to
    *ASSUMED then, and libprof checks them (the unit's ip_ok).  Across
    units, S is the training program's: a call of another unit's function
-   is a copy of it where K is 1 (its own calls summary edges: *FOREIGN
-   counts them), and a call of a function no unit defines is a leaf edge
-   where the program is the training program (libprof's signature).
+   is a copy of it (*FOREIGN counts them), and a call of a function no
+   unit defines is a leaf edge where the program is the training program
+   (libprof's signature).
    Before numbering it, which costs more.  */
 static bool
 same_everywhere_p (const program_view &v, uint32_t p, uint32_t k, uint32_t *room,
@@ -296,11 +296,7 @@ same_everywhere_p (const program_view &v, uint32_t p, uint32_t k, uint32_t *room
       --*room;
       uint32_t callee = layout.prog.calls[site].callee;
       if (!v.own (callee))
-	{
-	  if (k != 1)
-	    return false;	/* another unit's copy with copies below */
-	  ++*foreign;
-	}
+	++*foreign;
       *edges += layout.prog.procs[callee].nedges;
       if (!same_everywhere_p (v, callee, k - 1, room, edges, imports, nimports, assumed,
 			      foreign, seen, distinct))
@@ -497,6 +493,46 @@ callee_type (const function_record &body, const char *name)
   return NULL_TREE;
 }
 
+/* Makes COPY, a clone another unit's body calls, public as NAME
+   (across_name): it writes the pass word, so never const or pure,
+   whatever the function was declared (the inliner's view gives the noted
+   functions their flags back; this one is not noted).  */
+static void
+publish (function_record *copy, tree name)
+{
+  tree decl = copy->node->decl;
+  symtab->change_decl_assembler_name (decl, name);
+  TREE_PUBLIC (decl) = 1;
+  DECL_EXTERNAL (decl) = 0;
+  DECL_UNINLINABLE (decl) = 1;
+  /* Public after GCC's visibility pass: callers it does not see.  */
+  copy->node->externally_visible = true;
+  copy->node->force_output = true;
+  copy->node->local = false;
+  copy->node->set_const_flag (false, false);
+  copy->node->set_pure_flag (false, false);
+  TREE_TYPE (decl) = build_function_type (TREE_TYPE (TREE_TYPE (decl)),
+					  TYPE_ARG_TYPES (TREE_TYPE (decl)));
+  copy->node->set_comdat_group (NULL);
+}
+
+/* The weak declaration of copy C (a function CALLEE, asm name) of root
+   ROOT of unit UNIT_NAME, which CALLEE's unit makes (across_name), as
+   BODY calls it: unqualified, not const or pure.  Without BODY (a copy
+   that only another unit's copy calls), a declaration whose address the
+   root's guard tests.  NULL_TREE where BODY does not call CALLEE.  */
+static tree
+across_decl (const char *unit_name, const char *root, uint32_t c, const char *callee,
+	     const function_record *body)
+{
+  tree type = body ? callee_type (*body, callee) : NULL_TREE;
+  if (body && !type)
+    return NULL_TREE;
+  return weak_extern (FUNCTION_DECL, across_name (unit_name, root, c),
+		      type ? build_function_type (TREE_TYPE (type), TYPE_ARG_TYPES (type))
+		      : build_function_type_list (void_type_node, NULL_TREE));
+}
+
 /* Root REC (the unit's procedures are V's, RECORDS its functions, FNS
    their notes) compiled if it can be: its plans, its clone for ENTER and
    its copies' clones, made from the bodies as they are before any is
@@ -541,24 +577,20 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
       uint32_t q = s.copies[c].proc;
       function_record *copy = NULL;
       tree target = NULL_TREE;
+      /* Its parent's body, where it is the unit's.  */
+      uint32_t parent = s.copies[c].parent;
+      const function_record *body = !parent ? &rec : copies[parent];
       if (v.own (q))
 	{
 	  copy = clone_record (*records[q - first], "pathprof_copy");
 	  target = copy ? copy->node->decl : NULL_TREE;
+	  /* Called from another unit's copy.  */
+	  if (copy && !body)
+	    publish (copy, across_name (v.units[v.unit].unit_name, v.fn (p).asm_name, c));
 	}
       else
-	{
-	  /* Its parent is the unit's: another unit's copy is at S's bottom.  */
-	  uint32_t parent = s.copies[c].parent;
-	  const function_record &body = parent ? *copies[parent] : rec;
-	  tree type = callee_type (body, v.fn (q).asm_name);
-	  if (type)
-	    target = weak_extern (FUNCTION_DECL,
-				  across_name (v.units[v.unit].unit_name,
-					       v.fn (p).asm_name, c),
-				  /* Unqualified: not const or pure.  */
-				  build_function_type (TREE_TYPE (type), TYPE_ARG_TYPES (type)));
-	}
+	target = across_decl (v.units[v.unit].unit_name, v.fn (p).asm_name, c,
+			      v.fn (q).asm_name, body);
       if (!target)
 	break;
       copies.safe_push (copy);
@@ -630,28 +662,39 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
 }
 
 /* Can S of depth K of procedure P of R (another unit's root) hold a
-   function of unit V as a copy at its bottom: is one called at depth 1
-   through R's unit's functions only (where another unit's copy may be)?  */
+   function of unit V: is one called at most K calls down from P?  */
 static bool
-holds_at_bottom (const program_view &r, const program_view &v, uint32_t p, uint32_t k)
+reaches_p (const program_view &r, const program_view &v, uint32_t p, uint32_t k)
 {
   const pp_ip_layout &layout = *r.layout;
-  for (uint32_t j = 0; k > 0 && j < layout.ncalls_of[p]; j++)
+  auto_sbitmap seen (layout.prog.nprocs);
+  bitmap_clear (seen);
+  bitmap_set_bit (seen, p);
+  auto_vec<uint32_t> level, next;
+  level.safe_push (p);
+  for (; k > 0 && !level.is_empty (); k--)
     {
-      uint32_t site = layout.site_of_call[p][j];
-      if (site == UINT32_MAX)
-	continue;
-      uint32_t callee = layout.prog.calls[site].callee;
-      if (k == 1 ? v.own (callee) : r.own (callee) && holds_at_bottom (r, v, callee, k - 1))
-	return true;
+      next.truncate (0);
+      for (uint32_t q : level)
+	for (uint32_t j = 0; j < layout.ncalls_of[q]; j++)
+	  {
+	    uint32_t site = layout.site_of_call[q][j];
+	    if (site == UINT32_MAX)
+	      continue;
+	    uint32_t callee = layout.prog.calls[site].callee;
+	    if (v.own (callee))
+	      return true;
+	    if (bitmap_set_bit (seen, callee))
+	      next.safe_push (callee);
+	  }
+      std::swap (level, next);
     }
   return false;
 }
 
 /* The clones this unit makes for other units' compiled roots (across
    units): for each root R of another unit of V whose S holds a copy c of
-   one of this unit's functions (at S's bottom, runs_across_p), a
-   clone of it with copy c's plan under across_name (R's unit, R, c),
+   one of this unit's functions (runs_across_p), a clone of it with copy c's plan under across_name (R's unit, R, c),
    public, which R's code calls.  Each unit plans R as R's own does (the
    same layout, the same corelib), so that the plans agree; what R's unit
    decides not to compile leaves its clones unused.  */
@@ -670,7 +713,7 @@ clone_for_other_units (auto_delete_vec<function_record> &records, const program_
       r.end = u + 1 < v.nunits ? layout.first_proc[u + 1] : layout.prog.nprocs;
       for (uint32_t p = r.first; p < r.end; p++)
 	{
-	  if (!holds_at_bottom (r, v, p, (uint32_t) option_depth))
+	  if (!reaches_p (r, v, p, (uint32_t) option_depth))
 	    continue;
 	  pp_seg_graph s;
 	  pp_paths *paths;
@@ -693,6 +736,8 @@ clone_for_other_units (auto_delete_vec<function_record> &records, const program_
 	      record |= pp_plan_keeps_record (&plans[c]);
 	      usable &= r.own (s.copies[c].proc) || runs_across_p (plans[c]);
 	    }
+	  auto_vec<function_record *> clones;
+	  clones.safe_grow_cleared (s.ncopies);
 	  for (uint32_t c = 1; usable && c < s.ncopies; c++)
 	    {
 	      uint32_t q = s.copies[c].proc;
@@ -704,24 +749,8 @@ clone_for_other_units (auto_delete_vec<function_record> &records, const program_
 	      function_record *copy = clone_record (fn, "pathprof_across");
 	      if (!copy)
 		continue;
-	      tree decl = copy->node->decl;
-	      symtab->change_decl_assembler_name (
-		decl, across_name (r.units[u].unit_name, r.fn (p).asm_name, c));
-	      TREE_PUBLIC (decl) = 1;
-	      DECL_EXTERNAL (decl) = 0;
-	      DECL_UNINLINABLE (decl) = 1;
-	      /* Public after GCC's visibility pass: callers it does not see.  */
-	      copy->node->externally_visible = true;
-	      copy->node->force_output = true;
-	      copy->node->local = false;
-	      /* It writes the pass word: never const or pure, whatever the
-		 function was declared (the inliner's view gives the noted
-		 functions their flags back; this one is not noted).  */
-	      copy->node->set_const_flag (false, false);
-	      copy->node->set_pure_flag (false, false);
-	      TREE_TYPE (decl) = build_function_type (TREE_TYPE (TREE_TYPE (decl)),
-						      TYPE_ARG_TYPES (TREE_TYPE (decl)));
-	      copy->node->set_comdat_group (NULL);
+	      publish (copy, across_name (r.units[u].unit_name, r.fn (p).asm_name, c));
+	      clones[c] = copy;
 	      copy->plan = plans[c];
 	      plans[c] = pp_plan {};
 	      /* The root's counts, for the segments the clone counts and
@@ -736,6 +765,27 @@ clone_for_other_units (auto_delete_vec<function_record> &records, const program_
 		  copy->foreign_record = record;
 		}
 	      out.safe_push (copy);
+	    }
+	  /* Each clone calls its children's: this unit's clones, or the
+	     declarations of other units' (their units make them).  A child
+	     not made leaves its name undefined, and R's guard runs R as
+	     libprof's.  */
+	  for (uint32_t c = 1; c < s.ncopies; c++)
+	    {
+	      uint32_t q = s.copies[c].proc;
+	      for (uint32_t k = 0; clones[c] && k < layout.ncalls_of[q]; k++)
+		{
+		  uint32_t site = layout.site_of_call[q][k];
+		  uint32_t j = site == UINT32_MAX ? UINT32_MAX : pp_seg_site_index (&s, c, site);
+		  uint32_t child = j == UINT32_MAX ? UINT32_MAX : s.child[s.first_call[c] + j];
+		  tree target = NULL_TREE;
+		  if (child != UINT32_MAX && !v.own (s.copies[child].proc))
+		    target = across_decl (r.units[u].unit_name, r.fn (p).asm_name, child,
+					  v.fn (s.copies[child].proc).asm_name, clones[c]);
+		  else if (child != UINT32_MAX && clones[child])
+		    target = clones[child]->node->decl;
+		  clones[c]->call_target.safe_push (target);
+		}
 	    }
 	  for (pp_plan &plan : plans)
 	    pp_plan_free (&plan);
@@ -1518,6 +1568,7 @@ insert_clone_for_other (function_record &copy, const probe_target &t,
 {
   if (copy.foreign_record)
     make_register (&copy.record, "PP_record");
+  redirect_calls (copy);
   insert_probes (copy, compiled);
   if (copy.foreign_record)
     expand_record_pushes (t, copy.record, copy.xroot, copy.xnpaths, true);

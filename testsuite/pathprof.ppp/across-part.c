@@ -41,3 +41,17 @@ digits (int x)
   while (x);
   return n;
 }
+
+/* A copy of another unit with copies below: main's S at depth 2 holds
+   twice and its calls of digits (this unit's) and half (across.c's,
+   whose unit makes the copy public for this clone to call).  */
+int half (int x);
+
+int
+twice (int x)
+{
+  int r = digits (x * 7);
+  if (x % 4 == 1)
+    r += half (x);
+  return r;
+}
