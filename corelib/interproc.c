@@ -592,16 +592,150 @@ most_paths_first (const void *x, const void *y)
   return a->at < b->at ? -1 : a->at > b->at;
 }
 
+/* A try first computes p's psi in floating point, and in GMP only where
+   that cannot tell (SQLite's and csmith's numbering spent most of its time
+   in the tries' GMP sums of 1,000-bit numbers).  A number is m 2^e, m in
+   [0.5, 1) or 0 (the exponent apart, so nothing overflows).  Each add and
+   multiply rounds once, a relative error of at most 2^-53 (an addend below
+   2^-60 of the other is dropped, a smaller one), and a callee's psi
+   converts with an error below 2^-52; a value that T such steps made is
+   within a factor (1 + 2^-52)^T of exact, less than 1 + 2^-21 for T below
+   2^30.  So whether psi fits max_bits bits (is below 2^max_bits) is sure
+   where the value is 2^-20 or more away from 2^max_bits, and a try whose
+   answer falls inside that margin is solved exactly: the cuts are the
+   exact search's, bit for bit.  */
+typedef struct
+{
+  double m;
+  long e;
+} approx;
+
+enum { APPROX_NO, APPROX_YES, APPROX_UNSURE };
+
+/* m 2^e normalised: the exponent of m's bits moved into e (m > 0 finite,
+   normal: sums and products of numbers in [2^-61, 2) are).  */
+static approx
+approx_norm (double m, long e)
+{
+  uint64_t bits;
+  memcpy (&bits, &m, sizeof bits);
+  long k = (long) (bits >> 52 & 0x7ff) - 1022;
+  bits = (bits & ~(UINT64_C (0x7ff) << 52)) | UINT64_C (1022) << 52;
+  memcpy (&m, &bits, sizeof m);
+  return (approx) { m, e + k };
+}
+
+static approx
+approx_add (approx x, approx y)
+{
+  if (y.m == 0)
+    return x;
+  if (x.m == 0)
+    return y;
+  if (x.e < y.e)
+    {
+      approx t = x;
+      x = y;
+      y = t;
+    }
+  long d = x.e - y.e;
+  if (d > 60)
+    return x;
+  double scale;		/* 2^-d, exactly */
+  uint64_t bits = (uint64_t) (1023 - d) << 52;
+  memcpy (&scale, &bits, sizeof scale);
+  return approx_norm (x.m + y.m * scale, x.e);
+}
+
+static approx
+approx_mul (approx x, approx y)
+{
+  if (x.m == 0 || y.m == 0)
+    return (approx) { 0, 0 };
+  return approx_norm (x.m * y.m, x.e + y.e);
+}
+
+static approx
+approx_of (const mpz_t z)
+{
+  long e;
+  double m = mpz_get_d_2exp (&e, z);
+  return (approx) { m, m == 0 ? 0 : e };
+}
+
+/* Whether x is below 2^max_bits, sure within the margin above.  */
+static int
+approx_fits (approx x, uint32_t max_bits)
+{
+  long b = (long) max_bits;
+  if (x.m == 0 || x.e < b || (x.e == b && x.m < 1 - 0x1p-20))
+    return APPROX_YES;
+  if (x.e > b + 1 || (x.e == b + 1 && x.m >= 0.5 + 0x1p-20))
+    return APPROX_NO;
+  return APPROX_UNSURE;
+}
+
+/* solve_psi's psi of p, without rho, in floating point: PSI per vertex
+   (a, b); CALLEE per call vertex, its callee's psi at ENTRY.  Whether the
+   psi at ENTRY fits max_bits, or APPROX_UNSURE.  */
+static int
+approx_try (const pp_ip_program *prog, const pp_ip_numbering *nb, uint32_t p,
+	    const uint32_t *topo, approx (*psi)[2], const approx (*callee)[2],
+	    uint32_t max_bits)
+{
+  const pp_graph *g = &prog->procs[p];
+  const pp_ip_proc *ip = &nb->procs[p];
+  if ((uint64_t) 4 * ip->nnodes + 2 * (uint64_t) ip->nedges >= (UINT64_C (1) << 30))
+    return APPROX_UNSURE;
+  for (uint32_t i = 0; i < ip->nnodes; i++)
+    {
+      uint32_t v = topo[i];
+      approx *f = psi[v];
+      f[0] = (approx) { v == g->exit ? 0.5 : 0, v == g->exit };
+      f[1] = (approx) { v == ip->gexit ? 0.5 : 0, v == ip->gexit };
+      if (v == g->exit || v == ip->gexit)
+	continue;
+      uint32_t s = ip->call_at[v];
+      if (s != NONE)
+	{
+	  const approx *r = psi[prog->calls[s].ret];
+	  if (nb->recursive[s])
+	    f[0] = r[0], f[1] = r[1];
+	  else
+	    {
+	      const approx *q = callee[v];
+	      f[0] = approx_mul (q[0], r[0]);
+	      f[1] = approx_add (approx_mul (q[0], r[1]), q[1]);
+	    }
+	}
+      for (uint32_t k = ip->out_start[v]; k < ip->out_start[v + 1]; k++)
+	{
+	  const approx *d = psi[ip->edges[k].dst];
+	  f[0] = approx_add (f[0], d[0]);
+	  f[1] = approx_add (f[1], d[1]);
+	}
+    }
+  const approx *f = psi[g->entry];
+  int a = approx_fits (f[0], max_bits), b = approx_fits (f[1], max_bits);
+  if (a == APPROX_NO || b == APPROX_NO)
+    return APPROX_NO;
+  return a == APPROX_YES && b == APPROX_YES ? APPROX_YES : APPROX_UNSURE;
+}
+
 /* Marks in nb->recursive the first k of the n sites of order (and not the
-   rest); whether p fits with those cuts (its psi into PSI, on the first
-   build).  */
+   rest); whether p fits with those cuts: approx_try's answer where it is
+   sure, else p's psi into PSI (GMP, on the first build).  */
 static bool
 try_cuts (const pp_ip_program *prog, pp_ip_numbering *nb, uint32_t p,
-	  const uint32_t *topo, pp_ip_lin *psi, uint32_t max_bits,
+	  const uint32_t *topo, pp_ip_lin *psi, approx (*fpsi)[2],
+	  const approx (*callee)[2], uint32_t max_bits,
 	  const struct by_paths *order, uint32_t n, uint32_t k)
 {
   for (uint32_t i = 0; i < n; i++)
     nb->recursive[order[i].site] = i < k;
+  int sure = approx_try (prog, nb, p, topo, fpsi, callee, max_bits);
+  if (sure != APPROX_UNSURE)
+    return sure == APPROX_YES;
   solve_psi (prog, nb, p, &nb->procs[p], topo, psi, false);
   return fits (&psi[prog->procs[p].entry], max_bits);
 }
@@ -618,14 +752,26 @@ find_cuts (const pp_ip_program *prog, const site_index *by_proc,
   const pp_ip_proc *ip = &nb->procs[p];
   struct by_paths *order = pp_malloc ((n + 1) * sizeof *order);
   pp_ip_lin *psi = pp_malloc (ip->nnodes * sizeof *psi);
-  if (!order || !psi)
+  approx (*fpsi)[2] = pp_malloc (2 * ip->nnodes * sizeof *fpsi);
+  if (!order || !psi || !fpsi)
     {
       pp_free (order);
       pp_free (psi);
+      pp_free (fpsi);
       return PP_IP_ENOMEM;
     }
   for (uint32_t v = 0; v < ip->nnodes; v++)
     lin_init (&psi[v]);
+  /* The callees' psi at ENTRY, at their call vertices (fpsi's second half).  */
+  approx (*callee)[2] = fpsi + ip->nnodes;
+  for (uint32_t v = 0; v < ip->nnodes; v++)
+    if (ip->call_at[v] != NONE)
+      {
+	uint32_t q = prog->calls[ip->call_at[v]].callee;
+	const pp_ip_lin *e = &nb->procs[q].psi[prog->procs[q].entry];
+	callee[v][0] = approx_of (e->a);
+	callee[v][1] = approx_of (e->b);
+      }
   n = 0;
   EACH_SITE (by_proc, p, s)
     {
@@ -645,7 +791,7 @@ find_cuts (const pp_ip_program *prog, const site_index *by_proc,
     {
       if (!order[k].returns)
 	{
-	  if (try_cuts (prog, nb, p, topo, psi, max_bits, order, n, ++k))
+	  if (try_cuts (prog, nb, p, topo, psi, fpsi, callee, max_bits, order, n, ++k))
 	    {
 	      answer = k;
 	      break;
@@ -660,7 +806,7 @@ find_cuts (const pp_ip_program *prog, const site_index *by_proc,
       while (yes == NONE)
 	{
 	  uint32_t t = end - no > step ? no + step : end;
-	  if (try_cuts (prog, nb, p, topo, psi, max_bits, order, n, t))
+	  if (try_cuts (prog, nb, p, topo, psi, fpsi, callee, max_bits, order, n, t))
 	    yes = t;
 	  else if (t == end)
 	    break;
@@ -675,7 +821,7 @@ find_cuts (const pp_ip_program *prog, const site_index *by_proc,
       while (yes - no > 1)
 	{
 	  uint32_t mid = no + (yes - no) / 2;
-	  if (try_cuts (prog, nb, p, topo, psi, max_bits, order, n, mid))
+	  if (try_cuts (prog, nb, p, topo, psi, fpsi, callee, max_bits, order, n, mid))
 	    yes = mid;
 	  else
 	    no = mid;
@@ -688,6 +834,7 @@ find_cuts (const pp_ip_program *prog, const site_index *by_proc,
   for (uint32_t v = 0; v < ip->nnodes; v++)
     lin_clear (&psi[v]);
   pp_free (psi);
+  pp_free (fpsi);
   pp_free (order);
   return PP_IP_OK;
 }

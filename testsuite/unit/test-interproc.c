@@ -667,6 +667,95 @@ check_cut_search (struct unit_property *same)
   printf ("note: %u callers of 8 to 40 calls, %u calls cut\n", searches, cuts);
 }
 
+/* The cut search where a try's psi is within a unit of 2^bound, past the
+   53 bits a double holds (interproc.c approx_try cannot tell, and the
+   search asks GMP): a caller of three leaves of 2^60 paths each, then
+   EXIT (psi 2^180, 2^120 with one call cut, ...), or also ENTRY -> EXIT
+   (2^180 + 1, ...), or a tail of 2^61 - 1 paths (2^241 - 2^180, ...),
+   under every bound within two bits of each psi.  */
+static void
+check_cut_margin (struct unit_property *same)
+{
+  enum { LEAVES = 3, K = 60 };
+  unsigned tries = 0;
+  for (int tail = 0; tail < 3; tail++)
+    for (int pw = 0; pw < 2; pw++)
+      for (uint32_t at = 0; at <= LEAVES; at++)
+	for (int d = -2; d <= 2; d++)
+	  {
+	    pp_graph g[LEAVES + 1];
+	    pp_ip_call calls[LEAVES];
+	    for (uint32_t i = 0; i < LEAVES; i++)
+	      {
+		pp_graph_init (&g[i], 3 + 3 * K, 0, 1);
+		pp_graph_add_edge (&g[i], 0, 2, 0);
+		for (uint32_t k = 0; k < K; k++)
+		  {
+		    uint32_t v = 2 + 3 * k;
+		    pp_graph_add_edge (&g[i], v, v + 1, 0);
+		    pp_graph_add_edge (&g[i], v, v + 2, 0);
+		    pp_graph_add_edge (&g[i], v + 1, v + 3, 0);
+		    pp_graph_add_edge (&g[i], v + 2, v + 3, 0);
+		  }
+		pp_graph_add_edge (&g[i], 2 + 3 * K, 1, 0);
+		pp_graph_finish (&g[i]);
+	      }
+	    /* The caller: ENTRY -> c0, r_i -> c_{i+1}, r_2 -> w_0; the tail
+	       w_j -> x_j, y_j -> w_{j+1} and w_j -> EXIT (j < K), w_K -> EXIT.  */
+	    pp_graph *big = &g[LEAVES];
+	    uint32_t w = 2 + 2 * LEAVES;
+	    pp_graph_init (big, w + 3 * K + 1, 0, 1);
+	    pp_graph_add_edge (big, 0, 2, 0);
+	    if (tail == 1)
+	      pp_graph_add_edge (big, 0, 1, 0);
+	    for (uint32_t i = 0; i < LEAVES; i++)
+	      {
+		calls[i] = (pp_ip_call) { LEAVES, 2 + 2 * i, 3 + 2 * i, i };
+		pp_graph_add_edge (big, 3 + 2 * i, i + 1 < LEAVES ? 4 + 2 * i : w, 0);
+	      }
+	    uint32_t tail_bits = 0;
+	    if (tail == 2)
+	      {
+		for (uint32_t j = 0; j < K; j++)
+		  {
+		    uint32_t v = w + 3 * j;
+		    pp_graph_add_edge (big, v, v + 1, 0);
+		    pp_graph_add_edge (big, v, v + 2, 0);
+		    pp_graph_add_edge (big, v, 1, 0);
+		    pp_graph_add_edge (big, v + 1, v + 3, 0);
+		    pp_graph_add_edge (big, v + 2, v + 3, 0);
+		  }
+		tail_bits = K + 1;
+		w += 3 * K;
+	      }
+	    pp_graph_add_edge (big, w, 1, 0);
+	    pp_graph_finish (big);
+	    /* psi with the first `at` calls cut: about 2^(K (LEAVES - at) + tail_bits).  */
+	    uint32_t bound = (uint32_t) ((int) (K * (LEAVES - at) + tail_bits) + d);
+	    if (bound < 2)
+	      bound = 2;
+	    pp_ip_program prog = { LEAVES + 1, g, NULL, LEAVES, LEAVES, calls, bound,
+				   NULL, NULL, false };
+	    pp_ip_numbering fast, ref;
+	    int rc = pp_ip_number (&prog, pw, &fast);
+	    prog.cut_one_by_one = true;
+	    int rc2 = pp_ip_number (&prog, pw, &ref);
+	    bool ok = rc == PP_IP_OK && rc2 == PP_IP_OK
+		      && memcmp (fast.recursive, ref.recursive, LEAVES * sizeof *ref.recursive) == 0
+		      && mpz_cmp (fast.npaths, ref.npaths) == 0;
+	    unit_check (same, ok, "tail %d (%s), %u bits: the cuts differ from the reference "
+			"search's", tail, pw ? "piecewise" : "context", bound);
+	    tries++;
+	    if (rc == PP_IP_OK)
+	      pp_ip_numbering_free (&fast);
+	    if (rc2 == PP_IP_OK)
+	      pp_ip_numbering_free (&ref);
+	    for (uint32_t i = 0; i <= LEAVES; i++)
+	      pp_graph_free (&g[i]);
+	  }
+  printf ("note: %u cut searches with a psi within a unit of 2^bound\n", tries);
+}
+
 /* Programs that break interproc.h's conventions are refused.  */
 static void
 check_refusals (struct unit_property *refused)
@@ -1339,6 +1428,7 @@ main (void)
   unit_report (&packed);
   unit_report (&pieces);
   check_cut_search (&same_cuts);
+  check_cut_margin (&same_cuts);
   unit_report (&same_cuts);
   unit_report (&big);
   unit_report (&refused);
