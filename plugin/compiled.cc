@@ -39,7 +39,8 @@
              at a call the caller's copy inlines, return clone (arguments);
              at another, take the call and run compiled (unless not set up
              or full: ask);
-           if it names another, run compiled (unless not set up or full:
+           if it names another (or none: a call through a pointer), run
+             compiled, the caller word cleared (unless not set up or full:
              ask);
            ask: mark the caller word ASK, return clone (arguments);
          }
@@ -1063,7 +1064,14 @@ insert_dispatch (const function_record &rec, const probe_target &t, bool record)
 	       if (f->calls[2 * f->site] == SLOW) goto call;
        rooted: if (other) goto ask;
 	       __pathprof_ip_caller = 0; f->tag = 0; goto rest;
-       elsewhere: if (other) goto ask; goto rest;  */
+       elsewhere: if (other) goto ask;
+	       __pathprof_ip_caller = 0; goto rest;
+     The caller word is cleared on both ways, as ENTER clears it for a
+     root: left set (an indirect call from libprof's code names no
+     function), every test below the root, in the callees GCC inlines
+     into it and at the entries of the compiled roots it calls, took its
+     slow way (xz's lzma_lzma_optimum_normal, entered from lz_encode's
+     call through a pointer, ran 1.3 M of them in its loop).  */
   tree ptr = build_pointer_type (u64);
   seq = NULL;
   tree frame = emit_value (&seq, ptr, NOP_EXPR, c, NULL_TREE, "PP_ip_frame");
@@ -1100,6 +1108,9 @@ insert_dispatch (const function_record &rec, const probe_target &t, bool record)
   basic_block taken = new_block_of (inlined, seq, rest);
   basic_block rooted = new_block_of (inlined, NULL, NULL);
   basic_block elsewhere = new_block_of (tagged, NULL, NULL);
+  seq = NULL;
+  gimple_seq_add_stmt (&seq, gimple_build_assign (t.ip_caller, build_int_cst (u64, 0)));
+  basic_block cleared = new_block_of (elsewhere, seq, rest);
 
   profile_probability unlikely = profile_probability::very_unlikely ();
   profile_probability likely = profile_probability::likely ();
@@ -1129,9 +1140,9 @@ insert_dispatch (const function_record &rec, const probe_target &t, bool record)
   branch (tagged, make_single_succ_edge (tagged, elsewhere, EDGE_FALLTHRU),
 	  gimple_build_cond (EQ_EXPR, tag, self, NULL_TREE, NULL_TREE),
 	  inlined, elsewhere, likely);
-  branch (elsewhere, make_single_succ_edge (elsewhere, rest, EDGE_FALLTHRU),
+  branch (elsewhere, make_single_succ_edge (elsewhere, cleared, EDGE_FALLTHRU),
 	  gimple_build_cond (NE_EXPR, other, build_int_cst (u64, 0), NULL_TREE, NULL_TREE),
-	  ask, rest, unlikely);
+	  ask, cleared, unlikely);
   branch (inlined, make_single_succ_edge (inlined, rooted, EDGE_FALLTHRU),
 	  gimple_build_cond (EQ_EXPR, word, build_int_cst (u64, -1), NULL_TREE, NULL_TREE),
 	  run, rooted, even);
@@ -1152,6 +1163,7 @@ insert_dispatch (const function_record &rec, const probe_target &t, bool record)
   rooted->count = inlined->count.apply_probability (even);
   taken->count = rooted->count.apply_probability (unlikely.invert ());
   elsewhere->count = tagged->count - inlined->count;
+  cleared->count = elsewhere->count.apply_probability (unlikely.invert ());
   ask->count = named->count - tagged->count + (rooted->count - taken->count)
 	       + elsewhere->count.apply_probability (unlikely)
 	       + set->count.apply_probability (unlikely);
