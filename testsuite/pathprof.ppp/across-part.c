@@ -1,6 +1,9 @@
 /* across.c's other unit: pick has branches and a call out of main's
    supergraph (scale, a summary edge), and no loop; digits has a loop,
    whose backedge ends main's segments in its clone.  */
+#include <stdio.h>
+#include <stdlib.h>
+
 int scale (int y);
 
 int
@@ -12,9 +15,19 @@ pick (int x)
   return r & 0xff;
 }
 
+/* The second time it gets 147 (main's i = 294) the process ends here,
+   in a call that pick's clone makes with main's record pushed: main's
+   segment under way counts from the record, as interproc-segments counts
+   it from libprof's activation.  */
 int __attribute__ ((noinline))
 scale (int y)
 {
+  static int seen;
+  if (y == 147 && ++seen == 2)
+    {
+      printf ("exit in scale\n");
+      exit (0);
+    }
   return y % 4 == 0 ? y * 3 : y;
 }
 

@@ -8,7 +8,8 @@
    ends in main's counts), and of twice, a copy with copies below it (of
    its unit's digits and of this unit's half, which this unit makes
    public for twice's clone); every segment must count as in
-   interproc-segments.  leaf is code not instrumented (a leaf edge of
+   interproc-segments, also main's last, under way when the process
+   exits in scale (called from pick's clone: main's record counts it).  leaf is code not instrumented (a leaf edge of
    main's S), but segments.exp also builds it instrumented, a unit the
    training program did not have: main must then run as libprof's.  */
 /* pathprof-sources: across-part.c */
