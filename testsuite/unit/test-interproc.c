@@ -585,6 +585,47 @@ check_bignums (struct unit_property *big)
     pp_graph_free (&g[i]);
 }
 
+/* Leaf g: ENTRY -> 2, k diamonds, the last vertex -> EXIT (2^k paths),
+   or a fake leave there where it never returns.  */
+static void
+diamond_leaf (pp_graph *g, uint32_t k, bool returns)
+{
+  pp_graph_init (g, 3 + 3 * k, 0, 1);
+  pp_graph_add_edge (g, 0, 2, 0);
+  for (uint32_t d = 0; d < k; d++)
+    {
+      uint32_t v = 2 + 3 * d;
+      pp_graph_add_edge (g, v, v + 1, 0);
+      pp_graph_add_edge (g, v, v + 2, 0);
+      pp_graph_add_edge (g, v + 1, v + 3, 0);
+      pp_graph_add_edge (g, v + 2, v + 3, 0);
+    }
+  pp_graph_add_edge (g, 2 + 3 * k, 1, returns ? 0 : PP_EDGE_FAKE);
+  pp_graph_finish (g);
+}
+
+/* Whether PROG numbers (piecewise: PW) with the cuts and path count of
+   the reference search; the calls cut into *CUTS.  */
+static bool
+cuts_as_reference (pp_ip_program *prog, int pw, unsigned *cuts)
+{
+  pp_ip_numbering fast, ref;
+  int rc = pp_ip_number (prog, pw, &fast);
+  prog->cut_one_by_one = true;
+  int rc2 = pp_ip_number (prog, pw, &ref);
+  prog->cut_one_by_one = false;
+  bool ok = rc == PP_IP_OK && rc2 == PP_IP_OK
+	    && memcmp (fast.recursive, ref.recursive, prog->ncalls * sizeof *ref.recursive) == 0
+	    && mpz_cmp (fast.npaths, ref.npaths) == 0;
+  for (uint32_t s = 0; rc == PP_IP_OK && s < prog->ncalls; s++)
+    *cuts += fast.recursive[s];
+  if (rc == PP_IP_OK)
+    pp_ip_numbering_free (&fast);
+  if (rc2 == PP_IP_OK)
+    pp_ip_numbering_free (&ref);
+  return ok;
+}
+
 /* The cut search against the reference, on procedures of many calls:
    leaves of 2^k paths (some never return: their only way to EXIT is a
    fake leave, so a cut of their call may add paths), and a caller of 8 to
@@ -605,18 +646,7 @@ check_cut_search (struct unit_property *same)
 	{
 	  uint32_t k = (uint32_t) (unit_rand (&rng) % 7);
 	  bool returns = unit_rand (&rng) % 4 != 0;
-	  pp_graph_init (&g[i], 3 + 3 * k, 0, 1);
-	  pp_graph_add_edge (&g[i], 0, 2, 0);
-	  for (uint32_t d = 0; d < k; d++)
-	    {
-	      uint32_t v = 2 + 3 * d;
-	      pp_graph_add_edge (&g[i], v, v + 1, 0);
-	      pp_graph_add_edge (&g[i], v, v + 2, 0);
-	      pp_graph_add_edge (&g[i], v + 1, v + 3, 0);
-	      pp_graph_add_edge (&g[i], v + 2, v + 3, 0);
-	    }
-	  pp_graph_add_edge (&g[i], 2 + 3 * k, 1, returns ? 0 : PP_EDGE_FAKE);
-	  pp_graph_finish (&g[i]);
+	  diamond_leaf (&g[i], k, returns);
 	}
       /* The caller: ENTRY -> c0; r_i -> x_i, y_i (a diamond, or r_i -> x_i)
 	 -> c_{i+1}; the last r -> EXIT.  */
@@ -644,23 +674,10 @@ check_cut_search (struct unit_property *same)
       pp_ip_program prog = { LEAVES + 1, g, NULL, LEAVES, ncalls, calls,
 			     4 + (uint32_t) (unit_rand (&rng) % (4 * n)), NULL, NULL,
 			     false };
-      int pw = (int) (t % 2);
-      pp_ip_numbering fast, ref;
-      int rc = pp_ip_number (&prog, pw, &fast);
-      prog.cut_one_by_one = true;
-      int rc2 = pp_ip_number (&prog, pw, &ref);
-      bool ok = rc == PP_IP_OK && rc2 == PP_IP_OK
-		&& memcmp (fast.recursive, ref.recursive, ncalls * sizeof *ref.recursive) == 0
-		&& mpz_cmp (fast.npaths, ref.npaths) == 0;
-      for (uint32_t s = 0; rc == PP_IP_OK && s < ncalls; s++)
-	cuts += fast.recursive[s];
       searches++;
-      unit_check (same, ok, "case %u: %u calls under %u bits: the cuts differ from the "
+      unit_check (same, cuts_as_reference (&prog, (int) (t % 2), &cuts),
+		  "case %u: %u calls under %u bits: the cuts differ from the "
 		  "reference search's", t, n, prog.max_bits);
-      if (rc == PP_IP_OK)
-	pp_ip_numbering_free (&fast);
-      if (rc2 == PP_IP_OK)
-	pp_ip_numbering_free (&ref);
       for (uint32_t i = 0; i <= LEAVES; i++)
 	pp_graph_free (&g[i]);
     }
@@ -686,20 +703,7 @@ check_cut_margin (struct unit_property *same)
 	    pp_graph g[LEAVES + 1];
 	    pp_ip_call calls[LEAVES];
 	    for (uint32_t i = 0; i < LEAVES; i++)
-	      {
-		pp_graph_init (&g[i], 3 + 3 * K, 0, 1);
-		pp_graph_add_edge (&g[i], 0, 2, 0);
-		for (uint32_t k = 0; k < K; k++)
-		  {
-		    uint32_t v = 2 + 3 * k;
-		    pp_graph_add_edge (&g[i], v, v + 1, 0);
-		    pp_graph_add_edge (&g[i], v, v + 2, 0);
-		    pp_graph_add_edge (&g[i], v + 1, v + 3, 0);
-		    pp_graph_add_edge (&g[i], v + 2, v + 3, 0);
-		  }
-		pp_graph_add_edge (&g[i], 2 + 3 * K, 1, 0);
-		pp_graph_finish (&g[i]);
-	      }
+	      diamond_leaf (&g[i], K, true);
 	    /* The caller: ENTRY -> c0, r_i -> c_{i+1}, r_2 -> w_0; the tail
 	       w_j -> x_j, y_j -> w_{j+1} and w_j -> EXIT (j < K), w_K -> EXIT.  */
 	    pp_graph *big = &g[LEAVES];
@@ -736,20 +740,11 @@ check_cut_margin (struct unit_property *same)
 	      bound = 2;
 	    pp_ip_program prog = { LEAVES + 1, g, NULL, LEAVES, LEAVES, calls, bound,
 				   NULL, NULL, false };
-	    pp_ip_numbering fast, ref;
-	    int rc = pp_ip_number (&prog, pw, &fast);
-	    prog.cut_one_by_one = true;
-	    int rc2 = pp_ip_number (&prog, pw, &ref);
-	    bool ok = rc == PP_IP_OK && rc2 == PP_IP_OK
-		      && memcmp (fast.recursive, ref.recursive, LEAVES * sizeof *ref.recursive) == 0
-		      && mpz_cmp (fast.npaths, ref.npaths) == 0;
-	    unit_check (same, ok, "tail %d (%s), %u bits: the cuts differ from the reference "
+	    unsigned cuts = 0;
+	    unit_check (same, cuts_as_reference (&prog, pw, &cuts),
+			"tail %d (%s), %u bits: the cuts differ from the reference "
 			"search's", tail, pw ? "piecewise" : "context", bound);
 	    tries++;
-	    if (rc == PP_IP_OK)
-	      pp_ip_numbering_free (&fast);
-	    if (rc2 == PP_IP_OK)
-	      pp_ip_numbering_free (&ref);
 	    for (uint32_t i = 0; i <= LEAVES; i++)
 	      pp_graph_free (&g[i]);
 	  }
