@@ -127,9 +127,11 @@ bool pp_prior_yields_edge_counts (uint32_t mode);
    segments of depth DEPTH, their units in the profile; an empty profile has
    none, a profile with units but no record is refused); pp_seg_prior_learn
    finds function UNIT_NAME:ASM_NAME as a root: 1 with its executed segments
-   (the hottest making PERCENT of its executions, pp_select_hottest) in a
-   malloc'd *INTERESTING of *N and the pp_seg_checksum of its supergraph in
-   *CHECKSUM, 0 when no record has the function, -1 with a reason in err.  */
+   (the hottest making PERCENT of its executions, pp_select_hottest: hottest
+   first) in a malloc'd *INTERESTING of *N, their counts in a malloc'd
+   *COUNTS where COUNTS is not NULL, and the pp_seg_checksum of its
+   supergraph in *CHECKSUM, 0 when no record has the function, -1 with a
+   reason in err.  */
 struct pp_seg_record;
 typedef struct pp_seg_prior
 {
@@ -141,8 +143,8 @@ int pp_seg_prior_open (const pp_prior *prior, uint32_t depth, pp_seg_prior *sp,
 		       char *err, size_t errlen);
 int pp_seg_prior_learn (pp_seg_prior *sp, const char *unit_name,
 			const char *asm_name, double percent,
-			uint64_t **interesting, uint32_t *n, uint64_t *checksum,
-			char *err, size_t errlen);
+			uint64_t **interesting, uint64_t **counts, uint32_t *n,
+			uint64_t *checksum, char *err, size_t errlen);
 void pp_seg_prior_free (pp_seg_prior *sp);
 /* The training program of unit UNIT_NAME (compiled roots across units):
    the program record of SP that has a member of that name whose

@@ -147,7 +147,8 @@ pp_seg_prior_open (const pp_prior *prior, uint32_t depth, pp_seg_prior *sp,
 static int
 learn_root (const pp_seg_prior *sp, const struct pp_seg_record *r, uint32_t proc,
 	    const char *asm_name, double percent, uint64_t **interesting,
-	    uint32_t *n, uint64_t *checksum, char *err, size_t errlen)
+	    uint64_t **hot_counts, uint32_t *n, uint64_t *checksum, char *err,
+	    size_t errlen)
 {
   pp_seg_graph s;
   pp_paths *p;
@@ -177,16 +178,31 @@ learn_root (const pp_seg_prior *sp, const struct pp_seg_record *r, uint32_t proc
     {
       k = pp_select_hottest (counts, k, percent);
       *interesting = pp_malloc ((k + 1) * sizeof **interesting);
-      if (*interesting)
+      if (hot_counts)
+	*hot_counts = pp_malloc ((k + 1) * sizeof **hot_counts);
+      if (*interesting && (!hot_counts || *hot_counts))
 	{
 	  for (uint32_t j = 0; j < k; j++)
-	    (*interesting)[j] = counts[j].path;
+	    {
+	      (*interesting)[j] = counts[j].path;
+	      if (hot_counts)
+		(*hot_counts)[j] = counts[j].count;
+	    }
 	  *n = k;
 	  *checksum = pp_seg_checksum (&s, r->cfg_checksum);
 	  status = 1;
 	}
       else
-	snprintf (err, errlen, "out of memory");
+	{
+	  pp_free (*interesting);
+	  *interesting = NULL;
+	  if (hot_counts)
+	    {
+	      pp_free (*hot_counts);
+	      *hot_counts = NULL;
+	    }
+	  snprintf (err, errlen, "out of memory");
+	}
     }
   pp_free (counts);
   pp_paths_free (p);
@@ -196,10 +212,12 @@ learn_root (const pp_seg_prior *sp, const struct pp_seg_record *r, uint32_t proc
 
 int
 pp_seg_prior_learn (pp_seg_prior *sp, const char *unit_name, const char *asm_name,
-		    double percent, uint64_t **interesting, uint32_t *n,
-		    uint64_t *checksum, char *err, size_t errlen)
+		    double percent, uint64_t **interesting, uint64_t **counts,
+		    uint32_t *n, uint64_t *checksum, char *err, size_t errlen)
 {
   *interesting = NULL;
+  if (counts)
+    *counts = NULL;
   *n = 0;
   /* Matching as pp_prior_find does: the unit by name, else the one
      function of that assembler name the records have.  */
@@ -224,7 +242,7 @@ pp_seg_prior_learn (pp_seg_prior *sp, const char *unit_name, const char *asm_nam
   if (matches != 1)
     return 0;
   return learn_root (sp, &sp->records[at], proc, asm_name, percent,
-		     interesting, n, checksum, err, errlen);
+		     interesting, counts, n, checksum, err, errlen);
 }
 
 int

@@ -334,6 +334,90 @@ place_front (function_record &rec, const pp_function_notes &fn, const pp_seg_gra
   free (slots);
 }
 
+/* Hints.  Behind a front a count still multiplies, shifts and loads a
+   key, about eight instructions, where one segment is most of what the
+   count's edge sees: a loop's backedge in a callee S inlines (zlib's
+   longest_match in deflate_slow: 31.8 M of its 36.1 M counts are one
+   segment in the training run).  So where the interesting segments that
+   end at a count's edge (S's cut, or its edge into EXIT) ran there at
+   least half the times in training as one number k that has a slot of
+   its own in the front, the count first compares with k and adds to
+   k's slot (probes.cc expand_front).  As exact as the front whatever
+   the run does, since k's slot counts k only; a hint that the run
+   belies costs a compare.  */
+struct hint_end
+{
+  uint32_t edge;
+  uint64_t number, count;
+};
+
+static int
+by_end_edge (const void *a, const void *b)
+{
+  const hint_end *x = (const hint_end *) a, *y = (const hint_end *) b;
+  if (x->edge != y->edge)
+    return x->edge < y->edge ? -1 : 1;
+  return (x->count < y->count) - (x->count > y->count);	/* hottest first */
+}
+
+static void
+place_hints (function_record &rec, const auto_delete_vec<function_record> &copies,
+	     const pp_seg_graph &s, const pp_paths *paths)
+{
+  if (rec.front_keys.is_empty () || rec.learnt.length () != rec.learnt_counts.length ())
+    return;
+  auto_vec<hint_end> ends;
+  auto_vec<uint32_t> edges;
+  edges.safe_grow (paths->max_path_edges + 1);
+  pp_path path = {};
+  path.edges = edges.address ();
+  for (unsigned i = 0; i < rec.learnt.length (); i++)
+    if (pp_paths_decode (paths, rec.learnt[i], &path) == PP_PATHS_OK
+	&& (path.end_edge != PP_PATH_NONE || path.nedges))
+      ends.safe_push ({ path.end_edge != PP_PATH_NONE ? path.end_edge
+			: path.edges[path.nedges - 1], rec.learnt[i], rec.learnt_counts[i] });
+  ends.qsort (by_end_edge);
+  for (uint32_t c = 0; c < s.ncopies; c++)
+    {
+      function_record *body = c ? copies[c] : &rec;
+      if (!body)
+	continue;
+      const pp_plan &plan = c ? body->plan : rec.compiled;
+      body->hint_number.safe_grow_cleared (plan.nprobes);
+      body->hint_slot.safe_grow (plan.nprobes);
+      for (uint32_t i = 0; i < plan.nprobes; i++)
+	{
+	  const pp_probe &pr = plan.probes[i];
+	  body->hint_slot[i] = UINT32_MAX;
+	  if (pr.action != PP_PROBE_PATH_COUNT
+	      || (pr.site != PP_SITE_EDGE && pr.site != PP_SITE_SOURCE_END))
+	    continue;
+	  uint32_t e = pp_seg_edge (&s, c, pr.where);
+	  unsigned lo = 0, hi = ends.length ();
+	  while (lo < hi)
+	    {
+	      unsigned mid = (lo + hi) / 2;
+	      if (ends[mid].edge < e)
+		lo = mid + 1;
+	      else
+		hi = mid;
+	    }
+	  uint64_t total = 0;
+	  for (unsigned j = lo; j < ends.length () && ends[j].edge == e; j++)
+	    total += ends[j].count;
+	  if (e == UINT32_MAX || lo == ends.length () || ends[lo].edge != e
+	      || ends[lo].count < total - ends[lo].count)
+	    continue;
+	  uint64_t k = ends[lo].number;
+	  uint64_t slot = pp_front_slot (k, rec.front_mul, rec.front_log2);
+	  if (rec.front_keys[slot] != k)
+	    continue;
+	  body->hint_number[i] = k;
+	  body->hint_slot[i] = (uint32_t) slot;
+	}
+    }
+}
+
 static int
 compare_u32 (const void *a, const void *b)
 {
@@ -637,6 +721,7 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
       /* The notes learnt R's interesting segments (plugin.cc), with the
 	 checksum of S in the training program, which V's layout is.  */
       place_front (rec, fns[rec.index], s, cfg_checksum);
+      place_hints (rec, copies, s, paths);
       DECL_UNINLINABLE (dyn->node->decl) = 1;	/* called once, from the test */
       rec.dyn = dyn;
       for (uint32_t c = 1; c < s.ncopies; c++)
@@ -1535,6 +1620,8 @@ insert_compiled_root (function_record &rec, const probe_target &t,
   own.path_table = rec.compiled.path_table ? rec.path_table : -1;
   own.front_of = &rec;
   own.plan = rec.compiled;
+  own.hint_number.safe_splice (rec.hint_number);
+  own.hint_slot.safe_splice (rec.hint_slot);
   if (record)
     make_register (&own.record, "PP_record");
   if (copies)
@@ -1556,6 +1643,18 @@ insert_compiled_root (function_record &rec, const probe_target &t,
   if (record)
     start_record (t, own.record);
   insert_dispatch (rec, t, record);
+  if (dump_file && !rec.front_keys.is_empty ())
+    {
+      unsigned hints = 0;
+      for (uint32_t slot : rec.hint_slot)
+	hints += slot != UINT32_MAX;
+      for (function_record *copy : rec.copies)
+	for (uint32_t slot : copy->hint_slot)
+	  hints += slot != UINT32_MAX;
+      fprintf (dump_file, ";; pathprof: compiled root %s: a front of %u slots, %u "
+	       "count(s) with a hint\n", IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (rec.node->decl)),
+	       rec.front_keys.length (), hints);
+    }
 
   push_cfun (DECL_STRUCT_FUNCTION (rec.dyn->node->decl));
   insert_probes (*rec.dyn, t);

@@ -97,6 +97,15 @@ struct function_record
   uint32_t front_log2 = 0;
   uint64_t front_at = 0;
   const function_record *front_of = nullptr;
+  /* The learning modes of segments: the function's interesting segments
+     as a root, hottest first, and their counts in the training run.  */
+  auto_vec<uint64_t> learnt, learnt_counts;
+  /* A body of a compiled root with a front, per probe of the plan it
+     inserts: where the probe counts most of its interesting segments at
+     one number, that number, whose slot in the front is hint_slot (else
+     hint_slot is UINT32_MAX; compiled.cc "Hints").  */
+  auto_vec<uint64_t> hint_number;
+  auto_vec<uint32_t> hint_slot;
   /* The compiled root calls functions its unit does not define, which it
      takes for code not instrumented: their indices among the unit's
      imports (corelib/ip-notes.h pp_ip_unit_names); it runs compiled where

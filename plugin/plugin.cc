@@ -86,6 +86,7 @@ struct learnt
 {
   auto_vec<bool> path_end;
   auto_vec<uint64_t> interesting;
+  auto_vec<uint64_t> counts;	/* segments: the training run's, per interesting */
 };
 
 static void
@@ -127,17 +128,23 @@ learn_segments (const pp_function_notes &fn, learnt &out, uint64_t *checksum)
 {
   char err[512];
   char *unit = absolute_unit_name ();
-  uint64_t *interesting;
+  uint64_t *interesting, *counts;
   uint32_t n;
   int found = pp_seg_prior_learn (&seg_prior, unit, fn.asm_name, option_hot_percent,
-				  &interesting, &n, checksum, err, sizeof err);
+				  &interesting, &counts, &n, checksum, err, sizeof err);
   free (unit);
   if (found < 0)
     error ("pathprof: %s: function %qs: %s", option_profile, fn.name, err);
   for (uint32_t i = 0; found > 0 && i < n; i++)
-    out.interesting.safe_push (interesting[i]);
+    {
+      out.interesting.safe_push (interesting[i]);
+      out.counts.safe_push (counts[i]);
+    }
   if (found > 0)
-    free (interesting);
+    {
+      free (interesting);
+      free (counts);
+    }
 }
 
 /* Plans cfun (normalised, GCC's fake edges still in its CFG) with the chosen
@@ -194,6 +201,8 @@ plan_function (function_record &rec, pp_function_notes &fn, file_table &files,
       learn_segments (fn, prior_paths, &seg_checksum);
       in.interesting = prior_paths.interesting.address ();
       in.ninteresting = prior_paths.interesting.length ();
+      rec.learnt.safe_splice (prior_paths.interesting);
+      rec.learnt_counts.safe_splice (prior_paths.counts);
     }
   else if (option_mode->preferential && in_prior)
     {

@@ -584,6 +584,46 @@ front_root (const function_record &rec)
 }
 
 /* Before the count of number N that ends *BB (its edge *FALLTHRU to the
+   rest), the count's hint (compiled.cc "Hints"): K, whose slot in ROOT's
+   front is SLOT,
+       if (N == K) counts[...] += 1;
+   compared as the register where N is its half (a packed plan's number:
+   the register is even, so it is twice N exactly when N is K), with *BB
+   and *FALLTHRU moved to the way where N is another.  */
+static void
+expand_hint (const function_record &root, const probe_target &t, tree n, uint64_t k,
+	     uint32_t slot, basic_block *bb, edge *fallthru)
+{
+  tree u64 = long_long_unsigned_type_node;
+  tree lhs = n, rhs = build_int_cstu (u64, k);
+  if (TREE_CODE (n) == SSA_NAME)
+    if (gassign *def = dyn_cast<gassign *> (SSA_NAME_DEF_STMT (n)))
+      if (gimple_assign_rhs_code (def) == RSHIFT_EXPR
+	  && integer_onep (gimple_assign_rhs2 (def))
+	  && TYPE_PRECISION (TREE_TYPE (gimple_assign_rhs1 (def))) == 64
+	  && TYPE_UNSIGNED (TREE_TYPE (gimple_assign_rhs1 (def))))
+	{
+	  lhs = gimple_assign_rhs1 (def);
+	  rhs = build_int_cstu (TREE_TYPE (lhs), k << 1);
+	}
+  gimple_seq seq = NULL;
+  emit_increment (t, value_ref (t, build_int_cst (integer_type_node,
+						  (HOST_WIDE_INT) (root.compiled_first
+								   + slot))),
+		  &seq);
+  basic_block join = (*fallthru)->dest;
+  basic_block hit = new_block_of (*bb, seq, join);
+  basic_block rest = new_block_of (hit, NULL, join);
+  profile_probability likely = profile_probability::likely ();
+  branch (*bb, *fallthru, gimple_build_cond (EQ_EXPR, lhs, rhs, NULL_TREE, NULL_TREE),
+	  hit, rest, likely);
+  hit->count = (*bb)->count.apply_probability (likely);
+  rest->count = (*bb)->count - hit->count;
+  *bb = rest;
+  *fallthru = single_succ_edge (rest);
+}
+
+/* Before the count of number N that ends *BB (its edge *FALLTHRU to the
    rest), ROOT's front: N's slot, its key and its count in the unit's
    arrays,
        if (keys[(N * mul) >> (64 - log2)] == N) counts[...] += 1;
@@ -637,7 +677,7 @@ expand_front (const function_record &root, const probe_target &t, tree n, basic_
    (expand_front).  */
 static void
 expand_table_count (const function_record &rec, const probe_target &t, gcall *call,
-		    bool at_home)
+		    bool at_home, uint32_t hint)
 {
   tree u64 = long_long_unsigned_type_node;
   tree p64 = build_pointer_type (u64);
@@ -652,7 +692,12 @@ expand_table_count (const function_record &rec, const probe_target &t, gcall *ca
   profile_probability likely = profile_probability::likely ();
 
   if (const function_record *root = front_root (rec))
-    expand_front (*root, t, number, &bb, &fallthru);
+    {
+      if (hint != UINT32_MAX)
+	expand_hint (*root, t, number, rec.hint_number[hint], rec.hint_slot[hint], &bb,
+		     &fallthru);
+      expand_front (*root, t, number, &bb, &fallthru);
+    }
   if (!at_home)
     {
       gimple_stmt_iterator gsi = gsi_start_bb (bb);
@@ -704,7 +749,7 @@ expand_table_count (const function_record &rec, const probe_target &t, gcall *ca
    compare and an add where the call took about 25 instructions:
    SQLite's vdbeRecordCompareInt, 0.75 M counts in 5,000 orders).  */
 static void
-expand_table_counts (const function_record &rec, const probe_target &t)
+expand_table_counts (const function_record &rec, const probe_target &t, const site_state &s)
 {
   if (!t.path_tables && !rec.xroot)
     return;
@@ -726,7 +771,13 @@ expand_table_counts (const function_record &rec, const probe_target &t)
 	      }
 	  }
   for (unsigned i = 0; i < counts.length (); i++)
-    expand_table_count (rec, t, counts[i], home[i]);
+    {
+      uint32_t hint = UINT32_MAX;
+      for (unsigned j = 0; j < s.hinted.length (); j++)
+	if (s.hinted[j] == counts[i])
+	  hint = s.hinted_probe[j];
+      expand_table_count (rec, t, counts[i], home[i], hint);
+    }
 }
 
 /* Calls that end the process without running exit handlers (or replace it):
@@ -793,7 +844,16 @@ insert_probes (const function_record &rec, const probe_target &t)
 		 : load_register (plan, i, end, reads_ppp_register, sets_ppp_register, ppp_register,
 				  s, &seq);
       for (uint32_t k = i; k < end; k++)
-	emit_action (rec, t, plan.probes[k], s, &seq);
+	{
+	  emit_action (rec, t, plan.probes[k], s, &seq);
+	  if (k < rec.hint_slot.length () && rec.hint_slot[k] != UINT32_MAX)
+	    if (gcall *call = dyn_cast<gcall *> (gimple_seq_last_stmt (seq)))
+	      if (gimple_call_fndecl (call) == t.count_path)
+		{
+		  s.hinted.safe_push (call);
+		  s.hinted_probe.safe_push (k);
+		}
+	}
       insert_at_site (rec, first.site, first.where, calls, seq);
       i = end;
     }
@@ -803,7 +863,7 @@ insert_probes (const function_record &rec, const probe_target &t)
   gsi_commit_edge_inserts ();
   for (gimple *marker : s.keyed)
     expand_keyed (rec, t, marker);
-  expand_table_counts (rec, t);
+  expand_table_counts (rec, t, s);
   /* The trace mode's records stay markers until GCC has inlined
      (trace-probes.cc), unless the unit goes out as LTO bytecode.  */
   if (option_mode->traced && !trace_markers_late ())

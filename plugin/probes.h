@@ -24,6 +24,10 @@ struct site_state
      (probes.cc takes_to_pass): the record's word stays as it is.  */
   bool take_to_pass = false;
   auto_vec<gimple *> keyed;	/* the keyed counts' markers (expand_keyed) */
+  /* Table counts whose probe has a hint (compiled.cc "Hints"): the
+     calls and their probes' indices in the plan.  */
+  auto_vec<gimple *> hinted;
+  auto_vec<uint32_t> hinted_probe;
   /* The trace mode's pending bits: a traced function gathers its witnesses
      (and those of the callees GCC inlined into it, trace-probes.cc) in a
      local: n bits of trace_acc, with trace_bit = 1 << n, written out
