@@ -318,20 +318,45 @@ same_everywhere_p (const program_view &v, uint32_t p, uint32_t k, uint32_t *room
    to the table.  Exact whatever the slots hold (a slot counts only the
    number it names), so the root's interesting segments need only be
    meant for this S (the notes' checksum) to be worth their room.  */
-static void
-place_front (function_record &rec, const pp_function_notes &fn, const pp_seg_graph &s,
-	     const uint64_t *cfg_checksum)
+/* A front as the plugin places it: its keys (empty: none), multiplier
+   and size.  */
+struct front_plan
 {
-  if (!rec.compiled.path_table || !cfg_checksum || !fn.ninteresting
-      || pp_seg_checksum (&s, cfg_checksum) != fn.seg_checksum)
+  auto_vec<uint64_t> keys;
+  uint64_t mul = 0;
+  uint32_t log2 = 0;
+};
+
+/* The front of INTERESTING (N segments of S, increasing, no duplicate, as
+   the notes have them), where S counts in a path table (PATH_TABLE) and
+   CHECKSUM, the training run's pp_seg_checksum of the supergraph they are
+   numbers of, is S's over CFG_CHECKSUM.  */
+static void
+place_front (front_plan &f, const uint64_t *interesting, uint32_t n, uint64_t checksum,
+	     const pp_seg_graph &s, bool path_table, const uint64_t *cfg_checksum)
+{
+  if (!path_table || !cfg_checksum || !n || pp_seg_checksum (&s, cfg_checksum) != checksum)
     return;
   uint64_t *slots;
-  if (pp_front_place (fn.interesting, fn.ninteresting, PP_FRONT_MAX_LOG2, &rec.front_mul,
-		      &rec.front_log2, &slots))
+  if (pp_front_place (interesting, n, PP_FRONT_MAX_LOG2, &f.mul, &f.log2, &slots))
     fatal_error (UNKNOWN_LOCATION, "pathprof: out of memory");
-  for (size_t i = 0; i < (size_t) 1 << rec.front_log2; i++)
-    rec.front_keys.safe_push (slots[i]);
+  for (size_t i = 0; i < (size_t) 1 << f.log2; i++)
+    f.keys.safe_push (slots[i]);
   free (slots);
+}
+
+/* What names a front in the symbols of roots across units (across_name):
+   0 for none.  A unit that places another's front otherwise (other
+   options, another profile) names its clones otherwise, and the root,
+   finding none, runs as libprof's.  */
+static uint64_t
+front_signature (const front_plan &f)
+{
+  if (f.keys.is_empty ())
+    return 0;
+  uint64_t h = pp_hash64 (f.keys.address (), f.keys.length () * sizeof (uint64_t),
+			  PP_HASH_SEED);
+  return pp_mix64 (h ^ f.mul) + f.log2 + 1;
 }
 
 /* Hints.  Behind a front a count still multiplies, shifts and loads a
@@ -342,9 +367,17 @@ place_front (function_record &rec, const pp_function_notes &fn, const pp_seg_gra
    end at a count's edge (S's cut, or its edge into EXIT) ran there at
    least half the times in training as one number k that has a slot of
    its own in the front, the count first compares with k and adds to
-   k's slot (probes.cc expand_front).  As exact as the front whatever
+   k's slot (probes.cc expand_hint).  As exact as the front whatever
    the run does, since k's slot counts k only; a hint that the run
-   belies costs a compare.  */
+   belies costs a compare.  Another unit's clone of a copy has no front
+   (its keys are the root's unit's), but it has the hints: it places the
+   root's front as the root's unit does, from the same profile, and
+   adds to k's slot through the address the root's unit exports
+   (across_name's "front"), both units naming the front they placed.  */
+#define HINTS_MAX 4
+#define HINT_FRONT_COST 8.0	/* a front's lookup (probes.cc expand_front) */
+#define HINT_TABLE_COST 16.0	/* the table's, with its locked add */
+
 struct hint_end
 {
   uint32_t edge;
@@ -360,62 +393,143 @@ by_end_edge (const void *a, const void *b)
   return (x->count < y->count) - (x->count > y->count);	/* hottest first */
 }
 
+/* The learnt segments NUMBERS (with their training COUNTS) of S (PATHS)
+   by the edge each ends at, each edge's hottest first.  */
 static void
-place_hints (function_record &rec, const auto_delete_vec<function_record> &copies,
-	     const pp_seg_graph &s, const pp_paths *paths)
+segment_ends (const auto_vec<uint64_t> &numbers, const auto_vec<uint64_t> &counts,
+	      const pp_paths *paths, auto_vec<hint_end> &ends)
 {
-  if (rec.front_keys.is_empty () || rec.learnt.length () != rec.learnt_counts.length ())
+  if (numbers.length () != counts.length ())
     return;
-  auto_vec<hint_end> ends;
   auto_vec<uint32_t> edges;
   edges.safe_grow (paths->max_path_edges + 1);
   pp_path path = {};
   path.edges = edges.address ();
-  for (unsigned i = 0; i < rec.learnt.length (); i++)
-    if (pp_paths_decode (paths, rec.learnt[i], &path) == PP_PATHS_OK
+  for (unsigned i = 0; i < numbers.length (); i++)
+    if (pp_paths_decode (paths, numbers[i], &path) == PP_PATHS_OK
 	&& (path.end_edge != PP_PATH_NONE || path.nedges))
       ends.safe_push ({ path.end_edge != PP_PATH_NONE ? path.end_edge
-			: path.edges[path.nedges - 1], rec.learnt[i], rec.learnt_counts[i] });
+			: path.edges[path.nedges - 1], numbers[i], counts[i] });
   ends.qsort (by_end_edge);
-  for (uint32_t c = 0; c < s.ncopies; c++)
+}
+
+/* How many of a count's hottest segments (their shares SHARE[0 .. N) of
+   what its edge counted in training, hottest first) to compare with
+   before what follows (FALLBACK instructions: the front, or the table
+   for another unit's clone): the chain that costs least, a compare and
+   a jump each, the add after a hit.  */
+static unsigned
+hint_chain (const double *share, unsigned n, double fallback)
+{
+  double best = fallback, rest = 1, cost = 0;
+  unsigned length = 0;
+  for (unsigned i = 0; i < n && i < HINTS_MAX; i++)
     {
-      function_record *body = c ? copies[c] : &rec;
-      if (!body)
-	continue;
-      const pp_plan &plan = c ? body->plan : rec.compiled;
-      body->hint_number.safe_grow_cleared (plan.nprobes);
-      body->hint_slot.safe_grow (plan.nprobes);
-      for (uint32_t i = 0; i < plan.nprobes; i++)
+      cost += share[i] * (2 + 2 * (i + 1));
+      rest -= share[i];
+      double total = cost + rest * (2 * (i + 1) + fallback);
+      if (total < best)
 	{
-	  const pp_probe &pr = plan.probes[i];
-	  body->hint_slot[i] = UINT32_MAX;
-	  if (pr.action != PP_PROBE_PATH_COUNT
-	      || (pr.site != PP_SITE_EDGE && pr.site != PP_SITE_SOURCE_END))
-	    continue;
-	  uint32_t e = pp_seg_edge (&s, c, pr.where);
-	  unsigned lo = 0, hi = ends.length ();
-	  while (lo < hi)
-	    {
-	      unsigned mid = (lo + hi) / 2;
-	      if (ends[mid].edge < e)
-		lo = mid + 1;
-	      else
-		hi = mid;
-	    }
-	  uint64_t total = 0;
-	  for (unsigned j = lo; j < ends.length () && ends[j].edge == e; j++)
-	    total += ends[j].count;
-	  if (e == UINT32_MAX || lo == ends.length () || ends[lo].edge != e
-	      || ends[lo].count < total - ends[lo].count)
-	    continue;
-	  uint64_t k = ends[lo].number;
-	  uint64_t slot = pp_front_slot (k, rec.front_mul, rec.front_log2);
-	  if (rec.front_keys[slot] != k)
-	    continue;
-	  body->hint_number[i] = k;
-	  body->hint_slot[i] = (uint32_t) slot;
+	  best = total;
+	  length = i + 1;
 	}
     }
+  return length;
+}
+
+/* The hints of BODY, copy C of S, whose probes are PLAN's, behind front F
+   (or, where ACROSS, behind the root's table).  */
+static void
+place_hints (function_record &body, const pp_plan &plan, uint32_t c, const pp_seg_graph &s,
+	     const auto_vec<hint_end> &ends, const front_plan &f, bool across)
+{
+  body.hint_first.safe_grow_cleared (plan.nprobes + 1);
+  for (uint32_t i = 0; i < plan.nprobes; i++)
+    {
+      const pp_probe &pr = plan.probes[i];
+      body.hint_first[i] = body.hint_number.length ();
+      if (f.keys.is_empty () || pr.action != PP_PROBE_PATH_COUNT
+	  || (pr.site != PP_SITE_EDGE && pr.site != PP_SITE_SOURCE_END))
+	continue;
+      uint32_t e = pp_seg_edge (&s, c, pr.where);
+      unsigned lo = 0, hi = ends.length ();
+      while (lo < hi)
+	{
+	  unsigned mid = (lo + hi) / 2;
+	  if (ends[mid].edge < e)
+	    lo = mid + 1;
+	  else
+	    hi = mid;
+	}
+      double total = 0;
+      for (unsigned j = lo; j < ends.length () && ends[j].edge == e; j++)
+	total += (double) ends[j].count;
+      if (e == UINT32_MAX || total <= 0)
+	continue;
+      /* The hottest with a slot of their own; the others go on.  */
+      double share[HINTS_MAX];
+      uint64_t number[HINTS_MAX], slot[HINTS_MAX];
+      unsigned n = 0;
+      for (unsigned j = lo; n < HINTS_MAX && j < ends.length () && ends[j].edge == e; j++)
+	{
+	  uint64_t k = ends[j].number, at = pp_front_slot (k, f.mul, f.log2);
+	  if (f.keys[at] != k)
+	    continue;
+	  share[n] = (double) ends[j].count / total;
+	  number[n] = k;
+	  slot[n++] = at;
+	}
+      unsigned length = hint_chain (share, n, across ? HINT_TABLE_COST : HINT_FRONT_COST);
+      for (unsigned j = 0; j < length; j++)
+	{
+	  body.hint_number.safe_push (number[j]);
+	  body.hint_slot.safe_push ((uint32_t) slot[j]);
+	}
+    }
+  body.hint_first[plan.nprobes] = body.hint_number.length ();
+}
+
+static int
+compare_u64 (const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+  return (x > y) - (x < y);
+}
+
+/* Root R of unit UNIT_NAME (asm name ROOT), numbered as S (PATHS; its
+   copy 0's plan counts in a path table where PATH_TABLE) over CFG_CHECKSUM:
+   its front as R's unit places it, from the interesting segments the
+   profile gives R, and their ends.  */
+static void
+learn_front (const char *unit_name, const char *root, const pp_seg_graph &s,
+	     const pp_paths *paths, bool path_table, const uint64_t *cfg_checksum,
+	     front_plan &f, auto_vec<hint_end> &ends)
+{
+  if (!path_table || !cfg_checksum)
+    return;
+  char err[512];
+  uint64_t *interesting, *counts, checksum;
+  uint32_t n;
+  if (pp_seg_prior_learn (&seg_prior, unit_name, root, option_hot_percent, &interesting,
+			  &counts, &n, &checksum, err, sizeof err) <= 0)
+    return;
+  auto_vec<uint64_t> numbers, hot;
+  for (uint32_t i = 0; i < n; i++)
+    {
+      numbers.safe_push (interesting[i]);
+      hot.safe_push (counts[i]);
+    }
+  free (interesting);
+  free (counts);
+  segment_ends (numbers, hot, paths, ends);
+  /* The notes' order: increasing, no duplicate.  */
+  numbers.qsort (compare_u64);
+  unsigned m = 0;
+  for (unsigned i = 0; i < numbers.length (); i++)
+    if (!m || numbers[i] != numbers[m - 1])
+      numbers[m++] = numbers[i];
+  numbers.truncate (m);
+  place_front (f, numbers.address (), m, checksum, s, path_table, cfg_checksum);
 }
 
 static int
@@ -536,22 +650,28 @@ counts_p (const pp_plan &plan)
 }
 
 /* The symbol of copy C of root ROOT (asm name) of unit UNIT_NAME, where
-   another unit's function is that copy ("__pathprof_xcopy_"), or of the
-   address of ROOT's counts (C UINT32_MAX, "__pathprof_xroot_"): both
-   units make the same name from the training program, and the options
-   that shape a plan are in it (a unit built with others makes clones the
-   root does not find, and the root runs as libprof's).  */
+   another unit's function is that copy ("__pathprof_xcopy_"), of the
+   address of ROOT's counts (C ACROSS_ROOT, "__pathprof_xroot_") or of
+   its front's counts (C ACROSS_FRONT, "__pathprof_xfront_"): both units
+   make the same name from the training program, and the options that
+   shape a plan are in it, and the front each placed (front_signature;
+   0 for the root's counts): a unit built with others makes clones the
+   root does not find, and the root runs as libprof's.  */
+#define ACROSS_ROOT UINT32_MAX
+#define ACROSS_FRONT (UINT32_MAX - 1)
 static tree
-across_name (const char *unit_name, const char *root, uint32_t c)
+across_name (const char *unit_name, const char *root, uint32_t c, uint64_t front)
 {
   uint64_t h = pp_hash64 (unit_name, strlen (unit_name), PP_HASH_SEED);
   h = pp_mix64 (h ^ pp_hash64 (root, strlen (root) + 1, PP_HASH_SEED));
   h = pp_mix64 (h + c);
   h = pp_mix64 (h ^ ((uint64_t) option_mode->mode << 48 ^ (uint64_t) option_depth << 40
 		     ^ (uint64_t) option_path_array_max));
+  if (front)
+    h = pp_mix64 (h ^ front);
   char name[64];
   snprintf (name, sizeof name, "__pathprof_x%s_%016" PRIx64,
-	    c == UINT32_MAX ? "root" : "copy", h);
+	    c == ACROSS_ROOT ? "root" : c == ACROSS_FRONT ? "front" : "copy", h);
   return get_identifier (name);
 }
 
@@ -602,18 +722,18 @@ publish (function_record *copy, tree name)
 }
 
 /* The weak declaration of copy C (a function CALLEE, asm name) of root
-   ROOT of unit UNIT_NAME, which CALLEE's unit makes (across_name), as
+   ROOT of unit UNIT_NAME (its front FRONT), which CALLEE's unit makes (across_name), as
    BODY calls it: unqualified, not const or pure.  Without BODY (a copy
    that only another unit's copy calls), a declaration whose address the
    root's guard tests.  NULL_TREE where BODY does not call CALLEE.  */
 static tree
-across_decl (const char *unit_name, const char *root, uint32_t c, const char *callee,
-	     const function_record *body)
+across_decl (const char *unit_name, const char *root, uint32_t c, uint64_t front,
+	     const char *callee, const function_record *body)
 {
   tree type = body ? callee_type (*body, callee) : NULL_TREE;
   if (body && !type)
     return NULL_TREE;
-  return weak_extern (FUNCTION_DECL, across_name (unit_name, root, c),
+  return weak_extern (FUNCTION_DECL, across_name (unit_name, root, c, front),
 		      type ? build_function_type (TREE_TYPE (type), TYPE_ARG_TYPES (type))
 		      : build_function_type_list (void_type_node, NULL_TREE));
 }
@@ -646,6 +766,13 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
 		 });
   if (!npaths)
     return 0;
+  /* The notes learnt R's interesting segments (plugin.cc), with the
+     checksum of S in the training program, which V's layout is.  */
+  const pp_function_notes &fn = fns[rec.index];
+  front_plan front;
+  place_front (front, fn.interesting, fn.ninteresting, fn.seg_checksum, s, plans[0].path_table,
+	       cfg_checksum);
+  uint64_t sig = front_signature (front);
   bool ok = true;
   for (uint32_t c = 0; ok && c < s.ncopies; c++)
     ok = v.own (s.copies[c].proc) ? calls_bind_locally (*records[s.copies[c].proc - first])
@@ -671,10 +798,10 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
 	  target = copy ? copy->node->decl : NULL_TREE;
 	  /* Called from another unit's copy.  */
 	  if (copy && !body)
-	    publish (copy, across_name (v.units[v.unit].unit_name, v.fn (p).asm_name, c));
+	    publish (copy, across_name (v.units[v.unit].unit_name, v.fn (p).asm_name, c, sig));
 	}
       else
-	target = across_decl (v.units[v.unit].unit_name, v.fn (p).asm_name, c,
+	target = across_decl (v.units[v.unit].unit_name, v.fn (p).asm_name, c, sig,
 			      v.fn (q).asm_name, body);
       if (!target)
 	break;
@@ -717,11 +844,19 @@ compile_root (function_record &rec, auto_delete_vec<function_record> &records,
       assumed.qsort (compare_u32);
       rec.assumed_imports.safe_splice (assumed);
       if (foreign)
-	rec.xroot = across_name (v.units[v.unit].unit_name, v.fn (p).asm_name, UINT32_MAX);
-      /* The notes learnt R's interesting segments (plugin.cc), with the
-	 checksum of S in the training program, which V's layout is.  */
-      place_front (rec, fns[rec.index], s, cfg_checksum);
-      place_hints (rec, copies, s, paths);
+	rec.xroot = across_name (v.units[v.unit].unit_name, v.fn (p).asm_name, ACROSS_ROOT, 0);
+      if (foreign && sig)
+	rec.xfront = across_name (v.units[v.unit].unit_name, v.fn (p).asm_name, ACROSS_FRONT,
+				  sig);
+      rec.front_keys.safe_splice (front.keys);
+      rec.front_mul = front.mul;
+      rec.front_log2 = front.log2;
+      auto_vec<hint_end> ends;
+      if (sig)
+	segment_ends (rec.learnt, rec.learnt_counts, paths, ends);
+      for (uint32_t c = 0; c < s.ncopies; c++)
+	if (function_record *body = c ? copies[c] : &rec)
+	  place_hints (*body, c ? body->plan : rec.compiled, c, s, ends, front, false);
       DECL_UNINLINABLE (dyn->node->decl) = 1;	/* called once, from the test */
       rec.dyn = dyn;
       for (uint32_t c = 1; c < s.ncopies; c++)
@@ -786,7 +921,7 @@ reaches_p (const program_view &r, const program_view &v, uint32_t p, uint32_t k)
    decides not to compile leaves its clones unused.  */
 static void
 clone_for_other_units (auto_delete_vec<function_record> &records, const program_view &v,
-		       auto_delete_vec<function_record> &out)
+		       const uint64_t *cfg_checksum, auto_delete_vec<function_record> &out)
 {
   const pp_ip_layout &layout = *v.layout;
   for (uint32_t u = 0; u < v.nunits; u++)
@@ -822,6 +957,13 @@ clone_for_other_units (auto_delete_vec<function_record> &records, const program_
 	      record |= pp_plan_keeps_record (&plans[c]);
 	      usable &= r.own (s.copies[c].proc) || runs_across_p (plans[c]);
 	    }
+	  /* R's front, as R's unit places it (the names say which).  */
+	  front_plan front;
+	  auto_vec<hint_end> ends;
+	  if (usable)
+	    learn_front (r.units[u].unit_name, r.fn (p).asm_name, s, paths, plans[0].path_table,
+			 cfg_checksum, front, ends);
+	  uint64_t sig = front_signature (front);
 	  auto_vec<function_record *> clones;
 	  clones.safe_grow_cleared (s.ncopies);
 	  for (uint32_t c = 1; usable && c < s.ncopies; c++)
@@ -835,17 +977,28 @@ clone_for_other_units (auto_delete_vec<function_record> &records, const program_
 	      function_record *copy = clone_record (fn, "pathprof_across");
 	      if (!copy)
 		continue;
-	      publish (copy, across_name (r.units[u].unit_name, r.fn (p).asm_name, c));
+	      publish (copy, across_name (r.units[u].unit_name, r.fn (p).asm_name, c, sig));
 	      clones[c] = copy;
 	      copy->plan = plans[c];
 	      plans[c] = pp_plan {};
+	      place_hints (*copy, copy->plan, c, s, ends, front, true);
+	      unsigned hints = copy->hint_number.length ();
+	      if (hints)
+		copy->xfront = weak_extern (VAR_DECL,
+					    across_name (r.units[u].unit_name, r.fn (p).asm_name,
+							 ACROSS_FRONT, sig),
+					    ptr_type_node);
+	      if (dump_file && sig)
+		fprintf (dump_file, ";; pathprof: the clone of %s as copy %u of %s (unit %s): "
+			 "%u count(s) with a hint\n", v.fn (q).asm_name, c, r.fn (p).asm_name,
+			 r.units[u].unit_name, hints);
 	      /* The root's counts, for the segments the clone counts and
 		 for the record it may push.  */
 	      if (record || counts_p (copy->plan))
 		{
 		  copy->xroot = weak_extern (VAR_DECL,
 					     across_name (r.units[u].unit_name,
-							  r.fn (p).asm_name, UINT32_MAX),
+							  r.fn (p).asm_name, ACROSS_ROOT, 0),
 					     ptr_type_node);
 		  copy->xnpaths = plans[0].path_table ? 0 : (*paths).npaths;
 		  copy->foreign_record = record;
@@ -866,7 +1019,7 @@ clone_for_other_units (auto_delete_vec<function_record> &records, const program_
 		  uint32_t child = j == UINT32_MAX ? UINT32_MAX : s.child[s.first_call[c] + j];
 		  tree target = NULL_TREE;
 		  if (child != UINT32_MAX && !v.own (s.copies[child].proc))
-		    target = across_decl (r.units[u].unit_name, r.fn (p).asm_name, child,
+		    target = across_decl (r.units[u].unit_name, r.fn (p).asm_name, child, sig,
 					  v.fn (s.copies[child].proc).asm_name, clones[c]);
 		  else if (child != UINT32_MAX && clones[child])
 		    target = clones[child]->node->decl;
@@ -976,7 +1129,7 @@ plan_compiled_roots (auto_delete_vec<function_record> &records,
 	}
     }
   if (across.layout)
-    clone_for_other_units (records, across, for_others);
+    clone_for_other_units (records, across, cfg_across, for_others);
   free (names);
   free (unit_name);
   XDELETEVEC (cfg_checksum);
@@ -1620,6 +1773,7 @@ insert_compiled_root (function_record &rec, const probe_target &t,
   own.path_table = rec.compiled.path_table ? rec.path_table : -1;
   own.front_of = &rec;
   own.plan = rec.compiled;
+  own.hint_first.safe_splice (rec.hint_first);
   own.hint_number.safe_splice (rec.hint_number);
   own.hint_slot.safe_splice (rec.hint_slot);
   if (record)
@@ -1645,12 +1799,9 @@ insert_compiled_root (function_record &rec, const probe_target &t,
   insert_dispatch (rec, t, record);
   if (dump_file && !rec.front_keys.is_empty ())
     {
-      unsigned hints = 0;
-      for (uint32_t slot : rec.hint_slot)
-	hints += slot != UINT32_MAX;
+      unsigned hints = rec.hint_number.length ();
       for (function_record *copy : rec.copies)
-	for (uint32_t slot : copy->hint_slot)
-	  hints += slot != UINT32_MAX;
+	hints += copy->hint_number.length ();
       fprintf (dump_file, ";; pathprof: compiled root %s: a front of %u slots, %u "
 	       "count(s) with a hint\n", IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (rec.node->decl)),
 	       rec.front_keys.length (), hints);

@@ -101,9 +101,10 @@ struct function_record
      as a root, hottest first, and their counts in the training run.  */
   auto_vec<uint64_t> learnt, learnt_counts;
   /* A body of a compiled root with a front, per probe of the plan it
-     inserts: where the probe counts most of its interesting segments at
-     one number, that number, whose slot in the front is hint_slot (else
-     hint_slot is UINT32_MAX; compiled.cc "Hints").  */
+     inserts: the segments its count compares with first, in order, and
+     their slots in the front (compiled.cc "Hints"), those of probe i
+     from hint_first[i] to hint_first[i + 1].  */
+  auto_vec<uint32_t> hint_first;
   auto_vec<uint64_t> hint_number;
   auto_vec<uint32_t> hint_slot;
   /* The compiled root calls functions its unit does not define, which it
@@ -125,6 +126,9 @@ struct function_record
      unit's root: the root keeps a record.  */
   bool foreign_record = false;
   tree xroot = NULL_TREE;
+  /* The same for the counts of the root's front, where the root has one
+     (its name) and the clone hints (its declaration: compiled.cc "Hints").  */
+  tree xfront = NULL_TREE;
   uint64_t xnpaths = 0;
   function_record *dyn = nullptr;
   tree self = NULL_TREE;

@@ -584,14 +584,15 @@ front_root (const function_record &rec)
 }
 
 /* Before the count of number N that ends *BB (its edge *FALLTHRU to the
-   rest), the count's hint (compiled.cc "Hints"): K, whose slot in ROOT's
-   front is SLOT,
+   rest), one of the count's hints (compiled.cc "Hints"): K, whose slot in the
+   front of REC's root is SLOT (its counts REC.xfront's, for another
+   unit's root),
        if (N == K) counts[...] += 1;
    compared as the register where N is its half (a packed plan's number:
    the register is even, so it is twice N exactly when N is K), with *BB
    and *FALLTHRU moved to the way where N is another.  */
 static void
-expand_hint (const function_record &root, const probe_target &t, tree n, uint64_t k,
+expand_hint (const function_record &rec, const probe_target &t, tree n, uint64_t k,
 	     uint32_t slot, basic_block *bb, edge *fallthru)
 {
   tree u64 = long_long_unsigned_type_node;
@@ -607,10 +608,19 @@ expand_hint (const function_record &root, const probe_target &t, tree n, uint64_
 	  rhs = build_int_cstu (TREE_TYPE (lhs), k << 1);
 	}
   gimple_seq seq = NULL;
-  emit_increment (t, value_ref (t, build_int_cst (integer_type_node,
-						  (HOST_WIDE_INT) (root.compiled_first
-								   + slot))),
-		  &seq);
+  if (rec.xfront)
+    {
+      /* Another unit's root: its front's counts where its unit says.  */
+      tree p64 = build_pointer_type (u64);
+      tree at = emit_value (&seq, p64, NOP_EXPR, rec.xfront, NULL_TREE, "PP_xfront");
+      emit_increment (t, build2 (MEM_REF, u64, at, build_int_cst (p64, (HOST_WIDE_INT) slot * 8)),
+		      &seq);
+    }
+  else
+    emit_increment (t, value_ref (t, build_int_cst (integer_type_node,
+						    (HOST_WIDE_INT) (rec.front_of->compiled_first
+								     + slot))),
+		    &seq);
   basic_block join = (*fallthru)->dest;
   basic_block hit = new_block_of (*bb, seq, join);
   basic_block rest = new_block_of (hit, NULL, join);
@@ -691,13 +701,11 @@ expand_table_count (const function_record &rec, const probe_target &t, gcall *ca
   basic_block bb = fallthru->src, join = fallthru->dest;
   profile_probability likely = profile_probability::likely ();
 
+  if (hint != UINT32_MAX)
+    for (uint32_t j = rec.hint_first[hint]; j < rec.hint_first[hint + 1]; j++)
+      expand_hint (rec, t, number, rec.hint_number[j], rec.hint_slot[j], &bb, &fallthru);
   if (const function_record *root = front_root (rec))
-    {
-      if (hint != UINT32_MAX)
-	expand_hint (*root, t, number, rec.hint_number[hint], rec.hint_slot[hint], &bb,
-		     &fallthru);
-      expand_front (*root, t, number, &bb, &fallthru);
-    }
+    expand_front (*root, t, number, &bb, &fallthru);
   if (!at_home)
     {
       gimple_stmt_iterator gsi = gsi_start_bb (bb);
@@ -846,7 +854,7 @@ insert_probes (const function_record &rec, const probe_target &t)
       for (uint32_t k = i; k < end; k++)
 	{
 	  emit_action (rec, t, plan.probes[k], s, &seq);
-	  if (k < rec.hint_slot.length () && rec.hint_slot[k] != UINT32_MAX)
+	  if (k + 1 < rec.hint_first.length () && rec.hint_first[k] < rec.hint_first[k + 1])
 	    if (gcall *call = dyn_cast<gcall *> (gimple_seq_last_stmt (seq)))
 	      if (gimple_call_fndecl (call) == t.count_path)
 		{

@@ -552,16 +552,20 @@ create_compiled_counts (probe_target &t, uint64_t ncounts,
 	t.ncompiled++;
       }
   /* The address of each root's counts that other units' clones of it
-     may push a record with (compiled.cc "Across units").  */
+     may push a record with (compiled.cc "Across units"), and of its
+     front's counts, where their hints add (compiled.cc "Hints").  */
   for (const function_record *rec : records)
-    if (rec->dyn && rec->xroot)
+    for (tree name : { rec->xroot, rec->xfront })
       {
-	tree counts = rec->compiled.path_table
+	if (!rec->dyn || !name)
+	  continue;
+	/* The front's counts are the root's first compiled counts.  */
+	tree counts = rec->compiled.path_table && name == rec->xroot
 		      ? build4 (ARRAY_REF, TREE_TYPE (TREE_TYPE (t.path_tables)), t.path_tables,
 				size_int (rec->path_table), NULL_TREE, NULL_TREE)
 		      : build4 (ARRAY_REF, u64, t.compiled_counts,
 				size_int (rec->compiled_first), NULL_TREE, NULL_TREE);
-	tree var = build_decl (BUILTINS_LOCATION, VAR_DECL, rec->xroot, ptr_type_node);
+	tree var = build_decl (BUILTINS_LOCATION, VAR_DECL, name, ptr_type_node);
 	TREE_STATIC (var) = 1;
 	TREE_PUBLIC (var) = 1;
 	TREE_READONLY (var) = 1;
