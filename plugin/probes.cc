@@ -583,6 +583,23 @@ front_root (const function_record &rec)
   return root && !root->front_keys.is_empty () ? root : NULL;
 }
 
+/* Ends *BB (its edge *FALLTHRU to the rest) with COND, likely true, whose
+   way runs SEQ (a count) and joins the rest; *BB and *FALLTHRU move to
+   the other way.  */
+static void
+count_if (basic_block *bb, edge *fallthru, gcond *cond, gimple_seq seq)
+{
+  basic_block join = (*fallthru)->dest;
+  basic_block hit = new_block_of (*bb, seq, join);
+  basic_block rest = new_block_of (hit, NULL, join);
+  profile_probability likely = profile_probability::likely ();
+  branch (*bb, *fallthru, cond, hit, rest, likely);
+  hit->count = (*bb)->count.apply_probability (likely);
+  rest->count = (*bb)->count - hit->count;
+  *bb = rest;
+  *fallthru = single_succ_edge (rest);
+}
+
 /* Before the count of number N that ends *BB (its edge *FALLTHRU to the
    rest), one of the count's hints (compiled.cc "Hints"): K, whose slot in the
    front of REC's root is SLOT (its counts REC.xfront's, for another
@@ -621,16 +638,7 @@ expand_hint (const function_record &rec, const probe_target &t, tree n, uint64_t
 						    (HOST_WIDE_INT) (rec.front_of->compiled_first
 								     + slot))),
 		    &seq);
-  basic_block join = (*fallthru)->dest;
-  basic_block hit = new_block_of (*bb, seq, join);
-  basic_block rest = new_block_of (hit, NULL, join);
-  profile_probability likely = profile_probability::likely ();
-  branch (*bb, *fallthru, gimple_build_cond (EQ_EXPR, lhs, rhs, NULL_TREE, NULL_TREE),
-	  hit, rest, likely);
-  hit->count = (*bb)->count.apply_probability (likely);
-  rest->count = (*bb)->count - hit->count;
-  *bb = rest;
-  *fallthru = single_succ_edge (rest);
+  count_if (bb, fallthru, gimple_build_cond (EQ_EXPR, lhs, rhs, NULL_TREE, NULL_TREE), seq);
 }
 
 /* Before the count of number N that ends *BB (its edge *FALLTHRU to the
@@ -663,16 +671,7 @@ expand_front (const function_record &root, const probe_target &t, tree n, basic_
   emit_increment (t, value_ref (t, emit_value (&seq, sizetype, PLUS_EXPR, slot,
 					       size_int (root.compiled_first), "PP_front")),
 		  &seq);
-  basic_block join = (*fallthru)->dest;
-  basic_block in_front = new_block_of (*bb, seq, join);
-  basic_block rest = new_block_of (in_front, NULL, join);
-  profile_probability likely = profile_probability::likely ();
-  branch (*bb, *fallthru, gimple_build_cond (EQ_EXPR, key, n, NULL_TREE, NULL_TREE),
-	  in_front, rest, likely);
-  in_front->count = (*bb)->count.apply_probability (likely);
-  rest->count = (*bb)->count - in_front->count;
-  *bb = rest;
-  *fallthru = single_succ_edge (rest);
+  count_if (bb, fallthru, gimple_build_cond (EQ_EXPR, key, n, NULL_TREE, NULL_TREE), seq);
 }
 
 /* Replaces CALL, __pathprof_count_path (&TABLE, N), by the count in N's
