@@ -360,19 +360,20 @@ front_signature (const front_plan &f)
 }
 
 /* Hints.  Behind a front a count still multiplies, shifts and loads a
-   key, about eight instructions, where one segment is most of what the
-   count's edge sees: a loop's backedge in a callee S inlines (zlib's
+   key, about eight instructions, where a few segments are most of what
+   the count's edge sees: a loop's backedge in a callee S inlines (zlib's
    longest_match in deflate_slow: 31.8 M of its 36.1 M counts are one
-   segment in the training run).  So where the interesting segments that
-   end at a count's edge (S's cut, or its edge into EXIT) ran there at
-   least half the times in training as one number k that has a slot of
-   its own in the front, the count first compares with k and adds to
-   k's slot (probes.cc expand_hint).  As exact as the front whatever
-   the run does, since k's slot counts k only; a hint that the run
-   belies costs a compare.  Another unit's clone of a copy has no front
-   (its keys are the root's unit's), but it has the hints: it places the
-   root's front as the root's unit does, from the same profile, and
-   adds to k's slot through the address the root's unit exports
+   segment in the training run).  So the plugin finds the edge each
+   interesting segment ends at (S's cut, or its edge into EXIT), and a
+   count compares first with the hottest of those ending at its edge that
+   have a slot of their own in the front, up to HINTS_MAX, as many as pay
+   for their compares (hint_chain), adding to the slot of the one it
+   finds (probes.cc expand_hint).  As exact as the front whatever the run
+   does, since a slot counts its number only; a hint that the run belies
+   costs its compares.  Another unit's clone of a copy has no front (its
+   keys are the root's unit's), but it has the hints: it places the
+   root's front as the root's unit does, from the same profile, and adds
+   to the slots through the address the root's unit exports
    (across_name's "front"), both units naming the front they placed.  */
 #define HINTS_MAX 4
 #define HINT_FRONT_COST 8.0	/* a front's lookup (probes.cc expand_front) */
@@ -399,8 +400,6 @@ static void
 segment_ends (const auto_vec<uint64_t> &numbers, const auto_vec<uint64_t> &counts,
 	      const pp_paths *paths, auto_vec<hint_end> &ends)
 {
-  if (numbers.length () != counts.length ())
-    return;
   auto_vec<uint32_t> edges;
   edges.safe_grow (paths->max_path_edges + 1);
   pp_path path = {};
@@ -444,11 +443,11 @@ place_hints (function_record &body, const pp_plan &plan, uint32_t c, const pp_se
 	     const auto_vec<hint_end> &ends, const front_plan &f, bool across)
 {
   body.hint_first.safe_grow_cleared (plan.nprobes + 1);
-  for (uint32_t i = 0; i < plan.nprobes; i++)
+  for (uint32_t i = 0; !f.keys.is_empty () && i < plan.nprobes; i++)
     {
       const pp_probe &pr = plan.probes[i];
       body.hint_first[i] = body.hint_number.length ();
-      if (f.keys.is_empty () || pr.action != PP_PROBE_PATH_COUNT
+      if (pr.action != PP_PROBE_PATH_COUNT
 	  || (pr.site != PP_SITE_EDGE && pr.site != PP_SITE_SOURCE_END))
 	continue;
       uint32_t e = pp_seg_edge (&s, c, pr.where);
@@ -489,13 +488,6 @@ place_hints (function_record &body, const pp_plan &plan, uint32_t c, const pp_se
   body.hint_first[plan.nprobes] = body.hint_number.length ();
 }
 
-static int
-compare_u64 (const void *a, const void *b)
-{
-  uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
-  return (x > y) - (x < y);
-}
-
 /* Root R of unit UNIT_NAME (asm name ROOT), numbered as S (PATHS; its
    copy 0's plan counts in a path table where PATH_TABLE) over CFG_CHECKSUM:
    its front as R's unit places it, from the interesting segments the
@@ -508,19 +500,10 @@ learn_front (const char *unit_name, const char *root, const pp_seg_graph &s,
   if (!path_table || !cfg_checksum)
     return;
   char err[512];
-  uint64_t *interesting, *counts, checksum;
-  uint32_t n;
-  if (pp_seg_prior_learn (&seg_prior, unit_name, root, option_hot_percent, &interesting,
-			  &counts, &n, &checksum, err, sizeof err) <= 0)
-    return;
+  uint64_t checksum;
   auto_vec<uint64_t> numbers, hot;
-  for (uint32_t i = 0; i < n; i++)
-    {
-      numbers.safe_push (interesting[i]);
-      hot.safe_push (counts[i]);
-    }
-  free (interesting);
-  free (counts);
+  if (learn_root_segments (unit_name, root, numbers, hot, &checksum, err, sizeof err) <= 0)
+    return;		/* R's unit says what is wrong with the profile */
   segment_ends (numbers, hot, paths, ends);
   /* The notes' order: increasing, no duplicate.  */
   numbers.qsort (compare_u64);

@@ -178,6 +178,12 @@ extern const char *option_profile;
 extern double option_hot_percent;
 extern pp_prior prior;
 extern pp_seg_prior seg_prior;
+/* Root ASM_NAME of unit UNIT_NAME as seg_prior has it: its interesting
+   segments, hottest first, with their training counts, and its
+   supergraph's checksum (pp_seg_prior_learn's 1, 0 and -1).  */
+int learn_root_segments (const char *unit_name, const char *asm_name,
+			 auto_vec<uint64_t> &numbers, auto_vec<uint64_t> &counts,
+			 uint64_t *checksum, char *err, size_t errlen);
 /* The use build's profile ("" for the default), NULL when instrumenting.  */
 extern const char *option_use;
 
@@ -352,6 +358,8 @@ void emit_unit_record (const pp_unit_notes &notes, const probe_target &t,
 		       uint32_t value_kind, uint32_t nvalues);
 /* The main source file's absolute path (malloc'd).  */
 char *absolute_unit_name (void);
+/* qsort's order of uint64_t.  */
+int compare_u64 (const void *a, const void *b);
 
 /* compiled.cc.  */
 

@@ -121,6 +121,31 @@ learn_function (const pp_graph &g, const pp_function_notes &fn,
   pp_paths_free (numbering);
 }
 
+/* Root ASM_NAME of unit UNIT_NAME as the training profile has it
+   (pp_seg_prior_learn): its interesting segments, hottest first, with their
+   counts, and the checksum of its supergraph.  Returns 1, 0 where the
+   profile has no such root, or -1 with a reason in ERR.  */
+int
+learn_root_segments (const char *unit_name, const char *asm_name,
+		     auto_vec<uint64_t> &numbers, auto_vec<uint64_t> &counts,
+		     uint64_t *checksum, char *err, size_t errlen)
+{
+  uint64_t *interesting, *hot;
+  uint32_t n;
+  int found = pp_seg_prior_learn (&seg_prior, unit_name, asm_name, option_hot_percent,
+				  &interesting, &hot, &n, checksum, err, errlen);
+  if (found <= 0)
+    return found;
+  for (uint32_t i = 0; i < n; i++)
+    {
+      numbers.safe_push (interesting[i]);
+      counts.safe_push (hot[i]);
+    }
+  free (interesting);
+  free (hot);
+  return 1;
+}
+
 /* The same for the preferential modes of segments: FN's interesting
    segments as a root, and the checksum of the supergraph they belong to.  */
 static void
@@ -128,23 +153,10 @@ learn_segments (const pp_function_notes &fn, learnt &out, uint64_t *checksum)
 {
   char err[512];
   char *unit = absolute_unit_name ();
-  uint64_t *interesting, *counts;
-  uint32_t n;
-  int found = pp_seg_prior_learn (&seg_prior, unit, fn.asm_name, option_hot_percent,
-				  &interesting, &counts, &n, checksum, err, sizeof err);
-  free (unit);
-  if (found < 0)
+  if (learn_root_segments (unit, fn.asm_name, out.interesting, out.counts, checksum, err,
+			   sizeof err) < 0)
     error ("pathprof: %s: function %qs: %s", option_profile, fn.name, err);
-  for (uint32_t i = 0; found > 0 && i < n; i++)
-    {
-      out.interesting.safe_push (interesting[i]);
-      out.counts.safe_push (counts[i]);
-    }
-  if (found > 0)
-    {
-      free (interesting);
-      free (counts);
-    }
+  free (unit);
 }
 
 /* Plans cfun (normalised, GCC's fake edges still in its CFG) with the chosen

@@ -31,7 +31,7 @@ static_var (const char *name, tree type, tree init, bool readonly)
   return var;
 }
 
-static int
+int
 compare_u64 (const void *a, const void *b)
 {
   uint64_t x = *(const uint64_t *) a;
