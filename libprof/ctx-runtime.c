@@ -927,6 +927,23 @@ find_array (struct act *a)
     look_up_arrays (a);
 }
 
+/* find_array where a's start is a node whose array (or NULL) the front's
+   slot gave: SEG_ARR (ip-tables.h), which has_arrays would not have
+   looked for where it is NULL.  */
+static inline void
+find_array_known (struct act *a, const struct __pathprof_ip_array *seg_arr)
+{
+  if (!a->row->keyed)
+    return;
+  a->cur = seg_arr;
+  a->cur_seg = a->seg;
+  a->seg_src = SRC_ENTRY;
+  if (a->seg == restart_start (a))
+    a->arr = seg_arr;
+  else
+    a->arr = has_arrays (a->proc) ? look_up_array (restart_start (a)) : NULL;
+}
+
 /* The array of the start of a's segment, or NULL: its restart's, else the
    one the activation found last for it (a loop's calls return to the same
    nodes), else looked up.  */
@@ -1135,9 +1152,11 @@ init_act (struct act *a, uint32_t p)
 }
 
 /* Activation a continues the path of caller c, from node (c's segment
-   ended at the call).  */
+   ended at the call), whose array the front's slot X gave (NULL: look it
+   up).  */
 static inline void
-continue_from (struct act *a, struct act *c, uint64_t node, uint64_t called_from)
+continue_from (struct act *a, struct act *c, uint64_t node, uint64_t called_from,
+	       const struct pp_ipt_front_slot *x)
 {
   a->root = false;
   c->fr.entered = true;
@@ -1145,7 +1164,10 @@ continue_from (struct act *a, struct act *c, uint64_t node, uint64_t called_from
   a->seg = a->entry = node;
   a->called_from = called_from;
   a->entry_lost = ipt.lost;
-  find_array (a);
+  if (x)
+    find_array_known (a, x->arr);
+  else
+    find_array (a);
 }
 
 /* The continuation (most calls): activation p continues caller c's path
@@ -1158,15 +1180,15 @@ enter_cont (struct __pathprof_unit *u, uint32_t function, const void *self,
   uint32_t depth = __pathprof_ip_depth;
   take_seg (c);
   struct pp_ipt_node key = { c->seg, c->sum[0], c->sum[1], NODE_TAG (NODE_CALL, s), 0 };
-  uint64_t node = pp_ipt_node_front (&key);
-  if (__builtin_expect (!node, 0))
+  const struct pp_ipt_front_slot *x = pp_ipt_node_front (&key);
+  if (__builtin_expect (!x, 0))
     return enter_general (u, function, self);
   pp_busy_set (&ipt.busy);
   struct act *a = act_at (depth);
   a->fr.depth = __pathprof_ip_depth = depth + 1;
   init_act (a, p);
   c->sum[0] = c->sum[1] = 0;
-  continue_from (a, c, node, key.parent);
+  continue_from (a, c, x->s.id, key.parent, x);
   sync_place (a);
   __pathprof_ip_caller = 0;
   pp_busy_clear (&ipt.busy);
@@ -1267,7 +1289,7 @@ enter_context (struct __pathprof_unit *u, uint32_t function, const void *self)
     {
       init_act (a, p);
       if (cont)
-	continue_from (a, caller, node, called_from);
+	continue_from (a, caller, node, called_from, NULL);
       else
 	start_root (a, p);
       sync_place (a);
@@ -1322,13 +1344,15 @@ resume_after_call (struct act *b)
 static void exit_slow (uint64_t frame);
 
 /* The top activation (at DEPTH) returns and its caller b goes on from
-   start NODE after the call (a piecewise return with no call open, PRET:
-   b becomes the path's base), as exit_cont and exit_pret find it.  */
+   start X->s.id after the call (a piecewise return with no call open, PRET:
+   b becomes the path's base), as exit_cont and exit_pret find it in the
+   front, with its array (seg_array's, looked up no more).  */
 static inline void
-return_to (struct act *b, uint64_t node, uint32_t depth, bool pret)
+return_to (struct act *b, const struct pp_ipt_front_slot *x, uint32_t depth, bool pret)
 {
   pp_busy_set (&ipt.busy);
-  b->seg = node;
+  b->seg = b->cur_seg = x->s.id;
+  b->cur = x->arr;
   resume_after_call (b);
   if (pret)
     ipt.base--;
@@ -1346,14 +1370,14 @@ exit_cont (uint64_t frame)
   uint32_t depth = __pathprof_ip_depth;
   struct act *b = act_at (depth - 2);
   take_seg (a);
-  uint64_t node = pp_ipt_node_front (&(struct pp_ipt_node) {
+  const struct pp_ipt_front_slot *x = pp_ipt_node_front (&(struct pp_ipt_node) {
     a->seg, a->sum[0], a->sum[1], NODE_TAG (NODE_RET, 0), a->called_from });
-  if (__builtin_expect (!node, 0))
+  if (__builtin_expect (!x, 0))
     {
       exit_slow (frame);
       return;
     }
-  return_to (b, node, depth, false);
+  return_to (b, x, depth, false);
 }
 
 static __attribute__ ((noinline)) void exit_root_counted (struct act *a);
@@ -1412,16 +1436,16 @@ exit_pret (uint64_t frame)
   uint32_t depth = __pathprof_ip_depth;
   struct act *b = act_at (depth - 2);
   uint32_t s = b->fr.site < JUMPED ? b->row->cont[b->fr.site] : NONE;
-  uint64_t node = 0;
+  const struct pp_ipt_front_slot *x = NULL;
   if (s != NONE && ip_prog.nb.calls[s].callee == a->proc)
-    node = pp_ipt_node_front (&(struct pp_ipt_node) {
+    x = pp_ipt_node_front (&(struct pp_ipt_node) {
       a->seg, a->sum[0], a->sum[1], NODE_TAG (NODE_PRET, s), 0 });
-  if (__builtin_expect (!node, 0))
+  if (__builtin_expect (!x, 0))
     {
       exit_slow (frame);
       return;
     }
-  return_to (b, node, depth, true);
+  return_to (b, x, depth, true);
 }
 
 /* EXIT.  Most activations continued their caller's path, which goes on

@@ -467,6 +467,8 @@ pp_ipt_start_cuts (uint64_t ctx)
   return (uint32_t) x->cuts;
 }
 
+static inline struct pp_ipt_node *node_at (const struct nodes *ns, uint32_t i);
+
 const struct __pathprof_ip_array *
 pp_ipt_array_make (uint64_t ctx, uint64_t lo, uint64_t size)
 {
@@ -491,6 +493,14 @@ pp_ipt_array_make (uint64_t ctx, uint64_t lo, uint64_t size)
   t->array_words += size;
   pthread_mutex_unlock (&t->lock);
   x->a = &a->place;
+  /* The front's slot of a node start says so too (ip-tables.h).  */
+  const struct pp_ipt_node *key = ctx >> 32 == (uint64_t) t->number + 1
+				  && (uint32_t) ctx < t->nodes.n
+				  ? node_at (&t->nodes, (uint32_t) ctx) : NULL;
+  struct pp_ipt_front_slot *y = key && t->nodes.front
+				? pp_ipt_front_slot (t->nodes.front, key) : NULL;
+  if (y && y->s.id == ctx)
+    y->arr = &a->place;
   return &a->place;
 }
 
@@ -588,8 +598,8 @@ pp_ipt_node_slow (const struct pp_ipt_node *key)
 				     ? node_slot (t->nodes.index, t->nodes.mask, key) : NULL;
   uint64_t id = x && x->id ? x->id : new_node (t, key);
   if (id != UINT64_MAX)
-    *pp_ipt_front_slot (t->nodes.front, key)
-      = (struct pp_ipt_node_slot) { key->parent, key->a, key->b, key->tag, id };
+    *pp_ipt_front_slot (t->nodes.front, key) = (struct pp_ipt_front_slot) {
+      { key->parent, key->a, key->b, key->tag, id }, pp_ipt_array_of (id) };
   return id;
 }
 
