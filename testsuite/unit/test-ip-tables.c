@@ -16,7 +16,9 @@
    the bound on its arrays' counts, and counts the cuts of each start.
    Threads that run one after another hand their table on: each finds the
    previous one's nodes and arrays and the block its runtime handed on,
-   and the snapshot has the counts of all of them.  */
+   and the snapshot has the counts of all of them.  The front's slot of a
+   node keeps the node's array as the map has it: none before one is made,
+   the array once made, and again when the slot is filled again.  */
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -75,7 +77,20 @@ struct relay
   int turn;
   uint64_t node;
   const struct __pathprof_ip_array *array;
+  /* The array of the node's start: the map's, and the front slot's after
+     the first turn made it and after the slot is filled again.  */
+  const struct __pathprof_ip_array *node_array, *made_slot, *filled_slot;
+  bool none_before;
 };
+
+/* The array the front's slot of KEY keeps (ip-tables.h), or NOT_IN_FRONT.  */
+static const struct __pathprof_ip_array not_in_front;
+static const struct __pathprof_ip_array *
+front_array (const struct pp_ipt_node *key)
+{
+  const struct pp_ipt_front_slot *x = pp_ipt_node_front (key);
+  return x ? x->arr : &not_in_front;
+}
 
 static void *
 relay_thread (void *arg)
@@ -84,7 +99,17 @@ relay_thread (void *arg)
   int *block = pp_ipt_thread_starts (&relay_ops);
   relay_block[r->turn] = block ? *block : 0;
   pp_free (block);
-  r->node = pp_ipt_node (&(struct pp_ipt_node) { 1, 2, 3, 4, 5 });
+  const struct pp_ipt_node key = { 1, 2, 3, 4, 5 };
+  r->node = pp_ipt_node (&key);
+  if (r->turn == 0)
+    {
+      r->none_before = front_array (&key) == NULL;
+      pp_ipt_array_make (r->node, 0, 4);
+    }
+  r->made_slot = front_array (&key);
+  pp_ipt_node_slow (&key);	/* fills the slot again */
+  r->filled_slot = front_array (&key);
+  r->node_array = pp_ipt_array_of (r->node);
   r->array = pp_ipt_array_of (RELAY_START);
   if (!r->array)
     r->array = pp_ipt_array_make (RELAY_START, 0, 8);
@@ -114,6 +139,13 @@ check_relay (void)
 		  (unsigned long long) r[i].node, (unsigned long long) r[0].node);
       unit_check (&hands_on, r[i].array && r[i].array == r[0].array,
 		  "thread %d found another array than the first made", i);
+      unit_check (&hands_on, r[0].none_before && r[i].node_array
+		  && r[i].made_slot == r[i].node_array
+		  && r[i].filled_slot == r[i].node_array, "thread %d: the front's "
+		  "slot of the node keeps no array before one is made (%d), its "
+		  "array once made (%d), and when filled again (%d)", i,
+		  r[0].none_before, r[i].made_slot == r[i].node_array,
+		  r[i].filled_slot == r[i].node_array);
     }
   pp_unit_data rec;
   memset (&rec, 0, sizeof rec);
