@@ -927,9 +927,10 @@ find_array (struct act *a)
     look_up_arrays (a);
 }
 
-/* find_array where a's start is a node whose array (or NULL) the front's
-   slot gave: SEG_ARR (ip-tables.h), which has_arrays would not have
-   looked for where it is NULL.  */
+/* find_array where the array of a's start (or NULL) is known: SEG_ARR, the
+   one the front's slot of its node gave (ip-tables.h), or the thread's
+   root_arrays entry of a ROOT start (array_over keeps both true), which
+   has_arrays would not have looked for where it is NULL.  */
 static inline void
 find_array_known (struct act *a, const struct __pathprof_ip_array *seg_arr)
 {
@@ -1207,7 +1208,7 @@ start_root (struct act *a, uint32_t p)
   ipt.lost = ip_prog.root_of[p] == NONE;
   a->seg = a->entry = 2 * (uint64_t) p;
   a->entry_lost = ipt.lost;
-  find_array (a);
+  find_array_known (a, ipt.root_arrays ? ipt.root_arrays[p] : NULL);
 }
 
 /* A root (called from the top of the stack, or with no caller), the
@@ -1396,11 +1397,20 @@ exit_root (struct act *a)
      with their path, no backedge restarted it), A a piece of the
      procedure: counted in the start's array where the thread has one
      with a place for it (only procedures whose pieces are numbered have
-     arrays, and B is 0 in them).  */
-  const struct __pathprof_ip_array *x;
+     arrays, and B is 0 in them).  A root whose code cuts in place and
+     whose path began at a call's return (a node) or a restart counts in
+     that start's array the same way (seg_array: the one the return or
+     the restart found).  */
+  const struct __pathprof_ip_array *x = NULL;
   uint64_t i;
-  if (a->seg == 2 * (uint64_t) a->proc && !ipt.lost && ipt.root_arrays
-      && (x = ipt.root_arrays[a->proc]) && (i = a->sum[0] - x->lo) < x->size)
+  if (!ipt.lost)
+    {
+      if (a->seg == 2 * (uint64_t) a->proc)
+	x = ipt.root_arrays ? ipt.root_arrays[a->proc] : NULL;
+      else if (a->row->keyed && !a->sum[1])
+	x = seg_array (a);
+    }
+  if (x && (i = a->sum[0] - x->lo) < x->size)
     __atomic_fetch_add (&x->counts[i], 1, __ATOMIC_RELAXED);
   else
     exit_root_counted (a);
@@ -1410,18 +1420,24 @@ exit_root (struct act *a)
 }
 
 /* exit_root's count where no array takes it, after which the root's start
-   may get one (as cut_edge gives a loop's).  */
+   may get one (as cut_edge gives a loop's; a start other than ROOT as
+   cut_edge would, where the code cuts in place).  */
 static __attribute__ ((noinline)) void
 exit_root_counted (struct act *a)
 {
   end_path (a);
   uint32_t p = a->proc;
-  if (a->seg == 2 * (uint64_t) p && !ipt.lost && ip_prog.pieces[p].npieces)
+  if (ipt.lost || !ip_prog.pieces[p].npieces)
+    return;
+  if (a->seg == 2 * (uint64_t) p)
     {
       const struct __pathprof_ip_array *old = ipt.root_arrays ? ipt.root_arrays[p] : NULL;
       if (array_due (pp_ipt_start_cuts (a->seg), old))
 	array_over (p, ip_prog.nb.procs[p].entry, a->seg, old, a->sum[0]);
     }
+  else if (a->row->keyed && !a->sum[1]
+	   && array_due (pp_ipt_start_cuts (a->seg), seg_array (a)))
+    make_array (a, a->sum[0]);
 }
 
 /* A piecewise return with no call open (the top of the stack, which
