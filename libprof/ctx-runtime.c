@@ -897,7 +897,7 @@ has_arrays (uint32_t p)
   return ipt.arrays && ipt.arrays[p];
 }
 
-/* The lookups, out of line: ENTER's and EXIT's fast ways save no
+/* The lookup, out of line: ENTER's and EXIT's fast ways save no
    registers for them.  */
 static __attribute__ ((noinline)) const struct __pathprof_ip_array *
 look_up_array (uint64_t ctx)
@@ -905,34 +905,23 @@ look_up_array (uint64_t ctx)
   return pp_ipt_array_of (ctx);
 }
 
-static __attribute__ ((noinline)) void
-look_up_arrays (struct act *a)
+/* The array of the start of a's segment where the caller has not found
+   it (enter_context's continuation), looked up only where a's code cuts
+   in place and the thread has arrays in its procedure.  */
+static inline const struct __pathprof_ip_array *
+find_start_array (const struct act *a)
 {
-  a->arr = pp_ipt_array_of (restart_start (a));
-  a->cur = a->seg == restart_start (a) ? a->arr : pp_ipt_array_of (a->seg);
+  return a->row->keyed && has_arrays (a->proc) ? look_up_array (a->seg) : NULL;
 }
 
 /* The arrays of a's restart and of the start of its segment, which the
    thread may have (a->arr, a->cur), as a begins: only where its code cuts
-   in place (sync_place and cut_edge read them only there).  */
+   in place (sync_place and cut_edge read them only there).  SEG_ARR is
+   the array of a's start (or NULL), which the caller knows: the front's
+   slot of its node (ip-tables.h), the thread's root_arrays entry of a
+   ROOT start (array_over keeps both true), else find_start_array's.  */
 static inline void
-find_array (struct act *a)
-{
-  if (!a->row->keyed)
-    return;
-  a->arr = a->cur = NULL;
-  a->cur_seg = a->seg;
-  a->seg_src = SRC_ENTRY;
-  if (has_arrays (a->proc))
-    look_up_arrays (a);
-}
-
-/* find_array where the array of a's start (or NULL) is known: SEG_ARR, the
-   one the front's slot of its node gave (ip-tables.h), or the thread's
-   root_arrays entry of a ROOT start (array_over keeps both true), which
-   has_arrays would not have looked for where it is NULL.  */
-static inline void
-find_array_known (struct act *a, const struct __pathprof_ip_array *seg_arr)
+find_array (struct act *a, const struct __pathprof_ip_array *seg_arr)
 {
   if (!a->row->keyed)
     return;
@@ -1165,10 +1154,7 @@ continue_from (struct act *a, struct act *c, uint64_t node, uint64_t called_from
   a->seg = a->entry = node;
   a->called_from = called_from;
   a->entry_lost = ipt.lost;
-  if (x)
-    find_array_known (a, x->arr);
-  else
-    find_array (a);
+  find_array (a, x ? x->arr : find_start_array (a));
 }
 
 /* The continuation (most calls): activation p continues caller c's path
@@ -1208,7 +1194,7 @@ start_root (struct act *a, uint32_t p)
   ipt.lost = ip_prog.root_of[p] == NONE;
   a->seg = a->entry = 2 * (uint64_t) p;
   a->entry_lost = ipt.lost;
-  find_array_known (a, ipt.root_arrays ? ipt.root_arrays[p] : NULL);
+  find_array (a, ipt.root_arrays ? ipt.root_arrays[p] : NULL);
 }
 
 /* A root (called from the top of the stack, or with no caller), the

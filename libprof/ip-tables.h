@@ -85,7 +85,8 @@ pp_ipt_array_of (uint64_t ctx)
    KEY (parent, a, b, tag), made with KEY's extra (a word the key
    determines) if new; its id, at least 2^32 and the same for equal keys of
    the thread, or UINT64_MAX when out of memory.  No lock: a thread's nodes
-   are its own, and none moves once made.  */
+   are its own, and none moves once made.  A key's tag is never 0
+   (ctx-runtime.c NODE_TAG), so that no key is an empty slot's zeros.  */
 struct pp_ipt_node
 {
   uint64_t parent, a, b, tag, extra;
@@ -149,7 +150,7 @@ pp_ipt_node_front (const struct pp_ipt_node *key)
   if (__builtin_expect (f == NULL, 0))
     return NULL;
   const struct pp_ipt_front_slot *x = pp_ipt_front_slot (f, key);
-  return x->s.id && pp_ipt_same_key (&x->s, key) ? x : NULL;
+  return pp_ipt_same_key (&x->s, key) ? x : NULL;	/* an empty slot's tag is 0 */
 }
 
 static inline uint64_t
