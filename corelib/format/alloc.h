@@ -82,10 +82,11 @@ void pp_sort (void *base, size_t n, size_t size,
 	      int (*compare) (const void *, const void *));
 
 /* A key and what it sorts: pp_sort_keyed orders N of them by increasing
-   key, stably, in about 2 N steps per byte in which the keys differ (an
-   LSD radix sort; a comparison sort where there is no memory for its
-   buffer), which the dumps of large profiles need (libprof's snapshot of
-   a program record, a path table's hottest keys first).  */
+   key, stably (insertion for a few, a merge sort for hundreds, a radix
+   sort from the most significant bits above; pp_sort where there is no
+   memory for its buffer), which the dumps of large profiles need
+   (libprof's snapshot of a program record, a path table's hottest keys
+   first).  */
 typedef struct pp_keyed
 {
   uint64_t key;

@@ -1,7 +1,8 @@
 /* corelib/format/alloc.h: pp_sort against a stable insertion sort (random arrays
    full of ties, element sizes from 1 to 40 bytes), pp_sort_keyed against
-   pp_sort (keys that differ in a few random bytes, so that the radix sort
-   skips the others, full of ties; sizes around its buffer's threshold),
+   pp_sort (keys that differ in a few random bytes or in any, full of ties;
+   sizes around its insertion threshold and up to 200,000, so that the
+   radix sort's buckets go many levels down),
    and libprof's arena (libprof/arena.c) against what a heap promises: random malloc, calloc,
    realloc and free, each live block filled with a pattern of its own that
    must survive every other operation (so no two blocks overlap), calloc's
@@ -77,11 +78,14 @@ test_sort_keyed (void)
 {
   struct unit_property p = { .name = "pp_sort_keyed: stable, as pp_sort" };
   unsigned long long seed = 5;
-  for (int round = 0; round < 400; round++)
+  for (int round = 0; round < 420; round++)
     {
-      size_t n = unit_rand (&seed) % (round < 200 ? 130 : 5000);
+      /* The last rounds: up to 200,000 keys, every bit free in some
+	 (buckets of many levels, a key's top bit set).  */
+      size_t n = unit_rand (&seed) % (round < 200 ? 130 : round < 400 ? 5000 : 200000);
       /* Bytes of the key that vary (a mask), the rest one fixed value.  */
-      uint64_t mask = 0, fixed = unit_rand (&seed) * 0x9e3779b97f4a7c15ull;
+      uint64_t mask = round >= 400 && round % 2 ? ~0ull : 0;
+      uint64_t fixed = unit_rand (&seed) * 0x9e3779b97f4a7c15ull;
       for (int k = (int) (unit_rand (&seed) % 4); k >= 0; k--)
 	mask |= (uint64_t) 0xff << (8 * (unit_rand (&seed) % 8));
       unsigned spread = 1 + (unsigned) (unit_rand (&seed) % 300);
