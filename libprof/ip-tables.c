@@ -54,6 +54,24 @@ struct wide_table
 
 #define SLOT(t, slots, i) ((slots) + (i) * (size_t) ((t)->kw + 2))
 
+/* Keys are a few words (a dump's numbers mostly 2): loops, where memcmp
+   and memcpy were calls into libc of about 20 instructions each.  */
+static inline bool
+same_words (const uint64_t *a, const uint64_t *b, uint32_t n)
+{
+  for (uint32_t i = 0; i < n; i++)
+    if (a[i] != b[i])
+      return false;
+  return true;
+}
+
+static inline void
+copy_words (uint64_t *to, const uint64_t *from, uint32_t n)
+{
+  for (uint32_t i = 0; i < n; i++)
+    to[i] = from[i];
+}
+
 /* The slot of KEY in SLOTS of CAP (used, or the empty one where it goes).  */
 static uint64_t *
 wide_slot (const struct wide_table *t, uint64_t *slots, size_t cap,
@@ -65,7 +83,7 @@ wide_slot (const struct wide_table *t, uint64_t *slots, size_t cap,
   for (size_t j = h & (cap - 1);; j = (j + 1) & (cap - 1))
     {
       uint64_t *s = SLOT (t, slots, j);
-      if (!s[t->kw + 1] || memcmp (s, key, t->kw * sizeof *key) == 0)
+      if (!s[t->kw + 1] || same_words (s, key, t->kw))
 	return s;
     }
 }
@@ -84,7 +102,7 @@ wide_claim (struct wide_table *t, const uint64_t *key)
 	{
 	  const uint64_t *s = SLOT (t, t->slots, i);
 	  if (s[t->kw + 1])
-	    memcpy (wide_slot (t, slots, cap, s), s, (t->kw + 2) * sizeof *s);
+	    copy_words (wide_slot (t, slots, cap, s), s, t->kw + 2);
 	}
       pp_free (t->slots);
       t->slots = slots;
@@ -93,7 +111,7 @@ wide_claim (struct wide_table *t, const uint64_t *key)
   uint64_t *s = wide_slot (t, t->slots, t->cap, key);
   if (!s[t->kw + 1])
     {
-      memcpy (s, key, t->kw * sizeof *key);
+      copy_words (s, key, t->kw);
       s[t->kw + 1] = 1;
       t->n++;
     }
@@ -116,10 +134,9 @@ pp_ipt_init (uint32_t w)
   numbers.table.kw = w;
 }
 
-void
-pp_ipt_add_number (const uint64_t *key, uint64_t n)
+static void
+add_number_locked (const uint64_t *key, uint64_t n)
 {
-  pthread_mutex_lock (&count_lock);
   uint64_t *s = wide_claim (&numbers.table, key);
   if (s)
     {
@@ -128,6 +145,22 @@ pp_ipt_add_number (const uint64_t *key, uint64_t n)
     }
   else
     numbers.lost += n;
+}
+
+void
+pp_ipt_add_number (const uint64_t *key, uint64_t n)
+{
+  pthread_mutex_lock (&count_lock);
+  add_number_locked (key, n);
+  pthread_mutex_unlock (&count_lock);
+}
+
+void
+pp_ipt_add_numbers (const uint64_t *keys, const uint64_t *counts, size_t k)
+{
+  pthread_mutex_lock (&count_lock);
+  for (size_t i = 0; i < k; i++)
+    add_number_locked (keys + i * words, counts[i]);
   pthread_mutex_unlock (&count_lock);
 }
 
@@ -622,6 +655,8 @@ static struct
 {
   uint64_t *numbers;
   size_t nnumbers;
+  size_t *at;			/* each number's slot */
+  size_t cap;			/* the table's then: it grows only */
   struct taken_seg
   {
     struct seg_table *t;
@@ -738,6 +773,7 @@ int
 pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
 {
   pp_free (taken.numbers);
+  pp_free (taken.at);
   pp_free (taken.segs);
   memset (&taken, 0, sizeof taken);
   pthread_mutex_lock (&count_lock);
@@ -755,10 +791,11 @@ pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
   const struct wide_table *nt = &numbers.table;
   uint64_t *all = pp_malloc ((nt->n + nsegs + 1) * (w + 1) * sizeof *all);
   taken.numbers = pp_malloc ((nt->n + 1) * (w + 1) * sizeof *taken.numbers);
+  taken.at = pp_malloc ((nt->n + 1) * sizeof *taken.at);
   taken.segs = pp_malloc ((nsegs + 1) * sizeof *taken.segs);
   rec->values = pp_malloc (2 * sizeof (uint64_t));
   int ret = -1;
-  if (all && taken.numbers && taken.segs && rec->values)
+  if (all && taken.numbers && taken.at && taken.segs && rec->values)
     {
       size_t k = 0;
       for (size_t i = 0; i < nt->cap; i++)
@@ -766,12 +803,13 @@ pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
 	  const uint64_t *s = SLOT (nt, nt->slots, i);
 	  if (s[w + 1] && s[w])
 	    {
-	      memcpy (all + k * (w + 1), s, (w + 1) * sizeof *s);
-	      memcpy (taken.numbers + k * (w + 1), s, (w + 1) * sizeof *s);
-	      k++;
+	      copy_words (all + k * (w + 1), s, w + 1);
+	      copy_words (taken.numbers + k * (w + 1), s, w + 1);
+	      taken.at[k++] = i;
 	    }
 	}
       taken.nnumbers = k;
+      taken.cap = nt->cap;
       taken.paths = numbers.paths;
       taken.lost = numbers.lost;
       struct snap sn = { all, k, w, nsegs, number, 0, 0 };
@@ -813,10 +851,10 @@ pp_ipt_snapshot (pp_unit_data *rec, pp_ipt_number_fn *number)
       for (size_t i = 0; i < k; i++)
 	{
 	  const uint64_t *e = all + order[i].item * (w + 1);
-	  if (m && memcmp (out + (m - 1) * (w + 1), e, w * sizeof *e) == 0)
+	  if (m && same_words (out + (m - 1) * (w + 1), e, w))
 	    out[(m - 1) * (w + 1) + w] += e[w];
 	  else
-	    memcpy (out + m++ * (w + 1), e, (w + 1) * sizeof *e);
+	    copy_words (out + m++ * (w + 1), e, w + 1);
 	}
       pp_free (order);
       rec->wide = out;
@@ -840,11 +878,16 @@ pp_ipt_subtract (void)
 {
   uint32_t w = words;
   pthread_mutex_lock (&count_lock);
+  /* A number's slot is where the snapshot read it unless the table has
+     grown since (keys are never taken out, and growing is what moves
+     them).  */
+  bool moved = numbers.table.cap != taken.cap;
   for (size_t i = 0; i < taken.nnumbers; i++)
     {
       const uint64_t *e = taken.numbers + i * (w + 1);
-      uint64_t *s = wide_slot (&numbers.table, numbers.table.slots,
-			       numbers.table.cap, e);
+      uint64_t *s = moved ? wide_slot (&numbers.table, numbers.table.slots,
+				       numbers.table.cap, e)
+			  : SLOT (&numbers.table, numbers.table.slots, taken.at[i]);
       if (s[w + 1])
 	s[w] -= e[w];
     }

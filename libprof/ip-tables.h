@@ -5,6 +5,7 @@
 #define PATHPROF_IP_TABLES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pathprof-abi.h"
@@ -18,6 +19,8 @@ void pp_ipt_init (uint32_t words);
 void pp_ipt_count_number (const uint64_t *key);
 /* N executions of it (counts kept elsewhere until a dump: segments' slots).  */
 void pp_ipt_add_number (const uint64_t *key, uint64_t n);
+/* The same for K numbers at KEYS (WORDS words each) under one lock.  */
+void pp_ipt_add_numbers (const uint64_t *keys, const uint64_t *counts, size_t k);
 void pp_ipt_count_lost (void);
 
 /* One execution of the path whose number is N0 + A x + B for the start

@@ -1182,11 +1182,15 @@ pp_kseg_save_cache (void)
 }
 
 /* Moves root P's counts in array A of N into the tables: count i is of
-   segment KEYS[i] (NULL: BASE + i).  */
+   segment KEYS[i] (NULL: BASE + i).  A batch at a time under the tables'
+   lock.  */
 static void
 flush_array (uint64_t *a, uint64_t n, const uint64_t *keys, uint64_t base,
 	     uint32_t p)
 {
+  enum { BATCH = 64 };
+  uint64_t key[BATCH][2], count[BATCH];
+  size_t k = 0;
   for (uint64_t i = 0; a && i < n; i++)
     {
       /* Most counts are 0 (a dump looks at every root's arrays): eight
@@ -1199,10 +1203,18 @@ flush_array (uint64_t *a, uint64_t n, const uint64_t *keys, uint64_t base,
 #undef PP_AT
       if (i < n && __atomic_load_n (&a[i], __ATOMIC_RELAXED))
 	{
-	  uint64_t key[2] = { keys ? keys[i] : base + i, p };
-	  pp_ipt_add_number (key, __atomic_exchange_n (&a[i], 0, __ATOMIC_RELAXED));
+	  key[k][0] = keys ? keys[i] : base + i;
+	  key[k][1] = p;
+	  count[k] = __atomic_exchange_n (&a[i], 0, __ATOMIC_RELAXED);
+	  if (++k == BATCH)
+	    {
+	      pp_ipt_add_numbers (key[0], count, k);
+	      k = 0;
+	    }
 	}
     }
+  if (k)
+    pp_ipt_add_numbers (key[0], count, k);
 }
 
 static void

@@ -94,6 +94,13 @@ pp_ipt_add_number (const uint64_t *key, uint64_t n)
 }
 
 void
+pp_ipt_add_numbers (const uint64_t *keys, const uint64_t *counts, size_t k)
+{
+  for (size_t i = 0; i < k; i++)
+    pp_ipt_add_number (keys + 2 * i, counts[i]);
+}
+
+void
 pp_ipt_count_lost (void)
 {
   nlost++;
