@@ -4,7 +4,7 @@
    without one, insertion sorts the whole array (quadratic, but stable and
    in place).  Bytes are moved by loops: the element size is known only at
    run time, and libprof's build keeps loops as loops (RUNTIME_CFLAGS).
-   pp_sort_keyed sorts (key, item) pairs by their keys' bytes (below).  */
+   pp_sort_keyed sorts (key, item) pairs by their 64-bit keys (below).  */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -228,22 +228,23 @@ msd_in (pp_keyed *a, pp_keyed *scratch, size_t n, size_t (*count)[256])
 static void
 msd_to (pp_keyed *src, pp_keyed *dst, size_t n, size_t (*count)[256])
 {
-  if (n <= SMALL_MERGE || !scatter (src, dst, n, *count))
+  if (n > SMALL_MERGE && scatter (src, dst, n, *count))
     {
-      for (size_t i = 0; i < n; i++)	/* mostly a few: no call */
-	dst[i] = src[i];
-      if (n <= SMALL_MERGE)
-	merge_keyed (dst, n, src);
-      return;			/* or all equal */
+      size_t lo = 0;
+      for (unsigned b = 0; b < 256 && lo < n; b++)
+	{
+	  size_t hi = (*count)[b];
+	  if (hi - lo > 1)
+	    msd_in (dst + lo, src + lo, hi - lo, count + 1);
+	  lo = hi;
+	}
+      return;
     }
-  size_t lo = 0;
-  for (unsigned b = 0; b < 256 && lo < n; b++)
-    {
-      size_t hi = (*count)[b];
-      if (hi - lo > 1)
-	msd_in (dst + lo, src + lo, hi - lo, count + 1);
-      lo = hi;
-    }
+  /* Few enough to merge, or all equal.  */
+  for (size_t i = 0; i < n; i++)	/* mostly a few: no call */
+    dst[i] = src[i];
+  if (n <= SMALL_MERGE)
+    merge_keyed (dst, n, src);
 }
 
 void

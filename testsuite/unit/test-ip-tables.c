@@ -18,7 +18,10 @@
    previous one's nodes and arrays and the block its runtime handed on,
    and the snapshot has the counts of all of them.  The front's slot of a
    node keeps the node's array as the map has it: none before one is made,
-   the array once made, and again when the slot is filled again.  */
+   the array once made, and again when the slot is filled again.  The
+   numbers' table, filled one number or a batch at a time, gives back in a
+   snapshot what was added, and its subtract takes off what the snapshot
+   read and no more, also when new numbers grew the table in between.  */
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -160,6 +163,68 @@ check_relay (void)
   pp_ipt_subtract ();
   pp_free (rec.wide);
   pp_free (rec.values);
+}
+
+static struct unit_property numbered = {
+  .name = "ip-tables: numbers added one at a time or a batch at a time; a subtract "
+	  "takes off what its snapshot read, whether or not the table grew since" };
+
+/* The numbers' table (pp_ipt_add_number, pp_ipt_add_numbers, which a
+   segments dump's flush uses), against a tally: a snapshot, more counts
+   of the same numbers (and, with GROW, enough new ones that the table
+   moves its slots), the subtract, and a snapshot that must give exactly
+   the counts made after the first.  Runs once the segments' counts are
+   all taken off, so that the snapshots hold only these numbers.  */
+#define NNUM 300
+static void
+check_numbers (bool grow, uint64_t tag)
+{
+  static uint64_t keys[NNUM + 4000][3], counts[NNUM + 4000], after[NNUM + 4000];
+  uint32_t n = NNUM + (grow ? 4000 : 0);
+  for (uint32_t i = 0; i < n; i++)
+    {
+      keys[i][0] = i * 0x9e3779b97f4aull;
+      keys[i][1] = i % 7;
+      keys[i][2] = tag;
+      counts[i] = 1 + i % 5;
+      after[i] = 0;
+    }
+  /* The first NNUM: half a batch of 100 at a time, half one at a time.  */
+  for (uint32_t i = 0; i < NNUM / 2; i += 100)
+    pp_ipt_add_numbers (keys[i], &counts[i], NNUM / 2 - i < 100 ? NNUM / 2 - i : 100);
+  for (uint32_t i = NNUM / 2; i < NNUM; i++)
+    pp_ipt_add_number (keys[i], counts[i]);
+  pp_unit_data rec;
+  for (int pass = 0; pass < 2; pass++)
+    {
+      memset (&rec, 0, sizeof rec);
+      int rc = pp_ipt_snapshot (&rec, number);
+      uint32_t want = 0, good = 0;
+      for (uint32_t i = 0; i < n; i++)
+	{
+	  uint64_t c = pass == 0 ? (i < NNUM ? counts[i] : 0) : after[i];
+	  want += c != 0;
+	  for (uint32_t j = 0; c && j < rec.nwide; j++)
+	    if (memcmp (rec.wide + j * 4, keys[i], sizeof keys[i]) == 0)
+	      good += rec.wide[j * 4 + 3] == c;
+	}
+      unit_check (&numbered, rc >= 0 && rec.nwide == want && good == want,
+		  "%s, snapshot %d: %u numbers, %u of the %u the tally has with its count",
+		  grow ? "the table grown" : "the table as it was", pass, rec.nwide, good,
+		  want);
+      pp_free (rec.wide);
+      pp_free (rec.values);
+      if (pass == 0)
+	{
+	  /* Counted between the snapshot and its subtract: stay.  */
+	  for (uint32_t i = 0; i < n; i += 3)
+	    {
+	      after[i] = 2;
+	      pp_ipt_add_number (keys[i], 2);
+	    }
+	}
+      pp_ipt_subtract ();
+    }
 }
 
 /* A start of thread THREAD: a segment's ctx.  Starts of different threads
@@ -331,8 +396,11 @@ main (void)
   unit_check (&finds, pp_ipt_array_of (start_of (0, NSTARTS)) == NULL,
 	      "an array refused is found");
   check_relay ();
+  check_numbers (false, 0xabc);
+  check_numbers (true, 0xdef);
   unit_report (&exact);
   unit_report (&finds);
   unit_report (&hands_on);
+  unit_report (&numbered);
   return unit_exit_status ();
 }
